@@ -1,0 +1,161 @@
+"""Card data: files per game and set, validated when loaded.
+
+Layout: ``card_db/<game>/<set>.yaml``.  The shipped ``reference`` sets are
+reconstructed (the rulebooks list no cards) and say so in their ``meta``.
+An operator can put their own sets in a directory named by ``CARD_DB_PATH``
+(``<dir>/<game>/<set>.yaml``, several dirs separated by ``:``); a set found
+there shadows a shipped one of the same name.
+
+Each game's file is validated by the marshmallow schema in
+``schemas/cards_<game>.py`` (class ``CardSetSchema``).  A broken file raises
+``CardDataError`` naming the file, the card and the field, and the service
+refuses to start.
+
+>>> s = get("raiders", "reference")            # doctest: +SKIP
+>>> s.hash[:7], s.meta["reconstructed"]        # doctest: +SKIP
+('sha256:', True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import pathlib
+import threading
+from dataclasses import dataclass, field
+
+import orjson
+import yaml
+from marshmallow import ValidationError
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+class CardDataError(Exception):
+    """A card file that cannot be used; the message names file, card, field."""
+
+    def __init__(self, path: pathlib.Path | str, problems: list[str]):
+        self.path = str(path)
+        self.problems = problems
+        super().__init__(f"{path}: " + "; ".join(problems))
+
+
+class UnknownCardSet(KeyError):
+    """No file for that game and set id."""
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """One validated set: ``data`` as loaded, ``cards`` indexed by id."""
+
+    game: str
+    id: str
+    path: str
+    hash: str
+    meta: dict
+    data: dict
+    cards: dict = field(repr=False)
+
+    def ref(self) -> dict:
+        """How a state names this set: ``{"id", "hash"}``."""
+        return {"id": self.id, "hash": self.hash}
+
+
+def search_dirs() -> list[pathlib.Path]:
+    extra = [pathlib.Path(p) for p in os.environ.get("CARD_DB_PATH", "").split(":") if p]
+    return extra + [HERE]
+
+
+def available(game: str) -> list[str]:
+    """Set ids available for a game, operator sets first."""
+    seen: list[str] = []
+    for root in search_dirs():
+        for path in sorted((root / game).glob("*.y*ml")) + sorted((root / game).glob("*.json")):
+            if path.stem not in seen:
+                seen.append(path.stem)
+    return seen
+
+
+def _find(game: str, set_id: str) -> pathlib.Path:
+    if not set_id.replace("-", "").replace("_", "").isalnum():
+        raise UnknownCardSet(f"{game}/{set_id}")
+    for root in search_dirs():
+        for ext in ("yaml", "yml", "json"):
+            path = root / game / f"{set_id}.{ext}"
+            if path.is_file():
+                return path
+    raise UnknownCardSet(f"{game}/{set_id}")
+
+
+def load(game: str, set_id: str) -> CardSet:
+    """Read and validate one set (uncached; see ``get``)."""
+    path = _find(game, set_id)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise CardDataError(path, [f"not valid YAML: {exc}"]) from exc
+    schema_cls = importlib.import_module(f"schemas.cards_{game}").CardSetSchema
+    try:
+        data = schema_cls().load(raw)
+    except ValidationError as exc:
+        raise CardDataError(path, _describe(exc.messages, raw)) from exc
+    digest = hashlib.sha256(orjson.dumps(raw, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    cards = {card["id"]: card for card in _all_cards(data)}
+    return CardSet(game=game, id=set_id, path=str(path), hash=f"sha256:{digest[:32]}",
+                   meta=data.get("meta", {}), data=data, cards=cards)
+
+
+def _all_cards(data: dict):
+    for key, value in data.items():
+        if key != "meta" and isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict) and "id" in item:
+                    yield item
+
+
+def _describe(messages, raw, prefix="") -> list[str]:
+    """Flatten marshmallow messages, naming each card by its id."""
+    out = []
+    if isinstance(messages, dict):
+        for key, sub in messages.items():
+            label = key
+            if isinstance(key, int) and isinstance(raw, list) and key < len(raw) \
+                    and isinstance(raw[key], dict) and "id" in raw[key]:
+                label = f"{key} (card {raw[key]['id']!r})"
+            nxt = raw[key] if isinstance(raw, (list, dict)) and _has(raw, key) else None
+            out.extend(_describe(sub, nxt, f"{prefix}{label}."))
+    elif isinstance(messages, list):
+        for m in messages:
+            if isinstance(m, (dict, list)):
+                out.extend(_describe(m, raw, prefix))
+            else:
+                out.append(f"{prefix.rstrip('.') or 'file'}: {m}")
+    return out
+
+
+def _has(container, key) -> bool:
+    if isinstance(container, list):
+        return isinstance(key, int) and 0 <= key < len(container)
+    return key in container
+
+
+_cache: dict[tuple[str, str], CardSet] = {}
+_lock = threading.Lock()
+
+
+def get(game: str, set_id: str = "reference") -> CardSet:
+    """The validated set, loaded once per process."""
+    key = (game, set_id)
+    found = _cache.get(key)
+    if found is None:
+        with _lock:
+            found = _cache.get(key)
+            if found is None:
+                found = _cache[key] = load(game, set_id)
+    return found
+
+
+def clear_cache() -> None:
+    """Forget loaded sets (tests that point ``CARD_DB_PATH`` elsewhere)."""
+    _cache.clear()

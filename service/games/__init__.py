@@ -1,0 +1,1 @@
+"""Rules engines: pure Python, no Flask.  See ``base.Game`` for the contract."""

@@ -1,0 +1,384 @@
+"""The one engine contract every game implements.
+
+A game is a small declarative description (id, player counts, options,
+action and event types, the shape of its state) plus a handful of hooks.  The
+public methods below are written once, here, for all games — modelled on
+OpenSpiel's ``Game``/``State`` split and python-chess's ``Board``:
+
+* ``new_game(players, options, seed) -> (state, events)``
+* ``pending(state)`` — who must decide now and what kind of decision
+* ``legal_actions(state, player=None)`` — every legal action, each ready to
+  be sent to ``apply`` as it is
+* ``check(state, action)`` — ``{"legal": bool, "rule"?, "reason"?}``
+* ``apply(state, action) -> (state, events)`` — pure; an illegal action
+  raises ``RuleViolation`` naming the clause
+* ``score(state)`` — ``{finished, winners, scores: [{player, total, breakdown}]}``
+* ``view(state, player)`` — what that player may see
+* ``validate_state(state)`` — schema, then invariants, then compatibility
+
+States are plain JSON objects.  Common fields: ``game``, ``rules_version``,
+``card_set`` ``{id, hash}``, ``options``, ``chance`` ``{mode, seed, counter}``,
+``players``, ``turn``, ``phase``, ``pending`` and ``result``; everything else
+is the game's zones.  Pending decisions are ``{"player": seat | "chance",
+"decision": kind, ...}``; several entries mean simultaneous decisions.
+
+Hooks a game implements (see ``service/games/raiders`` for the pattern):
+
+=====================  ====================================================
+``setup``              the initial state's game part (before chance)
+``compute_pending``    the pending list, derived from the state
+``candidate_actions``  actions worth testing for one player (filtered here)
+``check_action``       raise ``RuleViolation`` if the action is illegal
+``resolve``            carry the action out on a ``Draft``, append events
+``chance_outcomes``    ``[(action, weight)]`` at a chance node
+``compute_score``      the score dict
+``hide``               redact a state for one player (or ``None``: public)
+``check_invariants``   invariant errors of a well-shaped state
+=====================  ====================================================
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, ClassVar, Iterable
+
+import card_db
+
+from . import shape
+from .chance import CHANCE, pick_weighted, with_probabilities
+from .draft import Draft
+from .errors import (IncompatibleState, InvalidOptions, InvalidState, MalformedInput,
+                     RuleViolation)
+from .options import CHANCE_OPTION, Option, resolve_options
+
+MAX_SEED = (1 << 63) - 1
+
+PENDING_SPEC = shape.ListOf(shape.Obj(
+    {"player": shape.OneOf(shape.Int(minimum=0, maximum=15), shape.Enum(CHANCE)),
+     "decision": shape.Str()},
+    extra=True), max_items=16,
+    description="Who must decide now; several entries are simultaneous decisions.")
+
+RESULT_SPEC = shape.Nullable(shape.Obj(
+    {"finished": shape.Bool(), "winners": shape.ListOf(shape.Int(minimum=0), max_items=16),
+     "reason": shape.Str()}, extra=True))
+
+COMMON_STATE_FIELDS = {
+    "game": shape.Str(),
+    "rules_version": shape.Str(),
+    "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}),
+    "options": shape.MapOf(shape.Any_(), max_items=64),
+    "chance": shape.Obj({"mode": shape.Enum("server", "table"),
+                         "seed": shape.Int(minimum=0, maximum=MAX_SEED),
+                         "counter": shape.Int(minimum=0)}),
+    "turn": shape.Int(minimum=0),
+    "phase": shape.Str(),
+    "pending": PENDING_SPEC,
+    "result": RESULT_SPEC,
+}
+
+#: keys every action may carry besides its own fields
+ACTION_COMMON = {"type": shape.Str(max_length=64),
+                 "player": shape.OneOf(shape.Int(minimum=0, maximum=15), shape.Enum(CHANCE))}
+#: informational keys the engine ignores (legal-actions attaches them)
+ACTION_INFO_KEYS = ("probability",)
+
+
+class Game:
+    """Base class of every rules engine.  Subclasses fill the class data."""
+
+    id: ClassVar[str]
+    title: ClassVar[dict]  # {"en": ..., "ru": ...}
+    rules_version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    game_options: ClassVar[tuple[Option, ...]] = ()
+    #: action type -> (shape of its own fields, description)
+    action_types: ClassVar[dict[str, tuple[dict[str, shape.Spec], str]]] = {}
+    #: event type -> description
+    event_types: ClassVar[dict[str, str]] = {}
+    #: the state's game-specific fields (common ones are added)
+    state_fields: ClassVar[dict[str, shape.Spec]] = {}
+    #: clause cited when a player acts while not pending / after the end
+    not_your_turn_rule: ClassVar[str]
+    game_over_rule: ClassVar[str]
+    #: schema of a per-player setup object in ``new`` (besides a count)
+    player_setup_fields: ClassVar[dict[str, shape.Spec]] = {"name": shape.Str(max_length=64)}
+
+    def __init__(self) -> None:
+        self.options = (CHANCE_OPTION,) + tuple(self.game_options)
+        self.state_spec = shape.Obj({**COMMON_STATE_FIELDS, **self.state_fields},
+                                    description=f"A {self.id} game state.")
+        self.action_specs = {
+            t: shape.Obj({**ACTION_COMMON, **fields},
+                         {k: shape.Str() for k in ACTION_INFO_KEYS},
+                         description=doc)
+            for t, (fields, doc) in self.action_types.items()}
+        self.player_setup_spec = shape.Obj({}, dict(self.player_setup_fields))
+
+    # ------------------------------------------------------------------ meta
+    def describe(self) -> dict:
+        """What ``GET /v1/games/{game}`` shows."""
+        return {
+            "id": self.id, "title": self.title, "rules_version": self.rules_version,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "options": [o.describe() for o in self.options],
+            "action_types": {t: doc for t, (_, doc) in self.action_types.items()},
+            "event_types": dict(self.event_types),
+            "card_sets": card_db.available(self.id),
+        }
+
+    def card_set(self, state_or_id: dict | str = "reference") -> card_db.CardSet:
+        set_id = state_or_id if isinstance(state_or_id, str) else state_or_id["card_set"]["id"]
+        return card_db.get(self.id, set_id)
+
+    # ------------------------------------------------------------- contract
+    def new_game(self, players: int | list, options: dict | None = None,
+                 seed: int | None = None, card_set: str = "reference") -> tuple[dict, list]:
+        """A new game after setup; chance is resolved unless ``chance: table``."""
+        count, setups = self._normalise_players(players)
+        opts = resolve_options(self.options, options, count)
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise MalformedInput({"seed": [f"must be an integer from 0 to {MAX_SEED}"]})
+        try:
+            cards = self.card_set(card_set)
+        except card_db.UnknownCardSet:
+            raise InvalidOptions({"card_set": [
+                f"unknown card set; available: {', '.join(card_db.available(self.id))}"]})
+        state = {
+            "game": self.id, "rules_version": self.rules_version, "card_set": cards.ref(),
+            "options": opts, "chance": {"mode": opts["chance"], "seed": seed, "counter": 0},
+            "turn": 0, "phase": "setup", "pending": [], "result": None,
+        }
+        events: list[dict] = []
+        state.update(self.setup(count, setups, opts, cards, events))
+        draft = Draft(state)
+        self._settle(draft, events)
+        return draft.root, events
+
+    def pending(self, state: dict) -> list[dict]:
+        return state["pending"]
+
+    def legal_actions(self, state: dict, player: int | str | None = None) -> list[dict]:
+        """Every legal action of the pending players (or of ``player`` only)."""
+        actions: list[dict] = []
+        for entry in state["pending"]:
+            who = entry["player"]
+            if player is not None and who != player:
+                continue
+            if who == CHANCE:
+                actions.extend(with_probabilities(self.chance_outcomes(state)))
+            else:
+                actions.extend(self.actions_for(state, who))
+        return actions
+
+    def actions_for(self, state: dict, player: int) -> list[dict]:
+        """Default: the candidates that pass ``check_action``.  Override when
+        listing directly is faster; the random-game tests keep both honest."""
+        out = []
+        for action in self.candidate_actions(state, player):
+            try:
+                self.check_action(state, action)
+            except RuleViolation:
+                continue
+            out.append(action)
+        return out
+
+    def constraints(self, state: dict, player: int) -> dict | None:
+        """Machine-readable constraint of a decision too large to list."""
+        return None
+
+    def check(self, state: dict, action: Any) -> dict:
+        """``{"legal": True}`` or ``{"legal": False, "rule", "reason"}``."""
+        try:
+            self._validate_action(state, action)
+        except RuleViolation as exc:
+            return {"legal": False, "rule": exc.rule, "reason": exc.reason}
+        return {"legal": True}
+
+    def apply(self, state: dict, action: Any) -> tuple[dict, list[dict]]:
+        """The state after ``action`` and what happened.  The input is not changed."""
+        action = self._validate_action(state, action)
+        draft = Draft(state)
+        events: list[dict] = []
+        self.resolve(draft, action, events)
+        self._settle(draft, events)
+        return draft.root, events
+
+    def score(self, state: dict) -> dict:
+        return self.compute_score(state)
+
+    def view(self, state: dict, player: int | None) -> dict:
+        """The state as ``player`` may see it (``None``: a spectator)."""
+        if player is not None and not (
+                isinstance(player, int) and not isinstance(player, bool)
+                and 0 <= player < len(state["players"])):
+            raise MalformedInput({"player": [
+                f"must be a seat from 0 to {len(state['players']) - 1} or null"]})
+        seen = self.hide(state, player)
+        seen["chance"] = {"mode": state["chance"]["mode"]}
+        seen["view"] = {"player": player}
+        return seen
+
+    def validate_state(self, state: Any) -> None:
+        """Raise unless ``state`` is a well-formed, consistent state of this game."""
+        if not isinstance(state, dict):
+            raise InvalidState({"state": ["must be an object"]})
+        if "view" in state:
+            raise InvalidState({"state.view": [
+                "this is a player's view, not a game state; send the full state"]})
+        if state.get("game") != self.id:
+            raise IncompatibleState({"state.game": [f"this endpoint takes {self.id!r} states"]})
+        if state.get("rules_version") != self.rules_version:
+            raise IncompatibleState({"state.rules_version": [
+                f"written for {state.get('rules_version')!r}; this service plays "
+                f"{self.rules_version!r}"]})
+        errors = shape.check(self.state_spec, state, "state")
+        if errors:
+            raise InvalidState(errors)
+        ref = state["card_set"]
+        try:
+            cards = self.card_set(ref["id"])
+        except card_db.UnknownCardSet:
+            raise IncompatibleState({"state.card_set.id": ["unknown card set"]})
+        if cards.hash != ref["hash"]:
+            raise IncompatibleState({"state.card_set.hash": [
+                f"the card set {ref['id']!r} has changed since this state was made "
+                f"(service has {cards.hash})"]})
+        try:
+            opts = resolve_options(self.options, state["options"], len(state["players"]))
+        except InvalidOptions as exc:
+            raise InvalidState({f"state.{k}": v for k, v in exc.errors.items()})
+        if opts != state["options"]:
+            raise InvalidState({"state.options": ["missing options; send them as `new` returned them"]})
+        if state["chance"]["mode"] != opts["chance"]:
+            raise InvalidState({"state.chance.mode": ["differs from options.chance"]})
+        errors = self.check_invariants(state, cards)
+        if errors:
+            raise InvalidState(errors)
+        if state["result"] is None and self.compute_pending(state) != state["pending"]:
+            raise InvalidState({"state.pending": [
+                "does not match the phase: expected "
+                f"{self.compute_pending(state)!r}"]})
+        if state["result"] is not None and state["pending"]:
+            raise InvalidState({"state.pending": ["a finished game has no pending decision"]})
+
+    # ----------------------------------------------------------- machinery
+    def _normalise_players(self, players: Any) -> tuple[int, list[dict]]:
+        if isinstance(players, bool) or not isinstance(players, (int, list)):
+            raise InvalidOptions({"players": ["must be a player count or a list of player setups"]})
+        if isinstance(players, int):
+            count, setups = players, [{} for _ in range(max(players, 0))]
+        else:
+            count, setups = len(players), players
+        if not self.min_players <= count <= self.max_players:
+            raise InvalidOptions({"players": [
+                f"{self.id} takes {self.min_players} to {self.max_players} players, not {count}"]})
+        errors: dict[str, list[str]] = {}
+        for i, s in enumerate(setups):
+            errors.update(shape.check(self.player_setup_spec, s, f"players.{i}"))
+        if errors:
+            raise InvalidOptions(errors)
+        return count, setups
+
+    def _validate_action(self, state: dict, action: Any) -> dict:
+        """Shape, then whose decision it is, then the game's own rules."""
+        if not isinstance(action, dict):
+            raise MalformedInput({"action": ["must be an object"]})
+        kind = action.get("type")
+        spec = self.action_specs.get(kind) if isinstance(kind, str) else None
+        if spec is None:
+            raise MalformedInput({"action.type": [
+                f"unknown action type; {self.id} knows: {', '.join(self.action_specs)}"]})
+        errors = shape.check(spec, action, "action")
+        if errors:
+            raise MalformedInput(errors)
+        if any(k in action for k in ACTION_INFO_KEYS):
+            action = {k: v for k, v in action.items() if k not in ACTION_INFO_KEYS}
+        if state["result"] is not None:
+            raise RuleViolation(self.game_over_rule, "the game is over")
+        player = action["player"]
+        entry = next((p for p in state["pending"] if p["player"] == player), None)
+        if entry is None:
+            who = ", ".join(str(p["player"]) for p in state["pending"])
+            raise RuleViolation(self.not_your_turn_rule,
+                                f"player {player} has no decision to make now (pending: {who})")
+        if player == CHANCE:
+            outcomes = [a for a, _ in self.chance_outcomes(state)]
+            if action not in outcomes:
+                raise RuleViolation(self.not_your_turn_rule,
+                                    "that outcome cannot happen at this chance node")
+            return action
+        self.check_action(state, action)
+        return action
+
+    def _settle(self, draft: Draft, events: list[dict]) -> None:
+        """Recompute ``pending``; in server mode resolve chance nodes as they come."""
+        root = draft.root
+        server = root["chance"]["mode"] == "server"
+        while True:
+            pending = [] if root["result"] is not None else self.compute_pending(root)
+            root["pending"] = pending
+            if not (server and pending and pending[0]["player"] == CHANCE):
+                return
+            outcome = pick_weighted(draft.at("chance"), self.chance_outcomes(root))
+            events.append({"type": "chance", "action": outcome})
+            self.resolve(draft, outcome, events)
+
+    # --------------------------------------------------------------- hooks
+    def setup(self, players: int, setups: list[dict], options: dict,
+              cards: card_db.CardSet, events: list[dict]) -> dict:
+        raise NotImplementedError
+
+    def compute_pending(self, state: dict) -> list[dict]:
+        raise NotImplementedError
+
+    def candidate_actions(self, state: dict, player: int) -> Iterable[dict]:
+        raise NotImplementedError
+
+    def check_action(self, state: dict, action: dict) -> None:
+        raise NotImplementedError
+
+    def resolve(self, draft: Draft, action: dict, events: list[dict]) -> None:
+        raise NotImplementedError
+
+    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+        raise NotImplementedError
+
+    def compute_score(self, state: dict) -> dict:
+        raise NotImplementedError
+
+    def hide(self, state: dict, player: int | None) -> dict:
+        raise NotImplementedError
+
+    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
+        return {}
+
+
+def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]) -> dict:
+    """Every card exactly once across ``zones`` (path -> card ids).
+
+    Returns errors naming the zone of each duplicate and each unknown card,
+    and the cards that are missing altogether.
+    """
+    expected_counts: dict[str, int] = {}
+    for card in expected:
+        expected_counts[card] = expected_counts.get(card, 0) + 1
+    seen: dict[str, int] = {}
+    errors: dict[str, list[str]] = {}
+    for path, cards in zones.items():
+        for card in cards:
+            n = seen.get(card, 0) + 1
+            seen[card] = n
+            if card not in expected_counts:
+                errors.setdefault(path, []).append(f"unknown card {card!r}")
+            elif n > expected_counts[card]:
+                errors.setdefault(path, []).append(f"card {card!r} appears more than once")
+    missing = [c for c, n in expected_counts.items() if seen.get(c, 0) < n]
+    if missing:
+        errors.setdefault("state", []).append(
+            "cards missing from every zone: " + ", ".join(sorted(missing)[:10])
+            + (" …" if len(missing) > 10 else ""))
+    return errors

@@ -1,0 +1,100 @@
+"""Game options: declared once per game as data, validated the same way.
+
+>>> opt = Option("turn_limit", "integer", None, minimum=1, nullable=True,
+...              description="end after this many turns", clause="RAI-31")
+>>> resolve_options((opt,), {"turn_limit": 40}, players=2)
+{'turn_limit': 40}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import InvalidOptions
+
+_TYPES = {"boolean": bool, "integer": int, "string": str}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its JSON type, default, allowed values and clause."""
+
+    name: str
+    type: str  # "boolean" | "integer" | "string"
+    default: Any
+    description: str = ""
+    clause: str | None = None
+    choices: tuple | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    #: default that depends on the player count (e.g. double_deck above 4)
+    default_for: Callable[[int], Any] | None = field(default=None, compare=False)
+    #: returns an error message when the value is not allowed for this count
+    check: Callable[[Any, int, dict], str | None] | None = field(default=None, compare=False)
+
+    def describe(self) -> dict:
+        """The option as ``GET /v1/games`` lists it."""
+        out = {"name": self.name, "type": self.type, "default": self.default,
+               "description": self.description, "nullable": self.nullable}
+        if self.clause:
+            out["clause"] = self.clause
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+CHANCE_OPTION = Option(
+    "chance", "string", "server", choices=("server", "table"),
+    description="server: the engine resolves shuffles and dice with a seeded "
+                "generator kept in the state; table: chance nodes stay pending "
+                "and the client enters what came up at the table")
+
+
+def resolve_options(declared: tuple[Option, ...], given: dict | None, players: int) -> dict:
+    """Fill defaults and validate; raise ``InvalidOptions`` naming each field."""
+    given = {} if given is None else given
+    if not isinstance(given, dict):
+        raise InvalidOptions({"options": ["must be an object"]})
+    by_name = {o.name: o for o in declared}
+    errors: dict[str, list[str]] = {}
+    for name in given:
+        if name not in by_name:
+            errors[f"options.{name}"] = [f"unknown option; known: {', '.join(sorted(by_name))}"]
+    resolved: dict[str, Any] = {}
+    for opt in declared:
+        if opt.name in given:
+            value = given[opt.name]
+        elif opt.default_for is not None:
+            value = opt.default_for(players)
+        else:
+            value = opt.default
+        problem = _type_problem(opt, value)
+        if problem is None and opt.check is not None:
+            problem = opt.check(value, players, given)
+        if problem:
+            errors[f"options.{opt.name}"] = [problem]
+        resolved[opt.name] = value
+    if errors:
+        raise InvalidOptions(errors)
+    return resolved
+
+
+def _type_problem(opt: Option, value: Any) -> str | None:
+    if value is None:
+        return None if opt.nullable else "may not be null"
+    pytype = _TYPES[opt.type]
+    if not isinstance(value, pytype) or (pytype is int and isinstance(value, bool)):
+        return f"must be a {opt.type}"
+    if opt.choices is not None and value not in opt.choices:
+        return f"must be one of {', '.join(map(str, opt.choices))}"
+    if opt.minimum is not None and value < opt.minimum:
+        return f"must be at least {opt.minimum}"
+    if opt.maximum is not None and value > opt.maximum:
+        return f"must be at most {opt.maximum}"
+    return None

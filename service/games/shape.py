@@ -1,0 +1,248 @@
+"""A tiny declarative shape language for JSON states and actions.
+
+Each game declares the shape of its state and actions once with these specs.
+The same declaration
+
+* checks incoming JSON fast (a few µs for a typical state — a marshmallow
+  ``load`` of the same state costs about 1 ms, too much for the hot path),
+  collecting every problem with its field path; and
+* exports a JSON Schema for ``openapi.yaml``, so the documented shape and the
+  enforced shape cannot drift apart.
+
+>>> spec = Obj({"turn": Int(minimum=1), "hand": ListOf(Str())})
+>>> check(spec, {"turn": 0, "hand": ["a", 3]}, "state")
+{'state.turn': ['must be at least 1'], 'state.hand.1': ['must be a string']}
+>>> check(spec, {"turn": 1, "hand": []}, "state")
+{}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Errors = dict[str, list[str]]
+MAX_DEPTH = 32
+
+
+def _add(errors: Errors, path: str, message: str) -> None:
+    errors.setdefault(path, []).append(message)
+
+
+class Spec:
+    """Base class: ``validate`` appends to ``errors``; ``schema`` is JSON Schema."""
+
+    description: str | None = None
+
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+        raise NotImplementedError
+
+    def schema(self) -> dict:
+        raise NotImplementedError
+
+    def _described(self, schema: dict) -> dict:
+        if self.description:
+            schema["description"] = self.description
+        return schema
+
+
+class Any_(Spec):
+    def __init__(self, description: str | None = None):
+        self.description = description
+
+    def validate(self, value, path, errors, depth):
+        if depth > MAX_DEPTH:
+            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+
+    def schema(self):
+        return self._described({})
+
+
+class Bool(Spec):
+    def __init__(self, description: str | None = None):
+        self.description = description
+
+    def validate(self, value, path, errors, depth):
+        if not isinstance(value, bool):
+            _add(errors, path, "must be a boolean")
+
+    def schema(self):
+        return self._described({"type": "boolean"})
+
+
+class Int(Spec):
+    def __init__(self, minimum: int | None = None, maximum: int | None = None,
+                 description: str | None = None):
+        self.minimum, self.maximum, self.description = minimum, maximum, description
+
+    def validate(self, value, path, errors, depth):
+        if not isinstance(value, int) or isinstance(value, bool):
+            _add(errors, path, "must be an integer")
+        elif self.minimum is not None and value < self.minimum:
+            _add(errors, path, f"must be at least {self.minimum}")
+        elif self.maximum is not None and value > self.maximum:
+            _add(errors, path, f"must be at most {self.maximum}")
+
+    def schema(self):
+        out = {"type": "integer"}
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return self._described(out)
+
+
+class Str(Spec):
+    def __init__(self, max_length: int = 200, description: str | None = None):
+        self.max_length, self.description = max_length, description
+
+    def validate(self, value, path, errors, depth):
+        if not isinstance(value, str):
+            _add(errors, path, "must be a string")
+        elif len(value) > self.max_length:
+            _add(errors, path, f"longer than {self.max_length} characters")
+
+    def schema(self):
+        return self._described({"type": "string", "maxLength": self.max_length})
+
+
+class Enum(Spec):
+    def __init__(self, *values, description: str | None = None):
+        self.values, self.description = values, description
+
+    def validate(self, value, path, errors, depth):
+        if isinstance(value, (dict, list)) or not any(
+                value == v and type(value) is type(v) for v in self.values):
+            _add(errors, path, "must be one of " + ", ".join(map(str, self.values)))
+
+    def schema(self):
+        return self._described({"enum": list(self.values)})
+
+
+class Nullable(Spec):
+    def __init__(self, inner: Spec, description: str | None = None):
+        self.inner, self.description = inner, description or inner.description
+
+    def validate(self, value, path, errors, depth):
+        if value is not None:
+            self.inner.validate(value, path, errors, depth)
+
+    def schema(self):
+        inner = dict(self.inner.schema())
+        inner.pop("description", None)
+        return self._described({"anyOf": [inner, {"type": "null"}]})
+
+
+class OneOf(Spec):
+    """The value must match at least one of ``options`` (tried in order)."""
+
+    def __init__(self, *options: Spec, description: str | None = None):
+        self.options, self.description = options, description
+
+    def validate(self, value, path, errors, depth):
+        for option in self.options:
+            trial: Errors = {}
+            option.validate(value, path, trial, depth)
+            if not trial:
+                return
+        _add(errors, path, "does not match any allowed form")
+
+    def schema(self):
+        return self._described({"anyOf": [o.schema() for o in self.options]})
+
+
+class ListOf(Spec):
+    def __init__(self, item: Spec, max_items: int = 1000, min_items: int = 0,
+                 description: str | None = None):
+        self.item, self.max_items, self.min_items = item, max_items, min_items
+        self.description = description
+
+    def validate(self, value, path, errors, depth):
+        if not isinstance(value, list):
+            _add(errors, path, "must be a list")
+            return
+        if len(value) > self.max_items:
+            _add(errors, path, f"has more than {self.max_items} items")
+            return
+        if len(value) < self.min_items:
+            _add(errors, path, f"has fewer than {self.min_items} items")
+        if depth >= MAX_DEPTH:
+            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+            return
+        item = self.item
+        for i, v in enumerate(value):
+            item.validate(v, f"{path}.{i}", errors, depth + 1)
+
+    def schema(self):
+        out = {"type": "array", "items": self.item.schema(), "maxItems": self.max_items}
+        if self.min_items:
+            out["minItems"] = self.min_items
+        return self._described(out)
+
+
+class MapOf(Spec):
+    """An object with free keys (ids) whose values share one shape."""
+
+    def __init__(self, value: Spec, max_items: int = 1000, description: str | None = None):
+        self.value, self.max_items, self.description = value, max_items, description
+
+    def validate(self, value, path, errors, depth):
+        if not isinstance(value, dict):
+            _add(errors, path, "must be an object")
+            return
+        if len(value) > self.max_items:
+            _add(errors, path, f"has more than {self.max_items} entries")
+            return
+        if depth >= MAX_DEPTH:
+            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+            return
+        for k, v in value.items():
+            self.value.validate(v, f"{path}.{k}", errors, depth + 1)
+
+    def schema(self):
+        return self._described({"type": "object", "additionalProperties": self.value.schema(),
+                                "maxProperties": self.max_items})
+
+
+class Obj(Spec):
+    """An object with known keys; unknown keys are errors unless ``extra``."""
+
+    def __init__(self, required: dict[str, Spec], optional: dict[str, Spec] | None = None,
+                 extra: bool = False, description: str | None = None):
+        self.required, self.optional = required, optional or {}
+        self.extra, self.description = extra, description
+
+    def validate(self, value, path, errors, depth):
+        if not isinstance(value, dict):
+            _add(errors, path, "must be an object")
+            return
+        if depth >= MAX_DEPTH:
+            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+            return
+        prefix = f"{path}." if path else ""
+        for key, spec in self.required.items():
+            if key not in value:
+                _add(errors, prefix + key, "missing required field")
+            else:
+                spec.validate(value[key], prefix + key, errors, depth + 1)
+        for key, spec in self.optional.items():
+            if key in value:
+                spec.validate(value[key], prefix + key, errors, depth + 1)
+        if not self.extra:
+            for key in value:
+                if key not in self.required and key not in self.optional:
+                    _add(errors, prefix + str(key), "unknown field")
+
+    def schema(self):
+        props = {k: s.schema() for k, s in {**self.required, **self.optional}.items()}
+        out = {"type": "object", "properties": props,
+               "additionalProperties": self.extra}
+        if self.required:
+            out["required"] = list(self.required)
+        return self._described(out)
+
+
+def check(spec: Spec, value: Any, path: str = "") -> Errors:
+    """Every problem of ``value`` against ``spec``, keyed by field path."""
+    errors: Errors = {}
+    spec.validate(value, path, errors, 0)
+    return errors
