@@ -356,6 +356,14 @@ class Game:
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         return {}
 
+    def secret_cards(self, state: dict, player: int | None) -> set[str]:
+        """Card instance ids (or other secret tokens) ``player`` may not see.
+
+        Used by the tests to prove ``view`` leaks nothing: no string value in
+        the view may equal one of these.  Instance ids are unique in a state.
+        """
+        raise NotImplementedError
+
 
 def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]) -> dict:
     """Every card exactly once across ``zones`` (path -> card ids).
