@@ -356,6 +356,17 @@ class Game:
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         return {}
 
+    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
+        """A full state that ``player`` cannot tell apart from ``state``.
+
+        Everything hidden from ``player`` (other hands, secret purchases,
+        unrevealed orders, missions, deck contents where the split between
+        a hand and a deck is unknown) is re-dealt at random (seeded) from the
+        cards ``player`` cannot locate, and the chance seed is replaced, so an
+        evaluation that plays on from it never peeks.  Used by playouts.
+        """
+        raise NotImplementedError
+
     def secret_cards(self, state: dict, player: int | None) -> set[str]:
         """Card instance ids (or other secret tokens) ``player`` may not see.
 
