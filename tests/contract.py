@@ -1,0 +1,164 @@
+"""Reusable contract checks for ANY game engine (``service.games.base.Game``).
+
+One entry point::
+
+    from tests.contract import check_random_games
+    report = check_random_games(GAME, [(2, {"turn_limit": 30}, 1), (4, {...}, 2)])
+
+For every ``(players, options, seed)`` setup it plays a seeded random game,
+picking only actions that ``legal_actions`` lists, and asserts that
+
+1. every listed action applies (``apply`` raises nothing);
+2. ``apply`` never mutates its input (``orjson.dumps`` before == after);
+3. the game ends (a win or the turn limit) within ``max_steps``;
+4. every state survives a JSON round trip exactly;
+5. ``validate_state`` accepts every intermediate state;
+6. ``replay(setup, recorded actions)`` reproduces the final state;
+7. no ``view(state, p)`` (every seat and the spectator) contains a string
+   value that is in ``game.secret_cards(state, p)``;
+8. for a ``chance: server`` game: a ``chance: table`` game fed the outcomes
+   the server drew (its ``{"type": "chance", "action": ...}`` events)
+   reproduces the server game's final state, apart from the ``chance``
+   mode/counter and ``options.chance``.
+
+Options given as ``{"chance": "table"}`` play a table game: chance nodes are
+resolved by the test's own seeded generator and recorded like other actions
+(check 8 is then skipped).  ``every`` checks 4, 5 and 7 on every n-th state
+only (1 = all) to keep long suites fast.  Returns a small report dict
+(``games``, ``steps``, ``finished_by`` counts) so a test can assert variety.
+A failure raises ``AssertionError`` naming the setup and the step.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Iterable
+
+import orjson
+
+from service.games.base import Game
+from service.games.chance import CHANCE
+from service.games.playout import RandomBot, choose_chance, next_actor
+from service.games.replay import replay
+
+Setup = tuple[int, dict, int]
+
+
+def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 20_000,
+                       every: int = 1, table_reproduction: bool = True) -> dict:
+    """Play and check one seeded random game per setup (see module docstring)."""
+    games = steps = 0
+    finished_by: Counter = Counter()
+    for players, options, seed in setups:
+        label = f"{game.id} players={players} options={options} seed={seed}"
+        final, n, chance_trace, actions = _play_checked(game, players, options, seed,
+                                                        max_steps, every, label)
+        games += 1
+        steps += n
+        finished_by[final["result"].get("reason", "?")] += 1
+        _check_replay(game, players, options, seed, actions, final, label)
+        if table_reproduction and (options or {}).get("chance", "server") == "server":
+            _check_table_reproduction(game, players, options, seed, actions,
+                                      chance_trace, final, label)
+    return {"games": games, "steps": steps, "finished_by": dict(finished_by)}
+
+
+def check_state(game: Game, state: dict, label: str = "") -> None:
+    """Checks 4, 5 and 7 on one state: JSON round trip, validation, no leaks."""
+    dumped = orjson.dumps(state)
+    assert orjson.loads(dumped) == state, f"{label}: state changes in a JSON round trip"
+    try:
+        game.validate_state(orjson.loads(dumped))
+    except Exception as exc:  # noqa: BLE001 - report any failure with context
+        raise AssertionError(f"{label}: validate_state refused a reached state: {exc!r} "
+                             f"{getattr(exc, 'errors', '')}") from exc
+    for seat in [None, *range(len(state["players"]))]:
+        leaked = _strings(game.view(state, seat)) & game.secret_cards(state, seat)
+        assert not leaked, f"{label}: view for {seat} shows secret {sorted(leaked)[:5]}"
+
+
+# ---------------------------------------------------------------- internals
+def _play_checked(game, players, options, seed, max_steps, every, label):
+    state, events = game.new_game(players, options, seed)
+    chance_trace = _chance_actions(events)
+    bot, rng = RandomBot(), random.Random(seed)
+    actions: list[dict] = []
+    check_state(game, state, f"{label} step 0")
+    step = 0
+    while state["result"] is None:
+        assert step < max_steps, f"{label}: no end after {max_steps} steps"
+        who = next_actor(state, rng)
+        assert who is not None, f"{label} step {step}: nobody pending in an unfinished game"
+        if who == CHANCE:
+            action = choose_chance(game, state, rng)
+        else:
+            action = bot.choose(game, state, who, rng)
+        before = orjson.dumps(state)
+        try:
+            new_state, events = game.apply(state, action)
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(f"{label} step {step}: listed action {action} "
+                                 f"failed to apply: {exc!r}") from exc
+        assert orjson.dumps(state) == before, f"{label} step {step}: apply mutated its input"
+        chance_trace.extend(_chance_actions(events))
+        actions.append(action)
+        state = new_state
+        step += 1
+        if step % every == 0 or state["result"] is not None:
+            check_state(game, state, f"{label} step {step}")
+    return state, step, chance_trace, actions
+
+
+def _check_replay(game, players, options, seed, actions, final, label):
+    setup = {"players": players, "options": options, "seed": seed}
+    replayed = replay(game, setup, actions)["state"]
+    assert replayed == final, f"{label}: replay does not reproduce the final state"
+
+
+def _check_table_reproduction(game, players, options, seed, actions, chance_trace, final,
+                              label):
+    table_options = {**(options or {}), "chance": "table"}
+    state, _ = game.new_game(players, table_options, seed)
+    outcomes = iter(chance_trace)
+    moves = iter(actions)
+    guard = 0
+    while state["result"] is None:
+        guard += 1
+        assert guard < 10 * (len(actions) + len(chance_trace)) + 100, \
+            f"{label}: table game does not end"
+        if any(p["player"] == CHANCE for p in state["pending"]):
+            action = next(outcomes, None)
+            assert action is not None, f"{label}: table game wants more chance outcomes"
+        else:
+            action = next(moves, None)
+            assert action is not None, f"{label}: table game wants more actions"
+        state, _ = game.apply(state, action)
+    assert next(moves, None) is None, f"{label}: table game ended before the server game"
+    assert _without_chance(state) == _without_chance(final), \
+        f"{label}: table game fed the server's outcomes ends in a different state"
+
+
+def _without_chance(state: dict) -> dict:
+    out = {k: v for k, v in state.items() if k != "chance"}
+    out["options"] = {k: v for k, v in state["options"].items() if k != "chance"}
+    return out
+
+
+def _chance_actions(events: list[dict]) -> list[dict]:
+    return [e["action"] for e in events if e.get("type") == "chance"]
+
+
+def _strings(value) -> set[str]:
+    """Every string value (not key) anywhere in a JSON value."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out
