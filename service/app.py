@@ -1,0 +1,97 @@
+"""The Flask application factory.
+
+``gunicorn 'service.app:create_app()'`` runs it (see the Procfile).  At start
+it loads and validates every card set of every game, so a broken card file
+stops the service with the file, card and field named (``card_db.CardDataError``).
+
+Configuration comes from the environment, overridable by ``config``:
+
+=====================  ==================================================
+``REDIS_URL``          RQ/Redis for evaluations; ``/readyz`` pings it
+``CARD_DB_PATH``       extra card-set directories (``dir1:dir2``)
+``MAX_CONTENT_LENGTH``  largest request body in bytes (default 1 MiB) → 413
+=====================  ==================================================
+
+Blueprints come from ``BLUEPRINT_MODULES``; a module that does not exist
+(yet) is skipped, so a game or feature adds its routes by adding its module.
+Each module exposes ``bp`` and may expose ``document(spec)`` for
+``openapi.yaml`` (see ``service.openapi``).
+
+>>> app = create_app({"TESTING": True})          # doctest: +SKIP
+>>> app.test_client().get("/healthz").json        # doctest: +SKIP
+{'status': 'ok'}
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import os
+from types import ModuleType
+
+from flask import Flask
+
+import card_db
+from service import problems
+from service.games import registry
+
+DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
+
+#: blueprint modules, registered in this order when they exist
+BLUEPRINT_MODULES = (
+    "service.http.ops",
+    "service.http.games",
+    "service.http.kozyablo",
+    "service.http.evaluations",
+)
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app: configuration, card data, error handlers, blueprints."""
+    app = Flask(__name__, static_folder=None)
+    app.config.from_mapping(
+        REDIS_URL=os.environ.get("REDIS_URL") or None,
+        CARD_DB_PATH=os.environ.get("CARD_DB_PATH") or None,
+        MAX_CONTENT_LENGTH=int(os.environ.get("MAX_CONTENT_LENGTH") or DEFAULT_MAX_CONTENT_LENGTH),
+    )
+    if config:
+        app.config.update(config)
+    _use_card_db_path(app.config["CARD_DB_PATH"])
+    if not app.debug and not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO)
+
+    app.extensions["referee"] = {"cards_loaded": False, "modules": []}
+    load_card_data()
+    app.extensions["referee"]["cards_loaded"] = True
+
+    problems.register(app)
+    for module in blueprint_modules():
+        app.register_blueprint(module.bp)
+        app.extensions["referee"]["modules"].append(module)
+    return app
+
+
+def blueprint_modules() -> list[ModuleType]:
+    """The modules of ``BLUEPRINT_MODULES`` that exist, imported."""
+    return [importlib.import_module(name) for name in BLUEPRINT_MODULES
+            if importlib.util.find_spec(name) is not None]
+
+
+def load_card_data() -> dict[tuple[str, str], card_db.CardSet]:
+    """Load and validate every card set of every game; raise on the first broken one."""
+    loaded = {}
+    for game in registry.all_games():
+        for set_id in card_db.available(game.id):
+            loaded[game.id, set_id] = card_db.get(game.id, set_id)
+    return loaded
+
+
+def _use_card_db_path(path: str | None) -> None:
+    """``card_db`` reads ``CARD_DB_PATH`` from the environment; keep them in step."""
+    if (path or None) != (os.environ.get("CARD_DB_PATH") or None):
+        if path:
+            os.environ["CARD_DB_PATH"] = path
+        else:
+            os.environ.pop("CARD_DB_PATH", None)
+        card_db.clear_cache()

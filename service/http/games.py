@@ -1,0 +1,228 @@
+"""``/v1/games/...``: the engine contract over HTTP, generic over every game.
+
+No route knows a particular game: each looks the game up in
+``service.games.registry`` and calls the contract methods of ``Game``.
+Every state in a request goes through ``game.validate_state`` before use;
+the engine never mutates it, and the service keeps nothing between calls.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+import card_db
+from schemas import envelopes
+from service.games import registry
+from service.games.base import Game
+from service.games.chance import CHANCE
+from service.games.errors import MalformedInput
+from service.games.replay import replay as replay_game
+from service.problems import ProblemError
+
+from .body import json_response, read_envelope
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+NEW = envelopes.NewRequest()
+LEGAL_ACTIONS = envelopes.LegalActionsRequest()
+APPLY = envelopes.ApplyRequest()
+CHECK = envelopes.CheckRequest()
+SCORE = envelopes.ScoreRequest()
+VIEW = envelopes.ViewRequest()
+REPLAY = envelopes.ReplayRequest()
+
+#: query parameters of ``/cards`` that are not card-field filters
+CARD_QUERY_KEYS = ("set", "q")
+_SCALARS = (str, int, float, bool)
+
+
+def game_or_404(game_id: str) -> Game:
+    try:
+        return registry.get_game(game_id)
+    except registry.UnknownGame:
+        raise ProblemError(404, "unknown-game", "Unknown game",
+                           f"no game {game_id!r}; games: {', '.join(registry.GAME_IDS)}") from None
+
+
+def _valid_state(game: Game, body: dict) -> dict:
+    state = body["state"]
+    game.validate_state(state)
+    return state
+
+
+def _check_seat(state: dict, player, field: str = "player") -> None:
+    if isinstance(player, int) and player >= len(state["players"]):
+        raise MalformedInput({field: [f"no seat {player}: this game has seats 0 to "
+                                      f"{len(state['players']) - 1}"]})
+
+
+# ------------------------------------------------------------------- reads
+@bp.get("")
+def list_games():
+    """Every game: player counts, options with defaults, action and event types."""
+    return json_response({"games": [g.describe() for g in registry.all_games()]})
+
+
+@bp.get("/<game_id>")
+def describe_game(game_id: str):
+    return json_response(game_or_404(game_id).describe())
+
+
+@bp.get("/<game_id>/cards")
+def cards(game_id: str):
+    """The card set (``?set=``), filtered by card fields and ``?q=`` (names)."""
+    game = game_or_404(game_id)
+    set_id = request.args.get("set", "reference")
+    try:
+        card_set = card_db.get(game.id, set_id)
+    except card_db.UnknownCardSet:
+        raise ProblemError(404, "unknown-card-set", "Unknown card set",
+                           f"{game.id} has no card set {set_id!r}; sets: "
+                           f"{', '.join(card_db.available(game.id))}") from None
+    groups, tables = split_card_data(card_set.data)
+    filters = {k: request.args.getlist(k) for k in request.args if k not in CARD_QUERY_KEYS}
+    known = filterable_fields(groups)
+    unknown = sorted(set(filters) - known)
+    if unknown:
+        raise MalformedInput({f"query.{k}": [
+            f"not a card field; filter by: {', '.join(sorted(known))}, or q (name)"] for k in unknown})
+    needle = request.args.get("q", "").strip().casefold()
+    listed = {name: [c for c in group if _matches(c, filters, needle)]
+              for name, group in groups.items()}
+    applied = {k: ",".join(v) for k, v in filters.items()}
+    if needle:
+        applied["q"] = request.args["q"]
+    return json_response({
+        "game": game.id, "card_set": card_set.ref(), "meta": card_set.meta,
+        "filters": applied, "count": sum(len(g) for g in listed.values()),
+        "cards": listed, "tables": tables})
+
+
+def split_card_data(data: dict) -> tuple[dict, dict]:
+    """Card lists (lists of objects with ``id``) and the set's other data.
+
+    >>> split_card_data({"meta": {}, "fighters": [{"id": "S-6"}], "bonuses": {"gold": 3}})
+    ({'fighters': [{'id': 'S-6'}]}, {'bonuses': {'gold': 3}})
+    """
+    groups, tables = {}, {}
+    for key, value in data.items():
+        if key == "meta":
+            continue
+        if isinstance(value, list) and value and all(isinstance(c, dict) and "id" in c for c in value):
+            groups[key] = value
+        else:
+            tables[key] = value
+    return groups, tables
+
+
+def filterable_fields(groups: dict) -> set[str]:
+    """Top-level card fields holding a scalar in at least one card."""
+    return {k for group in groups.values() for card in group
+            for k, v in card.items() if isinstance(v, _SCALARS)}
+
+
+def _text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _names(card: dict):
+    for key, value in card.items():
+        if key == "name" or key.startswith("name_"):
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, dict):
+                yield from (v for v in value.values() if isinstance(v, str))
+
+
+def _matches(card: dict, filters: dict[str, list[str]], needle: str) -> bool:
+    """``card`` passes every filter (one of the values given for a field) and ``q``.
+
+    >>> _matches({"suit": "hearts", "name": {"en": "Pirate", "ru": "Пират"}},
+    ...          {"suit": ["hearts", "spades"]}, "пир")
+    True
+    """
+    for field, wanted in filters.items():
+        value = card.get(field)
+        if not isinstance(value, _SCALARS) or _text(value) not in wanted:
+            return False
+    return not needle or any(needle in n.casefold() for n in _names(card))
+
+
+# ---------------------------------------------------------------- contract
+@bp.post("/<game_id>/new")
+def new(game_id: str):
+    """A new game after setup: ``{players, options?, seed?, card_set?}`` → ``{state, events}``."""
+    game = game_or_404(game_id)
+    body = read_envelope(NEW)
+    state, events = game.new_game(body["players"], body["options"], body["seed"], body["card_set"])
+    return json_response({"state": state, "events": events})
+
+
+@bp.post("/<game_id>/legal-actions")
+def legal_actions(game_id: str):
+    """``{state, player?}`` → ``{pending, actions, constraints?}``."""
+    game = game_or_404(game_id)
+    body = read_envelope(LEGAL_ACTIONS)
+    state = _valid_state(game, body)
+    player = body["player"]
+    _check_seat(state, player)
+    pending = game.pending(state)
+    out = {"pending": pending, "actions": game.legal_actions(state, player)}
+    constraints = {}
+    for entry in pending:
+        seat = entry["player"]
+        if seat == CHANCE or (player is not None and seat != player):
+            continue
+        found = game.constraints(state, seat)
+        if found is not None:
+            constraints[str(seat)] = found
+    if constraints:
+        out["constraints"] = constraints
+    return json_response(out)
+
+
+@bp.post("/<game_id>/apply")
+def apply(game_id: str):
+    """``{state, action}`` → ``{state, events, outcome}``; illegal → 422 with ``rule``."""
+    game = game_or_404(game_id)
+    body = read_envelope(APPLY)
+    state = _valid_state(game, body)
+    new_state, events = game.apply(state, body["action"])
+    return json_response({"state": new_state, "events": events, "outcome": game.score(new_state)})
+
+
+@bp.post("/<game_id>/check")
+def check(game_id: str):
+    """``{state, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal)."""
+    game = game_or_404(game_id)
+    body = read_envelope(CHECK)
+    state = _valid_state(game, body)
+    return json_response(game.check(state, body["action"]))
+
+
+@bp.post("/<game_id>/score")
+def score(game_id: str):
+    """``{state}`` → ``{finished, winners, scores}``."""
+    game = game_or_404(game_id)
+    body = read_envelope(SCORE)
+    return json_response(game.score(_valid_state(game, body)))
+
+
+@bp.post("/<game_id>/view")
+def view(game_id: str):
+    """``{state, player}`` → ``{view}`` (``player: null`` for a spectator)."""
+    game = game_or_404(game_id)
+    body = read_envelope(VIEW)
+    state = _valid_state(game, body)
+    _check_seat(state, body["player"])
+    return json_response({"view": game.view(state, body["player"])})
+
+
+@bp.post("/<game_id>/replay")
+def replay(game_id: str):
+    """``{setup, actions}`` → ``{state, outcome, events}``; illegal step → 422 with ``index``."""
+    game = game_or_404(game_id)
+    body = read_envelope(REPLAY)
+    return json_response(replay_game(game, body["setup"], body["actions"]))

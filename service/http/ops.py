@@ -1,0 +1,118 @@
+"""Operations: liveness, readiness, the OpenAPI document and offline docs.
+
+``/docs`` is Swagger UI 5 (it renders OpenAPI 3.1) served from the assets
+that the ``swagger-ui-py`` package ships, so the page works with no internet
+access: nothing is loaded from a CDN.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+
+from flask import Blueprint, Response, current_app, send_from_directory
+from werkzeug.exceptions import NotFound
+
+from service.problems import problem
+
+from .body import json_response
+
+bp = Blueprint("ops", __name__)
+
+#: the Swagger UI files /docs needs, all from the swagger-ui-py package
+DOCS_ASSETS = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
+               "favicon-32x32.png", "favicon-16x16.png")
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>referee API</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      url: "/openapi.yaml",
+      dom_id: "#swagger-ui",
+      deepLinking: true,
+      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+      layout: "StandaloneLayout",
+      validatorUrl: null
+    });
+  </script>
+</body>
+</html>
+"""
+
+
+def swagger_ui_dir() -> pathlib.Path:
+    """The ``static`` folder of the installed ``swagger_ui`` package (not imported)."""
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the swagger-ui-py package is not installed; pip install -e .")
+    return pathlib.Path(next(iter(spec.submodule_search_locations))) / "static"
+
+
+@bp.get("/healthz")
+def healthz():
+    """The process is alive (nothing else is checked)."""
+    return json_response({"status": "ok"})
+
+
+@bp.get("/readyz")
+def readyz():
+    """Card data loaded, and Redis answering when ``REDIS_URL`` is configured."""
+    checks = {"card_data": "ok" if current_app.extensions["referee"]["cards_loaded"] else "not loaded"}
+    url = current_app.config.get("REDIS_URL")
+    if url:
+        checks["redis"] = _redis_check(url)
+    else:
+        checks["redis"] = "not configured"
+    failing = {k: v for k, v in checks.items() if v not in ("ok", "not configured")}
+    if failing:
+        return problem(503, "not-ready", "Service not ready",
+                       "; ".join(f"{k}: {v}" for k, v in failing.items()), checks=checks)
+    return json_response({"status": "ready", "checks": checks})
+
+
+def _redis_check(url: str) -> str:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # any failure means "not ready", with its reason
+        return f"unreachable ({type(exc).__name__}: {exc})"
+    return "ok"
+
+
+@bp.get("/openapi.yaml")
+def openapi_yaml():
+    """The OpenAPI 3.1 document (the same text as the committed ``openapi.yaml``)."""
+    from service.openapi import spec_yaml
+
+    ext = current_app.extensions["referee"]
+    if "openapi_yaml" not in ext:
+        ext["openapi_yaml"] = spec_yaml(current_app)
+    return Response(ext["openapi_yaml"], mimetype="application/yaml")
+
+
+@bp.get("/docs")
+def docs():
+    """Interactive API docs (Swagger UI), served entirely by this service."""
+    return Response(DOCS_PAGE, mimetype="text/html")
+
+
+@bp.get("/docs/assets/<name>")
+def docs_asset(name: str):
+    if name not in DOCS_ASSETS:
+        raise NotFound(f"no docs asset {name!r}")
+    return send_from_directory(swagger_ui_dir(), name, max_age=86400)

@@ -1,0 +1,76 @@
+"""Fixtures shared by every test directory.
+
+* ``app``       — the Flask app from ``service.app.create_app`` (real registry)
+* ``client``    — its test client
+* ``redis_url`` — a private ``redis-server`` for this test session, on a free
+  port in a temporary directory (never the machine's shared Redis on 6379).
+  A missing ``redis-server`` fails the test loudly: it is not skipped.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+
+@pytest.fixture
+def app():
+    from service.app import create_app
+
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """``redis://127.0.0.1:<port>/0`` of a redis-server started for this session."""
+    import redis
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is not installed; `make test` installs it "
+                    "(apt-get install -y redis-server)", pytrace=False)
+    workdir = tmp_path_factory.mktemp("redis")
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(workdir), "--daemonize", "no", "--protected-mode", "yes"],
+        stdout=(workdir / "redis.log").open("wb"), stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    deadline = time.monotonic() + 15
+    try:
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"redis-server exited with {proc.returncode}: "
+                            + (workdir / "redis.log").read_text(errors="replace")[-2000:],
+                            pytrace=False)
+            try:
+                if redis.Redis.from_url(url, socket_connect_timeout=0.5).ping():
+                    break
+            except redis.ConnectionError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"redis-server on port {port} did not answer within 15 s", pytrace=False)
+            time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
