@@ -1,0 +1,140 @@
+"""Evaluation kinds: one class per kind, looked up by name.
+
+An evaluation request is ``{game, kind, ...inputs, params?}``.  A kind turns
+it into a *plan* at submission — validating everything, so a request that
+cannot succeed is refused (400/422) before anything is queued — and then
+
+* ``chunks(plan)`` — the independent pieces of work (seeded, JSON),
+* ``run_chunk(plan, chunk, progress)`` — one piece, returning a JSON partial,
+* ``aggregate(plan, partials)`` — the result, the same whatever the chunking.
+
+Plans, chunks and partials are plain JSON, so the same code runs in-process
+(embedded runner) and on RQ workers.
+
+``progress(done, total)`` reports how far a chunk is; it raises
+``Cancelled`` when the evaluation has been cancelled, so a chunk stops at its
+next report.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar
+
+from service.games import shape
+from service.games.errors import MalformedInput
+
+Progress = Callable[[int, int], None]
+
+
+class Cancelled(Exception):
+    """The evaluation was cancelled while a chunk was running."""
+
+
+class UnknownKind(MalformedInput):
+    """No such evaluation kind, or not for that game (HTTP 400)."""
+
+    slug = "unknown-evaluation-kind"
+    title = "Unknown evaluation kind"
+
+
+class Kind:
+    """Base class of every evaluation kind."""
+
+    name: ClassVar[str]
+    #: the games this kind applies to (``None``: every registered game)
+    games: ClassVar[tuple[str, ...] | None] = None
+    description: ClassVar[str]
+    #: request fields besides ``game``, ``kind`` and ``params``
+    inputs: ClassVar[dict[str, shape.Spec]] = {}
+    #: the ``params`` object
+    params: ClassVar[dict[str, shape.Spec]] = {}
+    #: documented limits on the work one job may ask for
+    caps: ClassVar[dict[str, Any]] = {}
+
+    def describe(self) -> dict:
+        return {"kind": self.name, "games": list(self.games) if self.games else "all",
+                "description": self.description,
+                "inputs": {k: v.schema() for k, v in self.inputs.items()},
+                "params": {k: v.schema() for k, v in self.params.items()},
+                "caps": dict(self.caps)}
+
+    def prepare(self, request: dict) -> dict:
+        """The plan (JSON) for a request; raise MalformedInput / RuleViolation."""
+        raise NotImplementedError
+
+    def chunks(self, plan: dict) -> list[dict]:
+        return [{"index": 0}]
+
+    def run_chunk(self, plan: dict, chunk: dict, progress: Progress) -> Any:
+        raise NotImplementedError
+
+    def aggregate(self, plan: dict, partials: list) -> dict:
+        return partials[0]
+
+    def estimate_seconds(self, plan: dict) -> float:
+        """Rough total work, for ``Retry-After`` and job timeouts."""
+        return 0.01
+
+
+_KINDS: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def all_kinds() -> list[Kind]:
+    _load()
+    return list(_KINDS.values())
+
+
+def get_kind(name: str) -> Kind:
+    _load()
+    return _KINDS[name]
+
+
+def _load() -> None:
+    from . import battle, playouts  # noqa: F401  (importing a kind registers it)
+
+
+REQUEST_FIELDS = ("game", "kind", "params")
+
+
+def prepare(request: Any) -> tuple[Kind, dict]:
+    """Validate a ``POST /v1/evaluations`` body: the kind and its plan."""
+    from service.games.registry import GAME_IDS
+
+    if not isinstance(request, dict):
+        raise MalformedInput({"body": ["must be a JSON object"]})
+    _load()
+    errors: dict[str, list[str]] = {}
+    game, name = request.get("game"), request.get("kind")
+    games = list(GAME_IDS) + [g for k in _KINDS.values() for g in k.games or ()
+                              if g not in GAME_IDS]
+    if not isinstance(game, str):
+        errors["game"] = ["missing or not a string; one of " + ", ".join(games)]
+    elif game not in games:
+        errors["game"] = [f"unknown game {game!r}; one of " + ", ".join(games)]
+    if not isinstance(name, str) or name not in _KINDS:
+        errors["kind"] = ["unknown kind; one of " + ", ".join(_KINDS)]
+    if errors:
+        raise UnknownKind(errors)
+    kind = _KINDS[name]
+    if kind.games is not None and game not in kind.games:
+        raise UnknownKind({"kind": [f"{name} is for {', '.join(kind.games)}, not {game}"]})
+    allowed = set(REQUEST_FIELDS) | set(kind.inputs)
+    for key in request:
+        if key not in allowed:
+            errors[key] = [f"unknown field for {name}; expected: " + ", ".join(sorted(allowed))]
+    params = request.get("params", {})
+    if not isinstance(params, dict):
+        errors["params"] = ["must be an object"]
+    else:
+        errors.update(shape.check(shape.Obj({}, kind.params), params, "params"))
+    for key, spec in kind.inputs.items():
+        if key in request:
+            errors.update(shape.check(spec, request[key], key))
+    if errors:
+        raise MalformedInput(errors)
+    return kind, kind.prepare(request)

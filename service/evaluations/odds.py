@@ -1,0 +1,160 @@
+"""Exact Tremble battle odds: 2d6 contests with re-rolls, as rationals.
+
+TRE-19/TRE-20: every fighter adds 2d6 to their strength; the highest total
+wins.  On a tie the tied fighters roll again from their *base* strength (the
+earlier roll is forgotten); with three or more fighters only those tied for
+the highest total re-roll, the others have lost (RULING).  TRE-24: a
+searching fleet holds against an army when strength + 2d6 >= army strength.
+
+The re-roll recursion is solved exactly, not by truncated iteration: for a
+set S of fighters let W(T) be the number of the 36^|S| equally likely rolls
+in which exactly the fighters T share the highest total.  Then
+
+    P_S(i) = (W({i}) + sum over T, i in T, 1 < |T| < |S| of W(T) * P_T(i))
+             / (36^|S| - W(S))
+
+(the all-tied rolls W(S) start the same contest again, a geometric series
+whose sum is the division).  Only strength differences matter and a fighter
+more than 10 below the strongest can never win, so results are cached by the
+tuple of clamped differences from the strongest.
+
+>>> battle_odds([16, 17])
+[Fraction(435, 1156), Fraction(721, 1156)]
+>>> battle_odds([10, 10, 10])
+[Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]
+>>> battle_odds([5, 20])
+[Fraction(0, 1), Fraction(1, 1)]
+>>> hold_probability(14, 20)
+Fraction(13, 18)
+>>> totals_distribution(3)[10]
+Fraction(1, 6)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from math import gcd, lcm
+from typing import Sequence
+
+#: number of ways 2d6 shows each total, 2..12 (out of 36)
+TWO_D6 = {t: 6 - abs(t - 7) for t in range(2, 13)}
+#: ways 2d6 shows strictly less than t (index t, 0..13)
+_BELOW = [sum(w for s, w in TWO_D6.items() if s < t) for t in range(14)]
+#: ways 2d6 shows at least t (index t, 0..14)
+_AT_LEAST = [sum(w for s, w in TWO_D6.items() if s >= t) for t in range(15)]
+#: a fighter this far (or further) below the strongest can never win
+_OUT_OF_REACH = 11
+
+MAX_FIGHTERS = 5
+
+
+def _ways(x: int) -> int:
+    return TWO_D6.get(x, 0)
+
+
+def _below(x: int) -> int:
+    return 0 if x <= 0 else 36 if x >= 13 else _BELOW[x]
+
+
+def battle_odds(strengths: Sequence[int]) -> list[Fraction]:
+    """Each fighter's exact chance to win the battle (TRE-20), in input order.
+
+    One fighter wins without a battle (TRE-18/TRE-19).
+    """
+    n = len(strengths)
+    if not 1 <= n <= MAX_FIGHTERS:
+        raise ValueError(f"1 to {MAX_FIGHTERS} fighters, not {n}")
+    top = max(strengths)
+    order = sorted(range(n), key=lambda i: -strengths[i])
+    diffs = tuple(min(top - strengths[i], _OUT_OF_REACH) for i in order)
+    nums, den = _solve(diffs)
+    out = [Fraction(0)] * n
+    for rank, i in enumerate(order):
+        out[i] = Fraction(nums[rank], den)
+    return out
+
+
+#: per difference d: ways a fighter d below the strongest shows m (resp. less
+#: than m), for m from 2 to 12
+_AT_ROWS = [[_ways(m + d) for m in range(2, 13)] for d in range(_OUT_OF_REACH)]
+_BELOW_ROWS = [[_below(m + d) for m in range(2, 13)] for d in range(_OUT_OF_REACH)]
+
+
+@lru_cache(maxsize=4096)
+def _solve(diffs: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """Win chances for fighters ``diffs`` below the strongest (sorted, first 0),
+    as integer numerators over one common denominator."""
+    n = len(diffs)
+    if n == 1:
+        return (1,), 1
+    live = [i for i, d in enumerate(diffs) if d < _OUT_OF_REACH]
+    if len(live) < n:  # fighters out of reach never win and never tie the top
+        nums, den = _solve(tuple(diffs[i] for i in live))
+        out = [0] * n
+        for k, i in enumerate(live):
+            out[i] = nums[k]
+        return tuple(out), den
+    # vectors over m, the highest total (relative to the strongest's base)
+    # by_mask[T][m]: ways that exactly the fighters in T show the highest
+    # total m, the others less; m runs over 2..12 (relative to the strongest's
+    # base), since the strongest alone already shows at least 2
+    by_mask: dict[int, list[int]] = {0: [1] * 11}
+    for i, d in enumerate(diffs):
+        at = _AT_ROWS[d]
+        below = _BELOW_ROWS[d]
+        bit = 1 << i
+        nxt: dict[int, list[int]] = {}
+        for mask, vec in by_mask.items():
+            v = [x * y for x, y in zip(vec, at)]
+            if any(v):
+                nxt[mask | bit] = v
+            v = [x * y for x, y in zip(vec, below)]
+            if any(v):
+                nxt[mask] = v
+        by_mask = nxt
+    everyone = (1 << n) - 1
+    singles = [0] * n
+    shared: list[tuple[int, list[int], tuple[int, ...], int]] = []
+    common = 1
+    for mask, vec in by_mask.items():
+        w = sum(vec)
+        if not mask or mask == everyone or not w:
+            continue
+        members = [i for i in range(n) if mask >> i & 1]
+        if len(members) == 1:
+            singles[members[0]] += w
+            continue
+        low = diffs[members[0]]
+        nums, den = _solve(tuple(diffs[i] - low for i in members))
+        shared.append((w, members, nums, den))
+        common = lcm(common, den)
+    numer = [s * common for s in singles]
+    for w, members, nums, den in shared:
+        scale = w * (common // den)
+        for k, i in enumerate(members):
+            numer[i] += scale * nums[k]
+    again = sum(by_mask.get(everyone, ()))
+    denominator = (36 ** n - again) * common
+    g = gcd(denominator, *numer)
+    return tuple(x // g for x in numer), denominator // g
+
+
+def totals_distribution(strength: int) -> dict[int, Fraction]:
+    """The chance of each total ``strength + 2d6`` (TRE-20)."""
+    return {strength + t: Fraction(w, 36) for t, w in TWO_D6.items()}
+
+
+def hold_probability(strength: int, army: int) -> Fraction:
+    """TRE-24: the chance that ``strength + 2d6 >= army`` (the army does not roll)."""
+    need = army - strength
+    if need <= 2:
+        return Fraction(1)
+    if need > 12:
+        return Fraction(0)
+    return Fraction(_AT_LEAST[need], 36)
+
+
+def fraction_text(f: Fraction) -> str:
+    """``"p/q"`` (``"1/1"`` and ``"0/1"`` included), the service's exact form."""
+    return f"{f.numerator}/{f.denominator}"

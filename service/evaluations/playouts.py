@@ -1,0 +1,204 @@
+"""``playouts``: N games played to the end from a state by baseline bots.
+
+Every playout starts from a fresh *determinization* of the state for the
+asking player (``params.player``; ``null`` = a spectator): whatever that
+player cannot see is re-dealt at random from what they cannot locate, and the
+chance seed is replaced (``Game.determinize``), so the evaluation never
+peeks.  Then ``random_playout`` plays on with one bot per seat (``random`` or
+``greedy``, ``service.games.bots``).
+
+Playout ``i`` uses seeds derived from ``(params.seed, i)`` only, so the
+result does not depend on how the work was split into chunks or on how many
+workers ran them: the same request and seed give the same answer in-process
+and on any number of RQ workers.
+
+Result: ``win_rate`` per player (wins / finished playouts, shared wins
+counted for each winner, 95% Wilson interval), ``scores`` per player (mean,
+standard deviation, 95% interval of the mean, histogram), mean game length
+in actions and turns, ``unfinished`` (playouts stopped at ``max_steps``) and
+the ``seed``.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+
+from service.games import shape
+from service.games.base import MAX_SEED
+from service.games.bots import BOT_NAMES, bot_named
+from service.games.chance import _splitmix64
+from service.games.errors import MalformedInput
+from service.games.playout import random_playout
+from service.games.registry import get_game
+
+from . import stats
+from .kinds import Kind, register
+
+#: documented caps on one playouts job
+MAX_PLAYOUTS = 20_000
+MAX_STEPS = 20_000
+DEFAULT_PLAYOUTS = 1000
+DEFAULT_MAX_STEPS = 5000
+#: at most this much estimated CPU work per job (seconds, one core)
+MAX_WORK_SECONDS = 1800
+#: aim for chunks of about this much work: an RQ round trip costs ~11 ms here,
+#: so a 1 s chunk keeps the queue's overhead near 1 %
+CHUNK_SECONDS = 1.0
+MAX_CHUNKS = 64
+
+#: measured cost of one playout in seconds, (game, bot) -> s, from
+#: ``bench/evaluations.py``; unknown pairs use the default
+PLAYOUT_SECONDS: dict[tuple[str, str], float] = {}
+DEFAULT_PLAYOUT_SECONDS = 0.05
+
+_MASK = (1 << 64) - 1
+
+
+def playout_seed(seed: int, index: int, salt: int = 0) -> int:
+    """The seed of playout ``index`` (independent of chunking), 63 bits."""
+    return _splitmix64((seed * 0x9E3779B97F4A7C15 + index * 2 + salt) & _MASK) >> 1
+
+
+def cost_of(game: str, bots: list[str]) -> float:
+    """Estimated seconds per playout with these bots (the slowest seat's bot)."""
+    return max(PLAYOUT_SECONDS.get((game, b), DEFAULT_PLAYOUT_SECONDS) for b in set(bots))
+
+
+BOTS = shape.OneOf(shape.Enum(*BOT_NAMES), shape.ListOf(shape.Enum(*BOT_NAMES), max_items=16),
+                   description="`random` or `greedy` for every seat, or one per seat.")
+
+
+class Playouts(Kind):
+    name = "playouts"
+    games = None
+    description = ("N games played to the end from `state` by baseline bots, with hidden "
+                   "information re-sampled to agree with `params.player`'s view: win rates "
+                   "with 95% Wilson intervals, score distributions, mean game length, seed.")
+    inputs = {"state": shape.Any_(description="A full game state (not a player's view).")}
+    params = {
+        "playouts": shape.Int(minimum=1, maximum=MAX_PLAYOUTS,
+                              description=f"number of games (default {DEFAULT_PLAYOUTS})"),
+        "seed": shape.Int(minimum=0, maximum=MAX_SEED, description="default: random"),
+        "bots": BOTS,
+        "player": shape.Nullable(shape.Int(minimum=0, maximum=15),
+                                 description="whose view to respect (default null: a spectator)"),
+        "max_steps": shape.Int(minimum=1, maximum=MAX_STEPS,
+                               description=f"actions per playout before it is cut off "
+                                           f"(default {DEFAULT_MAX_STEPS})"),
+    }
+    caps = {"playouts": MAX_PLAYOUTS, "max_steps": MAX_STEPS,
+            "work_seconds": MAX_WORK_SECONDS, "chunk_seconds": CHUNK_SECONDS,
+            "max_chunks": MAX_CHUNKS}
+
+    def prepare(self, request: dict) -> dict:
+        game = get_game(request["game"])
+        if "state" not in request:
+            raise MalformedInput({"state": ["missing required field: the game state to play on"]})
+        state = request["state"]
+        game.validate_state(state)
+        params = request.get("params", {})
+        seats = len(state["players"])
+        player = params.get("player")
+        if player is not None and player >= seats:
+            raise MalformedInput({"params.player": [f"must be a seat from 0 to {seats - 1} or null"]})
+        bots = params.get("bots", "greedy")
+        if isinstance(bots, str):
+            bots = [bots] * seats
+        elif len(bots) != seats:
+            raise MalformedInput({"params.bots": [f"one bot per seat: {seats} expected"]})
+        n = params.get("playouts", DEFAULT_PLAYOUTS)
+        cost = cost_of(game.id, bots)
+        most = max(1, int(MAX_WORK_SECONDS / cost))
+        if n > most:
+            raise MalformedInput({"params.playouts": [
+                f"at most {most} playouts of {game.id} with these bots per job "
+                f"(cap: {MAX_WORK_SECONDS} s of work per job)"]})
+        seed = params.get("seed")
+        if seed is None:
+            seed = secrets.randbits(63)
+        size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
+        return {"game": game.id, "state": state, "player": player, "bots": bots, "seed": seed,
+                "playouts": n, "max_steps": params.get("max_steps", DEFAULT_MAX_STEPS),
+                "chunk_size": min(size, n)}
+
+    def estimate_seconds(self, plan: dict) -> float:
+        return plan["playouts"] * cost_of(plan["game"], plan["bots"])
+
+    def chunks(self, plan: dict) -> list[dict]:
+        n, size = plan["playouts"], plan["chunk_size"]
+        return [{"index": k, "start": start, "count": min(size, n - start)}
+                for k, start in enumerate(range(0, n, size))]
+
+    def run_chunk(self, plan, chunk, progress):
+        game = get_game(plan["game"])
+        state, player, seed = plan["state"], plan["player"], plan["seed"]
+        bots = [bot_named(b) for b in plan["bots"]]
+        seats = len(state["players"])
+        wins, shared = [0] * seats, [0] * seats
+        scores: list[dict] = [{} for _ in range(seats)]
+        steps_total = turns_total = finished = 0
+        count = chunk["count"]
+        last = time.monotonic()
+        for k in range(count):
+            i = chunk["start"] + k
+            start = game.determinize(state, player, playout_seed(seed, i))
+            final, _, steps = random_playout(game, start, seed=playout_seed(seed, i, 1),
+                                             max_steps=plan["max_steps"], bots=bots)
+            outcome = game.score(final)
+            if final["result"] is not None and outcome["finished"]:
+                finished += 1
+                steps_total += steps
+                turns_total += final["turn"] - state["turn"]
+                winners = outcome["winners"]
+                for w in winners:
+                    wins[w] += 1
+                    if len(winners) > 1:
+                        shared[w] += 1
+                for s in outcome["scores"]:
+                    tally = scores[s["player"]]
+                    tally[s["total"]] = tally.get(s["total"], 0) + 1
+            now = time.monotonic()
+            if now - last > 0.2 or k == count - 1:
+                progress(k + 1, count)
+                last = now
+        return {"count": count, "finished": finished, "wins": wins, "shared": shared,
+                "steps": steps_total, "turns": turns_total,
+                "scores": [sorted([v, c] for v, c in t.items()) for t in scores]}
+
+    def aggregate(self, plan: dict, partials: list) -> dict:
+        seats = len(plan["state"]["players"])
+        finished = sum(p["finished"] for p in partials)
+        wins = [sum(p["wins"][s] for p in partials) for s in range(seats)]
+        shared = [sum(p["shared"][s] for p in partials) for s in range(seats)]
+        tallies: list[dict] = [{} for _ in range(seats)]
+        for p in partials:
+            for s, pairs in enumerate(p["scores"]):
+                for v, c in pairs:
+                    tallies[s][v] = tallies[s].get(v, 0) + c
+        steps = sum(p["steps"] for p in partials)
+        turns = sum(p["turns"] for p in partials)
+        win_rate = []
+        for s in range(seats):
+            lo, hi = stats.wilson(wins[s], finished)
+            win_rate.append({"player": s, "wins": wins[s], "shared_wins": shared[s],
+                             "rate": wins[s] / finished if finished else None,
+                             "ci95": [lo, hi]})
+        scores = []
+        for s in range(seats):
+            summary = stats.summary(tallies[s])
+            summary.pop("n")
+            scores.append({"player": s, **summary, "histogram": stats.histogram(tallies[s])})
+        return {
+            "game": plan["game"], "playouts": plan["playouts"], "finished": finished,
+            "unfinished": plan["playouts"] - finished, "seed": plan["seed"],
+            "player": plan["player"], "bots": plan["bots"], "max_steps": plan["max_steps"],
+            "win_rate": win_rate, "scores": scores,
+            "length": {"mean_actions": steps / finished if finished else None,
+                       "mean_turns": turns / finished if finished else None},
+            "chunks": len(partials),
+        }
+
+
+register(Playouts())

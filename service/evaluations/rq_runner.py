@@ -1,0 +1,264 @@
+"""Evaluations on RQ: seeded chunk jobs, one aggregating job, a record.
+
+Submitting an evaluation with ``n`` chunks enqueues, on the ``referee``
+queue, the chunk jobs ``ev-<id>-<k>`` (``workers.jobs.chunk_job``) and one
+aggregating job ``ev-<id>`` (``workers.jobs.aggregate_job``) that depends on
+all of them (``Dependency(allow_failure=True)``, so it also runs — and
+reports the failure — when a chunk failed).  A kind with a single chunk is
+one job (``workers.jobs.single_job``).  A small record
+``referee:evaluation:<id>`` remembers the evaluation for ``TOMBSTONE_TTL``,
+so an expired id answers 410 instead of 404.
+
+Robustness:
+
+* progress: each chunk keeps ``job.meta["progress"]`` (0..1); the status
+  averages them;
+* timeouts: ``job_timeout`` per chunk from the kind's work estimate;
+  results and failures are kept ``RESULT_TTL``;
+* a dead worker: every running job refreshes a heartbeat key
+  ``referee:beat:<job id>`` (TTL ``BEAT_TTL``) from a thread of the work
+  horse.  When a job is "started" but its beat has lapsed, its worker died:
+  its entry in RQ's StartedJobRegistry is expired at once and RQ's own
+  abandoned-job cleanup runs — the chunk is retried once (``Retry(max=1)``)
+  or failed, and its dependents are released.  Without a status poll, RQ's
+  maintenance does the same after the worker's heartbeat TTL;
+* cancellation: a flag key that running chunks check at every progress
+  report, and ``job.cancel()`` for the jobs still waiting.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+from redis import Redis
+from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
+from rq.job import Dependency, Job, JobStatus
+from rq.registry import StartedJobRegistry
+
+from .kinds import Kind
+from .runner import (RESULT_TTL, TOMBSTONE_TTL, AlreadyOver, ExpiredEvaluation,
+                     UnknownEvaluation, iso, new_id, status_body)
+
+QUEUE = "referee"
+BEAT_TTL = 6
+BEAT_EVERY = 1.0
+#: a started job without a beat for this long after it started has lost its worker
+BEAT_GRACE = 3.0
+MIN_JOB_TIMEOUT = 60
+MAX_JOB_TIMEOUT = 1800
+AGGREGATE_TIMEOUT = 120
+PROBLEM_BASE = "https://referee.dev/problems/"
+
+
+def record_key(eval_id: str) -> str:
+    return f"referee:evaluation:{eval_id}"
+
+
+def incidents_key(eval_id: str) -> str:
+    return f"referee:evaluation:{eval_id}:incidents"
+
+
+def cancel_key(eval_id: str) -> str:
+    return f"referee:evaluation:{eval_id}:cancel"
+
+
+def beat_key(job_id: str) -> str:
+    return f"referee:beat:{job_id}"
+
+
+def main_job_id(eval_id: str) -> str:
+    return f"ev-{eval_id}"
+
+
+def chunk_job_id(eval_id: str, k: int) -> str:
+    return f"ev-{eval_id}-{k}"
+
+
+class RQRunner:
+    """Evaluations as RQ jobs on the ``referee`` queue."""
+
+    backend = "rq"
+
+    def __init__(self, url: str, result_ttl: int = RESULT_TTL):
+        self.connection = Redis.from_url(url)
+        self.queue = Queue(QUEUE, connection=self.connection)
+        self.result_ttl = result_ttl
+
+    # ------------------------------------------------------------ submit
+    def submit(self, kind: Kind, plan: dict, game: str) -> dict:
+        eval_id = new_id()
+        chunks = kind.chunks(plan)
+        per_chunk = kind.estimate_seconds(plan) / len(chunks)
+        timeout = int(min(MAX_JOB_TIMEOUT, max(MIN_JOB_TIMEOUT, 20 * per_chunk)))
+        now = time.time()
+        record = {"game": game, "kind": kind.name, "chunks": len(chunks), "submitted_at": now,
+                  "result_ttl": self.result_ttl}
+        with self.connection.pipeline() as pipe:
+            pipe.hset(record_key(eval_id), mapping={k: orjson.dumps(v) for k, v in record.items()})
+            pipe.expire(record_key(eval_id), TOMBSTONE_TTL)
+            pipe.execute()
+        common = {"result_ttl": self.result_ttl, "failure_ttl": self.result_ttl,
+                  "retry": Retry(max=1)}
+        if len(chunks) == 1:
+            self.queue.enqueue("workers.jobs.single_job", eval_id, kind.name, plan,
+                               job_id=main_job_id(eval_id), job_timeout=timeout, **common)
+        else:
+            datas = [Queue.prepare_data("workers.jobs.chunk_job",
+                                        (eval_id, kind.name, plan, chunk),
+                                        job_id=chunk_job_id(eval_id, k), timeout=timeout,
+                                        meta={"progress": 0.0, "chunk": k}, **common)
+                     for k, chunk in enumerate(chunks)]
+            jobs = self.queue.enqueue_many(datas)
+            self.queue.enqueue("workers.jobs.aggregate_job", eval_id, kind.name, plan,
+                               [j.id for j in jobs], job_id=main_job_id(eval_id),
+                               job_timeout=AGGREGATE_TIMEOUT,
+                               depends_on=Dependency(jobs=jobs, allow_failure=True),
+                               result_ttl=self.result_ttl, failure_ttl=self.result_ttl)
+        return self.status(eval_id)
+
+    # ------------------------------------------------------------ status
+    def _record(self, eval_id: str) -> dict:
+        raw = self.connection.hgetall(record_key(eval_id)) if _plausible(eval_id) else {}
+        if not raw:
+            raise UnknownEvaluation(eval_id)
+        return {k.decode(): orjson.loads(v) for k, v in raw.items()}
+
+    def _jobs(self, eval_id: str, record: dict) -> tuple[Job | None, list[Job | None]]:
+        ids = [main_job_id(eval_id)]
+        if record["chunks"] > 1:
+            ids += [chunk_job_id(eval_id, k) for k in range(record["chunks"])]
+        jobs = Job.fetch_many(ids, connection=self.connection)
+        return jobs[0], jobs[1:]
+
+    def status(self, eval_id: str) -> dict:
+        record = self._record(eval_id)
+        main, chunks = self._jobs(eval_id, record)
+        if main is None:
+            ended = record.get("ended_at") or record.get("canceled_at")
+            raise ExpiredEvaluation(eval_id, iso(ended + self.result_ttl) if ended else None)
+        if self._reap(eval_id, [main] + [c for c in chunks if c is not None]):
+            main, chunks = self._jobs(eval_id, record)
+            if main is None:
+                raise ExpiredEvaluation(eval_id)
+        incidents = [orjson.loads(x) for x in self.connection.lrange(incidents_key(eval_id), 0, -1)]
+        status = main.get_status(refresh=False)
+        started = [j.started_at.timestamp() for j in [main] + chunks
+                   if j is not None and j.started_at is not None]
+        fields: dict[str, Any] = {"submitted_at": record["submitted_at"],
+                                  "started_at": min(started) if started else None,
+                                  "incidents": incidents, "chunks": record["chunks"]}
+        canceled_at = record.get("canceled_at")
+        if canceled_at is not None and status != JobStatus.FINISHED:
+            return status_body(eval_id, record["game"], record["kind"], "canceled",
+                               _progress(main, chunks), finished_at=canceled_at,
+                               expires_at=canceled_at + self.result_ttl, **fields)
+        if status in (JobStatus.FINISHED, JobStatus.FAILED):
+            ended = main.ended_at.timestamp() if main.ended_at else time.time()
+            fields.update(finished_at=ended, expires_at=ended + self.result_ttl)
+            if status == JobStatus.FINISHED:
+                return status_body(eval_id, record["game"], record["kind"], "finished", 1.0,
+                                   result=main.return_value(), **fields)
+            return status_body(eval_id, record["game"], record["kind"], "failed",
+                               _progress(main, chunks), error=_job_problem(main), **fields)
+        if status in (JobStatus.CANCELED, JobStatus.STOPPED):
+            return status_body(eval_id, record["game"], record["kind"], "canceled",
+                               _progress(main, chunks), **fields)
+        running = status == JobStatus.STARTED or any(
+            c is not None and c.get_status(refresh=False) in (
+                JobStatus.STARTED, JobStatus.FINISHED, JobStatus.FAILED) for c in chunks)
+        return status_body(eval_id, record["game"], record["kind"],
+                           "started" if running else "queued", _progress(main, chunks), **fields)
+
+    # ------------------------------------------------------------ cancel
+    def cancel(self, eval_id: str) -> dict:
+        record = self._record(eval_id)
+        main, chunks = self._jobs(eval_id, record)
+        if main is None:
+            raise ExpiredEvaluation(eval_id)
+        status = main.get_status(refresh=False)
+        if record.get("canceled_at") is None:
+            if status in (JobStatus.FINISHED, JobStatus.FAILED):
+                raise AlreadyOver(status.value)
+            now = time.time()
+            with self.connection.pipeline() as pipe:
+                pipe.set(cancel_key(eval_id), b"1", ex=TOMBSTONE_TTL)
+                pipe.hset(record_key(eval_id), "canceled_at", orjson.dumps(now))
+                pipe.execute()
+            for job in [main] + chunks:
+                if job is None:
+                    continue
+                if job.get_status(refresh=True) in (JobStatus.QUEUED, JobStatus.DEFERRED,
+                                                    JobStatus.SCHEDULED):
+                    try:
+                        job.cancel()
+                    except Exception:  # finished or canceled meanwhile
+                        pass
+                self.connection.expire(job.key, self.result_ttl)
+        return self.status(eval_id)
+
+    # ------------------------------------------------------------ reaper
+    def _reap(self, eval_id: str, jobs: list[Job]) -> bool:
+        """Fail or retry started jobs whose worker died; True if any was found."""
+        suspects = [j for j in jobs if j.get_status(refresh=False) == JobStatus.STARTED
+                    and j.started_at is not None
+                    and time.time() - j.started_at.timestamp() > BEAT_GRACE]
+        if not suspects:
+            return False
+        with self.connection.pipeline() as pipe:
+            for j in suspects:
+                pipe.exists(beat_key(j.id))
+            alive = pipe.execute()
+        dead = [j for j, a in zip(suspects, alive) if not a]
+        if not dead:
+            return False
+        registry = StartedJobRegistry(QUEUE, connection=self.connection)
+        entries = [e for e in self.connection.zrange(registry.key, 0, -1)
+                   if e.decode().split(":")[0] in {j.id for j in dead}]
+        now = time.time()
+        with self.connection.pipeline() as pipe:
+            for entry in entries:
+                pipe.zadd(registry.key, {entry: 1}, xx=True)
+            for j in dead:
+                retried = bool(j.retries_left)
+                pipe.rpush(incidents_key(eval_id), orjson.dumps({
+                    "at": iso(now), "job": j.id, "chunk": j.meta.get("chunk"),
+                    "worker": j.worker_name, "event": "worker-died",
+                    "detail": "the worker running this job stopped sending heartbeats; "
+                              + ("the job was retried" if retried else "the job failed")}))
+            pipe.expire(incidents_key(eval_id), TOMBSTONE_TTL)
+            pipe.execute()
+        registry.cleanup()
+        return True
+
+
+def _plausible(eval_id: str) -> bool:
+    return len(eval_id) == 32 and all(c in "0123456789abcdef" for c in eval_id)
+
+
+def _progress(main: Job, chunks: list[Job | None]) -> float:
+    parts = [c for c in chunks if c is not None] or [main]
+    total = 0.0
+    for job in parts:
+        if job.get_status(refresh=False) == JobStatus.FINISHED:
+            total += 1.0
+        else:
+            total += float(job.meta.get("progress", 0.0))
+    return total / len(parts)
+
+
+def _job_problem(job: Job) -> dict:
+    """The problem+json of a failed job: what the job recorded, else its exception."""
+    recorded = job.meta.get("problem")
+    if recorded:
+        return recorded
+    result = job.latest_result()
+    text = (result.exc_string if result is not None else None) or "the job failed"
+    if "AbandonedJobError" in text:
+        detail = "the worker running this evaluation died (AbandonedJobError)"
+    else:
+        detail = text.strip().splitlines()[-1]
+    return {"type": PROBLEM_BASE + "evaluation-failed", "title": "Evaluation failed",
+            "status": 500, "detail": detail}

@@ -1,0 +1,83 @@
+"""Baseline bots for playouts: the random bot and a greedy bot per game.
+
+``GreedyBot`` scores every legal action with a one-step lookahead: it applies
+the action and rates the resulting state for the acting player with the
+game's evaluation function (``HEURISTICS``, keyed by game id; all the
+per-game heuristics live in this one module).  The lookahead is played with
+chance left pending (``chance: table``), so the bot never sees the dice or
+card that the action is about to produce — it rates the position up to the
+chance node, not its outcome.  Ties are broken at random with the bot's own
+seeded generator; decisions with very many options are rated on a random
+sample of them.
+
+>>> bot_named("random")                      # doctest: +ELLIPSIS
+<service.games.playout.RandomBot object at ...>
+>>> bot_named("greedy").name
+'greedy'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from .base import Game
+from .errors import RefereeError
+from .playout import RandomBot
+
+#: a heuristic rates ``state`` for ``player``: higher is better
+Heuristic = Callable[[Game, dict, int], float]
+
+BOT_NAMES = ("random", "greedy")
+#: the most actions a greedy bot rates per decision (a random sample beyond)
+MAX_CANDIDATES = 24
+
+
+def score_lead(game: Game, state: dict, player: int) -> float:
+    """The player's total minus the best other total (``game.score``)."""
+    totals = {s["player"]: s["total"] for s in game.score(state)["scores"]}
+    mine = totals.get(player, 0)
+    others = [t for p, t in totals.items() if p != player]
+    return mine - (max(others) if others else 0)
+
+
+HEURISTICS: dict[str, Heuristic] = {}
+
+
+class GreedyBot:
+    """One-step lookahead with the game's heuristic (``HEURISTICS``)."""
+
+    name = "greedy"
+
+    def __init__(self, max_candidates: int = MAX_CANDIDATES):
+        self.max_candidates = max_candidates
+
+    def choose(self, game: Game, state: dict, player: int, rng: random.Random) -> dict:
+        actions = game.legal_actions(state, player)
+        if not actions:
+            raise RuntimeError(f"{game.id}: player {player} is pending but has no legal action")
+        if len(actions) == 1:
+            return actions[0]
+        if len(actions) > self.max_candidates:
+            actions = rng.sample(actions, self.max_candidates)
+        rate = HEURISTICS.get(game.id, score_lead)
+        blind = {**state, "chance": {**state["chance"], "mode": "table"}}
+        best, best_value = actions[0], None
+        for action in actions:
+            try:
+                after, _ = game.apply(blind, action)
+            except RefereeError:  # listed parts of a larger decision (see constraints)
+                continue
+            value = (rate(game, after, player), rng.random())
+            if best_value is None or value > best_value:
+                best, best_value = action, value
+        return best
+
+
+def bot_named(name: str):
+    """The bot for a name in ``BOT_NAMES``."""
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot()
+    raise KeyError(name)
