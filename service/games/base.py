@@ -93,8 +93,8 @@ class Game:
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     game_options: ClassVar[tuple[Option, ...]] = ()
-    #: action type -> (shape of its own fields, description)
-    action_types: ClassVar[dict[str, tuple[dict[str, shape.Spec], str]]] = {}
+    #: action type -> (shape of its own fields, description[, optional fields])
+    action_types: ClassVar[dict[str, tuple]] = {}
     #: event type -> description
     event_types: ClassVar[dict[str, str]] = {}
     #: the state's game-specific fields (common ones are added)
@@ -111,9 +111,10 @@ class Game:
                                     description=f"A {self.id} game state.")
         self.action_specs = {
             t: shape.Obj({**ACTION_COMMON, **fields},
-                         {k: shape.Str() for k in ACTION_INFO_KEYS},
+                         {**(optional[0] if optional else {}),
+                          **{k: shape.Str() for k in ACTION_INFO_KEYS}},
                          description=doc)
-            for t, (fields, doc) in self.action_types.items()}
+            for t, (fields, doc, *optional) in self.action_types.items()}
         self.player_setup_spec = shape.Obj({}, dict(self.player_setup_fields))
 
     # ------------------------------------------------------------------ meta
@@ -123,7 +124,7 @@ class Game:
             "id": self.id, "title": self.title, "rules_version": self.rules_version,
             "players": {"min": self.min_players, "max": self.max_players},
             "options": [o.describe() for o in self.options],
-            "action_types": {t: doc for t, (_, doc) in self.action_types.items()},
+            "action_types": {t: spec[1] for t, spec in self.action_types.items()},
             "event_types": dict(self.event_types),
             "card_sets": card_db.available(self.id),
         }
