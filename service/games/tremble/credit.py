@@ -1,0 +1,66 @@
+"""Credit (TRE-26): +50,000 people for a player in trouble, repaid 60,000.
+
+A player with fewer than 30,000 people and at most one ship (fleet: hand,
+attacking, searching) may take a credit card while one is left; they repay
+it whenever they like (with at least 60,000 people) before the end, and the
+card goes back to the box (it cannot be taken again).  A credit still held
+at the end is repaid then, even into negative people.  Credit actions are
+open to a player whenever the game waits for a decision of theirs.
+"""
+
+from __future__ import annotations
+
+from ..draft import Draft
+from ..errors import RuleViolation
+from .cards import Catalog
+from .zones import fleet_size
+
+POOR_BELOW = 30_000
+MAX_SHIPS = 1
+
+
+def can_take(state: dict, player: int) -> str | None:
+    """``None`` if ``player`` may take a credit now, else the reason."""
+    if not state["credit_supply"]:
+        return "no credit card is left"
+    if state["players"][player]["people"] >= POOR_BELOW:
+        return f"a credit needs fewer than {POOR_BELOW} people"
+    if fleet_size(state, player) > MAX_SHIPS:
+        return f"a credit needs a fleet of at most {MAX_SHIPS} ship"
+    return None
+
+
+def can_repay(state: dict, cat: Catalog, player: int) -> str | None:
+    p = state["players"][player]
+    if not p["credits"]:
+        return "you hold no credit"
+    if p["people"] < cat.credit_repay:
+        return f"repaying needs {cat.credit_repay} people"
+    return None
+
+
+def check(state: dict, cat: Catalog, action: dict) -> None:
+    why = (can_take(state, action["player"]) if action["type"] == "take_credit"
+           else can_repay(state, cat, action["player"]))
+    if why:
+        raise RuleViolation("TRE-26", why)
+
+
+def take(draft: Draft, cat: Catalog, player: int, events: list) -> None:
+    card = draft.root["credit_supply"][0]
+    draft.at("credit_supply").pop(0)
+    p = draft.at("players", player)
+    p["people"] += cat.credit_amount
+    draft.at("players", player, "credits").append(card)
+    draft.at("players", player, "stats")["credits_taken"] += 1
+    events.append({"type": "credit_taken", "player": player, "card": card,
+                   "people": cat.credit_amount, "rule": "TRE-26"})
+
+
+def repay(draft: Draft, cat: Catalog, player: int, events: list, at_end: bool = False) -> None:
+    card = draft.root["players"][player]["credits"][0]
+    draft.at("players", player, "credits").pop(0)
+    draft.at("players", player)["people"] -= cat.credit_repay
+    draft.at("credits_returned").append(card)
+    events.append({"type": "credit_repaid", "player": player, "card": card,
+                   "people": cat.credit_repay, "at_end": at_end, "rule": "TRE-26"})

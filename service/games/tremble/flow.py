@@ -1,0 +1,222 @@
+"""The turn as pending decisions (TRE-11 … TRE-17) and the automatic steps.
+
+``advance`` carries the state forward until a decision (a player's or a
+chance node) is needed; ``pending`` derives who decides from the state.
+One turn: fuel (TRE-11, automatic) → buy (draws, then every player buys at
+once, TRE-12) → intel (reveals and armies, TRE-13/24/25) → plan (everyone at
+once, commit-then-reveal, TRE-14) → refuel (TRE-15) → redeploy (TRE-32) →
+battles slot by slot (TRE-16, TRE-18 … TRE-21) → rewards (TRE-17, TRE-22/23)
+→ searches count down; the game ends after the turn in which the city deck
+ran out (TRE-28).
+"""
+
+from __future__ import annotations
+
+from ..chance import CHANCE
+from ..draft import Draft
+from . import battle, buying, credit, intel, planning, reward
+from .cards import Catalog
+from .scoring import final_result
+
+#: the clause behind each kind of decision (cited for a wrong action type)
+DECISION_RULES = {"keep_missions": "TRE-10", "buy": "TRE-12", "plan": "TRE-14",
+                  "discard_unfueled": "TRE-15", "redeploy": "TRE-32",
+                  "fight_or_retreat": "TRE-19", "reserve": "TRE-31", "lose_ship": "TRE-21",
+                  "army_choice": "TRE-24", "army_loss": "TRE-24", "reward": "TRE-22"}
+#: action types that answer each decision (credit actions answer none: TRE-26)
+DECISION_ACTIONS = {"keep_missions": ("keep_missions",), "buy": ("buy",), "plan": ("plan",),
+                    "discard_unfueled": ("discard_unfueled",), "redeploy": ("redeploy",),
+                    "fight_or_retreat": ("battle_choice",),
+                    "reserve": ("join_reserve", "reserve_done"),
+                    "lose_ship": ("lose_ship",), "army_loss": ("lose_ship",),
+                    "army_choice": ("army_choice",), "reward": ("raid", "search")}
+
+
+def chance_entry(decision: str, **context) -> list[dict]:
+    return [{"player": CHANCE, "decision": decision, **context}]
+
+
+def pending(state: dict) -> list[dict]:
+    """Who decides now (several entries: simultaneous decisions)."""
+    phase = state["phase"]
+    players = state["players"]
+    if phase == "missions":
+        for p, pl in enumerate(players):
+            if not pl["missions_kept"] and len(pl["mission_offer"]) < 4 and state["mission_deck"]:
+                return chance_entry("deal_mission", **{"for": p})
+        return [{"player": p, "decision": "keep_missions"}
+                for p, pl in enumerate(players) if not pl["missions_kept"]]
+    if phase == "buy":
+        for p, pl in enumerate(players):
+            if pl["to_draw"] > 0:
+                return chance_entry("draw_ship", **{"for": p})
+        return [{"player": p, "decision": "buy"} for p, pl in enumerate(players)
+                if not pl["bought"]]
+    if phase == "intel":
+        army = state["army"]
+        if army is not None:
+            if army["loser"] is not None:
+                return [{"player": army["loser"]["player"], "decision": "army_loss",
+                         "city": army["loser"]["city"]}]
+            waiting: dict[int, list] = {}
+            for c in army["choices"]:
+                if c["choice"] is None:
+                    waiting.setdefault(c["player"], []).append(c["city"])
+            if waiting:
+                return [{"player": p, "decision": "army_choice", "army": army["card"],
+                         "cities": waiting[p]} for p in sorted(waiting)]
+            fight = next(c for c in army["choices"] if c["choice"] == "fight")
+            return chance_entry("roll", context="army", **{"for": fight["player"]},
+                                city=fight["city"])
+        return chance_entry("reveal", slot=intel.next_empty_slot(state))
+    if phase == "plan":
+        return [{"player": p, "decision": "plan"} for p, pl in enumerate(players)
+                if pl["orders"] is None]
+    if phase == "refuel":
+        return [{"player": p, "decision": "discard_unfueled"}
+                for p in planning.short_of_fuel(state, _cat(state))]
+    if phase == "redeploy":
+        return [{"player": p, "decision": "redeploy"} for p, pl in enumerate(players)
+                if pl["redeploy"] is None]
+    if phase == "battle":
+        b = state["battle"]
+        step = b["step"]
+        if step == "decide":
+            return [{"player": b["order"][b["next"]], "decision": "fight_or_retreat",
+                     "slot": b["slot"]}]
+        if step == "reserve":
+            return [{"player": b["order"][b["next"]], "decision": "reserve", "slot": b["slot"]}]
+        if step == "roll":
+            who = next(r["player"] for r in b["rolls"] if r["total"] is None)
+            return chance_entry("roll", context="battle", **{"for": who}, slot=b["slot"])
+        return [{"player": s["player"], "decision": "lose_ship", "slot": b["slot"]}
+                for s in sorted(battle.losers(state), key=lambda s: s["player"])]
+    if phase == "reward":
+        _, attack = reward.next_reward(state)
+        return [{"player": attack["sides"][0]["player"], "decision": "reward",
+                 "slot": attack["slot"], "city": attack["city"]}]
+    raise AssertionError(f"no decision in phase {phase}")  # pragma: no cover
+
+
+def _cat(state: dict) -> Catalog:
+    from .game import catalog_of
+    return catalog_of(state)
+
+
+# ----------------------------------------------------------------- advance
+def begin_turn(draft: Draft, events: list) -> None:
+    """TRE-11 then TRE-12: fuel for all, two ship draws each."""
+    root = draft.root
+    root["turn"] += 1
+    root["phase"] = "buy"
+    events.append({"type": "turn", "turn": root["turn"]})
+    buying.gain_fuel(draft, events)
+    for p in range(len(root["players"])):
+        draft.at("players", p).update(offer=[], to_draw=buying.DRAW, bought=False)
+
+
+def advance(draft: Draft, cat: Catalog, events: list) -> None:
+    """Automatic steps until a decision or chance node is pending."""
+    while True:
+        root = draft.root
+        if root["result"] is not None:
+            return
+        phase = root["phase"]
+        players = root["players"]
+        if phase == "missions":
+            if any(not p["missions_kept"] for p in players):
+                return
+            begin_turn(draft, events)
+        elif phase == "start":
+            begin_turn(draft, events)
+        elif phase == "buy":
+            buying.refill_if_empty(draft, events)
+            if not draft.root["ship_deck"]:
+                for p, pl in enumerate(players):
+                    if pl["to_draw"]:
+                        draft.at("players", p)["to_draw"] = 0
+            players = draft.root["players"]
+            if any(p["to_draw"] or not p["bought"] for p in players):
+                return
+            root["phase"] = "intel"
+        elif phase == "intel":
+            army = root["army"]
+            if army is not None:
+                if army["choices"] or army["loser"] is not None:
+                    return
+                intel.army_done(draft, events)
+                continue
+            if intel.next_empty_slot(root) is not None and intel.top_pile(root["piles"]) is not None:
+                return
+            if not planning.open_slots(root):
+                end_turn(draft, cat, events)
+                continue
+            root["phase"] = "plan"
+            for p in range(len(players)):
+                draft.at("players", p)["orders"] = None
+            return
+        elif phase == "plan":
+            if any(p["orders"] is None for p in players):
+                return
+            planning.reveal_orders(draft, events)
+            root["phase"] = "refuel"
+        elif phase == "refuel":
+            if planning.short_of_fuel(root, cat):
+                return
+            planning.pay_fuel(draft, cat, events)
+            able = [bool(planning.redeployable(draft.root, cat, p)) for p in range(len(players))]
+            if any(able):
+                root["phase"] = "redeploy"
+                for p in range(len(players)):
+                    draft.at("players", p)["redeploy"] = None if able[p] else []
+                return
+            _open_battles(draft, events)
+        elif phase == "redeploy":
+            if any(p["redeploy"] is None for p in players):
+                return
+            planning.reveal_redeploy(draft, events)
+            _open_battles(draft, events)
+        elif phase == "battle":
+            if root["battle"] is not None:
+                if battle.advance(draft, cat, events):
+                    return
+                continue
+            index = next((i for i, a in enumerate(root["attacks"]) if not a["resolved"]), None)
+            if index is None:
+                root["phase"] = "reward"
+            else:
+                battle.start(draft, cat, index, events)
+        elif phase == "reward":
+            if reward.next_reward(root) is not None:
+                return
+            end_turn(draft, cat, events)
+        else:  # pragma: no cover
+            raise AssertionError(phase)
+
+
+def _open_battles(draft: Draft, events: list) -> None:
+    draft.root["phase"] = "battle"
+    reward.discard_unattacked(draft, events)
+
+
+def end_turn(draft: Draft, cat: Catalog, events: list) -> None:
+    """Searches count down; the game ends once the city deck has run out."""
+    reward.count_down(draft, cat, events)
+    root = draft.root
+    root["sent"] = []
+    root["attacks"] = []
+    if intel.top_pile(root["piles"]) is None:
+        finish(draft, cat, events)
+    else:
+        begin_turn(draft, events)
+
+
+def finish(draft: Draft, cat: Catalog, events: list) -> None:
+    """TRE-28: the city deck is played out; credits are repaid (TRE-26)."""
+    reward.abandon_unfinished(draft, events)
+    for p, pl in enumerate(draft.root["players"]):
+        for _ in list(pl["credits"]):
+            credit.repay(draft, cat, p, events, at_end=True)
+    draft.root["phase"] = "over"
+    draft.root["result"] = final_result(draft.root, cat)
+    events.append({"type": "game_over", **draft.root["result"], "rule": "TRE-28"})

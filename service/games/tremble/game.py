@@ -1,0 +1,277 @@
+"""Tremble, Humans! on the shared engine contract (``service.games.base``).
+
+The hooks dispatch to one module per concept: ``setup`` (TRE-2 … TRE-10),
+``flow`` (the turn, TRE-11 … TRE-17), ``buying``, ``intel`` (with armies),
+``planning`` (orders, refuel, redeploy), ``battle``, ``reward``, ``credit``,
+``missions``, ``scoring`` and ``visibility`` (TRE-33).
+
+>>> state, _ = GAME.new_game(3, {"missions": False}, seed=1)
+>>> state["phase"], [p["decision"] for p in state["pending"]]
+('buy', ['buy', 'buy', 'buy'])
+>>> [len(p["offer"]) for p in state["players"]], state["players"][0]["fuel"]
+([2, 2, 2], 8)
+"""
+
+from __future__ import annotations
+
+import card_db
+
+from ..base import Game
+from ..chance import CHANCE
+from ..draft import Draft
+from ..errors import RuleViolation
+from ..options import Option
+from . import battle, buying, credit, flow, intel, invariants, missions, planning, reward
+from . import scoring, visibility
+from .cards import Catalog, catalog
+from .setup import new_state
+from .zones import attacking
+from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
+
+CREDIT_ACTIONS = ("take_credit", "repay_credit")
+
+
+def catalog_of(state: dict) -> Catalog:
+    return catalog(card_db.get("tremble", state["card_set"]["id"]))
+
+
+class TrembleGame(Game):
+    id = "tremble"
+    title = {"en": "Tremble, Humans!", "ru": "Трепещите, человеки!"}
+    rules_version = "tremble-1"
+    min_players = 2
+    max_players = 5
+    game_options = (
+        Option("missions", "boolean", True, clause="TRE-10",
+               description="play with secret missions (false: the recommended first game)"),
+    )
+    action_types = ACTION_TYPES
+    event_types = EVENT_TYPES
+    state_fields = STATE_FIELDS
+    not_your_turn_rule = "TRE-11"
+    game_over_rule = "TRE-28"
+
+    # ------------------------------------------------------------ setup
+    def setup(self, players, setups, options, cards, events):
+        cat = catalog(cards)
+        state = new_state(players, setups, options, cat)
+        state["turn"] = 0
+        state["result"] = None
+        events.append({"type": "setup", "players": players, "slots": state["tokens"],
+                       "cards_left": intel.cards_left(state["piles"]), "rule": "TRE-2"})
+        draft = Draft(state)
+        flow.advance(draft, cat, events)
+        return draft.root
+
+    def compute_pending(self, state):
+        if state["result"] is not None:
+            return []
+        return flow.pending(state)
+
+    def constraints(self, state, player):
+        entry = next((e for e in state["pending"] if e["player"] == player), None)
+        if entry is None:
+            return None
+        if entry["decision"] == "plan":
+            return planning.plan_constraints(state, catalog_of(state), player)
+        if entry["decision"] == "redeploy":
+            return planning.redeploy_constraints(state, catalog_of(state), player)
+        return None
+
+    # ------------------------------------------------------------ actions
+    def candidate_actions(self, state, player):
+        return self.actions_for(state, player)
+
+    def actions_for(self, state, player):
+        """Listed directly (every listed action is legal; see the tests)."""
+        entry = next(e for e in state["pending"] if e["player"] == player)
+        decision = entry["decision"]
+        cat = catalog_of(state)
+        p = state["players"][player]
+        if decision == "keep_missions":
+            out = [{"type": "keep_missions", "player": player, "missions": m}
+                   for m in missions.keep_subsets(p["mission_offer"])]
+        elif decision == "buy":
+            out = buying.buy_actions(state, cat, player)
+        elif decision == "plan":
+            out = planning.plan_actions(state, player)
+        elif decision == "discard_unfueled":
+            out = [{"type": "discard_unfueled", "player": player, "ship": s}
+                   for s in sorted(set(attacking(state, player)))]
+        elif decision == "redeploy":
+            out = planning.redeploy_actions(state, cat, player)
+        elif decision == "fight_or_retreat":
+            out = [{"type": "battle_choice", "player": player, "choice": c}
+                   for c in ("fight", "retreat")]
+        elif decision == "reserve":
+            out = [{"type": "join_reserve", "player": player, "ship": s}
+                   for s in battle.reserve_ships(state, cat, player)]
+            out.append({"type": "reserve_done", "player": player})
+        elif decision == "lose_ship":
+            side = self._side(state, player)
+            out = [{"type": "lose_ship", "player": player, "ship": s} for s in side["ships"]]
+        elif decision == "army_loss":
+            ships = state["searches"][intel.search_index(state, entry["city"])]["ships"]
+            out = [{"type": "lose_ship", "player": player, "ship": s} for s in ships]
+        elif decision == "army_choice":
+            out = [{"type": "army_choice", "player": player, "city": c, "choice": ch}
+                   for c in entry["cities"] for ch in ("fight", "abandon")]
+        elif decision == "reward":
+            out = reward.actions(state, player)
+        else:  # pragma: no cover
+            raise AssertionError(decision)
+        if credit.can_take(state, player) is None:
+            out.append({"type": "take_credit", "player": player})
+        if credit.can_repay(state, cat, player) is None:
+            out.append({"type": "repay_credit", "player": player})
+        return out
+
+    @staticmethod
+    def _side(state, player):
+        index = battle.attack_index(state)
+        return state["attacks"][index]["sides"][battle.side_index(state, index, player)]
+
+    def check_action(self, state, action):
+        kind = action["type"]
+        player = action["player"]
+        cat = catalog_of(state)
+        if kind in CREDIT_ACTIONS:
+            credit.check(state, cat, action)
+            return
+        entry = next(e for e in state["pending"] if e["player"] == player)
+        decision = entry["decision"]
+        if kind not in flow.DECISION_ACTIONS[decision]:
+            raise RuleViolation(flow.DECISION_RULES[decision],
+                                f"the decision now is {decision!r}, not {kind!r}")
+        if kind == "keep_missions":
+            chosen = action["missions"]
+            offer = state["players"][player]["mission_offer"]
+            if not 1 <= len(chosen) <= 3:
+                raise RuleViolation("TRE-10", "keep 1 to 3 of the missions dealt")
+            if len(set(chosen)) != len(chosen) or any(m not in offer for m in chosen):
+                raise RuleViolation("TRE-10", "keep only missions dealt to you, each once")
+        elif kind == "buy":
+            buying.check_buy(state, cat, action)
+        elif kind == "plan":
+            planning.check_orders(state, player, action["orders"])
+        elif kind == "discard_unfueled":
+            if action["ship"] not in attacking(state, player):
+                raise RuleViolation("TRE-15", f"{action['ship']} is not one of your attacking ships")
+        elif kind == "redeploy":
+            planning.check_redeploy(state, cat, player, action["moves"])
+        elif kind == "join_reserve":
+            if action["ship"] not in battle.reserve_ships(state, cat, player):
+                raise RuleViolation("TRE-31", f"{action['ship']} is not a reserve ship in your "
+                                              "hand that has not flown and whose fuel you have")
+        elif kind == "lose_ship":
+            if decision == "army_loss":
+                intel.check_army_loss(state, action)
+            elif action["ship"] not in self._side(state, player)["ships"]:
+                raise RuleViolation("TRE-21", f"{action['ship']} did not attack this city")
+        elif kind == "army_choice":
+            intel.check_army_choice(state, action)
+        elif kind in ("raid", "search"):
+            reward.check(state, action)
+
+    def resolve(self, draft, action, events):
+        state = draft.root
+        cat = catalog_of(state)
+        kind = action["type"]
+        player = action["player"]
+        if player == CHANCE:
+            self._resolve_chance(draft, cat, action, events)
+        elif kind == "keep_missions":
+            offer = state["players"][player]["mission_offer"]
+            p = draft.at("players", player)
+            p["missions"] = list(action["missions"])
+            p["missions_discarded"] = [m for m in offer if m not in action["missions"]]
+            p["mission_offer"] = []
+            p["missions_kept"] = True
+            events.append({"type": "missions_kept", "player": player,
+                           "count": len(action["missions"]), "rule": "TRE-10"})
+        elif kind == "buy":
+            buying.buy(draft, cat, action, events)
+        elif kind == "plan":
+            draft.at("players", player)["orders"] = [dict(o) for o in action["orders"]]
+            events.append({"type": "plan_submitted", "player": player, "rule": "TRE-14"})
+        elif kind == "discard_unfueled":
+            planning.discard_unfueled(draft, player, action["ship"], events)
+        elif kind == "redeploy":
+            draft.at("players", player)["redeploy"] = [dict(m) for m in action["moves"]]
+            events.append({"type": "redeploy_submitted", "player": player, "rule": "TRE-32"})
+        elif kind == "battle_choice":
+            battle.decide(draft, player, action["choice"], events)
+        elif kind == "join_reserve":
+            battle.join_reserve(draft, cat, player, action["ship"], events)
+        elif kind == "reserve_done":
+            draft.at("battle")["next"] += 1
+        elif kind == "lose_ship":
+            if state["phase"] == "intel":
+                intel.army_loss(draft, action["ship"], events)
+            else:
+                battle.lose_ship(draft, player, action["ship"], events)
+        elif kind == "army_choice":
+            intel.army_choice(draft, action, events)
+        elif kind in ("raid", "search"):
+            reward.resolve(draft, cat, action, events)
+        elif kind == "take_credit":
+            credit.take(draft, cat, player, events)
+        elif kind == "repay_credit":
+            credit.repay(draft, cat, player, events)
+        flow.advance(draft, cat, events)
+
+    def _resolve_chance(self, draft, cat, action, events):
+        entry = draft.root["pending"][0]
+        kind = action["type"]
+        if kind == "deal_mission":
+            who = entry["for"]
+            draft.at("mission_deck").remove(action["mission"])
+            draft.at("players", who, "mission_offer").append(action["mission"])
+            events.append({"type": "mission_dealt", "player": who, "rule": "TRE-10"})
+        elif kind == "draw_ship":
+            buying.draw(draft, entry["for"], action["ship"], events)
+            events.append({"type": "ship_drawn", "player": entry["for"], "rule": "TRE-12"})
+        elif kind == "reveal":
+            intel.reveal(draft, cat, action["card"], events)
+        elif kind == "roll":
+            if entry["context"] == "army":
+                intel.army_roll(draft, cat, action["total"], events)
+            else:
+                battle.roll(draft, action["total"], events)
+
+    def chance_outcomes(self, state):
+        entry = state["pending"][0]
+        decision = entry["decision"]
+        if decision == "deal_mission":
+            return [({"type": "deal_mission", "player": CHANCE, "mission": m}, 1)
+                    for m in state["mission_deck"]]
+        if decision == "draw_ship":
+            return [({"type": "draw_ship", "player": CHANCE, "ship": face}, n)
+                    for face, n in buying.draw_faces(state)]
+        if decision == "reveal":
+            pile = state["piles"][intel.top_pile(state["piles"])]
+            return [({"type": "reveal", "player": CHANCE, "card": c}, 1)
+                    for c in pile["candidates"]]
+        if decision == "roll":
+            return [({"type": "roll", "player": CHANCE, "total": t}, w)
+                    for t, w in battle.ROLL_WEIGHTS.items()]
+        raise AssertionError(decision)  # pragma: no cover
+
+    # ------------------------------------------------------------ scoring & views
+    def compute_score(self, state):
+        return scoring.score(state, catalog_of(state))
+
+    def hide(self, state, player):
+        return visibility.hide(state, player)
+
+    def secret_cards(self, state, player):
+        return visibility.secret_cards(state, player)
+
+    def determinize(self, state, player, seed):
+        return visibility.determinize(state, player, seed)
+
+    def check_invariants(self, state, cards):
+        return invariants.errors(state, catalog(cards))
+
+
+GAME = TrembleGame()

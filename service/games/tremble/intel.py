@@ -1,0 +1,152 @@
+"""Intel (TRE-13), the city deck (TRE-3 … TRE-5) and armies (TRE-24, TRE-25).
+
+The city deck is two piles, the ``*`` pile on top.  Each pile is kept as the
+multiset of its candidate cards plus the number removed unseen at setup:
+a draw is uniform over the candidates, and the pile is exhausted when only
+the removed count remains.  Which cards were removed is never decided — the
+distribution of every draw is the same as with a physically shuffled pile.
+
+>>> piles = [{"mark": "*", "candidates": ["A", "B"], "removed": 1},
+...          {"mark": None, "candidates": ["C"], "removed": 1}]
+>>> top_pile(piles), cards_left(piles)
+(0, 1)
+
+An army revealed takes effect at once: every search in progress must be
+abandoned or fight it (2d6 + the searching ships' strength vs. the army's
+strength); then the army goes to the discard and another card is revealed.
+"""
+
+from __future__ import annotations
+
+from ..draft import Draft
+from ..errors import RuleViolation
+from .battle import side_strength
+from .cards import Catalog
+from .zones import discard_city, discard_ship, ships_to_hand
+
+SLOTS = {2: 4, 3: 4, 4: 5, 5: 6}
+
+
+def top_pile(piles: list[dict]) -> int | None:
+    """Index of the pile the next card comes from (``None``: deck exhausted)."""
+    for i, pile in enumerate(piles):
+        if len(pile["candidates"]) > pile["removed"]:
+            return i
+    return None
+
+
+def cards_left(piles: list[dict]) -> int:
+    return sum(len(p["candidates"]) - p["removed"] for p in piles)
+
+
+def next_empty_slot(state: dict) -> int | None:
+    for i, c in enumerate(state["slots"]):
+        if c is None:
+            return i + 1
+    return None
+
+
+def reveal(draft: Draft, cat: Catalog, card: str, events: list) -> None:
+    """TRE-13: the revealed card fills the next slot, or (an army) strikes."""
+    i = top_pile(draft.root["piles"])
+    draft.at("piles", i, "candidates").remove(card)
+    if card in cat.armies:
+        _army_arrives(draft, cat, card, events)
+        return
+    slot = next_empty_slot(draft.root)
+    draft.at("slots")[slot - 1] = card
+    events.append({"type": "city_revealed", "slot": slot, "city": card, "rule": "TRE-13"})
+
+
+def _army_arrives(draft: Draft, cat: Catalog, card: str, events: list) -> None:
+    """TRE-24: each search in progress gets its own abandon-or-fight choice."""
+    searches = draft.root["searches"]
+    events.append({"type": "army_revealed", "army": card,
+                   "strength": cat.armies[card]["strength"],
+                   "searches": [s["city"] for s in searches], "rule": "TRE-24"})
+    draft.root["army"] = {"card": card, "strength": cat.armies[card]["strength"],
+                          "choices": [{"player": s["player"], "city": s["city"], "choice": None}
+                                      for s in searches],
+                          "loser": None}
+
+
+def search_index(state: dict, city: str) -> int:
+    return next(i for i, s in enumerate(state["searches"]) if s["city"] == city)
+
+
+def check_army_choice(state: dict, action: dict) -> None:
+    entry = next((c for c in state["army"]["choices"]
+                  if c["city"] == action["city"] and c["player"] == action["player"]), None)
+    if entry is None:
+        raise RuleViolation("TRE-24", f"you have no search at {action['city']} facing the army")
+    if entry["choice"] is not None:
+        raise RuleViolation("TRE-24", f"you already chose for {action['city']}")
+
+
+def army_choice(draft: Draft, action: dict, events: list) -> None:
+    """TRE-24: abandon (ships home, city discarded) or fight (a roll follows)."""
+    army = draft.at("army")
+    k = next(i for i, c in enumerate(army["choices"]) if c["city"] == action["city"])
+    choices = draft.at("army", "choices")
+    if action["choice"] == "abandon":
+        choices.pop(k)
+        _end_search(draft, action["city"], None, events, "abandoned")
+    else:
+        choices[k] = {**choices[k], "choice": "fight"}
+    events.append({"type": "army_choice", "player": action["player"], "city": action["city"],
+                   "choice": action["choice"], "rule": "TRE-24"})
+
+
+def _end_search(draft: Draft, city: str, lost_ship: str | None, events: list, how: str) -> None:
+    """The search fails: ships home (but the lost one), city to the discard."""
+    i = search_index(draft.root, city)
+    search = draft.root["searches"][i]
+    draft.at("searches").pop(i)
+    if lost_ship is not None:
+        discard_ship(draft, lost_ship)
+    ships_to_hand(draft, search["player"], [s for s in search["ships"] if s != lost_ship])
+    discard_city(draft, city)
+    events.append({"type": "search_failed", "player": search["player"], "city": city,
+                   "how": how, "ship_lost": lost_ship, "rule": "TRE-24"})
+
+
+def army_roll(draft: Draft, cat: Catalog, dice: int, events: list) -> None:
+    """TRE-24: searching ships' strength + 2d6 ≥ army strength holds the city."""
+    army = draft.root["army"]
+    k = next(i for i, c in enumerate(army["choices"]) if c["choice"] == "fight")
+    entry = army["choices"][k]
+    search = draft.root["searches"][search_index(draft.root, entry["city"])]
+    power = side_strength(cat, search["ships"], entry["city"])
+    total = power + dice
+    held = total >= army["strength"]
+    events.append({"type": "army_fight", "player": entry["player"], "city": entry["city"],
+                   "strength": power, "dice": dice, "total": total,
+                   "army": army["strength"], "held": held, "rule": "TRE-24"})
+    draft.at("army", "choices").pop(k)
+    if held:
+        draft.at("players", entry["player"], "stats")["armies_beaten"] += 1
+    elif len(search["ships"]) == 1:
+        _end_search(draft, entry["city"], search["ships"][0], events, "beaten")
+    else:
+        draft.at("army")["loser"] = {"player": entry["player"], "city": entry["city"]}
+
+
+def check_army_loss(state: dict, action: dict) -> None:
+    loser = state["army"]["loser"]
+    ships = state["searches"][search_index(state, loser["city"])]["ships"]
+    if action["ship"] not in ships:
+        raise RuleViolation("TRE-24", f"{action['ship']} did not search {loser['city']}")
+
+
+def army_loss(draft: Draft, ship: str, events: list) -> None:
+    """TRE-24: the beaten player discards the chosen searching ship."""
+    loser = draft.root["army"]["loser"]
+    draft.at("army")["loser"] = None
+    _end_search(draft, loser["city"], ship, events, "beaten")
+
+
+def army_done(draft: Draft, events: list) -> None:
+    """TRE-13: the army goes to the discard; the next card is revealed."""
+    card = draft.root["army"]["card"]
+    draft.root["army"] = None
+    discard_city(draft, card)

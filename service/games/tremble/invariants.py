@@ -1,0 +1,97 @@
+"""Invariants of a well-shaped Tremble state (``validate_state``).
+
+Every card exactly once across the zones (city pile candidates include the
+cards removed unseen), fleets of at most 5, fuel within 0..20, slots and
+attacks consistent, orders pointing at ships in hand, phase-specific fields
+present only in their phase.
+"""
+
+from __future__ import annotations
+
+from ..base import conservation_errors
+from .buying import FLEET_LIMIT
+from .cards import Catalog
+from .intel import SLOTS
+from .zones import fleet_size
+
+PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
+
+
+def zones(state: dict) -> dict[str, list[str]]:
+    out = {"box": state["box"], "city_discard": state["city_discard"],
+           "ship_deck": state["ship_deck"], "ship_discard": state["ship_discard"],
+           "mission_deck": state["mission_deck"], "credit_supply": state["credit_supply"],
+           "credits_returned": state["credits_returned"],
+           "slots": [c for c in state["slots"] if c is not None]}
+    for i, pile in enumerate(state["piles"]):
+        out[f"piles.{i}.candidates"] = pile["candidates"]
+    for p, pl in enumerate(state["players"]):
+        for zone in ("hand", "offer", "missions", "mission_offer", "missions_discarded",
+                     "credits", "captured"):
+            out[f"players.{p}.{zone}"] = pl[zone]
+    for i, a in enumerate(state["attacks"]):
+        out[f"attacks.{i}.ships"] = [s for side in a["sides"] for s in side["ships"]]
+    for i, s in enumerate(state["searches"]):
+        out[f"searches.{i}"] = [s["city"], *s["ships"]]
+    if state["army"] is not None:
+        out["army.card"] = [state["army"]["card"]]
+    return out
+
+
+def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
+    errs: dict[str, list[str]] = {}
+
+    def add(path, msg):
+        errs.setdefault(f"state.{path}", []).append(msg)
+
+    found = conservation_errors(zones(state), cat.all_cards())
+    for path, msgs in found.items():
+        errs.setdefault(path if path == "state" else f"state.{path}", []).extend(msgs)
+    n = len(state["players"])
+    if not 2 <= n <= 5:
+        return errs
+    if state["phase"] not in PHASES:
+        add("phase", f"unknown phase; one of {', '.join(PHASES)}")
+        return errs
+    if len(state["slots"]) != SLOTS[n] or state["tokens"] != SLOTS[n]:
+        add("slots", f"{n} players play with {SLOTS[n]} city slots (TRE-13)")
+    for i, pile in enumerate(state["piles"]):
+        if pile["removed"] > len(pile["candidates"]):
+            add(f"piles.{i}.removed", "more cards removed than candidates")
+    if errs:
+        return errs
+    for p, pl in enumerate(state["players"]):
+        if fleet_size(state, p) > FLEET_LIMIT:
+            add(f"players.{p}", f"a fleet has at most {FLEET_LIMIT} ships (TRE-12)")
+        for k, o in enumerate(pl["orders"] or []):
+            if o["ship"] not in pl["hand"]:
+                add(f"players.{p}.orders.{k}", "orders name ships in hand")
+        for zone in ("hand", "offer"):
+            for s in pl[zone]:
+                if s not in cat.ships:
+                    add(f"players.{p}.{zone}", f"{s} is not a ship")
+        for m in pl["missions"] + pl["mission_offer"]:
+            if m not in cat.missions:
+                add(f"players.{p}.missions", f"{m} is not a mission")
+    for i, c in enumerate(state["slots"]):
+        if c is not None and c not in cat.cities:
+            add(f"slots.{i}", f"{c} is not a city")
+    for i, a in enumerate(state["attacks"]):
+        if state["slots"][a["slot"] - 1] != a["city"]:
+            add(f"attacks.{i}.city", "does not match the city in its slot")
+        if len({s["player"] for s in a["sides"]}) != len(a["sides"]):
+            add(f"attacks.{i}.sides", "one side per player")
+        for s in a["sides"]:
+            if s["player"] >= n:
+                add(f"attacks.{i}.sides", "no such player")
+    for i, s in enumerate(state["searches"]):
+        if s["player"] >= n or s["city"] not in cat.cities:
+            add(f"searches.{i}", "unknown player or city")
+    if state["battle"] is not None and state["phase"] != "battle":
+        add("battle", "a battle is open only in the battle phase")
+    if state["army"] is not None and state["phase"] != "intel":
+        add("army", "an army strikes only during intel")
+    if state["phase"] == "battle" and state["battle"] is not None:
+        if not any(a["slot"] == state["battle"]["slot"] for a in state["attacks"]):
+            add("battle.slot", "no attack on that slot")
+    return errs

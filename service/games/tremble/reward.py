@@ -1,0 +1,131 @@
+"""Rewards (TRE-22, TRE-23) and searches in progress (TRE-22, TRE-30).
+
+The winner of a city (or its sole attacker) chooses: ``raid`` — the raid
+value in people now and the city card; or ``search`` — the city card and one
+or more of the ships that attacked it stay (the rest return to hand).  The
+search token is set at 2, or 1 when a ship with ``search_tempo`` takes part
+(TRE-30), in the reward phase; it counts down at the end of each later turn,
+and at 0 the player gets the search value and the city card, and the ships
+return to hand.  Cities nobody attacked go to the city discard (TRE-23).
+"""
+
+from __future__ import annotations
+
+from ..draft import Draft
+from ..errors import RuleViolation
+from .cards import Catalog
+from .zones import discard_city, ships_to_hand
+
+SEARCH_TURNS = 2
+TEMPO_TURNS = 1
+
+
+def discard_unattacked(draft: Draft, events: list) -> None:
+    """TRE-23: open cities nobody attacks go to the city discard."""
+    attacked = {a["slot"] for a in draft.root["attacks"]}
+    for i, city in enumerate(draft.root["slots"]):
+        if city is not None and i + 1 not in attacked:
+            draft.at("slots")[i] = None
+            discard_city(draft, city)
+            events.append({"type": "city_spared", "slot": i + 1, "city": city,
+                           "rule": "TRE-23"})
+
+
+def next_reward(state: dict) -> tuple[int, dict] | None:
+    """The first won attack whose reward is not chosen yet."""
+    for i, a in enumerate(state["attacks"]):
+        if a["resolved"] and a["sides"] and a["sides"][0]["status"] == "won":
+            return i, a
+    return None
+
+
+def check(state: dict, action: dict) -> None:
+    found = next_reward(state)
+    _, attack = found
+    side = attack["sides"][0]
+    if action["city"] != attack["city"]:
+        raise RuleViolation("TRE-22", f"the reward to choose now is for {attack['city']}")
+    if action["type"] == "search":
+        ships = action["ships"]
+        if not ships:
+            raise RuleViolation("TRE-22", "a search needs at least one ship to stay")
+        if len(set(ships)) != len(ships):
+            raise RuleViolation("TRE-22", "a ship is named twice")
+        for s in ships:
+            if s not in side["ships"]:
+                raise RuleViolation("TRE-22", f"{s} did not attack {attack['city']}")
+
+
+def actions(state: dict, player: int) -> list[dict]:
+    _, attack = next_reward(state)
+    ships = sorted(attack["sides"][0]["ships"])
+    out = [{"type": "raid", "player": player, "city": attack["city"]}]
+    n = len(ships)
+    for mask in range(1, 1 << n):
+        out.append({"type": "search", "player": player, "city": attack["city"],
+                    "ships": [ships[i] for i in range(n) if mask >> i & 1]})
+    return out
+
+
+def resolve(draft: Draft, cat: Catalog, action: dict, events: list) -> None:
+    i, attack = next_reward(draft.root)
+    player, city = action["player"], attack["city"]
+    ships = attack["sides"][0]["ships"]
+    draft.at("attacks").pop(i)
+    draft.at("slots")[attack["slot"] - 1] = None
+    if action["type"] == "raid":
+        value = cat.cities[city]["raid"]
+        draft.at("players", player)["people"] += value
+        draft.at("players", player, "captured").append(city)
+        draft.at("players", player, "stats")["raids"] += 1
+        ships_to_hand(draft, player, ships)
+        events.append({"type": "raid", "player": player, "city": city, "people": value,
+                       "rule": "TRE-22"})
+        return
+    staying = action["ships"]
+    ships_to_hand(draft, player, [s for s in ships if s not in staying])
+    tempo = any("search_tempo" in cat.ships[s]["abilities"] for s in staying)
+    countdown = TEMPO_TURNS if tempo else SEARCH_TURNS
+    draft.at("searches").append({"player": player, "city": city, "ships": list(staying),
+                                 "countdown": countdown, "since": draft.root["turn"]})
+    events.append({"type": "search_started", "player": player, "city": city,
+                   "ships": list(staying), "countdown": countdown,
+                   "rule": "TRE-30" if tempo else "TRE-22"})
+
+
+def count_down(draft: Draft, cat: Catalog, events: list) -> None:
+    """End of turn: every search begun in an earlier turn counts down; at 0
+    the player is paid the search value and takes the city (TRE-22)."""
+    turn = draft.root["turn"]
+    keep = []
+    changed = False
+    for search in draft.root["searches"]:
+        if search["since"] >= turn:
+            keep.append(search)
+            continue
+        changed = True
+        left = search["countdown"] - 1
+        if left > 0:
+            keep.append({**search, "countdown": left})
+            continue
+        player, city = search["player"], search["city"]
+        value = cat.cities[city]["search"]
+        draft.at("players", player)["people"] += value
+        draft.at("players", player, "captured").append(city)
+        draft.at("players", player, "stats")["searches"] += 1
+        ships_to_hand(draft, player, search["ships"])
+        events.append({"type": "search_paid", "player": player, "city": city,
+                       "people": value, "rule": "TRE-22"})
+    if changed:
+        draft.root["searches"] = keep
+
+
+def abandon_unfinished(draft: Draft, events: list) -> None:
+    """At the end of the game a search still counting pays nothing: its ships
+    return and the city goes to the discard (no later turn completes it)."""
+    for search in draft.root["searches"]:
+        ships_to_hand(draft, search["player"], search["ships"])
+        discard_city(draft, search["city"])
+        events.append({"type": "search_unfinished", "player": search["player"],
+                       "city": search["city"], "rule": "TRE-28"})
+    draft.root["searches"] = []

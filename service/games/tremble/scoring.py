@@ -1,0 +1,43 @@
+"""Scores (TRE-27, TRE-28): people, credit debt and missions.
+
+During the game a player's total is their people less the repayment of any
+credit they hold; missions stay secret (TRE-27) and are only scored at the
+end.  At the end the total is people (credits already repaid) plus
+completed mission bonuses minus failed mission penalties; the most people
+win, equal totals share the win (TRE-28 RULING).
+"""
+
+from __future__ import annotations
+
+from .cards import Catalog
+from .missions import score_missions
+
+
+def totals(state: dict, cat: Catalog) -> list[dict]:
+    finished = state["result"] is not None or state["phase"] == "over"
+    out = []
+    for p, pl in enumerate(state["players"]):
+        debt = len(pl["credits"]) * cat.credit_repay
+        breakdown = {"people": pl["people"], "credit_debt": -debt,
+                     "captured": len(pl["captured"])}
+        total = pl["people"] - debt
+        if finished:
+            missions = score_missions(state, cat, p)
+            breakdown["missions"] = missions
+            total += sum(m["points"] for m in missions)
+        out.append({"player": p, "total": total, "breakdown": breakdown})
+    return out
+
+
+def final_result(state: dict, cat: Catalog) -> dict:
+    scores = totals(state, cat)
+    best = max(s["total"] for s in scores)
+    return {"finished": True, "winners": [s["player"] for s in scores if s["total"] == best],
+            "reason": "city deck played out"}
+
+
+def score(state: dict, cat: Catalog) -> dict:
+    result = state["result"]
+    return {"finished": result is not None,
+            "winners": list(result["winners"]) if result else [],
+            "scores": totals(state, cat)}

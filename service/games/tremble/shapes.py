@@ -1,0 +1,102 @@
+"""Declarative shapes of a Tremble state and its actions (also exported to OpenAPI)."""
+
+from __future__ import annotations
+
+from .. import shape as s
+
+ID = s.Str(max_length=40)
+IDS = s.ListOf(ID, max_items=120)
+SEAT = s.Int(minimum=0, maximum=4)
+SLOT = s.Int(minimum=1, maximum=6)
+ORDER = s.Obj({"ship": ID, "slot": SLOT})
+ORDERS = s.ListOf(ORDER, max_items=5)
+
+PLAYER = s.Obj({
+    "name": s.Str(max_length=64), "people": s.Int(), "fuel": s.Int(minimum=0, maximum=20),
+    "hand": s.ListOf(ID, max_items=5), "offer": s.ListOf(ID, max_items=2),
+    "to_draw": s.Int(minimum=0, maximum=2), "bought": s.Bool(),
+    "missions": s.ListOf(ID, max_items=3), "mission_offer": s.ListOf(ID, max_items=4),
+    "missions_discarded": s.ListOf(ID, max_items=4), "missions_kept": s.Bool(),
+    "credits": s.ListOf(ID, max_items=5), "captured": IDS,
+    "orders": s.Nullable(ORDERS, description="hidden from the others until revealed (TRE-14)"),
+    "redeploy": s.Nullable(ORDERS, description="hidden until revealed (TRE-32)"),
+    "stats": s.Obj({k: s.Int(minimum=0) for k in
+                    ("raids", "searches", "battles_won", "armies_beaten", "credits_taken")}),
+})
+PILE = s.Obj({"mark": s.Nullable(s.Enum("*")), "candidates": IDS,
+              "removed": s.Int(minimum=0, maximum=6)},
+             description="a pile as the multiset of its candidate cards plus the number "
+                         "removed unseen (TRE-3/TRE-4)")
+SIDE = s.Obj({"player": SEAT, "ships": s.ListOf(ID, max_items=5),
+              "status": s.Enum("attacking", "fight", "lost", "won"),
+              "strength": s.Int(minimum=0)})
+ATTACK = s.Obj({"slot": SLOT, "city": ID, "sides": s.ListOf(SIDE, max_items=5),
+                "resolved": s.Bool()})
+BATTLE = s.Obj({"slot": SLOT, "step": s.Enum("decide", "reserve", "roll", "lose"),
+                "order": s.ListOf(SEAT, max_items=5), "next": s.Int(minimum=0, maximum=5),
+                "rolls": s.ListOf(s.Obj({"player": SEAT, "total": s.Nullable(s.Int())}),
+                                  max_items=5)},
+               {"winner": SEAT})
+SEARCH = s.Obj({"player": SEAT, "city": ID, "ships": s.ListOf(ID, max_items=5, min_items=1),
+                "countdown": s.Int(minimum=1, maximum=2), "since": s.Int(minimum=0)})
+ARMY = s.Obj({"card": ID, "strength": s.Int(minimum=0),
+              "choices": s.ListOf(s.Obj({"player": SEAT, "city": ID,
+                                         "choice": s.Nullable(s.Enum("fight"))}), max_items=60),
+              "loser": s.Nullable(s.Obj({"player": SEAT, "city": ID}))})
+
+STATE_FIELDS = {
+    "players": s.ListOf(PLAYER, min_items=2, max_items=5),
+    "tokens": s.Int(minimum=4, maximum=6),
+    "piles": s.ListOf(PILE, min_items=2, max_items=2),
+    "slots": s.ListOf(s.Nullable(ID), min_items=4, max_items=6),
+    "city_discard": IDS, "ship_deck": IDS, "ship_discard": IDS, "mission_deck": IDS,
+    "credit_supply": s.ListOf(ID, max_items=5), "credits_returned": s.ListOf(ID, max_items=5),
+    "box": IDS, "sent": s.ListOf(ID, max_items=35),
+    "attacks": s.ListOf(ATTACK, max_items=6), "battle": s.Nullable(BATTLE),
+    "searches": s.ListOf(SEARCH, max_items=90), "army": s.Nullable(ARMY),
+}
+
+ACTION_TYPES = {
+    "keep_missions": ({"missions": s.ListOf(ID, max_items=4)},
+                      "TRE-10: keep 1 to 3 of the 4 missions dealt (secret)"),
+    "buy": ({"ship": s.Nullable(ID), "discard": s.Nullable(ID)},
+            "TRE-12: buy one drawn ship (or null); `discard` a ship in hand when the fleet is full"),
+    "plan": ({"orders": ORDERS},
+             "TRE-14: secret attack orders [{ship, slot}] (committed, revealed when all submitted)"),
+    "discard_unfueled": ({"ship": ID}, "TRE-15: discard one attacking ship you cannot fuel"),
+    "redeploy": ({"moves": ORDERS},
+                 "TRE-32: secret new slots for redeploy ships (omitted ships keep their order)"),
+    "battle_choice": ({"choice": s.Enum("fight", "retreat")}, "TRE-19: fight or retreat"),
+    "join_reserve": ({"ship": ID}, "TRE-31: a reserve ship joins this battle, paying its fuel"),
+    "reserve_done": ({}, "TRE-31: no more reserve ships for this battle"),
+    "lose_ship": ({"ship": ID}, "TRE-21 / TRE-24: the ship you lose"),
+    "army_choice": ({"city": ID, "choice": s.Enum("fight", "abandon")},
+                    "TRE-24: abandon the search at `city` or fight the army"),
+    "raid": ({"city": ID}, "TRE-22: take the raid value and the city now"),
+    "search": ({"city": ID, "ships": s.ListOf(ID, max_items=5)},
+               "TRE-22: search with these ships (the rest return to hand)"),
+    "take_credit": ({}, "TRE-26: take a credit (+50,000 people)"),
+    "repay_credit": ({}, "TRE-26: repay a credit (60,000 people)"),
+    "deal_mission": ({"mission": ID}, "chance: the mission card dealt (TRE-10)"),
+    "draw_ship": ({"ship": ID}, "chance: the design of the ship card drawn (TRE-12)"),
+    "reveal": ({"card": ID}, "chance: the city or army card revealed (TRE-13)"),
+    "roll": ({"total": s.Int(minimum=2, maximum=12)},
+             "chance: the sum of 2d6 (weight (6-|7-total|)/36) (TRE-20, TRE-24)"),
+}
+
+EVENT_TYPES = {
+    "setup": "TRE-2 … TRE-10 done", "turn": "a new turn", "fuel": "TRE-11 fuel gained",
+    "mission_dealt": "TRE-10", "missions_kept": "TRE-10 (counts only)",
+    "ship_drawn": "TRE-12 (to the drawer)", "bought": "TRE-12 (purchase stays secret)",
+    "ship_deck_refilled": "TRE-12 RULING", "city_revealed": "TRE-13",
+    "army_revealed": "TRE-24", "army_choice": "TRE-24", "army_fight": "TRE-24",
+    "search_failed": "TRE-24", "plan_submitted": "TRE-14 (who, not what)",
+    "orders_revealed": "TRE-14", "ship_unfueled": "TRE-15", "fuel_paid": "TRE-15",
+    "redeploy_submitted": "TRE-32", "redeploy_revealed": "TRE-32", "city_spared": "TRE-23",
+    "uncontested": "TRE-18", "battle": "TRE-19 strengths", "retreat": "TRE-19",
+    "fight": "TRE-19", "others_retreated": "TRE-19", "reserve_joined": "TRE-31",
+    "battle_roll": "TRE-20", "battle_tie": "TRE-20", "battle_won": "TRE-21",
+    "ship_lost": "TRE-21", "raid": "TRE-22", "search_started": "TRE-22 / TRE-30",
+    "search_paid": "TRE-22", "search_unfinished": "TRE-28", "credit_taken": "TRE-26",
+    "credit_repaid": "TRE-26", "game_over": "TRE-28", "chance": "a chance outcome (server)",
+}
