@@ -10,7 +10,7 @@ import importlib
 
 from .base import Game
 
-GAME_IDS = ("raiders",)
+GAME_IDS = ("raiders", "tremble")
 
 _games: dict[str, Game] = {}
 

@@ -9,7 +9,7 @@ captured cities, searches in progress, the discards of cities, the box.
 >>> state, _ = GAME.new_game(2, {"missions": False}, seed=3)
 >>> seen = GAME.view(state, 0)
 >>> seen["players"][1]["hand"], seen["ship_deck"]
-({'count': 1}, {'count': 24})
+({'count': 1}, {'count': 26})
 """
 
 from __future__ import annotations
