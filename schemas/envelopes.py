@@ -15,7 +15,7 @@ Fields whose shape depends on the game (state, action, event) carry a
 component built from the engines' shape specs (``GameState``, ``Action``…).
 
 >>> NewRequest().load({"players": 2, "seed": 7})
-{'players': 2, 'seed': 7}
+{'players': 2, 'options': None, 'seed': 7, 'card_set': 'reference'}
 >>> try:
 ...     ApplyRequest().load({"state": {}, "actoin": {}})
 ... except Exception as exc:

@@ -14,8 +14,9 @@ Configuration comes from the environment, overridable by ``config``:
 
 Blueprints come from ``BLUEPRINT_MODULES``; a module that does not exist
 (yet) is skipped, so a game or feature adds its routes by adding its module.
-Each module exposes ``bp`` and may expose ``document(spec)`` for
-``openapi.yaml`` (see ``service.openapi``).
+Each module exposes ``bp`` and ``document(spec)``, which documents its routes
+in ``openapi.yaml`` (example in ``service.openapi``; undocumented routes fail
+``tests/http/test_openapi.py``).
 
 >>> app = create_app({"TESTING": True})          # doctest: +SKIP
 >>> app.test_client().get("/healthz").json        # doctest: +SKIP

@@ -14,7 +14,25 @@ ids).  Other blueprint modules add their own paths through a ``document(spec)``
 function (see ``service.app.BLUEPRINT_MODULES``).
 
 Run ``python -m service.openapi > openapi.yaml``; a test fails when the
-committed file differs from a fresh generation.
+committed file differs from a fresh generation, and another when a Flask route
+or method is missing from the document.
+
+Documenting a blueprint (``service.http.<name>``), e.g.::
+
+    def document(spec):
+        from service.openapi import body, error, ok
+        spec.components.schema("OddsRequest", schema=OddsRequestSchema)   # marshmallow
+        spec.components.schema("OddsResponse", schema=OddsResponseSchema)
+        spec.path("/v1/games/tremble/odds", operations={"post": {
+            "summary": "Exact battle odds", "tags": ["evaluations"],
+            "requestBody": body("OddsRequest"),
+            "responses": {"200": ok("OddsResponse", "The odds."),
+                          **{str(s): error(s) for s in (400, 405, 413, 415, 500)}}}})
+
+Every status a route can answer with must be listed (the HTTP tests check
+real responses against the document); error responses reference the shared
+``#/components/responses/<status>`` (a ``Problem``); add a status missing
+from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 """
 
 from __future__ import annotations

@@ -284,3 +284,18 @@ def api(app):
 def make_api(make_app):
     """``make_api(**config)``: an ``Api`` over an app with that configuration."""
     return lambda **config: Api(make_app(**config))
+
+
+@pytest.fixture
+def contract():
+    """The contract checker itself (``check``, ``Violation``), to test that it bites."""
+    return types.SimpleNamespace(check=check_against_spec, Violation=ContractViolation)
+
+
+@pytest.fixture
+def real_api():
+    """An ``Api`` over the real registry (Raiders and whatever else is registered)."""
+    from service.app import create_app
+
+    card_db.clear_cache()
+    return Api(create_app({"TESTING": True}))

@@ -1,0 +1,50 @@
+# Two commands: `make run` (the service under gunicorn) and `make test`.
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8000
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test venv redis-server openapi bench
+
+# (Re)install when pyproject.toml changes; create the venv with python3.11 if missing.
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+# The web command of the Procfile (gunicorn), plus an RQ worker when REDIS_URL is set.
+run: venv
+	@web="$$(sed -n 's/^web: //p' Procfile)"; worker="$$(sed -n 's/^worker: //p' Procfile)"; \
+	export PATH="$(CURDIR)/$(VENV)/bin:$$PATH" PORT="$(PORT)"; \
+	if [ -n "$${REDIS_URL:-}" ]; then \
+		sh -c "exec $$worker" & wpid=$$!; trap 'kill $$wpid 2>/dev/null' EXIT INT TERM; \
+		echo "rq worker started (pid $$wpid) on $$REDIS_URL"; \
+	fi; \
+	echo "referee: http://127.0.0.1:$(PORT)  (interactive docs: http://127.0.0.1:$(PORT)/docs)"; \
+	sh -c "$$web"
+
+# The tests start their own redis-server (tests/conftest.py): make sure one is installed.
+redis-server:
+	@if ! command -v redis-server >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing redis-server (the tests start a private one)"; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server; \
+		else \
+			echo "make test needs redis-server; install it: sudo apt-get install -y redis-server" >&2; \
+			exit 1; \
+		fi; \
+	fi
+
+test: venv redis-server
+	$(PY) -m pytest
+
+# Regenerate the committed API contract after changing routes, envelopes or engine shapes.
+openapi: venv
+	$(PY) -m service.openapi > openapi.yaml
+
+bench: venv
+	$(PY) bench/http_overhead.py

@@ -1,0 +1,48 @@
+"""The app factory: card data checked at start-up, tolerant blueprint list."""
+
+from __future__ import annotations
+
+import pytest
+
+import card_db
+from service import app as app_module
+
+
+def test_broken_card_file_stops_startup_naming_file_card_and_field(pebbles_env, make_app):
+    path = pebbles_env / "pebbles" / "reference.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("weight: 3, polished: true",
+                                                             "weight: heavy, polished: true"),
+                    encoding="utf-8")
+    card_db.clear_cache()
+    with pytest.raises(card_db.CardDataError) as info:
+        make_app()
+    message = str(info.value)
+    assert str(path) in message and "'P3'" in message and "weight" in message
+
+
+def test_every_card_set_is_loaded_at_startup(pebbles_env, make_app):
+    (pebbles_env / "pebbles" / "second.yaml").write_text("meta: {title: x, reconstructed: true}\n"
+                                                         "pebbles: [{id: Q}]\n", encoding="utf-8")
+    card_db.clear_cache()
+    with pytest.raises(card_db.CardDataError) as info:
+        make_app()
+    assert "second.yaml" in str(info.value)
+
+
+def test_missing_blueprint_modules_are_skipped(monkeypatch, make_app):
+    monkeypatch.setattr(app_module, "BLUEPRINT_MODULES",
+                        app_module.BLUEPRINT_MODULES + ("service.http.not_written_yet",))
+    app = make_app()
+    names = [m.__name__ for m in app.extensions["referee"]["modules"]]
+    assert "service.http.not_written_yet" not in names
+    assert names[:2] == ["service.http.ops", "service.http.games"]
+
+
+def test_card_db_path_config_is_applied(pebbles_env, tmp_path_factory, make_app):
+    other = tmp_path_factory.mktemp("cards")
+    (other / "pebbles").mkdir()
+    (other / "pebbles" / "mine.yaml").write_text(
+        (pebbles_env / "pebbles" / "reference.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    app = make_app(CARD_DB_PATH=f"{other}:{pebbles_env}")
+    r = app.test_client().get("/v1/games/pebbles")
+    assert r.json["card_sets"] == ["mine", "reference"]
