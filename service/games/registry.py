@@ -10,7 +10,7 @@ import importlib
 
 from .base import Game
 
-GAME_IDS = ("raiders", "tremble")
+GAME_IDS = ("raiders", "tremble", "kozyablo")
 
 _games: dict[str, Game] = {}
 

@@ -1,0 +1,251 @@
+"""Marshmallow schema of a Kozyablo card set (``card_db/kozyablo/<set>.yaml``).
+
+Card behaviour is data from a closed vocabulary (``ABILITIES``,
+``EFFECT_KINDS``, ``TARGETS``) that one effect engine interprets
+(``service.games.kozyablo.effects``); a card naming anything outside the
+vocabulary is refused when the set is loaded, with the card and field named.
+
+>>> from marshmallow import ValidationError
+>>> try:
+...     CardSchema().load({"id": "x", "name": {"en": "X", "ru": "Икс"}, "race": "kozly",
+...                        "type": "creature", "level": 1, "attack": 1, "life": 1,
+...                        "speed": 1, "abilities": [{"type": "teleport"}]})
+... except ValidationError as exc:
+...     sorted(exc.messages)
+['abilities']
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+RACES = ("pozorki", "trutni", "kozly", "zhloby")
+SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")
+CARD_TYPES = ("creature", "hero", "magic", "event", "artifact", "building")
+#: keyword abilities KOZ-30 … KOZ-46; ``value`` for Armor X and Regeneration X
+ABILITIES = ("flying", "area", "two_attacks", "archer", "magic_attack", "magic_weapon",
+             "weapon_protection", "arrow_protection", "magic_protection", "armor",
+             "regeneration", "shadow", "scout", "undead", "vampirism", "defender", "evasion")
+VALUED_ABILITIES = ("armor", "regeneration")
+#: what an effect does
+EFFECT_KINDS = ("damage", "heal", "modify", "draw", "destroy_building", "dispel",
+                "reveal_shadows", "damage_capital")
+#: whom an effect reaches; see ``service.games.kozyablo.effects``
+TARGETS = ("creature", "enemy_creature", "ally_creature", "self", "enemy_squad",
+           "ally_squad", "sector", "all_creatures", "enemy_building", "lasting_magic",
+           "player", "enemy_capital")
+#: targets an effect can reach without anybody choosing (triggers)
+CHOICELESS_TARGETS = ("self", "ally_squad", "enemy_squad", "all_creatures", "player",
+                      "enemy_capital")
+MAGIC_KINDS = ("instant", "temporary", "permanent")
+RESOURCES = ("gold", "crystals", "mana")
+
+
+class NameSchema(Schema):
+    en = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    ru = fields.String(required=True, validate=validate.Length(min=1, max=80))
+
+
+class AbilitySchema(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(ABILITIES))
+    value = fields.Integer(validate=validate.Range(min=1, max=9))
+
+    @validates_schema
+    def _value(self, data, **kwargs):
+        if data["type"] in VALUED_ABILITIES and "value" not in data:
+            raise ValidationError(f"{data['type']} needs a value", "value")
+        if data["type"] not in VALUED_ABILITIES and "value" in data:
+            raise ValidationError(f"{data['type']} takes no value", "value")
+
+
+class ModifySchema(Schema):
+    attack = fields.Integer(load_default=0, validate=validate.Range(min=-5, max=5))
+    life = fields.Integer(load_default=0, validate=validate.Range(min=-5, max=5))
+    speed = fields.Integer(load_default=0, validate=validate.Range(min=-5, max=5))
+    grant = fields.List(fields.Nested(AbilitySchema), load_default=list)
+
+
+class EffectSchema(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(EFFECT_KINDS))
+    target = fields.String(required=True, validate=validate.OneOf(TARGETS))
+    amount = fields.Integer(validate=validate.Range(min=1, max=12))
+    modify = fields.Nested(ModifySchema)
+    #: KOZ-43: undead are immune to this spell
+    undead_immune = fields.Boolean(load_default=False)
+    #: KOZ-38: reaches creatures with Magic protection ("Word of Letaro")
+    pierces_magic_protection = fields.Boolean(load_default=False)
+
+    @validates_schema
+    def _fits(self, data, **kwargs):
+        kind = data["kind"]
+        if kind in ("damage", "heal", "draw", "damage_capital") and "amount" not in data:
+            raise ValidationError(f"a {kind} effect needs an amount", "amount")
+        if kind == "modify" and "modify" not in data:
+            raise ValidationError("a modify effect needs modify", "modify")
+        allowed = {
+            "damage": ("creature", "enemy_creature", "enemy_squad", "sector", "all_creatures"),
+            "heal": ("creature", "ally_creature", "self", "ally_squad"),
+            "modify": ("creature", "ally_creature", "enemy_creature", "self", "ally_squad",
+                       "enemy_squad"),
+            "draw": ("player",),
+            "destroy_building": ("enemy_building",),
+            "dispel": ("lasting_magic",),
+            "reveal_shadows": ("sector",),
+            "damage_capital": ("enemy_capital",),
+        }[kind]
+        if data["target"] not in allowed:
+            raise ValidationError(f"a {kind} effect targets one of {', '.join(allowed)}",
+                                  "target")
+
+
+class ActivatedSchema(Schema):
+    """An on-table ability (KOZ-16): ``action`` uses the turn's action, ``free`` does not."""
+
+    mark = fields.String(required=True, validate=validate.OneOf(("action", "free")))
+    effect = fields.Nested(EffectSchema, required=True)
+
+    @validates_schema
+    def _no_modify(self, data, **kwargs):
+        if data["effect"]["kind"] == "modify":
+            raise ValidationError("an ability cannot modify (only lasting magic does)", "effect")
+
+
+class TriggerSchema(Schema):
+    """'At the start of turn…' / 'at the end of turn…' (KOZ-14); no choice involved."""
+
+    when = fields.String(required=True, validate=validate.OneOf(("start", "end")))
+    effect = fields.Nested(EffectSchema, required=True)
+
+    @validates_schema
+    def _no_choice(self, data, **kwargs):
+        if data["effect"]["target"] not in CHOICELESS_TARGETS:
+            raise ValidationError("a trigger's target must need no choice: one of "
+                                  + ", ".join(CHOICELESS_TARGETS), "effect")
+        if data["effect"]["kind"] == "modify":
+            raise ValidationError("a trigger cannot modify (only lasting magic does)", "effect")
+
+
+class RequiresSchema(Schema):
+    """Extra requirements printed on a card (KOZ-19: Sabotage)."""
+
+    controlled_sectors = fields.Integer(validate=validate.Range(min=1, max=8))
+
+
+class CardSchema(Schema):
+    id = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_]{1,40}$"))
+    name = fields.Nested(NameSchema, required=True)
+    race = fields.String(required=True, validate=validate.OneOf(RACES))
+    type = fields.String(required=True, validate=validate.OneOf(CARD_TYPES))
+    level = fields.Integer(required=True, validate=validate.Range(min=1, max=6))
+    attack = fields.Integer(validate=validate.Range(min=0, max=12))
+    life = fields.Integer(validate=validate.Range(min=1, max=20))
+    speed = fields.Integer(validate=validate.Range(min=0, max=9))
+    abilities = fields.List(fields.Nested(AbilitySchema), load_default=list)
+    activated = fields.List(fields.Nested(ActivatedSchema), load_default=list)
+    triggers = fields.List(fields.Nested(TriggerSchema), load_default=list)
+    #: magic/event: instant, temporary (Time-N) or permanent (KOZ-18)
+    kind = fields.String(validate=validate.OneOf(MAGIC_KINDS))
+    time = fields.Integer(validate=validate.Range(min=1, max=9))
+    effect = fields.Nested(EffectSchema)
+    requires = fields.Nested(RequiresSchema)
+    #: artifact: the heroes that may carry it and what it gives (KOZ-21)
+    heroes = fields.List(fields.String())
+    modify = fields.Nested(ModifySchema)
+    #: building: counts for capture (KOZ-48)
+    defensive = fields.Boolean(load_default=False)
+    text = fields.Nested(NameSchema)
+
+    @validates_schema
+    def _by_type(self, data, **kwargs):
+        t = data["type"]
+        need = {"creature": ("attack", "life", "speed"), "hero": ("attack", "life", "speed"),
+                "building": ("attack", "life", "speed"), "magic": ("kind", "effect"),
+                "event": ("kind", "effect"), "artifact": ("heroes", "modify")}[t]
+        missing = {k: ["required for a " + t] for k in need if k not in data}
+        if missing:
+            raise ValidationError(missing)
+        if data.get("kind") == "temporary" and "time" not in data:
+            raise ValidationError("temporary magic needs time (Time-N)", "time")
+        if data.get("kind") in ("temporary", "permanent") and data["effect"]["kind"] != "modify":
+            raise ValidationError("lasting magic must be a modify effect", "effect")
+        if data.get("kind") == "instant" and data["effect"]["kind"] == "modify":
+            raise ValidationError("instant magic cannot modify (make it temporary)", "effect")
+        if t not in ("creature", "hero", "building") and (
+                data.get("activated") or data.get("triggers") or data.get("abilities")):
+            raise ValidationError("only creatures, heroes and buildings have abilities",
+                                  "abilities")
+
+
+class CapitalSchema(Schema):
+    id = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_]{1,40}$"))
+    name = fields.Nested(NameSchema, required=True)
+    race = fields.String(required=True, validate=validate.OneOf(RACES))
+    production = fields.Dict(keys=fields.String(validate=validate.OneOf(RESOURCES)),
+                             values=fields.Integer(validate=validate.Range(min=0, max=6)),
+                             required=True)
+    garrison = fields.Integer(required=True, validate=validate.Range(min=1, max=9))
+    buildings = fields.Integer(required=True, validate=validate.Range(min=0, max=6))
+    life = fields.Integer(required=True, validate=validate.Equal(12))
+    armor = fields.Integer(required=True, validate=validate.Equal(2))
+    #: KOZ-6: properties that lift KOZ-3 (max_heroes) and KOZ-4 (extra_races)
+    max_heroes = fields.Integer(load_default=1, validate=validate.Range(min=1, max=4))
+    extra_races = fields.List(fields.String(validate=validate.OneOf(RACES)), load_default=list)
+    text = fields.Nested(NameSchema)
+
+    @validates_schema
+    def _production(self, data, **kwargs):
+        if set(data["production"]) != set(RESOURCES):
+            raise ValidationError("production names gold, crystals and mana", "production")
+
+
+class SectorSchema(Schema):
+    id = fields.String(required=True, validate=validate.OneOf(SECTOR_KINDS))
+    name = fields.Nested(NameSchema, required=True)
+
+
+class DeckSchema(Schema):
+    capital = fields.String(required=True)
+    sectors = fields.List(fields.String(), required=True)
+    cards = fields.List(fields.String(), required=True)
+
+
+class MetaSchema(Schema):
+    reconstructed = fields.Boolean(required=True)
+    note = fields.String(required=True)
+    version = fields.String(required=True)
+
+
+class CardSetSchema(Schema):
+    meta = fields.Nested(MetaSchema, required=True)
+    capitals = fields.List(fields.Nested(CapitalSchema), required=True,
+                           validate=validate.Length(min=1))
+    sectors = fields.List(fields.Nested(SectorSchema), required=True)
+    cards = fields.List(fields.Nested(CardSchema), required=True)
+    #: race -> a valid reference deck of that race
+    reference_decks = fields.Dict(keys=fields.String(validate=validate.OneOf(RACES)),
+                                  values=fields.Nested(DeckSchema), required=True)
+
+    @validates_schema
+    def _references(self, data, **kwargs):
+        ids: dict[str, str] = {}
+        problems: dict[str, list[str]] = {}
+        for group in ("capitals", "sectors", "cards"):
+            for i, card in enumerate(data[group]):
+                if card["id"] in ids:
+                    problems.setdefault(group, []).append(f"{i}: duplicate id {card['id']!r}")
+                ids[card["id"]] = group
+        if sorted(s["id"] for s in data["sectors"]) != sorted(SECTOR_KINDS):
+            problems.setdefault("sectors", []).append(
+                "must list gold_mine, crystal_mine and energy_source once each")
+        for card in data["cards"]:
+            for hero in card.get("heroes", ()):
+                if not any(c["id"] == hero and c["type"] == "hero" for c in data["cards"]):
+                    problems.setdefault("cards", []).append(
+                        f"card {card['id']!r}: heroes names {hero!r}, which is not a hero")
+        for race, deck in data["reference_decks"].items():
+            for cid in [deck["capital"], *deck["sectors"], *deck["cards"]]:
+                if cid not in ids:
+                    problems.setdefault("reference_decks", []).append(
+                        f"{race}: unknown card {cid!r}")
+        if problems:
+            raise ValidationError(problems)

@@ -1,0 +1,98 @@
+"""Card data prepared for the hot path, and card instance ids.
+
+A card instance id is ``"<seat>.<card id>"``, and ``"<seat>.<card id>#2"`` for
+the second copy, so ids are unique within a state and each player's cards are
+told apart.
+
+>>> instance_ids(0, ["pz_archer", "pz_archer", "pz_spark"])
+['0.pz_archer', '0.pz_archer#2', '0.pz_spark']
+>>> face("1.tr_bumblebee#3"), seat_of("1.tr_bumblebee#3")
+('tr_bumblebee', 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import card_db
+
+
+def instance_ids(seat: int, faces: list[str]) -> list[str]:
+    """Unique instance ids for a player's cards, copies numbered from #2."""
+    seen: dict[str, int] = {}
+    out = []
+    for f in faces:
+        n = seen.get(f, 0) + 1
+        seen[f] = n
+        out.append(f"{seat}.{f}" if n == 1 else f"{seat}.{f}#{n}")
+    return out
+
+
+@lru_cache(maxsize=4096)
+def face(instance: str) -> str:
+    """The card id of an instance id."""
+    return instance.partition(".")[2].partition("#")[0]
+
+
+def seat_of(instance: str) -> int:
+    return int(instance.partition(".")[0])
+
+
+@dataclass(frozen=True)
+class Face:
+    """One card's static data, flattened for fast reads."""
+
+    id: str
+    type: str
+    race: str
+    level: int
+    attack: int
+    life: int
+    speed: int
+    abilities: frozenset
+    armor: int
+    regeneration: int
+    activated: tuple
+    triggers: tuple
+    data: dict
+
+
+class Catalogue:
+    """The card set of a state, with each card as a ``Face``."""
+
+    def __init__(self, cards: card_db.CardSet):
+        self.set = cards
+        self.faces: dict[str, Face] = {}
+        for card in cards.data["cards"]:
+            abilities = frozenset(a["type"] for a in card["abilities"])
+            values = {a["type"]: a.get("value", 0) for a in card["abilities"]}
+            self.faces[card["id"]] = Face(
+                id=card["id"], type=card["type"], race=card["race"], level=card["level"],
+                attack=card.get("attack", 0), life=card.get("life", 0),
+                speed=card.get("speed", 0), abilities=abilities,
+                armor=values.get("armor", 0), regeneration=values.get("regeneration", 0),
+                activated=tuple(card["activated"]), triggers=tuple(card["triggers"]), data=card)
+        self.capitals = {c["id"]: c for c in cards.data["capitals"]}
+        self.sector_kinds = {s["id"] for s in cards.data["sectors"]}
+        self.decks = cards.data["reference_decks"]
+
+    def card(self, card_id: str) -> dict | None:
+        return self.set.cards.get(card_id)
+
+
+_catalogues: dict[str, Catalogue] = {}
+
+
+def catalogue(cards: card_db.CardSet) -> Catalogue:
+    """The ``Catalogue`` of a loaded set (built once per set and hash)."""
+    key = f"{cards.id}/{cards.hash}"
+    found = _catalogues.get(key)
+    if found is None:
+        found = _catalogues[key] = Catalogue(cards)
+    return found
+
+
+def of_state(state: dict) -> Catalogue:
+    """The catalogue a state was made with."""
+    return catalogue(card_db.get("kozyablo", state["card_set"]["id"]))

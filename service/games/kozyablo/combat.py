@@ -1,0 +1,280 @@
+"""Combat as a sequence of decisions (KOZ-24 … KOZ-29, KOZ-45, KOZ-46, KOZ-16a retreat).
+
+``state["combat"]`` while a fight is on::
+
+    {"sector", "attacker", "kind": "attack" | "retreat",
+     "waiting": [ids yet to strike], "current": id | None, "strikes_left": n,
+     "hits": [{"target", "stage": "evade" | "defend"}], "area": bool,
+     "movers": [...], "to": sector}            # retreat attack only
+
+Order (KOZ-25): the fastest waiting striker strikes next; at equal speed the
+attacking player's first; several of one player at that speed: that player
+chooses (RULING).  The controller picks the target(s) (KOZ-26) among the
+legal ones.  When a creature with Evasion is targeted by a non-Area strike,
+its controller may discard a card to make the striker miss (KOZ-46).  When a
+creature is hit, an allied Defender in the sector may take the whole strike
+onto itself; the strike is then resolved against the Defender (KOZ-45).  When
+a capital is struck, every garrison creature is a Defender (KOZ-49).
+
+Participants: every creature of both players in the sector that is not in the
+shadow (the attacker's hidden creatures leave the shadow to attack, KOZ-41),
+and buildings there with an attack above 0 (they strike like creatures,
+as the retreat attack of KOZ-16a describes).
+"""
+
+from __future__ import annotations
+
+from .catalogue import Catalogue
+from .damage import can_strike, life_left, strike_damage, striker_stats, wound
+from .damage import heal as heal_unit
+from .effects import reveal
+from .stats import unit_stats
+
+
+def _present(state: dict, cid: str, sector: str) -> bool:
+    d = state["units"].get(cid) or state["buildings"].get(cid)
+    return d is not None and d["sector"] == sector
+
+
+def owner_of(state: dict, cid: str) -> int:
+    d = state["units"].get(cid) or state["buildings"].get(cid)
+    if d is not None:
+        return d["owner"]
+    return int(cid.partition(".")[0])  # a capital
+
+
+def start(draft, cat: Catalogue, seat: int, sector: str, events: list[dict]) -> None:
+    """KOZ-24: ``seat`` declared an attack in ``sector``."""
+    root = draft.root
+    reveal(draft, [u for u, d in root["units"].items()
+                   if d["sector"] == sector and d["owner"] == seat and d["shadow"]],
+           events, "KOZ-41")
+    fighters = [u for u, d in root["units"].items() if d["sector"] == sector and not d["shadow"]]
+    fighters += [b for b, d in root["buildings"].items()
+                 if d["sector"] == sector and cat.faces[b.partition(".")[2].partition("#")[0]].attack > 0]
+    root["combat"] = {"sector": sector, "attacker": seat, "kind": "attack",
+                      "waiting": sorted(fighters), "current": None, "strikes_left": 0,
+                      "hits": [], "area": False}
+    root["phase"] = "combat"
+    events.append({"type": "combat_started", "sector": sector, "attacker": seat,
+                   "fighters": sorted(fighters)})
+
+
+def start_retreat(draft, cat: Catalogue, seat: int, sector: str, to: str, movers: list[str],
+                  events: list[dict]) -> bool:
+    """KOZ-16a retreat attack; False when the enemy there has nothing to strike with."""
+    root = draft.root
+    strikers = [u for u, d in root["units"].items()
+                if d["sector"] == sector and d["owner"] != seat and not d["shadow"]
+                and unit_stats(root, cat, u).attack > 0]
+    strikers += [b for b, d in root["buildings"].items()
+                 if d["sector"] == sector and d["owner"] != seat
+                 and cat.faces[b.partition(".")[2].partition("#")[0]].attack > 0]
+    if not strikers:
+        return False
+    root["combat"] = {"sector": sector, "attacker": seat, "kind": "retreat",
+                      "waiting": sorted(strikers), "current": None, "strikes_left": 0,
+                      "hits": [], "area": False, "movers": list(movers), "to": to}
+    root["phase"] = "combat"
+    events.append({"type": "retreat_attack", "sector": sector, "strikers": sorted(strikers),
+                   "movers": list(movers), "rule": "KOZ-16a"})
+    return True
+
+
+def legal_targets(state: dict, cat: Catalogue, striker: str) -> list[str]:
+    """KOZ-26: whom ``striker`` may strike (KOZ-30 flying, KOZ-41 shadow)."""
+    c = state["combat"]
+    sector = c["sector"]
+    me = owner_of(state, striker)
+    abilities = striker_stats(state, cat, striker).abilities
+    if c["kind"] == "retreat":
+        pool = [m for m in c["movers"] if _present(state, m, sector)]
+    else:
+        pool = [u for u, d in state["units"].items() if d["sector"] == sector and d["owner"] != me]
+        pool += [b for b, d in state["buildings"].items()
+                 if d["sector"] == sector and d["owner"] != me]
+        sec = state["sectors"][sector]
+        if sec["kind"] == "capital" and sec["owner"] != me:
+            pool.append(sector)
+    return [t for t in pool if can_strike(state, cat, abilities, t)]
+
+
+def candidates(state: dict, cat: Catalogue) -> tuple[int | None, list[str]]:
+    """Who strikes next: ``(seat, [striker ids])`` — several: that seat chooses (KOZ-25)."""
+    c = state["combat"]
+    if c["current"] is not None:
+        return owner_of(state, c["current"]), [c["current"]]
+    sector = c["sector"]
+    alive = [w for w in c["waiting"] if _present(state, w, sector)]
+    if not alive:
+        return None, []
+    speeds = {w: striker_stats(state, cat, w).speed for w in alive}
+    top = max(speeds.values())
+    group = [w for w in alive if speeds[w] == top]
+    if c["kind"] == "attack":
+        mine = [w for w in group if owner_of(state, w) == c["attacker"]]
+        group = mine or group
+    return owner_of(state, group[0]), group
+
+
+def reaction(state: dict, cat: Catalogue) -> dict | None:
+    """The reaction offered now: ``{"kind", "player", "target", "options"}`` or None."""
+    c = state["combat"]
+    if not c["hits"]:
+        return None
+    hit = c["hits"][0]
+    target = hit["target"]
+    who = owner_of(state, target)
+    if hit["stage"] == "evade":
+        return {"kind": "evade", "player": who, "target": target,
+                "options": sorted(state["players"][who]["hand"])}
+    return {"kind": "defend", "player": who, "target": target,
+            "options": defenders(state, cat, target)}
+
+
+def defenders(state: dict, cat: Catalogue, target: str) -> list[str]:
+    """KOZ-45/KOZ-49: allies that may take the strike meant for ``target``."""
+    c = state["combat"]
+    sector = c["sector"]
+    who = owner_of(state, target)
+    capital = target == sector and state["sectors"][sector]["kind"] == "capital"
+    out = []
+    for u, d in state["units"].items():
+        if d["sector"] == sector and d["owner"] == who and u != target and not d["shadow"] \
+                and (capital or "defender" in unit_stats(state, cat, u).abilities):
+            out.append(u)
+    return sorted(out)
+
+
+def _needs_evade_offer(state: dict, cat: Catalogue, target: str) -> bool:
+    c = state["combat"]
+    return (not c["area"] and target in state["units"]
+            and "evasion" in unit_stats(state, cat, target).abilities
+            and bool(state["players"][owner_of(state, target)]["hand"]))
+
+
+def step(draft, cat: Catalogue, events: list[dict]) -> bool:
+    """Run the combat on until someone must decide; True when it is over."""
+    root = draft.root
+    while root["result"] is None:
+        c = root["combat"]
+        sector = c["sector"]
+        if c["hits"]:
+            hit = c["hits"][0]
+            target = hit["target"]
+            alive = target == sector or _present(root, target, sector)
+            if not alive or not _present(root, c["current"], sector):
+                draft.at("combat", "hits").pop(0)
+                continue
+            if hit["stage"] == "evade":
+                if _needs_evade_offer(root, cat, target):
+                    return False
+                draft.at("combat", "hits", 0)["stage"] = "defend"
+            if defenders(root, cat, target):
+                return False
+            draft.at("combat", "hits").pop(0)
+            resolve_hit(draft, cat, c["current"], target, events)
+            continue
+        if c["current"] is not None:
+            cur = c["current"]
+            if c["strikes_left"] > 0 and _present(root, cur, sector) \
+                    and legal_targets(root, cat, cur):
+                return False
+            draft.at("combat")["current"] = None
+            continue
+        seat, group = candidates(root, cat)
+        if not group:
+            finish(draft, cat, events)
+            return True
+        idle = [g for g in group if not legal_targets(root, cat, g)]
+        if len(idle) < len(group):
+            if idle:
+                _skip(draft, idle, events)
+            return False
+        _skip(draft, idle, events)
+    return True
+
+
+def _skip(draft, idle: list[str], events: list[dict]) -> None:
+    waiting = draft.at("combat", "waiting")
+    for g in idle:
+        waiting.remove(g)
+        events.append({"type": "no_target", "unit": g})
+
+
+def strike(draft, cat: Catalogue, unit: str, targets: list[str], events: list[dict]) -> None:
+    """KOZ-25/26/31/32: ``unit`` strikes ``targets`` (two for Area)."""
+    root = draft.root
+    c = draft.at("combat")
+    if c["current"] is None:
+        c["waiting"] = [w for w in c["waiting"] if w != unit]
+        c["current"] = unit
+        twice = (c["kind"] == "attack" and owner_of(root, unit) == c["attacker"]
+                 and "two_attacks" in striker_stats(root, cat, unit).abilities)
+        c["strikes_left"] = 1 if twice else 0
+    else:
+        c["strikes_left"] -= 1
+    c["area"] = len(targets) > 1 or "area" in striker_stats(root, cat, unit).abilities
+    c["hits"] = [{"target": t, "stage": "evade"} for t in targets]
+    events.append({"type": "strike", "unit": unit, "targets": list(targets)})
+
+
+def resolve_hit(draft, cat: Catalogue, striker: str, target: str, events: list[dict]) -> None:
+    """Damage ``target``; KOZ-44 Vampirism heals the striker."""
+    root = draft.root
+    dmg = strike_damage(root, cat, striker, target)
+    before = life_left(root, cat, target)
+    vampire = (striker in root["units"] and target in root["units"]
+               and "vampirism" in unit_stats(root, cat, striker).abilities
+               and "undead" not in unit_stats(root, cat, target).abilities)
+    dealt = wound(draft, cat, target, dmg, events, source=striker)
+    if vampire and dealt and striker in draft.root["units"]:
+        healed = heal_unit(draft, cat, striker, min(dealt, before), events)
+        if healed:
+            events.append({"type": "vampirism", "unit": striker, "amount": healed,
+                           "rule": "KOZ-44"})
+
+
+def evade(draft, cat: Catalogue, card: str, events: list[dict]) -> None:
+    """KOZ-46: discard ``card``; the strike misses its target."""
+    root = draft.root
+    hit = root["combat"]["hits"][0]
+    who = owner_of(root, hit["target"])
+    draft.at("players", who, "hand").remove(card)
+    draft.at("players", who, "discard").append(card)
+    draft.at("combat", "hits").pop(0)
+    events.append({"type": "evaded", "unit": hit["target"], "discarded": card,
+                   "rule": "KOZ-46"})
+
+
+def defend(draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
+    """KOZ-45: ``defender`` takes the whole strike instead."""
+    root = draft.root
+    hit = draft.at("combat", "hits").pop(0)
+    events.append({"type": "defended", "unit": defender, "instead_of": hit["target"],
+                   "rule": "KOZ-45"})
+    resolve_hit(draft, cat, root["combat"]["current"], defender, events)
+
+
+def decline(draft, cat: Catalogue, events: list[dict]) -> None:
+    """No reaction: from the Evasion offer on to Defender, or take the hit."""
+    root = draft.root
+    hit = root["combat"]["hits"][0]
+    if hit["stage"] == "evade":
+        draft.at("combat", "hits", 0)["stage"] = "defend"
+        return
+    draft.at("combat", "hits").pop(0)
+    resolve_hit(draft, cat, root["combat"]["current"], hit["target"], events)
+
+
+def finish(draft, cat: Catalogue, events: list[dict]) -> None:
+    """The combat is over; a retreat's surviving movers arrive (KOZ-16a)."""
+    root = draft.root
+    c = root["combat"]
+    root["combat"] = None
+    if c["kind"] == "retreat":
+        movers = [m for m in c["movers"] if m in root["units"]]
+        for m in movers:
+            draft.at("units", m)["sector"] = c["to"]
+        events.append({"type": "moved", "units": movers, "from": c["sector"], "to": c["to"]})
+    events.append({"type": "combat_ended", "sector": c["sector"]})

@@ -1,0 +1,160 @@
+"""Damage, death and the abilities that shape a strike (KOZ-27, KOZ-29, KOZ-30 … KOZ-46).
+
+A *strike* comes from a creature or a building; *magic damage* comes from a
+card.  The functions here are the one place those rules are computed.
+"""
+
+from __future__ import annotations
+
+from .catalogue import Catalogue, face
+from .stats import building_stats, unit_stats
+
+CAPITAL_LIFE, CAPITAL_ARMOR = 12, 2
+
+
+def striker_stats(state: dict, cat: Catalogue, sid: str):
+    return unit_stats(state, cat, sid) if sid in state["units"] else building_stats(cat, sid)
+
+
+def can_strike(state: dict, cat: Catalogue, striker_abilities: frozenset, target: str) -> bool:
+    """KOZ-30/33/34: a flyer can be struck only by flyers, archers and Magic attack;
+    KOZ-41: a creature in the shadow cannot be struck at all."""
+    unit = state["units"].get(target)
+    if unit is None:
+        return True  # buildings and capitals
+    if unit["shadow"]:
+        return False
+    if "flying" in unit_stats(state, cat, target).abilities:
+        return bool(striker_abilities & {"flying", "archer", "magic_attack"})
+    return True
+
+
+def strike_damage(state: dict, cat: Catalogue, striker: str, target: str) -> int:
+    """Damage a strike of ``striker`` deals to ``target`` (a creature, building or capital).
+
+    KOZ-36 Weapon protection, KOZ-37 Arrow protection, KOZ-38 Magic protection,
+    KOZ-43 Undead (+1 from Magic weapon / Magic attack), then KOZ-39 Armor X
+    (never below 1, not against Magic attack); capitals have Armor 2 (KOZ-49).
+    """
+    s = striker_stats(state, cat, striker)
+    dmg = s.attack
+    if dmg <= 0:
+        return 0
+    mag_attack = "magic_attack" in s.abilities
+    if target in state["units"]:
+        t = unit_stats(state, cat, target)
+    elif target in state["buildings"]:
+        t = building_stats(cat, target)
+    else:  # a capital
+        return dmg if mag_attack else max(1, dmg - CAPITAL_ARMOR)
+    ab = t.abilities
+    if "weapon_protection" in ab and not (mag_attack or "magic_weapon" in s.abilities):
+        return 0
+    if "arrow_protection" in ab and "archer" in s.abilities:
+        return 0
+    if "magic_protection" in ab and mag_attack:
+        return 0
+    if "undead" in ab and (mag_attack or "magic_weapon" in s.abilities):
+        dmg += 1
+    if t.armor and not mag_attack:
+        dmg = max(1, dmg - t.armor)
+    return dmg
+
+
+def magic_damage(state: dict, cat: Catalogue, target: str, amount: int, from_magic: bool) -> int:
+    """Damage of an effect (a magic card when ``from_magic``): KOZ-43 Undead +1."""
+    if from_magic and target in state["units"] and \
+            "undead" in unit_stats(state, cat, target).abilities:
+        return amount + 1
+    return amount
+
+
+def life_left(state: dict, cat: Catalogue, target: str) -> int:
+    if target in state["units"]:
+        return unit_stats(state, cat, target).life - state["units"][target]["damage"]
+    if target in state["buildings"]:
+        return building_stats(cat, target).life - state["buildings"][target]["damage"]
+    seat = int(target.partition(".")[0])
+    return CAPITAL_LIFE - state["players"][seat]["capital_damage"]
+
+
+def wound(draft, cat: Catalogue, target: str, amount: int, events: list[dict],
+          source: str | None = None) -> int:
+    """Put ``amount`` damage on ``target`` (damage stays: KOZ-27); deaths follow.
+
+    Returns the damage dealt.  A capital at 12 damage is destroyed (KOZ-49).
+    """
+    root = draft.root
+    if amount <= 0:
+        events.append({"type": "damage", "target": target, "amount": 0, "source": source})
+        return 0
+    if target in root["units"]:
+        draft.at("units", target)["damage"] += amount
+    elif target in root["buildings"]:
+        draft.at("buildings", target)["damage"] += amount
+    else:
+        seat = int(target.partition(".")[0])
+        draft.at("players", seat)["capital_damage"] += amount
+    events.append({"type": "damage", "target": target, "amount": amount, "source": source})
+    sweep(draft, cat, events)
+    return amount
+
+
+def heal(draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> int:
+    """Restore up to ``amount`` life (never above the maximum)."""
+    unit = draft.root["units"][uid]
+    healed = min(amount, unit["damage"])
+    if healed:
+        draft.at("units", uid)["damage"] -= healed
+        events.append({"type": "heal", "target": uid, "amount": healed})
+    return healed
+
+
+def sweep(draft, cat: Catalogue, events: list[dict]) -> None:
+    """KOZ-29: everything at 0 life dies; a capital at 12 damage is destroyed."""
+    root = draft.root
+    while True:
+        dead = [u for u in root["units"] if life_left(root, cat, u) <= 0]
+        dead += [b for b in root["buildings"] if life_left(root, cat, b) <= 0]
+        if not dead:
+            break
+        for cid in dead:
+            remove_from_table(draft, cat, cid, events, "died")
+    if root["result"] is None:
+        for seat, p in enumerate(root["players"]):
+            if p["capital_damage"] >= CAPITAL_LIFE:
+                root["result"] = {"finished": True, "winners": [1 - seat],
+                                  "reason": "destruction"}
+                events.append({"type": "capital_destroyed", "player": seat,
+                               "rule": "KOZ-49"})
+                break
+
+
+def remove_from_table(draft, cat: Catalogue, cid: str, events: list[dict], why: str) -> None:
+    """A creature or building leaves the table for its owner's discard.
+
+    Its artifacts and the lasting magic laid on it go with it; a hero is
+    remembered so it can never be played again (KOZ-20).
+    """
+    root = draft.root
+    if cid in root["units"]:
+        unit = draft.at("units").pop(cid)
+        owner = unit["owner"]
+        gone = [cid, *unit["artifacts"]]
+        if cat.faces[face(cid)].type == "hero":
+            draft.at("players", owner, "dead_heroes").append(face(cid))
+        for mid, m in list(root["lasting"].items()):
+            if m.get("unit") == cid:
+                draft.at("lasting").pop(mid)
+                draft.at("players", m["owner"], "discard").append(mid)
+                events.append({"type": "magic_ended", "card": mid})
+    else:
+        owner = draft.at("buildings").pop(cid)["owner"]
+        gone = [cid]
+    discard = draft.at("players", owner, "discard")
+    for g in gone:
+        if g.partition(".")[0] == str(owner):
+            discard.append(g)
+        else:  # an artifact is always its carrier's owner's card; kept general
+            draft.at("players", int(g.partition(".")[0]), "discard").append(g)
+    events.append({"type": why, "card": cid})

@@ -1,0 +1,76 @@
+"""Deck building, KOZ-1 … KOZ-6: every violation at once.
+
+``validate_deck`` is a pure function over card data: it never stops at the
+first problem, and what a capital lifts (KOZ-6) is read from the capital's
+``max_heroes`` and ``extra_races``, never from code.
+
+>>> import card_db
+>>> from service.games.kozyablo.catalogue import catalogue
+>>> cat = catalogue(card_db.get("kozyablo"))
+>>> validate_deck(cat, cat.decks["kozly"])
+[]
+>>> bad = {"capital": "kz_capital", "sectors": ["gold_mine", "gold_mine", "energy_source"],
+...        "cards": ["kz_scout"] * 4 + ["pz_archer"] * 10}
+>>> [v["rule"] for v in validate_deck(cat, bad)]
+['KOZ-1', 'KOZ-2', 'KOZ-4', 'KOZ-5']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .catalogue import Catalogue
+
+MIN_CARDS, MAX_CARDS, MAX_COPIES = 15, 25, 3
+SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")
+PLAYABLE_TYPES = ("creature", "hero", "magic", "event", "artifact", "building")
+
+
+def _v(rule: str, reason: str, cards: list[str]) -> dict:
+    return {"rule": rule, "reason": reason, "cards": cards}
+
+
+def validate_deck(cat: Catalogue, deck: dict) -> list[dict]:
+    """Every violation of KOZ-1 … KOZ-6 as ``{rule, reason, cards}``.
+
+    ``deck`` is ``{"capital": id, "sectors": [3 ids], "cards": [ids, repeats]}``
+    (already shaped: strings in lists).
+    """
+    out: list[dict] = []
+    capital = cat.capitals.get(deck["capital"])
+    cards = deck["cards"]
+    if capital is None:
+        out.append(_v("KOZ-1", f"{deck['capital']!r} is not a capital card; a deck has "
+                      "exactly one capital", [deck["capital"]]))
+    unknown = sorted({c for c in cards if c not in cat.faces})
+    if unknown:
+        out.append(_v("KOZ-1", "not playable cards of this set (capitals and sectors are "
+                      "listed separately): " + ", ".join(unknown), unknown))
+    if not MIN_CARDS <= len(cards) <= MAX_CARDS:
+        out.append(_v("KOZ-1", f"the deck has {len(cards)} cards; it needs "
+                      f"{MIN_CARDS} to {MAX_CARDS}", []))
+    counts = Counter(cards)
+    over = sorted(c for c, n in counts.items() if n > MAX_COPIES)
+    if over:
+        out.append(_v("KOZ-2", "more than 3 copies of: " + ", ".join(
+            f"{c} ×{counts[c]}" for c in over), over))
+    known = [c for c in counts if c in cat.faces]
+    heroes = sorted(c for c in known if cat.faces[c].type == "hero")
+    max_heroes = capital["max_heroes"] if capital else 1
+    if len(heroes) > max_heroes:
+        out.append(_v("KOZ-3", f"{len(heroes)} different heroes; the capital allows "
+                      f"{max_heroes} (KOZ-6 lifts this only through a capital's property)",
+                      heroes))
+    if capital is not None:
+        allowed = {capital["race"], *capital["extra_races"]}
+        foreign = sorted(c for c in known if cat.faces[c].race not in allowed)
+        if foreign:
+            out.append(_v("KOZ-4", f"cards of another race than the capital's "
+                          f"({capital['race']}; allowed: {', '.join(sorted(allowed))}): "
+                          + ", ".join(foreign), foreign))
+    sectors = deck["sectors"]
+    if sorted(sectors) != sorted(SECTOR_KINDS):
+        out.append(_v("KOZ-5", "the three sectors must be one gold_mine, one crystal_mine "
+                      f"and one energy_source, not {', '.join(sectors) or 'none'}",
+                      list(sectors)))
+    return out

@@ -1,0 +1,299 @@
+"""The Kozyablo rules engine on the shared contract (``service.games.base``).
+
+The class wires the declarative parts (options, shapes) to the concept
+modules: ``deck`` (KOZ-1…6), ``setup`` (KOZ-7…10, chance), ``sectors``
+(KOZ-11…13), ``turn`` (KOZ-14…16a, 47…50), ``play`` (KOZ-17…23), ``combat``
+(KOZ-24…29), ``damage`` + ``stats`` (KOZ-30…46), ``effects`` (the effect
+engine), ``abilities``, ``views``, ``invariants``.
+
+Two players (the rulebook's duel).  Decisions in order: the lot (chance),
+six reveals each, mulligans in turn order, then turns.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Iterable
+
+import card_db
+from service.games.base import MAX_SEED, Game
+from service.games.chance import CHANCE
+from service.games.errors import RuleViolation
+from service.games.options import Option
+
+from . import combat, invariants, setup, turn, views
+from .catalogue import catalogue, of_state
+from .sectors import opponent
+from .shapes import ACTION_TYPES, EVENT_TYPES, PLAYER_SETUP_FIELDS, STATE_FIELDS
+
+OPTIONS = (
+    Option("turn_limit", "integer", None, clause="KOZ-50", minimum=1, nullable=True,
+           description="end after this many player turns; the least-damaged capital wins, "
+                       "equal damage shares the win"),
+)
+
+PHASE_ACTIONS = {
+    "mulligan": ("keep", "mulligan"),
+    "main": turn.MAIN_ACTIONS,
+    "response": ("use_ability", "pass"),
+}
+COMBAT_ACTIONS = {"strike": ("strike",), "evade": ("evade", "decline"),
+                  "defend": ("defend", "decline")}
+
+
+class Kozyablo(Game):
+    """Kozyablo (Козябло): capture or destroy the opposing capital."""
+
+    id = "kozyablo"
+    title = {"en": "Kozyablo", "ru": "Козябло"}
+    rules_version = "kozyablo/1"
+    min_players = 2
+    max_players = 2
+    game_options = OPTIONS
+    action_types = ACTION_TYPES
+    event_types = EVENT_TYPES
+    state_fields = STATE_FIELDS
+    player_setup_fields = PLAYER_SETUP_FIELDS
+    not_your_turn_rule = "KOZ-15"
+    game_over_rule = "KOZ-47"
+
+    # ------------------------------------------------------------- setup
+    def new_game(self, players, options=None, seed=None, card_set="reference"):
+        """With only a player count, reference decks of different races by the seed."""
+        if seed is None:
+            seed = secrets.randbits(63)
+        if isinstance(players, int) and not isinstance(players, bool) \
+                and self.min_players <= players <= self.max_players \
+                and isinstance(seed, int) and not isinstance(seed, bool) \
+                and 0 <= seed <= MAX_SEED:
+            players = [{"race": r} for r in setup.choose_races(seed, players)]
+        return super().new_game(players, options, seed, card_set)
+
+    def setup(self, players: int, setups: list[dict], options: dict,
+              cards: card_db.CardSet, events: list[dict]) -> dict:
+        cat = catalogue(cards)
+        decks = setup.resolve_decks(cat, setups)
+        state = setup.initial_state(cat, setups, decks)
+        events.append({"type": "setup", "races": [p["race"] for p in state["players"]],
+                       "rule": "KOZ-7"})
+        return state
+
+    # ----------------------------------------------------------- pending
+    def compute_pending(self, state: dict) -> list[dict]:
+        if state["result"] is not None:
+            return []
+        phase = state["phase"]
+        if phase == "setup" and not state["order"]:
+            return [{"player": CHANCE, "decision": "lot"}]
+        if state["queue"]:
+            return [{"player": CHANCE, "decision": "reveal", "seat": state["queue"][0]["seat"]}]
+        if phase == "mulligan":
+            seat = next(s for s in state["order"] if not state["players"][s]["ready"])
+            return [{"player": seat, "decision": "mulligan"}]
+        if phase == "main":
+            return [{"player": state["active"], "decision": "action"}]
+        if phase == "response":
+            return [{"player": opponent(state, state["active"]), "decision": "response"}]
+        if phase == "combat":
+            cat = of_state(state)
+            r = combat.reaction(state, cat)
+            if r is not None:
+                return [{"player": r["player"], "decision": r["kind"]}]
+            seat, _ = combat.candidates(state, cat)
+            return [{"player": seat, "decision": "strike"}]
+        raise AssertionError(f"no decision in phase {phase!r}")  # pragma: no cover
+
+    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+        if state["phase"] == "setup" and not state["order"]:
+            return setup.lot_outcomes(state)
+        return setup.reveal_outcomes(state)
+
+    # ----------------------------------------------------------- actions
+    def actions_for(self, state: dict, player: int) -> list[dict]:
+        cat = of_state(state)
+        phase = state["phase"]
+        if phase == "mulligan":
+            return self._mulligan_actions(state, player)
+        if phase == "main":
+            return turn.main_actions(state, cat, player)
+        if phase == "response":
+            return turn.response_actions(state, cat, player)
+        if phase == "combat":
+            r = combat.reaction(state, cat)
+            if r is not None:
+                key = "card" if r["kind"] == "evade" else "unit"
+                return [{"type": r["kind"], "player": player, key: o} for o in r["options"]] + [
+                    {"type": "decline", "player": player}]
+            _, group = combat.candidates(state, cat)
+            return [a for u in group for a in self._strikes(state, cat, player, u)]
+        return []
+
+    def candidate_actions(self, state: dict, player: int) -> Iterable[dict]:
+        return self.actions_for(state, player)
+
+    def constraints(self, state: dict, player: int) -> dict | None:
+        if state["phase"] == "main" and state["active"] == player:
+            return {"move": {"units": "any non-empty set of your creatures in `from` "
+                             "(listed: each squad whole and each creature alone)",
+                             "rule": "KOZ-15"}}
+        return None
+
+    @staticmethod
+    def _mulligan_actions(state: dict, seat: int) -> list[dict]:
+        p = state["players"][seat]
+        out = [{"type": "keep", "player": seat}]
+        if p["mulligans"] < setup.MAX_MULLIGANS:
+            hand = p["hand"]
+            for mask in range(1, 1 << len(hand)):
+                out.append({"type": "mulligan", "player": seat,
+                            "cards": [c for i, c in enumerate(hand) if mask >> i & 1]})
+        return out
+
+    @staticmethod
+    def _strikes(state: dict, cat, seat: int, unit: str) -> list[dict]:
+        targets = combat.legal_targets(state, cat, unit)
+        if "area" in combat.striker_stats(state, cat, unit).abilities and len(targets) > 1:
+            return [{"type": "strike", "player": seat, "unit": unit, "targets": [a, b]}
+                    for i, a in enumerate(targets) for b in targets[i + 1:]]
+        return [{"type": "strike", "player": seat, "unit": unit, "targets": [t]}
+                for t in targets]
+
+    def check_action(self, state: dict, action: dict) -> None:
+        cat = of_state(state)
+        kind, seat, phase = action["type"], action["player"], state["phase"]
+        if phase == "combat":
+            r = combat.reaction(state, cat)
+            allowed = COMBAT_ACTIONS[r["kind"] if r else "strike"]
+            if kind not in allowed:
+                raise RuleViolation("KOZ-26", f"the combat waits for: {', '.join(allowed)}")
+            if kind in ("evade", "defend"):
+                key = "card" if kind == "evade" else "unit"
+                if action[key] not in r["options"]:
+                    rule = "KOZ-46" if kind == "evade" else "KOZ-45"
+                    raise RuleViolation(rule, f"{action[key]!r} is not one of: "
+                                        + ", ".join(r["options"]))
+            elif kind == "strike":
+                self._check_strike(state, cat, action)
+            return
+        allowed = PHASE_ACTIONS.get(phase, ())
+        if kind not in allowed:
+            rule = {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, "KOZ-15")
+            raise RuleViolation(rule, f"{kind!r} is not possible now; the {phase} phase "
+                                f"takes: {', '.join(allowed)}")
+        if phase == "mulligan":
+            if kind == "mulligan":
+                p = state["players"][seat]
+                if p["mulligans"] >= setup.MAX_MULLIGANS:
+                    raise RuleViolation("KOZ-9", "at most three mulligans")
+                cards = action["cards"]
+                if len(set(cards)) != len(cards) or not set(cards) <= set(p["hand"]):
+                    raise RuleViolation("KOZ-9", "mulligan different cards from your hand")
+        elif phase == "main":
+            turn.check_main(state, cat, action)
+        elif phase == "response" and kind == "use_ability":
+            from . import abilities
+            try:
+                abilities.check(state, cat, action, ("free",))
+            except ValueError as exc:
+                raise RuleViolation("KOZ-16", str(exc))
+
+    def _check_strike(self, state: dict, cat, action: dict) -> None:
+        seat, group = combat.candidates(state, cat)
+        unit, targets = action["unit"], action["targets"]
+        if unit not in group:
+            raise RuleViolation("KOZ-25", f"{unit!r} does not strike now; next: "
+                                + ", ".join(group))
+        legal = combat.legal_targets(state, cat, unit)
+        for t in targets:
+            if t not in legal:
+                tgt = state["units"].get(t)
+                if tgt is not None and tgt["shadow"]:
+                    raise RuleViolation("KOZ-41", "a creature in the shadow cannot be struck")
+                if tgt is not None and tgt["owner"] != seat and t in state["units"]:
+                    raise RuleViolation("KOZ-30", f"{t!r} flies: only flyers, archers and "
+                                        "Magic attack can strike it")
+                raise RuleViolation("KOZ-26", f"{t!r} is not a legal target; legal: "
+                                    + ", ".join(legal))
+        area = "area" in combat.striker_stats(state, cat, unit).abilities
+        want = min(2, len(legal)) if area else 1
+        if len(set(targets)) != len(targets) or len(targets) != want:
+            raise RuleViolation("KOZ-31" if area else "KOZ-26",
+                                f"this strike takes {want} different target(s)")
+
+    # ----------------------------------------------------------- resolve
+    def resolve(self, draft, action: dict, events: list[dict]) -> None:
+        cat = of_state(draft.root)
+        kind = action["type"]
+        if kind == "lot":
+            setup.resolve_lot(draft, action, events)
+        elif kind == "reveal":
+            setup.resolve_reveal(draft, action, events)
+        elif kind == "keep":
+            draft.at("players", action["player"])["ready"] = True
+            events.append({"type": "kept", "player": action["player"]})
+        elif kind == "mulligan":
+            setup.mulligan(draft, action, events)
+        elif kind in ("strike", "evade", "defend", "decline"):
+            fn = {"strike": lambda: combat.strike(draft, cat, action["unit"], action["targets"],
+                                                  events),
+                  "evade": lambda: combat.evade(draft, cat, action["card"], events),
+                  "defend": lambda: combat.defend(draft, cat, action["unit"], events),
+                  "decline": lambda: combat.decline(draft, cat, events)}[kind]
+            fn()
+            turn.after_combat(draft, cat, events)
+        elif draft.root["phase"] == "response":
+            turn.respond(draft, cat, action, events)
+        else:
+            turn.declare(draft, cat, action, events)
+        self._advance(draft, cat, events)
+
+    @staticmethod
+    def _advance(draft, cat, events: list[dict]) -> None:
+        """Setup → mulligans → the first turn, once no reveal is pending."""
+        root = draft.root
+        if root["result"] is not None or root["queue"] or not root["order"]:
+            return
+        if root["phase"] == "setup":
+            root["phase"] = "mulligan"
+        if root["phase"] == "mulligan" and all(p["ready"] for p in root["players"]):
+            turn.start_turn(draft, cat, events)
+
+    # ------------------------------------------------------------- score
+    def compute_score(self, state: dict) -> dict:
+        result = state["result"]
+        scores = []
+        for seat, p in enumerate(state["players"]):
+            life = max(0, 12 - p["capital_damage"])
+            scores.append({"player": seat, "total": life, "breakdown": {
+                "capital_life": life,
+                "creatures": sum(1 for d in state["units"].values() if d["owner"] == seat),
+                "sectors": sum(1 for s in state["sectors"].values()
+                               if s["controller"] == seat and s["kind"] != "capital")}})
+        return {"finished": result is not None,
+                "winners": list(result["winners"]) if result else [],
+                "reason": result["reason"] if result else None, "scores": scores}
+
+    # ------------------------------------------------------------- views
+    def hide(self, state: dict, player: int | None) -> dict:
+        return views.hide(state, player)
+
+    def secret_cards(self, state: dict, player: int | None) -> set[str]:
+        return views.secret_cards(state, player)
+
+    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
+        return views.determinize(state, of_state(state), player, seed)
+
+    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
+        errs = invariants.errors(state, catalogue(cards))
+        declared = state.get("declared")
+        if not errs and declared is not None:
+            spec = self.action_specs.get(declared.get("type"))
+            if spec is None or declared["type"] not in turn.MAIN_ACTIONS:
+                errs["state.declared.type"] = ["must be a main-phase action type"]
+            else:
+                from service.games import shape
+                errs.update(shape.check(spec, declared, "state.declared"))
+        return errs
+
+
+GAME = Kozyablo()

@@ -1,0 +1,145 @@
+"""Invariants of a well-shaped Kozyablo state: every card exactly once, references sound.
+
+A state that breaks one is refused (``InvalidState``) before any rule reads
+it, so a forged or corrupted state can never cause an unexpected error.
+"""
+
+from __future__ import annotations
+
+from ..base import conservation_errors
+from .catalogue import Catalogue, face
+
+PHASES = ("setup", "mulligan", "start", "main", "response", "combat", "end")
+
+
+def _known(cat: Catalogue, cid: str, seat: int) -> str | None:
+    """The kind of card ``cid`` is, or None when it is not a card of ``seat``."""
+    head, dot, rest = cid.partition(".")
+    if not dot or head != str(seat):
+        return None
+    f = face(cid)
+    if f in cat.faces:
+        return cat.faces[f].type
+    if f in cat.capitals:
+        return "capital"
+    if f in cat.sector_kinds and "#" not in rest:
+        return "sector"
+    return None
+
+
+def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+
+    def bad(path: str, msg: str) -> None:
+        out.setdefault(path, []).append(msg)
+
+    players = state["players"]
+    kinds: dict[str, str] = {}
+    for seat, p in enumerate(players):
+        for cid in p["cards"]:
+            kind = _known(cat, cid, seat)
+            if kind is None:
+                bad(f"state.players.{seat}.cards", f"{cid!r} is not a card of player {seat}")
+            else:
+                kinds[cid] = kind
+        if kinds.get(p["capital"]) != "capital":
+            bad(f"state.players.{seat}.capital", "must be this player's capital card")
+    if out:
+        return out
+    zones: list[dict[str, list[str]]] = [{} for _ in players]
+    for seat, p in enumerate(players):
+        for z in ("hand", "deck", "discard", "aside"):
+            zones[seat][f"state.players.{seat}.{z}"] = p[z]
+    for sid, sec in state["sectors"].items():
+        owner = sec["owner"]
+        if kinds.get(sid) not in ("capital", "sector") or not sid.startswith(f"{owner}."):
+            bad(f"state.sectors.{sid}", "not a sector or capital card of its owner")
+            continue
+        want = "capital" if kinds[sid] == "capital" else face(sid)
+        if sec["kind"] != want:
+            bad(f"state.sectors.{sid}.kind", f"must be {want}")
+        if sec["kind"] == "capital" and (sec["controller"] != owner
+                                         or players[owner]["capital"] != sid):
+            bad(f"state.sectors.{sid}", "a capital is its owner's and always controlled by them")
+        zones[owner].setdefault("state.sectors", []).append(sid)
+    for uid, d in state["units"].items():
+        if kinds.get(uid) not in ("creature", "hero") or not uid.startswith(f"{d['owner']}."):
+            bad(f"state.units.{uid}", "not a creature or hero card of its owner")
+            continue
+        if d["sector"] not in state["sectors"]:
+            bad(f"state.units.{uid}.sector", "no such sector")
+        zones[d["owner"]].setdefault("state.units", []).append(uid)
+        for a in d["artifacts"]:
+            if kinds.get(a) != "artifact" or not a.startswith(f"{d['owner']}."):
+                bad(f"state.units.{uid}.artifacts", f"{a!r} is not an artifact of the owner")
+            elif face(uid) not in cat.faces[face(a)].data["heroes"]:
+                bad(f"state.units.{uid}.artifacts", f"{a!r} cannot be carried by this hero")
+            else:
+                zones[d["owner"]].setdefault("state.units.artifacts", []).append(a)
+    for bid, d in state["buildings"].items():
+        if kinds.get(bid) != "building" or not bid.startswith(f"{d['owner']}."):
+            bad(f"state.buildings.{bid}", "not a building card of its owner")
+            continue
+        if d["sector"] != players[d["owner"]]["capital"]:
+            bad(f"state.buildings.{bid}.sector", "a building stands in its owner's capital")
+        zones[d["owner"]].setdefault("state.buildings", []).append(bid)
+    for mid, m in state["lasting"].items():
+        ok = kinds.get(mid) in ("magic", "event") and mid.startswith(f"{m['owner']}.") \
+            and cat.faces[face(mid)].data["kind"] != "instant"
+        if not ok:
+            bad(f"state.lasting.{mid}", "not a lasting magic card of its owner")
+            continue
+        if ("unit" in m) == ("sector" in m and "seat" in m):
+            bad(f"state.lasting.{mid}", "lies on a creature (`unit`) or a squad (`sector`+`seat`)")
+        elif "unit" in m and m["unit"] not in state["units"]:
+            bad(f"state.lasting.{mid}.unit", "no such creature")
+        elif "sector" in m and m["sector"] not in state["sectors"]:
+            bad(f"state.lasting.{mid}.sector", "no such sector")
+        zones[m["owner"]].setdefault("state.lasting", []).append(mid)
+    if out:
+        return out
+    for seat, p in enumerate(players):
+        out.update(conservation_errors(zones[seat], p["cards"]))
+    _flow(state, bad)
+    return out
+
+
+def _flow(state: dict, bad) -> None:
+    n = len(state["players"])
+    phase = state["phase"]
+    if phase not in PHASES:
+        bad("state.phase", "must be one of " + ", ".join(PHASES))
+        return
+    if sorted(state["order"]) not in ([], list(range(n))):
+        bad("state.order", "must be empty (before the lot) or every seat once")
+    if phase in ("start", "main", "response", "combat", "end"):
+        if state["active"] is None or len(state["order"]) != n:
+            bad("state.active", "a turn needs the active player and the turn order")
+    for i, q in enumerate(state["queue"]):
+        if ("to" in q) == ("do" in q):
+            bad(f"state.queue.{i}", "either a reveal (`to`) or an instruction (`do`)")
+    if (phase == "response") != (state["declared"] is not None):
+        bad("state.declared", "a declared action exists exactly in the response phase")
+    if (phase == "combat") != (state["combat"] is not None):
+        bad("state.combat", "a combat exists exactly in the combat phase")
+    c = state["combat"]
+    if c is not None:
+        known = set(state["units"]) | set(state["buildings"])
+        if c["sector"] not in state["sectors"]:
+            bad("state.combat.sector", "no such sector")
+        for w in c["waiting"] + c.get("movers", []):
+            if w not in known and not _gone(w, state):
+                bad("state.combat", f"{w!r} is not a card on the table or in a discard")
+        if c["current"] is not None and c["current"] not in known:
+            bad("state.combat.current", "the striker must be on the table")
+        if c["hits"] and c["current"] is None:
+            bad("state.combat.hits", "hits belong to the current striker")
+        for h in c["hits"]:
+            if h["target"] not in known and h["target"] != c["sector"]:
+                bad("state.combat.hits", f"{h['target']!r} cannot be struck")
+        if "to" in c and c["to"] not in state["sectors"]:
+            bad("state.combat.to", "no such sector")
+
+
+def _gone(cid: str, state: dict) -> bool:
+    return any(cid in p["discard"] for p in state["players"])

@@ -1,0 +1,180 @@
+"""Playing a card from hand (KOZ-17 … KOZ-23), production gating every type.
+
+``{"type": "play_card", "player", "card", "sector"?, "target"?}``:
+
+* creature / hero — ``sector`` it enters;
+* artifact — ``target``: the hero that carries it;
+* building — nothing (it goes into the player's capital);
+* magic / event — what its effect needs (``target`` or ``sector``; see
+  ``effects.choices``).
+"""
+
+from __future__ import annotations
+
+from . import effects
+from .catalogue import Catalogue, face
+from ..errors import RuleViolation as violation
+from .sectors import (capital_id, controlled_sectors, enemy_creature_in_capital,
+                      garrison_room, has_opposing_cards, production)
+
+#: KOZ-17 … KOZ-22: which production a card type needs, and its clause
+NEEDS = {"creature": ("gold", "KOZ-17"), "hero": ("crystals", "KOZ-20"),
+         "magic": ("mana", "KOZ-18"), "event": ("crystals", "KOZ-19"),
+         "artifact": ("gold", "KOZ-21"), "building": ("crystals", "KOZ-22")}
+HERO_CRYSTALS = 3
+
+
+def level_needed(f) -> int:
+    return max(f.level, HERO_CRYSTALS) if f.type == "hero" else f.level
+
+
+def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = None) -> str | None:
+    """Why ``seat`` cannot pay for ``f`` now (None: they can)."""
+    prod = prod or production(state, cat, seat)
+    resource, rule = NEEDS[f.type]
+    need = level_needed(f)
+    if prod[resource] < need:
+        return (f"{rule}: a level-{f.level} {f.type} needs {resource} production "
+                f"{need}; you have {prod[resource]}")
+    req = f.data.get("requires")
+    if req and controlled_sectors(state, seat) < req.get("controlled_sectors", 0):
+        return (f"KOZ-19: this card needs {req['controlled_sectors']} controlled sector(s); "
+                f"you control {controlled_sectors(state, seat)}")
+    if f.type == "hero" and f.id in state["players"][seat]["dead_heroes"]:
+        return "KOZ-20: this hero was destroyed and can never be played again"
+    if f.type == "building":
+        cap = capital_id(state, seat)
+        limit = cat.capitals[face(cap)]["buildings"]
+        have = sum(1 for d in state["buildings"].values() if d["owner"] == seat)
+        if have >= limit:
+            return f"KOZ-22: your capital allows {limit} building(s); you have {have}"
+    return None
+
+
+def creature_sectors(state: dict, cat: Catalogue, seat: int) -> list[str]:
+    """KOZ-17/KOZ-23/KOZ-16a: sectors a creature of ``seat`` may be played into."""
+    cap = capital_id(state, seat)
+    own_ok = garrison_room(state, cat, seat, 1)
+    if enemy_creature_in_capital(state, seat):
+        return [cap] if own_ok else []
+    out = []
+    for sid, sec in state["sectors"].items():
+        if sid == cap:
+            if own_ok and not has_opposing_cards(state, sid, seat):
+                out.append(sid)
+        elif not has_opposing_cards(state, sid, seat):
+            out.append(sid)
+    return sorted(out)
+
+
+def _heroes_for(state: dict, cat: Catalogue, seat: int, f) -> list[str]:
+    allowed = f.data["heroes"]
+    only_capital = enemy_creature_in_capital(state, seat)
+    cap = capital_id(state, seat)
+    return sorted(u for u, d in state["units"].items()
+                  if d["owner"] == seat and face(u) in allowed
+                  and (not only_capital or d["sector"] == cap))
+
+
+def options(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+    """Every legal play (one instance per card face: copies are interchangeable)."""
+    out = []
+    prod = production(state, cat, seat)
+    seen = set()
+    for card in state["players"][seat]["hand"]:
+        fid = face(card)
+        if fid in seen:
+            continue
+        seen.add(fid)
+        f = cat.faces[fid]
+        if affordable(state, cat, seat, f, prod):
+            continue
+        base = {"type": "play_card", "player": seat, "card": card}
+        if f.type in ("creature", "hero"):
+            out.extend({**base, "sector": s} for s in creature_sectors(state, cat, seat))
+        elif f.type == "artifact":
+            out.extend({**base, "target": h} for h in _heroes_for(state, cat, seat, f))
+        elif f.type == "building":
+            out.append(base)
+        else:
+            out.extend({**base, **c} for c in effects.choices(
+                state, cat, seat, f.data["effect"], from_magic=f.type == "magic"))
+    return out
+
+
+def check(state: dict, cat: Catalogue, action: dict) -> None:
+    """Raise a ``RuleViolation`` naming the clause unless the play is legal."""
+    seat, card = action["player"], action["card"]
+    if card not in state["players"][seat]["hand"]:
+        raise violation("KOZ-15", f"{card!r} is not in your hand")
+    f = cat.faces[face(card)]
+    why = affordable(state, cat, seat, f)
+    if why:
+        rule, _, reason = why.partition(": ")
+        raise violation(rule, reason)
+    extra = set(action) - {"type", "player", "card"}
+    if f.type in ("creature", "hero"):
+        if extra != {"sector"}:
+            raise violation("KOZ-17", "a creature is played with `sector` only")
+        sector = action["sector"]
+        if sector not in state["sectors"]:
+            raise violation("KOZ-17", f"no sector {sector!r} on the table")
+        if sector not in creature_sectors(state, cat, seat):
+            cap = capital_id(state, seat)
+            if enemy_creature_in_capital(state, seat) and sector != cap:
+                raise violation("KOZ-23", "an opposing creature stands in your capital: "
+                                "creatures may be played only into your capital")
+            if sector == cap:
+                raise violation("KOZ-16a", "your capital's garrison is full")
+            raise violation("KOZ-17", "a creature cannot be played into a sector with "
+                            "opposing cards or into the opponent's capital")
+    elif f.type == "artifact":
+        if extra != {"target"}:
+            raise violation("KOZ-21", "an artifact is played with `target` (a hero) only")
+        if action["target"] not in _heroes_for(state, cat, seat, f):
+            if enemy_creature_in_capital(state, seat):
+                raise violation("KOZ-23", "an opposing creature stands in your capital: "
+                                "artifacts only onto a hero in your capital")
+            raise violation("KOZ-21", "this artifact may be carried only by "
+                            + ", ".join(f.data["heroes"]) + " of yours on the table")
+    elif f.type == "building":
+        if extra:
+            raise violation("KOZ-22", "a building takes no target: it enters your capital")
+    else:
+        choice = {k: action[k] for k in ("target", "sector") if k in action}
+        if extra - {"target", "sector"}:
+            raise violation("KOZ-18", "unknown fields for a magic or event card")
+        legal = effects.choices(state, cat, seat, f.data["effect"], from_magic=f.type == "magic")
+        if choice not in legal:
+            tgt = state["units"].get(choice.get("target", ""))
+            if tgt is not None and tgt["shadow"]:
+                raise violation("KOZ-41", "a creature in the shadow cannot be chosen")
+            if tgt is not None and f.type == "magic":
+                raise violation("KOZ-38", "that creature is not affected by this magic "
+                                "(Magic protection or Undead immunity)")
+            raise violation("KOZ-18", f"not a legal target for this card: its effect reaches "
+                            f"{f.data['effect']['target']}")
+
+
+def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
+    """Put the card into play (checked)."""
+    root = draft.root
+    seat, card = action["player"], action["card"]
+    f = cat.faces[face(card)]
+    draft.at("players", seat, "hand").remove(card)
+    events.append({"type": "card_played", "player": seat, "card": card,
+                   **{k: action[k] for k in ("sector", "target") if k in action}})
+    if f.type in ("creature", "hero"):
+        draft.at("units")[card] = {"owner": seat, "sector": action["sector"], "damage": 0,
+                                   "shadow": False, "artifacts": []}
+    elif f.type == "artifact":
+        draft.at("units", action["target"], "artifacts").append(card)
+    elif f.type == "building":
+        draft.at("buildings")[card] = {"owner": seat, "sector": capital_id(root, seat),
+                                       "damage": 0}
+    else:
+        choice = {k: action[k] for k in ("target", "sector") if k in action}
+        effects.apply(draft, cat, seat, f.data["effect"], choice, events,
+                      from_magic=f.type == "magic", card=card)
+        if f.data["kind"] == "instant":
+            draft.at("players", seat, "discard").append(card)

@@ -1,0 +1,125 @@
+"""Sectors, control and production (KOZ-11 … KOZ-13, KOZ-16a garrison).
+
+Sector ids are the instance ids of the sector and capital cards
+(``"0.gold_mine"``, ``"1.tr_capital"``); ``state["sectors"][id]`` holds
+``{kind, owner, controller}``.  Production is a *level*, derived on demand:
+the capital's printed production plus one per controlled sector of the
+matching kind (RULING in KOZ-13).
+"""
+
+from __future__ import annotations
+
+from .catalogue import Catalogue, face
+
+RESOURCE_OF = {"gold_mine": "gold", "crystal_mine": "crystals", "energy_source": "mana"}
+
+
+def opponent(state: dict, seat: int) -> int:
+    """The other player (Kozyablo here is a two-player game)."""
+    return 1 - seat
+
+
+def capital_id(state: dict, seat: int) -> str:
+    return state["players"][seat]["capital"]
+
+
+def is_capital(state: dict, sector: str) -> bool:
+    return state["sectors"][sector]["kind"] == "capital"
+
+
+def production(state: dict, cat: Catalogue, seat: int) -> dict[str, int]:
+    """KOZ-12/KOZ-13: production levels of ``seat``.
+
+    >>> st = {"players": [{"capital": "0.kz_capital"}],
+    ...       "sectors": {"0.gold_mine": {"kind": "gold_mine", "owner": 0, "controller": 0}}}
+    >>> import card_db; from service.games.kozyablo.catalogue import catalogue
+    >>> production(st, catalogue(card_db.get("kozyablo")), 0)
+    {'gold': 2, 'crystals': 2, 'mana': 2}
+    """
+    out = dict(cat.capitals[face(state["players"][seat]["capital"])]["production"])
+    for sec in state["sectors"].values():
+        if sec["controller"] == seat and sec["kind"] != "capital":
+            out[RESOURCE_OF[sec["kind"]]] += 1
+    return out
+
+
+def controlled_sectors(state: dict, seat: int) -> int:
+    """Non-capital sectors under ``seat``'s control (Sabotage's requirement)."""
+    return sum(1 for s in state["sectors"].values()
+               if s["controller"] == seat and s["kind"] != "capital")
+
+
+def units_in(state: dict, sector: str, seat: int | None = None) -> list[str]:
+    """Creature ids in ``sector`` (of ``seat`` only, if given), shadowed included."""
+    return [u for u, d in state["units"].items()
+            if d["sector"] == sector and (seat is None or d["owner"] == seat)]
+
+
+def has_opposing_cards(state: dict, sector: str, seat: int) -> bool:
+    """Whether ``sector`` holds any card of ``seat``'s opponent (KOZ-17).
+
+    Opposing cards: creatures (face down too), buildings, lasting magic laid on
+    the sector, and the opponent's capital itself.
+    """
+    sec = state["sectors"][sector]
+    if sec["kind"] == "capital" and sec["owner"] != seat:
+        return True
+    for d in state["units"].values():
+        if d["sector"] == sector and d["owner"] != seat:
+            return True
+    for d in state["buildings"].values():
+        if d["sector"] == sector and d["owner"] != seat:
+            return True
+    for d in state["lasting"].values():
+        if d.get("sector") == sector and d["owner"] != seat:
+            return True
+    return False
+
+
+def enemy_creature_in_capital(state: dict, seat: int) -> bool:
+    """KOZ-23: an opposing creature stands in ``seat``'s capital."""
+    cap = capital_id(state, seat)
+    return any(d["sector"] == cap and d["owner"] != seat for d in state["units"].values())
+
+
+def garrison_room(state: dict, cat: Catalogue, seat: int, adding: int) -> bool:
+    """KOZ-16a: may ``adding`` more of ``seat``'s creatures stand in their capital?
+
+    The limit does not apply while opposing cards are in the capital.
+    """
+    cap = capital_id(state, seat)
+    if has_opposing_cards(state, cap, seat):
+        return True
+    limit = cat.capitals[face(cap)]["garrison"]
+    return len(units_in(state, cap, seat)) + adding <= limit
+
+
+def over_garrison(state: dict, cat: Catalogue, seat: int) -> int:
+    """How many creatures ``seat`` must move out of their capital now (KOZ-16a)."""
+    cap = capital_id(state, seat)
+    if has_opposing_cards(state, cap, seat):
+        return 0
+    limit = cat.capitals[face(cap)]["garrison"]
+    return max(0, len(units_in(state, cap, seat)) - limit)
+
+
+def update_control(draft, events: list[dict]) -> None:
+    """KOZ-11: re-derive control of every non-capital sector from who is there.
+
+    One player's creatures present: that player controls it.  Several
+    players': neutral.  Nobody: control stays as it was.
+    """
+    root = draft.root
+    present: dict[str, set] = {}
+    for d in root["units"].values():
+        present.setdefault(d["sector"], set()).add(d["owner"])
+    for sid, sec in root["sectors"].items():
+        if sec["kind"] == "capital":
+            continue
+        who = present.get(sid)
+        if not who:
+            continue
+        new = next(iter(who)) if len(who) == 1 else None
+        if new != sec["controller"]:
+            draft.at("sectors", sid)["controller"] = new
+            events.append({"type": "sector_control", "sector": sid, "controller": new})

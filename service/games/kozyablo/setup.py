@@ -1,0 +1,147 @@
+"""Setup, draws and mulligans (KOZ-7 … KOZ-10).
+
+Decks are unordered multisets (``service.games.chance``): every card that
+comes off a deck is a chance node ``{"type": "reveal", "seat", "card": face}``
+weighted by the copies left.  ``state["queue"]`` holds the reveals still to
+happen, in order, and the mulligan's "shuffle the chosen cards back"
+instruction, which runs by itself once the three discards are revealed.
+"""
+
+from __future__ import annotations
+
+from ..chance import count_weights, draw_below
+from ..errors import InvalidSetup
+from .catalogue import Catalogue, face, instance_ids
+from .deck import validate_deck
+
+#: KOZ-10: turn order by race
+RACE_ORDER = ("pozorki", "trutni", "kozly", "zhloby")
+HAND_SIZE, MULLIGAN_DISCARDS, MAX_MULLIGANS = 6, 3, 3
+
+
+def choose_races(seed: int, count: int) -> list[str]:
+    """Different races for ``count`` players, chosen by the seed.
+
+    Uses its own stream of the seed (counter from 2**40) so it never reuses
+    the numbers of the game's chance nodes.
+
+    >>> choose_races(7, 2) == choose_races(7, 2)
+    True
+    >>> len(set(choose_races(3, 2)))
+    2
+    """
+    rng = {"seed": seed, "counter": 1 << 40}
+    left = list(RACE_ORDER)
+    return [left.pop(draw_below(rng, len(left))) for _ in range(count)]
+
+
+def resolve_decks(cat: Catalogue, setups: list[dict]) -> list[dict]:
+    """The deck of each player setup; every violation of every deck at once."""
+    decks, violations = [], []
+    for i, s in enumerate(setups):
+        if "deck" in s and "race" in s:
+            violations.append({"rule": "KOZ-1", "player": i, "cards": [],
+                               "reason": "give either a deck or a reference race, not both"})
+            continue
+        if "deck" in s:
+            deck = s["deck"]
+            for v in validate_deck(cat, deck):
+                violations.append({**v, "player": i})
+        else:
+            race = s.get("race")
+            if race not in cat.decks:
+                violations.append({"rule": "KOZ-1", "player": i, "cards": [],
+                                   "reason": f"no reference deck for race {race!r}; known: "
+                                   + ", ".join(sorted(cat.decks))})
+                continue
+            deck = cat.decks[race]
+        decks.append(deck)
+    if violations:
+        raise InvalidSetup(violations)
+    return decks
+
+
+def initial_state(cat: Catalogue, setups: list[dict], decks: list[dict]) -> dict:
+    """KOZ-7/KOZ-8: capitals and sectors out (sectors neutral), six draws queued."""
+    players, sectors, queue = [], {}, []
+    for seat, (s, deck) in enumerate(zip(setups, decks)):
+        cap = f"{seat}.{deck['capital']}"
+        race = cat.capitals[deck["capital"]]["race"]
+        cards = instance_ids(seat, deck["cards"])
+        secs = [f"{seat}.{k}" for k in deck["sectors"]]
+        sectors[cap] = {"kind": "capital", "owner": seat, "controller": seat}
+        for sid, kind in zip(secs, deck["sectors"]):
+            sectors[sid] = {"kind": kind, "owner": seat, "controller": None}
+        players.append({
+            "name": s.get("name", f"Player {seat + 1}"), "race": race, "capital": cap,
+            "hand": [], "deck": sorted(cards), "discard": [], "aside": [],
+            "cards": sorted([cap, *secs, *cards]), "mulligans": 0, "ready": False,
+            "dead_heroes": [], "capital_damage": 0})
+        queue += [{"seat": seat, "to": "hand"}] * HAND_SIZE
+    races = [p["race"] for p in players]
+    order = [] if len(set(races)) < len(races) else sorted(
+        range(len(players)), key=lambda i: RACE_ORDER.index(races[i]))
+    return {"players": players, "order": order, "active": None, "sectors": sectors,
+            "units": {}, "buildings": {}, "lasting": {}, "queue": queue, "declared": None,
+            "used": [], "combat": None, "phase": "setup"}
+
+
+def lot_outcomes(state: dict) -> list[tuple[dict, int]]:
+    """KOZ-10: who goes first among players of the same race — a fair lot."""
+    return [({"type": "lot", "player": "chance", "first": s}, 1)
+            for s in range(len(state["players"]))]
+
+
+def reveal_outcomes(state: dict) -> list[tuple[dict, int]]:
+    seat = state["queue"][0]["seat"]
+    return [({"type": "reveal", "player": "chance", "seat": seat, "card": f}, n)
+            for f, n in count_weights(state["players"][seat]["deck"], face)]
+
+
+def resolve_lot(draft, action: dict, events: list[dict]) -> None:
+    first = action["first"]
+    n = len(draft.root["players"])
+    draft.root["order"] = [first] + [s for s in range(n) if s != first]
+    events.append({"type": "lot", "first": first, "rule": "KOZ-10"})
+
+
+def resolve_reveal(draft, action: dict, events: list[dict]) -> None:
+    """The top card turned out to be ``card``: into the hand or the discard."""
+    seat, fid = action["seat"], action["card"]
+    head = draft.at("queue").pop(0)
+    deck = draft.at("players", seat, "deck")
+    card = next(c for c in deck if face(c) == fid)
+    deck.remove(card)
+    draft.at("players", seat, head["to"]).append(card)
+    events.append({"type": "drawn" if head["to"] == "hand" else "milled", "player": seat,
+                   "card": card})
+    drain(draft, events)
+
+
+def drain(draft, events: list[dict]) -> None:
+    """Run queued instructions that need no chance (a mulligan's shuffle back)."""
+    root = draft.root
+    while root["queue"] and "do" in root["queue"][0]:
+        seat = draft.at("queue").pop(0)["seat"]
+        aside = root["players"][seat]["aside"]
+        p = draft.at("players", seat)
+        p["deck"] = sorted(p["deck"] + aside)
+        p["aside"] = []
+        events.append({"type": "shuffled_back", "player": seat, "count": len(aside)})
+        draft.root["queue"] = [{"seat": seat, "to": "hand"}] * len(aside) + root["queue"]
+
+
+def mulligan(draft, action: dict, events: list[dict]) -> None:
+    """KOZ-9: top 3 to the discard, the chosen cards back, as many drawn."""
+    seat, cards = action["player"], action["cards"]
+    p = draft.at("players", seat)
+    p["hand"] = [c for c in p["hand"] if c not in cards]
+    p["aside"] = list(cards)
+    p["mulligans"] += 1
+    if p["mulligans"] >= MAX_MULLIGANS:
+        p["ready"] = True
+    n = min(MULLIGAN_DISCARDS, len(p["deck"]))
+    draft.at("queue").extend([{"seat": seat, "to": "discard"}] * n + [{"seat": seat, "do": "back"}])
+    events.append({"type": "mulligan", "player": seat, "count": len(cards),
+                   "number": p["mulligans"], "rule": "KOZ-9"})
+    drain(draft, events)

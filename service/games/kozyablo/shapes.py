@@ -1,0 +1,109 @@
+"""Declared shapes of Kozyablo states, actions, events and player setups."""
+
+from __future__ import annotations
+
+from service.games import shape as s
+
+ID = s.Str(max_length=64)
+SEAT = s.Int(minimum=0, maximum=1)
+IDS = s.ListOf(ID, max_items=64)
+
+PLAYER = s.Obj({
+    "name": s.Str(max_length=64), "race": s.Enum("pozorki", "trutni", "kozly", "zhloby"),
+    "capital": ID, "hand": IDS, "deck": IDS, "discard": IDS, "aside": IDS,
+    "cards": s.ListOf(ID, max_items=40), "mulligans": s.Int(minimum=0, maximum=3),
+    "ready": s.Bool(), "dead_heroes": IDS, "capital_damage": s.Int(minimum=0, maximum=99)})
+
+SECTOR = s.Obj({"kind": s.Enum("capital", "gold_mine", "crystal_mine", "energy_source"),
+                "owner": SEAT, "controller": s.Nullable(SEAT)})
+UNIT = s.Obj({"owner": SEAT, "sector": ID, "damage": s.Int(minimum=0, maximum=99),
+              "shadow": s.Bool(), "artifacts": IDS})
+BUILDING = s.Obj({"owner": SEAT, "sector": ID, "damage": s.Int(minimum=0, maximum=99)})
+LASTING = s.Obj({"owner": SEAT, "turns_left": s.Nullable(s.Int(minimum=1, maximum=9)),
+                 "cast_turn": s.Int(minimum=0)},
+                {"unit": ID, "sector": ID, "seat": SEAT})
+QUEUED = s.Obj({"seat": SEAT}, {"to": s.Enum("hand", "discard"), "do": s.Enum("back")})
+HIT = s.Obj({"target": ID, "stage": s.Enum("evade", "defend")})
+COMBAT = s.Nullable(s.Obj(
+    {"sector": ID, "attacker": SEAT, "kind": s.Enum("attack", "retreat"), "waiting": IDS,
+     "current": s.Nullable(ID), "strikes_left": s.Int(minimum=0, maximum=1),
+     "hits": s.ListOf(HIT, max_items=2), "area": s.Bool()},
+    {"movers": IDS, "to": ID}))
+
+STATE_FIELDS = {
+    "players": s.ListOf(PLAYER, min_items=2, max_items=2),
+    "order": s.ListOf(SEAT, max_items=2),
+    "active": s.Nullable(SEAT),
+    "sectors": s.MapOf(SECTOR, max_items=8),
+    "units": s.MapOf(UNIT, max_items=60),
+    "buildings": s.MapOf(BUILDING, max_items=12),
+    "lasting": s.MapOf(LASTING, max_items=40),
+    "queue": s.ListOf(QUEUED, max_items=40),
+    "declared": s.Nullable(s.Obj({"type": s.Str(), "player": SEAT}, extra=True)),
+    "used": s.ListOf(s.Str(max_length=80), max_items=60),
+    "combat": COMBAT,
+}
+
+CHOICE = {"target": ID, "sector": ID}
+
+ACTION_TYPES = {
+    "lot": ({"first": SEAT}, "Chance: who goes first among players of one race (KOZ-10)."),
+    "reveal": ({"seat": SEAT, "card": ID},
+               "Chance: the card that came off a player's deck (KOZ-8, KOZ-9, draws)."),
+    "keep": ({}, "Keep the hand (KOZ-9)."),
+    "mulligan": ({"cards": s.ListOf(ID, min_items=1, max_items=6)},
+                 "Discard the top 3 of the deck, shuffle these hand cards back, draw as many "
+                 "(KOZ-9, at most three times)."),
+    "play_card": ({"card": ID}, "Play a card from hand (KOZ-17 … KOZ-23): `sector` for a "
+                  "creature, `target` for an artifact, the effect's choice for magic/events.",
+                  CHOICE),
+    "draw": ({}, "Draw the top card of your deck (KOZ-15)."),
+    "move": ({"from": ID, "to": ID, "units": s.ListOf(ID, min_items=1, max_items=30)},
+             "Move creatures from one sector to another (KOZ-15, KOZ-16a)."),
+    "attack": ({"sector": ID}, "Declare an attack in a sector (KOZ-24)."),
+    "use_ability": ({"source": ID, "ability": s.Str(max_length=16)},
+                    "Use an on-table ability: 'regeneration', 'shadow' or the index of an "
+                    "activated ability (KOZ-16, KOZ-40, KOZ-41).", CHOICE),
+    "skip": ({}, "Skip the action (KOZ-15)."),
+    "pass": ({}, "Let the declared action be carried out (KOZ-16 response window)."),
+    "strike": ({"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
+               "Strike with the creature whose turn it is (KOZ-25, KOZ-26; two targets for Area)."),
+    "evade": ({"card": ID}, "Evasion: discard this card, the strike misses (KOZ-46)."),
+    "defend": ({"unit": ID}, "Defender: this creature takes the strike instead (KOZ-45, KOZ-49)."),
+    "decline": ({}, "No reaction to the strike."),
+}
+
+EVENT_TYPES = {
+    "chance": "A chance node resolved by the server.",
+    "lot": "Who goes first (KOZ-10).", "drawn": "A card drawn into a hand.",
+    "milled": "A card revealed into the discard (KOZ-9).",
+    "mulligan": "A mulligan (KOZ-9).", "shuffled_back": "Mulligan cards back into the deck.",
+    "turn_started": "A player's turn begins.", "turn_ended": "A player's turn ends.",
+    "trigger": "A start/end-of-turn text fired (KOZ-14).",
+    "action_declared": "An action waits for the opponent's response (KOZ-16).",
+    "passed": "The response window closed.", "action_fizzled": "A declared action became illegal.",
+    "card_played": "A card was played.", "draw": "A draw action.", "moved": "Creatures moved.",
+    "skipped": "The action was skipped.", "ability_used": "An on-table ability was used.",
+    "entered_shadow": "A creature hid (KOZ-41).", "left_shadow": "A creature left the shadow.",
+    "combat_started": "A combat began (KOZ-24).", "retreat_attack": "A retreat attack (KOZ-16a).",
+    "strike": "A strike was made.", "no_target": "A striker had no legal target.",
+    "evaded": "Evasion made a strike miss (KOZ-46).", "defended": "A Defender took a strike.",
+    "damage": "Damage dealt.", "heal": "Life restored.", "vampirism": "Vampirism (KOZ-44).",
+    "died": "A creature or building died (KOZ-29).", "destroyed": "A building was destroyed.",
+    "combat_ended": "The combat is over.", "magic_laid": "Lasting magic put on the table.",
+    "magic_ended": "Lasting magic left the table.", "sector_control": "Control changed (KOZ-11).",
+    "capital_captured": "A capital was captured (KOZ-48).",
+    "capital_destroyed": "A capital was destroyed (KOZ-49).",
+    "turn_limit": "The turn limit ended the game (KOZ-50).",
+}
+
+DECK = s.Obj({"capital": ID, "sectors": s.ListOf(ID, max_items=10),
+              "cards": s.ListOf(ID, max_items=100)},
+             description="A deck: capital, three sectors and 15-25 cards (ids, with repeats).")
+
+PLAYER_SETUP_FIELDS = {
+    "name": s.Str(max_length=64),
+    "deck": DECK,
+    "race": s.Enum("pozorki", "trutni", "kozly", "zhloby",
+                   description="play the reference deck of this race"),
+}

@@ -1,0 +1,75 @@
+"""Effective stats of creatures and buildings on the table.
+
+Printed stats, plus artifacts carried (KOZ-21), plus lasting magic laid on
+the creature or on its squad (KOZ-18).  ``Stats`` is what combat and the
+effect engine read.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .catalogue import Catalogue, face
+
+
+class Stats(NamedTuple):
+    attack: int
+    life: int
+    speed: int
+    abilities: frozenset
+    armor: int
+    regeneration: int
+
+
+def _apply(mod: dict, attack: int, life: int, speed: int, abilities: set,
+           values: dict) -> tuple[int, int, int]:
+    attack += mod.get("attack", 0)
+    life += mod.get("life", 0)
+    speed += mod.get("speed", 0)
+    for g in mod.get("grant", ()):
+        abilities.add(g["type"])
+        if "value" in g:
+            values[g["type"]] = values.get(g["type"], 0) + g["value"]
+    return attack, life, speed
+
+
+def unit_stats(state: dict, cat: Catalogue, uid: str) -> Stats:
+    """Stats of creature ``uid`` with everything laid on it.
+
+    >>> import card_db; from service.games.kozyablo.catalogue import catalogue
+    >>> cat = catalogue(card_db.get("kozyablo"))
+    >>> st = {"units": {"0.kz_hero": {"owner": 0, "sector": "s", "damage": 0,
+    ...        "shadow": False, "artifacts": ["0.kz_art_horns"]}}, "lasting": {}}
+    >>> s = unit_stats(st, cat, "0.kz_hero"); (s.attack, s.life, s.armor)
+    (5, 6, 1)
+    """
+    unit = state["units"][uid]
+    f = cat.faces[face(uid)]
+    lasting = state["lasting"]
+    if not unit["artifacts"] and not lasting:
+        return Stats(f.attack, f.life, f.speed, f.abilities, f.armor, f.regeneration)
+    attack, life, speed = f.attack, f.life, f.speed
+    abilities = set(f.abilities)
+    values = {"armor": f.armor, "regeneration": f.regeneration}
+    for art in unit["artifacts"]:
+        attack, life, speed = _apply(cat.faces[face(art)].data["modify"], attack, life, speed,
+                                     abilities, values)
+    for mid, m in lasting.items():
+        if m.get("unit") == uid or (m.get("sector") == unit["sector"]
+                                    and m.get("seat") == unit["owner"]):
+            attack, life, speed = _apply(cat.faces[face(mid)].data["effect"]["modify"],
+                                         attack, life, speed, abilities, values)
+    return Stats(max(0, attack), max(1, life), max(0, speed), frozenset(abilities),
+                 values["armor"], values["regeneration"])
+
+
+def building_stats(cat: Catalogue, bid: str) -> Stats:
+    f = cat.faces[face(bid)]
+    return Stats(f.attack, f.life, f.speed, f.abilities, f.armor, f.regeneration)
+
+
+def life_left(state: dict, cat: Catalogue, cid: str) -> int:
+    """Life a creature or building has left."""
+    if cid in state["units"]:
+        return unit_stats(state, cat, cid).life - state["units"][cid]["damage"]
+    return cat.faces[face(cid)].life - state["buildings"][cid]["damage"]

@@ -1,0 +1,346 @@
+"""The turn: start, main and end phases (KOZ-14 … KOZ-16a), capture and the turn limit.
+
+Main phase (KOZ-15): exactly one *action* — ``play_card``, ``draw``, ``move``,
+``attack``, ``use_ability`` with an action-marked ability, or ``skip`` — plus
+any number of free abilities (each source once per turn) before it.
+
+Response window (KOZ-16): once an action is declared, if the opponent has a
+free ability they can use, ``phase`` becomes ``response`` and the opponent
+may use free abilities or ``pass``; then the action is carried out.  If it
+became illegal meanwhile (its target died, …), it fizzles: the turn's action
+is spent and nothing else happens (a card stays in hand).
+
+Garrison (KOZ-16a): while the player's capital holds more of their creatures
+than its Garrison and no opposing cards, their action must be a move out of
+it that restores the limit.
+
+``Time-N`` magic (KOZ-18) lasts N whole turns (either player's) after the
+turn it is played in; it is discarded at the end of the N-th.  ``turn`` counts
+player turns: the first player's first turn is turn 1.
+"""
+
+from __future__ import annotations
+
+from . import abilities, combat, effects, play
+from ..errors import RuleViolation
+from .catalogue import Catalogue, face
+from .damage import sweep
+from .sectors import (capital_id, has_opposing_cards, is_capital, over_garrison, opponent,
+                      garrison_room, units_in, update_control)
+
+MAIN_ACTIONS = ("play_card", "draw", "move", "attack", "use_ability", "skip")
+
+
+# ------------------------------------------------------------ listing
+def deck_left(state: dict, seat: int) -> int:
+    """Cards in the deck not already promised to a queued draw."""
+    return len(state["players"][seat]["deck"]) - sum(
+        1 for q in state["queue"] if q.get("seat") == seat and "to" in q)
+
+
+def moves(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+    """Moves listed: each squad whole, and each creature of it alone.
+
+    Any other non-empty part of a squad is legal too (see ``constraints``).
+    """
+    must = over_garrison(state, cat, seat)
+    cap = capital_id(state, seat)
+    squads: dict[str, list[str]] = {}
+    for u, d in state["units"].items():
+        if d["owner"] == seat:
+            squads.setdefault(d["sector"], []).append(u)
+    out = []
+    for src in sorted(squads):
+        if must and src != cap:
+            continue
+        squad = sorted(squads[src])
+        parts = [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
+        for dst in sorted(state["sectors"]):
+            if dst == src or (is_capital(state, src) and is_capital(state, dst)):
+                continue
+            for part in parts:
+                if must and len(part) < must:
+                    continue
+                if dst == cap and not garrison_room(state, cat, seat, len(part)):
+                    continue
+                out.append({"type": "move", "player": seat, "from": src, "to": dst,
+                            "units": part})
+    return out
+
+
+def attack_sectors(state: dict, seat: int) -> list[str]:
+    """KOZ-24: sectors where ``seat`` has creatures and the enemy something to strike."""
+    out = []
+    mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
+    for s in sorted(mine):
+        sec = state["sectors"][s]
+        if (sec["kind"] == "capital" and sec["owner"] != seat) or any(
+                d["sector"] == s and d["owner"] != seat and not d["shadow"]
+                for d in state["units"].values()) or any(
+                d["sector"] == s and d["owner"] != seat for d in state["buildings"].values()):
+            out.append(s)
+    return out
+
+
+def main_actions(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+    """Every main-phase action of ``seat`` (free abilities first)."""
+    out = abilities.uses(state, cat, seat, ("free",))
+    if over_garrison(state, cat, seat):
+        return out + moves(state, cat, seat)
+    out += play.options(state, cat, seat)
+    if deck_left(state, seat) > 0:
+        out.append({"type": "draw", "player": seat})
+    out += moves(state, cat, seat)
+    out += [{"type": "attack", "player": seat, "sector": s} for s in attack_sectors(state, seat)]
+    out += abilities.uses(state, cat, seat, ("action",))
+    out.append({"type": "skip", "player": seat})
+    return out
+
+
+def response_actions(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+    return abilities.uses(state, cat, seat, ("free",)) + [{"type": "pass", "player": seat}]
+
+
+# ------------------------------------------------------------ checking
+def check_main(state: dict, cat: Catalogue, action: dict) -> None:
+    """Raise ``RuleViolation`` (with its clause) unless ``action`` is a legal main action."""
+    kind, seat = action["type"], action["player"]
+    if kind == "use_ability":
+        marks = ("free", "action")
+        try:
+            mark, _ = abilities.check(state, cat, action, marks)
+        except ValueError as exc:
+            raise RuleViolation("KOZ-16", str(exc))
+        if mark == "free" or not over_garrison(state, cat, seat):
+            return
+    must = over_garrison(state, cat, seat)
+    if must and kind != "move":
+        raise RuleViolation("KOZ-16a", f"your capital holds {must} creature(s) more than its "
+                            "garrison: your action must move them out")
+    if kind == "play_card":
+        play.check(state, cat, action)
+    elif kind == "draw":
+        if deck_left(state, seat) <= 0:
+            raise RuleViolation("KOZ-50", "your deck is empty: drawing is not a legal action")
+    elif kind == "move":
+        check_move(state, cat, action, must)
+    elif kind == "attack":
+        if action["sector"] not in attack_sectors(state, seat):
+            raise RuleViolation("KOZ-24", "an attack needs creatures of yours and something "
+                                "of the enemy's to strike in that sector")
+    elif kind != "skip":
+        raise RuleViolation("KOZ-15", f"{kind!r} is not a main-phase action")
+
+
+def check_move(state: dict, cat: Catalogue, action: dict, must: int) -> None:
+    seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
+    for s in (src, dst):
+        if s not in state["sectors"]:
+            raise RuleViolation("KOZ-15", f"no sector {s!r} on the table")
+    if not units or len(set(units)) != len(units):
+        raise RuleViolation("KOZ-15", "move one or more different creatures")
+    for u in units:
+        d = state["units"].get(u)
+        if d is None or d["owner"] != seat or d["sector"] != src:
+            raise RuleViolation("KOZ-15", f"{u!r} is not a creature of yours in {src}")
+    if src == dst:
+        raise RuleViolation("KOZ-15", "a move goes to another sector")
+    if is_capital(state, src) and is_capital(state, dst):
+        raise RuleViolation("KOZ-16a", "no direct move from one capital to another")
+    cap = capital_id(state, seat)
+    if must and (src != cap or len(units) < must):
+        raise RuleViolation("KOZ-16a", f"move at least {must} creature(s) out of your capital "
+                            "to restore its garrison limit")
+    if dst == cap and not garrison_room(state, cat, seat, len(units)):
+        raise RuleViolation("KOZ-16a", "that would put more creatures in your capital than "
+                            "its garrison allows")
+
+
+# ------------------------------------------------------------ doing
+def can_respond(state: dict, cat: Catalogue, seat: int) -> bool:
+    return bool(abilities.uses(state, cat, seat, ("free",)))
+
+
+def declare(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
+    """A main-phase decision: free abilities at once; an action opens the window."""
+    root = draft.root
+    if action["type"] == "use_ability":
+        mark = {k: m for k, m, _ in abilities.offered(root, cat, action["source"])}[
+            action["ability"]]
+        if mark == "free":
+            abilities.use(draft, cat, action, events)
+            settle(draft, cat, events)
+            return
+    other = opponent(root, action["player"])
+    if can_respond(root, cat, other):
+        root["declared"] = action
+        root["phase"] = "response"
+        events.append({"type": "action_declared", "action": action, "rule": "KOZ-16"})
+        return
+    carry_out(draft, cat, action, events)
+
+
+def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
+    """The opponent's free ability or ``pass`` in the response window (KOZ-16)."""
+    root = draft.root
+    if action["type"] == "use_ability":
+        abilities.use(draft, cat, action, events)
+        settle(draft, cat, events)
+        if root["result"] is not None:
+            return
+        if can_respond(root, cat, action["player"]):
+            return
+    declared = root["declared"]
+    root["declared"] = None
+    root["phase"] = "main"
+    events.append({"type": "passed", "player": action["player"]})
+    carry_out(draft, cat, declared, events)
+
+
+def carry_out(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
+    """Do the main action; the turn ends unless a combat starts."""
+    root = draft.root
+    try:
+        check_main(root, cat, action)
+    except RuleViolation as exc:
+        events.append({"type": "action_fizzled", "action": action, "rule": exc.rule,
+                       "reason": exc.reason})
+        end_turn(draft, cat, events)
+        return
+    kind, seat = action["type"], action["player"]
+    if kind == "play_card":
+        play.play(draft, cat, action, events)
+    elif kind == "draw":
+        draft.at("queue").append({"seat": seat, "to": "hand"})
+        events.append({"type": "draw", "player": seat})
+    elif kind == "use_ability":
+        abilities.use(draft, cat, action, events)
+    elif kind == "move":
+        src, dst, units = action["from"], action["to"], action["units"]
+        leaving_all = len(units) == len(units_in(root, src, seat))
+        if leaving_all and has_opposing_cards(root, src, seat) and \
+                combat.start_retreat(draft, cat, seat, src, dst, units, events):
+            after_combat(draft, cat, events)
+            return
+        for u in units:
+            draft.at("units", u)["sector"] = dst
+        events.append({"type": "moved", "units": list(units), "from": src, "to": dst})
+    elif kind == "attack":
+        combat.start(draft, cat, seat, action["sector"], events)
+        after_combat(draft, cat, events)
+        return
+    else:
+        events.append({"type": "skipped", "player": seat})
+    settle(draft, cat, events)
+    end_turn(draft, cat, events)
+
+
+def after_combat(draft, cat: Catalogue, events: list[dict]) -> None:
+    """A combat decision was made: run on; end the turn when the fight is over."""
+    if combat.step(draft, cat, events):
+        settle(draft, cat, events)
+        end_turn(draft, cat, events)
+    else:
+        settle(draft, cat, events)
+
+
+def settle(draft, cat: Catalogue, events: list[dict]) -> None:
+    """After every change: deaths, Scout reveals, sector control."""
+    sweep(draft, cat, events)
+    effects.scout_reveals(draft, cat, events)
+    update_control(draft, events)
+
+
+def _triggers(draft, cat: Catalogue, seat: int, when: str, events: list[dict]) -> None:
+    """KOZ-14: 'at the start/end of turn' texts of ``seat``'s cards on the table."""
+    root = draft.root
+    sources = sorted(u for u, d in root["units"].items() if d["owner"] == seat) + sorted(
+        b for b, d in root["buildings"].items() if d["owner"] == seat)
+    for src in sources:
+        for trig in cat.faces[face(src)].triggers:
+            if trig["when"] != when or root["result"] is not None:
+                continue
+            live = root["units"].get(src) or root["buildings"].get(src)
+            if live is None:
+                continue
+            effect = trig["effect"]
+            if not effects.choices(root, cat, seat, effect, from_magic=False,
+                                   sector=live["sector"], source=src):
+                continue
+            events.append({"type": "trigger", "source": src, "when": when, "rule": "KOZ-14"})
+            effects.apply(draft, cat, seat, effect, {}, events, from_magic=False,
+                          sector=live["sector"], source=src)
+            settle(draft, cat, events)
+
+
+def end_turn(draft, cat: Catalogue, events: list[dict]) -> None:
+    """End phase, then the next player's turn."""
+    root = draft.root
+    if root["result"] is not None:
+        return
+    seat = root["active"]
+    root["phase"] = "end"
+    _triggers(draft, cat, seat, "end", events)
+    for mid, m in list(root["lasting"].items()):
+        if m["turns_left"] is not None and m["cast_turn"] < root["turn"]:
+            left = m["turns_left"] - 1
+            if left <= 0:
+                draft.at("lasting").pop(mid)
+                draft.at("players", m["owner"], "discard").append(mid)
+                events.append({"type": "magic_ended", "card": mid, "why": "time",
+                               "rule": "KOZ-18"})
+            else:
+                draft.at("lasting", mid)["turns_left"] = left
+    settle(draft, cat, events)
+    events.append({"type": "turn_ended", "player": seat, "turn": root["turn"]})
+    start_turn(draft, cat, events)
+
+
+def start_turn(draft, cat: Catalogue, events: list[dict]) -> None:
+    """Start phase of the next player in turn order (KOZ-10, KOZ-14)."""
+    root = draft.root
+    if root["result"] is not None:
+        return
+    order = root["order"]
+    seat = order[0] if root["active"] is None else order[
+        (order.index(root["active"]) + 1) % len(order)]
+    limit = root["options"]["turn_limit"]
+    if limit is not None and root["turn"] >= limit:
+        end_by_turn_limit(root, events)
+        return
+    root["turn"] += 1
+    root["active"] = seat
+    root["used"] = []
+    root["phase"] = "start"
+    events.append({"type": "turn_started", "player": seat, "turn": root["turn"]})
+    _triggers(draft, cat, seat, "start", events)
+    if root["result"] is not None:
+        return
+    root["phase"] = "main"
+    check_capture(root, cat, seat, events)
+
+
+def check_capture(root: dict, cat: Catalogue, seat: int, events: list[dict]) -> None:
+    """KOZ-48: at the moment of ``seat``'s action a creature of theirs stands in the
+    opposing capital, which holds none of the opponent's creatures or defensive
+    buildings: the capital is captured."""
+    enemy = opponent(root, seat)
+    cap = capital_id(root, enemy)
+    present = {d["owner"] for d in root["units"].values() if d["sector"] == cap}
+    if seat not in present or enemy in present:
+        return
+    if any(d["sector"] == cap and d["owner"] == enemy and cat.faces[face(b)].data["defensive"]
+           for b, d in root["buildings"].items()):
+        return
+    root["result"] = {"finished": True, "winners": [seat], "reason": "capture"}
+    events.append({"type": "capital_captured", "player": seat, "capital": cap, "rule": "KOZ-48"})
+
+
+def end_by_turn_limit(root: dict, events: list[dict]) -> None:
+    """RULING KOZ-50: the least-damaged capital wins; equal damage shares the win."""
+    damage = [p["capital_damage"] for p in root["players"]]
+    best = min(damage)
+    winners = [i for i, d in enumerate(damage) if d == best]
+    root["result"] = {"finished": True, "winners": winners, "reason": "turn_limit"}
+    events.append({"type": "turn_limit", "turn": root["turn"], "winners": winners,
+                   "rule": "KOZ-50"})
