@@ -1,0 +1,141 @@
+"""Table-mode Tremble states for clause tests: say only what the scenario needs.
+
+``at_plan`` plays a real table game (chance outcomes chosen here) up to the
+plan phase of turn 1, then places the ships, fuel and people asked for,
+moving cards between zones so every card stays exactly once; the result
+passes ``validate_state``.
+
+>>> s = at_plan(hands={0: ["S-START", "S-TRIPOD-A"], 1: ["S-CRUISER"]})
+>>> s["phase"], sorted(s["players"][0]["hand"]), s["players"][1]["hand"]
+('plan', ['S-START', 'S-TRIPOD-A'], ['S-CRUISER'])
+"""
+
+from __future__ import annotations
+
+import card_db
+from service.games.chance import CHANCE
+from service.games.tremble import GAME
+from service.games.tremble.cards import catalog, design_of
+
+CAT = catalog(card_db.get("tremble"))
+
+
+def act(kind: str, player, **fields) -> dict:
+    return {"type": kind, "player": player, **fields}
+
+
+def play(state: dict, *actions) -> tuple[dict, list]:
+    """Apply actions in order; return the last state and all events."""
+    events: list = []
+    for action in actions:
+        state, ev = GAME.apply(state, action)
+        events.extend(ev)
+    return state, events
+
+
+def chance(state: dict, kind: str, **fields) -> dict:
+    return GAME.apply(state, act(kind, CHANCE, **fields))[0]
+
+
+def rolls(state: dict, *totals) -> tuple[dict, list]:
+    return play(state, *[act("roll", CHANCE, total=t) for t in totals])
+
+
+def cities(kind: str | None = None, mark: str | None = "*") -> list[str]:
+    """City ids of the reference set with that type and mark, in file order."""
+    return [c for c, card in CAT.cities.items()
+            if (kind is None or card["type"] == kind) and card["mark"] == mark]
+
+
+def new_table(players: int = 2, missions: bool = False, seed: int = 1) -> dict:
+    return GAME.new_game(players, {"missions": missions, "chance": "table"}, seed)[0]
+
+
+def through_buy(state: dict, draws: dict | None = None, buys: dict | None = None) -> dict:
+    """Feed the buy phase: ``draws`` {player: [design, design]}, ``buys``
+    {player: design}; others draw the first listed face and buy nothing."""
+    draws, buys = draws or {}, buys or {}
+    while state["pending"] and state["pending"][0]["decision"] == "draw_ship":
+        who = state["pending"][0]["for"]
+        wanted = draws.get(who, [])
+        have = len(state["players"][who]["offer"])
+        face = wanted[have] if have < len(wanted) else GAME.chance_outcomes(state)[0][0]["ship"]
+        state = chance(state, "draw_ship", ship=face)
+    for entry in list(state["pending"]):
+        p = entry["player"]
+        ship = None
+        if p in buys:
+            ship = next(s for s in state["players"][p]["offer"] if design_of(s) == buys[p])
+        state = GAME.apply(state, act("buy", p, ship=ship, discard=None))[0]
+    return state
+
+
+def through_intel(state: dict, reveal: list[str] | None = None) -> dict:
+    """Reveal ``reveal`` in order, then the first listed CITY for other slots."""
+    queue = list(reveal or [])
+    while state["pending"] and state["pending"][0]["decision"] == "reveal":
+        if queue:
+            card = queue.pop(0)
+        else:
+            card = next(a["card"] for a, _ in GAME.chance_outcomes(state)
+                        if a["card"] in CAT.cities)
+        state = chance(state, "reveal", card=card)
+    return state
+
+
+def place_ships(state: dict, hands: dict) -> dict:
+    """Make each listed player's hand exactly these designs (S-START: their own)."""
+    state = {**state, "players": [dict(p) for p in state["players"]],
+             "ship_deck": list(state["ship_deck"]), "ship_discard": list(state["ship_discard"])}
+    starting = list(CAT.starting_ships)
+    for p, designs in hands.items():
+        for s in state["players"][p]["hand"]:
+            state["ship_discard"].append(s)
+        hand = []
+        for d in designs:
+            if d == "S-START":
+                hand.append(starting[p])
+                state["ship_discard"].remove(starting[p])
+                continue
+            zone = "ship_deck" if any(design_of(s) == d for s in state["ship_deck"]) \
+                else "ship_discard"
+            inst = min(s for s in state[zone] if design_of(s) == d and s not in hand)
+            state[zone].remove(inst)
+            hand.append(inst)
+        state["players"][p]["hand"] = hand
+    return state
+
+
+def at_plan(players: int = 2, hands: dict | None = None, slots: list[str] | None = None,
+            fuel: dict | None = None, people: dict | None = None, seed: int = 1) -> dict:
+    """A table game in the plan phase of turn 1 with the given set-up."""
+    state = through_intel(through_buy(new_table(players, seed=seed)), slots)
+    state = place_ships(state, hands or {})
+    for key, values in (("fuel", fuel or {}), ("people", people or {})):
+        for p, v in values.items():
+            state["players"][p][key] = v
+    GAME.validate_state(state)
+    return state
+
+
+def plan_all(state: dict, orders: dict) -> tuple[dict, list]:
+    """Every player submits ``orders[p]`` given as [(design, slot), ...]."""
+    actions = []
+    for p, pl in enumerate(state["players"]):
+        mine = []
+        for design, slot in orders.get(p, []):
+            ship = next(s for s in pl["hand"] if design_of(s) == design
+                        and s not in [o["ship"] for o in mine])
+            mine.append({"ship": ship, "slot": slot})
+        actions.append(act("plan", p, orders=mine))
+    return play(state, *actions)
+
+
+def ship(state: dict, player: int, design: str) -> str:
+    """The instance of ``design`` the player has in hand or in an attack."""
+    pool = list(state["players"][player]["hand"])
+    for a in state["attacks"]:
+        for side in a["sides"]:
+            if side["player"] == player:
+                pool += side["ships"]
+    return next(s for s in pool if design_of(s) == design)
