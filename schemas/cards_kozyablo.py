@@ -7,7 +7,7 @@ vocabulary is refused when the set is loaded, with the card and field named.
 
 >>> from marshmallow import ValidationError
 >>> try:
-...     CardSchema().load({"id": "x", "name": {"en": "X", "ru": "Икс"}, "race": "kozly",
+...     CardSchema().load({"id": "xx", "name": {"en": "X", "ru": "Икс"}, "race": "kozly",
 ...                        "type": "creature", "level": 1, "attack": 1, "life": 1,
 ...                        "speed": 1, "abilities": [{"type": "teleport"}]})
 ... except ValidationError as exc:
