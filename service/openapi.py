@@ -225,7 +225,7 @@ def _core_paths(spec: APISpec) -> None:
           "description": "Substring of the card's Russian or English name (case-insensitive)."},
          {"name": "filters", "in": "query", "style": "form", "explode": True,
           "schema": {"type": "object", "additionalProperties": {"type": "string"}},
-          "description": "Any top-level scalar card field, e.g. `?suit=hearts&power=7`; repeat a "
+          "description": "Any top-level scalar card field, e.g. `?suit=H&rank=Q`; repeat a "
                          "field to accept several values. An unknown field → 400."}],
         description="Filters compare the field's text (`true`/`false` for booleans)."))
     spec.path("/v1/games/{game}/new", operations=_post(

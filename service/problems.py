@@ -79,7 +79,7 @@ def from_error(exc: RefereeError) -> Response:
             extra["index"] = exc.index
         detail = exc.reason
     elif isinstance(exc, MalformedInput):
-        extra["errors"] = exc.errors
+        extra["errors"] = capped(exc.errors)
         detail = exc.detail
     elif isinstance(exc, InvalidSetup):
         extra["violations"] = exc.violations
@@ -87,6 +87,22 @@ def from_error(exc: RefereeError) -> Response:
     else:
         detail = str(exc)
     return problem(exc.status, exc.slug, exc.title, detail, **extra)
+
+
+MAX_ERRORS = 50
+
+
+def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, list[str]]:
+    """At most ``limit`` field paths, so a body with 100 000 bad keys gets a short answer.
+
+    >>> capped({f"options.o{i}": ["unknown option"] for i in range(60)}, 2)
+    {'options.o0': ['unknown option'], 'options.o1': ['unknown option'], '…': ['and 58 more fields']}
+    """
+    if len(errors) <= limit:
+        return errors
+    kept = dict(list(errors.items())[:limit])
+    kept["…"] = [f"and {len(errors) - limit} more fields"]
+    return kept
 
 
 def from_http(exc: HTTPException) -> Response:

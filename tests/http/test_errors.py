@@ -162,3 +162,11 @@ def test_an_engine_bug_is_a_logged_500_problem(api, state, monkeypatch, caplog):
     body = assert_problem(r, 500, "internal-error")
     assert "engine bug" not in body["detail"]
     assert "ZeroDivisionError" in caplog.text
+
+
+def test_many_errors_are_capped(api):
+    options = {f"opt{i}": 1 for i in range(5000)}
+    r = api.post("/v1/games/pebbles/new", json={"players": 2, "options": options})
+    body = assert_problem(r, 400, "invalid-options")
+    assert len(body["errors"]) == 51 and body["errors"]["…"] == ["and 4950 more fields"]
+    assert len(r.get_data()) < 20_000
