@@ -108,9 +108,11 @@ def ok(schema: str, description: str, mime: str = JSON) -> dict:
             "content": {mime: {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
 
-def body(schema: str) -> dict:
-    return {"required": True,
-            "content": {JSON: {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+def body(schema: str, example: dict | None = None) -> dict:
+    media = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
+    if example is not None:
+        media["example"] = example
+    return {"required": True, "content": {JSON: media}}
 
 
 GAME_PARAM = "game"  # the parameter component, by name
@@ -187,12 +189,12 @@ def build_spec(modules=None) -> APISpec:
 
 
 def _post(summary: str, description: str, request: str, response: str, ok_text: str,
-          extra_errors: tuple = ()) -> dict:
+          extra_errors: tuple = (), example: dict | None = None) -> dict:
     responses = {"200": ok(response, ok_text)}
     for status in sorted(set(POST_ERRORS) | set(extra_errors)):
         responses[str(status)] = error(status)
     return {"post": {"summary": summary, "description": description, "tags": ["games"],
-                     "parameters": [GAME_PARAM], "requestBody": body(request),
+                     "parameters": [GAME_PARAM], "requestBody": body(request, example),
                      "responses": responses}}
 
 
@@ -231,7 +233,8 @@ def _core_paths(spec: APISpec) -> None:
     spec.path("/v1/games/{game}/new", operations=_post(
         "Start a game", "The state after setup (deal, trump…): chance is resolved by the server "
         "unless `options.chance` is `table`.", "NewRequest", "NewResponse",
-        "The new state and the setup events.", (422,)))
+        "The new state and the setup events.", (422,),
+        example={"players": 3, "options": {}, "seed": 42}))
     spec.path("/v1/games/{game}/legal-actions", operations=_post(
         "Who must decide, and every legal action",
         "Every listed action can be sent to `apply` as it is. `constraints` describes, per "

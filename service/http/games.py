@@ -33,7 +33,7 @@ REPLAY = envelopes.ReplayRequest()
 
 #: query parameters of ``/cards`` that are not card-field filters
 CARD_QUERY_KEYS = ("set", "q")
-_SCALARS = (str, int, float, bool)
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def game_or_404(game_id: str) -> Game:
@@ -116,14 +116,17 @@ def split_card_data(data: dict) -> tuple[dict, dict]:
 
 
 def filterable_fields(groups: dict) -> set[str]:
-    """Top-level card fields holding a scalar in at least one card."""
+    """Top-level card fields holding a scalar (not null) in at least one card."""
     return {k for group in groups.values() for card in group
-            for k, v in card.items() if isinstance(v, _SCALARS)}
+            for k, v in card.items() if v is not None and isinstance(v, _SCALARS)}
 
 
 def _text(value) -> str:
+    """How a filter names a value: ``true``/``false``, ``null``, or its text."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "null"
     return str(value)
 
 

@@ -250,3 +250,14 @@ def test_game_over_is_422(api):
     assert r.status_code == 422 and r.json["rule"] == "PEB-4"
     assert post(api, "legal-actions", state=final).json == {"pending": [], "actions": []}
     assert post(api, "score", state=final).json["finished"] is True
+
+
+def test_card_filter_texts():
+    from service.http.games import _matches, filterable_fields
+
+    assert _matches({"mark": None}, {"mark": ["null"]}, "")
+    assert not _matches({"mark": "*"}, {"mark": ["null"]}, "")
+    assert _matches({"starting": True, "cost": 3}, {"starting": ["true"], "cost": ["2", "3"]}, "")
+    assert not _matches({"abilities": ["fly"]}, {"abilities": ["fly"]}, "")
+    assert filterable_fields({"g": [{"id": "a", "mark": None, "x": [1]}, {"id": "b", "mark": "*"}]}) == {
+        "id", "mark"}
