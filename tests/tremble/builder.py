@@ -139,3 +139,20 @@ def ship(state: dict, player: int, design: str) -> str:
             if side["player"] == player:
                 pool += side["ships"]
     return next(s for s in pool if design_of(s) == design)
+
+
+def strings(value) -> set[str]:
+    """Every string value anywhere in a JSON value (what a view could leak)."""
+    from tests.contract import _strings
+    return _strings(value)
+
+
+def short_deck(state: dict, left: int) -> dict:
+    """The same state with only ``left`` cards to draw (the rest discarded)."""
+    piles = [{**pile, "candidates": pile["candidates"][:pile["removed"]]}
+             for pile in state["piles"]]
+    rest = state["piles"][1]
+    piles[1]["candidates"] = rest["candidates"][:rest["removed"] + left]
+    moved = [c for pile, new in zip(state["piles"], piles) for c in pile["candidates"]
+             if c not in new["candidates"]]
+    return {**state, "piles": piles, "city_discard": state["city_discard"] + moved}

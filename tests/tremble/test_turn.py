@@ -1,0 +1,192 @@
+"""Turn phases (TRE-11 … TRE-15, TRE-17): fuel, buying, intel, planning, refuel."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.games.errors import MalformedInput, RuleViolation
+from service.games.tremble import GAME
+from service.games.tremble.cards import design_of
+
+from .builder import (CAT, act, at_plan, chance, cities, new_table, place_ships, plan_all, strings,
+                      play, ship, through_buy, through_intel)
+
+
+def next_turn(state):
+    """No attacks: plan nothing, the turn ends, the next one starts."""
+    return play(state, *[act("plan", p, orders=[]) for p in range(len(state["players"]))])
+
+
+def test_tre_11_eight_fuel_per_turn_capped_at_twenty():
+    state = at_plan(fuel={0: 15, 1: 3})
+    state, events = next_turn(state)
+    assert any(e["type"] == "fuel" and e["rule"] == "TRE-11" for e in events)
+    assert [p["fuel"] for p in state["players"]] == [20, 11]
+    assert state["turn"] == 2
+
+
+def test_tre_12_draw_two_buy_at_most_one_secretly_paying_people():
+    state = new_table(2)
+    assert state["pending"][0] == {"player": "chance", "decision": "draw_ship", "for": 0}
+    state = chance(state, "draw_ship", ship="S-CRUISER")
+    state = chance(state, "draw_ship", ship="S-CRUISER")
+    offer = state["players"][0]["offer"]
+    assert sorted(offer) == ["S-CRUISER", "S-CRUISER#2"]
+    for _ in range(2):
+        state = chance(state, "draw_ship", ship="S-TRIPOD-A")
+    listed = GAME.legal_actions(state, 0)
+    assert {a["ship"] for a in listed if a["type"] == "buy"} == {None, *offer}
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("buy", 0, ship="S-TRIPOD-A", discard=None))
+    assert exc.value.rule == "TRE-12"
+    poor = {**state, "players": [{**state["players"][0], "people": 40000}, state["players"][1]]}
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(poor, act("buy", 0, ship="S-CRUISER", discard=None))
+    assert exc.value.rule == "TRE-12" and "costs 50000" in exc.value.reason
+    state, events = play(state, act("buy", 0, ship="S-CRUISER", discard=None))
+    p0 = state["players"][0]
+    assert p0["people"] == 0 and "S-CRUISER" in p0["hand"] and "S-CRUISER#2" in state["ship_discard"]
+    # secret: the event and the other player's view say nothing of the ship
+    assert events[0] == {"type": "bought", "player": 0, "rule": "TRE-12"}
+    seen = GAME.view(state, 1)
+    assert seen["players"][0]["hand"] == {"count": 2}
+    assert seen["players"][1]["offer"] == state["players"][1]["offer"]
+    assert "S-CRUISER" not in strings(seen["players"][0])
+
+
+def test_tre_12_fleet_of_five_discards_from_hand_to_buy_a_sixth():
+    state = new_table(2)
+    state = place_ships(state, {0: ["S-START", "S-SAUCER", "S-SAUCER", "S-SAUCER", "S-SAUCER"]})
+    state = chance(state, "draw_ship", ship="S-TRIPOD-A")
+    state = chance(state, "draw_ship", ship="S-TRIPOD-B")
+    state = chance(state, "draw_ship", ship="S-CRUISER")
+    state = chance(state, "draw_ship", ship="S-CRUISER")
+    tripod = next(s for s in state["players"][0]["offer"] if design_of(s) == "S-TRIPOD-A")
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("buy", 0, ship=tripod, discard=None))
+    assert exc.value.rule == "TRE-12" and "5 ships" in exc.value.reason
+    old = state["players"][0]["hand"][1]
+    listed = [a for a in GAME.legal_actions(state, 0) if a["ship"] == tripod]
+    assert len(listed) == 5 and {a["discard"] for a in listed} == set(state["players"][0]["hand"])
+    state, _ = play(state, act("buy", 0, ship=tripod, discard=old))
+    assert len(state["players"][0]["hand"]) == 5 and old in state["ship_discard"]
+    assert state["players"][0]["people"] == 20000  # full price, no refund
+
+
+def test_tre_12_ruling_empty_ship_deck_is_refilled_from_the_discard():
+    state = new_table(2)
+    state = {**state, "ship_discard": state["ship_deck"][1:], "ship_deck": state["ship_deck"][:1]}
+    only = design_of(state["ship_deck"][0])
+    assert [a["ship"] for a, _ in GAME.chance_outcomes(state)] == [only]
+    state, events = play(state, act("draw_ship", "chance", ship=only))
+    assert any(e["type"] == "ship_deck_refilled" for e in events)
+    assert state["ship_discard"] == [] and len(state["ship_deck"]) == 29
+
+
+def test_tre_13_reveal_until_slots_full_army_strikes_and_is_replaced():
+    state = through_buy(new_table(4))
+    assert len(state["slots"]) == 5
+    army = next(a for a in CAT.armies if CAT.armies[a]["mark"] == "*")
+    star = cities()
+    state, events = play(state, act("reveal", "chance", card=star[0]),
+                         act("reveal", "chance", card=army))
+    assert any(e["type"] == "army_revealed" for e in events)
+    assert army in state["city_discard"] and state["slots"][1] is None
+    assert state["pending"] == [{"player": "chance", "decision": "reveal", "slot": 2}]
+    state = through_intel(state)
+    assert all(state["slots"]) and state["phase"] == "plan"
+
+
+def test_tre_13_short_deck_plays_fewer_cities_and_the_game_ends_after_that_turn():
+    state = through_buy(new_table(2))
+    piles = [{**pile, "candidates": pile["candidates"][:pile["removed"]]} for pile in state["piles"]]
+    piles[1]["candidates"] = state["piles"][1]["candidates"][:8]  # two cards left to draw
+    moved = [c for pile, new in zip(state["piles"], piles) for c in pile["candidates"]
+             if c not in new["candidates"]]
+    state = {**state, "piles": piles, "city_discard": moved}
+    GAME.validate_state(state)
+    state = through_intel(state, [c for c in piles[1]["candidates"] if c in CAT.cities][:2])
+    assert sum(1 for c in state["slots"] if c) == 2 and state["phase"] == "plan"
+    state, events = next_turn(state)
+    assert state["result"] == {"finished": True, "winners": [0, 1],
+                               "reason": "city deck played out"}
+    assert state["pending"] == []
+
+
+def test_tre_14_orders_are_committed_secretly_and_revealed_together():
+    state = at_plan(players=3, hands={0: ["S-START"], 1: ["S-START"], 2: ["S-START"]})
+    assert [e["player"] for e in state["pending"]] == [0, 1, 2]
+    mine = ship(state, 0, "S-START")
+    state, events = play(state, act("plan", 0, orders=[{"ship": mine, "slot": 2}]))
+    assert events == [{"type": "plan_submitted", "player": 0, "rule": "TRE-14"}]
+    assert [e["player"] for e in state["pending"]] == [1, 2]
+    assert state["players"][0]["orders"] == [{"ship": mine, "slot": 2}]
+    assert mine in state["players"][0]["hand"]  # nothing moves before the reveal
+    for seat in (1, 2, None):
+        seen = GAME.view(state, seat)
+        assert seen["players"][0]["orders"] == {"submitted": True}
+        assert seen["players"][1]["orders"] == (None if seat == 1 else {"submitted": False})
+        assert mine not in strings(seen)
+    assert GAME.view(state, 0)["players"][0]["orders"] == [{"ship": mine, "slot": 2}]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("plan", 0, orders=[]))
+    assert exc.value.rule == "TRE-11"
+    state, events = play(state, act("plan", 1, orders=[]), act("plan", 2, orders=[]))
+    revealed = next(e for e in events if e["type"] == "orders_revealed")
+    assert revealed["orders"][0] == {"player": 0, "orders": [{"ship": mine, "slot": 2}]}
+    assert all(p["orders"] is None for p in state["players"])
+
+
+def test_tre_14_listed_plans_constraints_and_whole_order_validation():
+    state = at_plan(hands={0: ["S-START", "S-TRIPOD-A"]})
+    hand = sorted(state["players"][0]["hand"])
+    listed = GAME.legal_actions(state, 0)
+    assert {"type": "plan", "player": 0, "orders": []} in listed
+    singles = [a for a in listed if len(a["orders"]) == 1]
+    assert len(singles) == 2 * 4
+    constraint = GAME.constraints(state, 0)
+    assert constraint["max_ships_per_city"] == 2 and constraint["fuel"] == 8
+    assert [s["slot"] for s in constraint["open_slots"]] == [1, 2, 3, 4]
+    assert {s["ship"] for s in constraint["ships"]} == set(hand)
+    cases = [([{"ship": "S-CRUISER", "slot": 1}], "TRE-14", "not a ship in your hand"),
+             ([{"ship": hand[0], "slot": 1}, {"ship": hand[0], "slot": 2}], "TRE-14", "two orders"),
+             ([{"ship": hand[0], "slot": 6}], "TRE-14", "no open city")]
+    for orders, rule, why in cases:
+        check = GAME.check(state, act("plan", 0, orders=orders))
+        assert check["legal"] is False and check["rule"] == rule and why in check["reason"]
+    with pytest.raises(MalformedInput) as exc:
+        GAME.apply(state, act("plan", 0, orders=[{"ship": hand[0]}]))
+    assert "action.orders.0.slot" in exc.value.errors
+
+
+def test_tre_15_short_of_fuel_the_player_discards_attacking_ships_of_their_choice():
+    state = at_plan(hands={0: ["S-CRUISER", "S-TRIPOD-A", "S-START"]}, fuel={0: 9})
+    state, events = plan_all(state, {0: [("S-CRUISER", 1), ("S-TRIPOD-A", 2), ("S-START", 2)]})
+    assert state["phase"] == "refuel"
+    assert state["pending"] == [{"player": 0, "decision": "discard_unfueled"}]
+    assert len(GAME.legal_actions(state, 0)) == 3
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("discard_unfueled", 0, ship=state["players"][1]["hand"][0]))
+    assert exc.value.rule == "TRE-15"
+    tripod = ship(state, 0, "S-TRIPOD-A")
+    state, events = play(state, act("discard_unfueled", 0, ship=tripod))
+    assert tripod in state["ship_discard"]
+    assert any(e["type"] == "fuel_paid" and e["fuel"] == 7 for e in events)
+    assert state["players"][0]["fuel"] == 2
+
+
+def test_tre_17_turn_order_buy_intel_plan_refuel_battle_reward():
+    state = new_table(2)
+    phases = [state["phase"]]
+    state = through_buy(state)
+    phases.append(state["phase"])
+    state = through_intel(state)
+    phases.append(state["phase"])
+    state = place_ships(state, {0: ["S-START"], 1: ["S-START"]})
+    state, _ = plan_all(state, {0: [("S-START", 1)], 1: [("S-START", 1)]})
+    phases.append(state["phase"])
+    state, _ = play(state, act("battle_choice", 0, choice="fight"),
+                    act("battle_choice", 1, choice="fight"),
+                    act("roll", "chance", total=12), act("roll", "chance", total=2))
+    phases.append(state["phase"])
+    assert phases == ["buy", "intel", "plan", "battle", "reward"]
