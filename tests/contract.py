@@ -39,21 +39,27 @@ import orjson
 
 from service.games.base import Game
 from service.games.chance import CHANCE
-from service.games.playout import RandomBot, choose_chance, next_actor
+from service.games.playout import Bot, RandomBot, choose_chance, next_actor
 from service.games.replay import replay
 
 Setup = tuple[int, dict, int]
 
 
 def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 20_000,
-                       every: int = 1, table_reproduction: bool = True) -> dict:
-    """Play and check one seeded random game per setup (see module docstring)."""
+                       every: int = 1, table_reproduction: bool = True,
+                       bot: Bot | None = None) -> dict:
+    """Play and check one seeded random game per setup (see module docstring).
+
+    ``bot`` (default ``RandomBot``) must pick from ``legal_actions``; a biased
+    bot helps games reach a real win instead of the turn limit.
+    """
     games = steps = 0
     finished_by: Counter = Counter()
     for players, options, seed in setups:
         label = f"{game.id} players={players} options={options} seed={seed}"
         final, n, chance_trace, actions = _play_checked(game, players, options, seed,
-                                                        max_steps, every, label)
+                                                        max_steps, every, label,
+                                                        bot or RandomBot())
         games += 1
         steps += n
         finished_by[final["result"].get("reason", "?")] += 1
@@ -79,10 +85,10 @@ def check_state(game: Game, state: dict, label: str = "") -> None:
 
 
 # ---------------------------------------------------------------- internals
-def _play_checked(game, players, options, seed, max_steps, every, label):
+def _play_checked(game, players, options, seed, max_steps, every, label, bot):
     state, events = game.new_game(players, options, seed)
     chance_trace = _chance_actions(events)
-    bot, rng = RandomBot(), random.Random(seed)
+    rng = random.Random(seed)
     actions: list[dict] = []
     check_state(game, state, f"{label} step 0")
     step = 0
@@ -94,6 +100,9 @@ def _play_checked(game, players, options, seed, max_steps, every, label):
             action = choose_chance(game, state, rng)
         else:
             action = bot.choose(game, state, who, rng)
+            if not isinstance(bot, RandomBot):
+                assert action in game.legal_actions(state, who), \
+                    f"{label} step {step}: the bot chose an unlisted action {action}"
         before = orjson.dumps(state)
         try:
             new_state, events = game.apply(state, action)

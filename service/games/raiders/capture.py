@@ -1,0 +1,156 @@
+"""The capture: declaration, the response window, resolution (RAI-12 … RAI-21, RAI-26).
+
+``state["capture"]`` while one is in progress::
+
+    {"attacker": seat, "fighter": id, "property": id,
+     "priority": seat, "passes": n}
+
+RAI-26: priority starts with the attacker and goes round the table; each
+player plays a trick or passes; any trick restarts the round (priority back to
+the attacker, passes from zero); the capture resolves when every player has
+passed in succession.  RAI-21: meanwhile only tricks may be played.
+
+Resolution (RAI-16, RAI-17): against a guard first (greater kills, smaller
+dies, equal both die), then, if the attacker still stands, against the
+property's own power (greater or equal captures, else the attacker dies).
+RAI-18: the winner stays on as guard.  RAI-19: a property left without a guard
+goes back to the centre.  If a trick has made the attacker's player the
+guard's controller, the fight happens all the same: the rules compare powers,
+not owners.
+"""
+
+from __future__ import annotations
+
+from service.games.errors import RuleViolation
+
+from .cards import Catalogue, for_state
+from .power import current_power, expire, forget_card
+from .table import free_property, holder_of
+
+
+def check_capture(state: dict, action: dict, cat: Catalogue) -> None:
+    player, fighter, prop = action["player"], action["fighter"], action["property"]
+    if state["phase"] == "capture":
+        raise RuleViolation("RAI-21", "a capture is in progress: only tricks or a pass now")
+    if state["capture_used"]:
+        raise RuleViolation("RAI-12", "you have already made your capture attempt this turn")
+    if fighter not in state["players"][player]["hand"]:
+        raise RuleViolation("RAI-15", f"{fighter} is not in your hand")
+    if cat.fighter(fighter)["power"] is None:
+        raise RuleViolation("RAI-2", f"{fighter} has no power: it can only be played as a trick")
+    if prop in state["centre"]:
+        return
+    holder = holder_of(state, prop)
+    if holder is None:
+        raise RuleViolation("RAI-15", f"{prop} is not a property in play")
+    if holder == player:
+        raise RuleViolation("RAI-15", f"you already control {prop}")
+
+
+def capture_targets(state: dict, player: int) -> list[str]:
+    """Properties ``player`` may attack: the centre and others' holdings (RAI-15)."""
+    out = list(state["centre"])
+    for seat, p in enumerate(state["players"]):
+        if seat != player:
+            out.extend(p["holdings"])
+    return out
+
+
+def declare(draft, action: dict, events: list) -> None:
+    """RAI-15: the fighter leaves the hand and faces the property; RAI-12 the
+    attempt is used; RAI-26 the window opens with the attacker."""
+    player = action["player"]
+    draft.at("players", player, "hand").remove(action["fighter"])
+    root = draft.root
+    root["capture"] = {"attacker": player, "fighter": action["fighter"],
+                       "property": action["property"], "priority": player, "passes": 0}
+    root["capture_used"] = True
+    root["phase"] = "capture"
+    events.append({"type": "capture_declared", "player": player, "fighter": action["fighter"],
+                   "property": action["property"], "guard": _guard(root, action["property"])})
+
+
+def _guard(state: dict, prop: str) -> str | None:
+    seat = holder_of(state, prop)
+    return None if seat is None else state["players"][seat]["holdings"][prop]
+
+
+def check_pass(state: dict, action: dict) -> None:
+    if state["phase"] != "capture":
+        raise RuleViolation("RAI-26", "there is no capture response window to pass in")
+
+
+def check_end_turn(state: dict, action: dict) -> None:
+    if state["phase"] == "capture":
+        raise RuleViolation("RAI-26", "the capture resolves first: every player must pass")
+
+
+def restart_round(draft) -> None:
+    """RAI-26: any trick restarts the round, from the attacker."""
+    capture = draft.at("capture")
+    capture["priority"] = capture["attacker"]
+    capture["passes"] = 0
+
+
+def pass_priority(draft, action: dict, events: list) -> None:
+    """RAI-26: the next player gets priority; all passed in succession → resolve."""
+    capture = draft.at("capture")
+    capture["passes"] += 1
+    n = len(draft.root["players"])
+    events.append({"type": "passed", "player": action["player"]})
+    if capture["passes"] >= n:
+        resolve(draft, events)
+    else:
+        capture["priority"] = (capture["priority"] + 1) % n
+
+
+def _dies(draft, card: str, role: str, rule: str, events: list) -> None:
+    forget_card(draft, card)
+    draft.at("discard").append(card)
+    events.append({"type": "fighter_died", "card": card, "role": role, "cause": "combat",
+                   "rule": rule})
+
+
+def resolve(draft, events: list) -> None:
+    """RAI-16 … RAI-19: fight the guard, then the property."""
+    root = draft.root
+    cat = for_state(root)
+    capture = root["capture"]
+    attacker, fighter, prop = capture["attacker"], capture["fighter"], capture["property"]
+    power = current_power(root, cat, fighter)
+    holder = holder_of(root, prop)
+    if holder is not None:
+        guard = root["players"][holder]["holdings"][prop]
+        guard_power = current_power(root, cat, guard)
+        events.append({"type": "combat", "attacker": fighter, "attacker_power": power,
+                       "guard": guard, "guard_power": guard_power, "rule": "RAI-17"})
+        if power >= guard_power:
+            free_property(draft, holder, prop, events)
+            _dies(draft, guard, "guard", "RAI-17", events)
+        if power <= guard_power:
+            _dies(draft, fighter, "attacker", "RAI-17", events)
+            end_capture(draft, events, "failed", "the attacker died against the guard")
+            return
+    prop_power = cat.property(prop)["power"]
+    if power >= prop_power:
+        draft.at("centre").remove(prop)
+        draft.at("players", attacker, "holdings")[prop] = fighter
+        events.append({"type": "captured", "player": attacker, "property": prop,
+                       "guard": fighter, "power": power, "property_power": prop_power,
+                       "rule": "RAI-18"})
+        end_capture(draft, events, "captured", "the attacker now guards the property")
+    else:
+        _dies(draft, fighter, "attacker", "RAI-16", events)
+        end_capture(draft, events, "failed",
+                    f"power {power} is below the property's power {prop_power}")
+
+
+def end_capture(draft, events: list, outcome: str, reason: str) -> None:
+    """Close the window; RAI-25 capture modifiers expire; back to the turn."""
+    root = draft.root
+    capture = root["capture"]
+    root["capture"] = None
+    root["phase"] = "main"
+    events.append({"type": "capture_ended", "player": capture["attacker"],
+                   "property": capture["property"], "outcome": outcome, "reason": reason})
+    expire(draft, "capture", events)

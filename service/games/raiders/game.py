@@ -1,0 +1,192 @@
+"""The Raiders rules engine on the shared contract (``service.games.base``).
+
+The class wires the declarative parts (options, shapes) to the concept
+modules: ``deck`` (chance), ``turn``, ``capture``, ``tricks`` + ``effects``,
+``power``, ``scoring``, ``views``, ``invariants``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import card_db
+from service.games.base import Game
+from service.games.chance import CHANCE
+from service.games.errors import InvalidOptions, RuleViolation
+from service.games.options import Option
+
+from . import capture, deck, invariants, scoring, tricks, turn, views
+from .cards import catalogue, for_state
+from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
+
+
+def _short_game_check(value, players, given):
+    if value and players < 3:
+        return "short_game needs 3 or more players (RAI-7)"
+    if value and given.get("teams"):
+        return "short_game and teams do not combine: a pair plays to 36 (RAI-8)"
+    return None
+
+
+def _teams_check(value, players, given):
+    if value and players != 4:
+        return "teams needs exactly 4 players (RAI-8)"
+    return None
+
+
+def _first_player_check(value, players, given):
+    if value is not None and value >= players:
+        return f"must be a seat from 0 to {players - 1}"
+    return None
+
+
+OPTIONS = (
+    Option("short_game", "boolean", False, clause="RAI-7",
+           description="3+ players: the target drops by 6 for every player beyond two",
+           check=_short_game_check),
+    Option("teams", "boolean", False, clause="RAI-8",
+           description="4 players, pairs 0+2 and 1+3 win together at 36 combined money",
+           check=_teams_check),
+    Option("double_deck", "boolean", False, clause="RAI-9",
+           description="two copies of every card in both decks; default on above 4 players",
+           default_for=lambda players: players > 4),
+    Option("illegal_play", "string", "reject", clause="RAI-30", choices=("reject", "fizzle"),
+           description="reject: an illegal trick is refused; fizzle: a card really in hand "
+                       "goes to the discard with no effect"),
+    Option("first_player", "integer", None, clause="RAI-5a", minimum=0, maximum=5,
+           nullable=True, description="the seat that takes the first turn (default 0)",
+           check=_first_player_check),
+    Option("turn_limit", "integer", None, clause="RAI-31", minimum=1, nullable=True,
+           description="end after this many turns; the most money wins, ties share"),
+)
+
+
+class Raiders(Game):
+    """Raiders (Рейдеры): capture properties worth 36 money with fighters and tricks."""
+
+    id = "raiders"
+    title = {"en": "Raiders", "ru": "Рейдеры"}
+    rules_version = "raiders/1"
+    min_players = 2
+    max_players = 6
+    game_options = OPTIONS
+    action_types = ACTION_TYPES
+    event_types = EVENT_TYPES
+    state_fields = STATE_FIELDS
+    not_your_turn_rule = "RAI-5a"
+    game_over_rule = "RAI-6"
+
+    # ------------------------------------------------------------- setup
+    def setup(self, players: int, setups: list[dict], options: dict,
+              cards: card_db.CardSet, events: list[dict]) -> dict:
+        """RAI-1, RAI-9: two separate decks (doubled on request); the deal
+        (RAI-4) and the trump (RAI-5) follow as chance nodes."""
+        cat = catalogue(cards)
+        fighters = cat.fighter_deck(options["double_deck"])
+        if len(fighters) < deck.HAND_SIZE * players + 1:
+            raise InvalidOptions({"options.double_deck": [
+                f"{len(fighters)} fighter cards cannot deal 6 each to {players} players "
+                "and turn up a trump: use double_deck (RAI-9)"]})
+        first = options["first_player"] or 0
+        return {
+            "phase": "deal",
+            "players": [{"name": s.get("name", f"Player {i + 1}"), "hand": [], "holdings": {}}
+                        for i, s in enumerate(setups)],
+            "first_player": first, "active": first,
+            "fighter_deck": fighters, "bottom": None, "trump": None,
+            "property_deck": cat.property_deck(options["double_deck"]),
+            "centre": [], "discard": [],
+            "capture": None, "capture_used": False, "modifiers": [], "owed_draws": None,
+        }
+
+    # --------------------------------------------------------- decisions
+    def compute_pending(self, state: dict) -> list[dict]:
+        return turn.compute_pending(state)
+
+    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+        return deck.outcomes(state)
+
+    def check_action(self, state: dict, action: dict) -> None:
+        kind = action["type"]
+        if kind == "capture":
+            capture.check_capture(state, action, for_state(state))
+        elif kind == "play_trick":
+            tricks.check_play_trick(state, action)
+        elif kind == "pass":
+            capture.check_pass(state, action)
+        elif kind == "end_turn":
+            capture.check_end_turn(state, action)
+        else:
+            raise RuleViolation(self.not_your_turn_rule, f"{kind} is a chance outcome, "
+                                                         "not a player's action")
+
+    def actions_for(self, state: dict, player: int) -> list[dict]:
+        """Listed directly (faster than testing candidates); the tests check
+        both ways agree."""
+        cat = for_state(state)
+        out: list[dict] = []
+        if state["phase"] == "main":
+            if not state["capture_used"]:
+                targets = capture.capture_targets(state, player)
+                for card in state["players"][player]["hand"]:
+                    if cat.fighter(card)["power"] is not None:
+                        out.extend({"type": "capture", "player": player, "fighter": card,
+                                    "property": prop} for prop in targets)
+            out.extend(tricks.legal_tricks(state, cat, player))
+            out.append({"type": "end_turn", "player": player})
+        elif state["phase"] == "capture":
+            out.extend(tricks.legal_tricks(state, cat, player))
+            out.append({"type": "pass", "player": player})
+        return out
+
+    def candidate_actions(self, state: dict, player: int) -> Iterable[dict]:
+        """A superset of the legal actions (every card against everything)."""
+        hand = state["players"][player]["hand"]
+        props = list(state["centre"]) + [p for pl in state["players"] for p in pl["holdings"]]
+        in_play = [f for f, _, _ in tricks.fighters_in_play(state)]
+        for card in hand:
+            for prop in props:
+                yield {"type": "capture", "player": player, "fighter": card, "property": prop}
+            for target in [None] + in_play:
+                for cost in [None] + [c for c in hand if c != card]:
+                    action = {"type": "play_trick", "player": player, "card": card}
+                    if target is not None:
+                        action["target"] = target
+                    if cost is not None:
+                        action["cost_card"] = cost
+                    yield action
+        yield {"type": "pass", "player": player}
+        yield {"type": "end_turn", "player": player}
+
+    # ---------------------------------------------------------- resolve
+    def resolve(self, draft, action: dict, events: list[dict]) -> None:
+        kind = action["type"]
+        if action["player"] == CHANCE:
+            deck.RESOLVERS[kind](draft, action, events)
+        elif kind == "capture":
+            capture.declare(draft, action, events)
+        elif kind == "pass":
+            capture.pass_priority(draft, action, events)
+        elif kind == "play_trick":
+            tricks.play_trick(draft, action, events)
+        else:
+            turn.end_turn(draft, action, events)
+        scoring.check_win(draft, events)
+        turn.advance(draft, events)
+
+    # ------------------------------------------------------------ score
+    def compute_score(self, state: dict) -> dict:
+        return scoring.compute_score(state)
+
+    # ------------------------------------------------------------ views
+    def hide(self, state: dict, player: int | None) -> dict:
+        return views.hide(state, player)
+
+    def secret_cards(self, state: dict, player: int | None) -> set[str]:
+        return views.secret_cards(state, player)
+
+    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
+        return views.determinize(state, player, seed)
+
+    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
+        return invariants.check_invariants(state, catalogue(cards))

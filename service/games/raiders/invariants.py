@@ -1,0 +1,125 @@
+"""Invariants of a well-shaped Raiders state (run on every incoming state).
+
+Every card exactly once across the zones of its deck (RAI-1), the trump
+card consistent (RAI-5), guards are fighters sitting on properties,
+hands fighter cards of sane size, the phase consistent with the capture,
+the active seat, the owed draws and the modifiers.
+"""
+
+from __future__ import annotations
+
+from service.games.base import conservation_errors
+
+from .cards import Catalogue
+from .table import fighters_in_play
+
+PHASES = ("deal", "trump", "turn_start", "main", "capture", "over")
+
+
+def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+
+    def err(path: str, message: str) -> None:
+        errors.setdefault(path, []).append(message)
+
+    n = len(state["players"])
+    opts = state["options"]
+    double = opts["double_deck"]
+    phase = state["phase"]
+    if phase not in PHASES:
+        err("state.phase", f"unknown phase; one of {', '.join(PHASES)}")
+        return errors
+    if not 0 <= state["active"] < n:
+        err("state.active", f"must be a seat below {n}")
+    if not 0 <= state["first_player"] < n:
+        err("state.first_player", f"must be a seat below {n}")
+    if state["first_player"] != (opts["first_player"] or 0):
+        err("state.first_player", "differs from options.first_player")
+    if errors:
+        return errors
+
+    fighter_zones: dict[str, list[str]] = {"state.fighter_deck": state["fighter_deck"],
+                                           "state.discard": state["discard"]}
+    if state["bottom"] is not None:
+        fighter_zones["state.bottom"] = [state["bottom"]]
+    property_zones: dict[str, list[str]] = {"state.property_deck": state["property_deck"],
+                                            "state.centre": state["centre"]}
+    for seat, p in enumerate(state["players"]):
+        fighter_zones[f"state.players.{seat}.hand"] = p["hand"]
+        fighter_zones[f"state.players.{seat}.holdings"] = list(p["holdings"].values())
+        property_zones[f"state.players.{seat}.holdings"] = list(p["holdings"])
+        if phase == "deal" and len(p["hand"]) > 6:
+            err(f"state.players.{seat}.hand", "more than 6 cards during the deal (RAI-4)")
+        if phase == "trump" and len(p["hand"]) != 6:
+            err(f"state.players.{seat}.hand", "6 cards each after the deal (RAI-4)")
+    capture = state["capture"]
+    if capture is not None:
+        fighter_zones["state.capture.fighter"] = [capture["fighter"]]
+    for path, cards in fighter_zones.items():
+        for card in cards:
+            if not cat.is_fighter_card(card):
+                err(path, f"{card!r} is not a fighter-deck card (RAI-1)")
+    for path, cards in property_zones.items():
+        for card in cards:
+            if not cat.is_property_card(card):
+                err(path, f"{card!r} is not a property card (RAI-1)")
+    if errors:
+        return errors
+    errors.update(conservation_errors(fighter_zones, cat.fighter_deck(double)))
+    property_errors = conservation_errors(property_zones, cat.property_deck(double))
+    for path, messages in property_errors.items():
+        errors.setdefault(path, []).extend(messages)
+    if errors:
+        return errors
+
+    # RAI-5: trump
+    trump = state["trump"]
+    if phase in ("deal", "trump"):
+        if trump is not None or state["bottom"] is not None:
+            err("state.trump", "no trump before the trump card is revealed")
+    elif trump is None:
+        err("state.trump", "missing after the deal (RAI-5)")
+    else:
+        if cat.fighter(trump["card"])["suit"] != trump["suit"]:
+            err("state.trump.suit", "is not the suit of the trump card")
+        if state["bottom"] is not None and state["bottom"] != trump["card"]:
+            err("state.bottom", "the card under the deck must be the trump card")
+    # capture consistent with the phase
+    if (phase == "capture") != (capture is not None):
+        err("state.capture", "a capture is in progress exactly in phase 'capture'")
+    if capture is not None:
+        if capture["attacker"] != state["active"]:
+            err("state.capture.attacker", "only the active player captures (RAI-12)")
+        if not 0 <= capture["priority"] < n:
+            err("state.capture.priority", f"must be a seat below {n}")
+        if not 0 <= capture["passes"] < n:
+            err("state.capture.passes", f"must be below the player count {n}")
+        if cat.fighter(capture["fighter"])["power"] is None:
+            err("state.capture.fighter", "a card without power cannot capture (RAI-2)")
+        prop = capture["property"]
+        if prop not in state["centre"] and not any(prop in p["holdings"]
+                                                   for p in state["players"]):
+            err("state.capture.property", "is not a property in play")
+        if not state["capture_used"]:
+            err("state.capture_used", "must be true while capturing (RAI-12)")
+    if phase in ("deal", "trump") and state["turn"] != 0:
+        err("state.turn", "is 0 until the first turn")
+    if phase in ("turn_start", "main", "capture") and state["turn"] < 1:
+        err("state.turn", "turns count from 1")
+    if (phase == "over") != (state["result"] is not None):
+        err("state.result", "a result exactly when the phase is 'over'")
+    owed = state["owed_draws"]
+    if owed is not None:
+        if not 0 <= owed["player"] < n:
+            err("state.owed_draws.player", f"must be a seat below {n}")
+        if owed["count"] < 1:
+            err("state.owed_draws.count", "must be at least 1")
+    # RAI-25: modifiers sit on fighters in play
+    in_play = {f for f, _, _ in fighters_in_play(state)}
+    for i, mod in enumerate(state["modifiers"]):
+        if mod["card"] not in in_play:
+            err(f"state.modifiers.{i}.card", "is not a fighter in play")
+        if mod["until"] == "capture" and capture is None:
+            err(f"state.modifiers.{i}.until", "a capture modifier outlived its capture (RAI-25)")
+    return errors
+

@@ -1,0 +1,115 @@
+"""Money, set bonuses and the end of the game (RAI-3, RAI-6, RAI-7, RAI-8, RAI-31).
+
+RAI-3: a kind's money is the best of its face value and its set bonuses;
+cards beyond a bonus's count add their face value.
+
+>>> club = {"money": 2, "bonuses": [{"count": 2, "total": 6}]}
+>>> [kind_money(club, n) for n in range(4)]
+[0, 2, 6, 8]
+>>> [target_money({"short_game": True, "teams": False}, n) for n in (2, 3, 4, 6)]
+[36, 30, 24, 12]
+"""
+
+from __future__ import annotations
+
+from .cards import face, for_state
+
+BASE_TARGET = 36
+
+
+def kind_money(prop: dict, count: int) -> int:
+    """RAI-3: money of ``count`` properties of one kind, set bonuses included."""
+    best = count * prop["money"]
+    for bonus in prop["bonuses"]:
+        if bonus["count"] <= count:
+            best = max(best, bonus["total"] + (count - bonus["count"]) * prop["money"])
+    return best
+
+
+def target_money(options: dict, players: int) -> int:
+    """RAI-6: 36; RAI-7 ``short_game``: 6 less for every player beyond two."""
+    if options["short_game"]:
+        return BASE_TARGET - 6 * max(0, players - 2)
+    return BASE_TARGET
+
+
+def player_money(state: dict, seat: int, cat=None) -> tuple[int, list[dict]]:
+    """A player's money and its breakdown by property kind (RAI-3)."""
+    cat = cat or for_state(state)
+    counts: dict[str, int] = {}
+    for prop in state["players"][seat]["holdings"]:
+        kind = face(prop)
+        counts[kind] = counts.get(kind, 0) + 1
+    breakdown = []
+    total = 0
+    for kind in sorted(counts):
+        card = cat.properties[kind]
+        money = kind_money(card, counts[kind])
+        bonus = money - counts[kind] * card["money"]
+        breakdown.append({"kind": kind, "count": counts[kind], "money": money, "bonus": bonus})
+        total += money
+    return total, breakdown
+
+
+def sides(state: dict) -> list[list[int]]:
+    """Who wins together: each seat alone, or RAI-8 pairs 0+2 and 1+3."""
+    n = len(state["players"])
+    if state["options"]["teams"]:
+        return [[0, 2], [1, 3]]
+    return [[seat] for seat in range(n)]
+
+
+def side_money(state: dict) -> list[int]:
+    """Money per side; RAI-8: bonuses per player, summed across partners."""
+    cat = for_state(state)
+    money = [player_money(state, seat, cat)[0] for seat in range(len(state["players"]))]
+    return [sum(money[s] for s in side) for side in sides(state)]
+
+
+def check_win(draft, events: list) -> bool:
+    """RAI-6: a side at or above the target wins at once."""
+    root = draft.root
+    if root["result"] is not None or root["phase"] in ("deal", "trump"):
+        return False
+    target = target_money(root["options"], len(root["players"]))
+    winners = [seat for side, money in zip(sides(root), side_money(root))
+               if money >= target for seat in side]
+    if not winners:
+        return False
+    root["result"] = {"finished": True, "winners": winners, "reason": "target_reached",
+                      "target": target}
+    root["phase"] = "over"
+    events.append({"type": "game_won", "winners": winners, "rule": "RAI-6", "target": target})
+    return True
+
+
+def finish_by_turn_limit(draft, events: list) -> None:
+    """RULING RAI-31: the most money wins; equal money shares the win."""
+    root = draft.root
+    money = side_money(root)
+    best = max(money)
+    winners = [seat for side, m in zip(sides(root), money) if m == best for seat in side]
+    root["result"] = {"finished": True, "winners": winners, "reason": "turn_limit"}
+    root["phase"] = "over"
+    events.append({"type": "game_won", "winners": winners, "rule": "RAI-31", "money": best})
+
+
+def compute_score(state: dict) -> dict:
+    cat = for_state(state)
+    n = len(state["players"])
+    scores = []
+    for seat in range(n):
+        total, breakdown = player_money(state, seat, cat)
+        entry = {"player": seat, "total": total, "breakdown": breakdown}
+        if state["options"]["teams"]:
+            entry["team"] = seat % 2
+        scores.append(entry)
+    result = state["result"]
+    out = {"finished": result is not None,
+           "winners": list(result["winners"]) if result else [],
+           "scores": scores,
+           "target": target_money(state["options"], n)}
+    if state["options"]["teams"]:
+        out["teams"] = [{"players": side, "total": m}
+                        for side, m in zip(sides(state), side_money(state))]
+    return out

@@ -1,0 +1,183 @@
+"""Playing tricks: timing, targets, costs, RAI-28 and RAI-30 (RAI-22 … RAI-30).
+
+``play_trick {player, card, target?, cost_card?}``.  The card must be in the
+player's hand (RAI-22; always refused otherwise).  Everything else a trick
+needs is checked by ``trick_problem``; with ``illegal_play: fizzle`` (RAI-30)
+a trick that fails those checks still leaves the hand, goes to the discard
+with no effect, and a ``fizzled`` event names the clause it broke.
+"""
+
+from __future__ import annotations
+
+from service.games.errors import RuleViolation
+
+from . import deck
+from .cards import Catalogue, for_state
+from .capture import restart_round
+from .effects import apply_effect
+from .table import fighters_in_play, guard_of
+from .vocabulary import EFFECTS
+
+
+def timing_problem(state: dict, player: int, trick: dict) -> str | None:
+    """RAI-23: the trick's timing limit against the moment."""
+    timing = trick["timing"]
+    in_capture = state["phase"] == "capture"
+    if timing == "capture_only" and not in_capture:
+        return "this trick may only be played during a capture"
+    if timing == "own_turn" and player != state["active"]:
+        return "this trick may only be played in your own turn"
+    return None
+
+
+def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: dict,
+                   target: str) -> str | None:
+    """RAI-24: does ``target`` match the trick's text exactly?"""
+    in_play = {f: (seat, role) for f, seat, role in fighters_in_play(state)}
+    if target not in in_play:
+        return f"{target} is not a fighter in play"
+    seat, role = in_play[target]
+    kind = trick["target"]
+    capture = state["capture"]
+    if kind in ("attacker", "guard", "any_fighter_in_capture") and capture is None:
+        return "this trick targets a fighter in a capture, and none is in progress"
+    if kind == "attacker" and role != "attacker":
+        return "this trick targets only the attacking fighter"
+    is_capture_guard = capture is not None and guard_of(state, capture["property"]) == target
+    if kind == "guard" and not is_capture_guard:
+        return "this trick targets only the guard of the property under capture"
+    if kind == "any_fighter_in_capture" and role != "attacker" and not is_capture_guard:
+        return "this trick targets only the attacker or the guard of the capture"
+    if kind == "guarding_fighter" and role != "guard":
+        return "this trick targets only a fighter that already guards a property"
+    if kind == "own_fighter" and seat != player:
+        return "this trick targets only a fighter of yours"
+    filters = trick["filters"]
+    if "same_suit" in filters:
+        suit = cat.fighter(card)["suit"]
+        if suit != state["trump"]["suit"] and cat.fighter(target)["suit"] != suit:
+            return (f"this trick targets only a fighter of its own suit ({suit}); "
+                    "only a trump trick reaches every suit")
+    if "not_own" in filters and seat == player:
+        return "this trick targets only another player's fighter"
+    return None
+
+
+def change_problem(state: dict, player: int, trick: dict, target: str | None) -> str | None:
+    """RAI-28: a trick must change the game state, not just discard a card."""
+    effect = trick["effect"]
+    if effect == "draw" and not deck.can_draw(state):
+        return "there is no fighter card left to draw"
+    if effect == "steal_guard" and any(
+            f == target and seat == player for f, seat, _ in fighters_in_play(state)):
+        return "that guard is already yours"
+    return None
+
+
+def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | None:
+    """Why a ``play_trick`` of a card in hand is illegal, or ``None``."""
+    player, card = action["player"], action["card"]
+    trick = cat.fighter(card)["trick"]
+    if trick is None:
+        return RuleViolation("RAI-2", f"{card} has no trick; it can only fight")
+    problem = timing_problem(state, player, trick)
+    if problem:
+        return RuleViolation("RAI-23", problem)
+    cost = action.get("cost_card")
+    if trick["cost"] is not None:
+        hand = state["players"][player]["hand"]
+        if cost is None:
+            return RuleViolation("RAI-22", "this trick costs another card from your hand: "
+                                           "name it in cost_card")
+        if cost == card or cost not in hand:
+            return RuleViolation("RAI-22", f"the cost card {cost} is not another card in "
+                                           "your hand")
+    elif cost is not None:
+        return RuleViolation("RAI-22", "this trick has no cost; send no cost_card")
+    target = action.get("target")
+    if EFFECTS[trick["effect"]].target_needed:
+        if target is None:
+            if not any(target_problem(state, cat, player, card, trick, f) is None
+                       and change_problem(state, player, trick, f) is None
+                       for f, _, _ in fighters_in_play(state)):
+                return RuleViolation("RAI-28", "this trick has no legal target now: "
+                                               "playing it would only discard cards")
+            return RuleViolation("RAI-24", "this trick needs a target fighter")
+        problem = target_problem(state, cat, player, card, trick, target)
+        if problem:
+            return RuleViolation("RAI-24", problem)
+    elif target is not None:
+        return RuleViolation("RAI-24", "this trick takes no target")
+    problem = change_problem(state, player, trick, target)
+    if problem:
+        return RuleViolation("RAI-28", problem)
+    return None
+
+
+def check_play_trick(state: dict, action: dict) -> None:
+    """RAI-22 always; the rest unless ``illegal_play: fizzle`` (RAI-30)."""
+    player, card = action["player"], action["card"]
+    if card not in state["players"][player]["hand"]:
+        raise RuleViolation("RAI-22", f"{card} is not in your hand: tricks are played from "
+                                      "the hand")
+    problem = trick_problem(state, for_state(state), action)
+    if problem is not None and state["options"]["illegal_play"] != "fizzle":
+        raise problem
+
+
+def legal_tricks(state: dict, cat: Catalogue, player: int) -> list[dict]:
+    """Every legal ``play_trick`` for ``player`` now, listed directly."""
+    out = []
+    hand = state["players"][player]["hand"]
+    in_play = None
+    for card in hand:
+        trick = cat.fighter(card)["trick"]
+        if trick is None or timing_problem(state, player, trick):
+            continue
+        costs = [c for c in hand if c != card] if trick["cost"] is not None else [None]
+        if not costs:
+            continue
+        if EFFECTS[trick["effect"]].target_needed:
+            if in_play is None:
+                in_play = [f for f, _, _ in fighters_in_play(state)]
+            targets = [t for t in in_play
+                       if target_problem(state, cat, player, card, trick, t) is None
+                       and change_problem(state, player, trick, t) is None]
+        else:
+            targets = [None] if change_problem(state, player, trick, None) is None else []
+        for target in targets:
+            for cost in costs:
+                action = {"type": "play_trick", "player": player, "card": card}
+                if target is not None:
+                    action["target"] = target
+                if cost is not None:
+                    action["cost_card"] = cost
+                out.append(action)
+    return out
+
+
+def play_trick(draft, action: dict, events: list) -> None:
+    """RAI-22: the card goes to the discard; RAI-27 the effect resolves at once;
+    RAI-26 a trick in a response window restarts the round."""
+    root = draft.root
+    cat = for_state(root)
+    player, card = action["player"], action["card"]
+    problem = trick_problem(root, cat, action)
+    draft.at("players", player, "hand").remove(card)
+    draft.at("discard").append(card)
+    if problem is not None:
+        events.append({"type": "fizzled", "player": player, "card": card,
+                       "rule": problem.rule, "reason": problem.reason})
+        return
+    trick = cat.fighter(card)["trick"]
+    cost = action.get("cost_card")
+    if cost is not None:
+        draft.at("players", player, "hand").remove(cost)
+        draft.at("discard").append(cost)
+        events.append({"type": "cost_paid", "player": player, "card": cost})
+    events.append({"type": "trick_played", "player": player, "card": card,
+                   "trick": trick["name"]["en"], "effect": trick["effect"],
+                   "target": action.get("target")})
+    apply_effect(draft, cat, player, trick, action.get("target"), events)
+    if root["phase"] == "capture":
+        restart_round(draft)

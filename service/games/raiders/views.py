@@ -1,0 +1,58 @@
+"""What each player may see, the secrets, and determinization.
+
+Hidden: other players' hands (shown as ``{"count": n}``) and the contents of
+both decks (``{"count": n}``; they are unordered multisets, so there is no
+order to hide — but which cards are in the deck rather than in a hand is
+secret).  Public: the discard pile, the face-up trump card under the deck
+(``bottom``, RAI-5; once it is drawn the view keeps only the trump
+suit), properties in the centre, guards, the capture.  The
+base class hides the random state.
+"""
+
+from __future__ import annotations
+
+import random
+
+
+def hide(state: dict, player: int | None) -> dict:
+    seen = dict(state)
+    seen["players"] = [
+        p if seat == player else {**p, "hand": {"count": len(p["hand"])}}
+        for seat, p in enumerate(state["players"])]
+    seen["fighter_deck"] = {"count": len(state["fighter_deck"])}
+    seen["property_deck"] = {"count": len(state["property_deck"])}
+    trump = state["trump"]
+    if trump is not None and state["bottom"] is None:
+        # drawn: which copy is where may be secret again; the suit stays public
+        seen["trump"] = {"card": None, "suit": trump["suit"]}
+    return seen
+
+
+def secret_cards(state: dict, player: int | None) -> set[str]:
+    secret = set(state["fighter_deck"]) | set(state["property_deck"])
+    for seat, p in enumerate(state["players"]):
+        if seat != player:
+            secret.update(p["hand"])
+    return secret
+
+
+def determinize(state: dict, player: int | None, seed: int) -> dict:
+    """Re-deal the cards ``player`` cannot locate (others' hands + the fighter
+    deck) at random, keeping every hand size; new chance seed."""
+    rng = random.Random(seed)
+    others = [seat for seat in range(len(state["players"])) if seat != player]
+    pool = list(state["fighter_deck"])
+    for seat in others:
+        pool.extend(state["players"][seat]["hand"])
+    rng.shuffle(pool)
+    out = dict(state)
+    players = list(state["players"])
+    at = 0
+    for seat in others:
+        size = len(players[seat]["hand"])
+        players[seat] = {**players[seat], "hand": pool[at:at + size]}
+        at += size
+    out["players"] = players
+    out["fighter_deck"] = sorted(pool[at:])
+    out["chance"] = {**state["chance"], "seed": seed & ((1 << 63) - 1), "counter": 0}
+    return out

@@ -1,0 +1,64 @@
+"""Seeded random full games through the shared contract checks (tests/contract.py):
+2–6 players, every option, both chance modes; server games are reproduced by
+table games fed the same outcomes (RAI-4, RAI-5, RAI-10, RAI-11, RAI-14 chance
+nodes; RAI-6 and RAI-31 endings)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.games.raiders import GAME
+from service.games.raiders.cards import for_state
+from tests.contract import check_random_games
+
+VARIANTS = [
+    {}, {"illegal_play": "fizzle"}, {"chance": "table"}, {"double_deck": True},
+    {"first_player": 1}, {"short_game": True}, {"teams": True},
+    {"short_game": True, "illegal_play": "fizzle", "chance": "table"},
+]
+
+
+def _setups(count: int, seed: int):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        players = rng.randint(2, 6)
+        options = dict(rng.choice(VARIANTS))
+        if options.get("short_game") and players < 3:
+            continue
+        if options.get("teams") and players != 4:
+            continue
+        if players == 6 and options.get("double_deck") is False:
+            continue
+        options["turn_limit"] = rng.randint(6, 40)
+        out.append((players, options, rng.randrange(1 << 32)))
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_games_satisfy_the_contract(chunk):
+    report = check_random_games(GAME, _setups(50, 1000 + chunk))
+    assert report["games"] == 50
+
+
+class CaptureBot:
+    """Prefers its strongest capture; otherwise random.  Picks listed actions only."""
+
+    def choose(self, game, state, player, rng):
+        actions = game.legal_actions(state, player)
+        captures = [a for a in actions if a["type"] == "capture"]
+        if captures and rng.random() < 0.8:
+            cat = for_state(state)
+            return max(captures, key=lambda a: (cat.fighter(a["fighter"])["power"],
+                                                rng.random()))
+        return actions[rng.randrange(len(actions))]
+
+
+def test_random_games_that_end_in_a_win():
+    setups = [(6, {"short_game": True, "turn_limit": 200}, s) for s in range(12)] + \
+             [(5, {"short_game": True, "turn_limit": 200, "illegal_play": "fizzle"}, s)
+              for s in range(12, 16)]
+    report = check_random_games(GAME, setups, bot=CaptureBot(), every=5)
+    assert report["finished_by"].get("target_reached", 0) >= 3, report

@@ -1,0 +1,93 @@
+"""Winning: money with set bonuses, the variants, the turn limit
+(RAI-3, RAI-6, RAI-7, RAI-8, RAI-31)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.games.errors import InvalidOptions, RuleViolation
+from service.games.raiders import GAME
+
+from .builder import act, pass_all, play, table, types
+
+
+def test_rai_6_win_at_once_when_a_capture_reaches_36_with_bonuses():
+    """RAI-6: win at once when a capture reaches 36 with bonuses."""
+    # bank + bank = 22 (bonus), casino 7, market 4 = 33; a second market makes 10 -> 39
+    state = table(hands={0: ["S-K"]}, centre=["market#2"],
+                  holdings={0: {"bank": "H-K", "bank#2": "D-K", "casino": "C-K",
+                                "market": "H-Q"}})
+    assert GAME.score(state)["scores"][0]["total"] == 33
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="market#2"))
+    state, events = pass_all(state)
+    assert state["result"]["winners"] == [0] and state["result"]["reason"] == "target_reached"
+    assert state["pending"] == [] and state["phase"] == "over"
+    assert [e for e in events if e["type"] == "game_won"][0]["rule"] == "RAI-6"
+    assert GAME.score(state)["scores"][0]["total"] == 39
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("end_turn", 0))
+    assert exc.value.rule == "RAI-6"
+
+
+def test_rai_6_a_stolen_guard_can_win_at_once_outside_a_capture():
+    """RAI-6: a stolen guard can win at once outside a capture."""
+    state = table(hands={0: ["C-Q"]}, centre=["kiosk"], trump="H",
+                  holdings={0: {"bank": "H-K", "casino": "D-K", "casino#2": "S-K"},
+                            1: {"bank#2": "C-9"}})
+    state, events = play(state, act("play_trick", 0, card="C-Q", target="C-9"))
+    assert state["result"]["winners"] == [0]  # 22 + 18 = 40
+
+
+def test_rai_7_short_game_lowers_the_target_by_six_per_extra_player():
+    """RAI-7: short game lowers the target by six per extra player."""
+    assert [GAME.score(GAME.new_game(n, {"short_game": True}, seed=1)[0])["target"]
+            for n in (3, 4, 5, 6)] == [30, 24, 18, 12]
+    assert GAME.score(GAME.new_game(4, {}, seed=1)[0])["target"] == 36
+    with pytest.raises(InvalidOptions):
+        GAME.new_game(2, {"short_game": True}, seed=1)
+    state = table(players=4, options={"short_game": True}, hands={0: ["S-K"]},
+                  centre=["casino"], holdings={0: {"bank": "H-K", "oil_well": "D-K"}})
+    state, events = pass_all(play(state, act("capture", 0, fighter="S-K",
+                                             property="casino"))[0])
+    assert state["result"]["winners"] == [0]  # 9 + 12 + 7 = 28 >= 24
+
+
+def test_rai_8_teams_pool_money_but_not_set_bonuses():
+    """RAI-8: teams pool money but not set bonuses."""
+    with pytest.raises(InvalidOptions):
+        GAME.new_game(3, {"teams": True}, seed=1)
+    # partners 0 and 2 each own a bank: 9 + 9 = 18, not the 22 of a pair
+    state = table(players=4, options={"teams": True},
+                  holdings={0: {"bank": "S-K", "oil_well": "S-Q"},
+                            2: {"bank#2": "H-K", "casino": "H-Q"}})
+    score = GAME.score(state)
+    assert [t["total"] for t in score["teams"]] == [9 + 12 + 9 + 7, 0]
+    # a capture that lifts the pair to 36 wins for both partners
+    state = table(players=4, options={"teams": True}, hands={0: ["D-K"]}, centre=["club"],
+                  holdings={0: {"bank": "S-K"}, 2: {"bank#2": "H-K", "casino": "H-Q",
+                                                    "market": "C-Q"}})
+    assert [t["total"] for t in GAME.score(state)["teams"]] == [29, 0]
+    state, _ = pass_all(play(state, act("capture", 0, fighter="D-K", property="club"))[0])
+    assert state["result"] is None  # 31
+    state = table(players=4, options={"teams": True}, hands={0: ["D-K"]}, centre=["casino"],
+                  holdings={0: {"bank": "S-K"}, 2: {"bank#2": "H-K", "oil_well": "H-Q"}})
+    state, _ = pass_all(play(state, act("capture", 0, fighter="D-K", property="casino"))[0])
+    assert state["result"]["winners"] == [0, 2]  # 9 + 7 + 9 + 12 = 37
+
+
+def test_rai_31_turn_limit_most_money_wins_ties_share():
+    """RAI-31: turn limit most money wins ties share."""
+    state = table(hands={0: ["S-6"]}, centre=["kiosk"], options={"turn_limit": 3}, turn=3,
+                  holdings={0: {"club": "S-9"}, 1: {"club#2": "H-9"}})
+    state, events = play(state, act("end_turn", 0))
+    assert state["result"] == {"finished": True, "winners": [0, 1], "reason": "turn_limit"}
+    assert [e for e in events if e["type"] == "game_won"][0]["rule"] == "RAI-31"
+    state = table(hands={0: ["S-6"]}, centre=["kiosk"], options={"turn_limit": 3}, turn=3,
+                  holdings={0: {"club": "S-9"}, 1: {"market": "H-9"}})
+    state, _ = play(state, act("end_turn", 0))
+    assert state["result"]["winners"] == [1]
+    state = table(hands={0: ["S-6"]}, centre=["kiosk"], options={"turn_limit": 4}, turn=3)
+    state, _ = play(state, act("end_turn", 0))
+    assert state["result"] is None and state["turn"] == 4
+    # without a limit the game knows no end but a win
+    assert GAME.new_game(2, {}, seed=1)[0]["options"]["turn_limit"] is None

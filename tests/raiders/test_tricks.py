@@ -1,0 +1,168 @@
+"""Tricks: from the hand, timing, targets, expiry, no mere discards, disputes
+(RAI-22 … RAI-25, RAI-28 … RAI-30)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.games.errors import RuleViolation
+from service.games.raiders import GAME
+from service.games.raiders.cards import for_state
+from service.games.raiders.power import current_power
+
+from .builder import act, pass_all, play, table, types
+
+
+def _power(state, card):
+    return current_power(state, for_state(state), card)
+
+
+def test_rai_22_tricks_come_from_the_hand_and_go_to_the_discard():
+    """RAI-22: tricks come from the hand and go to the discard."""
+    state = table(hands={0: ["S-K", "S-9", "H-6"]}, centre=["kiosk"], holdings={0: {"club": "S-J"}})
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-7", target="S-J"))
+    assert exc.value.rule == "RAI-22"
+    # Boar: costs another card from the hand
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-9", target="S-J"))
+    assert exc.value.rule == "RAI-22" and "cost_card" in exc.value.reason
+    after, events = play(state, act("play_trick", 0, card="S-9", target="S-J", cost_card="H-6"))
+    assert after["players"][0]["hand"] == ["S-K"]
+    assert after["discard"][-2:] == ["S-9", "H-6"] and _power(after, "S-J") == 9
+    # a card played as a trick is not a fighter in that capture
+    assert "S-9" not in [a.get("fighter") for a in GAME.legal_actions(after, 0)]
+
+
+def test_rai_23_timing_limits_are_honoured():
+    """RAI-23: timing limits are honoured."""
+    # Trip is capture_only: not outside a capture
+    state = table(hands={0: ["S-6"]}, holdings={0: {"club": "S-J"}, 1: {"kiosk": "H-9"}})
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-6", target="S-J"))
+    assert exc.value.rule == "RAI-23"
+    # Reinforcements is own_turn: not in someone else's capture window
+    state = table(hands={0: ["S-K"], 1: ["H-10", "H-7"]}, centre=["kiosk"],
+                  holdings={1: {"club": "H-9"}})
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"), act("pass", 0))
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 1, card="H-10"))
+    assert exc.value.rule == "RAI-23"
+    # but an "any" trick (Roll back) is fine for the other player in the window
+    after, _ = play(state, act("play_trick", 1, card="H-7", target="H-9"))
+    assert "H-9" in after["players"][1]["hand"]
+    # and in your own turn Reinforcements draws 2 (chance nodes)
+    own = table(hands={0: ["S-10"]}, centre=["kiosk"])
+    after, events = play(own, act("play_trick", 0, card="S-10"))
+    assert types(events).count("drew") == 2 and len(after["players"][0]["hand"]) == 2
+
+
+def test_rai_24_turncoat_takes_only_a_guard_never_the_attacker():
+    """RAI-24: turncoat takes only a guard never the attacker."""
+    state = table(hands={0: ["S-K", "C-Q"], 1: []}, holdings={1: {"club": "C-9"}},
+                  centre=["kiosk"], trump="H")
+    # outside a capture: the same-suit guard (and its property) becomes ours
+    after, events = play(state, act("play_trick", 0, card="C-Q", target="C-9"))
+    assert after["players"][0]["holdings"] == {"club": "C-9"}
+    assert after["players"][1]["holdings"] == {}
+    # during our capture the attacker is never a "guarding fighter"
+    state = table(hands={0: ["C-K", "C-Q"]}, centre=["kiosk"], trump="H")
+    state, _ = play(state, act("capture", 0, fighter="C-K", property="kiosk"))
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="C-Q", target="C-K"))
+    assert exc.value.rule == "RAI-24" and "guards" in exc.value.reason
+
+
+def test_rai_24_same_suit_tricks_and_the_trump_ace_reaching_every_suit():
+    """RAI-24: same suit tricks and the trump ace reaching every suit."""
+    state = table(hands={0: ["S-A", "H-A"]}, holdings={1: {"club": "D-9", "kiosk": "S-9"}},
+                  trump="H")
+    listed = {(a["card"], a["target"]) for a in GAME.legal_actions(state, 0)
+              if a["type"] == "play_trick"}
+    assert ("S-A", "S-9") in listed and ("S-A", "D-9") not in listed
+    assert ("H-A", "D-9") in listed and ("H-A", "S-9") in listed  # trump ace
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-A", target="D-9"))
+    assert exc.value.rule == "RAI-24" and "suit" in exc.value.reason
+    after, events = play(state, act("play_trick", 0, card="H-A", target="D-9"))
+    assert "D-9" in after["discard"] and after["centre"] == ["club"]
+
+
+def test_rai_25_modifiers_expire_with_the_capture_or_the_turn():
+    """RAI-25: modifiers expire with the capture or the turn."""
+    state = table(hands={0: ["S-K", "S-8", "S-9", "H-6"], 1: ["H-6", "H-7", "H-8", "H-9",
+                                                             "H-10", "H-J"][1:]},
+                  centre=["kiosk"], holdings={0: {"club": "S-J"}})
+    # outside a capture: Boar on our guard lasts until the end of the turn
+    state, _ = play(state, act("play_trick", 0, card="S-9", target="S-J", cost_card="H-6"))
+    assert _power(state, "S-J") == 9 and state["modifiers"][0]["until"] == "turn"
+    # inside a capture: Pump up on the attacker lasts until the capture ends
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"),
+                    act("play_trick", 0, card="S-8", target="S-K"))
+    assert _power(state, "S-K") == 10
+    state, events = pass_all(state)
+    assert _power(state, "S-K") == 8 and _power(state, "S-J") == 9
+    state, events = play(state, act("end_turn", 0))
+    assert _power(state, "S-J") == 6 and state["modifiers"] == []
+    assert "modifiers_expired" in types(events)
+
+
+def test_rai_28_no_trick_only_to_discard():
+    """RAI-28: no trick only to discard."""
+    # Boar needs a fighter of yours in play to pump: none -> not listed, refused
+    state = table(hands={0: ["S-9", "H-6"]}, centre=["kiosk"])
+    assert not any(a["type"] == "play_trick" for a in GAME.legal_actions(state, 0))
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-9", cost_card="H-6"))
+    assert exc.value.rule == "RAI-28" and "only discard" in exc.value.reason
+    # Reinforcements with no fighter card left anywhere changes nothing
+    rest = [f["id"] for f in GAME.card_set().data["fighters"] if f["id"] not in ("S-10", "S-K")]
+    state = table(hands={0: ["S-10"], 1: rest}, holdings={0: {"club": "S-K"}},
+                  fighter_deck=[], bottom=False, centre=[])
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-10"))
+    assert exc.value.rule == "RAI-28"
+    # Turncoat on a guard that is already yours changes nothing either
+    state = table(hands={0: ["S-Q"]}, holdings={0: {"club": "S-9"}}, centre=["kiosk"])
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-Q", target="S-9"))
+    assert exc.value.rule in ("RAI-24", "RAI-28")
+    assert not any(a["type"] == "play_trick" for a in GAME.legal_actions(state, 0))
+
+
+def test_rai_29_a_play_that_stood_is_not_undone_later():
+    """RAI-29: a play that stood is not undone later."""
+    # fizzle mode: a fizzled card stays discarded; later actions never revisit it
+    state = table(hands={0: ["S-6", "S-K"]}, centre=["kiosk"],
+                  options={"illegal_play": "fizzle"})
+    state, events = play(state, act("play_trick", 0, card="S-6", target="S-K"))
+    assert "fizzled" in types(events)
+    state, events = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
+    state, events = pass_all(state)
+    state, events = play(state, act("end_turn", 0))
+    assert "S-6" in state["discard"] and state["players"][0]["holdings"] == {"kiosk": "S-K"}
+    GAME.validate_state(state)  # the state stands as it is
+
+
+def test_rai_30_reject_mode_refuses_and_changes_nothing():
+    """RAI-30: reject mode refuses and changes nothing."""
+    state = table(hands={0: ["S-6", "S-K"]}, centre=["kiosk"])
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="S-6", target="S-K"))
+    assert exc.value.rule == "RAI-23"
+    assert GAME.check(state, act("play_trick", 0, card="S-6", target="S-K"))["legal"] is False
+
+
+def test_rai_30_fizzle_mode_discards_a_card_really_in_hand_with_no_effect():
+    """RAI-30: fizzle mode discards a card really in hand with no effect."""
+    state = table(hands={0: ["S-A", "S-K"]}, holdings={1: {"club": "D-9"}},
+                  options={"illegal_play": "fizzle"}, trump="H")
+    after, events = play(state, act("play_trick", 0, card="S-A", target="D-9"))
+    fizzled = [e for e in events if e["type"] == "fizzled"]
+    assert fizzled and fizzled[0]["rule"] == "RAI-24" and fizzled[0]["card"] == "S-A"
+    assert after["players"][1]["holdings"] == {"club": "D-9"}  # no effect
+    assert "S-A" in after["discard"] and after["players"][0]["hand"] == ["S-K"]
+    # a card not in the hand cannot fizzle: rejected
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="H-A", target="D-9"))
+    assert exc.value.rule == "RAI-22"
