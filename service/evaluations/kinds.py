@@ -95,7 +95,7 @@ def get_kind(name: str) -> Kind:
 
 
 def _load() -> None:
-    from . import battle, playouts  # noqa: F401  (importing a kind registers it)
+    from . import battle, playouts, search_risk  # noqa: F401  (importing registers)
 
 
 REQUEST_FIELDS = ("game", "kind", "params")

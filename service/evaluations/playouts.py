@@ -41,6 +41,8 @@ MAX_PLAYOUTS = 20_000
 MAX_STEPS = 20_000
 DEFAULT_PLAYOUTS = 1000
 DEFAULT_MAX_STEPS = 5000
+DEFAULT_TURN_LIMIT = 60
+MAX_TURN_LIMIT = 1000
 #: at most this much estimated CPU work per job (seconds, one core)
 MAX_WORK_SECONDS = 1800
 #: aim for chunks of about this much work: an RQ round trip costs ~11 ms here,
@@ -50,7 +52,10 @@ MAX_CHUNKS = 64
 
 #: measured cost of one playout in seconds, (game, bot) -> s, from
 #: ``bench/evaluations.py``; unknown pairs use the default
-PLAYOUT_SECONDS: dict[tuple[str, str], float] = {}
+PLAYOUT_SECONDS: dict[tuple[str, str], float] = {
+    ("raiders", "random"): 0.013, ("raiders", "greedy"): 0.13,
+    ("tremble", "random"): 0.008, ("tremble", "greedy"): 0.010,
+}
 DEFAULT_PLAYOUT_SECONDS = 0.05
 
 _MASK = (1 << 64) - 1
@@ -84,6 +89,15 @@ class Playouts(Kind):
         "bots": BOTS,
         "player": shape.Nullable(shape.Int(minimum=0, maximum=15),
                                  description="whose view to respect (default null: a spectator)"),
+        "turn_limit": shape.Int(minimum=1, maximum=MAX_TURN_LIMIT,
+                                description="for a game with a `turn_limit` option left unset "
+                                            "in the state (raiders, RAI-31): each playout ends "
+                                            f"after this many more turns (default "
+                                            f"{DEFAULT_TURN_LIMIT})"),
+        "chunk_size": shape.Int(minimum=1, maximum=MAX_PLAYOUTS,
+                                description="playouts per chunk job (default: about "
+                                            f"{CHUNK_SECONDS} s of work; at most "
+                                            f"{MAX_CHUNKS} chunks)"),
         "max_steps": shape.Int(minimum=1, maximum=MAX_STEPS,
                                description=f"actions per playout before it is cut off "
                                            f"(default {DEFAULT_MAX_STEPS})"),
@@ -118,10 +132,23 @@ class Playouts(Kind):
         seed = params.get("seed")
         if seed is None:
             seed = secrets.randbits(63)
-        size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
+        if "chunk_size" in params:
+            size = params["chunk_size"]
+            if math.ceil(n / size) > MAX_CHUNKS:
+                raise MalformedInput({"params.chunk_size": [
+                    f"at most {MAX_CHUNKS} chunks per job: use at least "
+                    f"{math.ceil(n / MAX_CHUNKS)} playouts per chunk"]})
+        else:
+            size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
+        turn_limit = None
+        if "turn_limit" in state["options"] and state["options"]["turn_limit"] is None:
+            turn_limit = state["turn"] + params.get("turn_limit", DEFAULT_TURN_LIMIT)
+        elif "turn_limit" in params:
+            raise MalformedInput({"params.turn_limit": [
+                f"only for a {game.id} state whose `turn_limit` option is unset"]})
         return {"game": game.id, "state": state, "player": player, "bots": bots, "seed": seed,
                 "playouts": n, "max_steps": params.get("max_steps", DEFAULT_MAX_STEPS),
-                "chunk_size": min(size, n)}
+                "turn_limit": turn_limit, "chunk_size": min(size, n)}
 
     def estimate_seconds(self, plan: dict) -> float:
         return plan["playouts"] * cost_of(plan["game"], plan["bots"])
@@ -144,6 +171,8 @@ class Playouts(Kind):
         for k in range(count):
             i = chunk["start"] + k
             start = game.determinize(state, player, playout_seed(seed, i))
+            if plan["turn_limit"] is not None:
+                start = {**start, "options": {**start["options"], "turn_limit": plan["turn_limit"]}}
             final, _, steps = random_playout(game, start, seed=playout_seed(seed, i, 1),
                                              max_steps=plan["max_steps"], bots=bots)
             outcome = game.score(final)

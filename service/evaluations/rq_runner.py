@@ -43,7 +43,7 @@ from .runner import (RESULT_TTL, TOMBSTONE_TTL, AlreadyOver, ExpiredEvaluation,
                      UnknownEvaluation, iso, new_id, status_body)
 
 QUEUE = "referee"
-BEAT_TTL = 6
+BEAT_TTL = 5
 BEAT_EVERY = 1.0
 #: a started job without a beat for this long after it started has lost its worker
 BEAT_GRACE = 3.0

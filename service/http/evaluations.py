@@ -11,20 +11,24 @@
 * ``GET /v1/evaluations/kinds`` → the kinds, their inputs, params and caps.
 * ``POST /v1/games/tremble/odds`` → exact battle odds synchronously.
 
+Configuration: ``EVALUATION_RESULT_TTL`` (seconds a finished evaluation is
+kept, default 3600; the app config or the environment).
+
 Where the jobs run: with ``REDIS_URL`` on RQ workers (queue ``referee``),
 without it in this process (``EmbeddedRunner``) — same routes, same shapes.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 
 from flask import Blueprint, current_app
 
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.battle import odds_result
-from service.evaluations.runner import (AlreadyOver, EmbeddedRunner, ExpiredEvaluation,
-                                        UnknownEvaluation, retry_after)
+from service.evaluations.runner import (RESULT_TTL, AlreadyOver, EmbeddedRunner,
+                                        ExpiredEvaluation, UnknownEvaluation, retry_after)
 from service.problems import ProblemError
 
 from .body import json_response, read_json
@@ -41,11 +45,13 @@ def runner():
         with _lock:
             if "runner" not in ext:
                 url = current_app.config.get("REDIS_URL")
+                ttl = int(current_app.config.get("EVALUATION_RESULT_TTL")
+                          or os.environ.get("EVALUATION_RESULT_TTL") or RESULT_TTL)
                 if url:
                     from service.evaluations.rq_runner import RQRunner
-                    ext["runner"] = RQRunner(url)
+                    ext["runner"] = RQRunner(url, result_ttl=ttl)
                 else:
-                    ext["runner"] = EmbeddedRunner()
+                    ext["runner"] = EmbeddedRunner(result_ttl=ttl)
     return ext["runner"]
 
 

@@ -1,0 +1,115 @@
+"""Playouts fanned out over real RQ worker processes: both workers take
+chunks, the aggregate equals the in-process result, a worker killed mid-job
+is noticed and its chunk retried, a running job can be cancelled."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis
+from rq.job import Job
+
+from service.games.registry import get_game
+
+from .conftest import poll
+
+ODDS = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [9, 12, 14]}
+
+
+def playouts_request(playouts: int, chunk_size: int, seed: int = 42) -> dict:
+    state, _ = get_game("tremble").new_game(3, {"missions": False}, seed=5)
+    return {"game": "tremble", "kind": "playouts", "state": state,
+            "params": {"playouts": playouts, "chunk_size": chunk_size, "seed": seed,
+                       "bots": "random", "player": 0}}
+
+
+def chunk_jobs(url: str, eval_id: str, count: int) -> list[Job]:
+    conn = redis.Redis.from_url(url)
+    return [Job.fetch(f"ev-{eval_id}-{k}", connection=conn) for k in range(count)]
+
+
+@pytest.fixture
+def embedded_result(make_app):
+    def run(body):
+        client = make_app().test_client()
+        r = client.post("/v1/evaluations", json=body)
+        assert r.status_code == 202, r.json
+        done = poll(client, r.headers["Location"], timeout=60)
+        assert done["status"] == "finished", done
+        return done["result"]
+    return run
+
+
+def test_fanout_two_workers_share_chunks_and_match_in_process(make_app, workers,
+                                                              embedded_result):
+    body = playouts_request(240, 20)
+    client = make_app(workers.url).test_client()
+    workers.start("w1")
+    workers.start("w2")
+    workers.wait_registered(2)
+    r = client.post("/v1/evaluations", json=body)
+    assert r.status_code == 202 and r.json["chunks"] == 12
+    seen = set()
+    deadline = time.monotonic() + 60
+    while True:
+        status = client.get(r.headers["Location"]).json
+        assert 0 <= status["progress"] <= 1
+        seen.add(status["status"])
+        if status["status"] in ("finished", "failed"):
+            break
+        assert time.monotonic() < deadline, status
+        time.sleep(0.02)
+    assert status["status"] == "finished", status
+    assert status["progress"] == 1 and status["incidents"] == []
+    names = {j.worker_name for j in chunk_jobs(workers.url, status["id"], 12)}
+    assert names == {"w1", "w2"}, names
+    result = status["result"]
+    assert result == embedded_result(body)
+    assert result["playouts"] == 240 and result["finished"] + result["unfinished"] == 240
+    assert sum(w["wins"] for w in result["win_rate"]) >= result["finished"]
+    for w in result["win_rate"]:
+        lo, hi = w["ci95"]
+        assert lo <= w["rate"] <= hi
+    assert sum(result["scores"][0]["histogram"]["counts"]) == result["finished"]
+
+
+def test_killed_worker_is_detected_and_its_chunk_retried(make_app, workers, embedded_result):
+    body = playouts_request(480, 60, seed=7)  # 8 chunks of ~0.5 s
+    client = make_app(workers.url).test_client()
+    w1 = workers.start("w1")
+    workers.start("w2")
+    workers.wait_registered(2)
+    location = client.post("/v1/evaluations", json=body).headers["Location"]
+    eval_id = location.rsplit("/", 1)[1]
+    deadline = time.monotonic() + 30
+    while not any(j.get_status() == "started" and j.worker_name == "w1"
+                  for j in chunk_jobs(workers.url, eval_id, 8)):
+        assert time.monotonic() < deadline, "w1 never started a chunk"
+        time.sleep(0.02)
+    workers.kill_machine(w1)  # the worker and its work horse: no cleanup runs
+    other = client.post("/v1/evaluations", json=ODDS).headers["Location"]
+    status = poll(client, location, timeout=60)
+    assert status["status"] == "finished", status
+    died = [i for i in status["incidents"] if i["event"] == "worker-died"]
+    assert died and died[0]["worker"] == "w1" and "retried" in died[0]["detail"], status
+    assert status["result"] == embedded_result(body)
+    assert poll(client, other)["status"] == "finished"
+
+
+def test_cancel_a_running_job(make_app, workers):
+    client = make_app(workers.url).test_client()
+    workers.start("w1")
+    workers.wait_registered(1)
+    location = client.post("/v1/evaluations",
+                           json=playouts_request(2000, 250)).headers["Location"]
+    poll(client, location, until=("started",))
+    r = client.delete(location)
+    assert r.status_code == 200 and r.json["status"] == "canceled"
+    assert r.json["progress"] < 1
+    # the worker gives the running chunk up at its next progress report
+    odds = client.post("/v1/evaluations", json=ODDS).headers["Location"]
+    began = time.monotonic()
+    assert poll(client, odds, timeout=20)["status"] == "finished"
+    assert time.monotonic() - began < 5
+    assert client.get(location).json["status"] == "canceled"
