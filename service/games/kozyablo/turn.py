@@ -192,6 +192,10 @@ def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
             return
     declared = root["declared"]
     root["declared"] = None
+    if declared["type"] == "move":  # movers killed in the window simply do not go
+        alive = [u for u in declared["units"] if u in root["units"]]
+        if alive and alive != declared["units"]:
+            declared = {**declared, "units": alive}
     root["phase"] = "main"
     events.append({"type": "passed", "player": action["player"]})
     carry_out(draft, cat, declared, events)

@@ -1,0 +1,131 @@
+"""Hand-built Kozyablo states for clause tests: say only what the scenario needs.
+
+>>> s = table(hands={0: ["pz_spark"]}, units={0: [("pz_archer", "0.gold_mine")]})
+>>> s["pending"], s["units"]["0.pz_archer"]["sector"], s["players"][0]["hand"]
+([{'player': 0, 'decision': 'action'}], '0.gold_mine', ['0.pz_spark'])
+
+Every card not placed stays in its owner's deck, so the state passes
+``validate_state`` (checked here) and ``apply`` works on it.  Sector ids are
+``"<seat>.gold_mine"`` etc.; ``"cap0"``/``"cap1"`` name the capitals.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from service.games.draft import Draft
+from service.games.kozyablo import GAME
+from service.games.kozyablo.catalogue import face
+from service.games.kozyablo.sectors import update_control
+
+FILLER = ["kz_scout", "kz_guard", "zh_brute", "zh_shieldbearer", "tr_grub", "pz_archer"]
+
+
+def mixed_deck(*cards: str, capital: str = "zh_mercenary_camp") -> dict:
+    """A legal deck (Mercenary Camp: every race, two heroes) holding ``cards``."""
+    cards = list(cards)
+    for f in FILLER * 3:
+        if len(cards) >= 15:
+            break
+        if cards.count(f) < 3:
+            cards.append(f)
+    return {"capital": capital, "sectors": ["gold_mine", "crystal_mine", "energy_source"],
+            "cards": cards}
+
+
+def _setup(x) -> dict:
+    return {"race": x} if isinstance(x, str) else {"deck": x}
+
+
+def _take(state: dict, seat: int, f: str) -> str:
+    deck = state["players"][seat]["deck"]
+    cid = next((c for c in deck if face(c) == f), None)
+    assert cid is not None, f"no {f} left in player {seat}'s deck"
+    deck.remove(cid)
+    return cid
+
+
+def _sector(state: dict, s: str) -> str:
+    return state["players"][int(s[3])]["capital"] if s.startswith("cap") else s
+
+
+def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict | None = None,
+          buildings: dict | None = None, lasting: dict | None = None,
+          discard: dict | None = None, active: int = 0, turn: int = 1,
+          options: dict | None = None, control: dict | None = None,
+          capital_damage: dict | None = None, deck: dict | None = None) -> dict:
+    """A state in the main phase of ``active``'s turn ``turn``.
+
+    ``units``: ``{seat: [(face, sector[, {"damage", "shadow", "artifacts"}]), ...]}``;
+    ``buildings``: ``{seat: [face, ...]}`` (into that seat's capital);
+    ``lasting``: ``{seat: [(face, {"unit": id} | {"sector", "seat"}, turns_left)]}``;
+    ``control``: ``{sector: seat | None}`` before creatures are counted;
+    ``deck``: ``{seat: [faces]}`` — exactly these stay in the deck, the rest
+    go to the discard.
+    """
+    base, _ = GAME.new_game([_setup(p0), _setup(p1)], {**(options or {}), "chance": "server"},
+                            seed=0)
+    state = copy.deepcopy(base)
+    for p in state["players"]:
+        p["deck"] = sorted(p["deck"] + p["hand"] + p["discard"] + p["aside"])
+        p["hand"], p["discard"], p["aside"] = [], [], []
+        p["ready"] = True
+    state.update(order=[active, 1 - active], active=active, phase="main", turn=turn, queue=[],
+                 used=[], declared=None, combat=None, result=None)
+    for sid, who in (control or {}).items():
+        state["sectors"][sid]["controller"] = who
+    for seat, faces in (hands or {}).items():
+        state["players"][seat]["hand"] = [_take(state, seat, f) for f in faces]
+    for seat, faces in (discard or {}).items():
+        state["players"][seat]["discard"] = [_take(state, seat, f) for f in faces]
+    for seat, rows in (units or {}).items():
+        for row in rows:
+            f, where, *more = row
+            props = dict(more[0]) if more else {}
+            uid = _take(state, seat, f)
+            arts = [_take(state, seat, a) for a in props.pop("artifacts", [])]
+            state["units"][uid] = {"owner": seat, "sector": _sector(state, where),
+                                   "damage": props.pop("damage", 0),
+                                   "shadow": props.pop("shadow", False), "artifacts": arts}
+            assert not props, props
+    for seat, faces in (buildings or {}).items():
+        for f in faces:
+            bid = _take(state, seat, f)
+            state["buildings"][bid] = {"owner": seat, "sector": state["players"][seat]["capital"],
+                                       "damage": 0}
+    for seat, rows in (lasting or {}).items():
+        for f, where, left in rows:
+            mid = _take(state, seat, f)
+            state["lasting"][mid] = {"owner": seat, "turns_left": left, "cast_turn": 0, **where}
+    for seat, dmg in (capital_damage or {}).items():
+        state["players"][seat]["capital_damage"] = dmg
+    for seat, faces in (deck or {}).items():
+        p = state["players"][seat]
+        keep = [_take(state, seat, f) for f in faces]
+        p["discard"] += p["deck"]
+        p["deck"] = sorted(keep)
+    draft = Draft(state)
+    update_control(draft, [])
+    state = draft.root
+    state["pending"] = GAME.compute_pending(state)
+    GAME.validate_state(state)
+    return state
+
+
+def act(kind: str, player, **fields) -> dict:
+    return {"type": kind, "player": player, **fields}
+
+
+def play(state: dict, action: dict) -> tuple[dict, list[dict]]:
+    """``apply`` that also checks the result is a valid state."""
+    after, events = GAME.apply(state, action)
+    GAME.validate_state(after)
+    return after, events
+
+
+def types(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def listed(state: dict, player, kind: str) -> list[dict]:
+    return [a for a in GAME.legal_actions(state, player) if a["type"] == kind]
