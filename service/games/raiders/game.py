@@ -171,7 +171,8 @@ class Raiders(Game):
             tricks.play_trick(draft, action, events)
         else:
             turn.end_turn(draft, action, events)
-        scoring.check_win(draft, events)
+        if kind in ("pass", "play_trick"):  # only these move properties (RAI-18, RAI-24)
+            scoring.check_win(draft, events)
         turn.advance(draft, events)
 
     # ------------------------------------------------------------ score

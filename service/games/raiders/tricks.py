@@ -30,10 +30,16 @@ def timing_problem(state: dict, player: int, trick: dict) -> str | None:
     return None
 
 
+def in_play_map(state: dict) -> dict[str, tuple[int, str]]:
+    """fighter -> (controller, role) for every fighter in play."""
+    return {f: (seat, role) for f, seat, role in fighters_in_play(state)}
+
+
 def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: dict,
-                   target: str) -> str | None:
+                   target: str, in_play: dict | None = None) -> str | None:
     """RAI-24: does ``target`` match the trick's text exactly?"""
-    in_play = {f: (seat, role) for f, seat, role in fighters_in_play(state)}
+    if in_play is None:
+        in_play = in_play_map(state)
     if target not in in_play:
         return f"{target} is not a fighter in play"
     seat, role = in_play[target]
@@ -63,14 +69,17 @@ def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: d
     return None
 
 
-def change_problem(state: dict, player: int, trick: dict, target: str | None) -> str | None:
+def change_problem(state: dict, player: int, trick: dict, target: str | None,
+                   in_play: dict | None = None) -> str | None:
     """RAI-28: a trick must change the game state, not just discard a card."""
     effect = trick["effect"]
     if effect == "draw" and not deck.can_draw(state):
         return "there is no fighter card left to draw"
-    if effect == "steal_guard" and any(
-            f == target and seat == player for f, seat, _ in fighters_in_play(state)):
-        return "that guard is already yours"
+    if effect == "steal_guard":
+        if in_play is None:
+            in_play = in_play_map(state)
+        if in_play.get(target, (None,))[0] == player:
+            return "that guard is already yours"
     return None
 
 
@@ -97,9 +106,10 @@ def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | 
     target = action.get("target")
     if EFFECTS[trick["effect"]].target_needed:
         if target is None:
-            if not any(target_problem(state, cat, player, card, trick, f) is None
-                       and change_problem(state, player, trick, f) is None
-                       for f, _, _ in fighters_in_play(state)):
+            in_play = in_play_map(state)
+            if not any(target_problem(state, cat, player, card, trick, f, in_play) is None
+                       and change_problem(state, player, trick, f, in_play) is None
+                       for f in in_play):
                 return RuleViolation("RAI-28", "this trick has no legal target now: "
                                                "playing it would only discard cards")
             return RuleViolation("RAI-24", "this trick needs a target fighter")
@@ -139,10 +149,10 @@ def legal_tricks(state: dict, cat: Catalogue, player: int) -> list[dict]:
             continue
         if EFFECTS[trick["effect"]].target_needed:
             if in_play is None:
-                in_play = [f for f, _, _ in fighters_in_play(state)]
+                in_play = in_play_map(state)
             targets = [t for t in in_play
-                       if target_problem(state, cat, player, card, trick, t) is None
-                       and change_problem(state, player, trick, t) is None]
+                       if target_problem(state, cat, player, card, trick, t, in_play) is None
+                       and change_problem(state, player, trick, t, in_play) is None]
         else:
             targets = [None] if change_problem(state, player, trick, None) is None else []
         for target in targets:
