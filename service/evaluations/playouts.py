@@ -226,7 +226,6 @@ class Playouts(Kind):
             "win_rate": win_rate, "scores": scores,
             "length": {"mean_actions": steps / finished if finished else None,
                        "mean_turns": turns / finished if finished else None},
-            "chunks": len(partials),
         }
 
 

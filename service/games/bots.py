@@ -57,7 +57,33 @@ def raiders_value(game: Game, state: dict, player: int) -> float:
     return 10 * score_lead(game, state, player) + len(me["holdings"]) + 0.1 * len(me["hand"])
 
 
-HEURISTICS: dict[str, Heuristic] = {"raiders": raiders_value}
+def kozyablo_value(game: Game, state: dict, player: int) -> float:
+    """Kozyablo: capital life (the score) ten times over against the
+    strongest opponent, plus sectors held (production, KOZ-13), creatures on
+    the table, creatures standing in the opponents' sectors, damage dealt
+    against damage taken (KOZ-27), and cards in hand."""
+    rows = {s["player"]: s for s in game.score(state)["scores"]}
+    mine = rows[player]
+    others = [r["total"] for p, r in rows.items() if p != player]
+    parts = mine.get("breakdown") or {}
+    sectors = state.get("sectors", {})
+    pressure = wounds = 0.0
+    for unit in state.get("units", {}).values():
+        where = sectors.get(unit.get("sector"), {})
+        if unit.get("owner") == player:
+            pressure += where.get("owner") not in (None, player)  # marching on them
+            wounds -= unit.get("damage", 0)
+        else:
+            wounds += unit.get("damage", 0)
+    return (10 * (mine["total"] - (max(others) if others else 0))
+            + 2 * parts.get("sectors", 0) + parts.get("creatures", 0)
+            + 1.5 * pressure + 0.5 * wounds
+            + 0.1 * len(state["players"][player].get("hand", ())))
+
+
+#: per game id; a game without an entry is rated by ``score_lead`` (Tremble:
+#: people, the score of TRE-28)
+HEURISTICS: dict[str, Heuristic] = {"raiders": raiders_value, "kozyablo": kozyablo_value}
 
 
 class GreedyBot:
