@@ -166,3 +166,22 @@ def test_rai_30_fizzle_mode_discards_a_card_really_in_hand_with_no_effect():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("play_trick", 0, card="H-A", target="D-9"))
     assert exc.value.rule == "RAI-22"
+
+
+def test_rai_24_attacker_only_and_guard_only_targets():
+    """RAI-24: Ambush hits only the (same-suit) attacker, Bribe only the guard
+    of the property under capture."""
+    state = table(hands={0: ["D-K"], 1: ["D-J", "H-6"]}, trump="S",
+                  holdings={1: {"market": "H-9", "club": "C-9"}})
+    state, _ = play(state, act("capture", 0, fighter="D-K", property="market"), act("pass", 0))
+    listed = {(a["card"], a.get("target")) for a in GAME.legal_actions(state, 1)
+              if a["type"] == "play_trick"}
+    assert ("D-J", "D-K") in listed and ("D-J", "H-9") not in listed
+    assert ("H-6", "H-9") in listed and ("H-6", "C-9") not in listed
+    assert ("H-6", "D-K") not in listed
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 1, card="H-6", target="C-9"))
+    assert exc.value.rule == "RAI-24"
+    after, events = play(state, act("play_trick", 1, card="D-J", target="D-K"))
+    assert "D-K" in after["discard"] and after["capture"] is None
+    assert after["players"][1]["holdings"] == {"market": "H-9", "club": "C-9"}
