@@ -96,7 +96,7 @@ def legal_targets(state: dict, cat: Catalogue, striker: str) -> list[str]:
         sec = state["sectors"][sector]
         if sec["kind"] == "capital" and sec["owner"] != me:
             pool.append(sector)
-    return [t for t in pool if can_strike(state, cat, abilities, t)]
+    return sorted(t for t in pool if can_strike(state, cat, abilities, t))
 
 
 def candidates(state: dict, cat: Catalogue) -> tuple[int | None, list[str]]:

@@ -30,6 +30,8 @@ def level_needed(f) -> int:
 
 def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = None) -> str | None:
     """Why ``seat`` cannot pay for ``f`` now (None: they can)."""
+    if f.type == "hero" and f.id in state["players"][seat]["dead_heroes"]:
+        return "KOZ-20: this hero was destroyed and can never be played again"
     prod = prod or production(state, cat, seat)
     resource, rule = NEEDS[f.type]
     need = level_needed(f)
@@ -40,8 +42,6 @@ def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = No
     if req and controlled_sectors(state, seat) < req.get("controlled_sectors", 0):
         return (f"KOZ-19: this card needs {req['controlled_sectors']} controlled sector(s); "
                 f"you control {controlled_sectors(state, seat)}")
-    if f.type == "hero" and f.id in state["players"][seat]["dead_heroes"]:
-        return "KOZ-20: this hero was destroyed and can never be played again"
     if f.type == "building":
         cap = capital_id(state, seat)
         limit = cat.capitals[face(cap)]["buildings"]
