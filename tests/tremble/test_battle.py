@@ -24,6 +24,7 @@ def example_battle():
 
 
 def test_tre_21_worked_example_16_plus_10_beats_17_plus_6():
+    """TRE-21: worked example 16 plus 10 beats 17 plus 6."""
     state, events = example_battle()
     battle = next(e for e in events if e["type"] == "battle")
     assert battle["strengths"] == [{"player": 0, "strength": 16}, {"player": 1, "strength": 17}]
@@ -46,6 +47,7 @@ def test_tre_21_worked_example_16_plus_10_beats_17_plus_6():
 
 
 def test_tre_29_bonuses_once_per_ship_and_several_bonuses_stack():
+    """TRE-29: bonuses once per ship and several bonuses stack."""
     d = {k: CAT.ships[k] for k in ("S-START", "S-TRIPOD-A", "S-TRIPOD-B", "S-TRIPOD-C",
                                    "S-CRUISER", "S-SAUCER-CULT")}
     # +4 only once even with two saucers
@@ -60,6 +62,7 @@ def test_tre_29_bonuses_once_per_ship_and_several_bonuses_stack():
 
 
 def test_tre_18_single_attacker_takes_the_reward_without_battle():
+    """TRE-18: single attacker takes the reward without battle."""
     state = at_plan(hands={0: ["S-START"], 1: ["S-START"]})
     state, events = plan_all(state, {0: [("S-START", 1)], 1: [("S-START", 2)]})
     assert [e["type"] for e in events if e["type"] in ("uncontested", "battle")] == \
@@ -68,6 +71,7 @@ def test_tre_18_single_attacker_takes_the_reward_without_battle():
 
 
 def test_tre_19_weakest_decides_first_seat_order_on_ties_retreat_returns_ships():
+    """TRE-19: weakest decides first seat order on ties retreat returns ships."""
     state = at_plan(players=3, hands={0: ["S-CRUISER"], 1: ["S-START"], 2: ["S-START"]})
     state, events = plan_all(state, {0: [("S-CRUISER", 1)], 1: [("S-START", 1)],
                                      2: [("S-START", 1)]})
@@ -87,6 +91,7 @@ def test_tre_19_weakest_decides_first_seat_order_on_ties_retreat_returns_ships()
 
 
 def test_tre_20_tie_rerolls_from_base_strength():
+    """TRE-20: tie rerolls from base strength."""
     state = at_plan(hands={0: ["S-START"], 1: ["S-START"]})
     state, _ = plan_all(state, {0: [("S-START", 2)], 1: [("S-START", 2)]})
     state, _ = play(state, act("battle_choice", 0, choice="fight"),
@@ -104,6 +109,7 @@ def test_tre_20_tie_rerolls_from_base_strength():
 
 
 def test_tre_20_ruling_three_fighters_only_the_tied_top_reroll():
+    """TRE-20: ruling three fighters only the tied top reroll."""
     state = at_plan(players=3, hands={0: ["S-START"], 1: ["S-START"], 2: ["S-START"]})
     state, _ = plan_all(state, {p: [("S-START", 3)] for p in range(3)})
     state, _ = play(state, *[act("battle_choice", p, choice="fight") for p in range(3)])
@@ -118,6 +124,7 @@ def test_tre_20_ruling_three_fighters_only_the_tied_top_reroll():
 
 
 def test_tre_16_battles_are_fought_slot_by_slot_after_refuel():
+    """TRE-16: battles are fought slot by slot after refuel."""
     state = at_plan(hands={0: ["S-START", "S-TRIPOD-A"], 1: ["S-CRUISER", "S-TRIPOD-B"]})
     state, events = plan_all(state, {0: [("S-START", 1), ("S-TRIPOD-A", 3)],
                                      1: [("S-CRUISER", 3), ("S-TRIPOD-B", 1)]})
@@ -127,6 +134,7 @@ def test_tre_16_battles_are_fought_slot_by_slot_after_refuel():
 
 
 def test_tre_31_reserve_ship_joins_by_paying_fuel_and_not_without():
+    """TRE-31: reserve ship joins by paying fuel and not without."""
     state = at_plan(hands={0: ["S-START", "S-ORBITER"], 1: ["S-START"]})
     state, _ = plan_all(state, {0: [("S-START", 1)], 1: [("S-START", 1)]})
     state, _ = play(state, act("battle_choice", 0, choice="fight"),
@@ -151,6 +159,7 @@ def test_tre_31_reserve_ship_joins_by_paying_fuel_and_not_without():
 
 
 def test_tre_32_redeploy_is_committed_secretly_then_revealed_together():
+    """TRE-32: redeploy is committed secretly then revealed together."""
     state = at_plan(hands={0: ["S-TRIPOD-WALK"], 1: ["S-TRIPOD-WALK", "S-START"]})
     state, events = plan_all(state, {0: [("S-TRIPOD-WALK", 1)],
                                      1: [("S-TRIPOD-WALK", 2), ("S-START", 1)]})

@@ -61,6 +61,7 @@ def buy_turn(t, draws, buys):
 
 
 def test_tre_21_worked_example_through_http_table_mode(client):
+    """TRE-21: worked example through http table mode."""
     t = Table(client)
     t.new()
     # turn 1: buy, reveal four cities, seat 1 raids a rich city alone

@@ -30,6 +30,7 @@ def options(seed: int) -> dict:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_tre_28_random_games_end_when_the_city_deck_is_played_out(players):
+    """TRE-28: random games end when the city deck is played out."""
     base = 1000 * players
     full = check_random_games(GAME, [(players, options(s), base + s) for s in range(FULL)])
     rest = check_random_games(GAME, [(players, options(s), base + s)

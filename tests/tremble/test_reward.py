@@ -27,6 +27,7 @@ def won_alone(hands, orders, **kw):
 
 
 def test_tre_22_raid_pays_now_and_keeps_the_city():
+    """TRE-22: raid pays now and keeps the city."""
     state = won_alone({0: ["S-START"]}, {0: [("S-START", 1)]})
     city = state["slots"][0]
     listed = GAME.legal_actions(state, 0)
@@ -41,6 +42,7 @@ def test_tre_22_raid_pays_now_and_keeps_the_city():
 
 
 def test_tre_22_search_keeps_chosen_ships_counts_down_two_turns_then_pays_more():
+    """TRE-22: search keeps chosen ships counts down two turns then pays more."""
     state = won_alone({0: ["S-START", "S-TRIPOD-A"]}, {0: [("S-START", 1), ("S-TRIPOD-A", 1)]})
     city = state["slots"][0]
     saucer, tripod = ship(state, 0, "S-START"), ship(state, 0, "S-TRIPOD-A")
@@ -64,6 +66,7 @@ def test_tre_22_search_keeps_chosen_ships_counts_down_two_turns_then_pays_more()
 
 
 def test_tre_30_search_tempo_takes_one_turn():
+    """TRE-30: search tempo takes one turn."""
     state = won_alone({0: ["S-CRUISER", "S-START"]}, {0: [("S-CRUISER", 1), ("S-START", 1)]})
     city = state["slots"][0]
     state, events = play(state, act("search", 0, city=city, ships=sorted(
@@ -76,6 +79,7 @@ def test_tre_30_search_tempo_takes_one_turn():
 
 
 def test_tre_23_cities_nobody_attacked_are_discarded():
+    """TRE-23: cities nobody attacked are discarded."""
     state = at_plan(hands={0: ["S-START"]})
     spared = state["slots"][1:]
     state, events = plan_all(state, {0: [("S-START", 1)]})
@@ -94,6 +98,7 @@ def searching(ships, slot_city=None):
 
 
 def test_tre_24_army_abandon_returns_ships_and_discards_the_city():
+    """TRE-24: army abandon returns ships and discards the city."""
     state, city = searching(["S-START"])
     state = chance(state, "reveal", card=STAR_ARMIES[0])
     assert state["pending"] == [{"player": 0, "decision": "army_choice",
@@ -106,6 +111,7 @@ def test_tre_24_army_abandon_returns_ships_and_discards_the_city():
 
 
 def test_tre_24_army_fight_holds_at_equal_and_a_beaten_player_chooses_the_ship():
+    """TRE-24: army fight holds at equal and a beaten player chooses the ship."""
     army = STAR_ARMIES[-1]
     need = CAT.armies[army]["strength"]
     state, city = searching(["S-START", "S-SAUCER"], cities("science")[0])
@@ -126,6 +132,7 @@ def test_tre_24_army_fight_holds_at_equal_and_a_beaten_player_chooses_the_ship()
 
 
 def test_tre_25_several_armies_are_met_one_after_another():
+    """TRE-25: several armies are met one after another."""
     state, city = searching(["S-START", "S-TRIPOD-A"])
     state = chance(state, "reveal", card=STAR_ARMIES[0])
     state, _ = play(state, act("army_choice", 0, city=city, choice="fight"),
@@ -138,6 +145,7 @@ def test_tre_25_several_armies_are_met_one_after_another():
 
 
 def test_tre_26_credit_for_the_poor_repaid_60000_and_at_the_end():
+    """TRE-26: credit for the poor repaid 60000 and at the end."""
     state = at_plan(hands={0: ["S-START"]}, people={0: 20000, 1: 20000})
     assert {"type": "take_credit", "player": 0} in GAME.legal_actions(state, 0)
     state, events = play(state, act("take_credit", 0))
@@ -159,6 +167,7 @@ def test_tre_26_credit_for_the_poor_repaid_60000_and_at_the_end():
 
 
 def test_tre_27_missions_secret_until_the_end_then_bonus_or_penalty():
+    """TRE-27: missions secret until the end then bonus or penalty."""
     state = new_table(2, missions=True)
     wanted = {0: ["M-NOCREDIT", "M-CITY6", "M-RAID4", "M-SCI3"]}
     while state["pending"][0]["decision"] == "deal_mission":
@@ -182,6 +191,7 @@ def test_tre_27_missions_secret_until_the_end_then_bonus_or_penalty():
 
 
 def test_tre_28_most_people_wins_equal_totals_share():
+    """TRE-28: most people wins equal totals share."""
     state = won_alone({0: ["S-START"]}, {0: [("S-START", 1)]})
     state = short_deck(state, 0)
     state, events = play(state, act("raid", 0, city=state["slots"][0]))
@@ -196,6 +206,7 @@ def test_tre_28_most_people_wins_equal_totals_share():
 
 
 def test_tre_33_views_hide_hands_purchases_orders_missions_and_decks():
+    """TRE-33: views hide hands purchases orders missions and decks."""
     state = GAME.new_game(3, {}, seed=4)[0]
     for p in range(3):
         state = GAME.apply(state, GAME.legal_actions(state, p)[0])[0]

@@ -16,6 +16,7 @@ from .builder import CAT, act, new_table, strings, through_buy
 
 
 def test_tre_1_reference_set_has_the_counts_and_fixed_ships():
+    """TRE-1: reference set has the counts and fixed ships."""
     cards = card_db.get("tremble")
     assert cards.meta["reconstructed"] is True and "reconstructed" in cards.meta["note"].lower()
     assert (len(CAT.cities), len(CAT.armies), len(CAT.ships), len(CAT.missions),
@@ -46,6 +47,7 @@ def test_tre_1_reference_set_has_the_counts_and_fixed_ships():
 
 
 def test_tre_1_a_set_with_wrong_counts_is_refused(tmp_path, monkeypatch):
+    """TRE-1: a set with wrong counts is refused."""
     import yaml
     raw = yaml.safe_load(open(card_db.get("tremble").path, encoding="utf-8"))
     raw["cities"].pop()
@@ -60,6 +62,7 @@ def test_tre_1_a_set_with_wrong_counts_is_refused(tmp_path, monkeypatch):
 @pytest.mark.parametrize("players,kept", [(2, {None, "*"}), (3, {None, "*"}),
                                           (4, {None, "*", "4+"}), (5, {None, "*", "4+", "5+"})])
 def test_tre_2_marked_cities_and_missions_leave_by_player_count(players, kept):
+    """TRE-2: marked cities and missions leave by player count."""
     state = GAME.new_game(players, {"chance": "table"}, seed=1)[0]
     in_game = [c for pile in state["piles"] for c in pile["candidates"] if c in CAT.cities]
     assert {CAT.cities[c]["mark"] for c in in_game} == kept
@@ -69,6 +72,7 @@ def test_tre_2_marked_cities_and_missions_leave_by_player_count(players, kept):
 
 
 def test_tre_3_to_5_two_piles_star_on_top_six_removed_unseen():
+    """TRE-3, TRE-4, TRE-5: two piles, the * pile on top, six removed unseen from each."""
     state = new_table(3)
     star, rest = state["piles"]
     assert star["mark"] == "*" and rest["mark"] is None
@@ -85,6 +89,7 @@ def test_tre_3_to_5_two_piles_star_on_top_six_removed_unseen():
 
 
 def test_tre_3_pile_is_exhausted_when_only_the_removed_count_remains():
+    """TRE-3: pile is exhausted when only the removed count remains."""
     state = new_table(2)
     star = state["piles"][0]
     piles = [{**star, "candidates": star["candidates"][:6]}, state["piles"][1]]
@@ -94,6 +99,7 @@ def test_tre_3_pile_is_exhausted_when_only_the_removed_count_remains():
 
 
 def test_tre_6_to_9_starting_saucer_people_fuel_tokens():
+    """TRE-6, TRE-7, TRE-8, TRE-9: starting saucer, ship deck, people and fuel, tokens."""
     state = GAME.new_game(4, {"chance": "table"}, seed=2)[0]  # before turn 1: missions
     assert state["phase"] == "missions"
     for p, pl in enumerate(state["players"]):
@@ -109,6 +115,7 @@ def test_tre_6_to_9_starting_saucer_people_fuel_tokens():
 
 
 def test_tre_9_two_sets_of_tokens_at_most_two_ships_per_city():
+    """TRE-9: two sets of tokens at most two ships per city."""
     from .builder import at_plan
     state = at_plan(hands={0: ["S-START", "S-TRIPOD-A", "S-CRUISER"]})
     hand = state["players"][0]["hand"]
@@ -121,6 +128,7 @@ def test_tre_9_two_sets_of_tokens_at_most_two_ships_per_city():
 
 
 def test_tre_10_four_missions_dealt_keep_one_to_three_secretly():
+    """TRE-10: four missions dealt keep one to three secretly."""
     state = GAME.new_game(2, {"chance": "table"}, seed=3)[0]
     deals = 0
     while state["pending"][0]["player"] == "chance":

@@ -18,6 +18,7 @@ def next_turn(state):
 
 
 def test_tre_11_eight_fuel_per_turn_capped_at_twenty():
+    """TRE-11: eight fuel per turn capped at twenty."""
     state = at_plan(fuel={0: 15, 1: 3})
     state, events = next_turn(state)
     assert any(e["type"] == "fuel" and e["rule"] == "TRE-11" for e in events)
@@ -26,6 +27,7 @@ def test_tre_11_eight_fuel_per_turn_capped_at_twenty():
 
 
 def test_tre_12_draw_two_buy_at_most_one_secretly_paying_people():
+    """TRE-12: draw two buy at most one secretly paying people."""
     state = new_table(2)
     assert state["pending"][0] == {"player": "chance", "decision": "draw_ship", "for": 0}
     state = chance(state, "draw_ship", ship="S-CRUISER")
@@ -55,6 +57,7 @@ def test_tre_12_draw_two_buy_at_most_one_secretly_paying_people():
 
 
 def test_tre_12_fleet_of_five_discards_from_hand_to_buy_a_sixth():
+    """TRE-12: fleet of five discards from hand to buy a sixth."""
     state = new_table(2)
     state = place_ships(state, {0: ["S-START", "S-SAUCER", "S-SAUCER", "S-SAUCER", "S-SAUCER"]})
     state = chance(state, "draw_ship", ship="S-TRIPOD-A")
@@ -74,6 +77,7 @@ def test_tre_12_fleet_of_five_discards_from_hand_to_buy_a_sixth():
 
 
 def test_tre_12_ruling_empty_ship_deck_is_refilled_from_the_discard():
+    """TRE-12: ruling empty ship deck is refilled from the discard."""
     state = new_table(2)
     state = {**state, "ship_discard": state["ship_deck"][1:], "ship_deck": state["ship_deck"][:1]}
     only = design_of(state["ship_deck"][0])
@@ -84,6 +88,7 @@ def test_tre_12_ruling_empty_ship_deck_is_refilled_from_the_discard():
 
 
 def test_tre_13_reveal_until_slots_full_army_strikes_and_is_replaced():
+    """TRE-13: reveal until slots full army strikes and is replaced."""
     state = through_buy(new_table(4))
     assert len(state["slots"]) == 5
     army = next(a for a in CAT.armies if CAT.armies[a]["mark"] == "*")
@@ -98,6 +103,7 @@ def test_tre_13_reveal_until_slots_full_army_strikes_and_is_replaced():
 
 
 def test_tre_13_short_deck_plays_fewer_cities_and_the_game_ends_after_that_turn():
+    """TRE-13: short deck plays fewer cities and the game ends after that turn."""
     state = through_buy(new_table(2))
     piles = [{**pile, "candidates": pile["candidates"][:pile["removed"]]} for pile in state["piles"]]
     piles[1]["candidates"] = state["piles"][1]["candidates"][:8]  # two cards left to draw
@@ -114,6 +120,7 @@ def test_tre_13_short_deck_plays_fewer_cities_and_the_game_ends_after_that_turn(
 
 
 def test_tre_14_orders_are_committed_secretly_and_revealed_together():
+    """TRE-14: orders are committed secretly and revealed together."""
     state = at_plan(players=3, hands={0: ["S-START"], 1: ["S-START"], 2: ["S-START"]})
     assert [e["player"] for e in state["pending"]] == [0, 1, 2]
     mine = ship(state, 0, "S-START")
@@ -138,6 +145,7 @@ def test_tre_14_orders_are_committed_secretly_and_revealed_together():
 
 
 def test_tre_14_listed_plans_constraints_and_whole_order_validation():
+    """TRE-14: listed plans constraints and whole order validation."""
     state = at_plan(hands={0: ["S-START", "S-TRIPOD-A"]})
     hand = sorted(state["players"][0]["hand"])
     listed = GAME.legal_actions(state, 0)
@@ -160,6 +168,7 @@ def test_tre_14_listed_plans_constraints_and_whole_order_validation():
 
 
 def test_tre_15_short_of_fuel_the_player_discards_attacking_ships_of_their_choice():
+    """TRE-15: short of fuel the player discards attacking ships of their choice."""
     state = at_plan(hands={0: ["S-CRUISER", "S-TRIPOD-A", "S-START"]}, fuel={0: 9})
     state, events = plan_all(state, {0: [("S-CRUISER", 1), ("S-TRIPOD-A", 2), ("S-START", 2)]})
     assert state["phase"] == "refuel"
@@ -176,6 +185,7 @@ def test_tre_15_short_of_fuel_the_player_discards_attacking_ships_of_their_choic
 
 
 def test_tre_17_turn_order_buy_intel_plan_refuel_battle_reward():
+    """TRE-17: turn order buy intel plan refuel battle reward."""
     state = new_table(2)
     phases = [state["phase"]]
     state = through_buy(state)
