@@ -18,8 +18,8 @@ Each module exposes ``bp`` and ``document(spec)``, which documents its routes
 in ``openapi.yaml`` (example in ``service.openapi``; undocumented routes fail
 ``tests/http/test_openapi.py``).
 
->>> app = create_app({"TESTING": True})          # doctest: +SKIP
->>> app.test_client().get("/healthz").json        # doctest: +SKIP
+>>> app = create_app({"TESTING": True})
+>>> app.test_client().get("/healthz").json
 {'status': 'ok'}
 """
 

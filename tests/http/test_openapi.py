@@ -32,7 +32,10 @@ def test_every_flask_route_and_method_is_documented(api):
     for rule in api.app.url_map.iter_rules():
         methods = {m.lower() for m in rule.methods} - {"head", "options"}
         path = _template(rule.rule)
-        assert path in documented, f"route {rule.rule} is not in openapi.yaml"
+        owner = api.app.view_functions[rule.endpoint].__module__
+        assert path in documented, (
+            f"route {rule.rule} ({owner}) is not in openapi.yaml: give {owner} a "
+            "document(spec) function (example in the service.openapi docstring)")
         assert methods <= documented[path], f"{rule.rule}: {methods - documented[path]} undocumented"
 
 
