@@ -32,7 +32,15 @@ CREDIT_ACTIONS = ("take_credit", "repay_credit")
 
 
 def catalog_of(state: dict) -> Catalog:
-    return catalog(card_db.get("tremble", state["card_set"]["id"]))
+    """The catalog of the state's card set (hash-keyed cache, then the loader)."""
+    found = _by_hash.get(state["card_set"]["hash"])
+    if found is None:
+        found = catalog(card_db.get("tremble", state["card_set"]["id"]))
+        _by_hash[state["card_set"]["hash"]] = found
+    return found
+
+
+_by_hash: dict[str, Catalog] = {}
 
 
 class TrembleGame(Game):

@@ -67,10 +67,8 @@ def score_missions(state: dict, cat: Catalog, player: int) -> list[dict]:
 
 def keep_subsets(offer: list[str]) -> list[list[str]]:
     """TRE-10: every choice of 1 to 3 missions of the offer (14 for 4 cards)."""
-    n = len(offer)
-    out = []
-    for mask in range(1, 1 << n):
-        picked = [offer[i] for i in range(n) if mask >> i & 1]
-        if 1 <= len(picked) <= 3:
-            out.append(picked)
-    return out
+    return [[offer[i] for i in picked] for picked in _KEEP_CHOICES[len(offer)]]
+
+
+_KEEP_CHOICES = {n: [[i for i in range(n) if mask >> i & 1] for mask in range(1, 1 << n)
+                     if 1 <= bin(mask).count("1") <= 3] for n in range(5)}
