@@ -106,7 +106,7 @@ class Setup(_Request):
                        "some games take more, such as a Kozyablo deck).",
         "oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS_LISTED},
                   {"type": "array", "minItems": 1, "maxItems": MAX_PLAYERS_LISTED,
-                   "items": {"type": "object"}}]})
+                   "items": {"$ref": "#/components/schemas/PlayerSetup"}}]})
     options = ObjectField(load_default=None, allow_none=True, metadata={
         "type": "object",
         "description": "Game options by name; omitted ones take their defaults "

@@ -4,10 +4,11 @@ Two sources, so the documented shapes and the enforced shapes cannot drift:
 
 * the marshmallow envelopes in ``schemas/envelopes.py`` (requests, responses,
   ``Problem``), converted by apispec's marshmallow plugin;
-* each engine's shape specs (``game.state_spec``, ``game.action_specs``) as
-  JSON Schema: components ``<Game>State``, ``<Game>Action`` (one of its action
-  types, each a component of its own) and ``<Game>Event``, gathered in
-  ``GameState``, ``Action`` and ``Event``.
+* each engine's shape specs (``game.state_spec``, ``game.action_specs``,
+  ``game.player_setup_spec``) as JSON Schema: components ``<Game>State``,
+  ``<Game>Action`` (one of its action types, each a component of its own),
+  ``<Game>PlayerSetup`` and ``<Game>Event``, gathered in ``GameState``,
+  ``Action``, ``PlayerSetup`` and ``Event``.
 
 Paths are written once for all games (``{game}`` is an enum of the registered
 ids).  Other blueprint modules add their own paths through a ``document(spec)``
@@ -136,6 +137,9 @@ def game_components(spec: APISpec, game: Game) -> None:
         refs.append({"$ref": f"#/components/schemas/{component}"})
     spec.components.schema(f"{name}Action", {
         "description": f"One {game.id} action (its `type` says which).", "oneOf": refs})
+    setup = game.player_setup_spec.schema()
+    setup["description"] = f"One {game.id} player's setup in `new` (instead of a player count)."
+    spec.components.schema(f"{name}PlayerSetup", setup)
     spec.components.schema(f"{name}Event", {
         "type": "object", "required": ["type"],
         "properties": {"type": {"enum": sorted({*game.event_types, "chance"})}},
@@ -169,6 +173,9 @@ def build_spec(modules=None) -> APISpec:
     spec.components.schema("Event", {
         "description": "An event of the game in the path.",
         "anyOf": [{"$ref": f"#/components/schemas/{n}Event"} for n in by_name]})
+    spec.components.schema("PlayerSetup", {
+        "description": "A per-player setup of the game in the path.",
+        "anyOf": [{"$ref": f"#/components/schemas/{n}PlayerSetup"} for n in by_name]})
     for name in ENVELOPES:
         spec.components.schema(name, schema=getattr(envelopes, name))
 
