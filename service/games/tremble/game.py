@@ -19,7 +19,7 @@ import card_db
 from ..base import Game
 from ..chance import CHANCE
 from ..draft import Draft
-from ..errors import RuleViolation
+from ..errors import InvalidState, RuleViolation
 from ..options import Option
 from . import battle, buying, credit, flow, intel, invariants, missions, planning, reward
 from . import scoring, visibility
@@ -74,7 +74,12 @@ class TrembleGame(Game):
     def compute_pending(self, state):
         if state["result"] is not None:
             return []
-        return flow.pending(state)
+        try:
+            return flow.pending(state)
+        except (LookupError, StopIteration, TypeError, ValueError) as exc:
+            # only a hand-edited state gets here: its phase data do not fit together
+            raise InvalidState({"state.phase": [
+                f"the {state.get('phase')!r} phase data are inconsistent ({type(exc).__name__})"]})
 
     def constraints(self, state, player):
         entry = next((e for e in state["pending"] if e["player"] == player), None)

@@ -92,6 +92,40 @@ def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
     if state["army"] is not None and state["phase"] != "intel":
         add("army", "an army strikes only during intel")
     if state["phase"] == "battle" and state["battle"] is not None:
-        if not any(a["slot"] == state["battle"]["slot"] for a in state["attacks"]):
-            add("battle.slot", "no attack on that slot")
+        _battle_errors(state, add)
+    army = state["army"]
+    if army is not None:
+        searches = {(s["player"], s["city"]) for s in state["searches"]}
+        for k, c in enumerate(army["choices"]):
+            if (c["player"], c["city"]) not in searches:
+                add(f"army.choices.{k}", "names no search in progress")
+        if army["loser"] is not None and (army["loser"]["player"],
+                                          army["loser"]["city"]) not in searches:
+            add("army.loser", "names no search in progress")
+        if not army["choices"] and army["loser"] is None:
+            add("army", "an army with nothing left to resolve is already discarded")
+    if state["phase"] == "reward" and not any(
+            a["resolved"] and a["sides"] and a["sides"][0]["status"] == "won"
+            for a in state["attacks"]):
+        add("attacks", "the reward phase needs a won city")
     return errs
+
+
+def _battle_errors(state: dict, add) -> None:
+    battle = state["battle"]
+    attack = next((a for a in state["attacks"] if a["slot"] == battle["slot"]), None)
+    if attack is None:
+        add("battle.slot", "no attack on that slot")
+        return
+    sides = {s["player"]: s for s in attack["sides"]}
+    if battle["step"] in ("decide", "reserve"):
+        if battle["next"] >= len(battle["order"]):
+            add("battle.next", "past the end of the order")
+        elif battle["order"][battle["next"]] not in sides:
+            add("battle.order", "the next player has no ships at that city")
+    if battle["step"] == "roll":
+        if not battle["rolls"] or any(r["player"] not in sides for r in battle["rolls"]) \
+                or all(r["total"] is not None for r in battle["rolls"]):
+            add("battle.rolls", "rolls name the fighters, one still to roll")
+    if battle["step"] == "lose" and battle.get("winner") not in sides:
+        add("battle.winner", "the winner has no ships at that city")

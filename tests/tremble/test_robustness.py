@@ -1,0 +1,94 @@
+"""Hand-edited states and actions: a precise error, never a crash (TRE-33 views too).
+
+States reached in seeded random games are mutated at random (values swapped,
+items and fields deleted).  ``validate_state`` must refuse a mutated state
+with a ``MalformedInput`` family error or accept it; an accepted state must
+then view, score, list and apply without any unexpected exception.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from service.games.errors import MalformedInput, RefereeError
+from service.games.playout import RandomBot
+from service.games.tremble import GAME
+
+VALUES = [None, 0, 1, 2, 5, -1, 7, 99, "", "S-CRUISER", "C-MOSCOW", "A-UN", [], {}, True,
+          "fight", "decide", "roll", "lose", "reward", "battle", "intel", "plan"]
+
+
+def reached(seed: int, players: int) -> list[dict]:
+    state, _ = GAME.new_game(players, {}, seed)
+    rng, out = random.Random(seed), [state]
+    while state["result"] is None:
+        who = min(p["player"] for p in state["pending"])
+        state, _ = GAME.apply(state, RandomBot().choose(GAME, state, who, rng))
+        out.append(state)
+    return out
+
+
+def paths(value, prefix=()):
+    yield prefix
+    items = value.items() if isinstance(value, dict) else \
+        enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        yield from paths(v, prefix + (k,))
+
+
+def mutate(state: dict, rng: random.Random) -> dict:
+    state = copy.deepcopy(state)
+    where = list(paths(state))[1:]
+    for _ in range(rng.randint(1, 3)):
+        path = rng.choice(where)
+        parent = state
+        try:
+            for k in path[:-1]:
+                parent = parent[k]
+            roll = rng.random()
+            if roll < 0.2 and isinstance(parent, list):
+                parent.pop(path[-1])
+            elif roll < 0.35 and isinstance(parent, dict):
+                del parent[path[-1]]
+            else:
+                parent[path[-1]] = rng.choice(VALUES + [rng.randint(-3, 30)])
+        except (LookupError, TypeError):
+            pass
+    return state
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_tre_33_mutated_states_are_refused_or_played_never_crash(seed):
+    rng = random.Random(seed)
+    states = reached(seed, 2 + seed)
+    accepted = 0
+    for state in rng.sample(states, 40):
+        for _ in range(12):
+            bent = mutate(state, rng)
+            try:
+                GAME.validate_state(bent)
+            except MalformedInput:
+                continue
+            accepted += 1
+            for seat in (None, *range(len(bent["players"]))):
+                GAME.view(bent, seat)
+            GAME.score(bent)
+            for action in GAME.legal_actions(bent)[:5]:
+                try:
+                    GAME.apply(bent, action)
+                except RefereeError:
+                    pass
+    assert accepted > 0
+
+
+def test_tre_14_bad_actions_get_a_field_path_or_a_clause():
+    state = reached(3, 2)[5]
+    for action in ({"type": "plan"}, {"type": "plan", "player": 0, "orders": "all"},
+                   {"type": "buy", "player": 0, "ship": 3, "discard": None},
+                   {"type": "nonsense", "player": 0}, [], {"type": "roll", "player": "chance",
+                                                            "total": 13}):
+        with pytest.raises(MalformedInput):
+            GAME.apply(state, action)
