@@ -93,6 +93,7 @@ def test_apply_does_not_mutate_and_bad_input_is_precise():
     (lambda s: s.update(modifiers=[{"card": "H-9", "amount": 1, "until": "turn"}]),
      "state.modifiers.0.card"),
     (lambda s: s["trump"].update(suit="D"), "state.trump.suit"),
+    (lambda s: s["players"][1]["holdings"].update(market="H-A"), "state.players.1.holdings"),
 ])
 def test_corrupt_states_are_refused_with_the_field_named(corrupt, path):
     state = copy.deepcopy(table(hands={0: ["S-K"]}, centre=["kiosk"],
@@ -101,6 +102,14 @@ def test_corrupt_states_are_refused_with_the_field_named(corrupt, path):
     with pytest.raises(InvalidState) as exc:
         GAME.validate_state(state)
     assert any(k.startswith(path) for k in exc.value.errors), exc.value.errors
+
+
+def test_a_stuck_state_is_refused():
+    state = table(hands={0: ["S-6", "S-7", "S-8", "S-9", "S-10", "S-J"]}, centre=["kiosk"])
+    state = {**state, "phase": "turn_start", "pending": []}  # nothing to draw or reveal
+    with pytest.raises(InvalidState) as exc:
+        GAME.validate_state(state)
+    assert "stuck" in str(exc.value.errors["state.phase"])
 
 
 def test_table_mode_lists_outcomes_with_probabilities():

@@ -152,7 +152,7 @@ def test_rai_11_reveal_only_without_unguarded_property():
     props = GAME.card_set().data["properties"]
     every = [f"{p['id']}#{k}" if k > 1 else p["id"] for p in props
              for k in range(1, p["copies"] + 1)]
-    guards = [f["id"] for f in GAME.card_set().data["fighters"] if f["id"][0] in "SC"]
+    guards = [f["id"] for f in GAME.card_set().data["fighters"] if f["power"] is not None]
     spread: dict = {0: {}, 1: {}, 2: {}, 3: {}}
     for i, (prop, guard) in enumerate(zip(every, guards)):
         spread[i % 4][prop] = guard  # nobody reaches 36

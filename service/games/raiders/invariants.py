@@ -12,6 +12,7 @@ from service.games.base import conservation_errors
 
 from .cards import Catalogue
 from .table import fighters_in_play
+from .turn import compute_pending
 
 PHASES = ("deal", "trump", "turn_start", "main", "capture", "over")
 
@@ -108,7 +109,14 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         err("state.turn", "turns count from 1")
     if (phase == "over") != (state["result"] is not None):
         err("state.result", "a result exactly when the phase is 'over'")
+    for seat, p in enumerate(state["players"]):
+        for prop, guard in p["holdings"].items():
+            if cat.fighter(guard)["power"] is None:
+                err(f"state.players.{seat}.holdings.{prop}",
+                    f"{guard} has no power and cannot guard (RAI-2, RAI-18)")
     owed = state["owed_draws"]
+    if owed is not None and phase not in ("main", "capture"):
+        err("state.owed_draws", "draws are owed only during a turn")
     if owed is not None:
         if not 0 <= owed["player"] < n:
             err("state.owed_draws.player", f"must be a seat below {n}")
@@ -121,5 +129,7 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
             err(f"state.modifiers.{i}.card", "is not a fighter in play")
         if mod["until"] == "capture" and capture is None:
             err(f"state.modifiers.{i}.until", "a capture modifier outlived its capture (RAI-25)")
+    if not errors and state["result"] is None and not compute_pending(state):
+        err("state.phase", f"nothing can happen next in phase {phase!r}: the state is stuck")
     return errors
 
