@@ -6,13 +6,14 @@ nodes that are left pending (``chance: table``) by the listed probabilities.
 The bots draw from their own seeded ``random.Random``, independent of the
 game's chance generator, so the same ``seed`` gives the same playout.
 
->>> from service.games.registry import get_game          # doctest: +SKIP
->>> game = get_game("raiders")                            # doctest: +SKIP
->>> state, _ = game.new_game(2, {"turn_limit": 20}, seed=1)  # doctest: +SKIP
->>> final, actions, steps = random_playout(game, state, seed=7)  # doctest: +SKIP
->>> final["result"]["finished"]                           # doctest: +SKIP
-True
-"""
+>>> from service.games.registry import get_game
+>>> game = get_game("raiders")
+>>> state, _ = game.new_game(2, {"turn_limit": 20}, seed=1)
+>>> final, actions, steps = random_playout(game, state, seed=7)
+>>> final["result"]["finished"], steps == len(actions)
+(True, True)
+>>> random_playout(game, state, seed=7)[0] == final      # same seed, same game
+True"""
 
 from __future__ import annotations
 

@@ -1,0 +1,31 @@
+"""The shared playout machinery (service/games/playout.py) on Raiders."""
+
+from __future__ import annotations
+
+from service.games.playout import RandomBot, random_playout
+from service.games.raiders import GAME
+from service.games.replay import replay
+
+
+def test_table_mode_playout_records_chance_outcomes_and_replays():
+    setup = {"players": 3, "options": {"chance": "table", "turn_limit": 8}, "seed": 5}
+    state, _ = GAME.new_game(setup["players"], setup["options"], setup["seed"])
+    final, actions, steps = random_playout(GAME, state, seed=2)
+    assert final["result"] is not None and steps == len(actions)
+    assert any(a["player"] == "chance" and a["type"] == "deal" for a in actions)
+    assert replay(GAME, setup, actions)["state"] == final
+
+
+def test_max_steps_stops_early_and_bots_per_seat():
+    state, _ = GAME.new_game(2, {"turn_limit": 50}, seed=3)
+    final, actions, steps = random_playout(GAME, state, seed=1, max_steps=5)
+    assert steps == 5 and final["result"] is None
+
+    class EndTurnBot:
+        def choose(self, game, state, player, rng):
+            listed = game.legal_actions(state, player)
+            return next((a for a in listed if a["type"] in ("end_turn", "pass")), listed[0])
+
+    final, actions, _ = random_playout(GAME, state, seed=1, bots=[EndTurnBot(), RandomBot()])
+    assert all(a["type"] == "end_turn" for a in actions if a["player"] == 0)
+    assert final["result"]["reason"] == "turn_limit"
