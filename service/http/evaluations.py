@@ -24,12 +24,13 @@ import os
 import threading
 
 from flask import Blueprint, current_app
+from redis.exceptions import RedisError
 
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.battle import odds_result
 from service.evaluations.runner import (RESULT_TTL, AlreadyOver, EmbeddedRunner,
                                         ExpiredEvaluation, UnknownEvaluation, retry_after)
-from service.problems import ProblemError
+from service.problems import ProblemError, problem
 
 from .body import json_response, read_json
 
@@ -71,6 +72,14 @@ def _lookup(fn, eval_id: str):
             detail += f" (at {exc.expired_at})"
         raise ProblemError(410, "evaluation-expired", "Evaluation expired",
                            detail + "; submit it again") from None
+
+
+@bp.errorhandler(RedisError)
+def _backend_down(exc: RedisError):
+    """Redis unreachable or failing: 503, never a 500 (``/readyz`` says so too)."""
+    return problem(503, "evaluation-backend-unavailable", "Evaluation backend unavailable",
+                   f"the job queue (Redis) is not answering: {type(exc).__name__}",
+                   headers={"Retry-After": "5"})
 
 
 @bp.post("/v1/evaluations")

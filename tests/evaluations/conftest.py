@@ -63,7 +63,8 @@ class Workers:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         log = (self.tmp / f"{name}.log").open("wb")
         proc = subprocess.Popen([str(RQ), "worker", "referee", "--url", self.url, "--name", name,
-                                 "--logging_level", "WARNING"],
+                                 "--logging_level", "WARNING",
+                                 "-w", "workers.worker.RefereeWorker"],
                                 cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
         self.procs.append(proc)
         return proc
@@ -122,3 +123,13 @@ def poll(client, location: str, until=("finished", "failed", "canceled"), timeou
         if time.monotonic() > deadline:
             raise AssertionError(f"still {r.json['status']} after {timeout} s: {r.json}")
         time.sleep(0.05)
+
+
+def free_port_url() -> str:
+    """A Redis URL where nothing listens."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"redis://127.0.0.1:{port}/0"

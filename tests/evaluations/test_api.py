@@ -161,3 +161,13 @@ def test_cancel_a_queued_job_on_rq(make_app, workers):
     assert client.get(location).json["status"] == "canceled"
     assert client.get(location).json["started_at"] is None
     assert client.delete(location).status_code == 200  # idempotent
+
+
+def test_redis_down_is_503_not_500(make_app):
+    from .conftest import free_port_url
+
+    client = make_app(free_port_url()).test_client()
+    r = client.post("/v1/evaluations", json=ODDS)
+    assert r.status_code == 503, r.json
+    assert r.json["type"].endswith("/evaluation-backend-unavailable")
+    assert client.get("/v1/evaluations/" + "0" * 32).status_code == 503
