@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 from ..draft import Draft
-from ..errors import RuleViolation
 from .cards import Catalog
 from .zones import ships_to_hand, discard_ship
 

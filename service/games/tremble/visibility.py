@@ -69,7 +69,6 @@ def determinize(state: dict, player: int | None, seed: int) -> dict:
     sent = set(state["sent"])
     others = [p for p in range(len(players)) if p != player]
     # ships: decks + the unrevealed part of other hands and offers
-    ship_zones: list[tuple] = [("ship_deck", None), ("ship_discard", None)]
     pool = list(state["ship_deck"]) + list(state["ship_discard"])
     hidden_hands = {}
     for p in others:
@@ -109,7 +108,6 @@ def determinize(state: dict, player: int | None, seed: int) -> dict:
             del mpool[:n]
     out["players"] = players
     out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
-    del ship_zones
     return out
 
 
