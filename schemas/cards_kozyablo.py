@@ -204,9 +204,36 @@ class SectorSchema(Schema):
 
 
 class DeckSchema(Schema):
-    capital = fields.String(required=True)
-    sectors = fields.List(fields.String(), required=True)
-    cards = fields.List(fields.String(), required=True)
+    """A deck: its capital, three sector cards and 15-25 cards (ids, copies repeated)."""
+
+    capital = fields.String(required=True, validate=validate.Length(max=64))
+    sectors = fields.List(fields.String(validate=validate.Length(max=64)), required=True,
+                          validate=validate.Length(max=10))
+    cards = fields.List(fields.String(validate=validate.Length(max=64)), required=True,
+                        validate=validate.Length(max=100))
+
+
+class DeckValidateRequest(Schema):
+    """``POST /v1/games/kozyablo/decks/validate``."""
+
+    deck = fields.Nested(DeckSchema, required=True)
+    card_set = fields.String(load_default="reference", validate=validate.Length(max=64),
+                             metadata={"description": "card set id (default: reference)"})
+
+
+class DeckViolation(Schema):
+    rule = fields.String(required=True, metadata={"description": "KOZ-1 … KOZ-6"})
+    reason = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True,
+                        metadata={"description": "the cards concerned"})
+
+
+class DeckValidateResponse(Schema):
+    valid = fields.Boolean(required=True)
+    violations = fields.List(fields.Nested(DeckViolation), required=True,
+                             metadata={"description": "every violation at once"})
+    card_count = fields.Integer(required=True)
+    race = fields.String(allow_none=True, metadata={"description": "the capital's race"})
 
 
 class MetaSchema(Schema):
