@@ -121,3 +121,122 @@ def cancel(eval_id: str):
 def tremble_odds():
     """Exact battle odds at once (TRE-20, TRE-24): ``{"strengths": [16, 17]}``."""
     return json_response(odds_result(read_json()))
+
+
+# ------------------------------------------------------------------ openapi
+EXTRA_ERRORS = {
+    409: "The evaluation is already over (finished or failed): nothing to cancel.",
+    410: "The evaluation existed but its result has expired; submit it again.",
+}
+
+
+def _schemas() -> dict[str, dict]:
+    from service.evaluations import battle
+    from service.games import shape
+
+    problem_ref = {"$ref": "#/components/schemas/Problem"}
+    kinds = kinds_mod.all_kinds()
+    inputs: dict = {}
+    for kind in kinds:
+        for name, spec in kind.inputs.items():
+            inputs.setdefault(name, spec.schema())
+    params = {}
+    for kind in kinds:
+        params.update(shape.Obj({}, kind.params).schema()["properties"])
+    request = {
+        "type": "object", "required": ["game", "kind"],
+        "description": "An evaluation: `kind` says which inputs it takes — "
+                       + "; ".join(f"`{k.name}`: {', '.join(k.inputs) or 'none'}" for k in kinds)
+                       + ". Caps: " + "; ".join(f"`{k.name}` {k.caps}" for k in kinds if k.caps),
+        "properties": {"game": {"type": "string"},
+                       "kind": {"enum": [k.name for k in kinds]},
+                       **inputs,
+                       "params": {"type": "object", "properties": params,
+                                  "additionalProperties": False,
+                                  "description": "Kind parameters (see GET /v1/evaluations/kinds)."}},
+        "additionalProperties": False}
+    when = {"type": ["string", "null"], "format": "date-time"}
+    status = {
+        "type": "object",
+        "required": ["id", "game", "kind", "status", "progress", "submitted_at", "expires_at",
+                     "chunks", "incidents"],
+        "properties": {
+            "id": {"type": "string"}, "game": {"type": "string"}, "kind": {"type": "string"},
+            "status": {"enum": ["queued", "started", "finished", "failed", "canceled"]},
+            "progress": {"type": "number", "minimum": 0, "maximum": 1},
+            "submitted_at": {"type": "string", "format": "date-time"},
+            "started_at": when, "finished_at": when,
+            "expires_at": {**when, "description": "When a finished, failed or canceled "
+                                                  "evaluation is forgotten (then 410)."},
+            "chunks": {"type": "integer", "minimum": 1},
+            "incidents": {"type": "array", "items": {"type": "object"},
+                          "description": "E.g. a worker that died mid-chunk "
+                                         "(`worker-died`) and what was done about it."},
+            "result": {"type": "object", "description": "When finished: the kind's result."},
+            "error": problem_ref,
+        }}
+    odds_response = {
+        "type": "object", "required": ["strengths", "win", "win_exact", "totals", "rules"],
+        "properties": {
+            "strengths": {"type": "array", "items": {"type": "integer"}},
+            "win": {"type": "array", "items": {"type": "number"}},
+            "win_exact": {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}},
+            "totals": {"type": "array", "items": {"type": "object"}},
+            "army": {"type": "integer"},
+            "hold": {"type": "array", "items": {"type": "number"}},
+            "hold_exact": {"type": "array", "items": {"type": "string"}},
+            "rules": {"type": "array", "items": {"type": "string"}}}}
+    return {"EvaluationRequest": request, "EvaluationStatus": status,
+            "EvaluationKinds": {"type": "object", "properties": {
+                "kinds": {"type": "array", "items": {"type": "object"}},
+                "backend": {"enum": ["embedded", "rq"]}}},
+            "OddsRequest": shape.Obj({}, battle.INPUTS).schema(),
+            "OddsResponse": odds_response}
+
+
+def document(spec) -> None:
+    """The evaluation routes in ``openapi.yaml`` (see ``service.openapi``)."""
+    from service.openapi import ERROR_RESPONSES, body, error, ok
+    from service.problems import PROBLEM_MIME
+
+    for name, schema in _schemas().items():
+        spec.components.schema(name, schema)
+    for status, text in EXTRA_ERRORS.items():
+        if status not in ERROR_RESPONSES:
+            spec.components.response(str(status), {"description": text, "content": {
+                PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}})
+    tags = ["evaluations"]
+    eval_id = {"name": "eval_id", "in": "path", "required": True, "schema": {"type": "string"},
+               "description": "The evaluation id (from `Location`)."}
+    accepted = {"description": "Accepted: queued (or already done). `Location` is the "
+                               "evaluation; poll it after `Retry-After` seconds.",
+                "headers": {"Location": {"schema": {"type": "string"}},
+                            "Retry-After": {"schema": {"type": "integer"}}},
+                "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/EvaluationStatus"}}}}
+    spec.path("/v1/evaluations", operations={"post": {
+        "summary": "Submit an evaluation", "tags": tags,
+        "description": "Validated first: nothing is queued for a request that cannot succeed. "
+                       "Runs on RQ workers with `REDIS_URL`, in-process without.",
+        "requestBody": body("EvaluationRequest", {
+            "game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}),
+        "responses": {"202": accepted,
+                      **{str(s): error(s) for s in (400, 405, 413, 415, 500, 503)}}}})
+    spec.path("/v1/evaluations/kinds", operations={"get": {
+        "summary": "Evaluation kinds, their inputs, params and caps", "tags": tags,
+        "responses": {"200": ok("EvaluationKinds", "Every kind."),
+                      "405": error(405), "500": error(500)}}})
+    spec.path("/v1/evaluations/{eval_id}", operations={
+        "get": {"summary": "Status, progress, result or error of an evaluation", "tags": tags,
+                "parameters": [eval_id],
+                "responses": {"200": ok("EvaluationStatus", "The evaluation."),
+                              **{str(s): error(s) for s in (404, 405, 410, 500, 503)}}},
+        "delete": {"summary": "Cancel a queued or running evaluation", "tags": tags,
+                   "parameters": [eval_id],
+                   "responses": {"200": ok("EvaluationStatus", "Canceled."),
+                                 **{str(s): error(s) for s in (404, 405, 409, 410, 500, 503)}}}})
+    spec.path("/v1/games/tremble/odds", operations={"post": {
+        "summary": "Exact Tremble battle odds (TRE-20, TRE-24), at once", "tags": tags,
+        "requestBody": body("OddsRequest", {"strengths": [16, 17]}),
+        "responses": {"200": ok("OddsResponse", "`win_exact` as p/q strings, one per fighter."),
+                      **{str(s): error(s) for s in (400, 405, 413, 415, 500)}}}})
