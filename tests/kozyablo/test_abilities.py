@@ -29,6 +29,7 @@ def fight(p0, p1, units0, units1, sector="0.gold_mine", **kw):
 
 
 def test_koz_30_flying_only_flyers_archers_and_magic_attack_strike_it():
+    """KOZ-30: flying only flyers archers and magic attack strike it."""
     s = table("trutni", "pozorki", units={
         0: [("tr_bumblebee", "0.gold_mine"), ("tr_grub", "0.gold_mine")],
         1: [("pz_swordsman", "0.gold_mine"), ("pz_archer", "0.gold_mine")]}, active=1)
@@ -43,6 +44,7 @@ def test_koz_30_flying_only_flyers_archers_and_magic_attack_strike_it():
 
 
 def test_koz_31_area_deals_normal_damage_to_two_opposing_creatures():
+    """KOZ-31: area deals normal damage to two opposing creatures."""
     s = fight("kozly", "zhloby", [("kz_catapult",)], [("zh_dead",), ("zh_shieldbearer",)])
     s, _ = play(s, act("strike", 0, unit="0.kz_catapult",
                        targets=["1.zh_dead", "1.zh_shieldbearer"]))
@@ -50,6 +52,7 @@ def test_koz_31_area_deals_normal_damage_to_two_opposing_creatures():
 
 
 def test_koz_32_two_attacks_only_when_its_controller_declared_the_combat():
+    """KOZ-32: two attacks only when its controller declared the combat."""
     s = fight("pozorki", "kozly", [("pz_swordsman",)], [("kz_guard",)])
     s, ev = play(s, act("strike", 0, unit="0.pz_swordsman", targets=["1.kz_guard"]))
     assert s["pending"] == [{"player": 0, "decision": "strike"}]
@@ -63,6 +66,7 @@ def test_koz_32_two_attacks_only_when_its_controller_declared_the_combat():
 
 
 def test_koz_33_archer_strikes_flyers():
+    """KOZ-33: archer strikes flyers."""
     s = fight("pozorki", "trutni", [("pz_archer",)], [("tr_bumblebee",)])
     s = fight("pozorki", "trutni", [("pz_archer",), ("pz_swordsman",)],
               [("tr_blood_wasp",)])
@@ -72,6 +76,7 @@ def test_koz_33_archer_strikes_flyers():
 
 
 def test_koz_34_magic_attack_strikes_flyers_and_weapon_protection_no_armor():
+    """KOZ-34: magic attack strikes flyers and weapon protection no armor."""
     s = fight("trutni", "kozly", [("tr_shaman",)], [("kz_stone_goat",), ("kz_hero",)],
               control={"0.crystal_mine": 0})
     assert dmg(s, "0.tr_shaman", "1.kz_stone_goat") == 2
@@ -84,6 +89,7 @@ def test_koz_34_magic_attack_strikes_flyers_and_weapon_protection_no_armor():
 
 
 def test_koz_35_magic_weapon_strikes_weapon_protection():
+    """KOZ-35: magic weapon strikes weapon protection."""
     s = table("zhloby", "kozly", units={0: [("zh_brute", "0.gold_mine"),
                                             ("zh_shieldbearer", "0.gold_mine")],
                                         1: [("kz_stone_goat", "0.gold_mine")]})
@@ -91,6 +97,7 @@ def test_koz_35_magic_weapon_strikes_weapon_protection():
 
 
 def test_koz_36_weapon_protection_no_damage_from_plain_weapons():
+    """KOZ-36: weapon protection no damage from plain weapons."""
     s = table("zhloby", "kozly", units={0: [("zh_shieldbearer", "0.gold_mine")],
                                         1: [("kz_stone_goat", "0.gold_mine")]})
     assert dmg(s, "0.zh_shieldbearer", "1.kz_stone_goat") == 0
@@ -100,6 +107,7 @@ def test_koz_36_weapon_protection_no_damage_from_plain_weapons():
 
 
 def test_koz_37_arrow_protection_no_damage_from_archers():
+    """KOZ-37: arrow protection no damage from archers."""
     s = table("pozorki", "zhloby", units={0: [("pz_archer", "0.gold_mine"),
                                               ("pz_dodger", "0.gold_mine")],
                                           1: [("zh_shieldbearer", "0.gold_mine")]})
@@ -108,6 +116,7 @@ def test_koz_37_arrow_protection_no_damage_from_archers():
 
 
 def test_koz_38_magic_protection_no_magic_attack_damage_no_magic_but_word_of_letaro():
+    """KOZ-38: magic protection no magic attack damage no magic but word of letaro."""
     s = table(mixed_deck("tr_shaman", "pz_spark", "kz_word_of_letaro", "zh_bad_omen"), "pozorki",
               hands={0: ["pz_spark", "kz_word_of_letaro"]},
               units={0: [("tr_shaman", "1.gold_mine")], 1: [("pz_null_monk", "1.gold_mine")]},
@@ -123,6 +132,7 @@ def test_koz_38_magic_protection_no_magic_attack_damage_no_magic_but_word_of_let
 
 
 def test_koz_39_armor_reduces_never_below_one_not_against_magic_attack():
+    """KOZ-39: armor reduces never below one not against magic attack."""
     s = table("zhloby", "kozly", units={0: [("zh_iron", "0.gold_mine"), ("zh_dead", "0.gold_mine")],
                                         1: [("kz_scout", "0.gold_mine"), ("kz_hero", "0.gold_mine")]})
     assert dmg(s, "1.kz_scout", "0.zh_iron") == 1  # attack 1 vs Armor 1: still 1
@@ -135,6 +145,7 @@ def test_koz_39_armor_reduces_never_below_one_not_against_magic_attack():
 
 
 def test_koz_40_regeneration_restores_x_life_as_the_action():
+    """KOZ-40: regeneration restores x life as the action."""
     s = table("trutni", "kozly", units={0: [("tr_grub", "0.gold_mine", {"damage": 2})]})
     use = [a for a in listed(s, 0, "use_ability") if a["ability"] == "regeneration"]
     assert use == [act("use_ability", 0, source="0.tr_grub", ability="regeneration")]
@@ -145,6 +156,7 @@ def test_koz_40_regeneration_restores_x_life_as_the_action():
 
 
 def test_koz_41_shadow_hides_untargetable_moves_hidden_leaves_to_attack():
+    """KOZ-41: shadow hides untargetable moves hidden leaves to attack."""
     s = table("pozorki", "kozly", hands={1: ["kz_bleat"]},
               units={0: [("pz_sneak", "0.gold_mine")], 1: [("kz_guard", "1.gold_mine")]})
     s, ev = play(s, act("use_ability", 0, source="0.pz_sneak", ability="shadow"))
@@ -177,6 +189,7 @@ def test_koz_41_shadow_hides_untargetable_moves_hidden_leaves_to_attack():
 
 
 def test_koz_42_scout_brings_enemy_creatures_out_of_the_shadow():
+    """KOZ-42: scout brings enemy creatures out of the shadow."""
     s = table("pozorki", "kozly", units={0: [("pz_sneak", "0.gold_mine", {"shadow": True})],
                                          1: [("kz_scout", "1.gold_mine")]}, active=1)
     s, ev = play(s, act("move", 1, **{"from": "1.gold_mine", "to": "0.gold_mine"},
@@ -186,6 +199,7 @@ def test_koz_42_scout_brings_enemy_creatures_out_of_the_shadow():
 
 
 def test_koz_43_undead_plus_one_from_magic_immune_to_some_spells_and_vampirism():
+    """KOZ-43: undead plus one from magic immune to some spells and vampirism."""
     s = table(mixed_deck("zh_dead", "pz_spark", "zh_bad_omen", "zh_brute", "tr_blood_wasp",
                          "tr_shaman"), "zhloby",
               hands={0: ["pz_spark", "zh_bad_omen"]},
@@ -206,6 +220,7 @@ def test_koz_43_undead_plus_one_from_magic_immune_to_some_spells_and_vampirism()
 
 
 def test_koz_44_vampirism_heals_what_it_dealt_capped_by_victims_life_and_maximum():
+    """KOZ-44: vampirism heals what it dealt capped by victims life and maximum."""
     s = fight("trutni", "kozly", [("tr_blood_wasp", {"damage": 1})],
               [("kz_guard", {"damage": 3})])
     s, ev = play(s, act("strike", 0, unit="0.tr_blood_wasp", targets=["1.kz_guard"]))

@@ -17,6 +17,7 @@ def rule_of(state, action):
 
 
 def test_koz_17_creatures_not_into_opposing_cards_nor_the_enemy_capital():
+    """KOZ-17: creatures not into opposing cards nor the enemy capital."""
     s = table(hands={0: ["pz_archer"]}, units={1: [("tr_grub", "1.gold_mine")]})
     sectors = {a["sector"] for a in listed(s, 0, "play_card")}
     assert "1.gold_mine" not in sectors and "1.tr_capital" not in sectors
@@ -33,6 +34,7 @@ def test_koz_17_creatures_not_into_opposing_cards_nor_the_enemy_capital():
 
 
 def test_koz_18_magic_needs_mana_instant_temporary_and_permanent():
+    """KOZ-18: magic needs mana instant temporary and permanent."""
     s = table(hands={0: ["pz_spark", "pz_banner", "pz_haste"]},
               units={0: [("pz_archer", "0.gold_mine")], 1: [("tr_wild_gilen", "1.gold_mine")]})
     cards = {a["card"] for a in listed(s, 0, "play_card")}
@@ -57,6 +59,7 @@ def test_koz_18_magic_needs_mana_instant_temporary_and_permanent():
 
 
 def test_koz_19_events_need_crystals_and_sabotage_a_controlled_sector():
+    """KOZ-19: events need crystals and sabotage a controlled sector."""
     s = table("zhloby", "kozly", hands={0: ["zh_sabotage"]}, buildings={1: ["kz_barn"]})
     assert listed(s, 0, "play_card") == []
     with pytest.raises(RuleViolation) as exc:
@@ -76,6 +79,7 @@ def test_koz_19_events_need_crystals_and_sabotage_a_controlled_sector():
 
 
 def test_koz_20_hero_needs_crystals_3_and_never_returns():
+    """KOZ-20: hero needs crystals 3 and never returns."""
     s = table("pozorki", "trutni", hands={0: ["pz_hero"]})
     assert listed(s, 0, "play_card") == []
     assert rule_of(s, act("play_card", 0, card="0.pz_hero", sector="0.gold_mine")) == "KOZ-20"
@@ -99,6 +103,7 @@ def test_koz_20_hero_needs_crystals_3_and_never_returns():
 
 
 def test_koz_21_artifacts_onto_their_heroes_gold_level():
+    """KOZ-21: artifacts onto their heroes gold level."""
     s = table("kozly", "trutni", hands={0: ["kz_art_horns", "kz_art_beard"]},
               units={0: [("kz_hero", "0.crystal_mine"), ("kz_guard", "0.crystal_mine")]})
     got = listed(s, 0, "play_card")
@@ -110,6 +115,7 @@ def test_koz_21_artifacts_onto_their_heroes_gold_level():
 
 
 def test_koz_22_buildings_only_in_the_capital_crystals_and_the_limit():
+    """KOZ-22: buildings only in the capital crystals and the limit."""
     s = table(mixed_deck("zh_tavern", "zh_tavern", "tr_spire"), "kozly",
               hands={0: ["zh_tavern", "tr_spire"]})
     assert listed(s, 0, "play_card") == [act("play_card", 0, card="0.zh_tavern")]
@@ -127,6 +133,7 @@ def test_koz_22_buildings_only_in_the_capital_crystals_and_the_limit():
 
 
 def test_koz_23_enemy_creature_in_your_capital_creatures_and_artifacts_only_there():
+    """KOZ-23: enemy creature in your capital creatures and artifacts only there."""
     s = table("kozly", "zhloby", hands={0: ["kz_scout", "kz_art_horns"]},
               units={0: [("kz_hero", "0.gold_mine")], 1: [("zh_brute", "cap0")]})
     plays = listed(s, 0, "play_card")

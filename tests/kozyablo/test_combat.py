@@ -15,6 +15,7 @@ def strike(state, player, unit, *targets):
 
 
 def test_koz_24_an_attack_needs_both_sides_in_the_sector():
+    """KOZ-24: an attack needs both sides in the sector."""
     s = table(units={0: [("pz_archer", "0.gold_mine"), ("pz_sneak", "0.crystal_mine")],
                      1: [("tr_grub", "0.gold_mine")]})
     assert listed(s, 0, "attack") == [act("attack", 0, sector="0.gold_mine")]
@@ -26,6 +27,7 @@ def test_koz_24_an_attack_needs_both_sides_in_the_sector():
 
 
 def test_koz_25_order_by_speed_attacker_first_on_ties_own_ties_chosen():
+    """KOZ-25: order by speed attacker first on ties own ties chosen."""
     s = table("kozly", "zhloby",
               units={0: [("kz_guard", "0.gold_mine"), ("kz_catapult", "0.gold_mine"),
                          ("kz_scout", "0.gold_mine")],
@@ -49,6 +51,7 @@ def test_koz_25_order_by_speed_attacker_first_on_ties_own_ties_chosen():
 
 
 def test_koz_26_the_controller_picks_each_target_among_the_legal_ones():
+    """KOZ-26: the controller picks each target among the legal ones."""
     s = table(units={0: [("pz_swordsman", "0.gold_mine")],
                      1: [("tr_bumblebee", "0.gold_mine"), ("tr_grub", "0.gold_mine")]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
@@ -60,6 +63,7 @@ def test_koz_26_the_controller_picks_each_target_among_the_legal_ones():
 
 
 def test_koz_27_damage_stays_after_combat():
+    """KOZ-27: damage stays after combat."""
     s = table(units={0: [("pz_dodger", "0.gold_mine")], 1: [("tr_wild_gilen", "0.gold_mine")]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
     s, _ = strike(s, 0, "0.pz_dodger", "1.tr_wild_gilen")
@@ -72,6 +76,7 @@ def test_koz_27_damage_stays_after_combat():
 
 
 def test_koz_29_a_creature_dies_at_zero_life_and_goes_to_the_discard():
+    """KOZ-29: a creature dies at zero life and goes to the discard."""
     s = table(units={0: [("pz_dodger", "0.gold_mine")],
                      1: [("tr_grub", "0.gold_mine", {"damage": 1})]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
@@ -81,6 +86,7 @@ def test_koz_29_a_creature_dies_at_zero_life_and_goes_to_the_discard():
 
 
 def test_koz_45_defender_takes_the_whole_strike_instead():
+    """KOZ-45: defender takes the whole strike instead."""
     s = table("zhloby", "kozly", units={0: [("zh_iron", "0.gold_mine")],
                                         1: [("kz_guard", "0.gold_mine"),
                                             ("kz_scout", "0.gold_mine")]})
@@ -98,6 +104,7 @@ def test_koz_45_defender_takes_the_whole_strike_instead():
 
 
 def test_koz_46_evasion_discard_a_card_and_the_strike_misses_not_against_area():
+    """KOZ-46: evasion discard a card and the strike misses not against area."""
     s = table("pozorki", "kozly", hands={0: ["pz_spark", "pz_rumor"]},
               units={0: [("pz_dodger", "0.gold_mine")], 1: [("kz_scout", "0.gold_mine")]},
               active=1)
@@ -130,6 +137,7 @@ def test_koz_46_evasion_discard_a_card_and_the_strike_misses_not_against_area():
 
 
 def test_koz_49_garrison_creatures_defend_their_capital():
+    """KOZ-49: garrison creatures defend their capital."""
     s = table("zhloby", "kozly", units={0: [("zh_iron", "cap1")],
                                         1: [("kz_scout", "cap1")]})
     s, _ = play(s, act("attack", 0, sector="1.kz_capital"))
@@ -146,6 +154,7 @@ def test_koz_49_garrison_creatures_defend_their_capital():
 
 
 def test_koz_49_twelve_damage_destroys_the_capital():
+    """KOZ-49: twelve damage destroys the capital."""
     s = table("zhloby", "kozly", units={0: [("zh_iron", "cap1", {"artifacts": []})],
                                         1: [("kz_scout", "0.gold_mine")]},
               capital_damage={1: 11}, buildings={1: ["kz_barn"]})

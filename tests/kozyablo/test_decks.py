@@ -35,6 +35,7 @@ def test_reference_decks_are_valid():
 
 
 def test_koz_1_fifteen_to_twenty_five_cards_plus_capital_and_three_sectors():
+    """KOZ-1: fifteen to twenty five cards plus capital and three sectors."""
     assert rules(deck(GOOD)) == []
     assert rules(deck(GOOD[:14])) == ["KOZ-1"]
     assert rules(deck(GOOD + ["kz_bleat"] * 3 + ["kz_purge"] * 3 + ["kz_curse"] * 3
@@ -46,11 +47,13 @@ def test_koz_1_fifteen_to_twenty_five_cards_plus_capital_and_three_sectors():
 
 
 def test_koz_2_at_most_three_copies():
+    """KOZ-2: at most three copies."""
     v = validate_deck(CAT, deck(GOOD[:-1] + ["kz_scout"]))
     assert [x["rule"] for x in v] == ["KOZ-2"] and v[0]["cards"] == ["kz_scout"]
 
 
 def test_koz_3_one_hero_up_to_three_copies():
+    """KOZ-3: one hero up to three copies."""
     assert rules(deck(GOOD[:12] + ["kz_hero"] * 3)) == []
     v = validate_deck(CAT, deck(GOOD[:12] + ["kz_hero", "kz_hero", "zh_hero"],
                                 capital="zh_capital"))
@@ -59,18 +62,21 @@ def test_koz_3_one_hero_up_to_three_copies():
 
 
 def test_koz_4_only_cards_of_the_capitals_race():
+    """KOZ-4: only cards of the capitals race."""
     v = validate_deck(CAT, deck(GOOD[:13] + ["zh_brute", "tr_grub"]))
     assert [x["rule"] for x in v] == ["KOZ-4"]
     assert v[0]["cards"] == ["tr_grub", "zh_brute"]
 
 
 def test_koz_5_one_of_each_sector():
+    """KOZ-5: one of each sector."""
     v = validate_deck(CAT, deck(GOOD, sectors=["gold_mine", "gold_mine", "energy_source"]))
     assert [x["rule"] for x in v] == ["KOZ-5"]
     assert rules(deck(GOOD, sectors=["gold_mine", "crystal_mine"])) == ["KOZ-5"]
 
 
 def test_koz_6_a_capitals_property_lifts_koz_3_and_koz_4_from_card_data(tmp_path, monkeypatch):
+    """KOZ-6: a capitals property lifts koz 3 and koz 4 from card data."""
     mixed = GOOD[:11] + ["zh_brute", "tr_grub", "kz_hero", "zh_hero"]
     assert set(rules(deck(mixed))) == {"KOZ-3", "KOZ-4"}
     assert rules(deck(mixed, capital="zh_mercenary_camp")) == []

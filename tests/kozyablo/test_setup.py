@@ -16,6 +16,7 @@ def table_game(p0="kozly", p1="zhloby", seed=1):
 
 
 def test_koz_7_capitals_and_three_sectors_each_all_sectors_neutral():
+    """KOZ-7: capitals and three sectors each all sectors neutral."""
     state, events = GAME.new_game([{"race": "kozly"}, {"race": "trutni"}], seed=2)
     assert events[0]["type"] == "setup"
     for seat, p in enumerate(state["players"]):
@@ -27,6 +28,7 @@ def test_koz_7_capitals_and_three_sectors_each_all_sectors_neutral():
 
 
 def test_koz_8_six_cards_each_every_card_a_chance_node_weighted_by_copies():
+    """KOZ-8: six cards each every card a chance node weighted by copies."""
     state = table_game()
     assert state["pending"] == [{"player": "chance", "decision": "reveal", "seat": 0}]
     outcomes = {a["card"]: a["probability"] for a in GAME.legal_actions(state)}
@@ -48,6 +50,7 @@ def _dealt(seed=4):
 
 
 def test_koz_9_mulligan_top_three_to_discard_cards_back_draw_as_many_at_most_three():
+    """KOZ-9: mulligan top three to discard cards back draw as many at most three."""
     state = _dealt()
     seat = state["pending"][0]["player"]
     assert state["pending"][0]["decision"] == "mulligan" and seat == 0  # kozly before zhloby
@@ -86,6 +89,7 @@ def test_koz_9_mulligan_top_three_to_discard_cards_back_draw_as_many_at_most_thr
 
 
 def test_koz_9_fourth_mulligan_is_refused():
+    """KOZ-9: fourth mulligan is refused."""
     state = _dealt()
     state = {**state, "players": [dict(p) for p in state["players"]]}
     state["players"][0]["mulligans"] = 3
@@ -96,6 +100,7 @@ def test_koz_9_fourth_mulligan_is_refused():
 
 
 def test_koz_10_turn_order_by_race_and_a_lot_for_equal_races():
+    """KOZ-10: turn order by race and a lot for equal races."""
     for p0, p1, first in (("zhloby", "pozorki", 1), ("trutni", "kozly", 0),
                           ("kozly", "trutni", 1), ("pozorki", "zhloby", 0)):
         state = GAME.new_game([{"race": p0}, {"race": p1}], seed=9)[0]

@@ -17,6 +17,7 @@ def prod(state, seat):
 
 
 def test_koz_11_control_comes_with_creatures_stays_and_turns_neutral_when_shared():
+    """KOZ-11: control comes with creatures stays and turns neutral when shared."""
     s = table(hands={0: ["pz_archer"]}, units={1: [("tr_grub", "1.gold_mine")]})
     assert s["sectors"]["1.gold_mine"]["controller"] == 1
     s, ev = play(s, act("play_card", 0, card="0.pz_archer", sector="0.gold_mine"))
@@ -31,6 +32,7 @@ def test_koz_11_control_comes_with_creatures_stays_and_turns_neutral_when_shared
 
 
 def test_koz_12_capital_sets_race_and_starting_production_12_life_armor_2():
+    """KOZ-12: capital sets race and starting production 12 life armor 2."""
     s = table("kozly", "zhloby")
     assert prod(s, 0) == {"gold": 1, "crystals": 2, "mana": 2}
     assert prod(s, 1) == {"gold": 2, "crystals": 2, "mana": 1}
@@ -39,6 +41,7 @@ def test_koz_12_capital_sets_race_and_starting_production_12_life_armor_2():
 
 
 def test_koz_13_production_is_a_level_plus_one_per_controlled_sector_nothing_spent():
+    """KOZ-13: production is a level plus one per controlled sector nothing spent."""
     s = table("kozly", "zhloby", hands={0: ["kz_stone_goat", "kz_catapult"]},
               control={"0.gold_mine": 0})
     assert prod(s, 0)["gold"] == 2
@@ -54,6 +57,7 @@ def test_koz_13_production_is_a_level_plus_one_per_controlled_sector_nothing_spe
 
 
 def test_koz_14_start_and_end_of_turn_texts_trigger():
+    """KOZ-14: start and end of turn texts trigger."""
     s = table("zhloby", "trutni", units={0: [("zh_bouncer", "0.gold_mine", {"damage": 2})],
                                          1: [("tr_grub", "cap1", {"damage": 1})]},
               buildings={1: ["tr_hatchery"]}, active=1)
@@ -64,6 +68,7 @@ def test_koz_14_start_and_end_of_turn_texts_trigger():
 
 
 def test_koz_15_exactly_one_action_then_the_turn_passes():
+    """KOZ-15: exactly one action then the turn passes."""
     s = table(hands={0: ["pz_archer", "pz_sneak"]})
     s, ev = play(s, act("play_card", 0, card="0.pz_archer", sector="0.gold_mine"))
     assert s["active"] == 1 and s["turn"] == 2 and "turn_ended" in types(ev)
@@ -82,6 +87,7 @@ def test_koz_15_exactly_one_action_then_the_turn_passes():
 
 
 def test_koz_16_free_ability_keeps_the_action_action_ability_uses_it():
+    """KOZ-16: free ability keeps the action action ability uses it."""
     s = table("kozly", "zhloby", units={0: [("kz_healer", "0.gold_mine"),
                                             ("kz_guard", "0.gold_mine", {"damage": 2})]})
     s, ev = play(s, act("use_ability", 0, source="0.kz_healer", ability="0",
@@ -109,6 +115,7 @@ def test_koz_16_free_ability_keeps_the_action_action_ability_uses_it():
 
 
 def test_koz_16_response_window_free_abilities_after_an_action_is_declared():
+    """KOZ-16: response window free abilities after an action is declared."""
     s = table("trutni", "pozorki",
               units={0: [("tr_bumblebee", "cap1"), ("tr_grub", "cap1")]},
               buildings={1: ["pz_watchtower"]})
@@ -132,6 +139,7 @@ def test_koz_16_response_window_free_abilities_after_an_action_is_declared():
 
 
 def test_koz_16_declared_action_fizzles_when_the_response_made_it_illegal():
+    """KOZ-16: declared action fizzles when the response made it illegal."""
     s = table("trutni", "pozorki", hands={0: ["tr_swarm"]},
               units={0: [("tr_grub", "cap1", {"damage": 2})], 1: [("pz_archer", "0.gold_mine")]},
               buildings={1: ["pz_watchtower"]}, control={"0.energy_source": 0})
@@ -144,6 +152,7 @@ def test_koz_16_declared_action_fizzles_when_the_response_made_it_illegal():
 
 
 def test_koz_16a_no_move_from_capital_to_capital_and_the_garrison_limit():
+    """KOZ-16a: no move from capital to capital and the garrison limit."""
     s = table("zhloby", "kozly", units={0: [("zh_brute", "cap0"), ("zh_dead", "cap0"),
                                             ("zh_shieldbearer", "0.gold_mine")]})
     with pytest.raises(RuleViolation) as exc:
@@ -159,6 +168,7 @@ def test_koz_16a_no_move_from_capital_to_capital_and_the_garrison_limit():
 
 
 def test_koz_16a_garrison_must_be_restored_once_the_enemy_is_gone():
+    """KOZ-16a: garrison must be restored once the enemy is gone."""
     s = table("zhloby", "kozly", units={0: [("zh_brute", "cap0"), ("zh_dead", "cap0"),
                                             ("zh_shieldbearer", "cap0")]})
     acts = GAME.legal_actions(s, 0)
@@ -174,6 +184,7 @@ def test_koz_16a_garrison_must_be_restored_once_the_enemy_is_gone():
 
 
 def test_koz_16a_retreat_attack_when_all_creatures_leave_a_sector_with_enemies():
+    """KOZ-16a: retreat attack when all creatures leave a sector with enemies."""
     s = table("pozorki", "trutni", units={0: [("pz_archer", "0.gold_mine"),
                                               ("pz_swordsman", "0.gold_mine")],
                                           1: [("tr_wild_gilen", "0.gold_mine")]})

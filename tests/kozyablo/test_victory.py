@@ -11,6 +11,7 @@ from .builder import act, listed, play, table, types
 
 
 def test_koz_47_a_finished_game_takes_no_more_actions():
+    """KOZ-47: a finished game takes no more actions."""
     s = table("zhloby", "kozly", units={0: [("zh_brute", "cap1")]}, active=1)
     s, ev = play(s, act("skip", 1))
     assert s["result"]["finished"] and s["pending"] == []
@@ -21,6 +22,7 @@ def test_koz_47_a_finished_game_takes_no_more_actions():
 
 
 def test_koz_48_capture_at_the_moment_of_your_action_unless_defended():
+    """KOZ-48: capture at the moment of your action unless defended."""
     s = table("zhloby", "kozly", units={0: [("zh_brute", "0.gold_mine")]})
     s, ev = play(s, act("move", 0, **{"from": "0.gold_mine", "to": "1.kz_capital"},
                         units=["0.zh_brute"]))
@@ -42,6 +44,7 @@ def test_koz_48_capture_at_the_moment_of_your_action_unless_defended():
 
 
 def test_koz_50_empty_deck_no_draw_and_the_turn_limit():
+    """KOZ-50: empty deck no draw and the turn limit."""
     s = table(deck={0: []})
     assert listed(s, 0, "draw") == []
     with pytest.raises(RuleViolation) as exc:
