@@ -36,14 +36,15 @@ class Catalogue:
 
     fighters: dict   # face -> fighter card (suit, rank, power, trick)
     properties: dict  # face -> property card (money, power, copies, bonuses)
-    by_instance: dict  # every instance id of either deck (doubled too) -> its card
+    fighter_instances: dict   # every fighter instance id (doubled too) -> its card
+    property_instances: dict  # every property instance id (doubled too) -> its card
 
     def fighter(self, card: str) -> dict:
-        found = self.by_instance.get(card)
+        found = self.fighter_instances.get(card)
         return found if found is not None else self.fighters[face(card)]
 
     def property(self, card: str) -> dict:
-        found = self.by_instance.get(card)
+        found = self.property_instances.get(card)
         return found if found is not None else self.properties[face(card)]
 
     def is_fighter_card(self, card: str) -> bool:
@@ -74,10 +75,10 @@ def catalogue(card_set: card_db.CardSet) -> Catalogue:
         data = card_set.data
         fighters = {f["id"]: f for f in data["fighters"]}
         properties = {p["id"]: p for p in data["properties"]}
-        by_instance = {c: f for fid, f in fighters.items() for c in instance_ids(fid, 2)}
-        by_instance.update({c: p for pid, p in properties.items()
-                            for c in instance_ids(pid, 2 * p["copies"])})
-        found = _catalogues[key] = Catalogue(fighters, properties, by_instance)
+        found = _catalogues[key] = Catalogue(
+            fighters, properties,
+            {c: f for fid, f in fighters.items() for c in instance_ids(fid, 2)},
+            {c: p for pid, p in properties.items() for c in instance_ids(pid, 2 * p["copies"])})
     return found
 
 

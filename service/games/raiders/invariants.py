@@ -80,6 +80,8 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
             err("state.trump", "no trump before the trump card is revealed")
     elif trump is None:
         err("state.trump", "missing after the deal (RAI-5)")
+    elif trump["card"] not in cat.fighter_deck(double):
+        err("state.trump.card", "is not a fighter-deck card (RAI-5)")
     else:
         if cat.fighter(trump["card"])["suit"] != trump["suit"]:
             err("state.trump.suit", "is not the suit of the trump card")
