@@ -62,3 +62,11 @@ def test_random_games_that_end_in_a_win():
               for s in range(12, 16)]
     report = check_random_games(GAME, setups, bot=CaptureBot(), every=5)
     assert report["finished_by"].get("target_reached", 0) >= 3, report
+
+
+def test_the_random_setups_cover_every_player_count_and_option():
+    setups = [s for chunk in range(4) for s in _setups(50, 1000 + chunk)]
+    assert {players for players, _, _ in setups} == {2, 3, 4, 5, 6}
+    seen = {(k, v) for _, options, _ in setups for k, v in options.items() if k != "turn_limit"}
+    assert {("illegal_play", "fizzle"), ("chance", "table"), ("double_deck", True),
+            ("first_player", 1), ("short_game", True), ("teams", True)} <= seen
