@@ -21,6 +21,8 @@ The result (also served synchronously by ``POST /v1/games/tremble/odds``):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from service.games import shape
 from service.games.errors import MalformedInput
 
@@ -61,6 +63,13 @@ def strengths_of(body: dict) -> list[int]:
     return fleet_strengths(body["fleets"], body["city"], body.get("card_set", "reference"))
 
 
+@lru_cache(maxsize=2048)
+def _distribution(strength: int) -> list[dict]:
+    """Each total of ``strength + 2d6`` with its chance (shared, never mutated)."""
+    return [{"total": t, "p": float(p), "exact": fraction_text(p)}
+            for t, p in odds.totals_distribution(strength).items()]
+
+
 def odds_result(body: dict) -> dict:
     """Validate an odds request and answer it exactly (TRE-20, TRE-24)."""
     errors = shape.check(shape.Obj({}, INPUTS), body, "")
@@ -72,9 +81,7 @@ def odds_result(body: dict) -> dict:
         "strengths": strengths,
         "win": [float(p) for p in win],
         "win_exact": [fraction_text(p) for p in win],
-        "totals": [{"strength": s, "distribution": [
-            {"total": t, "p": float(p), "exact": fraction_text(p)}
-            for t, p in odds.totals_distribution(s).items()]} for s in strengths],
+        "totals": [{"strength": s, "distribution": _distribution(s)} for s in strengths],
         "rules": ["TRE-20"],
     }
     if "army" in body:
