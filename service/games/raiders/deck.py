@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from service.games.chance import CHANCE, count_weights
 
-from .cards import face
+from .cards import face, for_state
 
 HAND_SIZE = 6
 
@@ -112,14 +112,9 @@ def resolve_trump(draft, action: dict, events: list) -> None:
     """RAI-5: the card lies face up under the deck; its suit is trump."""
     card = _take(draft, "fighter_deck", action["card"])
     draft.root["bottom"] = card
-    suit = _suit_of(draft.root, card)
+    suit = for_state(draft.root).fighter(card)["suit"]
     draft.root["trump"] = {"card": card, "suit": suit}
     events.append({"type": "trump_revealed", "card": card, "suit": suit})
-
-
-def _suit_of(state: dict, card: str) -> str:
-    from .cards import for_state
-    return for_state(state).fighter(card)["suit"]
 
 
 def resolve_draw(draft, action: dict, events: list) -> None:

@@ -18,6 +18,7 @@ from service.games.options import Option
 from . import capture, deck, invariants, scoring, tricks, turn, views
 from .cards import catalogue, for_state
 from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
+from .table import fighters_in_play
 
 
 def _short_game_check(value, players, given):
@@ -143,7 +144,7 @@ class Raiders(Game):
         """A superset of the legal actions (every card against everything)."""
         hand = state["players"][player]["hand"]
         props = list(state["centre"]) + [p for pl in state["players"] for p in pl["holdings"]]
-        in_play = [f for f, _, _ in tricks.fighters_in_play(state)]
+        in_play = [f for f, _, _ in fighters_in_play(state)]
         for card in hand:
             for prop in props:
                 yield {"type": "capture", "player": player, "fighter": card, "property": prop}
