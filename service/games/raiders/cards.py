@@ -38,6 +38,7 @@ class Catalogue:
     properties: dict  # face -> property card (money, power, copies, bonuses)
     fighter_instances: dict   # every fighter instance id (doubled too) -> its card
     property_instances: dict  # every property instance id (doubled too) -> its card
+    decks: dict               # ("fighters" | "properties", double) -> sorted instance ids
 
     def fighter(self, card: str) -> dict:
         found = self.fighter_instances.get(card)
@@ -54,15 +55,23 @@ class Catalogue:
         return face(card) in self.properties
 
     def fighter_deck(self, double: bool) -> list[str]:
-        """Every fighter-deck instance of a game (RAI-1, RAI-9)."""
-        copies = 2 if double else 1
-        return sorted(c for f in self.fighters for c in instance_ids(f, copies))
+        """Every fighter-deck instance of a game, sorted (RAI-1, RAI-9)."""
+        return list(self.decks[("fighters", double)])
 
     def property_deck(self, double: bool) -> list[str]:
-        """Every property instance of a game (RAI-1, RAI-3, RAI-9)."""
+        """Every property instance of a game, sorted (RAI-1, RAI-3, RAI-9)."""
+        return list(self.decks[("properties", double)])
+
+
+def _decks(fighters: dict, properties: dict) -> dict:
+    out = {}
+    for double in (False, True):
         factor = 2 if double else 1
-        return sorted(c for f, p in self.properties.items()
-                      for c in instance_ids(f, p["copies"] * factor))
+        out[("fighters", double)] = tuple(sorted(
+            c for f in fighters for c in instance_ids(f, factor)))
+        out[("properties", double)] = tuple(sorted(
+            c for f, p in properties.items() for c in instance_ids(f, p["copies"] * factor)))
+    return out
 
 
 _catalogues: dict[tuple[str, str], Catalogue] = {}
@@ -78,7 +87,8 @@ def catalogue(card_set: card_db.CardSet) -> Catalogue:
         found = _catalogues[key] = Catalogue(
             fighters, properties,
             {c: f for fid, f in fighters.items() for c in instance_ids(fid, 2)},
-            {c: p for pid, p in properties.items() for c in instance_ids(pid, 2 * p["copies"])})
+            {c: p for pid, p in properties.items() for c in instance_ids(pid, 2 * p["copies"])},
+            _decks(fighters, properties))
     return found
 
 

@@ -66,8 +66,8 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
                 err(path, f"{card!r} is not a property card (RAI-1)")
     if errors:
         return errors
-    errors.update(conservation_errors(fighter_zones, cat.fighter_deck(double)))
-    property_errors = conservation_errors(property_zones, cat.property_deck(double))
+    errors.update(conservation_errors(fighter_zones, cat.decks[("fighters", double)]))
+    property_errors = conservation_errors(property_zones, cat.decks[("properties", double)])
     for path, messages in property_errors.items():
         errors.setdefault(path, []).extend(messages)
     if errors:
@@ -80,7 +80,7 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
             err("state.trump", "no trump before the trump card is revealed")
     elif trump is None:
         err("state.trump", "missing after the deal (RAI-5)")
-    elif trump["card"] not in cat.fighter_deck(double):
+    elif trump["card"] not in cat.decks[("fighters", double)]:
         err("state.trump.card", "is not a fighter-deck card (RAI-5)")
     else:
         if cat.fighter(trump["card"])["suit"] != trump["suit"]:
