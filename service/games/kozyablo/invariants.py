@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..base import conservation_errors
 from .catalogue import Catalogue, face
 
-PHASES = ("setup", "mulligan", "start", "main", "response", "combat", "end")
+#: phases a state can be in between two actions ("start"/"end" pass within one apply)
+PHASES = ("setup", "mulligan", "main", "response", "combat")
 
 
 def _known(cat: Catalogue, cid: str, seat: int) -> str | None:
@@ -107,11 +108,23 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
 def _flow(state: dict, bad) -> None:
     n = len(state["players"])
     phase = state["phase"]
-    if phase not in PHASES:
-        bad("state.phase", "must be one of " + ", ".join(PHASES))
+    allowed = PHASES if state["result"] is None else PHASES + ("start", "end")
+    if phase not in allowed:
+        bad("state.phase", "must be one of " + ", ".join(allowed))
         return
     if sorted(state["order"]) not in ([], list(range(n))):
         bad("state.order", "must be empty (before the lot) or every seat once")
+    if state["result"] is None:
+        if phase != "setup" and not state["order"]:
+            bad("state.order", "only the setup comes before the lot")
+        if phase == "setup" and state["order"] and not state["queue"]:
+            bad("state.phase", "the setup is over once the lot is cast and the cards dealt")
+        if phase == "mulligan" and not state["queue"] and all(
+                p["ready"] for p in state["players"]):
+            bad("state.phase", "every player has kept: the mulligan phase is over")
+        if phase in ("main", "response", "combat") and not all(
+                p["ready"] for p in state["players"]):
+            bad("state.players", "a player has not finished the mulligan")
     if phase in ("start", "main", "response", "combat", "end"):
         if state["active"] is None or len(state["order"]) != n:
             bad("state.active", "a turn needs the active player and the turn order")
@@ -137,6 +150,8 @@ def _flow(state: dict, bad) -> None:
         for h in c["hits"]:
             if h["target"] not in known and h["target"] != c["sector"]:
                 bad("state.combat.hits", f"{h['target']!r} cannot be struck")
+        if (c["kind"] == "retreat") != ("movers" in c and "to" in c):
+            bad("state.combat", "a retreat attack (and only it) has `movers` and `to`")
         if "to" in c and c["to"] not in state["sectors"]:
             bad("state.combat.to", "no such sector")
 

@@ -54,10 +54,15 @@ def unit_stats(state: dict, cat: Catalogue, uid: str) -> Stats:
     for art in unit["artifacts"]:
         attack, life, speed = _apply(cat.faces[face(art)].data["modify"], attack, life, speed,
                                      abilities, values)
+    shielded = "magic_protection" in abilities  # KOZ-38: no magic card affects it
     for mid, m in lasting.items():
         if m.get("unit") == uid or (m.get("sector") == unit["sector"]
                                     and m.get("seat") == unit["owner"]):
-            attack, life, speed = _apply(cat.faces[face(mid)].data["effect"]["modify"],
+            card = cat.faces[face(mid)]
+            if shielded and card.type == "magic" and \
+                    not card.data["effect"].get("pierces_magic_protection"):
+                continue
+            attack, life, speed = _apply(card.data["effect"]["modify"],
                                          attack, life, speed, abilities, values)
     return Stats(max(0, attack), max(1, life), max(0, speed), frozenset(abilities),
                  values["armor"], values["regeneration"])
