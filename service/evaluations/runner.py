@@ -10,20 +10,27 @@ expires_at, result | error, incidents, chunks}`` — ``status`` is one of
 ``error`` is a problem+json object; ``expires_at`` is when a finished,
 failed or canceled evaluation is forgotten (then its id answers 410 Gone).
 
-The embedded runner (no ``REDIS_URL``) keeps evaluations in memory and runs
-them on a small thread pool, so ``make run`` works on a bare machine.
+The embedded runner (no ``REDIS_URL``) runs evaluations on a small thread
+pool of the process that accepted them and keeps their records in a SQLite
+file shared by the service's processes, so ``make run`` (gunicorn, several
+workers) works on a bare machine.
 """
 
 from __future__ import annotations
 
 import math
-import threading
+import os
+import sqlite3
+import tempfile
 import time
 import traceback
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from datetime import datetime, timezone
 from typing import Any
+
+import orjson
 
 from service.games.errors import RefereeError
 
@@ -122,105 +129,160 @@ def run_chunks(kind: Kind, plan: dict, chunks: list[dict], progress, cancelled) 
     return partials
 
 
-class _Embedded:
-    __slots__ = ("id", "game", "kind", "plan", "chunks", "done", "status", "result", "error",
-                 "submitted_at", "started_at", "finished_at", "cancel")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS evaluations (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0, chunks INTEGER NOT NULL, pid INTEGER NOT NULL,
+    submitted_at REAL NOT NULL, started_at REAL, finished_at REAL, expires_at REAL,
+    beat_at REAL NOT NULL, cancel INTEGER NOT NULL DEFAULT 0, result BLOB, error BLOB)
+"""
+#: a queued or started evaluation whose process has not reported for this
+#: long, and is gone, has failed
+STALE_SECONDS = 10.0
 
-    def __init__(self, eval_id: str, kind: Kind, plan: dict):
-        self.id, self.kind, self.plan = eval_id, kind, plan
-        self.game = plan.get("game", kind.games[0] if kind.games else "")
-        self.chunks = kind.chunks(plan)
-        self.done = [0.0] * len(self.chunks)
-        self.status = "queued"
-        self.result = self.error = None
-        self.submitted_at = time.time()
-        self.started_at = self.finished_at = None
-        self.cancel = threading.Event()
+
+def default_db_path() -> str:
+    """Where the embedded runner keeps its records (shared by the processes
+    of one service, e.g. gunicorn's workers): ``EVALUATION_DB`` or a file in
+    the temporary directory."""
+    return os.environ.get("EVALUATION_DB") or os.path.join(
+        tempfile.gettempdir(), f"referee-evaluations-{os.getuid()}.sqlite3")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class EmbeddedRunner:
-    """Evaluations in this process, on a thread pool (no Redis)."""
+    """Evaluations in this process, on a thread pool (no Redis).
+
+    Records live in a small SQLite file so that every process of the service
+    (gunicorn runs several) answers for every evaluation: the process that
+    accepted it runs it and writes its progress and result there; any process
+    reads the status or sets the cancel flag, which the running chunk checks
+    at each progress report.  An evaluation whose process died is reported
+    as failed, never left "started".
+    """
 
     backend = "embedded"
 
     def __init__(self, threads: int = 2, result_ttl: int = RESULT_TTL,
-                 chunk_timeout: float = CHUNK_TIMEOUT):
+                 chunk_timeout: float = CHUNK_TIMEOUT, db_path: str | None = None):
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="evaluation")
         self.result_ttl, self.chunk_timeout = result_ttl, chunk_timeout
-        self._evals: dict[str, _Embedded] = {}
-        self._expired: dict[str, float] = {}
-        self._lock = threading.Lock()
+        self.db_path = db_path or default_db_path()
+        with closing(self._db()) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(SCHEMA)
+            db.execute("DELETE FROM evaluations WHERE submitted_at < ?",
+                       (time.time() - TOMBSTONE_TTL,))
+
+    def _db(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.db_path, timeout=10, isolation_level=None)
+
+    def _update(self, eval_id: str, **fields) -> None:
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        with closing(self._db()) as db:
+            db.execute(f"UPDATE evaluations SET {cols} WHERE id = ?", (*fields.values(), eval_id))
 
     def submit(self, kind: Kind, plan: dict, game: str) -> dict:
-        ev = _Embedded(new_id(), kind, plan)
-        ev.game = game
-        with self._lock:
-            self._evals[ev.id] = ev
-        self.pool.submit(self._run, ev)
-        return self.status(ev.id)
+        eval_id, now = new_id(), time.time()
+        chunks = kind.chunks(plan)
+        with closing(self._db()) as db:
+            db.execute("INSERT INTO evaluations (id, game, kind, status, chunks, pid, "
+                       "submitted_at, beat_at) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+                       (eval_id, game, kind.name, len(chunks), os.getpid(), now, now))
+        self.pool.submit(self._run, eval_id, kind, plan, chunks)
+        return self.status(eval_id)
 
-    def _run(self, ev: _Embedded) -> None:
-        if ev.cancel.is_set():
+    def _run(self, eval_id: str, kind: Kind, plan: dict, chunks: list[dict]) -> None:
+        with closing(self._db()) as db:
+            started = db.execute("UPDATE evaluations SET status = 'started', started_at = ?, "
+                                 "beat_at = ? WHERE id = ? AND status = 'queued' AND cancel = 0",
+                                 (time.time(), time.time(), eval_id)).rowcount
+        if not started:
             return
-        ev.status, ev.started_at = "started", time.time()
         began = time.monotonic()
+        done = [0.0] * len(chunks)
+        last = [0.0]
 
-        def progress(k: int, done: int, total: int) -> None:
-            ev.done[k] = done / total if total else 1.0
-            if ev.cancel.is_set():
-                raise Cancelled()
-            if time.monotonic() - began > self.chunk_timeout * len(ev.chunks):
+        def progress(k: int, d: int, total: int) -> None:
+            done[k] = d / total if total else 1.0
+            now = time.monotonic()
+            if now - last[0] < 0.1 and d < total:
+                return
+            last[0] = now
+            with closing(self._db()) as db:
+                db.execute("UPDATE evaluations SET progress = ?, beat_at = ? WHERE id = ?",
+                           (sum(done) / len(done), time.time(), eval_id))
+                if db.execute("SELECT cancel FROM evaluations WHERE id = ?",
+                              (eval_id,)).fetchone()[0]:
+                    raise Cancelled()
+            if now - began > self.chunk_timeout * len(chunks):
                 raise ChunkTimeout(f"ran longer than {self.chunk_timeout} s per chunk")
 
+        fields: dict[str, Any]
         try:
-            partials = run_chunks(ev.kind, ev.plan, ev.chunks, progress, ev.cancel.is_set)
-            result = ev.kind.aggregate(ev.plan, partials)
+            partials = run_chunks(kind, plan, chunks, progress, lambda: False)
+            result = kind.aggregate(plan, partials)
         except Cancelled:
-            ev.status = "canceled"
+            fields = {"status": "canceled"}
         except Exception as exc:  # reported as the evaluation's error, never raised
-            ev.error, ev.status = failure_problem(exc), "failed"
+            fields = {"status": "failed", "error": orjson.dumps(failure_problem(exc))}
         else:
-            ev.result, ev.status = result, "finished"
-            ev.done = [1.0] * len(ev.chunks)
-        ev.finished_at = time.time()
-
-    def _get(self, eval_id: str) -> _Embedded:
+            fields = {"status": "finished", "progress": 1.0, "result": orjson.dumps(result)}
         now = time.time()
-        with self._lock:
-            for key, ev in list(self._evals.items()):
-                if ev.finished_at is not None and ev.finished_at + self.result_ttl <= now:
-                    del self._evals[key]
-                    self._expired[key] = ev.finished_at + self.result_ttl
-            for key, at in list(self._expired.items()):
-                if at + TOMBSTONE_TTL <= now:
-                    del self._expired[key]
-            ev = self._evals.get(eval_id)
-        if ev is None:
-            if eval_id in self._expired:
-                raise ExpiredEvaluation(eval_id, iso(self._expired[eval_id]))
+        self._update(eval_id, finished_at=now, expires_at=now + self.result_ttl, beat_at=now,
+                     **fields)
+
+    def _row(self, eval_id: str) -> dict:
+        with closing(self._db()) as db:
+            db.row_factory = sqlite3.Row
+            row = db.execute("SELECT * FROM evaluations WHERE id = ?", (eval_id,)).fetchone()
+        if row is None:
             raise UnknownEvaluation(eval_id)
-        return ev
+        row = dict(row)
+        now = time.time()
+        if row["expires_at"] is not None and row["expires_at"] <= now:
+            raise ExpiredEvaluation(eval_id, iso(row["expires_at"]))
+        if (row["status"] in ("queued", "started") and now - row["beat_at"] > STALE_SECONDS
+                and not _alive(row["pid"])):
+            problem = {"type": PROBLEM_BASE + "evaluation-failed", "title": "Evaluation failed",
+                       "status": 500, "detail": f"the process running this evaluation "
+                                                f"(pid {row['pid']}) has stopped"}
+            self._update(eval_id, status="failed", error=orjson.dumps(problem), finished_at=now,
+                         expires_at=now + self.result_ttl)
+            return self._row(eval_id)
+        return row
 
     def status(self, eval_id: str) -> dict:
-        ev = self._get(eval_id)
-        expires = ev.finished_at + self.result_ttl if ev.finished_at is not None else None
-        return status_body(ev.id, ev.game, ev.kind.name, ev.status,
-                           sum(ev.done) / len(ev.done), submitted_at=ev.submitted_at,
-                           started_at=ev.started_at, finished_at=ev.finished_at,
-                           expires_at=expires, result=ev.result, error=ev.error,
-                           chunks=len(ev.chunks))
+        row = self._row(eval_id)
+        return status_body(
+            row["id"], row["game"], row["kind"], row["status"], row["progress"],
+            submitted_at=row["submitted_at"], started_at=row["started_at"],
+            finished_at=row["finished_at"], expires_at=row["expires_at"],
+            result=orjson.loads(row["result"]) if row["result"] else None,
+            error=orjson.loads(row["error"]) if row["error"] else None, chunks=row["chunks"])
 
     def cancel(self, eval_id: str) -> dict:
-        ev = self._get(eval_id)
-        if ev.status in ("finished", "failed"):
-            raise AlreadyOver(ev.status)
-        ev.cancel.set()
-        if ev.status == "queued":
-            ev.status, ev.finished_at = "canceled", time.time()
-        else:  # a running chunk stops at its next progress report
-            deadline = time.monotonic() + 2
-            while ev.status == "started" and time.monotonic() < deadline:
-                time.sleep(0.01)
+        row = self._row(eval_id)
+        if row["status"] in ("finished", "failed"):
+            raise AlreadyOver(row["status"])
+        now = time.time()
+        with closing(self._db()) as db:
+            db.execute("UPDATE evaluations SET cancel = 1 WHERE id = ?", (eval_id,))
+            db.execute("UPDATE evaluations SET status = 'canceled', finished_at = ?, "
+                       "expires_at = ? WHERE id = ? AND status = 'queued'",
+                       (now, now + self.result_ttl, eval_id))
+        deadline = time.monotonic() + 2  # a running chunk stops at its next report
+        while self._row(eval_id)["status"] == "started" and time.monotonic() < deadline:
+            time.sleep(0.02)
         return self.status(eval_id)
 
 

@@ -11,8 +11,10 @@
 * ``GET /v1/evaluations/kinds`` → the kinds, their inputs, params and caps.
 * ``POST /v1/games/tremble/odds`` → exact battle odds synchronously.
 
-Configuration: ``EVALUATION_RESULT_TTL`` (seconds a finished evaluation is
-kept, default 3600; the app config or the environment).
+Configuration (app config or environment): ``EVALUATION_RESULT_TTL``
+(seconds a finished evaluation is kept, default 3600); ``EVALUATION_DB``
+(the embedded runner's SQLite file, shared by the service's processes;
+default ``<tmp>/referee-evaluations-<uid>.sqlite3``).
 
 Where the jobs run: with ``REDIS_URL`` on RQ workers (queue ``referee``),
 without it in this process (``EmbeddedRunner``) — same routes, same shapes.
@@ -52,7 +54,8 @@ def runner():
                     from service.evaluations.rq_runner import RQRunner
                     ext["runner"] = RQRunner(url, result_ttl=ttl)
                 else:
-                    ext["runner"] = EmbeddedRunner(result_ttl=ttl)
+                    ext["runner"] = EmbeddedRunner(
+                        result_ttl=ttl, db_path=current_app.config.get("EVALUATION_DB"))
     return ext["runner"]
 
 

@@ -25,11 +25,12 @@ RQ = Path(sys.executable).with_name("rq")
 
 
 @pytest.fixture
-def make_app():
+def make_app(tmp_path):
     def build(redis_url: str | None = None, **config):
         from service.app import create_app
 
-        return create_app({"TESTING": True, "REDIS_URL": redis_url, **config})
+        return create_app({"TESTING": True, "REDIS_URL": redis_url,
+                           "EVALUATION_DB": str(tmp_path / "evaluations.sqlite3"), **config})
     return build
 
 

@@ -1,0 +1,66 @@
+"""The embedded runner (no Redis): one SQLite record per evaluation, shared by
+every process of the service (gunicorn runs several workers)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+
+from service.games.registry import get_game
+
+from .conftest import poll
+
+
+def _long_playouts() -> dict:
+    state, _ = get_game("tremble").new_game(3, {"missions": False}, seed=5)
+    return {"game": "tremble", "kind": "playouts", "state": state,
+            "params": {"playouts": 3000, "chunk_size": 100, "seed": 3, "bots": "random"}}
+
+
+def test_two_processes_share_evaluations(make_app):
+    """Submitted to one app (one gunicorn worker), read and cancelled through
+    another with the same EVALUATION_DB."""
+    a, b = make_app().test_client(), make_app().test_client()
+    r = a.post("/v1/evaluations", json={"game": "tremble", "kind": "tremble.battle_odds",
+                                        "strengths": [16, 17]})
+    assert poll(b, r.headers["Location"])["result"]["win_exact"] == ["435/1156", "721/1156"]
+    location = a.post("/v1/evaluations", json=_long_playouts()).headers["Location"]
+    poll(b, location, until=("started",))
+    d = b.delete(location)
+    assert d.status_code == 200 and d.json["status"] == "canceled", d.json
+    seen_by_a = a.get(location).json
+    assert seen_by_a["status"] == "canceled" and seen_by_a["progress"] < 1
+
+
+def test_cancel_queued_embedded(make_app):
+    client = make_app().test_client()
+    # two long evaluations occupy both threads; the third waits in the queue
+    busy = [client.post("/v1/evaluations", json=_long_playouts()).headers["Location"]
+            for _ in range(2)]
+    queued = client.post("/v1/evaluations", json=_long_playouts())
+    assert queued.json["status"] == "queued"
+    r = client.delete(queued.headers["Location"])
+    assert r.json["status"] == "canceled" and r.json["started_at"] is None
+    for location in busy:
+        assert client.delete(location).json["status"] == "canceled"
+    time.sleep(0.2)
+    assert client.get(queued.headers["Location"]).json["started_at"] is None
+
+
+def test_an_evaluation_whose_process_died_is_failed(make_app, tmp_path):
+    app = make_app()
+    client = app.test_client()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    eval_id = "f" * 32
+    with sqlite3.connect(str(tmp_path / "evaluations.sqlite3")) as db:
+        client.get("/v1/evaluations/kinds")  # creates the runner and its table
+        db.execute("INSERT INTO evaluations (id, game, kind, status, chunks, pid, submitted_at, "
+                   "started_at, beat_at) VALUES (?, 'tremble', 'playouts', 'started', 4, ?, ?, ?, ?)",
+                   (eval_id, dead.pid, time.time() - 60, time.time() - 60, time.time() - 60))
+    body = client.get(f"/v1/evaluations/{eval_id}").json
+    assert body["status"] == "failed"
+    assert "has stopped" in body["error"]["detail"]
+    assert body["expires_at"] is not None
