@@ -35,6 +35,9 @@ def test_random_games_table_chance_and_a_count_only():
     assert report["games"] == 16
     report = check_random_games(GAME, [(2, {"turn_limit": 30}, s) for s in range(8)])
     assert report["games"] == 8
+    report = check_random_games(GAME, setups(8, {"turn_limit": 30, "response_window": "always"},
+                                              300))
+    assert report["games"] == 8
 
 
 def test_random_games_reach_every_kind_of_decision():

@@ -201,3 +201,14 @@ def test_koz_16a_retreat_attack_when_all_creatures_leave_a_sector_with_enemies()
     assert "0.pz_swordsman" not in s3["units"]
     assert s3["units"]["0.pz_archer"]["sector"] == "0.crystal_mine" and s3["active"] == 1
     assert s3["units"]["1.tr_wild_gilen"]["damage"] == 0  # the leaving side does not strike
+
+
+def test_koz_16_option_response_window_always():
+    """KOZ-16: with ``response_window: always`` every declared action waits for a pass."""
+    s = table(hands={0: ["pz_archer"]}, options={"response_window": "always"})
+    s, ev = play(s, act("play_card", 0, card="0.pz_archer", sector="0.gold_mine"))
+    assert types(ev) == ["action_declared"] and s["pending"] == [{"player": 1,
+                                                                   "decision": "response"}]
+    assert GAME.legal_actions(s, 1) == [act("pass", 1)]
+    s, ev = play(s, act("pass", 1))
+    assert "card_played" in types(ev) and s["active"] == 1

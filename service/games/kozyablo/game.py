@@ -27,6 +27,11 @@ from .sectors import opponent
 from .shapes import ACTION_TYPES, EVENT_TYPES, PLAYER_SETUP_FIELDS, STATE_FIELDS
 
 OPTIONS = (
+    Option("response_window", "string", "when_able", clause="KOZ-16",
+           choices=("when_able", "always"),
+           description="when_able: after an action is declared the opponent gets a response "
+                       "window only if they have a free ability they can use; always: after "
+                       "every declared action (they may only pass)"),
     Option("turn_limit", "integer", None, clause="KOZ-50", minimum=1, nullable=True,
            description="end after this many player turns; the least-damaged capital wins, "
                        "equal damage shares the win"),
@@ -133,9 +138,12 @@ class Kozyablo(Game):
 
     def constraints(self, state: dict, player: int) -> dict | None:
         if state["phase"] == "main" and state["active"] == player:
-            return {"move": {"units": "any non-empty set of your creatures in `from` "
-                             "(listed: each squad whole and each creature alone)",
-                             "rule": "KOZ-15"}}
+            return {
+                "move": {"units": {"subset_of": "your creatures in `from`", "min_items": 1},
+                         "listed": "each squad whole and each of its creatures alone",
+                         "rule": "KOZ-15"},
+                "play_card": {"card": {"any_copy_of": "the listed card's face"},
+                              "listed": "one copy per card face (copies are interchangeable)"}}
         return None
 
     @staticmethod

@@ -5,8 +5,9 @@ Main phase (KOZ-15): exactly one *action* — ``play_card``, ``draw``, ``move``,
 any number of free abilities (each source once per turn) before it.
 
 Response window (KOZ-16): once an action is declared, if the opponent has a
-free ability they can use, ``phase`` becomes ``response`` and the opponent
-may use free abilities or ``pass``; then the action is carried out.  If it
+free ability they can use (or always, with option ``response_window:
+always``), ``phase`` becomes ``response`` and the opponent may use free
+abilities or ``pass``; then the action is carried out.  If it
 became illegal meanwhile (its target died, …), it fizzles: the turn's action
 is spent and nothing else happens (a card stays in hand).
 
@@ -158,6 +159,9 @@ def check_move(state: dict, cat: Catalogue, action: dict, must: int) -> None:
 
 # ------------------------------------------------------------ doing
 def can_respond(state: dict, cat: Catalogue, seat: int) -> bool:
+    """Whether ``seat`` gets (or keeps) the response window (option ``response_window``)."""
+    if state["options"]["response_window"] == "always":
+        return True
     return bool(abilities.uses(state, cat, seat, ("free",)))
 
 
