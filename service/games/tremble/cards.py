@@ -27,8 +27,16 @@ def instances(design: dict) -> list[str]:
 
 def design_of(instance: str) -> str:
     """The design id of an instance id (``S-X#2`` -> ``S-X``)."""
-    cut = instance.find("#")
-    return instance if cut < 0 else instance[:cut]
+    found = _designs.get(instance)
+    if found is None:
+        cut = instance.find("#")
+        found = instance if cut < 0 else instance[:cut]
+        if len(_designs) < 4096:  # memo of known ids; bounded against odd input
+            _designs[instance] = found
+    return found
+
+
+_designs: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
