@@ -7,7 +7,7 @@ import pytest
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
 
-from .builder import act, listed, mixed_deck, play, table, types
+from .builder import act, listed, play, table, types
 
 
 def strike(state, player, unit, *targets):

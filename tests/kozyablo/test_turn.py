@@ -9,7 +9,7 @@ from service.games.kozyablo import GAME
 from service.games.kozyablo.catalogue import of_state
 from service.games.kozyablo.sectors import production
 
-from .builder import act, listed, mixed_deck, play, table, types
+from .builder import act, listed, play, table, types
 
 
 def prod(state, seat):
