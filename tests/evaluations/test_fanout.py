@@ -113,3 +113,30 @@ def test_cancel_a_running_job(make_app, workers):
     assert poll(client, odds, timeout=20)["status"] == "finished"
     assert time.monotonic() - began < 5
     assert client.get(location).json["status"] == "canceled"
+
+
+def test_job_whose_workers_keep_dying_ends_failed_and_says_so(make_app, workers):
+    """Retried once on another worker; when that worker dies too the
+    evaluation is failed — reported as such, never left "started"."""
+    client = make_app(workers.url).test_client()
+    body = playouts_request(2000, 2000, seed=3)  # one chunk: a single job of seconds
+    location = client.post("/v1/evaluations", json=body).headers["Location"]
+    eval_id = location.rsplit("/", 1)[1]
+    conn = redis.Redis.from_url(workers.url)
+    for name in ("w1", "w2"):
+        proc = workers.start(name)
+        deadline = time.monotonic() + 30
+        while True:
+            job = Job.fetch(f"ev-{eval_id}", connection=conn)
+            if job.get_status() == "started" and job.worker_name == name:
+                break
+            assert time.monotonic() < deadline, f"{name} never started the job"
+            client.get(location)  # polling is what notices a dead worker
+            time.sleep(0.05)
+        workers.kill_machine(proc)
+    status = poll(client, location, timeout=30)
+    assert status["status"] == "failed", status
+    assert "died" in status["error"]["detail"], status["error"]
+    assert status["error"]["status"] == 500
+    details = [i["detail"] for i in status["incidents"]]
+    assert len(details) == 2 and "retried" in details[0] and "failed" in details[1], details
