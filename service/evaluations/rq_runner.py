@@ -151,7 +151,9 @@ class RQRunner:
                                   "started_at": min(started) if started else None,
                                   "incidents": incidents, "chunks": record["chunks"]}
         canceled_at = record.get("canceled_at")
-        if canceled_at is not None and status != JobStatus.FINISHED:
+        # a job stopped by the cancel flag finishes with no result
+        if canceled_at is not None and (status != JobStatus.FINISHED
+                                        or main.return_value() is None):
             return status_body(eval_id, record["game"], record["kind"], "canceled",
                                _progress(main, chunks), finished_at=canceled_at,
                                expires_at=canceled_at + self.result_ttl, **fields)

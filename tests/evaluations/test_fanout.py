@@ -113,6 +113,14 @@ def test_cancel_a_running_job(make_app, workers):
     assert poll(client, odds, timeout=20)["status"] == "finished"
     assert time.monotonic() - began < 5
     assert client.get(location).json["status"] == "canceled"
+    # a one-chunk evaluation (a single job) stops the same way
+    single = client.post("/v1/evaluations", json=playouts_request(2000, 2000)).headers["Location"]
+    poll(client, single, until=("started",))
+    time.sleep(0.3)
+    assert client.delete(single).json["status"] == "canceled"
+    time.sleep(0.5)
+    after = client.get(single).json
+    assert after["status"] == "canceled" and "result" not in after, after
 
 
 def test_job_whose_workers_keep_dying_ends_failed_and_says_so(make_app, workers):
