@@ -72,9 +72,3 @@ def building_stats(cat: Catalogue, bid: str) -> Stats:
     f = cat.faces[face(bid)]
     return Stats(f.attack, f.life, f.speed, f.abilities, f.armor, f.regeneration)
 
-
-def life_left(state: dict, cat: Catalogue, cid: str) -> int:
-    """Life a creature or building has left."""
-    if cid in state["units"]:
-        return unit_stats(state, cat, cid).life - state["units"][cid]["damage"]
-    return cat.faces[face(cid)].life - state["buildings"][cid]["damage"]
