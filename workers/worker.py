@@ -13,6 +13,8 @@ Run: ``rq worker --url $REDIS_URL -w workers.worker.RefereeWorker referee``
 
 from __future__ import annotations
 
+import gc
+
 from rq import Worker
 
 
@@ -35,4 +37,7 @@ class RefereeWorker(Worker):
 
     def __init__(self, *args, **kwargs):
         preload()
+        # keep the preloaded objects out of the horses' garbage collections,
+        # which would otherwise touch (and so copy) every inherited page
+        gc.freeze()
         super().__init__(*args, **kwargs)

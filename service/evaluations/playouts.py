@@ -50,11 +50,14 @@ MAX_WORK_SECONDS = 1800
 CHUNK_SECONDS = 1.0
 MAX_CHUNKS = 64
 
-#: measured cost of one playout in seconds, (game, bot) -> s, from
-#: ``bench/evaluations.py``; unknown pairs use the default
+#: cost of one playout in seconds, (game, bot) -> s, measured on this machine
+#: from new 2-3 player games (``random`` 60-turn horizon for Raiders); used
+#: for chunk sizes, ``Retry-After`` and the work cap; unknown pairs use the
+#: default
 PLAYOUT_SECONDS: dict[tuple[str, str], float] = {
     ("raiders", "random"): 0.013, ("raiders", "greedy"): 0.13,
-    ("tremble", "random"): 0.008, ("tremble", "greedy"): 0.010,
+    ("tremble", "random"): 0.008, ("tremble", "greedy"): 0.020,
+    ("kozyablo", "random"): 0.008, ("kozyablo", "greedy"): 0.065,
 }
 DEFAULT_PLAYOUT_SECONDS = 0.05
 

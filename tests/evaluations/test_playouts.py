@@ -74,3 +74,22 @@ def test_a_players_view_is_refused():
     with pytest.raises(MalformedInput) as exc:
         prepare(req)
     assert "state.view" in exc.value.errors
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_playouts_start_from_states_the_player_cannot_tell_apart(game_id):
+    """Every playout starts from ``determinize(state, player, seed)``: the
+    asking player's view of it is their view of the real state, while what
+    they cannot see is re-dealt (the playouts never peek)."""
+    import orjson
+
+    game = get_game(game_id)
+    state, _ = game.new_game(2, None, seed=4)
+    canon = orjson.dumps(game.view(state, 0), option=orjson.OPT_SORT_KEYS)
+    redealt = 0
+    for i in range(5):
+        start = game.determinize(state, 0, playouts_mod.playout_seed(11, i))
+        game.validate_state(start)
+        assert orjson.dumps(game.view(start, 0), option=orjson.OPT_SORT_KEYS) == canon
+        redealt += start["players"][1] != state["players"][1]
+    assert redealt, "the opponent's hidden cards were never re-dealt"
