@@ -31,6 +31,7 @@ from pathlib import Path
 
 import redis
 from rq import Queue, Worker
+from rq.job import Job
 
 from service.evaluations import odds
 from service.evaluations.kinds import prepare
@@ -177,15 +178,22 @@ def bench_playouts(url: str, n: int) -> None:
             location = client.post("/v1/evaluations", json=body).headers["Location"]
             while (status := client.get(location).json)["status"] not in (
                     "finished", "failed", "canceled"):
-                time.sleep(0.02)
+                time.sleep(0.1)
             wall = time.perf_counter() - t
         finally:
             stop_workers(url, procs)
         assert status["status"] == "finished", status
         assert status["result"] == expected, "the RQ result differs from the in-process one"
+        eval_id = location.rsplit("/", 1)[1]
+        conn = redis.Redis.from_url(url)
+        jobs = [Job.fetch(f"ev-{eval_id}-{k}", connection=conn)
+                for k in range(status["chunks"])]
+        busy = sum((j.ended_at - j.started_at).total_seconds() for j in jobs)
         rates[count] = n / wall
         print(f"playouts on {count} RQ worker(s): {rates[count]:.0f} playouts/s "
-              f"({wall:.2f} s wall, {rates[count] / inline:.2f} × in-process)")
+              f"({wall:.2f} s wall, {rates[count] / inline:.2f} × in-process; chunks ran "
+              f"{busy:.2f} s in all = {busy / (wall * count):.0%} of the workers' wall time, "
+              f"{n / busy:.0f} playouts per busy second)")
     print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f} "
           f"(machine has {os.cpu_count()} cores, shared)")
 

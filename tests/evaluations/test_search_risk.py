@@ -132,3 +132,21 @@ def test_search_in_progress_and_refusals():
             prepare({"game": "tremble", "kind": "tremble.search_risk", "state": state,
                      "params": params})
         assert field in exc.value.errors, exc.value.errors
+
+
+def test_search_risk_over_http(make_app):
+    from .conftest import poll
+
+    state, player = _reward_state()
+    city = _won_city(state, player)["city"]
+    request = {"game": "tremble", "kind": "tremble.search_risk", "state": state,
+               "params": {"player": player, "city": city}}
+    client = make_app().test_client()
+    r = client.post("/v1/evaluations", json=request)
+    assert r.status_code == 202, r.json
+    body = poll(client, r.headers["Location"])
+    assert body["status"] == "finished"
+    kind, plan = prepare(request)
+    assert body["result"] == run_inline(kind.name, plan)
+    bad = client.post("/v1/evaluations", json={**request, "params": {"player": player}})
+    assert bad.status_code == 400 and "params.city" in bad.json["errors"]
