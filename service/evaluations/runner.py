@@ -22,6 +22,7 @@ import math
 import os
 import sqlite3
 import tempfile
+import threading
 import time
 import traceback
 import uuid
@@ -45,6 +46,8 @@ RESULT_TTL = 3600
 TOMBSTONE_TTL = 7 * 24 * 3600
 #: the longest one chunk may run before it is failed (seconds)
 CHUNK_TIMEOUT = 300
+#: the most evaluations one process of the embedded runner holds unfinished
+MAX_IN_FLIGHT = 32
 PROBLEM_BASE = "https://referee.dev/problems/"
 
 
@@ -66,6 +69,10 @@ class AlreadyOver(Exception):
     def __init__(self, status: str):
         super().__init__(status)
         self.status = status
+
+
+class Busy(Exception):
+    """Too many evaluations waiting in this process (HTTP 503, retry later)."""
 
 
 class ChunkTimeout(Exception):
@@ -177,6 +184,8 @@ class EmbeddedRunner:
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="evaluation")
         self.result_ttl, self.chunk_timeout = result_ttl, chunk_timeout
         self.db_path = db_path or default_db_path()
+        self._lock = threading.Lock()
+        self._in_flight = 0
         with closing(self._db()) as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(SCHEMA)
@@ -192,6 +201,10 @@ class EmbeddedRunner:
             db.execute(f"UPDATE evaluations SET {cols} WHERE id = ?", (*fields.values(), eval_id))
 
     def submit(self, kind: Kind, plan: dict, game: str) -> dict:
+        with self._lock:
+            if self._in_flight >= MAX_IN_FLIGHT:
+                raise Busy(f"{MAX_IN_FLIGHT} evaluations are already waiting or running here")
+            self._in_flight += 1
         eval_id, now = new_id(), time.time()
         chunks = kind.chunks(plan)
         with closing(self._db()) as db:
@@ -202,6 +215,13 @@ class EmbeddedRunner:
         return self.status(eval_id)
 
     def _run(self, eval_id: str, kind: Kind, plan: dict, chunks: list[dict]) -> None:
+        try:
+            self._run_one(eval_id, kind, plan, chunks)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def _run_one(self, eval_id: str, kind: Kind, plan: dict, chunks: list[dict]) -> None:
         with closing(self._db()) as db:
             started = db.execute("UPDATE evaluations SET status = 'started', started_at = ?, "
                                  "beat_at = ? WHERE id = ? AND status = 'queued' AND cancel = 0",

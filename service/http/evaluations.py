@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.battle import odds_result
-from service.evaluations.runner import (RESULT_TTL, AlreadyOver, EmbeddedRunner,
+from service.evaluations.runner import (RESULT_TTL, AlreadyOver, Busy, EmbeddedRunner,
                                         ExpiredEvaluation, UnknownEvaluation, retry_after)
 from service.problems import ProblemError, problem
 
@@ -88,7 +88,11 @@ def _backend_down(exc: RedisError):
 @bp.post("/v1/evaluations")
 def submit():
     kind, plan = kinds_mod.prepare(read_json())
-    body = runner().submit(kind, plan, plan.get("game") or kind.games[0])
+    try:
+        body = runner().submit(kind, plan, plan.get("game") or kind.games[0])
+    except Busy as exc:
+        return problem(503, "evaluations-busy", "Too many evaluations", f"{exc}; retry later",
+                       headers={"Retry-After": "10"})
     wait = retry_after(kind, plan)
     return json_response(body, 202, headers={"Location": _location(body["id"]),
                                              "Retry-After": str(wait)})

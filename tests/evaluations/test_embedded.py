@@ -64,3 +64,20 @@ def test_an_evaluation_whose_process_died_is_failed(make_app, tmp_path):
     assert body["status"] == "failed"
     assert "has stopped" in body["error"]["detail"]
     assert body["expires_at"] is not None
+
+
+def test_too_many_waiting_is_503_and_kinds_are_listed(make_app, monkeypatch):
+    from service.evaluations import runner
+
+    monkeypatch.setattr(runner, "MAX_IN_FLIGHT", 1)
+    client = make_app().test_client()
+    kinds = client.get("/v1/evaluations/kinds").json
+    assert kinds["backend"] == "embedded"
+    assert {k["kind"] for k in kinds["kinds"]} == {
+        "tremble.battle_odds", "tremble.search_risk", "playouts"}
+    first = client.post("/v1/evaluations", json=_long_playouts())
+    assert first.status_code == 202
+    second = client.post("/v1/evaluations", json=_long_playouts())
+    assert second.status_code == 503 and second.headers["Retry-After"] == "10"
+    assert second.json["type"].endswith("/evaluations-busy")
+    client.delete(first.headers["Location"])
