@@ -10,7 +10,6 @@ STAMP  := $(VENV)/.installed
 # (Re)install when pyproject.toml changes; create the venv with python3.11 if missing.
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
 	@touch $(STAMP)
 
