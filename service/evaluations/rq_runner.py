@@ -160,6 +160,8 @@ class RQRunner:
         if status in (JobStatus.FINISHED, JobStatus.FAILED):
             ended = main.ended_at.timestamp() if main.ended_at else time.time()
             fields.update(finished_at=ended, expires_at=ended + self.result_ttl)
+            if "ended_at" not in record:  # so that a later 410 can say when it expired
+                self.connection.hsetnx(record_key(eval_id), "ended_at", orjson.dumps(ended))
             if status == JobStatus.FINISHED:
                 return status_body(eval_id, record["game"], record["kind"], "finished", 1.0,
                                    result=main.return_value(), **fields)

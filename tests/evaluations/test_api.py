@@ -144,6 +144,7 @@ def test_expired_results_answer_410(make_app, workers, backend):
     gone = client.get(r.headers["Location"])
     assert gone.status_code == 410, gone.json
     assert gone.json["type"].endswith("/evaluation-expired")
+    assert "(at 20" in gone.json["detail"], gone.json  # says when it expired
     assert client.delete(r.headers["Location"]).status_code == 410
 
 
