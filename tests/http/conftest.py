@@ -148,7 +148,7 @@ class Pebbles(Game):
     def check_invariants(self, state, cards):
         zones = {"state.heap": state["heap"]}
         zones.update({f"state.players.{i}.hand": p["hand"] for i, p in enumerate(state["players"])})
-        return conservation_errors(zones, cards.cards)
+        return conservation_errors(zones, list(cards.cards))
 
     def secret_cards(self, state, player):
         return {c for i, p in enumerate(state["players"]) if i != player for c in p["hand"]}
