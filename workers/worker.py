@@ -5,7 +5,8 @@ imports the job function.  For an evaluation that is the engines and the
 validated card sets — about half a second, paid again by every chunk.
 ``RefereeWorker`` loads them in the parent at start-up, so each horse
 inherits them already loaded (copy-on-write memory) and a chunk costs its
-own work plus RQ's ~11 ms round trip.
+own work plus RQ's ~11 ms round trip.  Its maintenance (every 15 s) also
+retries or fails the jobs of workers that died, even when nobody polls.
 
 Run: ``rq worker --url $REDIS_URL -w workers.worker.RefereeWorker referee``
 (the Procfile's ``worker`` line).
@@ -32,8 +33,13 @@ def preload() -> None:
         game.new_game(game.min_players, None, seed=0)  # builds per-set lookups
 
 
+#: seconds between a worker's maintenance runs (RQ's default is 10 minutes)
+MAINTENANCE_SECONDS = 15
+
+
 class RefereeWorker(Worker):
-    """``rq.Worker`` with the engines and card data preloaded."""
+    """``rq.Worker`` with the engines and card data preloaded, whose
+    maintenance also finds jobs of workers that died (``reap_queue``)."""
 
     def __init__(self, *args, **kwargs):
         preload()
@@ -41,3 +47,17 @@ class RefereeWorker(Worker):
         # which would otherwise touch (and so copy) every inherited page
         gc.freeze()
         super().__init__(*args, **kwargs)
+        self.maintenance_interval = min(self.maintenance_interval, MAINTENANCE_SECONDS)
+
+    @property
+    def dequeue_timeout(self) -> int:
+        """Wake up from waiting for jobs often enough to run maintenance."""
+        return min(super().dequeue_timeout, MAINTENANCE_SECONDS)
+
+    def run_maintenance_tasks(self):
+        super().run_maintenance_tasks()
+        from service.evaluations.rq_runner import reap_queue
+        try:
+            reap_queue(self.connection)
+        except Exception:  # maintenance must never take the worker down
+            self.log.exception("evaluation reaper failed")

@@ -20,8 +20,9 @@ Robustness:
   horse.  When a job is "started" but its beat has lapsed, its worker died:
   its entry in RQ's StartedJobRegistry is expired at once and RQ's own
   abandoned-job cleanup runs — the chunk is retried once (``Retry(max=1)``)
-  or failed, and its dependents are released.  Without a status poll, RQ's
-  maintenance does the same after the worker's heartbeat TTL;
+  or failed, and its dependents are released.  Both a status poll and the
+  maintenance of any ``workers.worker.RefereeWorker`` (every 15 s) do this;
+  RQ's own maintenance would only after the worker's heartbeat TTL;
 * cancellation: a flag key that running chunks check at every progress
   report, and ``job.cancel()`` for the jobs still waiting.
 """
@@ -139,7 +140,7 @@ class RQRunner:
         if main is None:
             ended = record.get("ended_at") or record.get("canceled_at")
             raise ExpiredEvaluation(eval_id, iso(ended + self.result_ttl) if ended else None)
-        if self._reap(eval_id, [main] + [c for c in chunks if c is not None]):
+        if reap(self.connection, [main] + [c for c in chunks if c is not None]):
             main, chunks = self._jobs(eval_id, record)
             if main is None:
                 raise ExpiredEvaluation(eval_id)
@@ -204,38 +205,66 @@ class RQRunner:
         return self.status(eval_id)
 
     # ------------------------------------------------------------ reaper
-    def _reap(self, eval_id: str, jobs: list[Job]) -> bool:
-        """Fail or retry started jobs whose worker died; True if any was found."""
-        suspects = [j for j in jobs if j.get_status(refresh=False) == JobStatus.STARTED
-                    and j.started_at is not None
-                    and time.time() - j.started_at.timestamp() > BEAT_GRACE]
-        if not suspects:
-            return False
-        with self.connection.pipeline() as pipe:
-            for j in suspects:
-                pipe.exists(beat_key(j.id))
-            alive = pipe.execute()
-        dead = [j for j, a in zip(suspects, alive) if not a]
-        if not dead:
-            return False
-        registry = StartedJobRegistry(QUEUE, connection=self.connection)
-        entries = [e for e in self.connection.zrange(registry.key, 0, -1)
-                   if e.decode().split(":")[0] in {j.id for j in dead}]
-        now = time.time()
-        with self.connection.pipeline() as pipe:
-            for entry in entries:
-                pipe.zadd(registry.key, {entry: 1}, xx=True)
-            for j in dead:
-                retried = bool(j.retries_left)
-                pipe.rpush(incidents_key(eval_id), orjson.dumps({
-                    "at": iso(now), "job": j.id, "chunk": j.meta.get("chunk"),
-                    "worker": j.worker_name, "event": "worker-died",
-                    "detail": "the worker running this job stopped sending heartbeats; "
-                              + ("the job was retried" if retried else "the job failed")}))
+
+
+def eval_id_of(job_id: str) -> str | None:
+    """``ev-<id>`` or ``ev-<id>-<k>`` → ``<id>``."""
+    parts = job_id.split("-")
+    return parts[1] if len(parts) in (2, 3) and parts[0] == "ev" else None
+
+
+def reap(connection: Redis, jobs: list[Job]) -> bool:
+    """Fail or retry started jobs whose worker died; True if any was found.
+
+    A job is dead when it has been "started" for more than ``BEAT_GRACE``
+    seconds and its heartbeat key has lapsed.  Its StartedJobRegistry entry
+    is expired at once and RQ's own abandoned-job cleanup does the rest
+    (retry while ``retries_left``, else failed; dependents released).  The
+    first reaper to claim a dead execution records the incident.
+    """
+    now = time.time()
+    suspects = [j for j in jobs if j.get_status(refresh=False) == JobStatus.STARTED
+                and j.started_at is not None and now - j.started_at.timestamp() > BEAT_GRACE]
+    if not suspects:
+        return False
+    with connection.pipeline() as pipe:
+        for j in suspects:
+            pipe.exists(beat_key(j.id))
+        alive = pipe.execute()
+    dead = [j for j, a in zip(suspects, alive) if not a]
+    claimed = [j for j in dead if connection.set(
+        f"referee:reaped:{j.id}:{j.started_at.timestamp()}", b"1", nx=True, ex=TOMBSTONE_TTL)]
+    if not claimed:
+        return bool(dead)
+    registry = StartedJobRegistry(QUEUE, connection=connection)
+    ids = {j.id for j in claimed}
+    entries = [e for e in connection.zrange(registry.key, 0, -1)
+               if e.decode().split(":")[0] in ids]
+    with connection.pipeline() as pipe:
+        for entry in entries:
+            pipe.zadd(registry.key, {entry: 1}, xx=True)
+        for j in claimed:
+            eval_id = eval_id_of(j.id)
+            if eval_id is None:
+                continue
+            retried = bool(j.retries_left)
+            pipe.rpush(incidents_key(eval_id), orjson.dumps({
+                "at": iso(now), "job": j.id, "chunk": j.meta.get("chunk"),
+                "worker": j.worker_name, "event": "worker-died",
+                "detail": "the worker running this job stopped sending heartbeats; "
+                          + ("the job was retried" if retried else "the job failed")}))
             pipe.expire(incidents_key(eval_id), TOMBSTONE_TTL)
-            pipe.execute()
-        registry.cleanup()
-        return True
+        pipe.execute()
+    registry.cleanup()
+    return True
+
+
+def reap_queue(connection: Redis) -> bool:
+    """``reap`` every job the ``referee`` queue has started (worker maintenance)."""
+    registry = StartedJobRegistry(QUEUE, connection=connection)
+    ids = registry.get_job_ids(cleanup=False)
+    jobs = [j for j in Job.fetch_many(ids, connection=connection) if j is not None]
+    return reap(connection, jobs)
 
 
 def _plausible(eval_id: str) -> bool:

@@ -148,3 +148,29 @@ def test_job_whose_workers_keep_dying_ends_failed_and_says_so(make_app, workers)
     assert status["error"]["status"] == 500
     details = [i["detail"] for i in status["incidents"]]
     assert len(details) == 2 and "retried" in details[0] and "failed" in details[1], details
+
+
+def test_surviving_worker_reaps_a_dead_one_without_any_poll(make_app, workers):
+    """Nobody polls the evaluation: the surviving worker's maintenance
+    (workers.worker.RefereeWorker, every 15 s) retries the dead worker's chunk."""
+    body = playouts_request(480, 60, seed=9)
+    client = make_app(workers.url).test_client()
+    w1 = workers.start("w1")
+    workers.start("w2")
+    workers.wait_registered(2)
+    location = client.post("/v1/evaluations", json=body).headers["Location"]
+    eval_id = location.rsplit("/", 1)[1]
+    conn = redis.Redis.from_url(workers.url)
+    deadline = time.monotonic() + 30
+    while not any(j.get_status() == "started" and j.worker_name == "w1"
+                  for j in chunk_jobs(workers.url, eval_id, 8)):
+        assert time.monotonic() < deadline, "w1 never started a chunk"
+        time.sleep(0.02)
+    workers.kill_machine(w1)
+    deadline = time.monotonic() + 45
+    while Job.fetch(f"ev-{eval_id}", connection=conn).get_status() != "finished":
+        assert time.monotonic() < deadline, "the dead worker's chunk was never retried"
+        time.sleep(0.2)
+    status = client.get(location).json
+    assert status["status"] == "finished"
+    assert [i["worker"] for i in status["incidents"]] == ["w1"], status["incidents"]
