@@ -45,5 +45,20 @@ test: venv redis-server
 openapi: venv
 	$(PY) -m service.openapi > openapi.yaml
 
-bench: venv
-	$(PY) bench/http_overhead.py
+# Every performance figure (issue 7): HTTP against a no-op floor under gunicorn, engines,
+# evaluations on RQ; writes bench/results/latest.{json,md,png}.  A few minutes.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install -q -e '.[test,bench]'
+	@touch $(BENCH_STAMP)
+
+bench: venv redis-server $(BENCH_STAMP)
+	@if ! command -v wrk >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing wrk (the HTTP load generator)"; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk; \
+		else \
+			echo "wrk is missing (sudo apt-get install -y wrk): using the Python loader" >&2; \
+		fi; \
+	fi
+	$(PY) -m bench

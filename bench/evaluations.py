@@ -1,20 +1,23 @@
 """Evaluation speed: exact battle odds, and playouts/s on 1 and 2 RQ workers.
 
-Run: ``PYTHONPATH=. .venv/bin/python bench/evaluations.py [playouts]``
-(default 1600 Tremble playouts, random bots, 3 players; needs ``redis-server``
-on the PATH — a private one is started on a free port and stopped after).
+Run alone: ``.venv/bin/python -m bench evaluations`` (or, as before,
+``.venv/bin/python bench/evaluations.py [playouts]``); needs ``redis-server``
+on the PATH — a private one is started on a free port in a temporary
+directory and stopped after, as ``tests/conftest.py`` does.
 
-* exact odds — the import-time precompute (every contest of up to 4
-  fighters); the first query of a new five-fighter difference tuple (only
-  its top level is solved); and a cached tuple, for 2 and 5 fighters.
-  The floor in the same run: the sync HTTP endpoint against the same body
-  through a no-op Flask endpoint of the same app (ratio).
-* queue floor — the round trip of a no-op RQ job (enqueue → finished) and
-  how many no-op jobs one worker drains per second.
-* playouts — one ``playouts`` evaluation (default chunking: about 1 s of
-  work per chunk) submitted over HTTP and polled until finished, with 1 and
-  then 2 worker processes; playouts/s and the 2-worker/1-worker ratio.  The
-  floor: the same plan run in this process with no queue at all.
+* exact odds — for 2, 3, 4 and 5 fighters, ``battle_odds`` on every distinct
+  strength-difference tuple (5 fighters: a sample), as the service answers
+  it: after the import-time precompute of every contest of up to 4 fighters,
+  so a 5-fighter tuple is its first query (only its top level is solved) and
+  2–4 fighters are cache hits.  Median and max per query; plus the precompute
+  itself and a cold 5-fighter query (cache cleared first).
+* queue floor — the round trip of a no-op RQ job and how many no-op jobs one
+  worker drains per second.
+* playouts — one ``playouts`` evaluation (Tremble, 3 players, random bots,
+  default chunking) submitted through the app and polled until finished,
+  with 1 and then 2 real ``rq worker`` processes; playouts/s and the
+  2-worker/1-worker ratio.  The floor: the same plan run in this process
+  with no queue at all.  The RQ result must equal the in-process one.
 """
 
 from __future__ import annotations
@@ -27,68 +30,53 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import combinations_with_replacement
 from pathlib import Path
 
-import redis
-from rq import Queue, Worker
-from rq.job import Job
+if __package__ in (None, ""):  # run as a script: make the repo importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service.evaluations import odds
-from service.evaluations.kinds import prepare
-from service.evaluations.runner import run_inline
-from service.games.registry import get_game
+import redis  # noqa: E402
+from rq import Queue, Worker  # noqa: E402
+
+from service.evaluations import odds  # noqa: E402
+from service.evaluations.kinds import prepare  # noqa: E402
+from service.evaluations.runner import run_inline  # noqa: E402
+from service.games.registry import get_game  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 RQ = Path(sys.executable).with_name("rq")
+DEFAULT_PLAYOUTS = 1600
 
 
-def per_call(fn, n: int) -> float:
-    t = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - t) / n
-
-
-def bench_odds() -> None:
-    from itertools import combinations_with_replacement
-
+def bench_odds() -> dict:
+    out: dict = {}
     t = time.perf_counter()
     odds._solve.cache_clear()
     odds._prewarm()
-    print(f"exact odds: import-time precompute of every contest of <= 4 fighters "
-          f"({odds._solve.cache_info().currsize} tuples): {(time.perf_counter() - t) * 1e3:.1f} ms")
-    cases = {2: [16, 17], 5: [10, 12, 13, 15, 16]}
-    fresh = [[30 - d for d in (0,) + rest]
-             for rest in combinations_with_replacement(range(11), 4)][::5]
-    firsts = []
-    for strengths in fresh:
-        t = time.perf_counter()
-        odds.battle_odds(strengths)
-        firsts.append(time.perf_counter() - t)
-    print(f"exact odds, 5 fighters, first query of a new strength-difference tuple: median "
-          f"{statistics.median(firsts) * 1e3:.3f} ms, max {max(firsts) * 1e3:.3f} ms "
-          f"({len(fresh)} distinct tuples)")
-    for n, strengths in cases.items():
-        odds.battle_odds(strengths)
-        warm_t = statistics.median(per_call(lambda: odds.battle_odds(strengths), 2000)
-                                   for _ in range(5))
-        print(f"exact odds, {n} fighters {strengths}, cached tuple: {warm_t * 1e6:.1f} µs per call")
-    from flask import Response
-
-    from service.app import create_app
-    app = create_app({"TESTING": True})
-    app.add_url_rule("/noop", "noop", lambda: Response(b"{}", mimetype="application/json"),
-                     methods=["POST"])
-    client = app.test_client()
-    for n, strengths in cases.items():
-        body = {"strengths": strengths}
-        reals, floors = [], []
-        for _ in range(7):  # alternate, keep the best of each: the machine is shared
-            reals.append(per_call(lambda: client.post("/v1/games/tremble/odds", json=body), 200))
-            floors.append(per_call(lambda: client.post("/noop", json=body), 200))
-        real, floor = min(reals), min(floors)
-        print(f"POST /v1/games/tremble/odds, {n} fighters: {real * 1e6:.0f} µs "
-              f"= {real / floor:.2f} × a no-op endpoint ({floor * 1e6:.0f} µs)")
+    out["precompute_ms"] = round((time.perf_counter() - t) * 1e3, 2)
+    out["precomputed_tuples"] = odds._solve.cache_info().currsize
+    per_n = {}
+    for n in (2, 3, 4, 5):
+        tuples = [(0,) + rest for rest in combinations_with_replacement(range(11), n - 1)]
+        if n == 5:
+            tuples = tuples[::5]
+        times = []
+        for diffs in tuples:
+            strengths = [30 - d for d in diffs]
+            t = time.perf_counter()
+            odds.battle_odds(strengths)
+            times.append(time.perf_counter() - t)
+        per_n[str(n)] = {"queries": len(tuples),
+                         "median_ms": round(statistics.median(times) * 1e3, 4),
+                         "max_ms": round(max(times) * 1e3, 4)}
+    out["fighters"] = per_n
+    odds._solve.cache_clear()
+    t = time.perf_counter()
+    odds.battle_odds([30, 28, 27, 25, 24])
+    out["cold_5_fighters_ms"] = round((time.perf_counter() - t) * 1e3, 2)
+    odds._prewarm()
+    return out
 
 
 def free_port() -> int:
@@ -98,17 +86,21 @@ def free_port() -> int:
 
 
 def start_redis(workdir: str) -> tuple[subprocess.Popen, str]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
     port = free_port()
-    proc = subprocess.Popen([shutil.which("redis-server"), "--port", str(port), "--bind",
-                             "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", workdir],
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", workdir, "--daemonize", "no"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}/0"
-    for _ in range(200):
+    for _ in range(300):
         try:
             if redis.Redis.from_url(url).ping():
                 return proc, url
         except redis.ConnectionError:
             time.sleep(0.05)
+    proc.terminate()
     raise RuntimeError("redis-server did not start")
 
 
@@ -119,7 +111,11 @@ def start_workers(url: str, count: int) -> list[subprocess.Popen]:
                                "-w", "workers.worker.RefereeWorker"],
                               cwd=REPO, env=env) for k in range(count)]
     conn = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 60
     while len(Worker.all(connection=conn)) < count:
+        if time.monotonic() > deadline:
+            stop_workers(url, procs)
+            raise RuntimeError("rq workers did not register within 60 s")
         time.sleep(0.05)
     return procs
 
@@ -128,13 +124,17 @@ def stop_workers(url: str, procs: list[subprocess.Popen]) -> None:
     for p in procs:
         p.terminate()
     for p in procs:
-        p.wait(timeout=30)
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
     conn = redis.Redis.from_url(url)
     for w in Worker.all(connection=conn):
         w.register_death()
 
 
-def bench_queue_floor(url: str) -> None:
+def bench_queue_floor(url: str) -> dict:
     procs = start_workers(url, 1)
     try:
         q = Queue("referee", connection=redis.Redis.from_url(url))
@@ -151,13 +151,13 @@ def bench_queue_floor(url: str) -> None:
         while jobs[-1].get_status() != "finished":
             time.sleep(0.005)
         rate = n / (time.perf_counter() - t)
-        print(f"no-op RQ job: round trip {statistics.median(trips) * 1e3:.1f} ms (median of 20), "
-              f"one worker drains {rate:.0f} jobs/s")
     finally:
         stop_workers(url, procs)
+    return {"noop_round_trip_ms": round(statistics.median(trips) * 1e3, 2),
+            "noop_jobs_per_s_one_worker": round(rate)}
 
 
-def bench_playouts(url: str, n: int) -> None:
+def bench_playouts(url: str, n: int) -> dict:
     from service.app import create_app
 
     state, _ = get_game("tremble").new_game(3, {"missions": False}, seed=5)
@@ -167,10 +167,10 @@ def bench_playouts(url: str, n: int) -> None:
     t = time.perf_counter()
     expected = run_inline(kind.name, plan)
     inline = n / (time.perf_counter() - t)
-    print(f"playouts in-process, no queue: {inline:.0f} playouts/s "
-          f"({len(kind.chunks(plan))} chunks of {plan['chunk_size']})")
+    out = {"game": "tremble", "players": 3, "bots": "random", "playouts": n,
+           "chunks": len(kind.chunks(plan)), "chunk_size": plan["chunk_size"],
+           "in_process_per_s": round(inline, 1)}
     client = create_app({"TESTING": True, "REDIS_URL": url}).test_client()
-    rates = {}
     for count in (1, 2):
         procs = start_workers(url, count)
         try:
@@ -178,38 +178,38 @@ def bench_playouts(url: str, n: int) -> None:
             location = client.post("/v1/evaluations", json=body).headers["Location"]
             while (status := client.get(location).json)["status"] not in (
                     "finished", "failed", "canceled"):
-                time.sleep(0.1)
+                time.sleep(0.02)
             wall = time.perf_counter() - t
         finally:
             stop_workers(url, procs)
-        assert status["status"] == "finished", status
-        assert status["result"] == expected, "the RQ result differs from the in-process one"
-        eval_id = location.rsplit("/", 1)[1]
-        conn = redis.Redis.from_url(url)
-        jobs = [Job.fetch(f"ev-{eval_id}-{k}", connection=conn)
-                for k in range(status["chunks"])]
-        busy = sum((j.ended_at - j.started_at).total_seconds() for j in jobs)
-        rates[count] = n / wall
-        print(f"playouts on {count} RQ worker(s): {rates[count]:.0f} playouts/s "
-              f"({wall:.2f} s wall, {rates[count] / inline:.2f} × in-process; chunks ran "
-              f"{busy:.2f} s in all = {busy / (wall * count):.0%} of the workers' wall time, "
-              f"{n / busy:.0f} playouts per busy second)")
-    print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f} "
-          f"(machine has {os.cpu_count()} cores, shared)")
+        if status["status"] != "finished":
+            raise RuntimeError(f"the playouts evaluation ended {status['status']}: {status}")
+        if status["result"] != expected:
+            raise RuntimeError("the RQ result differs from the in-process one")
+        out[f"workers_{count}_per_s"] = round(n / wall, 1)
+        out[f"workers_{count}_wall_s"] = round(wall, 2)
+    out["ratio_2_to_1"] = round(out["workers_2_per_s"] / out["workers_1_per_s"], 3)
+    return out
 
 
-def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1600
-    bench_odds()
+def measure(playouts: int = DEFAULT_PLAYOUTS, log=print) -> dict:
+    result = {"odds": bench_odds()}
+    log(f"  odds: 5 fighters median {result['odds']['fighters']['5']['median_ms']} ms")
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_redis(tmp)
         try:
-            bench_queue_floor(url)
-            bench_playouts(url, n)
+            result["queue"] = bench_queue_floor(url)
+            result["playouts"] = bench_playouts(url, playouts)
+            log(f"  playouts: 1 worker {result['playouts']['workers_1_per_s']}/s, "
+                f"2 workers {result['playouts']['workers_2_per_s']}/s")
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+    return result
 
 
 if __name__ == "__main__":
-    main()
+    import json
+
+    print(json.dumps(measure(int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_PLAYOUTS),
+                     indent=2))

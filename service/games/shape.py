@@ -29,12 +29,23 @@ def _add(errors: Errors, path: str, message: str) -> None:
 
 
 class Spec:
-    """Base class: ``validate`` appends to ``errors``; ``schema`` is JSON Schema."""
+    """Base class: ``validate`` appends to ``errors``; ``schema`` is JSON Schema.
+
+    ``ok(value, depth)`` is the fast path of ``check``: ``True`` exactly when
+    ``validate`` would add no error, found without building any field path
+    or message (a valid state is the common case on the hot path).  A spec
+    without its own ``ok`` falls back to ``validate``.
+    """
 
     description: str | None = None
 
     def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         raise NotImplementedError
+
+    def ok(self, value: Any, depth: int) -> bool:
+        errors: Errors = {}
+        self.validate(value, "", errors, depth)
+        return not errors
 
     def schema(self) -> dict:
         raise NotImplementedError
@@ -53,6 +64,9 @@ class Any_(Spec):
         if depth > MAX_DEPTH:
             _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
 
+    def ok(self, value, depth):
+        return depth <= MAX_DEPTH
+
     def schema(self):
         return self._described({})
 
@@ -64,6 +78,9 @@ class Bool(Spec):
     def validate(self, value, path, errors, depth):
         if not isinstance(value, bool):
             _add(errors, path, "must be a boolean")
+
+    def ok(self, value, depth):
+        return isinstance(value, bool)
 
     def schema(self):
         return self._described({"type": "boolean"})
@@ -81,6 +98,11 @@ class Int(Spec):
             _add(errors, path, f"must be at least {self.minimum}")
         elif self.maximum is not None and value > self.maximum:
             _add(errors, path, f"must be at most {self.maximum}")
+
+    def ok(self, value, depth):
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and (self.minimum is None or value >= self.minimum)
+                and (self.maximum is None or value <= self.maximum))
 
     def schema(self):
         out = {"type": "integer"}
@@ -101,6 +123,9 @@ class Str(Spec):
         elif len(value) > self.max_length:
             _add(errors, path, f"longer than {self.max_length} characters")
 
+    def ok(self, value, depth):
+        return isinstance(value, str) and len(value) <= self.max_length
+
     def schema(self):
         return self._described({"type": "string", "maxLength": self.max_length})
 
@@ -114,6 +139,10 @@ class Enum(Spec):
                 value == v and type(value) is type(v) for v in self.values):
             _add(errors, path, "must be one of " + ", ".join(map(str, self.values)))
 
+    def ok(self, value, depth):
+        return not isinstance(value, (dict, list)) and any(
+            value == v and type(value) is type(v) for v in self.values)
+
     def schema(self):
         return self._described({"enum": list(self.values)})
 
@@ -125,6 +154,9 @@ class Nullable(Spec):
     def validate(self, value, path, errors, depth):
         if value is not None:
             self.inner.validate(value, path, errors, depth)
+
+    def ok(self, value, depth):
+        return value is None or self.inner.ok(value, depth)
 
     def schema(self):
         inner = dict(self.inner.schema())
@@ -145,6 +177,9 @@ class OneOf(Spec):
             if not trial:
                 return
         _add(errors, path, "does not match any allowed form")
+
+    def ok(self, value, depth):
+        return any(option.ok(value, depth) for option in self.options)
 
     def schema(self):
         return self._described({"anyOf": [o.schema() for o in self.options]})
@@ -172,6 +207,23 @@ class ListOf(Spec):
         for i, v in enumerate(value):
             item.validate(v, f"{path}.{i}", errors, depth + 1)
 
+    def ok(self, value, depth):
+        if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items \
+                or depth >= MAX_DEPTH:
+            return False
+        item = self.item
+        if type(item) is Str:  # the commonest list (card ids): no call per item
+            longest = item.max_length
+            for v in value:
+                if not isinstance(v, str) or len(v) > longest:
+                    return False
+            return True
+        ok, depth = item.ok, depth + 1
+        for v in value:
+            if not ok(v, depth):
+                return False
+        return True
+
     def schema(self):
         out = {"type": "array", "items": self.item.schema(), "maxItems": self.max_items}
         if self.min_items:
@@ -198,6 +250,15 @@ class MapOf(Spec):
         for k, v in value.items():
             self.value.validate(v, f"{path}.{k}", errors, depth + 1)
 
+    def ok(self, value, depth):
+        if not isinstance(value, dict) or len(value) > self.max_items or depth >= MAX_DEPTH:
+            return False
+        ok, depth = self.value.ok, depth + 1
+        for v in value.values():
+            if not ok(v, depth):
+                return False
+        return True
+
     def schema(self):
         return self._described({"type": "object", "additionalProperties": self.value.schema(),
                                 "maxProperties": self.max_items})
@@ -210,6 +271,7 @@ class Obj(Spec):
                  extra: bool = False, description: str | None = None):
         self.required, self.optional = required, optional or {}
         self.extra, self.description = extra, description
+        self._allowed = frozenset(self.required) | frozenset(self.optional)
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, dict):
@@ -232,6 +294,20 @@ class Obj(Spec):
                 if key not in self.required and key not in self.optional:
                     _add(errors, prefix + str(key), "unknown field")
 
+    def ok(self, value, depth):
+        if not isinstance(value, dict) or depth >= MAX_DEPTH:
+            return False
+        if not self.extra and not self._allowed.issuperset(value):
+            return False
+        depth += 1
+        for key, spec in self.required.items():
+            if key not in value or not spec.ok(value[key], depth):
+                return False
+        for key, spec in self.optional.items():
+            if key in value and not spec.ok(value[key], depth):
+                return False
+        return True
+
     def schema(self):
         props = {k: s.schema() for k, s in {**self.required, **self.optional}.items()}
         out = {"type": "object", "properties": props,
@@ -242,7 +318,13 @@ class Obj(Spec):
 
 
 def check(spec: Spec, value: Any, path: str = "") -> Errors:
-    """Every problem of ``value`` against ``spec``, keyed by field path."""
+    """Every problem of ``value`` against ``spec``, keyed by field path.
+
+    A valid value costs one pass of ``spec.ok`` (no paths, no messages); the
+    detailed pass runs only to name what is wrong.
+    """
+    if spec.ok(value, 0):
+        return {}
     errors: Errors = {}
     spec.validate(value, path, errors, 0)
     return errors

@@ -1,0 +1,66 @@
+"""In-process engine speed: ``apply`` / ``legal_actions`` per call, playouts/s.
+
+* per call — the ``(state, action)`` pairs of seeded random games
+  (``bench.states.trajectory``, the bench setup of each game, several seeds)
+  are timed one by one: best of 3 short loops per pair, in µs; the figures
+  are the median and p99 over the pairs.  ``legal_actions`` is timed on the
+  same states for the acting seat.
+* playouts — complete random games (``service.games.playout.random_playout``,
+  chance resolved by the server) from new games of the bench setup, per
+  second on one core.
+
+Run one game alone: ``.venv/bin/python -m bench engine --games raiders``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import timeit
+
+from service.games.playout import random_playout
+from service.games.registry import get_game
+
+from .states import new_state, trajectory
+
+#: seeds per game for the per-call figures, and playouts per game
+SEEDS = {"raiders": 4, "tremble": 3, "kozyablo": 12}
+PLAYOUTS = {"raiders": 20, "tremble": 16, "kozyablo": 24}
+MAX_PAIRS = 600
+
+
+def per_call_us(fn, number: int = 10) -> float:
+    return min(timeit.repeat(fn, number=number, repeat=3)) / number * 1e6
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def summary(values: list[float]) -> dict:
+    values = sorted(values)
+    return {"median_us": round(statistics.median(values), 2),
+            "p99_us": round(percentile(values, 0.99), 2), "n": len(values)}
+
+
+def measure(game_id: str, quick: bool = False) -> dict:
+    game = get_game(game_id)
+    pairs = [p for seed in range(SEEDS[game_id] // (2 if quick else 1) or 1)
+             for p in trajectory(game_id, seed)]
+    sample = pairs[:: max(1, len(pairs) // MAX_PAIRS)]
+    apply_us = [per_call_us(lambda s=s, a=a: game.apply(s, a)) for s, a in sample]
+    legal_us = [per_call_us(lambda s=s, a=a: game.legal_actions(s, a["player"]))
+                for s, a in sample]
+    count = PLAYOUTS[game_id] // (2 if quick else 1)
+    starts = [new_state(game_id, 1000 + k) for k in range(count)]
+    steps = 0
+    begin = time.perf_counter()
+    for k, state in enumerate(starts):
+        final, _, n = random_playout(game, state, seed=k)
+        assert final["result"] is not None
+        steps += n
+    elapsed = time.perf_counter() - begin
+    return {"apply": summary(apply_us), "legal_actions": summary(legal_us),
+            "playouts_per_s": round(count / elapsed, 1),
+            "playout_decisions": round(steps / count, 1),
+            "us_per_decision": round(elapsed / steps * 1e6, 1)}

@@ -1,0 +1,120 @@
+"""Targets of issue 7, the Markdown table, and the results files.
+
+``targets(results)`` checks every target on the figures of one run;
+``markdown(results)`` renders the tables (README's Performance section is a
+copy of ``bench/results/latest.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+#: issue 7: at least this share of the floor's requests/s, middle states
+MIN_RATIO_TO_FLOOR = 0.5
+MAX_APPLY_MEDIAN_US = 50.0
+MIN_PLAYOUTS_PER_S = {"raiders": 100, "tremble": 100, "kozyablo": 30}
+MAX_ODDS_5_MS = 1.0
+MIN_WORKER_SCALING = 1.8
+
+
+def _target(name, value, goal, ok, unit=""):
+    return {"target": name, "value": value, "goal": goal, "unit": unit, "pass": bool(ok)}
+
+
+def targets(results: dict) -> list[dict]:
+    out = []
+    for row in results.get("http", {}).get("rows", []):
+        if row["stage"] == "middle" and row["endpoint"] != "floor":
+            out.append(_target(f"{row['game']} {row['endpoint']} (middle) / floor",
+                               row["ratio_to_floor"], f">= {MIN_RATIO_TO_FLOOR}",
+                               row["ratio_to_floor"] >= MIN_RATIO_TO_FLOOR, "×"))
+    for game, fig in results.get("engine", {}).items():
+        med = fig["apply"]["median_us"]
+        out.append(_target(f"{game} engine apply median", med, f"<= {MAX_APPLY_MEDIAN_US:g}",
+                           med <= MAX_APPLY_MEDIAN_US, "µs"))
+        rate = fig["playouts_per_s"]
+        out.append(_target(f"{game} random playouts", rate, f">= {MIN_PLAYOUTS_PER_S[game]}",
+                           rate >= MIN_PLAYOUTS_PER_S[game], "games/s"))
+    ev = results.get("evaluations")
+    if ev:
+        five = ev["odds"]["fighters"]["5"]["median_ms"]
+        out.append(_target("exact odds, 5 fighters (median query)", five, f"< {MAX_ODDS_5_MS:g}",
+                           five < MAX_ODDS_5_MS, "ms"))
+        ratio = ev["playouts"]["ratio_2_to_1"]
+        out.append(_target("playouts, 2 RQ workers / 1", ratio, f">= {MIN_WORKER_SCALING}",
+                           ratio >= MIN_WORKER_SCALING, "×"))
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.0f} %"
+
+
+def markdown(results: dict) -> str:
+    meta = results["meta"]
+    lines = [f"Measured {meta['date']} on {meta['cpus']} cores (shared), Python {meta['python']}, "
+             f"commit `{meta['commit']}`; `{meta['command']}`."]
+    http = results.get("http")
+    if http:
+        lines += ["", f"HTTP under gunicorn (Procfile: 2 sync workers), loader `{http['loader']}` "
+                      f"with {http['connections']} connections, {http['seconds_per_measurement']:g} s "
+                      "per figure; ratio = requests/s over the floor's on the same body.", "",
+                  "| game | stage | body | floor req/s | legal-actions req/s (× floor) | p50 / p99 ms "
+                  "| apply req/s (× floor) | p50 / p99 ms |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|"]
+        rows = http["rows"]
+        for floor in (r for r in rows if r["endpoint"] == "floor"):
+            la, ap = (next(r for r in rows if r["game"] == floor["game"]
+                           and r["stage"] == floor["stage"] and r["endpoint"] == e)
+                      for e in ("legal-actions", "apply"))
+            lines.append(
+                f"| {floor['game']} | {floor['stage']} | {floor['body_bytes'] / 1024:.1f} KB "
+                f"| {floor['rps']:.0f} | {la['rps']:.0f} ({la['ratio_to_floor']:.2f}) "
+                f"| {la['p50_us'] / 1e3:.1f} / {la['p99_us'] / 1e3:.1f} "
+                f"| {ap['rps']:.0f} ({ap['ratio_to_floor']:.2f}) "
+                f"| {ap['p50_us'] / 1e3:.1f} / {ap['p99_us'] / 1e3:.1f} |")
+    engine = results.get("engine")
+    if engine:
+        costs = results.get("request_costs", {})
+        lines += ["", "Engines in process (one core); request shares: the piece's time over one "
+                      "whole request through the Flask app in process (middle state).", "",
+                  "| game | apply median / p99 µs | legal_actions median / p99 µs | playouts/s "
+                  "| apply request: JSON / validation / engine | legal-actions request: "
+                  "JSON / validation / engine |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for game, fig in engine.items():
+            shares = []
+            for endpoint in ("apply", "legal-actions"):
+                c = costs.get(game, {}).get(endpoint)
+                shares.append(f"{_pct(c['json_share'])} / {_pct(c['validation_share'])} / "
+                              f"{_pct(c['engine_share'])} of {c['request_us']:.0f} µs" if c else "—")
+            lines.append(f"| {game} | {fig['apply']['median_us']:.1f} / {fig['apply']['p99_us']:.0f} "
+                         f"| {fig['legal_actions']['median_us']:.1f} / "
+                         f"{fig['legal_actions']['p99_us']:.0f} | {fig['playouts_per_s']:.0f} "
+                         f"| {shares[0]} | {shares[1]} |")
+    ev = results.get("evaluations")
+    if ev:
+        o, p = ev["odds"], ev["playouts"]
+        per_n = ", ".join(f"{n}: {f['median_ms'] * 1e3:.1f} µs (max {f['max_ms'] * 1e3:.0f})"
+                          for n, f in o["fighters"].items())
+        lines += ["", f"Exact odds per query, by fighters — {per_n}; import-time precompute "
+                      f"{o['precompute_ms']:.0f} ms; a cold 5-fighter query "
+                      f"{o['cold_5_fighters_ms']:.1f} ms.",
+                  f"Playouts ({p['playouts']} Tremble games, {p['chunks']} chunks): in process "
+                  f"{p['in_process_per_s']:.0f}/s; 1 RQ worker {p['workers_1_per_s']:.0f}/s; "
+                  f"2 workers {p['workers_2_per_s']:.0f}/s (× {p['ratio_2_to_1']:.2f}); "
+                  f"no-op RQ job round trip {ev['queue']['noop_round_trip_ms']:.1f} ms."]
+    lines += ["", "| target (issue 7) | measured | goal | |", "|---|---:|---:|---|"]
+    for t in results["targets"]:
+        lines.append(f"| {t['target']} | {t['value']:g} {t['unit']} | {t['goal']} "
+                     f"| {'pass' if t['pass'] else '**FAIL**'} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(results: dict, directory: Path = RESULTS) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "latest.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    (directory / "latest.md").write_text(markdown(results))

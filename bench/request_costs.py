@@ -1,0 +1,87 @@
+"""Where one request's time goes: JSON, validation, the engine, the rest.
+
+For the middle state of each game (``bench.states``), one ``apply`` and one
+``legal-actions`` request are run through the real Flask app in process
+(``app.test_client()``, no network) — the *request time* — and, separately,
+the pieces a request is made of:
+
+* ``json``       — ``orjson.loads`` of the body + ``orjson.dumps`` of the reply
+* ``envelope``   — the marshmallow envelope (``{state, action}``; the state
+  passes through untouched)
+* ``validation`` — ``game.validate_state`` (shape, card set, options,
+  invariants, pending)
+* ``engine``     — ``apply`` + ``score``, or ``pending`` + ``legal_actions``
+  + ``constraints``
+
+Each share is the piece's median time over the request's median time; what
+is left is Flask/werkzeug (and the test client's own work).
+"""
+
+from __future__ import annotations
+
+import statistics
+import timeit
+
+import orjson
+
+from service.games.chance import CHANCE
+from service.games.registry import get_game
+
+from .states import Case
+
+
+def median_us(fn, number: int, repeat: int = 5) -> float:
+    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+
+
+def _legal_reply(game, state, player) -> dict:
+    pending = game.pending(state)
+    out = {"pending": pending, "actions": game.legal_actions(state, player)}
+    found = {str(p["player"]): c for p in pending if p["player"] not in (CHANCE,)
+             and p["player"] == player and (c := game.constraints(state, p["player"])) is not None}
+    if found:
+        out["constraints"] = found
+    return out
+
+
+def measure(app, case: Case, quick: bool = False) -> dict:
+    from service.http import games as routes  # the HTTP layer's envelope schemas
+
+    game = get_game(case.game)
+    client = app.test_client()
+    n = 100 if quick else 300
+    out = {}
+    for endpoint, body, schema in (("apply", case.apply_body(), routes.APPLY),
+                                   ("legal-actions", case.legal_actions_body(),
+                                    routes.LEGAL_ACTIONS)):
+        raw = orjson.dumps(body)
+        if endpoint == "apply":
+            def engine():
+                new, events = game.apply(case.state, case.action)
+                return {"state": new, "events": events, "outcome": game.score(new)}
+        else:
+            def engine():
+                return _legal_reply(game, case.state, case.player)
+        reply = engine()
+        path = f"/v1/games/{case.game}/{endpoint}"
+
+        def request():
+            r = client.post(path, data=raw, content_type="application/json")
+            assert r.status_code == 200, r.get_data()[:300]
+        request()
+        total = median_us(request, n)
+        parts = {
+            "json": median_us(lambda: orjson.loads(raw), n * 10)
+            + median_us(lambda: orjson.dumps(reply), n * 10),
+            "envelope": median_us(lambda: schema.load(orjson.loads(raw)), n * 5)
+            - median_us(lambda: orjson.loads(raw), n * 5),
+            "validation": median_us(lambda: game.validate_state(case.state), n * 2),
+            "engine": median_us(engine, n * 2),
+        }
+        out[endpoint] = {
+            "request_us": round(total, 1), "body_bytes": len(raw),
+            "reply_bytes": len(orjson.dumps(reply)),
+            **{f"{k}_us": round(v, 1) for k, v in parts.items()},
+            **{f"{k}_share": round(v / total, 3) for k, v in parts.items()},
+        }
+    return out
