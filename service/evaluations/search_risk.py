@@ -23,8 +23,9 @@ fill slots) or the deck runs out.  The game ends after a turn in which the
 deck ran out, so running out before the last exposed turn leaves the search
 unfinished.
 
-Assumed: every slot is empty again at the start of each later intel phase
-(each open city is raided, searched, captured or discarded every turn).
+Assumed (and checked by the tests on random games): every slot is empty
+again at the start of each later intel phase — each open city is raided,
+searched, captured or discarded every turn.
 """
 
 from __future__ import annotations

@@ -150,3 +150,24 @@ def test_search_risk_over_http(make_app):
     assert body["result"] == run_inline(kind.name, plan)
     bad = client.post("/v1/evaluations", json={**request, "params": {"player": player}})
     assert bad.status_code == 400 and "params.city" in bad.json["errors"]
+
+
+def test_tre13_every_slot_is_empty_again_when_a_turn_starts():
+    """The exposure model's assumption: each later intel phase refills every
+    slot (TRE-13), because every open city leaves its slot during a turn."""
+    from service.games.tremble.intel import SLOTS
+
+    game, bot = get_game("tremble"), RandomBot()
+    starts = 0
+    for seed in range(8):
+        players = 2 + seed % 4
+        state, _ = game.new_game(players, {"missions": False}, seed=seed)
+        rng, turn = random.Random(seed), None
+        while state["result"] is None:
+            if state["phase"] == "buy" and state["turn"] != turn:
+                turn = state["turn"]
+                starts += 1
+                assert sum(c is None for c in state["slots"]) == SLOTS[players]
+            who = state["pending"][0]["player"]
+            state, _ = game.apply(state, bot.choose(game, state, who, rng))
+    assert starts > 50
