@@ -60,8 +60,9 @@ def raiders_value(game: Game, state: dict, player: int) -> float:
 def kozyablo_value(game: Game, state: dict, player: int) -> float:
     """Kozyablo: capital life (the score) ten times over against the
     strongest opponent, plus sectors held (production, KOZ-13), creatures on
-    the table, creatures standing in the opponents' sectors, damage dealt
-    against damage taken (KOZ-27), and cards in hand."""
+    the table, creatures standing in the opponents' sectors — above all
+    their capital, which a lone creature captures (KOZ-48) — against theirs
+    in ours, damage dealt against damage taken (KOZ-27), and cards in hand."""
     rows = {s["player"]: s for s in game.score(state)["scores"]}
     mine = rows[player]
     others = [r["total"] for p, r in rows.items() if p != player]
@@ -70,10 +71,16 @@ def kozyablo_value(game: Game, state: dict, player: int) -> float:
     pressure = wounds = 0.0
     for unit in state.get("units", {}).values():
         where = sectors.get(unit.get("sector"), {})
+        capital = where.get("kind") == "capital"
         if unit.get("owner") == player:
-            pressure += where.get("owner") not in (None, player)  # marching on them
+            if where.get("owner") not in (None, player):  # marching on them (KOZ-48)
+                pressure += 4 if capital else 1
+            elif capital:
+                pressure += 0.5  # garrison
             wounds -= unit.get("damage", 0)
         else:
+            if where.get("owner") == player:
+                pressure -= 4 if capital else 1  # they march on us
             wounds += unit.get("damage", 0)
     return (10 * (mine["total"] - (max(others) if others else 0))
             + 2 * parts.get("sectors", 0) + parts.get("creatures", 0)
