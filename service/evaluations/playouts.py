@@ -55,9 +55,9 @@ MAX_CHUNKS = 64
 #: for chunk sizes, ``Retry-After`` and the work cap; unknown pairs use the
 #: default
 PLAYOUT_SECONDS: dict[tuple[str, str], float] = {
-    ("raiders", "random"): 0.013, ("raiders", "greedy"): 0.13,
-    ("tremble", "random"): 0.008, ("tremble", "greedy"): 0.020,
-    ("kozyablo", "random"): 0.008, ("kozyablo", "greedy"): 0.065,
+    ("raiders", "random"): 0.015, ("raiders", "greedy"): 0.12,
+    ("tremble", "random"): 0.005, ("tremble", "greedy"): 0.011,
+    ("kozyablo", "random"): 0.005, ("kozyablo", "greedy"): 0.007,
 }
 DEFAULT_PLAYOUT_SECONDS = 0.05
 

@@ -61,7 +61,7 @@ def test_refused_at_submission(params, field):
 
 
 def test_work_cap_names_the_cap():
-    """Greedy Raiders playouts cost ~0.13 s each: 20,000 exceed the work cap."""
+    """Greedy Raiders playouts cost ~0.12 s each: 20,000 exceed the work cap."""
     with pytest.raises(MalformedInput) as exc:
         prepare(_request("raiders", playouts=playouts_mod.MAX_PLAYOUTS, bots="greedy"))
     message = exc.value.errors["params.playouts"][0]
