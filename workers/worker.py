@@ -15,6 +15,7 @@ Run: ``rq worker --url $REDIS_URL -w workers.worker.RefereeWorker referee``
 from __future__ import annotations
 
 import gc
+import os
 
 from rq import Worker
 
@@ -33,8 +34,9 @@ def preload() -> None:
         game.new_game(game.min_players, None, seed=0)  # builds per-set lookups
 
 
-#: seconds between a worker's maintenance runs (RQ's default is 10 minutes)
-MAINTENANCE_SECONDS = 15
+#: seconds between a worker's maintenance runs (RQ's default is 10 minutes);
+#: environment ``REFEREE_WORKER_MAINTENANCE``
+MAINTENANCE_SECONDS = int(os.environ.get("REFEREE_WORKER_MAINTENANCE") or 15)
 
 
 class RefereeWorker(Worker):

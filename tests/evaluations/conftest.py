@@ -60,8 +60,8 @@ class Workers:
     def __init__(self, url: str, tmp: Path):
         self.url, self.tmp, self.procs = url, tmp, []
 
-    def start(self, name: str) -> subprocess.Popen:
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
+    def start(self, name: str, **env_extra: str) -> subprocess.Popen:
+        env = {**os.environ, "PYTHONPATH": str(REPO), **env_extra}
         log = (self.tmp / f"{name}.log").open("wb")
         proc = subprocess.Popen([str(RQ), "worker", "referee", "--url", self.url, "--name", name,
                                  "--logging_level", "WARNING",

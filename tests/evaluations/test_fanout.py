@@ -152,11 +152,12 @@ def test_job_whose_workers_keep_dying_ends_failed_and_says_so(make_app, workers)
 
 def test_surviving_worker_reaps_a_dead_one_without_any_poll(make_app, workers):
     """Nobody polls the evaluation: the surviving worker's maintenance
-    (workers.worker.RefereeWorker, every 15 s) retries the dead worker's chunk."""
+    (workers.worker.RefereeWorker; every 15 s by default, 2 s here) retries
+    the dead worker's chunk."""
     body = playouts_request(480, 60, seed=9)
     client = make_app(workers.url).test_client()
     w1 = workers.start("w1")
-    workers.start("w2")
+    workers.start("w2", REFEREE_WORKER_MAINTENANCE="2")
     workers.wait_registered(2)
     location = client.post("/v1/evaluations", json=body).headers["Location"]
     eval_id = location.rsplit("/", 1)[1]
