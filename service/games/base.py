@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
+from itertools import chain
 from typing import Any, ClassVar, Iterable
 
 import card_db
@@ -394,9 +395,7 @@ def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]
     expected_counts = Counter(expected)
     zones = {path: cards if isinstance(cards, (list, tuple)) else list(cards)
              for path, cards in zones.items()}
-    counted: Counter = Counter()
-    for cards in zones.values():
-        counted.update(cards)
+    counted = Counter(chain.from_iterable(zones.values()))
     if dict.__eq__(counted, expected_counts):  # plain dict ==, in C (counts are never 0)
         return {}
     seen: dict[str, int] = {}

@@ -320,11 +320,110 @@ class Obj(Spec):
 def check(spec: Spec, value: Any, path: str = "") -> Errors:
     """Every problem of ``value`` against ``spec``, keyed by field path.
 
-    A valid value costs one pass of ``spec.ok`` (no paths, no messages); the
-    detailed pass runs only to name what is wrong.
+    A valid value costs one call of the spec's compiled check (``compiled``:
+    no paths, no messages); the detailed pass runs only to name what is wrong.
     """
-    if spec.ok(value, 0):
+    fast = spec.__dict__.get("_compiled") or compiled(spec)
+    if fast(value):
         return {}
     errors: Errors = {}
     spec.validate(value, path, errors, 0)
     return errors
+
+
+_MISSING = object()
+
+
+def compiled(spec: Spec):
+    """``spec.ok(value, 0)`` as one generated function, cached on the spec.
+
+    The spec tree becomes straight-line Python (``isinstance`` tests, bounds,
+    one ``for`` loop per list or map), so checking a valid state makes no
+    call per field.  It answers exactly as ``ok`` does; a spec it cannot
+    inline (``OneOf``, a game's own ``Spec`` subclass) is called through its
+    ``ok``.  Specs are not changed after construction (the cache relies on it).
+
+    >>> fast = compiled(Obj({"n": Int(minimum=1)}, {"tags": ListOf(Str(max_length=3))}))
+    >>> fast({"n": 1, "tags": ["a"]}), fast({"n": 1, "tags": ["long"]}), fast({"n": 1, "x": 0})
+    (True, False, False)
+    """
+    consts: dict[str, Any] = {"_MISSING": _MISSING}
+    lines = ["def _fast(v0):"]
+    names = iter(range(1, 1 << 30))
+
+    def const(value) -> str:
+        name = f"_k{len(consts)}"
+        consts[name] = value
+        return name
+
+    def emit(sp: Spec, var: str, depth: int, ind: int) -> None:
+        pad = "    " * ind
+        kind = type(sp)
+        if kind is Any_:
+            if depth > MAX_DEPTH:
+                lines.append(f"{pad}return False")
+        elif kind is Bool:
+            lines.append(f"{pad}if not isinstance({var}, bool): return False")
+        elif kind is Int:
+            cond = f"not isinstance({var}, int) or isinstance({var}, bool)"
+            if sp.minimum is not None:
+                cond += f" or {var} < {sp.minimum!r}"
+            if sp.maximum is not None:
+                cond += f" or {var} > {sp.maximum!r}"
+            lines.append(f"{pad}if {cond}: return False")
+        elif kind is Str:
+            lines.append(f"{pad}if not isinstance({var}, str) or len({var}) > {sp.max_length!r}: "
+                         "return False")
+        elif kind is Enum and sp.values and all(type(x) is str for x in sp.values):
+            lines.append(f"{pad}if type({var}) is not str or {var} not in "
+                         f"{const(frozenset(sp.values))}: return False")
+        elif kind is Nullable:
+            lines.append(f"{pad}if {var} is not None:")
+            lines.append(f"{pad}    pass")
+            emit(sp.inner, var, depth, ind + 1)
+        elif kind in (ListOf, MapOf, Obj) and depth >= MAX_DEPTH:
+            lines.append(f"{pad}return False")  # every value gets an error there
+        elif kind is ListOf:
+            lines.append(f"{pad}if not isinstance({var}, list) or not "
+                         f"{sp.min_items!r} <= len({var}) <= {sp.max_items!r}: return False")
+            item = f"v{next(names)}"
+            lines.append(f"{pad}for {item} in {var}:")
+            lines.append(f"{pad}    pass")
+            emit(sp.item, item, depth + 1, ind + 1)
+        elif kind is MapOf:
+            lines.append(f"{pad}if not isinstance({var}, dict) or len({var}) > {sp.max_items!r}: "
+                         "return False")
+            item = f"v{next(names)}"
+            lines.append(f"{pad}for {item} in {var}.values():")
+            lines.append(f"{pad}    pass")
+            emit(sp.value, item, depth + 1, ind + 1)
+        elif kind is Obj:
+            lines.append(f"{pad}if not isinstance({var}, dict): return False")
+            if not sp.extra:
+                lines.append(f"{pad}if not {const(sp._allowed)}.issuperset({var}): return False")
+            for key, field in sp.required.items():
+                item = f"v{next(names)}"
+                lines.append(f"{pad}{item} = {var}.get({const(key)}, _MISSING)")
+                lines.append(f"{pad}if {item} is _MISSING: return False")
+                emit(field, item, depth + 1, ind)
+            for key, field in sp.optional.items():
+                item = f"v{next(names)}"
+                lines.append(f"{pad}{item} = {var}.get({const(key)}, _MISSING)")
+                lines.append(f"{pad}if {item} is not _MISSING:")
+                lines.append(f"{pad}    pass")
+                emit(field, item, depth + 1, ind + 1)
+        else:  # OneOf, Enum of mixed values, a game's own Spec subclass
+            lines.append(f"{pad}if not {const(sp)}.ok({var}, {depth}): return False")
+
+    try:
+        emit(spec, "v0", 0, 1)
+        lines.append("    return True")
+        namespace = dict(consts)
+        exec(compile("\n".join(lines), f"<shape check of {type(spec).__name__}>", "exec"),
+             namespace)
+        fast = namespace["_fast"]
+    except (SyntaxError, RecursionError, MemoryError):  # too deeply nested to inline
+        def fast(value, _ok=spec.ok):
+            return _ok(value, 0)
+    spec._compiled = fast
+    return fast

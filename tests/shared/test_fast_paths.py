@@ -91,10 +91,12 @@ def test_shape_fast_path_agrees_with_validate(game_id):
     failing = 0
     for state in states:
         assert game.state_spec.ok(state, 0) and not slow_errors(game.state_spec, state)
+        assert shape.compiled(game.state_spec)(state)
         for _ in range(60):
             bad = corrupt(state, rng)
             errors = slow_errors(game.state_spec, bad)
             assert game.state_spec.ok(bad, 0) == (not errors), errors
+            assert shape.compiled(game.state_spec)(bad) == (not errors), errors
             assert shape.check(game.state_spec, bad, "state") == errors
             failing += bool(errors)
     assert failing > len(states) * 10  # the corruptions do reach the checks
@@ -119,6 +121,25 @@ def test_shape_fast_path_depth_and_bounds():
                         (shape.OneOf(shape.Int(minimum=0), shape.Enum("chance")), -1)]:
         errors = slow_errors(spec, value)
         assert errors and not spec.ok(value, 0) and shape.check(spec, value, "state") == errors
+        assert not shape.compiled(spec)(value)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_action_shapes_fast_path_agrees(game_id):
+    game = get_game(game_id)
+    rng = random.Random(11)
+    seen = set()
+    for state in states_of(game_id, seeds=1, every=3):
+        for entry in state["pending"]:
+            for action in game.legal_actions(state, entry["player"])[:5]:
+                spec = game.action_specs[action["type"]]
+                seen.add(action["type"])
+                assert shape.compiled(spec)(action) and spec.ok(action, 0)
+                for _ in range(10):
+                    bad = corrupt(action, rng)
+                    errors = slow_errors(spec, bad)
+                    assert spec.ok(bad, 0) == (not errors) == shape.compiled(spec)(bad), errors
+    assert len(seen) >= 3
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

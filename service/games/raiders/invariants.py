@@ -56,13 +56,15 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     capture = state["capture"]
     if capture is not None:
         fighter_zones["state.capture.fighter"] = [capture["fighter"]]
+    # a known instance id is a card of its deck: only the others need a look at their face
+    known_fighters, known_properties = cat.fighter_instances, cat.property_instances
     for path, cards in fighter_zones.items():
         for card in cards:
-            if not cat.is_fighter_card(card):
+            if card not in known_fighters and not cat.is_fighter_card(card):
                 err(path, f"{card!r} is not a fighter-deck card (RAI-1)")
     for path, cards in property_zones.items():
         for card in cards:
-            if not cat.is_property_card(card):
+            if card not in known_properties and not cat.is_property_card(card):
                 err(path, f"{card!r} is not a property card (RAI-1)")
     if errors:
         return errors

@@ -9,9 +9,12 @@ fleet never exceeds 5 ships: to buy a sixth, name a ship in hand to discard
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import compress
+
 from ..draft import Draft
 from ..errors import RuleViolation
-from .cards import Catalog, design_of
+from .cards import Catalog, designs_of
 from .zones import discard_ship, fleet_size
 
 FUEL_PER_TURN = 8
@@ -30,17 +33,13 @@ def gain_fuel(draft: Draft, events: list) -> None:
 
 def draw_faces(state: dict) -> list[tuple[str, int]]:
     """Chance outcomes of the next ship draw: design -> copies left in the deck."""
-    counts: dict[str, int] = {}
-    for ship in state["ship_deck"]:
-        face = design_of(ship)
-        counts[face] = counts.get(face, 0) + 1
-    return sorted(counts.items())
+    return sorted(Counter(designs_of(state["ship_deck"])).items())
 
 
 def draw(draft: Draft, player: int, face: str, events: list) -> None:
     """One ship card of design ``face`` from the deck into the player's offer."""
     deck = draft.at("ship_deck")
-    ship = min(s for s in deck if design_of(s) == face)
+    ship = min(compress(deck, map(face.__eq__, designs_of(deck))))
     deck.remove(ship)
     draft.at("players", player, "offer").append(ship)
     draft.at("players", player)["to_draw"] -= 1

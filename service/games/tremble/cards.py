@@ -39,6 +39,18 @@ def design_of(instance: str) -> str:
 _designs: dict[str, str] = {}
 
 
+def designs_of(instances: list[str]) -> list[str]:
+    """``design_of`` of each id, in order (one C-level pass once ids are memoised).
+
+    >>> designs_of(["S-CRUISER#2", "S-CRUISER"])
+    ['S-CRUISER', 'S-CRUISER']
+    """
+    found = list(map(_designs.get, instances))
+    if None in found:
+        found = list(map(design_of, instances))
+    return found
+
+
 @dataclass(frozen=True)
 class Catalog:
     """Lookups for one card set; ``ships``/``credits`` map instance -> design."""
