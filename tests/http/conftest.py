@@ -4,7 +4,8 @@
 registered in place of the real games so the generic HTTP layer is tested on
 its own: a heap of pebble cards; on your turn you take one or two of them
 (PEB-1) into your hidden hand; whoever takes the last pebble wins (PEB-2).
-Acting out of turn breaks PEB-3, acting after the end PEB-4.
+Acting out of turn breaks PEB-3, acting after the end PEB-4; an empty
+player name is an invalid setup (PEB-5).
 
 ``api`` wraps the Flask test client: every response it returns has been
 checked against ``openapi.yaml`` as generated for the running app — the
@@ -30,7 +31,7 @@ import card_db
 from service.games import registry, shape
 from service.games.base import Game, conservation_errors
 from service.games.chance import draw_below
-from service.games.errors import RuleViolation
+from service.games.errors import InvalidSetup, RuleViolation
 
 PEBBLES_CARDS = """\
 meta: {title: Pebbles test set, reconstructed: false}
@@ -88,6 +89,10 @@ class Pebbles(Game):
     not_your_turn_rule, game_over_rule = "PEB-3", "PEB-4"
 
     def setup(self, players, setups, options, cards, events):
+        unnamed = [i for i, s in enumerate(setups) if s.get("name") == ""]
+        if unnamed:
+            raise InvalidSetup([{"rule": "PEB-5", "reason": "a player's name may not be empty",
+                                 "player": i} for i in unnamed])
         rng = {"seed": 0, "counter": 0}
         return {"players": [{"name": s.get("name", f"P{i}"), "hand": []} for i, s in enumerate(setups)],
                 "heap": sorted(cards.cards), "current": draw_below(rng, players), "phase": "play"}

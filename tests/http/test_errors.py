@@ -170,3 +170,13 @@ def test_many_errors_are_capped(api):
     body = assert_problem(r, 400, "invalid-options")
     assert len(body["errors"]) == 51 and body["errors"]["…"] == ["and 4950 more fields"]
     assert len(r.get_data()) < 20_000
+
+
+def test_invalid_setup_is_422_with_every_violation(api):
+    r = api.post("/v1/games/pebbles/new", json={"players": [{"name": ""}, {"name": "Bo"}, {"name": ""}]})
+    body = assert_problem(r, 422, "invalid-setup")
+    assert body["violations"] == [
+        {"rule": "PEB-5", "reason": "a player's name may not be empty", "player": 0},
+        {"rule": "PEB-5", "reason": "a player's name may not be empty", "player": 2}]
+    r = api.post("/v1/games/pebbles/replay", json={"setup": {"players": [{"name": ""}, {}]}, "actions": []})
+    assert assert_problem(r, 422, "invalid-setup")["violations"][0]["rule"] == "PEB-5"
