@@ -58,6 +58,14 @@ class Kind:
                 "params": {k: v.schema() for k, v in self.params.items()},
                 "caps": dict(self.caps)}
 
+    def params_spec(self) -> shape.Obj:
+        """The ``params`` object's spec, built once per kind (``shape.check``
+        caches its compiled form on the spec)."""
+        spec = self.__dict__.get("_params_spec")
+        if spec is None:
+            spec = self._params_spec = shape.Obj({}, self.params)
+        return spec
+
     def prepare(self, request: dict) -> dict:
         """The plan (JSON) for a request; raise MalformedInput / RuleViolation."""
         raise NotImplementedError
@@ -131,7 +139,7 @@ def prepare(request: Any) -> tuple[Kind, dict]:
     if not isinstance(params, dict):
         errors["params"] = ["must be an object"]
     else:
-        errors.update(shape.check(shape.Obj({}, kind.params), params, "params"))
+        errors.update(shape.check(kind.params_spec(), params, "params"))
     for key, spec in kind.inputs.items():
         if key in request:
             errors.update(shape.check(spec, request[key], key))
