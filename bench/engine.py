@@ -23,9 +23,10 @@ from service.games.registry import get_game
 
 from .states import new_state, trajectory
 
-#: seeds per game for the per-call figures, and playouts per game
-SEEDS = {"raiders": 4, "tremble": 3, "kozyablo": 12}
-PLAYOUTS = {"raiders": 20, "tremble": 16, "kozyablo": 24}
+#: seeds per game for the per-call figures, and playouts per game (Kozyablo:
+#: every race pairing, ``bench.states.PLAYER_VARIANTS``)
+SEEDS = {"raiders": 4, "tremble": 3, "kozyablo": 16}
+PLAYOUTS = {"raiders": 20, "tremble": 16, "kozyablo": 32}
 MAX_PAIRS = 600
 
 
@@ -46,13 +47,13 @@ def summary(values: list[float]) -> dict:
 def measure(game_id: str, quick: bool = False) -> dict:
     game = get_game(game_id)
     pairs = [p for seed in range(SEEDS[game_id] // (2 if quick else 1) or 1)
-             for p in trajectory(game_id, seed)]
+             for p in trajectory(game_id, seed, vary=True)]
     sample = pairs[:: max(1, len(pairs) // MAX_PAIRS)]
     apply_us = [per_call_us(lambda s=s, a=a: game.apply(s, a)) for s, a in sample]
     legal_us = [per_call_us(lambda s=s, a=a: game.legal_actions(s, a["player"]))
                 for s, a in sample]
     count = PLAYOUTS[game_id] // (2 if quick else 1)
-    starts = [new_state(game_id, 1000 + k) for k in range(count)]
+    starts = [new_state(game_id, 1000 + k, vary=True) for k in range(count)]
     steps = 0
     begin = time.perf_counter()
     for k, state in enumerate(starts):

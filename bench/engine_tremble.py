@@ -12,4 +12,4 @@ if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from bench.__main__ import main
 
-    sys.exit(main(["engine", "--games", "tremble", "--no-write", *sys.argv[1:]]))
+    sys.exit(main(["engine", "--games", "tremble", "--no-write"]))

@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 
 from service.games.chance import CHANCE
+from service.games.kozyablo.setup import RACE_ORDER
 from service.games.registry import get_game
 
 #: the setup every bench uses per game: ``(players, options, seed)``
@@ -29,6 +30,11 @@ SETUPS: dict[str, tuple] = {
     "kozyablo": ([{"race": "pozorki"}, {"race": "kozly"}], {"turn_limit": 60}, 11),
 }
 STAGES = {"early": 0.10, "middle": 0.50, "late": 0.90}
+#: the engine figures play many seeds; where the setup itself varies (races),
+#: seed ``k`` takes variant ``k`` so every variant is measured
+PLAYER_VARIANTS = {
+    "kozyablo": [[{"race": a}, {"race": b}] for a in RACE_ORDER for b in RACE_ORDER],
+}
 
 
 @dataclass
@@ -51,15 +57,21 @@ class Case:
         return {"state": self.state, "action": self.action}
 
 
-def new_state(game_id: str, seed: int | None = None) -> dict:
+def new_state(game_id: str, seed: int | None = None, vary: bool = False) -> dict:
+    """The bench setup with ``seed`` (default: the setup's); ``vary`` picks the
+    players' variant by seed (``PLAYER_VARIANTS``)."""
     players, options, default_seed = SETUPS[game_id]
-    return get_game(game_id).new_game(players, options, default_seed if seed is None else seed)[0]
+    seed = default_seed if seed is None else seed
+    variants = PLAYER_VARIANTS.get(game_id)
+    if vary and variants:
+        players = variants[seed % len(variants)]
+    return get_game(game_id).new_game(players, options, seed)[0]
 
 
-def trajectory(game_id: str, seed: int | None = None) -> list[tuple[dict, dict]]:
+def trajectory(game_id: str, seed: int | None = None, vary: bool = False) -> list[tuple[dict, dict]]:
     """Every ``(state, action)`` of one seeded random game, in order."""
     game = get_game(game_id)
-    state = new_state(game_id, seed)
+    state = new_state(game_id, seed, vary)
     rng = random.Random(0 if seed is None else seed)
     pairs = []
     while state["result"] is None:
