@@ -80,7 +80,8 @@ def markdown(results: dict) -> str:
     if engine:
         costs = results.get("request_costs", {})
         lines += ["", "Engines in process (one core); request shares: the piece's time over one "
-                      "whole request through the Flask app in process (middle state).", "",
+                      "whole request through the Flask app in process (middle state; the floor "
+                      "app on the same body in brackets).", "",
                   "| game | apply median / p99 µs | legal_actions median / p99 µs | playouts/s "
                   "| apply request: JSON / validation / engine | legal-actions request: "
                   "JSON / validation / engine |",
@@ -90,7 +91,8 @@ def markdown(results: dict) -> str:
             for endpoint in ("apply", "legal-actions"):
                 c = costs.get(game, {}).get(endpoint)
                 shares.append(f"{_pct(c['json_share'])} / {_pct(c['validation_share'])} / "
-                              f"{_pct(c['engine_share'])} of {c['request_us']:.0f} µs" if c else "—")
+                              f"{_pct(c['engine_share'])} of {c['request_us']:.0f} µs "
+                              f"(floor {c['floor_us']:.0f})" if c else "—")
             lines.append(f"| {game} | {fig['apply']['median_us']:.1f} / {fig['apply']['p99_us']:.0f} "
                          f"| {fig['legal_actions']['median_us']:.1f} / "
                          f"{fig['legal_actions']['p99_us']:.0f} | {fig['playouts_per_s']:.0f} "

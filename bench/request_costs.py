@@ -14,7 +14,9 @@ the pieces a request is made of:
   + ``constraints``
 
 Each share is the piece's median time over the request's median time; what
-is left is Flask/werkzeug (and the test client's own work).
+is left is Flask/werkzeug (and the test client's own work).  ``floor_us`` is
+the same body through the floor app (``bench.floor_app``) the same way, so
+``request_us - floor_us`` is what the service adds to one request.
 """
 
 from __future__ import annotations
@@ -47,8 +49,11 @@ def _legal_reply(game, state, player) -> dict:
 def measure(app, case: Case, quick: bool = False) -> dict:
     from service.http import games as routes  # the HTTP layer's envelope schemas
 
+    from .floor_app import create_app as floor_app
+
     game = get_game(case.game)
     client = app.test_client()
+    floor_client = floor_app().test_client()
     n = 100 if quick else 300
     out = {}
     for endpoint, body, schema in (("apply", case.apply_body(), routes.APPLY),
@@ -68,8 +73,14 @@ def measure(app, case: Case, quick: bool = False) -> dict:
         def request():
             r = client.post(path, data=raw, content_type="application/json")
             assert r.status_code == 200, r.get_data()[:300]
+        def floor_request():
+            r = floor_client.post(path, data=raw, content_type="application/json")
+            assert r.status_code == 200
+
         request()
+        floor_request()
         total = median_us(request, n)
+        floor = median_us(floor_request, n)
         parts = {
             "json": median_us(lambda: orjson.loads(raw), n * 10)
             + median_us(lambda: orjson.dumps(reply), n * 10),
@@ -79,7 +90,7 @@ def measure(app, case: Case, quick: bool = False) -> dict:
             "engine": median_us(engine, n * 2),
         }
         out[endpoint] = {
-            "request_us": round(total, 1), "body_bytes": len(raw),
+            "request_us": round(total, 1), "floor_us": round(floor, 1), "body_bytes": len(raw),
             "reply_bytes": len(orjson.dumps(reply)),
             **{f"{k}_us": round(v, 1) for k, v in parts.items()},
             **{f"{k}_share": round(v / total, 3) for k, v in parts.items()},

@@ -322,9 +322,15 @@ def check(spec: Spec, value: Any, path: str = "") -> Errors:
 
     A valid value costs one call of the spec's compiled check (``compiled``:
     no paths, no messages); the detailed pass runs only to name what is wrong.
+    A spec is compiled on its ``COMPILE_AFTER``-th check (compiling costs a
+    few hundred µs): a spec built for one call never pays it.
     """
-    fast = spec.__dict__.get("_compiled") or compiled(spec)
-    if fast(value):
+    fast = spec.__dict__.get("_compiled")
+    if fast is None:
+        spec._checks = seen = spec.__dict__.get("_checks", 0) + 1
+        if seen >= COMPILE_AFTER:
+            fast = compiled(spec)
+    if fast(value) if fast is not None else spec.ok(value, 0):
         return {}
     errors: Errors = {}
     spec.validate(value, path, errors, 0)
@@ -332,6 +338,8 @@ def check(spec: Spec, value: Any, path: str = "") -> Errors:
 
 
 _MISSING = object()
+#: checks of one spec before it is compiled (see ``check``)
+COMPILE_AFTER = 3
 
 
 def compiled(spec: Spec):
