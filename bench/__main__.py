@@ -22,6 +22,10 @@ PARTS = ("http", "engine", "evaluations")
 
 
 def commit() -> str:
+    """The checkout's commit, ``+dirty`` when code under test has local edits
+    (``BENCH_COMMIT`` overrides: a run from an exported tree)."""
+    if os.environ.get("BENCH_COMMIT"):
+        return os.environ["BENCH_COMMIT"]
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                              text=True, cwd=report.RESULTS.parent.parent, check=True).stdout.strip()
