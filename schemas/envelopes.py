@@ -143,6 +143,13 @@ class ActionRequest(StateRequest):
 class ApplyRequest(ActionRequest):
     """Apply one action."""
 
+    for_player = SeatField(allow_none=True, metadata={
+        "description": "Also answer what this seat may see: `view` (its view of the new state) "
+                       "and `events_for_player` (the events with every card it may not see "
+                       "replaced by `\"hidden\"`); `null`: a spectator. The full `state` and "
+                       "`events` are still returned, for the host.",
+        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 15}, {"type": "null"}]})
+
 
 class CheckRequest(ActionRequest):
     """Check one action without applying it."""
@@ -223,6 +230,11 @@ class ApplyResponse(_Response):
     state = GameStateField(required=True, metadata=_ref("GameState", "The new state."))
     events = fields.List(fields.Raw(metadata=_ref("Event")), required=True)
     outcome = fields.Nested(Outcome, required=True)
+    view = fields.Raw(metadata={"type": "object", "description":
+                                "With `for_player`: that seat's view of the new state."})
+    events_for_player = fields.List(fields.Raw(metadata=_ref("Event")), metadata={
+        "description": "With `for_player`: the events, every card that seat may not see (in "
+                       "the old or the new state) replaced by `\"hidden\"`."})
 
 
 class CheckResponse(_Response):

@@ -10,6 +10,8 @@ Configuration comes from the environment, overridable by ``config``:
 ``REDIS_URL``          RQ/Redis for evaluations; ``/readyz`` pings it
 ``CARD_DB_PATH``       extra card-set directories (``dir1:dir2``)
 ``MAX_CONTENT_LENGTH``  largest request body in bytes (default 1 MiB) → 413
+``REFEREE_*``          signing keys, API keys, rate limits, CORS, logs
+                       (``service.operations``)
 =====================  ==================================================
 
 Blueprints come from ``BLUEPRINT_MODULES``; a module that does not exist
@@ -27,14 +29,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import logging
 import os
 from types import ModuleType
 
 from flask import Flask
 
 import card_db
-from service import problems
+from service import operations, problems
 from service.games import registry
 
 DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
@@ -45,6 +46,7 @@ BLUEPRINT_MODULES = (
     "service.http.games",
     "service.http.kozyablo",
     "service.http.evaluations",
+    "service.http.metrics",
 )
 
 
@@ -59,8 +61,8 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     _use_card_db_path(app.config["CARD_DB_PATH"])
-    if not app.debug and not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO)
+    if not app.debug:
+        operations.configure_logging()
 
     app.extensions["referee"] = {"cards_loaded": False, "modules": []}
     load_card_data()
@@ -70,6 +72,7 @@ def create_app(config: dict | None = None) -> Flask:
     for module in blueprint_modules():
         app.register_blueprint(module.bp)
         app.extensions["referee"]["modules"].append(module)
+    operations.init_app(app)
     return app
 
 

@@ -59,6 +59,23 @@ back the legal actions, the new state, what happened and the scores.
 Errors are `application/problem+json` (RFC 9457): `type`, `title`, `status`,
 `detail`, plus `rule` (and `index` in a replay) for an illegal action and
 `errors` (field path → messages) for a malformed request.
+
+Limits: a body over `MAX_CONTENT_LENGTH` (1 MiB by default) → 413; JSON nested
+deeper than 1024 levels, a state nested deeper than 32, or a list longer than
+its shape allows → 400 naming the field; a replay of more than 20,000 actions
+→ 400; evaluation work per job is capped per kind (`GET /v1/evaluations/kinds`,
+the refusal names the cap).
+
+Signed states: with `REFEREE_STATE_KEYS` configured every state returned
+carries `signature` (HMAC-SHA256 of the state's orjson encoding with sorted
+keys, `signature` left out); a state sent back with an altered signature →
+403 `bad-signature`; with `REFEREE_REQUIRE_SIGNED=1`, or the request header
+`Referee-Require-Signed: true`, a state without one → 400 `unsigned-state`.
+
+Operations: every response carries `X-Request-Id` (the client's, or a new
+one); with `REFEREE_API_KEYS`, `/v1/evaluations` needs `Authorization: Bearer
+<key>` or `X-API-Key` (else 401); with rate limits configured a client over
+its limit gets 429 with `Retry-After`.
 """
 
 ENVELOPES = (  # nested schemas first: apispec registers them by name on first use
@@ -72,12 +89,16 @@ ENVELOPES = (  # nested schemas first: apispec registers them by name on first u
 
 #: reusable error responses: status -> description
 ERROR_RESPONSES = {
-    400: "Malformed request: not JSON, a schema error, or an invalid state (`errors` names each field).",
+    400: "Malformed request: not JSON, a schema error, an invalid state (`errors` names each "
+         "field), or an unsigned state where signatures are required (`unsigned-state`).",
+    401: "An API key is required (`Authorization: Bearer <key>` or `X-API-Key`).",
+    403: "The state's `signature` does not match it (`bad-signature`).",
     404: "Unknown game, card set or route.",
     405: "This path does not take that method (`Allow` lists the ones it does).",
     413: "Request body larger than `MAX_CONTENT_LENGTH`.",
     415: "The body is not `application/json`.",
     422: "An illegal action (`rule`, `detail`; `index` in a replay) or an invalid setup (`violations`).",
+    429: "Too many requests from this client (`Retry-After` says when to retry).",
     500: "An unexpected failure (logged); never caused by bad input.",
     503: "Not ready: card data not loaded or Redis unreachable.",
 }
@@ -117,14 +138,24 @@ def body(schema: str, example: dict | None = None) -> dict:
 
 
 GAME_PARAM = "game"  # the parameter component, by name
-POST_ERRORS = (400, 404, 405, 413, 415, 500)
+POST_ERRORS = (400, 404, 405, 413, 415, 429, 500)
+#: routes that take a state: a bad signature → 403 (``service.signing``)
+STATE_ERRORS = (403,)
+REQUIRE_SIGNED_HEADER = {
+    "name": "Referee-Require-Signed", "in": "header", "required": False,
+    "schema": {"type": "string", "enum": ["true", "false", "1", "0"]},
+    "description": "`true`: refuse the state unless it carries a valid `signature` "
+                   "(400 `unsigned-state`); `REFEREE_REQUIRE_SIGNED=1` does it for every request."}
 
 
 def game_components(spec: APISpec, game: Game) -> None:
     """``<Game>State``, ``<Game>Action`` (+ one per action type) and ``<Game>Event``."""
     name = camel(game.id)
     state = game.state_spec.schema()
-    state["properties"] = {**state["properties"], "game": {"const": game.id}}
+    state["properties"] = {**state["properties"], "game": {"const": game.id},
+                           "signature": {"type": "string", "pattern": "^hmac-sha256:[0-9a-f]{64}$",
+                                         "description": "Present when the service signs states "
+                                                        "(`REFEREE_STATE_KEYS`); send it back as is."}}
     state["description"] = (state.get("description") or "") + \
         " Send it back as it was returned; only the engine changes it."
     spec.components.schema(f"{name}State", state)
@@ -200,8 +231,11 @@ def _post(summary: str, description: str, request: str, response: str, ok_text: 
     responses = {"200": ok(response, ok_text)}
     for status in sorted(set(POST_ERRORS) | set(extra_errors)):
         responses[str(status)] = error(status)
+    parameters = [GAME_PARAM]
+    if set(STATE_ERRORS) <= set(extra_errors):
+        parameters.append(REQUIRE_SIGNED_HEADER)
     return {"post": {"summary": summary, "description": description, "tags": ["games"],
-                     "parameters": [GAME_PARAM], "requestBody": body(request, example),
+                     "parameters": parameters, "requestBody": body(request, example),
                      "responses": responses}}
 
 
@@ -246,21 +280,23 @@ def _core_paths(spec: APISpec) -> None:
         "Who must decide, and every legal action",
         "Every listed action can be sent to `apply` as it is. `constraints` describes, per "
         "player, a decision too large to list.", "LegalActionsRequest", "LegalActionsResponse",
-        "The pending decisions and the legal actions."))
+        "The pending decisions and the legal actions.", STATE_ERRORS))
     spec.path("/v1/games/{game}/apply", operations=_post(
         "Apply an action", "Pure: the state sent is not changed. An illegal action → 422 with "
         "the clause (`rule`) it breaks.", "ApplyRequest", "ApplyResponse",
-        "The new state, what happened, and the outcome.", (422,)))
+        "The new state, what happened, and the outcome (and, with `for_player`, that seat's "
+        "`view` and `events_for_player`).", (422, *STATE_ERRORS)))
     spec.path("/v1/games/{game}/check", operations=_post(
         "Check an action without applying it", "200 whether legal or not; a malformed action → 400.",
-        "CheckRequest", "CheckResponse", "Whether the action is legal; if not, the clause and why."))
+        "CheckRequest", "CheckResponse", "Whether the action is legal; if not, the clause and why.",
+        STATE_ERRORS))
     spec.path("/v1/games/{game}/score", operations=_post(
         "Score a state", "Scores with their breakdown, whether the game is over, the winners.",
-        "ScoreRequest", "Outcome", "The outcome."))
+        "ScoreRequest", "Outcome", "The outcome.", STATE_ERRORS))
     spec.path("/v1/games/{game}/view", operations=_post(
         "The state as one player may see it", "Other players' hidden cards become counts or "
         "opaque ids; the random state is removed. `player: null` is a spectator.",
-        "ViewRequest", "ViewResponse", "The player's view."))
+        "ViewRequest", "ViewResponse", "The player's view.", STATE_ERRORS))
     spec.path("/v1/games/{game}/replay", operations=_post(
         "Replay a recorded game", "Setup + actions → the final state, outcome and per-step events; "
         "or 422 with the `index` of the first illegal action and its `rule`.",

@@ -42,6 +42,7 @@ HTTP_PROBLEMS = {
     405: ("method-not-allowed", "Method not allowed"),
     413: ("payload-too-large", "Request body too large"),
     415: ("unsupported-media-type", "Unsupported media type"),
+    429: ("too-many-requests", "Too many requests"),
     500: ("internal-error", "Internal server error"),
     503: ("not-ready", "Service not ready"),
 }

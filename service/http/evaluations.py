@@ -32,6 +32,7 @@ from service.evaluations import kinds as kinds_mod
 from service.evaluations.battle import odds_result
 from service.evaluations.runner import (RESULT_TTL, AlreadyOver, Busy, EmbeddedRunner,
                                         ExpiredEvaluation, UnknownEvaluation, retry_after)
+from service import metrics, signing
 from service.problems import ProblemError, problem
 
 from .body import json_response, read_json
@@ -87,12 +88,16 @@ def _backend_down(exc: RedisError):
 
 @bp.post("/v1/evaluations")
 def submit():
-    kind, plan = kinds_mod.prepare(read_json())
+    request = read_json()
+    if "state" in request:
+        request["state"] = signing.accept(request["state"])
+    kind, plan = kinds_mod.prepare(request)
     try:
         body = runner().submit(kind, plan, plan.get("game") or kind.games[0])
     except Busy as exc:
         return problem(503, "evaluations-busy", "Too many evaluations", f"{exc}; retry later",
                        headers={"Retry-After": "10"})
+    metrics.count_evaluation(kind.name, "submitted")
     wait = retry_after(kind, plan)
     return json_response(body, 202, headers={"Location": _location(body["id"]),
                                              "Retry-After": str(wait)})
@@ -121,6 +126,7 @@ def cancel(eval_id: str):
         raise ProblemError(409, "evaluation-over", "Evaluation already over",
                            f"evaluation {eval_id!r} has already {exc.status}; "
                            "nothing to cancel") from None
+    metrics.count_evaluation(str(body.get("kind")), "canceled")
     return json_response(body)
 
 
@@ -228,22 +234,24 @@ def document(spec) -> None:
         "requestBody": body("EvaluationRequest", {
             "game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}),
         "responses": {"202": accepted,
-                      **{str(s): error(s) for s in (400, 405, 413, 415, 500, 503)}}}})
+                      **{str(s): error(s) for s in (400, 401, 403, 405, 413, 415, 429, 500,
+                                                    503)}}}})
     spec.path("/v1/evaluations/kinds", operations={"get": {
         "summary": "Evaluation kinds, their inputs, params and caps", "tags": tags,
         "responses": {"200": ok("EvaluationKinds", "Every kind."),
-                      "405": error(405), "500": error(500)}}})
+                      "401": error(401), "405": error(405), "500": error(500)}}})
     spec.path("/v1/evaluations/{eval_id}", operations={
         "get": {"summary": "Status, progress, result or error of an evaluation", "tags": tags,
                 "parameters": [eval_id],
                 "responses": {"200": ok("EvaluationStatus", "The evaluation."),
-                              **{str(s): error(s) for s in (404, 405, 410, 500, 503)}}},
+                              **{str(s): error(s) for s in (401, 404, 405, 410, 500, 503)}}},
         "delete": {"summary": "Cancel a queued or running evaluation", "tags": tags,
                    "parameters": [eval_id],
                    "responses": {"200": ok("EvaluationStatus", "Canceled."),
-                                 **{str(s): error(s) for s in (404, 405, 409, 410, 500, 503)}}}})
+                                 **{str(s): error(s) for s in (401, 404, 405, 409, 410, 500,
+                                                               503)}}}})
     spec.path("/v1/games/tremble/odds", operations={"post": {
         "summary": "Exact Tremble battle odds (TRE-20, TRE-24), at once", "tags": tags,
         "requestBody": body("OddsRequest", {"strengths": [16, 17]}),
         "responses": {"200": ok("OddsResponse", "`win_exact` as p/q strings, one per fighter."),
-                      **{str(s): error(s) for s in (400, 405, 413, 415, 500)}}}})
+                      **{str(s): error(s) for s in (400, 405, 413, 415, 429, 500)}}}})

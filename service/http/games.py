@@ -12,12 +12,14 @@ from flask import Blueprint, request
 
 import card_db
 from schemas import envelopes
+from service import signing
 from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.errors import MalformedInput
 from service.games.replay import replay as replay_game
 from service.problems import ProblemError
+from service.redaction import events_for
 
 from .body import json_response, read_envelope
 
@@ -45,7 +47,7 @@ def game_or_404(game_id: str) -> Game:
 
 
 def _valid_state(game: Game, body: dict) -> dict:
-    state = body["state"]
+    state = signing.accept(body["state"])
     game.validate_state(state)
     return state
 
@@ -160,7 +162,7 @@ def new(game_id: str):
     game = game_or_404(game_id)
     body = read_envelope(NEW)
     state, events = game.new_game(body["players"], body["options"], body["seed"], body["card_set"])
-    return json_response({"state": state, "events": events})
+    return json_response({"state": signing.sign(state), "events": events})
 
 
 @bp.post("/<game_id>/legal-actions")
@@ -188,12 +190,22 @@ def legal_actions(game_id: str):
 
 @bp.post("/<game_id>/apply")
 def apply(game_id: str):
-    """``{state, action}`` → ``{state, events, outcome}``; illegal → 422 with ``rule``."""
+    """``{state, action, for_player?}`` → ``{state, events, outcome}``; illegal → 422 with ``rule``.
+
+    With ``for_player`` the answer also holds ``view`` and ``events_for_player``
+    (``service.redaction``): what the host relays to that seat.
+    """
     game = game_or_404(game_id)
     body = read_envelope(APPLY)
     state = _valid_state(game, body)
+    seat = body.get("for_player")
+    _check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
-    return json_response({"state": new_state, "events": events, "outcome": game.score(new_state)})
+    out = {"state": signing.sign(new_state), "events": events, "outcome": game.score(new_state)}
+    if "for_player" in body:
+        out["view"] = game.view(new_state, seat)
+        out["events_for_player"] = events_for(game, state, new_state, events, seat)
+    return json_response(out)
 
 
 @bp.post("/<game_id>/check")
@@ -228,4 +240,6 @@ def replay(game_id: str):
     """``{setup, actions}`` → ``{state, outcome, events}``; illegal step → 422 with ``index``."""
     game = game_or_404(game_id)
     body = read_envelope(REPLAY)
-    return json_response(replay_game(game, body["setup"], body["actions"]))
+    out = replay_game(game, body["setup"], body["actions"])
+    out["state"] = signing.sign(out["state"])
+    return json_response(out)

@@ -59,4 +59,4 @@ def document(spec) -> None:
         "requestBody": body("KozyabloDeckValidateRequest", EXAMPLE),
         "responses": {"200": ok("KozyabloDeckValidateResponse",
                                 "Every violation at once (`valid` false if any)."),
-                      **{str(s): error(s) for s in (400, 404, 405, 413, 415, 500)}}}})
+                      **{str(s): error(s) for s in (400, 404, 405, 413, 415, 429, 500)}}}})

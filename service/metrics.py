@@ -1,0 +1,50 @@
+"""Prometheus metrics: request latency by route, evaluation job counters.
+
+``GET /metrics`` (``service.http.metrics``) exposes them in the text format.
+Under gunicorn each worker is a process with its own counters: set
+``PROMETHEUS_MULTIPROC_DIR`` to an empty directory writable by every worker
+(created fresh at each start) and one scrape shows the sum over all workers
+(prometheus-client's multiprocess mode); without it a scrape shows the
+figures of the worker that answered it.
+
+>>> observe_request("POST", "/v1/games/<game_id>/apply", 200, 0.0012)
+>>> b"referee_http_request_duration_seconds_bucket" in exposition()[0]
+True
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,
+                               generate_latest)
+from prometheus_client import REGISTRY
+
+#: request latency buckets in seconds: the hot path answers in well under 1 ms
+BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+REQUEST_SECONDS = Histogram(
+    "referee_http_request_duration_seconds", "Time to answer a request, by route and status.",
+    ("method", "route", "status"), buckets=BUCKETS)
+EVALUATIONS = Counter(
+    "referee_evaluation_jobs", "Evaluation jobs submitted or canceled, by kind.",
+    ("kind", "event"))
+
+
+def observe_request(method: str, route: str, status: int, seconds: float) -> None:
+    REQUEST_SECONDS.labels(method, route, str(status)).observe(seconds)
+
+
+def count_evaluation(kind: str, event: str) -> None:
+    EVALUATIONS.labels(kind, event).inc()
+
+
+def exposition() -> tuple[bytes, str]:
+    """The metrics text and its content type (summed over processes in multiprocess mode)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

@@ -1,0 +1,221 @@
+"""Operations: request ids, JSON logs, metrics, API keys, rate limits, CORS, signing keys.
+
+``init_app(app)`` wires it all; every part is configured from the
+environment (or the app config of the same name without ``REFEREE_``):
+
+==============================  ===============================================
+``REFEREE_STATE_KEYS``          state signing keys, ``new,old`` (``service.signing``)
+``REFEREE_REQUIRE_SIGNED``      ``1``: every incoming state must be signed
+``REFEREE_API_KEYS``            keys for ``/v1/evaluations``: ``Authorization:
+                                Bearer <key>`` or ``X-API-Key: <key>``; 401 without
+``REFEREE_RATE_LIMIT``          e.g. ``600/minute``: per client, per route, on every
+                                ``POST /v1/...``; 429 with ``Retry-After``
+``REFEREE_EVALUATION_RATE_LIMIT``  e.g. ``20/minute``: ``POST /v1/evaluations``
+``REFEREE_CORS_ORIGINS``        ``https://a.example,https://b.example`` or ``*``
+``REFEREE_LOG_FORMAT``          ``json`` (default) or ``text``
+``REFEREE_ACCESS_LOG``          ``0`` turns the per-request log line off
+==============================  ===============================================
+
+Rate limits count in Redis when ``REDIS_URL`` is set (shared by every
+worker), else in each process's memory.  A client is its API key when it
+sends one, else its address.
+
+Every response carries ``X-Request-Id``: the client's own (if it sent one of
+at most 128 characters ``[A-Za-z0-9._:-]``) or a new one; the access log line
+and every log record written while handling the request carry it too.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import os
+import re
+import sys
+import time
+import uuid
+
+import orjson
+from flask import Flask, Response, g, has_request_context, request
+
+from service import metrics, signing
+from service.problems import problem
+
+log = logging.getLogger("referee")
+access_log = logging.getLogger("referee.access")
+
+REQUEST_ID = "X-Request-Id"
+_REQUEST_ID_OK = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+EVALUATIONS_PREFIX = "/v1/evaluations"
+
+
+def setting(app: Flask, name: str, default=None):
+    """App config ``NAME`` first, then the environment's ``REFEREE_NAME``."""
+    value = app.config.get(name)
+    if value is None:
+        value = os.environ.get("REFEREE_" + name)
+    return default if value in (None, "") else value
+
+
+def flag(value) -> bool:
+    return str(value).strip().lower() in signing.TRUE if value is not None else False
+
+
+def init_app(app: Flask) -> None:
+    ext = app.extensions["referee"]
+    ext["state_keys"] = signing.parse_keys(setting(app, "STATE_KEYS"))
+    app.config["REQUIRE_SIGNED"] = flag(setting(app, "REQUIRE_SIGNED", "0"))
+    ext["api_keys"] = signing.parse_keys(setting(app, "API_KEYS"))
+    ext["access_log"] = flag(setting(app, "ACCESS_LOG", "1"))
+    _request_ids(app)
+    _api_keys(app)
+    _rate_limits(app)
+    _cors(app)
+
+
+# ------------------------------------------------------------ request ids
+def current_request_id() -> str | None:
+    return g.get("request_id") if has_request_context() else None
+
+
+def _request_ids(app: Flask) -> None:
+    @app.before_request
+    def _start():
+        given = request.headers.get(REQUEST_ID, "")
+        g.request_id = given if _REQUEST_ID_OK.match(given) else uuid.uuid4().hex
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        rid = g.get("request_id") or uuid.uuid4().hex
+        response.headers[REQUEST_ID] = rid
+        started = g.get("started")
+        elapsed = time.perf_counter() - started if started is not None else 0.0
+        rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        metrics.observe_request(request.method, rule, response.status_code, elapsed)
+        if app.extensions["referee"].get("access_log"):
+            access_log.info("request", extra={"request_id": rid, "http": {
+                "method": request.method, "path": request.path, "route": rule,
+                "status": response.status_code, "ms": round(elapsed * 1000, 3)}})
+        return response
+
+
+# ------------------------------------------------------------------- logs
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, request id, extras.
+
+    >>> rec = logging.LogRecord("referee", logging.INFO, __file__, 1, "hello", None, None)
+    >>> sorted(orjson.loads(JsonFormatter().format(rec)))
+    ['level', 'logger', 'msg', 'ts']
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        out = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+               + f".{int(record.msecs):03d}Z",
+               "level": record.levelname.lower(), "logger": record.name,
+               "msg": record.getMessage()}
+        rid = getattr(record, "request_id", None) or current_request_id()
+        if rid and rid != "-":
+            out["request_id"] = rid
+        http = getattr(record, "http", None)
+        if http:
+            out["http"] = http
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return orjson.dumps(out, default=str).decode()
+
+
+class RequestIdFilter(logging.Filter):
+    """Adds ``request_id`` to every record (for text formats: ``%(request_id)s``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "request_id"):
+            record.request_id = current_request_id() or "-"
+        return True
+
+
+def configure_logging(fmt: str | None = None) -> None:
+    """Root logging to stderr (JSON by default) when nothing configured it yet."""
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(RequestIdFilter())
+    if (fmt or os.environ.get("REFEREE_LOG_FORMAT") or "json") == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter(
+            "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
+# --------------------------------------------------------------- API keys
+def presented_key() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip() or None
+    return request.headers.get("X-API-Key") or None
+
+
+def _api_keys(app: Flask) -> None:
+    keys = app.extensions["referee"]["api_keys"]
+    if not keys:
+        return
+
+    @app.before_request
+    def _require_key():
+        if not request.path.startswith(EVALUATIONS_PREFIX) or request.method == "OPTIONS":
+            return None
+        given = presented_key()
+        if given is not None and any(hmac.compare_digest(given.encode(), k) for k in keys):
+            return None
+        return problem(401, "unauthorized", "API key required",
+                       "evaluations need an API key: `Authorization: Bearer <key>` or "
+                       "`X-API-Key: <key>`" if given is None else "unknown API key",
+                       headers={"WWW-Authenticate": 'Bearer realm="referee"'})
+
+
+# ------------------------------------------------------------ rate limits
+def client_key() -> str:
+    key = presented_key()
+    if key:
+        return "key:" + key
+    return "addr:" + (request.remote_addr or "unknown")
+
+
+def _rate_limits(app: Flask) -> None:
+    general = setting(app, "RATE_LIMIT")
+    evaluations = setting(app, "EVALUATION_RATE_LIMIT")
+    if not general and not evaluations:
+        return
+    from flask_limiter import Limiter
+
+    storage = app.config.get("REDIS_URL") or "memory://"
+    limiter = Limiter(
+        client_key, app=app, storage_uri=storage, headers_enabled=True,
+        default_limits=[general] if general else [],
+        default_limits_exempt_when=lambda: not (
+            request.method == "POST" and request.path.startswith("/v1/")),
+        key_prefix="referee-limits", strategy="moving-window")
+    if evaluations and "evaluations.submit" in app.view_functions:
+        view = app.view_functions["evaluations.submit"]
+        app.view_functions["evaluations.submit"] = limiter.limit(
+            evaluations, override_defaults=False)(view)
+    app.extensions["referee"]["limiter"] = limiter
+
+
+# ------------------------------------------------------------------- CORS
+def _cors(app: Flask) -> None:
+    origins = setting(app, "CORS_ORIGINS")
+    if not origins:
+        return
+    from flask_cors import CORS
+
+    listed = origins if not isinstance(origins, str) else \
+        ("*" if origins.strip() == "*" else [o.strip() for o in origins.split(",") if o.strip()])
+    CORS(app, origins=listed, expose_headers=[REQUEST_ID, "Retry-After", "Location",
+                                              "X-RateLimit-Limit", "X-RateLimit-Remaining",
+                                              "X-RateLimit-Reset"],
+         allow_headers=["Content-Type", "Authorization", "X-API-Key", REQUEST_ID, signing.HEADER],
+         max_age=600)

@@ -1,0 +1,47 @@
+"""Events as one player may see them, written once for every game.
+
+``apply`` and ``replay`` events are the host's: full information, so they
+can name the card another player drew.  ``redact(events, secret)`` replaces
+every string that is a secret card of that player — anywhere in the events,
+as a value or as an object key — by ``"hidden"``.  The secret set is
+``game.secret_cards(old_state, p) | game.secret_cards(new_state, p)``: a card
+hidden from ``p`` before the action or after it (a card drawn from a face-down
+deck into another hand is secret in both).
+
+>>> redact([{"type": "drew", "player": 1, "card": "S-Q"}, {"type": "played", "card": "H-6"}],
+...        {"S-Q"})
+[{'type': 'drew', 'player': 1, 'card': 'hidden'}, {'type': 'played', 'card': 'H-6'}]
+>>> redact({"S-Q": 2, "cards": ["S-Q", "H-6"]}, {"S-Q"})
+{'hidden': 2, 'cards': ['hidden', 'H-6']}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+HIDDEN = "hidden"
+
+
+def redact(value: Any, secret: set[str] | frozenset[str]) -> Any:
+    """A copy of ``value`` with every secret string replaced by ``"hidden"``."""
+    if not secret:
+        return value
+    if isinstance(value, str):
+        return HIDDEN if value in secret else value
+    if isinstance(value, list):
+        return [redact(v, secret) for v in value]
+    if isinstance(value, dict):
+        out: dict = {}
+        for k, v in value.items():
+            key = HIDDEN if k in secret else k
+            if key in out:  # two secret keys: keep both, numbered
+                key = f"{HIDDEN}#{sum(1 for o in out if o.startswith(HIDDEN)) + 1}"
+            out[key] = redact(v, secret)
+        return out
+    return value
+
+
+def events_for(game, old_state: dict, new_state: dict, events: list, player: int | None) -> list:
+    """``events`` as ``player`` may see them (``None``: a spectator)."""
+    secret = game.secret_cards(old_state, player) | game.secret_cards(new_state, player)
+    return redact(events, secret)

@@ -1,0 +1,134 @@
+"""Signed states: a host can relay states through clients it does not trust.
+
+With keys configured (``REFEREE_STATE_KEYS`` = ``key1,key2,...``; app config
+``STATE_KEYS``), every state the service returns (``new``, ``apply``,
+``replay``) carries a top-level ``signature``::
+
+    "signature": "hmac-sha256:<64 hex digits>"
+
+the HMAC-SHA256, under the *first* key, of the state's canonical encoding:
+orjson with sorted keys, the ``signature`` member left out.  Every key of
+the list verifies, so keys rotate: put the new key first, keep the old one
+after it until the states it signed are gone.
+
+The HTTP layer strips the signature before the engine sees the state (the
+engines know nothing of it).  A state arriving with a signature is always
+verified: an altered one is refused (403 ``bad-signature``).  A state with no
+signature is accepted unless signatures are required — server-wide with
+``REFEREE_REQUIRE_SIGNED=1`` (config ``REQUIRE_SIGNED``), or per request with
+the header ``Referee-Require-Signed: true`` — then it is refused (400
+``unsigned-state``).  Without keys nothing is signed, a signature sent is
+ignored (stripped), and requiring one is a 400 (the server cannot verify).
+
+>>> keys = [b"new-key", b"old-key"]
+>>> signed = seal({"game": "raiders", "turn": 3}, keys)
+>>> signed["signature"][:12]
+'hmac-sha256:'
+>>> unseal(signed, keys, required=True)
+{'game': 'raiders', 'turn': 3}
+>>> unseal(seal({"turn": 3}, [b"old-key"]), keys, required=True)   # rotation
+{'turn': 3}
+>>> unseal({**signed, "turn": 4}, keys, required=False)
+Traceback (most recent call last):
+...
+service.problems.ProblemError: the state's signature does not match its content: it was altered, or signed with a key this server does not have
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Sequence
+
+import orjson
+
+from service.problems import ProblemError
+
+FIELD = "signature"
+PREFIX = "hmac-sha256:"
+HEADER = "Referee-Require-Signed"
+TRUE = {"1", "true", "yes", "on"}
+
+
+def parse_keys(text: str | Sequence[str] | None) -> list[bytes]:
+    """``"k1,k2"`` (or a list) → the keys as bytes, blanks dropped.
+
+    >>> parse_keys(" new , old,,")
+    [b'new', b'old']
+    """
+    if not text:
+        return []
+    items = text.split(",") if isinstance(text, str) else list(text)
+    return [k.strip().encode() for k in items if k and k.strip()]
+
+
+def digest(state: dict, key: bytes) -> str:
+    """The signature of ``state`` (its own ``signature`` member left out)."""
+    if FIELD in state:
+        state = {k: v for k, v in state.items() if k != FIELD}
+    canonical = orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
+    return PREFIX + hmac.new(key, canonical, hashlib.sha256).hexdigest()
+
+
+def seal(state: dict, keys: Sequence[bytes]) -> dict:
+    """``state`` with its signature under the first key (unchanged without keys)."""
+    if not keys:
+        return state
+    return {**state, FIELD: digest(state, keys[0])}
+
+
+def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
+    """The state without its signature, once verified; a problem otherwise."""
+    if not isinstance(state, dict):
+        return state  # the envelope or the engine names the error
+    signature = state.get(FIELD)
+    if signature is None:
+        if required:
+            raise ProblemError(400, "unsigned-state", "Unsigned state",
+                               "this request requires a signed state and the state has no "
+                               "`signature`" if keys else
+                               "signed states are required but this server has no state keys "
+                               "(REFEREE_STATE_KEYS), so it cannot verify any")
+        return state
+    bare = {k: v for k, v in state.items() if k != FIELD}
+    if not keys:
+        if required:
+            raise ProblemError(400, "unsigned-state", "Unsigned state",
+                               "signed states are required but this server has no state keys "
+                               "(REFEREE_STATE_KEYS), so it cannot verify any")
+        return bare
+    if not isinstance(signature, str) or not signature.startswith(PREFIX):
+        raise ProblemError(403, "bad-signature", "Bad signature",
+                           f"`signature` must be a string \"{PREFIX}<hex>\" as the service "
+                           "returned it")
+    if not any(hmac.compare_digest(digest(bare, key), signature) for key in keys):
+        raise ProblemError(403, "bad-signature", "Bad signature",
+                           "the state's signature does not match its content: it was altered, "
+                           "or signed with a key this server does not have")
+    return bare
+
+
+# ------------------------------------------------------------- in a request
+def app_keys() -> list[bytes]:
+    from flask import current_app
+
+    return current_app.extensions["referee"].get("state_keys", [])
+
+
+def required_now() -> bool:
+    """Signatures required: server-wide, or by this request's header."""
+    from flask import current_app, request
+
+    if current_app.config.get("REQUIRE_SIGNED"):
+        return True
+    return request.headers.get(HEADER, "").strip().lower() in TRUE
+
+
+def accept(state):
+    """An incoming state, verified and stripped of its signature."""
+    return unseal(state, app_keys(), required_now())
+
+
+def sign(state: dict) -> dict:
+    """An outgoing state, signed when keys are configured."""
+    return seal(state, app_keys())
