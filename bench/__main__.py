@@ -71,13 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for g in games for c in representative_cases(g)]
     results["meta"]["cases"] = [{"game": c.game, "stage": c.stage, "step": c.step,
                                  "of": c.steps, "action": c.action["type"]} for c in cases]
+    load = {"start": [round(x, 2) for x in os.getloadavg()]}
     if "http" in parts:
         log(f"HTTP: {len(cases)} states × (floor, legal-actions, apply), {args.seconds:g} s each")
         results["http"] = http_load.measure(cases, args.seconds, log)
     if "engine" in parts:
-        from service.app import create_app
-
-        app = create_app({"TESTING": True})
+        app = request_costs.quiet_app()
         results["engine"], results["request_costs"] = {}, {}
         for g in games:
             log(f"engine: {g}")
@@ -87,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     if "evaluations" in parts:
         log("evaluations: exact odds, RQ playouts on 1 and 2 workers")
         results["evaluations"] = evaluations.measure(args.playouts, log)
+    load["end"] = [round(x, 2) for x in os.getloadavg()]
+    results["meta"]["loadavg"] = load
     results["targets"] = report.targets(results)
     results["meta"]["bench_seconds"] = round(time.perf_counter() - begin, 1)
     table = report.markdown(results)

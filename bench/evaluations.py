@@ -15,8 +15,8 @@ directory and stopped after, as ``tests/conftest.py`` does.
   worker drains per second.
 * playouts — one ``playouts`` evaluation (Tremble, 3 players, random bots,
   default chunking) submitted through the app and polled until finished,
-  with 1 and then 2 real ``rq worker`` processes; playouts/s and the
-  2-worker/1-worker ratio.  The floor: the same plan run in this process
+  with 1 and then 2 real ``rq worker`` processes, twice in turn (the best run
+  of each counts); playouts/s and the 2-worker/1-worker ratio.  The floor: the same plan run in this process
   with no queue at all.  The RQ result must equal the in-process one.
 """
 
@@ -47,6 +47,8 @@ from service.games.registry import get_game  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 RQ = Path(sys.executable).with_name("rq")
 DEFAULT_PLAYOUTS = 1600
+#: rounds of (1 worker, 2 workers), best of each
+ROUNDS = 2
 
 
 def bench_odds() -> dict:
@@ -171,7 +173,8 @@ def bench_playouts(url: str, n: int) -> dict:
            "chunks": len(kind.chunks(plan)), "chunk_size": plan["chunk_size"],
            "in_process_per_s": round(inline, 1)}
     client = create_app({"TESTING": True, "REDIS_URL": url}).test_client()
-    for count in (1, 2):
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    for count in (1, 2) * ROUNDS:  # alternate; the best of each: the machine is shared
         procs = start_workers(url, count)
         try:
             t = time.perf_counter()
@@ -186,9 +189,13 @@ def bench_playouts(url: str, n: int) -> dict:
             raise RuntimeError(f"the playouts evaluation ended {status['status']}: {status}")
         if status["result"] != expected:
             raise RuntimeError("the RQ result differs from the in-process one")
-        out[f"workers_{count}_per_s"] = round(n / wall, 1)
-        out[f"workers_{count}_wall_s"] = round(wall, 2)
+        walls[count].append(wall)
+    for count, runs in walls.items():
+        out[f"workers_{count}_per_s"] = round(n / min(runs), 1)
+        out[f"workers_{count}_wall_s"] = [round(w, 2) for w in runs]
     out["ratio_2_to_1"] = round(out["workers_2_per_s"] / out["workers_1_per_s"], 3)
+    # on a shared 2-core machine the second worker only helps when a core is free
+    out["loadavg_1min_after"] = round(os.getloadavg()[0], 2)
     return out
 
 

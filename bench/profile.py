@@ -43,9 +43,9 @@ def main() -> None:
         def once():
             game.legal_actions(case.state, case.player)
     else:
-        from service.app import create_app
+        from .request_costs import quiet_app
 
-        client = create_app({"TESTING": True}).test_client()
+        client = quiet_app().test_client()
         body = orjson.dumps(case.apply_body() if args.endpoint == "apply"
                             else case.legal_actions_body())
         path = f"/v1/games/{args.game}/{args.endpoint}"

@@ -56,7 +56,9 @@ def _pct(x: float) -> str:
 def markdown(results: dict) -> str:
     meta = results["meta"]
     lines = [f"Measured {meta['date']} on {meta['cpus']} cores (shared), Python {meta['python']}, "
-             f"commit `{meta['commit']}`; `{meta['command']}`."]
+             f"commit `{meta['commit']}`; `{meta['command']}`"
+             + (f"; load average {meta['loadavg']['start'][0]:g} at the start, "
+                f"{meta['loadavg']['end'][0]:g} at the end" if "loadavg" in meta else "") + "."]
     http = results.get("http")
     if http:
         lines += ["", f"HTTP under gunicorn (Procfile: 2 sync workers), loader `{http['loader']}` "
@@ -107,7 +109,9 @@ def markdown(results: dict) -> str:
                       f"{o['cold_5_fighters_ms']:.1f} ms.",
                   f"Playouts ({p['playouts']} Tremble games, {p['chunks']} chunks): in process "
                   f"{p['in_process_per_s']:.0f}/s; 1 RQ worker {p['workers_1_per_s']:.0f}/s; "
-                  f"2 workers {p['workers_2_per_s']:.0f}/s (× {p['ratio_2_to_1']:.2f}); "
+                  f"2 workers {p['workers_2_per_s']:.0f}/s (× {p['ratio_2_to_1']:.2f}, best of "
+                  f"{len(p['workers_1_wall_s'])} runs each; load average "
+                  f"{p.get('loadavg_1min_after', '?')} after); "
                   f"no-op RQ job round trip {ev['queue']['noop_round_trip_ms']:.1f} ms."]
     lines += ["", "| target (issue 7) | measured | goal | |", "|---|---:|---:|---|"]
     for t in results["targets"]:
