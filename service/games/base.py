@@ -367,6 +367,11 @@ class Game:
         a hand and a deck is unknown) is re-dealt at random (seeded) from the
         cards ``player`` cannot locate, and the chance seed is replaced, so an
         evaluation that plays on from it never peeks.  Used by playouts.
+
+        The result must depend on ``view(state, player)`` and ``seed`` only
+        (sort a pool before the seeded shuffle, emit hidden lists sorted), so
+        that a client holding only its view can reproduce it
+        (``tests/shared/test_determinize.py``).
         """
         raise NotImplementedError
 

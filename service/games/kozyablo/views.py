@@ -10,6 +10,7 @@ with its owner and sector only, everywhere in the view.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 
 from .catalogue import Catalogue, face
 
@@ -83,36 +84,58 @@ def hide(state: dict, player: int | None) -> dict:
 def determinize(state: dict, cat: Catalogue, player: int | None, seed: int) -> dict:
     """Re-deal what ``player`` cannot locate; a fresh chance seed.
 
-    For each other player: their hand and deck are re-dealt from the union of
-    both (sizes kept), and each of their shadowed creatures (without
-    artifacts or magic laid on it) may swap identity with any unlocated card
-    that is a creature with Shadow.
+    For each other player: their hand, deck and the cards set aside in a
+    mulligan are re-dealt from the union of the three (sizes kept; a card
+    declared for play stays in the hand, KOZ-16), and each of their
+    creatures in the shadow without artifacts (KOZ-41: face down) is any
+    unlocated creature with Shadow whose id sorts to the same place among
+    the units (the view numbers hidden creatures by that place).
+
+    A function of ``view(state, player)``, the players' card lists (which
+    the view does not show) and ``seed``: pools are sorted before the seeded
+    draws, shadowed creatures are taken in the order of their public
+    aliases, renamed everywhere the view aliases them, and every hidden list
+    comes out sorted.
     """
     rng = random.Random(seed)
     out = dict(state)
     out["players"] = [dict(p) for p in state["players"]]
-    out["units"] = dict(state["units"])
+    aliases = _hidden_units(state, player)  # in id order = the order of the public aliases
+    declared = state["declared"]
+    shown = declared["card"] if declared is not None and declared["type"] == "play_card" else None
+    movable = [uid for uid in aliases if not state["units"][uid]["artifacts"]]
+    fixed = sorted(set(state["units"]) - set(movable))
+    pools: dict[int, list[str]] = {}
     for seat, p in enumerate(out["players"]):
-        if seat == player:
-            continue
-        pool = list(p["hand"]) + list(p["deck"])
-        anchored = {m.get("unit") for m in state["lasting"].values()}
-        for uid, d in sorted(state["units"].items()):
-            if d["owner"] != seat or not d["shadow"] or d["artifacts"] or uid in anchored:
-                continue
-            options = [c for c in pool if cat.faces[face(c)].type in ("creature", "hero")
-                       and "shadow" in cat.faces[face(c)].abilities]
-            if not options:
-                continue
-            pick = rng.choice(options + [uid])
-            if pick == uid:
-                continue
-            pool.remove(pick)
-            pool.append(uid)
-            out["units"][pick] = out["units"].pop(uid)
+        for zone in ("deck", "aside", "cards"):
+            p[zone] = sorted(p[zone])
+        if seat != player:
+            pools[seat] = sorted([c for c in p["hand"] if c != shown] + p["deck"] + p["aside"]
+                                 + [u for u in movable if state["units"][u]["owner"] == seat])
+    # shadowed creatures: the same number of picks per (place among the fixed ids, owner),
+    # handed out in id order so that every alias keeps its creature (ids start with the seat)
+    groups: dict[tuple[int, int], list[str]] = {}
+    for uid in movable:
+        groups.setdefault((bisect(fixed, uid), state["units"][uid]["owner"]), []).append(uid)
+    renamed = {}
+    for (place, seat), uids in groups.items():
+        options = [c for c in pools[seat] if bisect(fixed, c) == place
+                   and cat.faces[face(c)].type in ("creature", "hero")
+                   and "shadow" in cat.faces[face(c)].abilities]
+        for uid, pick in zip(uids, sorted(rng.sample(options, len(uids)))):
+            pools[seat].remove(pick)
+            renamed[uid] = pick
+    for seat, pool in pools.items():
+        p = out["players"][seat]
         rng.shuffle(pool)
-        n = len(p["hand"])
-        p["hand"] = sorted(pool[:n])
-        p["deck"] = sorted(pool[n:])
+        kept = [c for c in p["hand"] if c == shown]
+        n = len(p["hand"]) - len(kept)
+        p["hand"] = sorted(kept + pool[:n])
+        p["aside"] = sorted(pool[n:n + len(p["aside"])])
+        p["deck"] = sorted(pool[n + len(p["aside"]):])
+    if any(uid != pick for uid, pick in renamed.items()):
+        out["units"] = {renamed.get(u, u): d for u, d in state["units"].items()}
+        for key in ("lasting", "declared", "combat"):
+            out[key] = _replace(state[key], renamed)
     out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
     return out

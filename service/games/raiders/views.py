@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 
+from .cards import for_state
+
 
 def hide(state: dict, player: int | None) -> dict:
     seen = dict(state)
@@ -38,12 +40,19 @@ def secret_cards(state: dict, player: int | None) -> set[str]:
 
 def determinize(state: dict, player: int | None, seed: int) -> dict:
     """Re-deal the cards ``player`` cannot locate (others' hands + the fighter
-    deck) at random, keeping every hand size; new chance seed."""
+    deck) at random, keeping every hand size; new chance seed.
+
+    A function of ``view(state, player)`` and ``seed`` only: the pool is
+    sorted before the seeded shuffle, the property deck (an unordered
+    multiset) comes out sorted, and a drawn trump card (only its suit is
+    shown) becomes the first card of that suit in the deck list.
+    """
     rng = random.Random(seed)
     others = [seat for seat in range(len(state["players"])) if seat != player]
     pool = list(state["fighter_deck"])
     for seat in others:
         pool.extend(state["players"][seat]["hand"])
+    pool.sort()
     rng.shuffle(pool)
     out = dict(state)
     players = list(state["players"])
@@ -54,5 +63,12 @@ def determinize(state: dict, player: int | None, seed: int) -> dict:
         at += size
     out["players"] = players
     out["fighter_deck"] = sorted(pool[at:])
+    out["property_deck"] = sorted(state["property_deck"])
+    trump = state["trump"]
+    if trump is not None and state["bottom"] is None:
+        cat = for_state(state)
+        out["trump"] = {"card": next(
+            c for c in cat.fighter_deck(state["options"]["double_deck"])
+            if cat.fighter(c)["suit"] == trump["suit"]), "suit": trump["suit"]}
     out["chance"] = {**state["chance"], "seed": seed & ((1 << 63) - 1), "counter": 0}
     return out

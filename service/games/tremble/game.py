@@ -281,7 +281,7 @@ class TrembleGame(Game):
         return visibility.secret_cards(state, player)
 
     def determinize(self, state, player, seed):
-        return visibility.determinize(state, player, seed)
+        return visibility.determinize(state, player, seed, catalog_of(state))
 
     def check_invariants(self, state, cards):
         return invariants.errors(state, catalog(cards))

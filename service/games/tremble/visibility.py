@@ -15,6 +15,8 @@ captured cities, searches in progress, the discards of cities, the box.
 from __future__ import annotations
 
 from ..chance import draw_below
+from . import planning
+from .cards import Catalog
 
 HIDDEN_PLAYER_ZONES = ("hand", "offer", "missions", "mission_offer", "missions_discarded")
 
@@ -58,46 +60,42 @@ def secret_cards(state: dict, player: int | None) -> set[str]:
     return out
 
 
-def determinize(state: dict, player: int | None, seed: int) -> dict:
+def determinize(state: dict, player: int | None, seed: int, cat: Catalog) -> dict:
     """A state ``player`` cannot tell from ``state``: every ship and mission
     they cannot locate is re-dealt (seeded) over the same zone sizes, other
-    players' unrevealed orders follow their ships, and the chance seed is
-    replaced.  City piles are already unordered candidate multisets."""
+    players' unrevealed orders and redeploy orders are drawn again (seeded,
+    from the listed ones for the new hands), and the chance seed is replaced.
+
+    A function of ``view(state, player)`` and ``seed`` only (TRE-33): the
+    pools are sorted before the shuffle, other hands are re-dealt whole (the
+    view says which ships flew this turn, not whether they are back in a
+    hand or in the discard) and the city piles' candidates come out sorted.
+    """
     rng = {"mode": "server", "seed": seed, "counter": 0}
     out = dict(state)
     players = [dict(pl) for pl in state["players"]]
-    sent = set(state["sent"])
     others = [p for p in range(len(players)) if p != player]
-    # ships: decks + the unrevealed part of other hands and offers
+    # ships: decks + other hands and offers
     pool = list(state["ship_deck"]) + list(state["ship_discard"])
-    hidden_hands = {}
     for p in others:
-        hidden = [s for s in players[p]["hand"] if s not in sent]
-        hidden_hands[p] = hidden
-        pool += hidden + list(players[p]["offer"])
+        pool += list(players[p]["hand"]) + list(players[p]["offer"])
+    pool.sort()
     _shuffle(pool, rng)
     out["ship_deck"] = sorted(pool[:len(state["ship_deck"])])
     del pool[:len(state["ship_deck"])]
     out["ship_discard"] = sorted(pool[:len(state["ship_discard"])])
     del pool[:len(state["ship_discard"])]
     for p in others:
-        old = hidden_hands[p]
-        new = pool[:len(old)]
-        del pool[:len(old)]
-        mapping = dict(zip(old, new))
-        players[p]["hand"] = [mapping.get(s, s) for s in players[p]["hand"]]
-        n = len(players[p]["offer"])
-        players[p]["offer"] = pool[:n]
-        del pool[:n]
-        for key in ("orders", "redeploy"):
-            if players[p][key]:
-                players[p][key] = [{**o, "ship": mapping.get(o["ship"], o["ship"])}
-                                   for o in players[p][key]]
+        for zone in ("hand", "offer"):
+            n = len(players[p][zone])
+            players[p][zone] = pool[:n]
+            del pool[:n]
     # missions: the deck + every other player's missions
     mpool = list(state["mission_deck"])
     for p in others:
         for zone in ("missions", "mission_offer", "missions_discarded"):
             mpool += players[p][zone]
+    mpool.sort()
     _shuffle(mpool, rng)
     out["mission_deck"] = sorted(mpool[:len(state["mission_deck"])])
     del mpool[:len(state["mission_deck"])]
@@ -107,6 +105,16 @@ def determinize(state: dict, player: int | None, seed: int) -> dict:
             players[p][zone] = mpool[:n]
             del mpool[:n]
     out["players"] = players
+    out["piles"] = [{**pile, "candidates": sorted(pile["candidates"])}
+                    for pile in state["piles"]]
+    # secret orders (TRE-14) and redeploys (TRE-32): only "submitted" is seen
+    for p in others:
+        if players[p]["orders"] is not None:
+            plans = planning.plan_actions(out, p)
+            players[p]["orders"] = plans[draw_below(rng, len(plans))]["orders"]
+        if players[p]["redeploy"] is not None:
+            moves = planning.redeploy_actions(out, cat, p)
+            players[p]["redeploy"] = moves[draw_below(rng, len(moves))]["moves"]
     out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
     return out
 
