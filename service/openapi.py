@@ -310,7 +310,7 @@ def _core_paths(spec: APISpec) -> None:
                       405: error(405), 500: error(500), 503: error(503)}, ["operations"]))
     spec.path("/openapi.yaml", operations=get(
         "This document", {200: {"description": "OpenAPI 3.1, YAML.",
-                                "content": {"application/yaml": {"schema": {"type": "string"}}}},
+                                "content": {"application/yaml": {"schema": {"type": "object"}}}},
                           405: error(405), 500: error(500)}, ["operations"]))
     spec.path("/docs", operations=get(
         "Interactive API docs (Swagger UI, works offline)",

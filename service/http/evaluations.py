@@ -27,6 +27,7 @@ import threading
 
 from flask import Blueprint, current_app
 from redis.exceptions import RedisError
+from werkzeug.routing import BaseConverter
 
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.battle import odds_result
@@ -38,6 +39,17 @@ from service.problems import ProblemError, problem
 from .body import json_response, read_json
 
 bp = Blueprint("evaluations", __name__)
+
+
+class EvaluationIdConverter(BaseConverter):
+    """Any path segment but ``kinds``: so ``DELETE /v1/evaluations/kinds`` is a 405
+    and ``OPTIONS`` there does not advertise the methods of ``/<eval_id>``."""
+
+    regex = r"(?!kinds(?:/|$))[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault(
+    "evaluation_id", EvaluationIdConverter))
 
 _lock = threading.Lock()
 
@@ -109,7 +121,7 @@ def list_kinds():
                           "backend": runner().backend})
 
 
-@bp.get("/v1/evaluations/<eval_id>")
+@bp.get("/v1/evaluations/<evaluation_id:eval_id>")
 def status(eval_id: str):
     body = _lookup(runner().status, eval_id)
     headers = {}
@@ -118,7 +130,7 @@ def status(eval_id: str):
     return json_response(body, headers=headers)
 
 
-@bp.delete("/v1/evaluations/<eval_id>")
+@bp.delete("/v1/evaluations/<evaluation_id:eval_id>")
 def cancel(eval_id: str):
     try:
         body = _lookup(runner().cancel, eval_id)
