@@ -93,8 +93,9 @@ def register(kind: Kind) -> Kind:
 
 
 def all_kinds() -> list[Kind]:
+    """Every kind, sorted by name (stable whatever the import order)."""
     _load()
-    return list(_KINDS.values())
+    return [_KINDS[name] for name in sorted(_KINDS)]
 
 
 def get_kind(name: str) -> Kind:
