@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 
 import orjson
-from flask import Flask, Response
+from flask import Flask, Response, current_app, has_app_context
 from werkzeug.exceptions import HTTPException
 
 from service.games.errors import InvalidSetup, MalformedInput, RefereeError, RuleViolation
@@ -114,7 +114,12 @@ def from_http(exc: HTTPException) -> Response:
     if status == 405:
         allowed = getattr(exc, "valid_methods", None) or []
         headers["Allow"] = ", ".join(sorted(allowed))
-    return problem(status, slug, title, exc.description or exc.name, headers=headers)
+    detail = exc.description or exc.name
+    if status == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") if has_app_context() else None
+        if limit:
+            detail = f"the request body is over {limit} bytes (MAX_CONTENT_LENGTH)"
+    return problem(status, slug, title, detail, headers=headers)
 
 
 def register(app: Flask) -> None:
