@@ -160,7 +160,7 @@ def _schemas() -> dict[str, dict]:
     from service.games import shape
 
     problem_ref = {"$ref": "#/components/schemas/Problem"}
-    kinds = kinds_mod.all_kinds()
+    kinds = sorted(kinds_mod.all_kinds(), key=lambda k: k.name)  # not import order
     inputs: dict = {}
     for kind in kinds:
         for name, spec in kind.inputs.items():
