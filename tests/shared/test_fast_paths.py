@@ -186,3 +186,33 @@ def _walk(zones, expected):
             "cards missing from every zone: " + ", ".join(sorted(missing)[:10])
             + (" …" if len(missing) > 10 else ""))
     return errors
+
+
+def test_tremble_unnamed_zones_hold_the_named_zones_cards():
+    """``tremble.invariants._every_card_once`` counts ``zones_unnamed``: the
+    same cards as the named ``zones`` that ``conservation_errors`` walks."""
+    from itertools import chain
+
+    from service.games.tremble.cards import catalog
+    from service.games.tremble.invariants import _every_card_once, zones, zones_unnamed
+
+    cat = catalog(get_game("tremble").card_set())
+    rng = random.Random(5)
+    checked = 0
+    for state in states_of("tremble", seeds=3, every=3):
+        named = sorted(chain.from_iterable(zones(state).values()))
+        assert sorted(chain.from_iterable(zones_unnamed(state))) == named
+        assert _every_card_once(state, cat)
+        card = rng.choice(named)
+        extra = copy.deepcopy(state)
+        extra["ship_discard"].append(card)  # a duplicate
+        missing = copy.deepcopy(state)
+        for zone in ("box", "ship_deck", "city_discard", "mission_deck"):
+            if missing[zone]:
+                missing[zone].pop()  # a card lost
+                break
+        for bad in (extra, missing):
+            assert not _every_card_once(bad, cat)
+            assert conservation_errors(zones(bad), cat.all_cards())
+        checked += 1
+    assert checked

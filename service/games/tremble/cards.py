@@ -15,6 +15,7 @@ once per loaded set.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import card_db
 
@@ -68,6 +69,11 @@ class Catalog:
     def all_cards(self) -> list[str]:
         """Every instance id of the set exactly once (for conservation checks)."""
         return [*self.cities, *self.armies, *self.ships, *self.missions, *self.credits]
+
+    @cached_property
+    def card_counts(self) -> dict[str, int]:
+        """``{instance id: 1}`` for every card of the set (built once)."""
+        return dict.fromkeys(self.all_cards(), 1)
 
     def is_army(self, card: str) -> bool:
         return card in self.armies

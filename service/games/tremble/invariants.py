@@ -8,6 +8,9 @@ present only in their phase.
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 from ..base import conservation_errors
 from .buying import FLEET_LIMIT
 from .cards import Catalog
@@ -38,15 +41,54 @@ def zones(state: dict) -> dict[str, list[str]]:
     return out
 
 
+def _every_card_once(state: dict, cat: Catalog) -> bool:
+    """The cards of ``zones(state)`` are the set's, each exactly once (the
+    common case, counted without naming the zones; ``conservation_errors``
+    names what is wrong otherwise)."""
+    counted = Counter(chain.from_iterable(zones_unnamed(state)))
+    return dict.__eq__(counted, cat.card_counts)
+
+
+def zones_unnamed(state: dict):
+    """The card lists of ``zones(state)``, in the same order, without their paths."""
+    yield state["box"]
+    yield state["city_discard"]
+    yield state["ship_deck"]
+    yield state["ship_discard"]
+    yield state["mission_deck"]
+    yield state["credit_supply"]
+    yield state["credits_returned"]
+    yield [c for c in state["slots"] if c is not None]
+    for pile in state["piles"]:
+        yield pile["candidates"]
+    for pl in state["players"]:
+        yield pl["hand"]
+        yield pl["offer"]
+        yield pl["missions"]
+        yield pl["mission_offer"]
+        yield pl["missions_discarded"]
+        yield pl["credits"]
+        yield pl["captured"]
+    for a in state["attacks"]:
+        for side in a["sides"]:
+            yield side["ships"]
+    for s in state["searches"]:
+        yield [s["city"]]
+        yield s["ships"]
+    if state["army"] is not None:
+        yield [state["army"]["card"]]
+
+
 def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
     errs: dict[str, list[str]] = {}
 
     def add(path, msg):
         errs.setdefault(f"state.{path}", []).append(msg)
 
-    found = conservation_errors(zones(state), cat.all_cards())
-    for path, msgs in found.items():
-        errs.setdefault(path if path == "state" else f"state.{path}", []).extend(msgs)
+    if not _every_card_once(state, cat):
+        found = conservation_errors(zones(state), cat.all_cards())
+        for path, msgs in found.items():
+            errs.setdefault(path if path == "state" else f"state.{path}", []).extend(msgs)
     n = len(state["players"])
     if not 2 <= n <= 5:
         return errs
