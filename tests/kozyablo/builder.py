@@ -56,7 +56,8 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
           capital_damage: dict | None = None, deck: dict | None = None) -> dict:
     """A state in the main phase of ``active``'s turn ``turn``.
 
-    ``units``: ``{seat: [(face, sector[, {"damage", "shadow", "artifacts"}]), ...]}``;
+    ``units``: ``{seat: [(face, sector[, {"damage", "shadow", "artifacts"}]), ...]}``
+    (shadowed creatures get ``shadow_number`` 1, 2, … in the order listed);
     ``buildings``: ``{seat: [face, ...]}`` (into that seat's capital);
     ``lasting``: ``{seat: [(face, {"unit": id} | {"sector", "seat"}, turns_left)]}``;
     ``control``: ``{sector: seat | None}`` before creatures are counted;
@@ -87,6 +88,9 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
             state["units"][uid] = {"owner": seat, "sector": _sector(state, where),
                                    "damage": props.pop("damage", 0),
                                    "shadow": props.pop("shadow", False), "artifacts": arts}
+            if state["units"][uid]["shadow"]:  # numbered in the order listed (KOZ-41)
+                state["units"][uid]["shadow_number"] = sum(
+                    d["shadow"] for d in state["units"].values())
             assert not props, props
     for seat, faces in (buildings or {}).items():
         for f in faces:

@@ -185,7 +185,7 @@ def test_koz_41_shadow_hides_untargetable_moves_hidden_leaves_to_attack():
     s, _ = play(s, act("move", 0, **{"from": "0.gold_mine", "to": "0.crystal_mine"},
                        units=["0.pz_sneak"]))
     assert s["units"]["0.pz_sneak"] == {"owner": 0, "sector": "0.crystal_mine", "damage": 0,
-                                        "shadow": True, "artifacts": []}
+                                        "shadow": True, "artifacts": [], "shadow_number": 1}
 
 
 def test_koz_42_scout_brings_enemy_creatures_out_of_the_shadow():

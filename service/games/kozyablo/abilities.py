@@ -98,8 +98,7 @@ def use(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
         draft.at("used").append(f"{source}:{key}")
     events.append({"type": "ability_used", "source": source, "ability": key, "mark": mark})
     if key == "shadow":
-        draft.at("units", source)["shadow"] = True
-        events.append({"type": "entered_shadow", "unit": source, "rule": "KOZ-41"})
+        effects.hide(draft, source, events)
         return
     if source in root["units"] and root["units"][source]["shadow"]:
         effects.reveal(draft, [source], events, "KOZ-41")

@@ -150,11 +150,32 @@ def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: 
         raise AssertionError(kind)
 
 
+def hide(draft, uid: str, events: list[dict]) -> None:
+    """KOZ-41: the creature hides face down.
+
+    It takes the smallest ``shadow_number`` no hidden creature holds: the
+    opponent calls it ``hidden-<n>``, a name that depends only on when
+    creatures entered and left the shadow (public), never on which card it is.
+
+    >>> from service.games.draft import Draft
+    >>> d = Draft({"units": {"a": {"shadow": True, "shadow_number": 2}, "b": {"shadow": False}}})
+    >>> hide(d, "b", []); d.root["units"]["b"]
+    {'shadow': True, 'shadow_number': 1}
+    """
+    taken = {d.get("shadow_number") for d in draft.root["units"].values()}
+    unit = draft.at("units", uid)
+    unit["shadow"] = True
+    unit["shadow_number"] = next(n for n in range(1, len(taken) + 2) if n not in taken)
+    events.append({"type": "entered_shadow", "unit": uid, "rule": "KOZ-41"})
+
+
 def reveal(draft, uids: list[str], events: list[dict], rule: str) -> None:
     """Creatures leave the shadow (turned face up)."""
     for uid in uids:
         if draft.root["units"][uid]["shadow"]:
-            draft.at("units", uid)["shadow"] = False
+            unit = draft.at("units", uid)
+            unit["shadow"] = False
+            unit.pop("shadow_number", None)
             events.append({"type": "left_shadow", "unit": uid, "rule": rule})
 
 

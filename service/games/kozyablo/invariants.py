@@ -63,6 +63,7 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
                                          or players[owner]["capital"] != sid):
             bad(f"state.sectors.{sid}", "a capital is its owner's and always controlled by them")
         zones[owner].setdefault("state.sectors", []).append(sid)
+    numbers: dict[int, list[str]] = {}
     for uid, d in state["units"].items():
         if kinds.get(uid) not in ("creature", "hero") or not uid.startswith(f"{d['owner']}."):
             bad(f"state.units.{uid}", "not a creature or hero card of its owner")
@@ -70,6 +71,11 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         if d["sector"] not in state["sectors"]:
             bad(f"state.units.{uid}.sector", "no such sector")
         zones[d["owner"]].setdefault("state.units", []).append(uid)
+        if d["shadow"] != ("shadow_number" in d):
+            bad(f"state.units.{uid}.shadow_number",
+                "a creature has a shadow_number exactly while it is in the shadow (KOZ-41)")
+        elif d["shadow"]:
+            numbers.setdefault(d["shadow_number"], []).append(uid)
         for a in d["artifacts"]:
             if kinds.get(a) != "artifact" or not a.startswith(f"{d['owner']}."):
                 bad(f"state.units.{uid}.artifacts", f"{a!r} is not an artifact of the owner")
@@ -77,6 +83,10 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
                 bad(f"state.units.{uid}.artifacts", f"{a!r} cannot be carried by this hero")
             else:
                 zones[d["owner"]].setdefault("state.units.artifacts", []).append(a)
+    for n, uids in numbers.items():
+        if len(uids) > 1:
+            bad("state.units", f"shadow_number {n} is held by {', '.join(uids)}; "
+                "each hidden creature has its own")
     for bid, d in state["buildings"].items():
         if kinds.get(bid) != "building" or not bid.startswith(f"{d['owner']}."):
             bad(f"state.buildings.{bid}", "not a building card of its owner")

@@ -16,8 +16,11 @@ PLAYER = s.Obj({
 
 SECTOR = s.Obj({"kind": s.Enum("capital", "gold_mine", "crystal_mine", "energy_source"),
                 "owner": SEAT, "controller": s.Nullable(SEAT)})
+#: ``shadow_number`` (exactly while ``shadow``): the public number of a hidden creature,
+#: assigned when it entered the shadow; the opponent sees it as ``hidden-<n>`` (KOZ-41)
 UNIT = s.Obj({"owner": SEAT, "sector": ID, "damage": s.Int(minimum=0, maximum=99),
-              "shadow": s.Bool(), "artifacts": IDS})
+              "shadow": s.Bool(), "artifacts": IDS},
+             {"shadow_number": s.Int(minimum=1, maximum=99)})
 BUILDING = s.Obj({"owner": SEAT, "sector": ID, "damage": s.Int(minimum=0, maximum=99)})
 LASTING = s.Obj({"owner": SEAT, "turns_left": s.Nullable(s.Int(minimum=1, maximum=9)),
                  "cast_turn": s.Int(minimum=0)},

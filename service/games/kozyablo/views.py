@@ -1,58 +1,87 @@
 """What each player may see, and states a player cannot tell apart (views, determinize).
 
-Hidden from a player: the opponent's hand (a count), every deck (counts —
-decks are unordered, there is no order to show), the cards set aside in a
-mulligan, each player's full card list, and the identity of the opponent's
-creatures in the shadow (KOZ-41): such a creature shows as ``"hidden-N"``
-with its owner and sector only, everywhere in the view.
+A player sees every zone of their own cards: the hand, and the deck and the
+cards set aside in a mulligan as sorted lists (contents, not an order — the
+deck is an unordered pile, a draw is a chance node), and their card list.
+Hidden from a player: the other player's hand, deck, set-aside cards and card
+list (counts), and the identity of the other player's creatures in the
+shadow (KOZ-41: face down).  Such a creature is called ``"hidden-N"``
+everywhere in the view (``units``, ``lasting``, ``declared``, ``combat``,
+``used``), N being its ``shadow_number`` — the smallest number free when it
+entered the shadow, so the name says nothing about which card it is.  Its
+entry shows its owner, sector, damage (dealt while it was face up; nothing
+can damage or heal it in the shadow, KOZ-27) and how many artifacts it
+carries (they were played face up onto it), but neither its card nor theirs.
+The spectator is "the other player" of both.
 """
 
 from __future__ import annotations
 
 import random
-from bisect import bisect
+from itertools import combinations
 
+from . import abilities
 from .catalogue import Catalogue, face
+from .stats import unit_stats
 
 
 def _hidden_units(state: dict, player: int | None) -> dict[str, str]:
-    """Shadowed creatures ``player`` may not identify -> their public alias."""
-    aliases = {}
-    for n, (uid, d) in enumerate(sorted(state["units"].items())):
-        if d["shadow"] and d["owner"] != player:
-            aliases[uid] = f"hidden-{n + 1}"
-    return aliases
+    """Shadowed creatures ``player`` may not identify -> ``hidden-N``, by N."""
+    hidden = sorted((d["shadow_number"], uid) for uid, d in state["units"].items()
+                    if d["shadow"] and d["owner"] != player)
+    return {uid: f"hidden-{n}" for n, uid in hidden}
+
+
+def _renamed(text: str, names: dict[str, str]) -> str:
+    """``names`` applied to an id, or to the source of a ``used`` entry (``"<id>:<ability>"``)."""
+    if text in names:
+        return names[text]
+    source, colon, rest = text.partition(":")
+    return f"{names[source]}:{rest}" if colon and source in names else text
+
+
+def _replace(value, names: dict[str, str]):
+    if isinstance(value, str):
+        return _renamed(value, names)
+    if isinstance(value, list):
+        return [_replace(v, names) for v in value]
+    if isinstance(value, dict):
+        return {_renamed(k, names): _replace(v, names) for k, v in value.items()}
+    return value
+
+
+#: state fields that can name a creature besides ``units`` (ids or ``used`` entries)
+_NAMING = ("lasting", "declared", "combat", "used")
 
 
 def secret_cards(state: dict, player: int | None) -> set[str]:
-    """Instance ids ``player`` may not see in a view."""
+    """Instance ids (and ``used`` entries) ``player`` may not see in a view.
+
+    The other player's hand, deck and set-aside cards; each enemy creature in
+    the shadow, the artifacts it carries and the ``used`` entries naming it.
+    """
     out: set[str] = set()
     for seat, p in enumerate(state["players"]):
-        out.update(p["deck"])
-        out.update(p["aside"])
         if seat != player:
+            out.update(p["deck"])
+            out.update(p["aside"])
             out.update(p["hand"])
     declared = state["declared"]
     if declared is not None and declared["type"] == "play_card":
         out.discard(declared["card"])  # shown when the play was declared (KOZ-16)
-    for uid in _hidden_units(state, player):
+    hidden = _hidden_units(state, player)
+    for uid in hidden:
         out.add(uid)
         out.update(state["units"][uid]["artifacts"])
+    out.update(e for e in state["used"] if e.partition(":")[0] in hidden)
     return out
 
 
-def _replace(value, aliases: dict[str, str]):
-    if isinstance(value, str):
-        return aliases.get(value, value)
-    if isinstance(value, list):
-        return [_replace(v, aliases) for v in value]
-    if isinstance(value, dict):
-        return {aliases.get(k, k): _replace(v, aliases) for k, v in value.items()}
-    return value
-
-
 def hide(state: dict, player: int | None) -> dict:
-    """``state`` as ``player`` (None: a spectator) may see it."""
+    """``state`` as ``player`` (None: a spectator) may see it.
+
+    Enemy creatures in the shadow come after the others, by alias.
+    """
     seen = dict(state)
     players = []
     for seat, p in enumerate(state["players"]):
@@ -60,23 +89,24 @@ def hide(state: dict, player: int | None) -> dict:
         q["deck_count"] = len(p["deck"])
         q["aside_count"] = len(p["aside"])
         q["card_count"] = len(p["cards"])
-        if seat != player:
+        if seat == player:
+            for zone in ("deck", "aside", "cards"):
+                q[zone] = sorted(p[zone])
+        else:
             q["hand_count"] = len(p["hand"])
             del q["hand"]
         players.append(q)
     seen["players"] = players
     aliases = _hidden_units(state, player)
     if aliases:
-        units = {}
-        for uid, d in state["units"].items():
-            if uid in aliases:
-                units[aliases[uid]] = {"owner": d["owner"], "sector": d["sector"],
-                                       "shadow": True, "card": None,
-                                       "artifact_count": len(d["artifacts"])}
-            else:
-                units[uid] = d
+        units = {uid: d for uid, d in state["units"].items() if uid not in aliases}
+        for uid, alias in aliases.items():
+            d = state["units"][uid]
+            units[alias] = {"owner": d["owner"], "sector": d["sector"], "damage": d["damage"],
+                            "shadow": True, "card": None,
+                            "artifact_count": len(d["artifacts"])}
         seen["units"] = units
-        for key in ("lasting", "declared", "combat"):
+        for key in _NAMING:
             seen[key] = _replace(state[key], aliases)
     return seen
 
@@ -85,57 +115,122 @@ def determinize(state: dict, cat: Catalogue, player: int | None, seed: int) -> d
     """Re-deal what ``player`` cannot locate; a fresh chance seed.
 
     For each other player: their hand, deck and the cards set aside in a
-    mulligan are re-dealt from the union of the three (sizes kept; a card
-    declared for play stays in the hand, KOZ-16), and each of their
-    creatures in the shadow without artifacts (KOZ-41: face down) is any
-    unlocated creature with Shadow whose id sorts to the same place among
-    the units (the view numbers hidden creatures by that place).
+    mulligan are re-dealt from the union of the three and of their creatures
+    in the shadow with the artifacts these carry (sizes kept; a card
+    declared for play stays in the hand, KOZ-16).  Each creature in the
+    shadow first becomes an unlocated creature or hero carrying as many
+    unlocated artifacts as the view shows (``_cast``).
 
-    A function of ``view(state, player)``, the players' card lists (which
-    the view does not show) and ``seed``: pools are sorted before the seeded
-    draws, shadowed creatures are taken in the order of their public
-    aliases, renamed everywhere the view aliases them, and every hidden list
-    comes out sorted.
+    A function of ``view(state, player)``, the other players' card lists
+    (which the view does not show) and ``seed``: pools are sorted before the
+    seeded draws, shadowed creatures are cast in alias order and put after
+    the other units in that order (as the view lists them), every name the
+    view aliases is renamed, and every hidden list comes out sorted.
     """
     rng = random.Random(seed)
     out = dict(state)
     out["players"] = [dict(p) for p in state["players"]]
-    aliases = _hidden_units(state, player)  # in id order = the order of the public aliases
+    aliases = _hidden_units(state, player)
     declared = state["declared"]
     shown = declared["card"] if declared is not None and declared["type"] == "play_card" else None
-    movable = [uid for uid in aliases if not state["units"][uid]["artifacts"]]
-    fixed = sorted(set(state["units"]) - set(movable))
-    pools: dict[int, list[str]] = {}
+    cast: dict[str, tuple[str, list[str]]] = {}
     for seat, p in enumerate(out["players"]):
         for zone in ("deck", "aside", "cards"):
             p[zone] = sorted(p[zone])
-        if seat != player:
-            pools[seat] = sorted([c for c in p["hand"] if c != shown] + p["deck"] + p["aside"]
-                                 + [u for u in movable if state["units"][u]["owner"] == seat])
-    # shadowed creatures: the same number of picks per (place among the fixed ids, owner),
-    # handed out in id order so that every alias keeps its creature (ids start with the seat)
-    groups: dict[tuple[int, int], list[str]] = {}
-    for uid in movable:
-        groups.setdefault((bisect(fixed, uid), state["units"][uid]["owner"]), []).append(uid)
-    renamed = {}
-    for (place, seat), uids in groups.items():
-        options = [c for c in pools[seat] if bisect(fixed, c) == place
-                   and cat.faces[face(c)].type in ("creature", "hero")
-                   and "shadow" in cat.faces[face(c)].abilities]
-        for uid, pick in zip(uids, sorted(rng.sample(options, len(uids)))):
-            pools[seat].remove(pick)
-            renamed[uid] = pick
-    for seat, pool in pools.items():
-        p = out["players"][seat]
+        if seat == player:
+            continue
+        mine = [u for u in aliases if state["units"][u]["owner"] == seat]
+        pool = sorted([c for c in p["hand"] if c != shown] + p["deck"] + p["aside"] + mine
+                      + [a for u in mine for a in state["units"][u]["artifacts"]])
+        for uid, (new, arts) in zip(mine, _cast(state, cat, mine, pool, rng)):
+            cast[uid] = new, arts
+            for c in (new, *arts):
+                pool.remove(c)
         rng.shuffle(pool)
         kept = [c for c in p["hand"] if c == shown]
         n = len(p["hand"]) - len(kept)
         p["hand"] = sorted(kept + pool[:n])
         p["aside"] = sorted(pool[n:n + len(p["aside"])])
         p["deck"] = sorted(pool[n + len(p["aside"]):])
-    if any(uid != pick for uid, pick in renamed.items()):
-        out["units"] = {renamed.get(u, u): d for u, d in state["units"].items()}
-        for key in ("lasting", "declared", "combat"):
+    if cast:
+        units = {u: d for u, d in state["units"].items() if u not in cast}
+        for uid in aliases:  # alias order
+            new, arts = cast[uid]
+            units[new] = {**state["units"][uid], "artifacts": arts}
+        out["units"] = units
+        renamed = {uid: new for uid, (new, _) in cast.items()}
+        for key in _NAMING:
             out[key] = _replace(state[key], renamed)
     out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
     return out
+
+
+def _cast(state: dict, cat: Catalogue, hidden: list[str], pool: list[str],
+          rng: random.Random) -> list[tuple[str, list[str]]]:
+    """A ``(card, artifacts)`` from ``pool`` for each of one player's ``hidden`` creatures.
+
+    What the view tells about a hidden creature holds for its stand-in: a
+    creature or hero, carrying (a hero, KOZ-21) as many artifacts it may
+    carry — and, if a seeded search within ``SEARCH_BUDGET`` steps finds
+    such stand-ins for all, with Shadow (KOZ-41), life above its damage and
+    the abilities the view shows it used (``used``) or declared; otherwise
+    plausible stand-ins are preferred one creature at a time.  The real cards
+    fit the first part, so stand-ins are always found: creatures carrying
+    artifacts are cast first (their heroes and artifacts are the scarce
+    ones), and every other one finds a creature left.
+    """
+    creatures = [c for c in pool if cat.faces[face(c)].type in ("creature", "hero")]
+    artifacts = [c for c in pool if cat.faces[face(c)].type == "artifact"]
+    declared = state["declared"]
+    needs = {uid: {e.partition(":")[2] for e in state["used"] if e.partition(":")[0] == uid}
+             for uid in hidden}
+    if declared is not None and declared["type"] == "use_ability" and declared["source"] in needs:
+        needs[declared["source"]].add(declared["ability"])
+    order = sorted(hidden, key=lambda u: -len(state["units"][u]["artifacts"]))  # stable
+    budget = [SEARCH_BUDGET]
+
+    def plausible(uid: str, c: str, arts: list[str]) -> bool:
+        d = state["units"][uid]
+        trial = {"units": {c: {**d, "artifacts": arts}},
+                 "lasting": {m: ({**x, "unit": c} if x.get("unit") == uid else x)
+                             for m, x in state["lasting"].items()}}
+        keys = {key for key, _, _ in abilities.offered(trial, cat, c)}
+        return "shadow" in keys and needs[uid] <= keys \
+            and unit_stats(trial, cat, c).life > d["damage"]
+
+    def options(uid: str, taken: set[str], strict: bool) -> list[tuple[str, list[str]]]:
+        k = len(state["units"][uid]["artifacts"])
+        out = []
+        for c in creatures:
+            if c in taken or (k and cat.faces[face(c)].type != "hero"):
+                continue
+            fits = [a for a in artifacts
+                    if a not in taken and face(c) in cat.faces[face(a)].data["heroes"]]
+            out += [(c, list(arts)) for arts in combinations(fits, k)]
+        rng.shuffle(out)
+        if strict:
+            return [o for o in out if plausible(uid, *o)]
+        return sorted(out, key=lambda o: not plausible(uid, *o))  # stable: plausible first
+
+    def search(i: int, taken: set[str], strict: bool) -> list | None:
+        if i == len(order):
+            return []
+        for c, arts in options(order[i], taken, strict):
+            budget[0] -= 1
+            if strict and budget[0] < 0:
+                return None
+            rest = search(i + 1, taken | {c, *arts}, strict)
+            if rest is not None:
+                return [(c, arts)] + rest
+        return None
+
+    found = search(0, set(), True)
+    if found is None:
+        found = search(0, set(), False)
+    assert found is not None, "the real cards are a solution"
+    by_uid = dict(zip(order, found))
+    return [by_uid[uid] for uid in hidden]
+
+
+#: steps of the search for fully plausible stand-ins before settling for fewer
+SEARCH_BUDGET = 2000
