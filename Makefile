@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test venv redis-server openapi bench
+.PHONY: run test venv redis-server openapi bench load wrk
 
 # (Re)install when pyproject.toml changes; create the venv with python3.11 if missing.
 $(STAMP): pyproject.toml
@@ -62,3 +62,20 @@ bench: venv redis-server $(BENCH_STAMP)
 		fi; \
 	fi
 	$(PY) -m bench
+
+# The load generator of `make load` (issue 6); root installs it, others are told how.
+wrk:
+	@if ! command -v wrk >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing wrk (the HTTP load generator)"; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk; \
+		else \
+			echo "make load needs wrk: sudo apt-get install -y wrk" >&2; exit 1; \
+		fi; \
+	fi
+
+# 60 s of legal-actions + apply for the three games against gunicorn (2 workers) on
+# loopback: 0 errors, p50/p99, worker RSS before/after (growth < 10%).  LOAD_SECONDS=… to change.
+LOAD_SECONDS ?= 60
+load: venv wrk
+	$(PY) -m bench.load --seconds $(LOAD_SECONDS)
