@@ -301,3 +301,17 @@ def test_determinize_keeps_the_players_own_hidden_creatures():
         d = GAME.determinize(s, 0, seed)
         assert d["units"] == s["units"] and d["players"][0] == {
             **s["players"][0], "deck": sorted(s["players"][0]["deck"])}
+
+
+def test_validate_state_refuses_a_broken_shadow_number():
+    s = hero_table()
+    for unit, change, path in (
+            ("0.pz_sneak", lambda d: d.pop("shadow_number"), "state.units.0.pz_sneak.shadow_number"),
+            ("0.pz_sneak", lambda d: d.update(shadow_number=1), "state.units"),
+            ("0.pz_sneak", lambda d: d.update(shadow=False), "state.units.0.pz_sneak.shadow_number"),
+            ("0.pz_sneak", lambda d: d.update(shadow_number=0), "state.units.0.pz_sneak.shadow_number")):
+        bad = copy.deepcopy(s)
+        change(bad["units"][unit])
+        with pytest.raises(InvalidState) as exc:
+            GAME.validate_state(bad)
+        assert path in exc.value.errors, exc.value.errors
