@@ -87,19 +87,19 @@ def corrupt(state, rng):
 def test_shape_fast_path_agrees_with_validate(game_id):
     game = get_game(game_id)
     rng = random.Random(7)
-    states = states_of(game_id)
+    states = states_of(game_id, every=11)
     failing = 0
     for state in states:
         assert game.state_spec.ok(state, 0) and not slow_errors(game.state_spec, state)
         assert shape.compiled(game.state_spec)(state)
-        for _ in range(60):
+        for _ in range(40):
             bad = corrupt(state, rng)
             errors = slow_errors(game.state_spec, bad)
             assert game.state_spec.ok(bad, 0) == (not errors), errors
             assert shape.compiled(game.state_spec)(bad) == (not errors), errors
             assert shape.check(game.state_spec, bad, "state") == errors
             failing += bool(errors)
-    assert failing > len(states) * 10  # the corruptions do reach the checks
+    assert failing > len(states) * 8  # the corruptions do reach the checks
 
 
 def test_shape_fast_path_depth_and_bounds():
