@@ -122,6 +122,8 @@ def measure(app, case: Case, quick: bool = False) -> dict:
             "request_us": round(total, 1), "floor_us": round(floor, 1), "body_bytes": len(raw),
             "reply_bytes": len(orjson.dumps(reply)),
             **{f"{k}_us": round(v, 1) for k, v in parts.items()},
+            # what the service's HTTP layer adds beyond the floor's Flask path
+            "http_layer_above_floor_us": round(total - floor - sum(parts.values()), 1),
             **{f"{k}_share": round(v / total, 3) for k, v in parts.items()},
         }
     return out
