@@ -17,7 +17,8 @@ environment (or the app config of the same name without ``REFEREE_``):
 ==============================  ===============================================
 
 Rate limits count in Redis when ``REDIS_URL`` is set (shared by every
-worker), else in each process's memory.  A client is its API key when it
+worker; while Redis is unreachable each process counts in memory), else in
+each process's memory.  A client is its API key when it
 sends one, else its address.
 
 Every response carries ``X-Request-Id``: the client's own (if it sent one of
@@ -197,7 +198,9 @@ def _rate_limits(app: Flask) -> None:
         default_limits=[general] if general else [],
         default_limits_exempt_when=lambda: not (
             request.method == "POST" and request.path.startswith("/v1/")),
-        key_prefix="referee-limits", strategy="moving-window")
+        key_prefix="referee-limits", strategy="moving-window",
+        # Redis down: count in memory meanwhile rather than fail the request
+        in_memory_fallback_enabled=True, swallow_errors=True)
     if evaluations and "evaluations.submit" in app.view_functions:
         view = app.view_functions["evaluations.submit"]
         app.view_functions["evaluations.submit"] = limiter.limit(

@@ -103,3 +103,15 @@ def test_cors_only_when_configured(make_client):
     r = client.post("/v1/games/raiders/new", json={"players": 2},
                     headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in r.headers
+
+
+def test_rate_limits_survive_an_unreachable_redis(make_client):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = make_client(RATE_LIMIT="2/minute", REDIS_URL=f"redis://127.0.0.1:{port}/0")
+    codes = [client.post("/v1/games/raiders/new", json={"players": 2}).status_code
+             for _ in range(3)]
+    assert codes == [200, 200, 429]
