@@ -62,12 +62,18 @@ def parse_keys(text: str | Sequence[str] | None) -> list[bytes]:
     return [k.strip().encode() for k in items if k and k.strip()]
 
 
-def digest(state: dict, key: bytes) -> str:
-    """The signature of ``state`` (its own ``signature`` member left out)."""
+def canonical(state: dict) -> bytes:
+    """The bytes signed: orjson with sorted keys, the ``signature`` member left out."""
     if FIELD in state:
         state = {k: v for k, v in state.items() if k != FIELD}
-    canonical = orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
-    return PREFIX + hmac.new(key, canonical, hashlib.sha256).hexdigest()
+    return orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
+
+
+def digest(state: dict, key: bytes, encoded: bytes | None = None) -> str:
+    """The signature of ``state`` under ``key``."""
+    if encoded is None:
+        encoded = canonical(state)
+    return PREFIX + hmac.new(key, encoded, hashlib.sha256).hexdigest()
 
 
 def seal(state: dict, keys: Sequence[bytes]) -> dict:
@@ -101,7 +107,8 @@ def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
         raise ProblemError(403, "bad-signature", "Bad signature",
                            f"`signature` must be a string \"{PREFIX}<hex>\" as the service "
                            "returned it")
-    if not any(hmac.compare_digest(digest(bare, key), signature) for key in keys):
+    encoded = canonical(bare)
+    if not any(hmac.compare_digest(digest(bare, key, encoded), signature) for key in keys):
         raise ProblemError(403, "bad-signature", "Bad signature",
                            "the state's signature does not match its content: it was altered, "
                            "or signed with a key this server does not have")
