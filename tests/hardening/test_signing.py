@@ -7,8 +7,12 @@ import hmac
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from service.games import registry
+
+from .conftest import walk
 
 PROBLEMS = "https://referee.dev/problems/"
 
@@ -114,3 +118,61 @@ def test_evaluations_verify_signed_states(signed):
     assert r.status_code == 403
     r = signed.post("/v1/evaluations", json={**body, "state": s})
     assert r.status_code == 202, r.json
+
+
+def _paths(value, prefix=()):
+    if prefix:
+        yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, prefix + (i,))
+
+
+@pytest.fixture(scope="module")
+def signed_states():
+    from service.app import create_app
+
+    client = create_app({"TESTING": True, "STATE_KEYS": "fuzz-key"}).test_client()
+    out = []
+    for game_id in registry.GAME_IDS:
+        out.extend((game_id, s) for s in walk(client, game_id, 4, 12)[::3])
+    return client, out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_any_alteration_of_a_signed_state_is_refused(signed_states, data):
+    """With signatures required, changing any one value of a signed state (or
+    dropping it, or adding a key anywhere) is never accepted: 403, or 400
+    ``unsigned-state`` when the signature itself went."""
+    client, states = signed_states
+    game_id, state = states[data.draw(st.integers(0, len(states) - 1), label="state index")]
+    broken = orjson.loads(orjson.dumps(state))
+    path = data.draw(st.sampled_from(list(_paths(broken))))
+    parent = broken
+    for key in path[:-1]:
+        parent = parent[key]
+    how = data.draw(st.sampled_from(["replace", "drop", "add"]))
+    old = parent[path[-1]]
+    if how == "replace":
+        new = data.draw(st.one_of(st.integers(-3, 1 << 40), st.text(max_size=6), st.none(),
+                                  st.booleans()).filter(lambda v: v != old or type(v) is not type(old)))
+        parent[path[-1]] = new
+    elif how == "drop":
+        del parent[path[-1]]
+    else:
+        target = old if isinstance(old, (dict, list)) else parent
+        if isinstance(target, dict):
+            target["zz-extra"] = 0
+        else:
+            target.append(0)
+    r = client.post(f"/v1/games/{game_id}/score", json={"state": broken},
+                    headers={"Referee-Require-Signed": "true"})
+    if path == ("signature",) and (how == "drop" or parent.get("signature", 0) is None):
+        assert r.status_code == 400 and r.json["type"] == PROBLEMS + "unsigned-state"
+    else:
+        assert r.status_code == 403, (path, how, r.status_code, r.json)
+        assert r.json["type"] == PROBLEMS + "bad-signature"
