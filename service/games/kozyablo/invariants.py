@@ -13,10 +13,37 @@ from .catalogue import Catalogue, face
 PHASES = ("setup", "mulligan", "main", "response", "combat")
 
 
+#: per card set (its ``Catalogue``): instance id → (seat, kind) of the ids found known
+_KNOWN: dict[Catalogue, dict[str, tuple[int, str]]] = {}
+#: known ids cached per card set at most (forged states cannot grow the cache without bound)
+KNOWN_CACHE_MAX = 4096
+
+
 def _known(cat: Catalogue, cid: str, seat: int) -> str | None:
-    """The kind of card ``cid`` is, or None when it is not a card of ``seat``."""
+    """The kind of card ``cid`` is, or None when it is not a card of ``seat``.
+
+    Known ids are cached per card set (``_KNOWN``): the check runs for every
+    card of every state validated.
+    """
+    cache = _KNOWN.get(cat)
+    if cache is None:
+        cache = _KNOWN[cat] = {}
+    hit = cache.get(cid)
+    if hit is not None:
+        return hit[1] if hit[0] == seat else None
+    head = cid.partition(".")[0]
+    kind = _kind_of(cat, cid)
+    if kind is None or head != str(seat):
+        return None
+    if len(cache) < KNOWN_CACHE_MAX:
+        cache[cid] = (seat, kind)
+    return kind
+
+
+def _kind_of(cat: Catalogue, cid: str) -> str | None:
+    """The kind of card ``cid`` is in ``cat`` (any seat), or None when it is none."""
     head, dot, rest = cid.partition(".")
-    if not dot or head != str(seat):
+    if not dot:
         return None
     f = face(cid)
     if f in cat.faces:
