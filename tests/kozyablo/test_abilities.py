@@ -234,3 +234,19 @@ def test_koz_44_vampirism_heals_what_it_dealt_capped_by_victims_life_and_maximum
     s, _ = play(s, act("attack", 0, sector="1.kz_capital"))
     s, ev = play(s, act("strike", 0, unit="0.tr_blood_wasp", targets=["1.kz_capital"]))
     assert "vampirism" not in types(ev) and s["players"][1]["capital_damage"] == 1
+
+
+def test_koz_18_43_a_refused_spell_target_names_the_true_reason():
+    """KOZ-18: a spell aimed at the wrong side is refused under KOZ-18 (not
+    KOZ-38: nobody there has Magic protection); KOZ-43: an undead-immune spell
+    aimed at Undead is refused under KOZ-43."""
+    s = table(mixed_deck("zh_bad_omen", "zh_brute"), "zhloby", hands={0: ["zh_bad_omen"]},
+              units={0: [("zh_brute", "0.gold_mine")],
+                     1: [("zh_dead", "1.gold_mine"), ("zh_brute", "1.gold_mine")]})
+    assert [a["target"] for a in listed(s, 0, "play_card")] == ["1.zh_brute"]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("play_card", 0, card="0.zh_bad_omen", target="0.zh_brute"))
+    assert exc.value.rule == "KOZ-18" and "enemy_creature" in exc.value.reason
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("play_card", 0, card="0.zh_bad_omen", target="1.zh_dead"))
+    assert exc.value.rule == "KOZ-43" and "Undead" in exc.value.reason

@@ -163,3 +163,26 @@ def test_koz_49_twelve_damage_destroys_the_capital():
     assert s["result"] == {"finished": True, "winners": [0], "reason": "destruction"}
     assert any(e["type"] == "capital_destroyed" and e["rule"] == "KOZ-49" for e in ev)
     assert GAME.score(s)["winners"] == [0] and s["pending"] == []
+
+
+def test_koz_45_a_defender_covers_allied_creatures_not_buildings():
+    """KOZ-45: a Defender takes damage dealt to allied *creatures*; a struck
+    building gets no Defender offer (only a struck capital does, KOZ-49)."""
+    s = table("zhloby", "kozly", buildings={1: ["kz_barn"]},
+              units={0: [("zh_brute", "1.kz_capital")], 1: [("kz_guard", "1.kz_capital")]})
+    s, _ = play(s, act("attack", 0, sector="1.kz_capital"))
+    s, ev = strike(s, 0, "0.zh_brute", "1.kz_barn")
+    assert s["pending"] == [{"player": 1, "decision": "strike"}]  # no `defend` offer
+    assert {"type": "damage", "target": "1.kz_barn", "amount": 1, "source": "0.zh_brute"} in ev
+    assert s["units"]["1.kz_guard"]["damage"] == 0
+
+
+def test_koz_26_a_creature_outside_the_combat_is_not_a_target_and_not_a_flyer():
+    """KOZ-26: striking a creature outside the combat's sector is refused under
+    KOZ-26 (not under KOZ-30: it does not fly)."""
+    s = table(units={0: [("pz_swordsman", "0.gold_mine")],
+                     1: [("tr_grub", "0.gold_mine"), ("tr_grub", "0.crystal_mine")]})
+    s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("strike", 0, unit="0.pz_swordsman", targets=["1.tr_grub#2"]))
+    assert exc.value.rule == "KOZ-26" and "not a legal target" in exc.value.reason

@@ -133,11 +133,17 @@ def reaction(state: dict, cat: Catalogue) -> dict | None:
 
 
 def defenders(state: dict, cat: Catalogue, target: str) -> list[str]:
-    """KOZ-45/KOZ-49: allies that may take the strike meant for ``target``."""
+    """KOZ-45/KOZ-49: allies that may take the strike meant for ``target``.
+
+    A Defender takes damage dealt to allied *creatures* (KOZ-45), so a struck
+    building has none; a struck capital has its whole garrison (KOZ-49).
+    """
     c = state["combat"]
     sector = c["sector"]
     who = owner_of(state, target)
     capital = target == sector and state["sectors"][sector]["kind"] == "capital"
+    if not capital and target not in state["units"]:
+        return []
     out = []
     for u, d in state["units"].items():
         if d["sector"] == sector and d["owner"] == who and u != target and not d["shadow"] \

@@ -24,6 +24,7 @@ from service.games.options import Option
 from . import combat, invariants, setup, turn, views
 from .catalogue import catalogue, of_state
 from .sectors import opponent
+from .stats import unit_stats
 from .shapes import ACTION_TYPES, EVENT_TYPES, PLAYER_SETUP_FIELDS, STATE_FIELDS
 
 OPTIONS = (
@@ -217,7 +218,9 @@ class Kozyablo(Game):
                 tgt = state["units"].get(t)
                 if tgt is not None and tgt["shadow"]:
                     raise RuleViolation("KOZ-41", "a creature in the shadow cannot be struck")
-                if tgt is not None and tgt["owner"] != seat and t in state["units"]:
+                if tgt is not None and t in (state["combat"].get("movers") or [t]) \
+                        and tgt["owner"] != seat and tgt["sector"] == state["combat"]["sector"] \
+                        and "flying" in unit_stats(state, cat, t).abilities:
                     raise RuleViolation("KOZ-30", f"{t!r} flies: only flyers, archers and "
                                         "Magic attack can strike it")
                 raise RuleViolation("KOZ-26", f"{t!r} is not a legal target; legal: "

@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import effects
 from .catalogue import Catalogue, face
 from ..errors import RuleViolation as violation
+from .stats import unit_stats
 from .sectors import (capital_id, controlled_sectors, enemy_creature_in_capital,
                       garrison_room, has_opposing_cards, production)
 
@@ -149,11 +150,19 @@ def check(state: dict, cat: Catalogue, action: dict) -> None:
             tgt = state["units"].get(choice.get("target", ""))
             if tgt is not None and tgt["shadow"]:
                 raise violation("KOZ-41", "a creature in the shadow cannot be chosen")
-            if tgt is not None and f.type == "magic":
-                raise violation("KOZ-38", "that creature is not affected by this magic "
-                                "(Magic protection or Undead immunity)")
-            raise violation("KOZ-18", f"not a legal target for this card: its effect reaches "
-                            f"{f.data['effect']['target']}")
+            effect = f.data["effect"]
+            if tgt is not None:
+                ab = unit_stats(state, cat, choice["target"]).abilities
+                if f.type == "magic" and "magic_protection" in ab \
+                        and not effect.get("pierces_magic_protection"):
+                    raise violation("KOZ-38", "that creature has Magic protection: no magic "
+                                    "card but Word of Letaro affects it")
+                if effect.get("undead_immune") and "undead" in ab:
+                    raise violation("KOZ-43", "that creature is Undead, and Undead are "
+                                    "immune to this card")
+            raise violation("KOZ-19" if f.type == "event" else "KOZ-18",
+                            f"not a legal target for this card: its effect reaches "
+                            f"{effect['target']}")
 
 
 def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
