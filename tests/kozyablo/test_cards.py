@@ -143,3 +143,19 @@ def test_koz_23_enemy_creature_in_your_capital_creatures_and_artifacts_only_ther
     assert rule_of(s, act("play_card", 0, card="0.kz_art_horns", target="0.kz_hero")) == "KOZ-23"
     s, _ = play(s, act("play_card", 0, card="0.kz_scout", sector="0.kz_capital"))
     assert s["units"]["0.kz_scout"]["sector"] == "0.kz_capital"
+
+
+def test_koz_20_a_hero_needs_crystals_3_whatever_its_printed_level():
+    """KOZ-20: "добыча кристаллов должна быть 3 или больше" — a level-5 hero of a
+    custom card set is playable with crystals 3 (the level does not raise it)."""
+    from types import SimpleNamespace
+
+    from service.games.kozyablo.catalogue import of_state
+    from service.games.kozyablo.play import affordable
+
+    s = table("pozorki", "trutni", control={"0.crystal_mine": 0})
+    hero = SimpleNamespace(id="big_hero", type="hero", level=5, data={})
+    assert affordable(s, of_state(s), 0, hero) is None  # crystals 2 + 1 = 3
+    s = table("pozorki", "trutni")
+    why = affordable(s, of_state(s), 0, hero)
+    assert why.startswith("KOZ-20") and "crystals production 3" in why

@@ -26,7 +26,14 @@ HERO_CRYSTALS = 3
 
 
 def level_needed(f) -> int:
-    return max(f.level, HERO_CRYSTALS) if f.type == "hero" else f.level
+    """The production a card needs: its level; a hero needs crystals 3 whatever
+    its printed level ("добыча кристаллов должна быть 3 или больше", KOZ-20).
+
+    >>> from types import SimpleNamespace as N
+    >>> level_needed(N(type="hero", level=5)), level_needed(N(type="creature", level=2))
+    (3, 2)
+    """
+    return HERO_CRYSTALS if f.type == "hero" else f.level
 
 
 def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = None) -> str | None:
@@ -37,8 +44,9 @@ def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = No
     resource, rule = NEEDS[f.type]
     need = level_needed(f)
     if prod[resource] < need:
-        return (f"{rule}: a level-{f.level} {f.type} needs {resource} production "
-                f"{need}; you have {prod[resource]}")
+        what = "a hero" if f.type == "hero" else f"a level-{f.level} {f.type}"
+        return (f"{rule}: {what} needs {resource} production {need}; "
+                f"you have {prod[resource]}")
     req = f.data.get("requires")
     if req and controlled_sectors(state, seat) < req.get("controlled_sectors", 0):
         return (f"KOZ-19: this card needs {req['controlled_sectors']} controlled sector(s); "
