@@ -250,3 +250,26 @@ def test_koz_18_43_a_refused_spell_target_names_the_true_reason():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(s, act("play_card", 0, card="0.zh_bad_omen", target="1.zh_dead"))
     assert exc.value.rule == "KOZ-43" and "Undead" in exc.value.reason
+
+
+def test_koz_31_area_hits_two_creatures_not_a_creature_and_the_capital():
+    """KOZ-31: Area deals its damage "to two opposing creatures": the capital (not
+    a creature) is struck alone, never paired with a creature."""
+    s = fight("kozly", "zhloby", [("kz_catapult",)], [("zh_dead",)], sector="1.zh_capital")
+    assert sorted(a["targets"] for a in listed(s, 0, "strike")) == [["1.zh_capital"],
+                                                                    ["1.zh_dead"]]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("strike", 0, unit="0.kz_catapult",
+                          targets=["1.zh_capital", "1.zh_dead"]))
+    assert exc.value.rule == "KOZ-31"
+    s = fight("kozly", "zhloby", [("kz_catapult",)], [("zh_dead",), ("zh_brute",)],
+              sector="1.zh_capital")
+    assert sorted(a["targets"] for a in listed(s, 0, "strike")) == [
+        ["1.zh_brute", "1.zh_dead"], ["1.zh_capital"]]
+    with pytest.raises(RuleViolation) as exc:  # two creatures can be struck: not one alone
+        GAME.apply(s, act("strike", 0, unit="0.kz_catapult", targets=["1.zh_dead"]))
+    assert exc.value.rule == "KOZ-31"
+    s, _ = play(s, act("strike", 0, unit="0.kz_catapult", targets=["1.zh_capital"]))
+    assert s["pending"] == [{"player": 1, "decision": "defend"}]  # the garrison (KOZ-49)
+    s, _ = play(s, act("decline", 1))
+    assert s["players"][1]["capital_damage"] == 1  # attack 2 - Armor 2, never below 1

@@ -99,6 +99,21 @@ def legal_targets(state: dict, cat: Catalogue, striker: str) -> list[str]:
     return sorted(t for t in pool if can_strike(state, cat, abilities, t))
 
 
+def strike_options(state: dict, cat: Catalogue, striker: str) -> list[list[str]]:
+    """KOZ-26/KOZ-31: the target lists ``striker`` may choose now.
+
+    One legal target each; with Area, two different opposing *creatures* at
+    once ("одновременно двум существам оппонента") — one when only one can be
+    struck — and a building or the capital, which are not creatures, alone.
+    """
+    targets = legal_targets(state, cat, striker)
+    creatures = [t for t in targets if t in state["units"]]
+    if "area" not in striker_stats(state, cat, striker).abilities or len(creatures) < 2:
+        return [[t] for t in targets]
+    return [[a, b] for i, a in enumerate(creatures) for b in creatures[i + 1:]] + [
+        [t] for t in targets if t not in state["units"]]
+
+
 def candidates(state: dict, cat: Catalogue) -> tuple[int | None, list[str]]:
     """Who strikes next: ``(seat, [striker ids])`` — several: that seat chooses (KOZ-25)."""
     c = state["combat"]

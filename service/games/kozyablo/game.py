@@ -160,12 +160,8 @@ class Kozyablo(Game):
 
     @staticmethod
     def _strikes(state: dict, cat, seat: int, unit: str) -> list[dict]:
-        targets = combat.legal_targets(state, cat, unit)
-        if "area" in combat.striker_stats(state, cat, unit).abilities and len(targets) > 1:
-            return [{"type": "strike", "player": seat, "unit": unit, "targets": [a, b]}
-                    for i, a in enumerate(targets) for b in targets[i + 1:]]
-        return [{"type": "strike", "player": seat, "unit": unit, "targets": [t]}
-                for t in targets]
+        return [{"type": "strike", "player": seat, "unit": unit, "targets": ts}
+                for ts in combat.strike_options(state, cat, unit)]
 
     def check_action(self, state: dict, action: dict) -> None:
         cat = of_state(state)
@@ -225,11 +221,12 @@ class Kozyablo(Game):
                                         "Magic attack can strike it")
                 raise RuleViolation("KOZ-26", f"{t!r} is not a legal target; legal: "
                                     + ", ".join(legal))
-        area = "area" in combat.striker_stats(state, cat, unit).abilities
-        want = min(2, len(legal)) if area else 1
-        if len(set(targets)) != len(targets) or len(targets) != want:
-            raise RuleViolation("KOZ-31" if area else "KOZ-26",
-                                f"this strike takes {want} different target(s)")
+        if sorted(targets) not in [sorted(o) for o in combat.strike_options(state, cat, unit)]:
+            if "area" in combat.striker_stats(state, cat, unit).abilities:
+                raise RuleViolation("KOZ-31", "an Area strike hits two different creatures "
+                                    "at once (one if only one can be struck); a building or "
+                                    "the capital is struck alone")
+            raise RuleViolation("KOZ-26", "a strike has exactly one target")
 
     # ----------------------------------------------------------- resolve
     def resolve(self, draft, action: dict, events: list[dict]) -> None:
