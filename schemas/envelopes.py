@@ -241,6 +241,10 @@ class CheckResponse(_Response):
     legal = fields.Boolean(required=True)
     rule = fields.String(metadata={"description": "The clause the action breaks (`RAI-15`)."})
     reason = fields.String(metadata={"description": "One sentence why."})
+    fizzles = fields.Boolean(metadata={
+        "description": "Only with `legal: true`: `apply` accepts the action, but it breaks "
+                       "`rule` and has no effect; its card just goes to the discard (Raiders "
+                       "`illegal_play: fizzle`, RAI-30)."})
 
 
 class ViewResponse(_Response):

@@ -9,7 +9,8 @@ OpenSpiel's ``Game``/``State`` split and python-chess's ``Board``:
 * ``pending(state)`` — who must decide now and what kind of decision
 * ``legal_actions(state, player=None)`` — every legal action, each ready to
   be sent to ``apply`` as it is
-* ``check(state, action)`` — ``{"legal": bool, "rule"?, "reason"?}``
+* ``check(state, action)`` — ``{"legal": bool, "rule"?, "reason"?}`` (a legal
+  action may carry the ``check_notes`` of its game, e.g. ``"fizzles"``)
 * ``apply(state, action) -> (state, events)`` — pure; an illegal action
   raises ``RuleViolation`` naming the clause
 * ``score(state)`` — ``{finished, winners, scores: [{player, total, breakdown}]}``
@@ -29,6 +30,7 @@ Hooks a game implements (see ``service/games/raiders`` for the pattern):
 ``compute_pending``    the pending list, derived from the state
 ``candidate_actions``  actions worth testing for one player (filtered here)
 ``check_action``       raise ``RuleViolation`` if the action is illegal
+``check_notes``        optional: what ``check`` adds about a legal action
 ``resolve``            carry the action out on a ``Draft``, append events
 ``chance_outcomes``    ``[(action, weight)]`` at a chance node
 ``compute_score``      the score dict
@@ -194,12 +196,14 @@ class Game:
         return None
 
     def check(self, state: dict, action: Any) -> dict:
-        """``{"legal": True}`` or ``{"legal": False, "rule", "reason"}``."""
+        """``{"legal": True, **check_notes}`` or ``{"legal": False, "rule", "reason"}``."""
         try:
-            self._validate_action(state, action)
+            action = self._validate_action(state, action)
         except RuleViolation as exc:
             return {"legal": False, "rule": exc.rule, "reason": exc.reason}
-        return {"legal": True}
+        if action["player"] == CHANCE:
+            return {"legal": True}
+        return {"legal": True, **self.check_notes(state, action)}
 
     def apply(self, state: dict, action: Any) -> tuple[dict, list[dict]]:
         """The state after ``action`` and what happened.  The input is not changed."""
@@ -343,6 +347,15 @@ class Game:
 
     def check_action(self, state: dict, action: dict) -> None:
         raise NotImplementedError
+
+    def check_notes(self, state: dict, action: dict) -> dict:
+        """Extra keys ``check`` reports about an action ``apply`` accepts.
+
+        Default none.  A game whose house rule accepts a breach without effect
+        returns ``{"fizzles": True, "rule": clause, "reason": why}`` for it
+        (Raiders, RAI-30 ``illegal_play: fizzle``).
+        """
+        return {}
 
     def resolve(self, draft: Draft, action: dict, events: list[dict]) -> None:
         raise NotImplementedError

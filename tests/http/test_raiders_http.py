@@ -104,3 +104,23 @@ def test_raiders_reference_cards_filterable(real_api):
     assert some["count"] > 0
     assert all(c.get("suit") == suit for group in some["cards"].values() for c in group)
     assert some["count"] < whole["count"]
+
+
+def test_raiders_check_reports_a_trick_that_would_fizzle(real_api):
+    """RAI-30 ``illegal_play: fizzle``: ``apply`` accepts an illegal trick from a card
+    in hand and discards it; ``check`` says so beforehand, with the clause."""
+    new = real_api.post("/v1/games/raiders/new",
+                        json={"players": 2, "seed": 15, "options": {"illegal_play": "fizzle"}})
+    state = new.json["state"]
+    seat = state["pending"][0]["player"]
+    card = next(c for c in state["players"][seat]["hand"]
+                if not any(a.get("card") == c for a in registry.get_game("raiders")
+                           .legal_actions(state, seat) if a["type"] == "play_trick"))
+    action = {"type": "play_trick", "player": seat, "card": card}
+    check = real_api.post("/v1/games/raiders/check", json={"state": state, "action": action}).json
+    assert check["legal"] is True and check["fizzles"] is True
+    assert check["rule"].startswith("RAI-") and "no effect" in check["reason"]
+    applied = real_api.post("/v1/games/raiders/apply", json={"state": state, "action": action}).json
+    fizzled = [e for e in applied["events"] if e["type"] == "fizzled"]
+    assert fizzled and fizzled[0]["rule"] == check["rule"]
+    assert card in applied["state"]["discard"]

@@ -119,6 +119,16 @@ def test_rai_21_during_a_capture_others_may_only_play_tricks():
     assert exc.value.rule == "RAI-21"
 
 
+def test_rai_12_the_attacker_cannot_send_a_second_fighter_during_its_capture():
+    """RAI-12: one turn, one fighter, one attempt — also while the window is open
+    (the attacker is not one of RAI-21's "other players")."""
+    state = table(hands={0: ["S-K", "S-Q"]}, centre=["kiosk", "club"])
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("capture", 0, fighter="S-Q", property="club"))
+    assert exc.value.rule == "RAI-12" and "one attempt" in exc.value.reason
+
+
 def test_rai_26_priority_goes_round_from_the_attacker_and_tricks_restart_it():
     """RAI-26: priority goes round from the attacker and tricks restart it."""
     state = table(players=3, hands={0: ["S-K"], 1: ["S-8"], 2: ["H-6"]},

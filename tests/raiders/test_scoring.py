@@ -56,6 +56,12 @@ def test_rai_8_teams_pool_money_but_not_set_bonuses():
     """RAI-8: teams pool money but not set bonuses."""
     with pytest.raises(InvalidOptions):
         GAME.new_game(3, {"teams": True}, seed=1)
+    # "побеждает та пара, которая в сумме набрала 36": a pair's target is fixed at 36,
+    # so the short game (24 at four) does not combine with it
+    with pytest.raises(InvalidOptions) as exc:
+        GAME.new_game(4, {"teams": True, "short_game": True}, seed=1)
+    assert "RAI-8" in str(exc.value.errors["options.short_game"])
+    assert GAME.score(GAME.new_game(4, {"teams": True}, seed=1)[0])["target"] == 36
     # partners 0 and 2 each own a bank: 9 + 9 = 18, not the 22 of a pair
     state = table(players=4, options={"teams": True},
                   holdings={0: {"bank": "S-K", "oil_well": "S-Q"},

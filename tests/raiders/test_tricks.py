@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-import pytest
+import pathlib
 
+import pytest
+import yaml
+
+import card_db
 from service.games.errors import RuleViolation
 from service.games.raiders import GAME
 from service.games.raiders.cards import for_state
 from service.games.raiders.power import current_power
+from service.games.raiders.tricks import change_problem
 
 from .builder import act, pass_all, play, table, types
 
@@ -23,15 +28,16 @@ def test_rai_22_tricks_come_from_the_hand_and_go_to_the_discard():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("play_trick", 0, card="S-7", target="S-J"))
     assert exc.value.rule == "RAI-22"
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
     # Boar: costs another card from the hand
     with pytest.raises(RuleViolation) as exc:
-        GAME.apply(state, act("play_trick", 0, card="S-9", target="S-J"))
+        GAME.apply(state, act("play_trick", 0, card="S-9", target="S-K"))
     assert exc.value.rule == "RAI-22" and "cost_card" in exc.value.reason
-    after, events = play(state, act("play_trick", 0, card="S-9", target="S-J", cost_card="H-6"))
-    assert after["players"][0]["hand"] == ["S-K"]
-    assert after["discard"][-2:] == ["S-9", "H-6"] and _power(after, "S-J") == 9
+    after, events = play(state, act("play_trick", 0, card="S-9", target="S-K", cost_card="H-6"))
+    assert after["players"][0]["hand"] == []
+    assert after["discard"][-2:] == ["S-9", "H-6"] and _power(after, "S-K") == 11
     # a card played as a trick is not a fighter in that capture
-    assert "S-9" not in [a.get("fighter") for a in GAME.legal_actions(after, 0)]
+    assert after["capture"]["fighter"] == "S-K" and "S-9" not in after["players"][0]["holdings"]
 
 
 def test_rai_23_timing_limits_are_honoured():
@@ -90,21 +96,62 @@ def test_rai_24_same_suit_tricks_and_the_trump_ace_reaching_every_suit():
 
 def test_rai_25_modifiers_expire_with_the_capture_or_the_turn():
     """RAI-25: modifiers expire with the capture or the turn."""
-    state = table(hands={0: ["S-K", "S-8", "S-9", "H-6"], 1: ["H-6", "H-7", "H-8", "H-9",
-                                                             "H-10", "H-J"][1:]},
-                  centre=["kiosk"], holdings={0: {"club": "S-J"}})
-    # outside a capture: Boar on our guard lasts until the end of the turn
-    state, _ = play(state, act("play_trick", 0, card="S-9", target="S-J", cost_card="H-6"))
-    assert _power(state, "S-J") == 9 and state["modifiers"][0]["until"] == "turn"
+    # RULING: a change made outside a capture (here already on the table) lasts the turn
+    state = table(hands={0: ["S-K", "S-8"]}, centre=["kiosk"], holdings={0: {"club": "S-J"}},
+                  modifiers=[{"card": "S-J", "amount": 3, "until": "turn"}])
+    assert _power(state, "S-J") == 9
     # inside a capture: Pump up on the attacker lasts until the capture ends
     state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"),
                     act("play_trick", 0, card="S-8", target="S-K"))
-    assert _power(state, "S-K") == 10
+    assert _power(state, "S-K") == 10 and state["modifiers"][-1]["until"] == "capture"
     state, events = pass_all(state)
     assert _power(state, "S-K") == 8 and _power(state, "S-J") == 9
     state, events = play(state, act("end_turn", 0))
     assert _power(state, "S-J") == 6 and state["modifiers"] == []
     assert "modifiers_expired" in types(events)
+
+
+@pytest.fixture
+def bribe_any_time(tmp_path, monkeypatch):
+    """The reference set with "Bribe" (D-6) playable at any time on any guard:
+    a power change outside a capture can then matter (RAI-25, RAI-28)."""
+    source = pathlib.Path(card_db.__file__).parent / "raiders" / "reference.yaml"
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data["meta"]["id"] = "bribe_any_time"
+    bribe = next(f for f in data["fighters"] if f["id"] == "D-6")["trick"]
+    bribe.update(timing="any", target="guarding_fighter")
+    (tmp_path / "raiders").mkdir()
+    (tmp_path / "raiders" / "bribe_any_time.yaml").write_text(
+        yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    monkeypatch.setenv("CARD_DB_PATH", str(tmp_path))
+    card_db.clear_cache()
+    yield card_db.get("raiders", "bribe_any_time").ref()
+    card_db.clear_cache()
+
+
+def test_rai_25_a_change_outside_a_capture_lasts_the_turn_and_counts_in_its_capture(
+        bribe_any_time):
+    """RAI-25 (RULING): a power change made outside a capture lasts until the end of
+    the turn, so it still counts in that turn's capture; RAI-28: it must be able to."""
+    state = {**table(hands={0: ["D-6", "D-7", "S-10"]}, trump="H", centre=["kiosk"],
+                     holdings={0: {"club": "D-9"}, 1: {"market": "H-9"}}),
+             "card_set": bribe_any_time}
+    # on our own guard it could never fight this turn: only a discard (RAI-28)
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("play_trick", 0, card="D-6", target="D-9"))
+    assert exc.value.rule == "RAI-28" and "only discard" in exc.value.reason
+    after, events = play(state, act("play_trick", 0, card="D-6", target="H-9"))
+    assert after["modifiers"] == [{"card": "H-9", "amount": -3, "until": "turn"}]
+    assert _power(after, "H-9") == 1
+    won, events = pass_all(play(after, act("capture", 0, fighter="S-10", property="market"))[0])
+    assert [e for e in events if e["type"] == "combat"][0]["guard_power"] == 1
+    assert won["players"][0]["holdings"] == {"club": "D-9", "market": "S-10"}
+    # unused, it expires with the turn
+    ended, events = play(after, act("end_turn", 0))
+    assert ended["modifiers"] == [] and "modifiers_expired" in types(events)
+    # once the turn's capture attempt is spent, no guard can fight again this turn
+    spent = {**state, "capture_used": True}
+    assert GAME.check(spent, act("play_trick", 0, card="D-6", target="H-9"))["rule"] == "RAI-28"
 
 
 def test_rai_28_no_trick_only_to_discard():
@@ -122,12 +169,26 @@ def test_rai_28_no_trick_only_to_discard():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("play_trick", 0, card="S-10"))
     assert exc.value.rule == "RAI-28"
-    # Turncoat on a guard that is already yours changes nothing either
+    # Turncoat on a guard that is already yours: its data says "not_own" (RAI-24),
+    # and without that filter it would change nothing (RAI-28)
     state = table(hands={0: ["S-Q"]}, holdings={0: {"club": "S-9"}}, centre=["kiosk"])
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("play_trick", 0, card="S-Q", target="S-9"))
-    assert exc.value.rule in ("RAI-24", "RAI-28")
+    assert exc.value.rule == "RAI-24" and "another player" in exc.value.reason
     assert not any(a["type"] == "play_trick" for a in GAME.legal_actions(state, 0))
+    turncoat = for_state(state).fighter("S-Q")["trick"]
+    assert "already yours" in change_problem(state, 0, turncoat, "S-9")
+    # Boar ("discard any card from your hand: ...") only to get rid of a card: the
+    # original's own example.  On your guard in your own turn, or on a fighter that
+    # is not in the capture, the +3 expires before any fight (RAI-25)
+    state = table(hands={0: ["S-9", "H-6", "S-K"]}, centre=["kiosk"],
+                  holdings={0: {"club": "S-J"}})
+    boar = act("play_trick", 0, card="S-9", target="S-J", cost_card="H-6")
+    assert GAME.check(state, boar)["rule"] == "RAI-28"
+    assert not any(a["type"] == "play_trick" for a in GAME.legal_actions(state, 0))
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
+    assert GAME.check(state, boar)["rule"] == "RAI-28"
+    assert GAME.check(state, {**boar, "target": "S-K"}) == {"legal": True}
 
 
 def test_rai_29_a_play_that_stood_is_not_undone_later():
@@ -155,17 +216,24 @@ def test_rai_30_reject_mode_refuses_and_changes_nothing():
 
 def test_rai_30_fizzle_mode_discards_a_card_really_in_hand_with_no_effect():
     """RAI-30: fizzle mode discards a card really in hand with no effect."""
-    state = table(hands={0: ["S-A", "S-K"]}, holdings={1: {"club": "D-9"}},
+    state = table(hands={0: ["S-A", "S-K"]}, holdings={1: {"club": "D-9", "kiosk": "S-9"}},
                   options={"illegal_play": "fizzle"}, trump="H")
+    # check tells the scorekeeper in advance: accepted, but it fizzles, and why
+    assert GAME.check(state, act("play_trick", 0, card="S-A", target="D-9")) == {
+        "legal": True, "fizzles": True, "rule": "RAI-24",
+        "reason": "this trick targets only a fighter of its own suit (S); only a trump "
+                  "trick reaches every suit; the card would go to the discard with no effect"}
+    assert GAME.check(state, act("play_trick", 0, card="S-A", target="S-9")) == {"legal": True}
     after, events = play(state, act("play_trick", 0, card="S-A", target="D-9"))
     fizzled = [e for e in events if e["type"] == "fizzled"]
     assert fizzled and fizzled[0]["rule"] == "RAI-24" and fizzled[0]["card"] == "S-A"
-    assert after["players"][1]["holdings"] == {"club": "D-9"}  # no effect
+    assert after["players"][1]["holdings"] == {"club": "D-9", "kiosk": "S-9"}  # no effect
     assert "S-A" in after["discard"] and after["players"][0]["hand"] == ["S-K"]
     # a card not in the hand cannot fizzle: rejected
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("play_trick", 0, card="H-A", target="D-9"))
     assert exc.value.rule == "RAI-22"
+    assert GAME.check(state, act("play_trick", 0, card="H-A", target="D-9"))["legal"] is False
 
 
 def test_rai_24_attacker_only_and_guard_only_targets():
@@ -185,3 +253,21 @@ def test_rai_24_attacker_only_and_guard_only_targets():
     after, events = play(state, act("play_trick", 1, card="D-J", target="D-K"))
     assert "D-K" in after["discard"] and after["capture"] is None
     assert after["players"][1]["holdings"] == {"market": "H-9", "club": "C-9"}
+
+
+def test_rai_24_every_same_suit_trick_of_the_trump_suit_reaches_every_suit():
+    """RAI-24: "Шняги козырных карт действуют на карты любой масти" — every trick of
+    a trump card, not only the ace, ignores its same-suit restriction; other suits
+    keep it."""
+    state = table(hands={0: ["S-K", "D-8", "C-8", "D-Q", "C-Q"], 1: ["D-J", "C-J"]},
+                  trump="D", centre=["kiosk"], holdings={1: {"club": "H-9"}})
+    assert GAME.check(state, act("play_trick", 0, card="D-Q", target="H-9")) == {"legal": True}
+    assert GAME.check(state, act("play_trick", 0, card="C-Q", target="H-9"))["rule"] == "RAI-24"
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
+    refused = GAME.check(state, act("play_trick", 0, card="C-8", target="S-K"))
+    assert refused["rule"] == "RAI-24" and "own suit (C)" in refused["reason"]
+    state, _ = play(state, act("play_trick", 0, card="D-8", target="S-K"), act("pass", 0))
+    assert _power(state, "S-K") == 10
+    # the trump Ambush kills a spade attacker
+    state, events = play(state, act("play_trick", 1, card="D-J", target="S-K"))
+    assert "S-K" in state["discard"] and state["capture"] is None

@@ -31,6 +31,9 @@ from .table import free_property, holder_of
 def check_capture(state: dict, action: dict, cat: Catalogue) -> None:
     player, fighter, prop = action["player"], action["fighter"], action["property"]
     if state["phase"] == "capture":
+        if player == state["capture"]["attacker"]:
+            raise RuleViolation("RAI-12", "your capture attempt is in progress: one turn, "
+                                          "one fighter, one attempt")
         raise RuleViolation("RAI-21", "a capture is in progress: only tricks or a pass now")
     if state["capture_used"]:
         raise RuleViolation("RAI-12", "you have already made your capture attempt this turn")

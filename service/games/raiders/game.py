@@ -121,6 +121,12 @@ class Raiders(Game):
             raise RuleViolation(self.not_your_turn_rule, f"{kind} is a chance outcome, "
                                                          "not a player's action")
 
+    def check_notes(self, state: dict, action: dict) -> dict:
+        """RAI-30: ``check`` says when ``apply`` will let a trick fizzle, and why."""
+        if action["type"] == "play_trick":
+            return tricks.fizzle_notes(state, action)
+        return {}
+
     def actions_for(self, state: dict, player: int) -> list[dict]:
         """Listed directly (faster than testing candidates); the tests check
         both ways agree."""

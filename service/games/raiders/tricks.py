@@ -69,12 +69,32 @@ def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: d
     return None
 
 
+def power_change_can_matter(state: dict, target: str, in_play: dict) -> bool:
+    """RAI-28 with RAI-25: a power change expires with the capture (outside
+    one, with the turn), so it changes the game only for a fighter that can
+    still fight before then — the attacker or the guard under capture, or,
+    outside a capture, a guard the active player may still attack this turn.
+    Anything else (e.g. "Boar" on your own guard in your own turn) would only
+    discard cards."""
+    capture = state["capture"]
+    if capture is not None:
+        return target == capture["fighter"] or target == guard_of(state, capture["property"])
+    seat, role = in_play.get(target, (None, None))
+    return not state["capture_used"] and role == "guard" and seat != state["active"]
+
+
 def change_problem(state: dict, player: int, trick: dict, target: str | None,
                    in_play: dict | None = None) -> str | None:
     """RAI-28: a trick must change the game state, not just discard a card."""
     effect = trick["effect"]
     if effect == "draw" and not deck.can_draw(state):
         return "there is no fighter card left to draw"
+    if effect == "modify_power":
+        if in_play is None:
+            in_play = in_play_map(state)
+        if not power_change_can_matter(state, target, in_play):
+            return (f"{target} fights in no capture before this power change expires, so "
+                    "playing it would only discard cards")
     if effect == "steal_guard":
         if in_play is None:
             in_play = in_play_map(state)
@@ -133,6 +153,17 @@ def check_play_trick(state: dict, action: dict) -> None:
     problem = trick_problem(state, for_state(state), action)
     if problem is not None and state["options"]["illegal_play"] != "fizzle":
         raise problem
+
+
+def fizzle_notes(state: dict, action: dict) -> dict:
+    """RAI-30 for ``check``: a ``play_trick`` that ``apply`` accepts only to
+    let it fizzle (``illegal_play: fizzle``) is reported with the clause it
+    breaks: ``{"fizzles": True, "rule", "reason"}``; a valid play: ``{}``."""
+    problem = trick_problem(state, for_state(state), action)
+    if problem is None:
+        return {}
+    return {"fizzles": True, "rule": problem.rule,
+            "reason": f"{problem.reason}; the card would go to the discard with no effect"}
 
 
 def legal_tricks(state: dict, cat: Catalogue, player: int) -> list[dict]:
