@@ -67,9 +67,10 @@ def test_koz_27_damage_stays_after_combat():
     s = table(units={0: [("pz_dodger", "0.gold_mine")], 1: [("tr_wild_gilen", "0.gold_mine")]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
     s, _ = strike(s, 0, "0.pz_dodger", "1.tr_wild_gilen")
-    s, _ = play(s, act("decline", 0)) if s["pending"][0]["decision"] == "evade" else (s, [])
-    s, _ = strike(s, 1, "1.tr_wild_gilen", "0.pz_dodger") if s["phase"] == "combat" else (s, [])
-    assert s["phase"] == "main" and s["units"]["1.tr_wild_gilen"]["damage"] == 2
+    assert s["pending"] == [{"player": 1, "decision": "strike"}]  # no hand: no Evasion offer
+    s, _ = strike(s, 1, "1.tr_wild_gilen", "0.pz_dodger")
+    assert s["phase"] == "main" and "0.pz_dodger" not in s["units"]
+    assert s["units"]["1.tr_wild_gilen"]["damage"] == 2
     s, _ = play(s, act("skip", 1))
     s, _ = play(s, act("skip", 0))
     assert s["units"]["1.tr_wild_gilen"]["damage"] == 2

@@ -114,3 +114,24 @@ def test_koz_10_turn_order_by_race_and_a_lot_for_equal_races():
     assert after["order"] == [1, 0] and events[0]["rule"] == "KOZ-10"
     firsts = {GAME.new_game([{"race": "zhloby"}] * 2, seed=s)[0]["order"][0] for s in range(16)}
     assert firsts == {0, 1}
+
+
+def test_koz_10_every_pair_of_races_in_the_rulebook_order():
+    """KOZ-10: Pozorki, then Trutni, then Kozly, then Zhloby — every ordered pair."""
+    ranks = ("pozorki", "trutni", "kozly", "zhloby")
+    for i, a in enumerate(ranks):
+        for j, b in enumerate(ranks):
+            if i != j:
+                state = GAME.new_game([{"race": a}, {"race": b}], seed=3)[0]
+                assert state["order"] == ([0, 1] if i < j else [1, 0]), (a, b)
+
+
+def test_kozyablo_is_a_duel_other_player_counts_are_refused():
+    """The original is written for two players (README, Kozyablo engine notes)."""
+    from service.games.errors import InvalidOptions
+
+    for n in (1, 3, 4):
+        with pytest.raises(InvalidOptions):
+            GAME.new_game(n, seed=1)
+    with pytest.raises(InvalidOptions):
+        GAME.new_game([{"race": "kozly"}, {"race": "zhloby"}, {"race": "trutni"}], seed=1)
