@@ -310,7 +310,7 @@ class Game:
         entry = next((p for p in state["pending"] if p["player"] == player), None)
         if entry is None:
             who = ", ".join(str(p["player"]) for p in state["pending"])
-            raise RuleViolation(self.not_your_turn_rule,
+            raise RuleViolation(self.out_of_turn_rule(state),
                                 f"player {player} has no decision to make now (pending: {who})")
         if player == CHANCE:
             outcomes = [a for a, _ in self.chance_outcomes(state)]
@@ -347,6 +347,11 @@ class Game:
 
     def check_action(self, state: dict, action: dict) -> None:
         raise NotImplementedError
+
+    def out_of_turn_rule(self, state: dict) -> str:
+        """The clause cited when a player who is not pending acts (default
+        ``not_your_turn_rule``; a game may name a phase's own clause)."""
+        return self.not_your_turn_rule
 
     def check_notes(self, state: dict, action: dict) -> dict:
         """Extra keys ``check`` reports about an action ``apply`` accepts.

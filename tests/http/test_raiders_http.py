@@ -85,7 +85,8 @@ def test_raiders_replay_with_an_illegal_step_is_422_with_index(real_api):
     r = real_api.post("/v1/games/raiders/replay", json={"setup": setup, "actions": bad})
     assert r.status_code == 422, r.json
     assert r.json["index"] == 3
-    assert r.json["rule"] == registry.get_game("raiders").not_your_turn_rule
+    # RAI-26 if the step falls in a capture's response window, else RAI-5a
+    assert r.json["rule"] == registry.get_game("raiders").out_of_turn_rule(before.json["state"])
 
 
 def test_raiders_corrupt_state_is_400(real_api):

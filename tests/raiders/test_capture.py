@@ -135,6 +135,9 @@ def test_rai_26_priority_goes_round_from_the_attacker_and_tricks_restart_it():
                   centre=["kiosk"], trump="D")
     state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
     order = []
+    with pytest.raises(RuleViolation) as exc:  # player 2 has no priority yet
+        GAME.apply(state, act("pass", 2))
+    assert exc.value.rule == "RAI-26" and "no decision to make now" in exc.value.reason
     state, _ = play(state, act("pass", 0))
     order.append(state["capture"]["priority"])
     # player 1 plays Pump up on the (same-suit) attacker: the round restarts

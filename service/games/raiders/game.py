@@ -121,6 +121,11 @@ class Raiders(Game):
             raise RuleViolation(self.not_your_turn_rule, f"{kind} is a chance outcome, "
                                                          "not a player's action")
 
+    def out_of_turn_rule(self, state: dict) -> str:
+        """RAI-26 in a capture's response window (priority goes round the table),
+        else RAI-5a (turns in seat order)."""
+        return "RAI-26" if state["phase"] == "capture" else self.not_your_turn_rule
+
     def check_notes(self, state: dict, action: dict) -> dict:
         """RAI-30: ``check`` says when ``apply`` will let a trick fizzle, and why."""
         if action["type"] == "play_trick":
