@@ -187,3 +187,28 @@ def test_koz_26_a_creature_outside_the_combat_is_not_a_target_and_not_a_flyer():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(s, act("strike", 0, unit="0.pz_swordsman", targets=["1.tr_grub#2"]))
     assert exc.value.rule == "KOZ-26" and "not a legal target" in exc.value.reason
+
+
+def test_koz_25_45_46_an_action_out_of_step_in_combat_names_the_step():
+    """KOZ-25: while a creature must strike, other actions are refused under
+    KOZ-25 (strikes in speed order); during an Evasion offer under KOZ-46;
+    during a Defender offer under KOZ-45."""
+    s = table("pozorki", "kozly", hands={0: ["pz_spark"]},
+              units={0: [("pz_dodger", "0.gold_mine")],
+                     1: [("kz_scout", "0.gold_mine"), ("kz_guard", "0.gold_mine")]}, active=1)
+    s, _ = play(s, act("attack", 1, sector="0.gold_mine"))
+    for kind, rule in (("skip", "KOZ-25"), ("decline", "KOZ-25")):
+        with pytest.raises(RuleViolation) as exc:
+            GAME.apply(s, act(kind, 1))
+        assert exc.value.rule == rule and "strike" in exc.value.reason
+    s, _ = strike(s, 1, "1.kz_scout", "0.pz_dodger")
+    assert s["pending"] == [{"player": 0, "decision": "evade"}]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("strike", 0, unit="0.pz_dodger", targets=["1.kz_scout"]))
+    assert exc.value.rule == "KOZ-46"
+    s, _ = play(s, act("decline", 0))
+    s, _ = strike(s, 0, "0.pz_dodger", "1.kz_scout")
+    assert s["pending"] == [{"player": 1, "decision": "defend"}]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("evade", 1, card="1.kz_guard"))
+    assert exc.value.rule == "KOZ-45"

@@ -170,7 +170,9 @@ class Kozyablo(Game):
             r = combat.reaction(state, cat)
             allowed = COMBAT_ACTIONS[r["kind"] if r else "strike"]
             if kind not in allowed:
-                raise RuleViolation("KOZ-26", f"the combat waits for: {', '.join(allowed)}")
+                rule = {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r and r["kind"], "KOZ-25")
+                raise RuleViolation(rule, f"{kind!r} is not possible now: the combat waits "
+                                    f"for {' or '.join(allowed)}")
             if kind in ("evade", "defend"):
                 key = "card" if kind == "evade" else "unit"
                 if action[key] not in r["options"]:

@@ -49,7 +49,7 @@ def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = No
                 f"you have {prod[resource]}")
     req = f.data.get("requires")
     if req and controlled_sectors(state, seat) < req.get("controlled_sectors", 0):
-        return (f"KOZ-19: this card needs {req['controlled_sectors']} controlled sector(s); "
+        return (f"{rule}: this card needs {req['controlled_sectors']} controlled sector(s); "
                 f"you control {controlled_sectors(state, seat)}")
     if f.type == "building":
         cap = capital_id(state, seat)
