@@ -34,11 +34,11 @@ MISSION_MARKS = ("4+", "5+")
 BONUS_KINDS = ("city_type", "with_ship")
 #: TRE-30 search tempo, TRE-31 reserve, TRE-32 redeploy
 ABILITIES = ("search_tempo", "reserve", "redeploy")
-#: TRE-27 mission conditions, see ``service.games.tremble.missions``
-MISSION_KINDS = ("cities_of_type", "cities_total", "raids", "searches", "battles_won",
-                 "armies_beaten", "people_at_least", "fleet_at_least", "type_set", "no_credit")
-_MISSION_PARAMS = {"cities_of_type": {"city_type", "count"}, "people_at_least": {"amount"},
-                   "no_credit": set()}
+#: TRE-27 mission conditions, see ``service.games.tremble.missions``: all judged
+#: on the captured city cards, which the rulebook has the captain keep "to
+#: confirm the missions at the end of the game"
+MISSION_KINDS = ("cities_of_type", "cities_total", "type_set")
+_MISSION_PARAMS = {"cities_of_type": {"city_type", "count"}}
 TRE1_COUNTS = {"cities": 90, "armies": 6, "ships": 35, "missions": 30, "credits": 5}
 
 _ID = validate.Regexp(r"^[A-Z0-9][A-Z0-9-]{0,31}$", error="ids are capitals, digits and '-'")
@@ -105,7 +105,6 @@ class ShipSchema(Schema):
 class ConditionSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(MISSION_KINDS))
     count = fields.Integer(validate=validate.Range(min=1, max=30))
-    amount = fields.Integer(validate=validate.Range(min=1, max=1_000_000))
     city_type = fields.String(validate=validate.OneOf(CITY_TYPES))
 
     @validates_schema

@@ -169,25 +169,60 @@ def test_tre_26_credit_for_the_poor_repaid_60000_and_at_the_end():
 def test_tre_27_missions_secret_until_the_end_then_bonus_or_penalty():
     """TRE-27: missions secret until the end then bonus or penalty."""
     state = new_table(2, missions=True)
-    wanted = {0: ["M-NOCREDIT", "M-CITY6", "M-RAID4", "M-SCI3"]}
+    wanted = {0: ["M-CULT2", "M-CITY6", "M-SET1", "M-SCI3"]}
     while state["pending"][0]["decision"] == "deal_mission":
         who = state["pending"][0]["for"]
         have = state["players"][who]["mission_offer"]
         pick = wanted[who][len(have)] if who in wanted else \
             next(m for m in state["mission_deck"] if m not in wanted[0])
         state = chance(state, "deal_mission", mission=pick)
-    state, _ = play(state, act("keep_missions", 0, missions=["M-NOCREDIT", "M-CITY6"]),
+    state, _ = play(state, act("keep_missions", 0, missions=["M-CULT2", "M-CITY6"]),
                     act("keep_missions", 1, missions=state["players"][1]["mission_offer"][:1]))
     score = GAME.score(state)
     assert "missions" not in score["scores"][0]["breakdown"]
+    assert GAME.view(state, 1)["players"][0]["missions"] == {"count": 2}
     state = short_deck(through_buy(state), 1)
+    # seat 0 holds two captured culture cities (taken from the discard: cards conserved)
+    culture = [c for c in state["city_discard"] if CAT.cities.get(c, {}).get("type") == "culture"]
+    state["city_discard"] = [c for c in state["city_discard"] if c not in culture[:2]]
+    state["players"][0]["captured"] = culture[:2]
+    GAME.validate_state(state)
     state = through_intel(state)
     state, _ = next_turn(state)
     final = GAME.score(state)
     missions = final["scores"][0]["breakdown"]["missions"]
-    assert missions == [{"mission": "M-NOCREDIT", "met": True, "points": 10000},
+    assert missions == [{"mission": "M-CULT2", "met": True, "points": 10000},
                         {"mission": "M-CITY6", "met": False, "points": -10000}]
     assert final["scores"][0]["total"] == state["players"][0]["people"]
+
+
+def test_tre_27_missions_are_judged_on_the_captured_city_cards():
+    """TRE-27: a captain keeps each captured city card "to confirm the missions
+    at the end of the game" (the original, Reward): every mission of the
+    reference set is judged on the captured cities alone — their types and
+    number — never on facts no card records (how a city was taken, battles or
+    armies won, credit); each has a bonus and a penalty."""
+    from service.games.tremble.missions import met
+    from schemas.cards_tremble import MISSION_KINDS
+    assert set(MISSION_KINDS) == {"cities_of_type", "cities_total", "type_set"}
+    for mission in CAT.missions.values():
+        assert mission["condition"]["kind"] in MISSION_KINDS
+        assert mission["bonus"] > 0 and mission["penalty"] > 0
+    assert len({str(sorted(m["condition"].items())) for m in CAT.missions.values()}) == 30
+    types = ["culture", "science", "industry", "culture"]
+    assert met({"kind": "type_set", "count": 1}, types)
+    assert not met({"kind": "type_set", "count": 2}, types)
+    assert met({"kind": "cities_total", "count": 4}, types)
+    assert not met({"kind": "cities_of_type", "city_type": "science", "count": 2}, types)
+    import card_db
+    import yaml
+    raw = yaml.safe_load(open(card_db.get("tremble").path, encoding="utf-8"))
+    raw["missions"][0]["condition"] = {"kind": "raids", "count": 4}
+    from schemas.cards_tremble import CardSetSchema
+    from marshmallow import ValidationError
+    with pytest.raises(ValidationError) as exc:
+        CardSetSchema().load(raw)
+    assert "missions" in exc.value.messages
 
 
 def test_tre_28_most_people_wins_equal_totals_share():
@@ -216,7 +251,7 @@ def test_tre_33_views_hide_hands_purchases_orders_missions_and_decks():
         assert not strings(seen) & secret
         for p, pl in enumerate(seen["players"]):
             if p != seat:
-                assert pl["hand"] == {"count": len(state["players"][p]["hand"])}
+                assert pl["hand"] == {"count": len(state["players"][p]["hand"]), "flown": []}
                 assert pl["missions"] == {"count": len(state["players"][p]["missions"])}
                 assert pl["offer"] == {"count": 2}
             assert pl["people"] == state["players"][p]["people"]

@@ -51,7 +51,7 @@ def test_tre_12_draw_two_buy_at_most_one_secretly_paying_people():
     # secret: the event and the other player's view say nothing of the ship
     assert events[0] == {"type": "bought", "player": 0, "rule": "TRE-12"}
     seen = GAME.view(state, 1)
-    assert seen["players"][0]["hand"] == {"count": 2}
+    assert seen["players"][0]["hand"] == {"count": 2, "flown": []}
     assert seen["players"][1]["offer"] == state["players"][1]["offer"]
     assert "S-CRUISER" not in strings(seen["players"][0])
 

@@ -5,11 +5,21 @@ revealed, missions (kept, dealt, discarded) and both decks (order and
 content).  Open: people and fuel, open cities, attacks once revealed,
 captured cities, searches in progress, the discards of cities, the box.
 
+A ship that flew this turn (``sent``: attack orders revealed face up,
+reserve ships joining a battle) was seen by the whole table, and so was
+where it went: a retreating or raiding player takes it back into hand in
+front of everyone, a loser puts the chosen ship on the discard openly
+(TRE-19, TRE-21), a ship that cannot be fuelled is discarded openly
+(TRE-15).  So another player's hand and the ship discard are shown as a
+count plus ``flown``: the ships of ``sent`` that lie there now.  Unbought
+ships and ships discarded to make room for a purchase stay hidden (the
+purchase is secret, TRE-12).
+
 >>> from service.games.tremble import GAME
 >>> state, _ = GAME.new_game(2, {"missions": False}, seed=3)
 >>> seen = GAME.view(state, 0)
->>> seen["players"][1]["hand"], seen["ship_deck"]
-({'count': 1}, {'count': 26})
+>>> seen["players"][1]["hand"], seen["ship_deck"], seen["ship_discard"]
+({'count': 1, 'flown': []}, {'count': 26}, {'count': 0, 'flown': []})
 """
 
 from __future__ import annotations
@@ -19,11 +29,23 @@ from . import planning
 from .cards import Catalog
 
 HIDDEN_PLAYER_ZONES = ("hand", "offer", "missions", "mission_offer", "missions_discarded")
+#: zones shown as a count plus the ships of ``sent`` lying there (TRE-33)
+FLOWN_ZONES = ("hand", "ship_discard")
+
+
+def flown_in(cards: list[str], sent: list[str]) -> list[str]:
+    """The ships of ``cards`` that flew this turn (their place is public), sorted.
+
+    >>> flown_in(["S-CRUISER", "S-START#2"], ["S-START#2", "S-ORBITER"])
+    ['S-START#2']
+    """
+    return sorted(set(cards).intersection(sent))
 
 
 def hide(state: dict, player: int | None) -> dict:
     seen = dict(state)
     players = []
+    sent = state["sent"]
     for p, pl in enumerate(state["players"]):
         if p == player:
             players.append(pl)
@@ -31,12 +53,14 @@ def hide(state: dict, player: int | None) -> dict:
         q = dict(pl)
         for zone in HIDDEN_PLAYER_ZONES:
             q[zone] = {"count": len(pl[zone])}
+        q["hand"]["flown"] = flown_in(pl["hand"], sent)
         q["orders"] = {"submitted": pl["orders"] is not None}
         q["redeploy"] = {"submitted": pl["redeploy"] is not None}
         players.append(q)
     seen["players"] = players
     for zone in ("ship_deck", "ship_discard", "mission_deck"):
         seen[zone] = {"count": len(state[zone])}
+    seen["ship_discard"]["flown"] = flown_in(state["ship_discard"], sent)
     seen["piles"] = [{"mark": pile["mark"],
                       "cards_left": len(pile["candidates"]) - pile["removed"],
                       "removed_unseen": pile["removed"]} for pile in state["piles"]]
@@ -67,29 +91,35 @@ def determinize(state: dict, player: int | None, seed: int, cat: Catalog) -> dic
     from the listed ones for the new hands), and the chance seed is replaced.
 
     A function of ``view(state, player)`` and ``seed`` only (TRE-33): the
-    pools are sorted before the shuffle, other hands are re-dealt whole (the
-    view says which ships flew this turn, not whether they are back in a
-    hand or in the discard) and the city piles' candidates come out sorted.
+    pools are sorted before the shuffle, ships that flew this turn stay
+    where the view shows them (a hand or the discard) and the rest of each
+    zone is re-dealt, and the city piles' candidates come out sorted.
     """
     rng = {"mode": "server", "seed": seed, "counter": 0}
     out = dict(state)
     players = [dict(pl) for pl in state["players"]]
     others = [p for p in range(len(players)) if p != player]
-    # ships: decks + other hands and offers
-    pool = list(state["ship_deck"]) + list(state["ship_discard"])
+    sent = set(state["sent"])
+    # ships: deck + discard + other hands and offers, but for the flown ones
+    pool = list(state["ship_deck"]) + [s for s in state["ship_discard"] if s not in sent]
     for p in others:
-        pool += list(players[p]["hand"]) + list(players[p]["offer"])
+        pool += [s for s in players[p]["hand"] if s not in sent] + list(players[p]["offer"])
     pool.sort()
     _shuffle(pool, rng)
     out["ship_deck"] = sorted(pool[:len(state["ship_deck"])])
     del pool[:len(state["ship_deck"])]
-    out["ship_discard"] = sorted(pool[:len(state["ship_discard"])])
-    del pool[:len(state["ship_discard"])]
+    kept = flown_in(state["ship_discard"], state["sent"])
+    n = len(state["ship_discard"]) - len(kept)
+    out["ship_discard"] = sorted(kept + pool[:n])
+    del pool[:n]
     for p in others:
-        for zone in ("hand", "offer"):
-            n = len(players[p][zone])
-            players[p][zone] = pool[:n]
-            del pool[:n]
+        kept = flown_in(players[p]["hand"], state["sent"])
+        n = len(players[p]["hand"]) - len(kept)
+        players[p]["hand"] = kept + pool[:n]
+        del pool[:n]
+        n = len(players[p]["offer"])
+        players[p]["offer"] = pool[:n]
+        del pool[:n]
     # missions: the deck + every other player's missions
     mpool = list(state["mission_deck"])
     for p in others:
