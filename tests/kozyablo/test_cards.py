@@ -159,3 +159,18 @@ def test_koz_20_a_hero_needs_crystals_3_whatever_its_printed_level():
     s = table("pozorki", "trutni")
     why = affordable(s, of_state(s), 0, hero)
     assert why.startswith("KOZ-20") and "crystals production 3" in why
+
+
+def test_koz_41_no_artifact_onto_a_hero_in_the_shadow():
+    """KOZ-41: a creature in the shadow "cannot be the target of ... effects": an
+    artifact cannot be played onto one's own hidden hero (which would also
+    name the hidden card to the opponent)."""
+    s = table("pozorki", "trutni", hands={0: ["pz_art_bow"]},
+              units={0: [("pz_hero", "0.gold_mine",
+                          {"shadow": True, "artifacts": ["pz_art_cloak"]})]})
+    assert listed(s, 0, "play_card") == []
+    assert rule_of(s, act("play_card", 0, card="0.pz_art_bow", target="0.pz_hero")) == "KOZ-41"
+    s = table("pozorki", "trutni", hands={0: ["pz_art_bow"]},
+              units={0: [("pz_hero", "0.gold_mine", {"artifacts": ["pz_art_cloak"]})]})
+    assert listed(s, 0, "play_card") == [act("play_card", 0, card="0.pz_art_bow",
+                                             target="0.pz_hero")]

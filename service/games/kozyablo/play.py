@@ -77,11 +77,14 @@ def creature_sectors(state: dict, cat: Catalogue, seat: int) -> list[str]:
 
 
 def _heroes_for(state: dict, cat: Catalogue, seat: int, f) -> list[str]:
+    """KOZ-21 heroes of ``seat`` that may carry artifact ``f`` (KOZ-23: only in
+    the capital while an enemy creature stands there; KOZ-41: a hero in the
+    shadow cannot be a card's target)."""
     allowed = f.data["heroes"]
     only_capital = enemy_creature_in_capital(state, seat)
     cap = capital_id(state, seat)
     return sorted(u for u, d in state["units"].items()
-                  if d["owner"] == seat and face(u) in allowed
+                  if d["owner"] == seat and face(u) in allowed and not d["shadow"]
                   and (not only_capital or d["sector"] == cap))
 
 
@@ -141,6 +144,10 @@ def check(state: dict, cat: Catalogue, action: dict) -> None:
         if extra != {"target"}:
             raise violation("KOZ-21", "an artifact is played with `target` (a hero) only")
         if action["target"] not in _heroes_for(state, cat, seat, f):
+            tgt = state["units"].get(action["target"])
+            if tgt is not None and tgt["shadow"] and tgt["owner"] == seat:
+                raise violation("KOZ-41", "a creature in the shadow cannot be the target "
+                                "of a card: bring the hero out of the shadow first")
             if enemy_creature_in_capital(state, seat):
                 raise violation("KOZ-23", "an opposing creature stands in your capital: "
                                 "artifacts only onto a hero in your capital")
