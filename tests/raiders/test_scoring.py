@@ -97,3 +97,21 @@ def test_rai_31_turn_limit_most_money_wins_ties_share():
     assert state["result"] is None and state["turn"] == 4
     # without a limit the game knows no end but a win
     assert GAME.new_game(2, {}, seed=1)[0]["options"]["turn_limit"] is None
+
+
+def test_rai_31_with_teams_the_richer_pair_wins_at_the_turn_limit():
+    """RAI-31 with RAI-8: at the turn limit pairs compare their combined money
+    (bonuses per player); both partners win, equal pairs share the win."""
+    # pair 0+2: club 2 + club 2 (no "2 clubs" bonus across partners) = 4;
+    # pair 1+3: market 4 alone
+    state = table(players=4, options={"teams": True, "turn_limit": 5}, turn=5, trump="D",
+                  hands={0: ["S-6"]}, centre=["kiosk"],
+                  holdings={0: {"club": "S-9"}, 2: {"club#2": "H-9"}, 1: {"market": "C-9"}})
+    after, events = play(state, act("end_turn", 0))
+    assert after["result"]["winners"] == [0, 1, 2, 3]  # 4 = 4: the pairs share
+    state = table(players=4, options={"teams": True, "turn_limit": 5}, turn=5, trump="D",
+                  hands={0: ["S-6"]}, centre=["kiosk"],
+                  holdings={0: {"club": "S-9"}, 2: {"market#2": "H-9"}, 1: {"market": "C-9"}})
+    after, events = play(state, act("end_turn", 0))
+    assert after["result"]["winners"] == [0, 2]  # 2 + 4 > 4
+    assert [e for e in events if e["type"] == "game_won"][0]["money"] == 6

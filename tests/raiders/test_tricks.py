@@ -271,3 +271,18 @@ def test_rai_24_every_same_suit_trick_of_the_trump_suit_reaches_every_suit():
     # the trump Ambush kills a spade attacker
     state, events = play(state, act("play_trick", 1, card="D-J", target="S-K"))
     assert "S-K" in state["discard"] and state["capture"] is None
+
+
+def test_rai_30_a_fizzled_trick_changes_nothing_in_the_response_window():
+    """RAI-30 fizzle with RAI-26: a fizzled trick has no effect, so it does not
+    restart the round; its player keeps priority and may still pass."""
+    state = table(hands={0: ["S-K"], 1: ["H-10", "H-7"]}, centre=["kiosk"],
+                  options={"illegal_play": "fizzle"})
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"), act("pass", 0))
+    window = dict(state["capture"])
+    assert GAME.check(state, act("play_trick", 1, card="H-10"))["rule"] == "RAI-23"
+    state, events = play(state, act("play_trick", 1, card="H-10"))  # own-turn trick
+    assert types(events) == ["fizzled"] and state["capture"] == window
+    assert "H-10" in state["discard"] and state["players"][1]["hand"] == ["H-7"]
+    state, events = play(state, act("pass", 1))
+    assert state["players"][0]["holdings"] == {"kiosk": "S-K"}

@@ -88,7 +88,7 @@ def finish_by_turn_limit(draft, events: list) -> None:
     root = draft.root
     money = side_money(root)
     best = max(money)
-    winners = [seat for side, m in zip(sides(root), money) if m == best for seat in side]
+    winners = sorted(seat for side, m in zip(sides(root), money) if m == best for seat in side)
     root["result"] = {"finished": True, "winners": winners, "reason": "turn_limit"}
     root["phase"] = "over"
     events.append({"type": "game_won", "winners": winners, "rule": "RAI-31", "money": best})
