@@ -61,6 +61,14 @@ def test_koz_28_cards_and_the_named_cards():
     assert archer["life"] <= bee["attack"] and gilen["life"] == 2 * sword["attack"] + 1
     assert sword["life"] <= gilen["attack"] and sword["speed"] > gilen["speed"]
     assert bee["speed"] > max(archer["speed"], sword["speed"])
+    # "Следующим действует мечник (т.к. Лучник уже уничтожен)": the Archer would have been next
+    assert archer["speed"] > sword["speed"]
+    # "Шмеля он атаковать не может, т.к. тот летает": the Swordsman cannot strike flyers
+    assert not {a["type"] for a in sword["abilities"]} & {"flying", "archer", "magic_attack"}
+    # every strike of the example lands in full: no Armor or protection on the victims
+    for victim in (archer, gilen, sword):
+        assert not {a["type"] for a in victim.get("abilities", [])} & {
+            "armor", "weapon_protection", "arrow_protection", "evasion", "flying"}, victim["id"]
     sab = next(c for c in CARDS if c["name"]["ru"] == "Подрыв")
     assert (sab["type"], sab["level"], sab["requires"]) == ("event", 2, {"controlled_sectors": 1})
     letaro = next(c for c in CARDS if c["name"]["ru"] == "Слово Летаро")

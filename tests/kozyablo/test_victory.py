@@ -33,6 +33,7 @@ def test_koz_48_capture_at_the_moment_of_your_action_unless_defended():
             "rule": "KOZ-48"} in ev
     # a creature of the owner, even hidden, or a defensive building prevents it
     for kw in ({"units": {0: [("zh_brute", "cap1")], 1: [("kz_guard", "cap1")]}},
+               {"units": {0: [("zh_brute", "cap1")], 1: [("kz_guard", "cap1", {"shadow": True})]}},
                {"units": {0: [("zh_brute", "cap1")]}, "buildings": {1: ["kz_barn"]}}):
         s = table("zhloby", "kozly", active=1, **kw)
         s, _ = play(s, act("skip", 1))
