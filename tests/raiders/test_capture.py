@@ -183,3 +183,40 @@ def test_rai_27_a_returned_guard_leaves_the_attacker_to_meet_the_property_alone(
     state, events = pass_all(state)
     assert state["players"][0]["holdings"] == {"market": "S-10"}  # 5 >= 5
     assert "combat" not in types(events)
+
+
+def test_rai_30_fizzle_mode_an_illegal_capture_with_a_card_in_hand_is_discarded():
+    """RAI-30: in ``fizzle`` mode "the card has no effect and goes to the discard" —
+    a fighter put into an illegal capture too, when it is really in the hand."""
+    state = table(hands={0: ["S-K", "S-A", "S-Q"]}, centre=["kiosk"],
+                  holdings={0: {"club": "S-9"}}, options={"illegal_play": "fizzle"})
+    own = act("capture", 0, fighter="S-K", property="club")
+    assert GAME.check(state, own) == {
+        "legal": True, "fizzles": True, "rule": "RAI-15",
+        "reason": "you already control club; the card would go to the discard with no effect"}
+    after, events = play(state, own)
+    assert types(events) == ["fizzled"] and "S-K" in after["discard"]
+    assert after["players"][0]["holdings"] == {"club": "S-9"}
+    assert after["phase"] == "main" and not after["capture_used"]  # no effect at all
+    # a card without power put in as a fighter (RAI-2) fizzles the same way
+    after, events = play(after, act("capture", 0, fighter="S-A", property="kiosk"))
+    assert [e["rule"] for e in events if e["type"] == "fizzled"] == ["RAI-2"]
+    # refused, not fizzled: a card not in the hand, a property not in play
+    for bad in (act("capture", 0, fighter="H-K", property="kiosk"),
+                act("capture", 0, fighter="S-Q", property="bank")):
+        with pytest.raises(RuleViolation) as exc:
+            GAME.apply(after, bad)
+        assert exc.value.rule == "RAI-15"
+        assert GAME.check(after, bad)["legal"] is False
+    # the turn's one capture attempt is still there
+    after, _ = pass_all(play(after, act("capture", 0, fighter="S-Q", property="kiosk"))[0])
+    assert after["players"][0]["holdings"] == {"club": "S-9", "kiosk": "S-Q"}
+    # in a response window another player's fighter (RAI-21) is discarded; the window
+    # goes on as it was
+    state = table(hands={0: ["S-K"], 1: ["H-K"]}, centre=["kiosk"],
+                  holdings={0: {"club": "S-9"}}, options={"illegal_play": "fizzle"})
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"), act("pass", 0))
+    window = dict(state["capture"])
+    state, events = play(state, act("capture", 1, fighter="H-K", property="club"))
+    assert [e["rule"] for e in events if e["type"] == "fizzled"] == ["RAI-21"]
+    assert state["capture"] == window and "H-K" in state["discard"]

@@ -28,26 +28,53 @@ from .power import current_power, expire, forget_card
 from .table import free_property, holder_of
 
 
-def check_capture(state: dict, action: dict, cat: Catalogue) -> None:
+def capture_problem(state: dict, action: dict, cat: Catalogue) -> RuleViolation | None:
+    """Why a ``capture`` is illegal, or ``None`` (RAI-2, RAI-12, RAI-15, RAI-21)."""
     player, fighter, prop = action["player"], action["fighter"], action["property"]
     if state["phase"] == "capture":
         if player == state["capture"]["attacker"]:
-            raise RuleViolation("RAI-12", "your capture attempt is in progress: one turn, "
-                                          "one fighter, one attempt")
-        raise RuleViolation("RAI-21", "a capture is in progress: only tricks or a pass now")
+            return RuleViolation("RAI-12", "your capture attempt is in progress: one turn, "
+                                           "one fighter, one attempt")
+        return RuleViolation("RAI-21", "a capture is in progress: only tricks or a pass now")
     if state["capture_used"]:
-        raise RuleViolation("RAI-12", "you have already made your capture attempt this turn")
+        return RuleViolation("RAI-12", "you have already made your capture attempt this turn")
     if fighter not in state["players"][player]["hand"]:
-        raise RuleViolation("RAI-15", f"{fighter} is not in your hand")
+        return RuleViolation("RAI-15", f"{fighter} is not in your hand")
     if cat.fighter(fighter)["power"] is None:
-        raise RuleViolation("RAI-2", f"{fighter} has no power: it can only be played as a trick")
+        return RuleViolation("RAI-2", f"{fighter} has no power: it can only be played as a trick")
     if prop in state["centre"]:
-        return
+        return None
     holder = holder_of(state, prop)
     if holder is None:
-        raise RuleViolation("RAI-15", f"{prop} is not a property in play")
+        return RuleViolation("RAI-15", f"{prop} is not a property in play")
     if holder == player:
-        raise RuleViolation("RAI-15", f"you already control {prop}")
+        return RuleViolation("RAI-15", f"you already control {prop}")
+    return None
+
+
+def can_fizzle(state: dict, action: dict) -> bool:
+    """RAI-30 (RULING): with ``illegal_play: fizzle`` a capture fizzles only when
+    its fighter is really in the player's hand and it points at a property in
+    play; anything else is refused."""
+    prop = action["property"]
+    return (state["options"]["illegal_play"] == "fizzle"
+            and action["fighter"] in state["players"][action["player"]]["hand"]
+            and (prop in state["centre"] or holder_of(state, prop) is not None))
+
+
+def check_capture(state: dict, action: dict, cat: Catalogue) -> None:
+    problem = capture_problem(state, action, cat)
+    if problem is not None and not can_fizzle(state, action):
+        raise problem
+
+
+def fizzle_notes(state: dict, action: dict) -> dict:
+    """RAI-30 for ``check``: an illegal capture that ``apply`` lets fizzle."""
+    problem = capture_problem(state, action, for_state(state))
+    if problem is None:
+        return {}
+    return {"fizzles": True, "rule": problem.rule,
+            "reason": f"{problem.reason}; the card would go to the discard with no effect"}
 
 
 def capture_targets(state: dict, player: int) -> list[str]:
@@ -61,10 +88,17 @@ def capture_targets(state: dict, player: int) -> list[str]:
 
 def declare(draft, action: dict, events: list) -> None:
     """RAI-15: the fighter leaves the hand and faces the property; RAI-12 the
-    attempt is used; RAI-26 the window opens with the attacker."""
+    attempt is used; RAI-26 the window opens with the attacker.  RAI-30: an
+    illegal capture accepted in ``fizzle`` mode only discards its fighter."""
     player = action["player"]
-    draft.at("players", player, "hand").remove(action["fighter"])
     root = draft.root
+    problem = capture_problem(root, action, for_state(root))
+    draft.at("players", player, "hand").remove(action["fighter"])
+    if problem is not None:  # RAI-30 fizzle: to the discard, nothing else changes
+        draft.at("discard").append(action["fighter"])
+        events.append({"type": "fizzled", "player": player, "card": action["fighter"],
+                       "rule": problem.rule, "reason": problem.reason})
+        return
     root["capture"] = {"attacker": player, "fighter": action["fighter"],
                        "property": action["property"], "priority": player, "passes": 0}
     root["capture_used"] = True

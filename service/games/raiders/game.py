@@ -52,8 +52,9 @@ OPTIONS = (
            description="two copies of every card in both decks; default on above 4 players",
            default_for=lambda players: players > 4),
     Option("illegal_play", "string", "reject", clause="RAI-30", choices=("reject", "fizzle"),
-           description="reject: an illegal trick is refused; fizzle: a card really in hand "
-                       "goes to the discard with no effect"),
+           description="reject: an illegal play is refused; fizzle: an illegal trick or "
+                       "capture with a card really in hand sends it to the discard with no "
+                       "effect"),
     Option("first_player", "integer", None, clause="RAI-5a", minimum=0, maximum=5,
            nullable=True, description="the seat that takes the first turn (default 0)",
            check=_first_player_check),
@@ -127,9 +128,11 @@ class Raiders(Game):
         return "RAI-26" if state["phase"] == "capture" else self.not_your_turn_rule
 
     def check_notes(self, state: dict, action: dict) -> dict:
-        """RAI-30: ``check`` says when ``apply`` will let a trick fizzle, and why."""
+        """RAI-30: ``check`` says when ``apply`` will let a play fizzle, and why."""
         if action["type"] == "play_trick":
             return tricks.fizzle_notes(state, action)
+        if action["type"] == "capture":
+            return capture.fizzle_notes(state, action)
         return {}
 
     def actions_for(self, state: dict, player: int) -> list[dict]:
