@@ -78,7 +78,7 @@ def test_tre_19_weakest_decides_first_seat_order_on_ties_retreat_returns_ships()
     assert state["battle"]["order"] == [1, 2, 0]  # 3, 3 (seat order), 9
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("battle_choice", 0, choice="fight"))
-    assert exc.value.rule == "TRE-11"
+    assert exc.value.rule == "TRE-19"  # the weakest decides first
     saucer1 = ship(state, 1, "S-START")
     state, events = play(state, act("battle_choice", 1, choice="retreat"))
     assert saucer1 in state["players"][1]["hand"] and state["players"][1]["fuel"] == 6
@@ -155,7 +155,7 @@ def test_tre_31_reserve_ship_joins_by_paying_fuel_and_not_without():
     assert poor["pending"][0]["decision"] == "roll"  # 4 - 2 = 2 fuel < 3: no reserve step
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("join_reserve", 1, ship=orbiter))
-    assert exc.value.rule == "TRE-11"
+    assert exc.value.rule == "TRE-20"  # the battle is at its 2d6 rolls
 
 
 def test_tre_32_redeploy_is_committed_secretly_then_revealed_together():

@@ -119,6 +119,8 @@ def test_tre_24_army_fight_holds_at_equal_and_a_beaten_player_chooses_the_ship()
     state, _ = play(state, act("army_choice", 0, city=city, choice="fight"))
     assert state["pending"][0] == {"player": "chance", "decision": "roll", "context": "army",
                                    "for": 0, "city": city}
+    # nobody acts while the army fight is rolled (out of turn: the army's clause)
+    assert GAME.check(state, act("plan", 0, orders=[]))["rule"] == "TRE-24"
     held, events = play(state, act("roll", "chance", total=need - 6))  # 6 + roll == army
     assert held["searches"][0]["city"] == city
     assert held["players"][0]["stats"]["armies_beaten"] == 1

@@ -137,7 +137,7 @@ def test_tre_14_orders_are_committed_secretly_and_revealed_together():
     assert GAME.view(state, 0)["players"][0]["orders"] == [{"ship": mine, "slot": 2}]
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("plan", 0, orders=[]))
-    assert exc.value.rule == "TRE-11"
+    assert exc.value.rule == "TRE-14"  # submitted: waiting for the others' orders
     state, events = play(state, act("plan", 1, orders=[]), act("plan", 2, orders=[]))
     revealed = next(e for e in events if e["type"] == "orders_revealed")
     assert revealed["orders"][0] == {"player": 0, "orders": [{"ship": mine, "slot": 2}]}

@@ -29,6 +29,8 @@ from .zones import attacking
 from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
 
 CREDIT_ACTIONS = ("take_credit", "repay_credit")
+#: the clause behind each chance node (rolls: TRE-20 in battle, TRE-24 against an army)
+CHANCE_RULES = {"deal_mission": "TRE-10", "draw_ship": "TRE-12", "reveal": "TRE-13"}
 
 
 def catalog_of(state: dict) -> Catalog:
@@ -138,6 +140,20 @@ class TrembleGame(Game):
         if credit.can_repay(state, cat, player) is None:
             out.append({"type": "repay_credit", "player": player})
         return out
+
+    def out_of_turn_rule(self, state):
+        """The clause of the decision now pending, cited to a player who acts
+        out of turn: e.g. TRE-19 while a weaker attacker decides to fight or
+        retreat, TRE-14 when a plan is already submitted, TRE-20 during a
+        battle roll (``not_your_turn_rule`` only with nothing pending)."""
+        if not state["pending"]:
+            return self.not_your_turn_rule
+        entry = state["pending"][0]
+        decision = entry["decision"]
+        if decision == "roll":
+            return "TRE-24" if entry.get("context") == "army" else "TRE-20"
+        return CHANCE_RULES.get(decision) or flow.DECISION_RULES.get(decision,
+                                                                     self.not_your_turn_rule)
 
     @staticmethod
     def _side(state, player):
