@@ -212,3 +212,29 @@ def test_koz_25_45_46_an_action_out_of_step_in_combat_names_the_step():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(s, act("evade", 1, card="1.kz_guard"))
     assert exc.value.rule == "KOZ-45"
+
+
+def test_koz_25_16_9_acting_out_of_turn_names_the_waiting_step():
+    """KOZ-25: the wrong player striking is refused under KOZ-25 (speed order);
+    KOZ-16: the active player acting in the opponent's response window under
+    KOZ-16; KOZ-9: mulligans in turn order."""
+    s = table(units={0: [("pz_swordsman", "0.gold_mine")],
+                     1: [("tr_bumblebee", "0.gold_mine"), ("tr_grub", "0.gold_mine")]})
+    s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
+    assert s["pending"] == [{"player": 1, "decision": "strike"}]  # the Bumblebee first
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("strike", 0, unit="0.pz_swordsman", targets=["1.tr_grub"]))
+    assert exc.value.rule == "KOZ-25"
+    s = table("trutni", "pozorki", units={0: [("tr_grub", "cap1")]},
+              buildings={1: ["pz_watchtower"]})
+    s, _ = play(s, act("move", 0, **{"from": "1.pz_capital", "to": "1.gold_mine"},
+                       units=["0.tr_grub"]))
+    assert s["phase"] == "response"
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("skip", 0))
+    assert exc.value.rule == "KOZ-16"
+    s, _ = GAME.new_game([{"race": "kozly"}, {"race": "zhloby"}], seed=1)
+    assert s["pending"] == [{"player": 0, "decision": "mulligan"}]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("keep", 1))
+    assert exc.value.rule == "KOZ-9"

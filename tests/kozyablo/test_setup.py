@@ -83,7 +83,7 @@ def test_koz_9_mulligan_top_three_to_discard_cards_back_draw_as_many_at_most_thr
     assert state["players"][seat]["ready"] and state["pending"][0]["player"] == 1
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("mulligan", seat, cards=state["players"][seat]["hand"][:1]))
-    assert exc.value.rule == "KOZ-15"  # not pending any more
+    assert exc.value.rule == "KOZ-9"  # not pending any more: the mulligan step names KOZ-9
     state, _ = GAME.apply(state, act("keep", 1))
     assert state["phase"] == "main" and state["turn"] == 1 and state["active"] == 0
 

@@ -204,6 +204,16 @@ class Kozyablo(Game):
             except ValueError as exc:
                 raise RuleViolation("KOZ-16", str(exc))
 
+    def out_of_turn_rule(self, state: dict) -> str:
+        """A player acting out of turn is told the clause of the step that waits:
+        KOZ-9 mulligans in turn order, KOZ-16 the response window, KOZ-25 the
+        strike order, KOZ-46/KOZ-45 an Evasion/Defender offer, else KOZ-15."""
+        phase = state.get("phase")
+        if phase == "combat" and state.get("combat") and not state.get("queue"):
+            r = combat.reaction(state, of_state(state))
+            return {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r and r["kind"], "KOZ-25")
+        return {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, self.not_your_turn_rule)
+
     def _check_strike(self, state: dict, cat, action: dict) -> None:
         seat, group = combat.candidates(state, cat)
         unit, targets = action["unit"], action["targets"]
