@@ -28,6 +28,18 @@ def test_tre_21_worked_example_16_plus_10_beats_17_plus_6():
     state, events = example_battle()
     battle = next(e for e in events if e["type"] == "battle")
     assert battle["strengths"] == [{"player": 0, "strength": 16}, {"player": 1, "strength": 17}]
+    # ship by ship as the example reads: saucer 3+4, tripod 5+4; cruiser 9, tripod 5+3
+    # (against a culture city; its +3 with another tripod does not apply beside a cruiser)
+    from service.games.tremble.battle import strength_breakdown
+    assert CAT.cities[state["attacks"][0]["city"]]["type"] == "culture"
+    per_ship = {}
+    for side in state["attacks"][0]["sides"]:
+        designs = [CAT.ships[s] for s in side["ships"]]
+        per_ship[side["player"]] = sorted(
+            (d["type"], b["base"], b["bonus"])
+            for d, b in zip(designs, strength_breakdown(designs, "culture")))
+    assert per_ship == {0: [("saucer", 3, 4), ("tripod", 5, 4)],
+                        1: [("cruiser", 9, 0), ("tripod", 5, 3)]}
     assert state["pending"] == [{"player": 0, "decision": "fight_or_retreat", "slot": 4}]
     state, _ = play(state, act("battle_choice", 0, choice="fight"),
                     act("battle_choice", 1, choice="fight"))
