@@ -220,3 +220,17 @@ def test_rai_30_fizzle_mode_an_illegal_capture_with_a_card_in_hand_is_discarded(
     state, events = play(state, act("capture", 1, fighter="H-K", property="club"))
     assert [e["rule"] for e in events if e["type"] == "fizzled"] == ["RAI-21"]
     assert state["capture"] == window and "H-K" in state["discard"]
+
+
+def test_rai_17_a_guard_stolen_during_the_capture_still_fights_the_attacker():
+    """RAI-17 ("если собственность охраняется другим бойцом, то сначала сравнивается
+    крутизна двух бойцов"): the attacker meets whoever guards the property when the
+    capture resolves, even a guard its own player took over in the window (README)."""
+    state = table(hands={0: ["S-K", "C-Q"]}, holdings={1: {"market": "C-9"}}, trump="H")
+    state, events = play(state, act("capture", 0, fighter="S-K", property="market"),
+                         act("play_trick", 0, card="C-Q", target="C-9"))
+    assert state["players"][0]["holdings"] == {"market": "C-9"} and state["phase"] == "capture"
+    state, events = pass_all(state)
+    combat = [e for e in events if e["type"] == "combat"]
+    assert combat and combat[0]["guard"] == "C-9" and "C-9" in state["discard"]
+    assert state["players"][0]["holdings"] == {"market": "S-K"}
