@@ -326,9 +326,35 @@ def _core_paths(spec: APISpec) -> None:
         ["operations"], [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}]))
 
 
+#: the response header every answer carries (``service.operations``)
+REQUEST_ID_HEADER = {
+    "description": "The request's id: the client's own `X-Request-Id` when it sent a sane one "
+                   "(1–128 of `A-Z a-z 0-9 . _ : -`), else a new one (32 hex digits). "
+                   "Log lines of the request carry it too.",
+    "schema": {"type": "string", "pattern": r"^[A-Za-z0-9._:\-]{1,128}$"}}
+
+
+def with_request_id(doc: dict) -> dict:
+    """Document ``X-Request-Id`` on every response of every operation (in place).
+
+    Responses given by ``$ref`` get it in their component.
+    """
+    ref = {"$ref": "#/components/headers/X-Request-Id"}
+    components = doc.setdefault("components", {})
+    components.setdefault("headers", {})["X-Request-Id"] = REQUEST_ID_HEADER
+    responses = list(components.get("responses", {}).values())
+    for operations in doc.get("paths", {}).values():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and "responses" in operation:
+                responses += [r for r in operation["responses"].values() if "$ref" not in r]
+    for response in responses:
+        response.setdefault("headers", {})["X-Request-Id"] = ref
+    return doc
+
+
 def spec_dict(app=None) -> dict:
     modules = app.extensions["referee"]["modules"] if app is not None else None
-    return build_spec(modules).to_dict()
+    return with_request_id(build_spec(modules).to_dict())
 
 
 class _Dumper(yaml.SafeDumper):

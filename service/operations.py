@@ -29,12 +29,12 @@ and every log record written while handling the request carry it too.
 from __future__ import annotations
 
 import hmac
+import itertools
 import logging
 import os
 import re
 import sys
 import time
-import uuid
 
 import orjson
 from flask import Flask, Response, g, has_request_context, request
@@ -79,26 +79,86 @@ def current_request_id() -> str | None:
     return g.get("request_id") if has_request_context() else None
 
 
+class RequestIds:
+    """New request ids: 32 hex digits, a random per-process prefix and a counter.
+
+    Unique across processes (64 random bits per process, drawn again in a
+    forked child) and ten times cheaper than ``uuid4`` (no ``os.urandom``
+    per request).
+
+    >>> ids = RequestIds()
+    >>> a, b = ids.new(), ids.new()
+    >>> len(a) == 32 and a[:16] == b[:16] and int(b, 16) == int(a, 16) + 1
+    True
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.prefix = os.urandom(8).hex()
+        self.counter = itertools.count(1)
+
+    def new(self) -> str:
+        return f"{self.prefix}{next(self.counter):016x}"
+
+
+new_request_id = RequestIds()
+os.register_at_fork(after_in_child=new_request_id.reset)
+
+
 def _request_ids(app: Flask) -> None:
+    ext = app.extensions["referee"]
+    make_id, matches, perf = new_request_id.new, _REQUEST_ID_OK.match, time.perf_counter
+
     @app.before_request
     def _start():
-        given = request.headers.get(REQUEST_ID, "")
-        g.request_id = given if _REQUEST_ID_OK.match(given) else uuid.uuid4().hex
-        g.started = time.perf_counter()
+        given = request.headers.get(REQUEST_ID)
+        g.request_id = given if given and matches(given) else make_id()
+        g.started = perf()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        rid = g.get("request_id") or uuid.uuid4().hex
+        rid = g.get("request_id") or make_id()
         response.headers[REQUEST_ID] = rid
         started = g.get("started")
-        elapsed = time.perf_counter() - started if started is not None else 0.0
+        elapsed = perf() - started if started is not None else 0.0
         rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
         metrics.observe_request(request.method, rule, response.status_code, elapsed)
-        if app.extensions["referee"].get("access_log"):
-            access_log.info("request", extra={"request_id": rid, "http": {
-                "method": request.method, "path": request.path, "route": rule,
-                "status": response.status_code, "ms": round(elapsed * 1000, 3)}})
+        if ext.get("access_log") and access_log.isEnabledFor(logging.INFO):
+            log_access(rid, {"method": request.method, "path": request.path, "route": rule,
+                             "status": response.status_code, "ms": round(elapsed * 1000, 3)})
         return response
+
+
+def log_access(rid: str, http: dict) -> None:
+    """The access line (called only when ``referee.access`` is enabled for INFO).
+
+    When the only handler on its way is the JSON handler ``configure_logging``
+    installed, the line is built with orjson from a small dict and written
+    to that handler's stream directly: the same line as ``JsonFormatter``
+    writes, without a ``LogRecord`` (~3 µs) or a caller lookup.  Any other
+    logging setup gets a record handed to its handlers as usual.
+    """
+    handler = _JSON_HANDLER
+    if handler is not None and logging.root.handlers == [handler] \
+            and not (access_log.handlers or log.handlers or access_log.filters or log.filters) \
+            and access_log.propagate and log.propagate \
+            and handler.level <= logging.INFO and len(handler.filters) == 1:
+        now = time.time()
+        line = orjson.dumps({"ts": JsonFormatter.timestamp(now), "level": "info",
+                             "logger": access_log.name, "msg": "request",
+                             "request_id": rid, "http": http}, default=str)
+        with handler.lock:
+            try:
+                handler.stream.write(line.decode() + "\n")
+                handler.flush()
+            except (OSError, ValueError):  # as logging does: a log line never fails a request
+                pass
+        return
+    record = access_log.makeRecord(access_log.name, logging.INFO, __file__, 0, "request", (),
+                                   None, extra={"request_id": rid, "http": http})
+    access_log.handle(record)
 
 
 # ------------------------------------------------------------------- logs
@@ -110,9 +170,21 @@ class JsonFormatter(logging.Formatter):
     ['level', 'logger', 'msg', 'ts']
     """
 
+    #: (second, its text): one strftime per second of logging, not per line
+    _second: tuple[int, str] = (-1, "")
+
+    @classmethod
+    def timestamp(cls, created: float) -> str:
+        """``2026-11-21T11:52:16.042Z`` (UTC, milliseconds) for a ``time.time()``."""
+        second = int(created)
+        cached = cls._second
+        if cached[0] != second:
+            cached = cls._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S",
+                                                          time.gmtime(second)))
+        return f"{cached[1]}.{int((created - second) * 1000):03d}Z"
+
     def format(self, record: logging.LogRecord) -> str:
-        out = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-               + f".{int(record.msecs):03d}Z",
+        out = {"ts": self.timestamp(record.created),
                "level": record.levelname.lower(), "logger": record.name,
                "msg": record.getMessage()}
         rid = getattr(record, "request_id", None) or current_request_id()
@@ -135,8 +207,13 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+#: the JSON handler ``configure_logging`` installed on the root logger, if it did
+_JSON_HANDLER: logging.StreamHandler | None = None
+
+
 def configure_logging(fmt: str | None = None) -> None:
     """Root logging to stderr (JSON by default) when nothing configured it yet."""
+    global _JSON_HANDLER
     root = logging.getLogger()
     if root.handlers:
         return
@@ -144,6 +221,7 @@ def configure_logging(fmt: str | None = None) -> None:
     handler.addFilter(RequestIdFilter())
     if (fmt or os.environ.get("REFEREE_LOG_FORMAT") or "json") == "json":
         handler.setFormatter(JsonFormatter())
+        _JSON_HANDLER = handler
     else:
         handler.setFormatter(logging.Formatter(
             "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"))

@@ -41,7 +41,33 @@ def redact(value: Any, secret: set[str] | frozenset[str]) -> Any:
     return value
 
 
-def events_for(game, old_state: dict, new_state: dict, events: list, player: int | None) -> list:
-    """``events`` as ``player`` may see them (``None``: a spectator)."""
-    secret = game.secret_cards(old_state, player) | game.secret_cards(new_state, player)
+def events_for(game, old_state: dict | None, new_state: dict, events: list,
+               player: int | None) -> list:
+    """``events`` as ``player`` may see them (``None``: a spectator).
+
+    ``old_state`` is None for the setup's events (there is no state before).
+    """
+    secret = game.secret_cards(new_state, player)
+    if old_state is not None:
+        secret = secret | game.secret_cards(old_state, player)
     return redact(events, secret)
+
+
+class ReplayRedaction:
+    """``replay(..., observe=r)`` collects every step's events as ``player`` may see them.
+
+    The same redaction as ``apply`` with ``for_player``, step by step: the
+    secret cards of the state before the step and after it.  ``steps`` is
+    ``[{index, events}]`` like the replay's own ``events``.
+    """
+
+    def __init__(self, game, player: int | None, check_seat=None):
+        self.game, self.player, self.check_seat = game, player, check_seat
+        self.steps: list[dict] = []
+
+    def __call__(self, before: dict | None, after: dict, events: list) -> None:
+        if before is None and self.check_seat is not None:
+            self.check_seat(after)  # the seat exists: known once the game is set up
+        index = None if before is None else len(self.steps) - 1
+        self.steps.append({"index": index,
+                           "events": events_for(self.game, before, after, events, self.player)})

@@ -128,7 +128,8 @@ def required_now() -> bool:
 
     if current_app.config.get("REQUIRE_SIGNED"):
         return True
-    return request.headers.get(HEADER, "").strip().lower() in TRUE
+    value = request.headers.get(HEADER)
+    return value is not None and value.strip().lower() in TRUE
 
 
 def accept(state):

@@ -18,8 +18,14 @@ from .errors import MalformedInput, RuleViolation
 MAX_REPLAY_ACTIONS = 20_000
 
 
-def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REPLAY_ACTIONS) -> dict:
-    """Re-run a game; raise ``RuleViolation`` with ``index`` at the first illegal step."""
+def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REPLAY_ACTIONS,
+           observe=None) -> dict:
+    """Re-run a game; raise ``RuleViolation`` with ``index`` at the first illegal step.
+
+    ``observe(before, after, events)``, when given, is called after every
+    step (``before`` is None for the setup): e.g. to redact each step's events
+    for one player (``service.redaction``).
+    """
     if not isinstance(actions, list):
         raise MalformedInput({"actions": ["must be a list of actions"]})
     if len(actions) > max_actions:
@@ -34,7 +40,10 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
     state, events = game.new_game(setup["players"], setup.get("options"), setup.get("seed"),
                                   setup.get("card_set", "reference"))
     steps = [{"index": None, "events": events}]
+    if observe is not None:
+        observe(None, state, events)
     for index, action in enumerate(actions):
+        before = state
         try:
             state, events = game.apply(state, action)
         except RuleViolation as exc:
@@ -44,4 +53,6 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
             raise type(exc)({f"actions.{index}" + k[len("action"):]: v
                              for k, v in exc.errors.items()}) from exc
         steps.append({"index": index, "events": events})
+        if observe is not None:
+            observe(before, state, events)
     return {"state": state, "outcome": game.score(state), "events": steps}

@@ -2,9 +2,11 @@
 
 Bodies are parsed with orjson (not ``request.get_json``): a few µs for a
 typical state where the stdlib parser takes several times longer.  The
-envelope (``{state, action}`` and the like) is checked by its marshmallow
-schema, which passes the state through untouched; the engine's
-``validate_state`` then checks the state itself.
+envelope (``{state, action}`` and the like) is checked by the compiled shape
+spec of its marshmallow schema (``schemas.envelopes.ENVELOPE_SHAPES``), and
+by the schema itself only when that refuses it (for marshmallow's messages);
+the state passes through untouched and the engine's ``validate_state`` then
+checks the state itself.
 
 Every failure here is a problem+json answer: a body that is not JSON → 400,
 not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
@@ -23,10 +25,12 @@ from typing import Any
 
 import orjson
 from flask import Response, request
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema, ValidationError, fields
+from marshmallow.utils import missing
 from werkzeug.exceptions import UnsupportedMediaType
 
-from schemas.envelopes import flatten_messages
+from schemas.envelopes import ENVELOPE_SHAPES, flatten_messages
+from service.games import shape
 from service.games.errors import MalformedInput
 
 
@@ -38,7 +42,8 @@ def is_json_mimetype(mimetype: str) -> bool:
 
 def read_json() -> dict:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
-    if not is_json_mimetype(request.mimetype):
+    if request.environ.get("CONTENT_TYPE") != "application/json" \
+            and not is_json_mimetype(request.mimetype):  # the common header needs no parsing
         raise UnsupportedMediaType(
             f"send the body as application/json (got {request.mimetype or 'no Content-Type'})")
     raw = request.get_data(cache=False)
@@ -54,11 +59,47 @@ def read_json() -> dict:
 
 
 def load_envelope(schema: Schema, body: Any) -> dict:
-    """``schema.load(body)``, with marshmallow's messages as field paths."""
+    """``schema.load(body)``, with marshmallow's messages as field paths.
+
+    An envelope its compiled shape spec accepts skips marshmallow: the same
+    dict, defaults filled in, at a fraction of the cost.
+    """
+    fast = _fast_loaders.get(schema)
+    if fast is None:
+        fast = _fast_loaders[schema] = fast_loader(schema)
+    if fast:
+        accepts, defaults, nested = fast
+        if accepts(body):
+            out = {**defaults, **body}
+            for name, inner in nested:
+                if name in out:
+                    out[name] = {**inner, **out[name]}
+            return out
     try:
         return schema.load(body)
     except ValidationError as exc:
         raise MalformedInput(flatten_messages(exc.messages)) from None
+
+
+_fast_loaders: dict[Schema, tuple | bool] = {}
+
+
+def _defaults(schema: Schema) -> dict:
+    return {name: f.load_default() if callable(f.load_default) else f.load_default
+            for name, f in schema.fields.items() if f.load_default is not missing}
+
+
+def fast_loader(schema: Schema) -> tuple | bool:
+    """(compiled check, defaults, [(nested field, its defaults)]) for a schema in
+    ``ENVELOPE_SHAPES`` loaded as declared; ``False`` for any other (marshmallow).
+    """
+    spec = ENVELOPE_SHAPES.get(type(schema))
+    if spec is None or schema.only is not None or schema.exclude or schema.partial \
+            or schema.unknown != "raise":
+        return False
+    nested = [(name, _defaults(f.schema)) for name, f in schema.fields.items()
+              if isinstance(f, fields.Nested)]
+    return shape.compiled(spec), _defaults(schema), [(n, d) for n, d in nested if d]
 
 
 def read_envelope(schema: Schema) -> dict:

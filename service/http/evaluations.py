@@ -72,6 +72,47 @@ def runner():
     return ext["runner"]
 
 
+#: how an evaluation ends on its own, counted the first time the API reports it
+ENDS = ("finished", "failed")
+#: ids whose end this process counted, when the runner has no shared store (bounded)
+_reported: dict[str, None] = {}
+
+
+def first_report(run, eval_id: str) -> bool:
+    """True the first time any process of the service reports this evaluation's end.
+
+    A status poll is where the API learns that a job finished or failed;
+    polls repeat and hit any worker, so the claim is kept where every worker
+    sees it: a Redis key (``SET NX``, expiring with the result) for RQ, a row
+    in the embedded runner's SQLite file, else this process's memory.
+    """
+    if run.backend == "rq":
+        return bool(run.connection.set(f"referee:evaluation-reported:{eval_id}", b"1",
+                                       nx=True, ex=int(run.result_ttl) + 3600))
+    db_path = getattr(run, "db_path", None)
+    if db_path:
+        import sqlite3
+        import time
+        from contextlib import closing
+
+        with closing(sqlite3.connect(db_path, timeout=10, isolation_level=None)) as db:
+            db.execute("CREATE TABLE IF NOT EXISTS evaluation_reported "
+                       "(id TEXT PRIMARY KEY, at REAL NOT NULL)")
+            now = time.time()
+            claimed = db.execute("INSERT OR IGNORE INTO evaluation_reported VALUES (?, ?)",
+                                 (eval_id, now)).rowcount == 1
+            if claimed:
+                db.execute("DELETE FROM evaluation_reported WHERE at < ?",
+                           (now - 2 * int(run.result_ttl) - 86400,))
+            return claimed
+    if eval_id in _reported:
+        return False
+    if len(_reported) >= 100_000:
+        _reported.pop(next(iter(_reported)))
+    _reported[eval_id] = None
+    return True
+
+
 def _location(eval_id: str) -> str:
     return f"/v1/evaluations/{eval_id}"
 
@@ -123,7 +164,10 @@ def list_kinds():
 
 @bp.get("/v1/evaluations/<evaluation_id:eval_id>")
 def status(eval_id: str):
-    body = _lookup(runner().status, eval_id)
+    run = runner()
+    body = _lookup(run.status, eval_id)
+    if body["status"] in ENDS and first_report(run, eval_id):
+        metrics.count_evaluation(str(body.get("kind")), body["status"])
     headers = {}
     if body["status"] in ("queued", "started"):
         headers["Retry-After"] = "1"

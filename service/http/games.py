@@ -19,7 +19,7 @@ from service.games.chance import CHANCE
 from service.games.errors import MalformedInput
 from service.games.replay import replay as replay_game
 from service.problems import ProblemError
-from service.redaction import events_for
+from service.redaction import ReplayRedaction, events_for
 
 from .body import json_response, read_envelope
 
@@ -237,9 +237,21 @@ def view(game_id: str):
 
 @bp.post("/<game_id>/replay")
 def replay(game_id: str):
-    """``{setup, actions}`` → ``{state, outcome, events}``; illegal step → 422 with ``index``."""
+    """``{setup, actions, for_player?}`` → ``{state, outcome, events}``; illegal step → 422 with ``index``.
+
+    With ``for_player`` the answer also holds ``view`` (of the final state) and
+    ``events_for_player`` (every step's events redacted as ``apply`` does).
+    """
     game = game_or_404(game_id)
     body = read_envelope(REPLAY)
-    out = replay_game(game, body["setup"], body["actions"])
+    redaction = None
+    if "for_player" in body:
+        seat = body["for_player"]
+        redaction = ReplayRedaction(game, seat,
+                                    lambda state: _check_seat(state, seat, "for_player"))
+    out = replay_game(game, body["setup"], body["actions"], observe=redaction)
+    if redaction is not None:
+        out["view"] = game.view(out["state"], redaction.player)
+        out["events_for_player"] = redaction.steps
     out["state"] = signing.sign(out["state"])
     return json_response(out)

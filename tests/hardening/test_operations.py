@@ -115,3 +115,178 @@ def test_rate_limits_survive_an_unreachable_redis(make_client):
     codes = [client.post("/v1/games/raiders/new", json={"players": 2}).status_code
              for _ in range(3)]
     assert codes == [200, 200, 429]
+
+
+def test_request_ids_are_unique_and_drawn_again_in_a_forked_child():
+    from service.operations import RequestIds
+
+    ids = RequestIds()
+    made = [ids.new() for _ in range(10_000)]
+    assert len(set(made)) == len(made)
+    assert all(re.fullmatch(r"[0-9a-f]{32}", i) for i in made[:100])
+    prefix = ids.prefix
+    ids.reset()  # what os.register_at_fork runs in a child
+    assert ids.prefix != prefix and ids.new().endswith("1")
+
+
+def _with_root_handler(handler, fn):
+    """``fn()`` with ``handler`` the root logger's only one, at INFO (as ``make run``)."""
+    saved, level = logging.root.handlers[:], logging.root.level
+    logging.root.handlers[:] = [handler]
+    logging.root.setLevel(logging.INFO)
+    try:
+        return fn()
+    finally:
+        logging.root.handlers[:] = saved
+        logging.root.setLevel(level)
+
+
+def test_access_line_written_directly_is_the_formatters_line(make_client, monkeypatch):
+    import io
+
+    from service import operations
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(JsonFormatter())
+    monkeypatch.setattr(operations, "_JSON_HANDLER", handler)
+    client = make_client()
+    monkeypatch.setattr(operations.access_log, "makeRecord", None)  # the direct path makes none
+    _with_root_handler(handler, lambda: client.post(
+        "/v1/games/raiders/new", json={"players": 2, "seed": 1}, headers={"X-Request-Id": "r-1"}))
+    direct = orjson.loads(stream.getvalue().splitlines()[-1])
+    record = logging.LogRecord("referee.access", logging.INFO, __file__, 1, "request", None, None)
+    record.request_id, record.http = "r-1", direct["http"]
+    formatted = orjson.loads(JsonFormatter().format(record))
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", direct.pop("ts"))
+    formatted.pop("ts")
+    assert direct == formatted
+    assert direct["http"]["route"] == "/v1/games/<game_id>/new" and direct["http"]["status"] == 200
+
+
+def test_no_access_line_when_info_is_off_or_access_log_disabled(make_client, monkeypatch):
+    import io
+
+    from service import operations
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(JsonFormatter())
+    monkeypatch.setattr(operations, "_JSON_HANDLER", handler)
+    client, quiet = make_client(), make_client(ACCESS_LOG="0")
+    _with_root_handler(handler, lambda: quiet.get("/healthz"))
+    assert stream.getvalue() == ""
+    operations.access_log.setLevel(logging.WARNING)
+    try:
+        _with_root_handler(handler, lambda: client.get("/healthz"))
+    finally:
+        operations.access_log.setLevel(logging.NOTSET)
+    assert stream.getvalue() == ""
+    _with_root_handler(handler, lambda: client.get("/healthz"))
+    assert orjson.loads(stream.getvalue())["msg"] == "request"
+
+
+def _jobs(kind: str, event: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("referee_evaluation_jobs_total",
+                                     {"kind": kind, "event": event}) or 0.0
+
+
+def test_finished_evaluations_are_counted_once_over_polls_and_workers(make_client, tmp_path):
+    import time
+
+    db = str(tmp_path / "evaluations.sqlite3")
+    one, two = make_client(EVALUATION_DB=db), make_client(EVALUATION_DB=db)  # two workers
+    before = _jobs(ODDS["kind"], "finished")
+    location = one.post("/v1/evaluations", json=ODDS).headers["Location"]
+    deadline = time.monotonic() + 30
+    while one.get(location).json["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    for client in (one, two, one, two):
+        assert client.get(location).json["status"] == "finished"
+    assert _jobs(ODDS["kind"], "finished") == before + 1
+    text = two.get("/metrics").get_data(as_text=True)
+    assert re.search(r'referee_evaluation_jobs_total\{event="finished",'
+                     r'kind="tremble.battle_odds"\} [1-9]', text)
+
+
+def test_an_ended_evaluation_is_claimed_once_in_each_backend(redis_url, tmp_path):
+    from service.evaluations.rq_runner import RQRunner
+    from service.evaluations.runner import EmbeddedRunner
+    from service.http.evaluations import first_report
+
+    class Plain:  # a runner with no shared store: this process remembers
+        backend = "other"
+
+    import time
+
+    runners = [RQRunner(redis_url), EmbeddedRunner(db_path=str(tmp_path / "e.sqlite3")), Plain()]
+    claimed = {}
+    for run in runners:
+        eval_id = claimed[run.backend] = f"claim-{run.backend}-{time.time_ns()}"
+        assert [first_report(run, eval_id) for _ in range(3)] == [True, False, False], run.backend
+        assert first_report(run, eval_id + "-other")
+    again = EmbeddedRunner(db_path=str(tmp_path / "e.sqlite3"))  # another process, same file
+    assert not first_report(again, claimed["embedded"])
+    assert first_report(again, claimed["embedded"] + "-new")
+
+
+def test_procfile_web_sums_metrics_over_its_workers_in_a_fresh_directory(tmp_path):
+    """The Procfile's gunicorn (2 workers) with ``service.gunicorn_conf``: a new
+    empty ``PROMETHEUS_MULTIPROC_DIR`` per start, every scrape the sum over the
+    workers, the directory removed when gunicorn exits."""
+    import os
+    import pathlib
+    import signal
+    import socket
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    web = next(line[4:] for line in (repo / "Procfile").read_text().splitlines()
+               if line.startswith("web:"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PORT": str(port),
+           "PATH": f"{pathlib.Path(os.sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    for name in ("PROMETHEUS_MULTIPROC_DIR", "REDIS_URL"):
+        env.pop(name, None)
+    log = tmp_path / "gunicorn.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(["sh", "-c", "exec " + web], cwd=repo, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    served = 0
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                urllib.request.urlopen(url + "/readyz", timeout=2).read()  # not counted below
+                break
+            except (urllib.error.URLError, OSError):
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        for _ in range(40):
+            urllib.request.urlopen(url + "/healthz", timeout=5).read()
+            served += 1
+        pattern = re.compile(r'referee_http_request_duration_seconds_count\{method="GET",'
+                             r'route="/healthz",status="200"\} (\S+)')
+        for _ in range(6):
+            text = urllib.request.urlopen(url + "/metrics", timeout=5).read().decode()
+            assert float(pattern.search(text).group(1)) == served
+        found = re.search(r"PROMETHEUS_MULTIPROC_DIR=(\S+)", log.read_text())
+        assert found, log.read_text()
+        directory = pathlib.Path(found.group(1))
+        assert any(directory.glob("histogram_*.db"))
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+    assert not directory.exists()

@@ -76,3 +76,57 @@ def test_for_player_must_be_a_seat_of_the_game(make_client):
     r = client.post("/v1/games/raiders/apply", json={"state": state, "action": action,
                                                      "for_player": "me"})
     assert r.status_code == 400 and "for_player" in r.json["errors"]
+
+
+@pytest.mark.parametrize("game_id", registry.GAME_IDS)
+def test_replay_for_player_redacts_every_step_as_apply_does(make_client, game_id):
+    """``replay`` with ``for_player``: each step's ``events_for_player`` is what
+    ``apply`` with ``for_player`` answered for that step, the setup's events
+    hide the first state's secrets, and ``view`` is the final state's view."""
+    client = make_client()
+    game = registry.get_game(game_id)
+    rng = random.Random(11)
+    players = min(game.min_players + 1, game.max_players)
+    setup = {"players": players, "seed": 5}
+    new = client.post(f"/v1/games/{game_id}/new", json=setup).json
+    state, actions, per_seat = new["state"], [], {s: [] for s in [None, *range(players)]}
+    for _ in range(20):
+        legal = client.post(f"/v1/games/{game_id}/legal-actions", json={"state": state}).json
+        if not legal["actions"]:
+            break
+        action = rng.choice(legal["actions"])
+        actions.append(action)
+        for seat in per_seat:
+            r = client.post(f"/v1/games/{game_id}/apply",
+                            json={"state": state, "action": action, "for_player": seat})
+            assert r.status_code == 200, r.json
+            per_seat[seat].append(r.json["events_for_player"])
+        state = r.json["state"]
+    full = client.post(f"/v1/games/{game_id}/replay", json={"setup": setup, "actions": actions}).json
+    assert "view" not in full and "events_for_player" not in full
+    redacted_something = False
+    for seat, steps in per_seat.items():
+        r = client.post(f"/v1/games/{game_id}/replay",
+                        json={"setup": setup, "actions": actions, "for_player": seat})
+        assert r.status_code == 200, r.json
+        body = r.json
+        assert body["state"] == full["state"] and body["events"] == full["events"]
+        got = body["events_for_player"]
+        assert [s["index"] for s in got] == [None, *range(len(actions))]
+        assert [s["events"] for s in got[1:]] == steps
+        first = game.secret_cards(new["state"], seat)
+        assert got[0]["events"] == redact(new["events"], first)
+        assert not first & set(strings(got[0]["events"]))
+        assert body["view"] == client.post(f"/v1/games/{game_id}/view", json={
+            "state": full["state"], "player": seat}).json["view"]
+        redacted_something |= got != full["events"]
+    assert redacted_something, "no event named a secret card: the test proves nothing"
+
+
+def test_replay_for_player_must_be_a_seat_of_the_game(make_client):
+    client = make_client()
+    body = {"setup": {"players": 2, "seed": 1}, "actions": []}
+    r = client.post("/v1/games/raiders/replay", json={**body, "for_player": 9})
+    assert r.status_code == 400 and "for_player" in r.json["errors"]
+    r = client.post("/v1/games/raiders/replay", json={**body, "for_player": "me"})
+    assert r.status_code == 400 and "for_player" in r.json["errors"]
