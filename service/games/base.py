@@ -305,7 +305,7 @@ class Game:
         if any(k in action for k in ACTION_INFO_KEYS):
             action = {k: v for k, v in action.items() if k not in ACTION_INFO_KEYS}
         if state["result"] is not None:
-            raise RuleViolation(self.game_over_rule, "the game is over")
+            raise RuleViolation(self.finished_rule(state), "the game is over")
         player = action["player"]
         entry = next((p for p in state["pending"] if p["player"] == player), None)
         if entry is None:
@@ -347,6 +347,11 @@ class Game:
 
     def check_action(self, state: dict, action: dict) -> None:
         raise NotImplementedError
+
+    def finished_rule(self, state: dict) -> str:
+        """The clause cited for an action after the end (default ``game_over_rule``;
+        a game may name the clause its game ended by)."""
+        return self.game_over_rule
 
     def out_of_turn_rule(self, state: dict) -> str:
         """The clause cited when a player who is not pending acts (default

@@ -83,7 +83,7 @@ def machine_for(game_id: str, options: st.SearchStrategy):
             try:
                 game.apply(self.state, last)
             except RuleViolation as exc:
-                assert exc.rule == game.game_over_rule, exc.rule
+                assert exc.rule == game.finished_rule(self.state), exc.rule
             else:
                 raise AssertionError("an action was applied to a finished game")
 

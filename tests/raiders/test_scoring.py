@@ -88,6 +88,9 @@ def test_rai_31_turn_limit_most_money_wins_ties_share():
     state, events = play(state, act("end_turn", 0))
     assert state["result"] == {"finished": True, "winners": [0, 1], "reason": "turn_limit"}
     assert [e for e in events if e["type"] == "game_won"][0]["rule"] == "RAI-31"
+    with pytest.raises(RuleViolation) as exc:  # over by the turn limit, not by a win
+        GAME.apply(state, act("end_turn", 1))
+    assert exc.value.rule == "RAI-31" and exc.value.reason == "the game is over"
     state = table(hands={0: ["S-6"]}, centre=["kiosk"], options={"turn_limit": 3}, turn=3,
                   holdings={0: {"club": "S-9"}, 1: {"market": "H-9"}})
     state, _ = play(state, act("end_turn", 0))

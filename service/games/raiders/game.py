@@ -122,6 +122,10 @@ class Raiders(Game):
             raise RuleViolation(self.not_your_turn_rule, f"{kind} is a chance outcome, "
                                                          "not a player's action")
 
+    def finished_rule(self, state: dict) -> str:
+        """RAI-31 after the turn limit ended the game, else RAI-6 (a win)."""
+        return "RAI-31" if state["result"].get("reason") == "turn_limit" else self.game_over_rule
+
     def out_of_turn_rule(self, state: dict) -> str:
         """RAI-26 in a capture's response window (priority goes round the table),
         else RAI-5a (turns in seat order)."""
