@@ -176,6 +176,15 @@ def test_rai_12_one_capture_attempt_per_turn_even_a_failed_one():
     assert not any(a["type"] == "capture" for a in GAME.legal_actions(state, 0))
 
 
+def test_rai_12_playing_tricks_is_not_a_capture_attempt():
+    """RAI-12: "Просто применение шняг еще не является захватом" — tricks played in
+    your turn outside a capture leave the turn's attempt unspent."""
+    state = table(hands={0: ["S-10", "S-K"]}, centre=["kiosk"])
+    state, events = play(state, act("play_trick", 0, card="S-10"))  # Reinforcements
+    assert types(events).count("drew") == 2 and not state["capture_used"]
+    assert act("capture", 0, fighter="S-K", property="kiosk") in GAME.legal_actions(state, 0)
+
+
 def test_rai_13_the_player_ends_the_turn_with_or_without_a_capture():
     """RAI-13: the player ends the turn with or without a capture."""
     state = table(hands={0: ["S-K"], 1: ["H-6", "H-7", "H-8", "H-9", "H-10", "H-J"]},
