@@ -64,7 +64,8 @@ EVENT_TYPES = {
     "passed": "a player passed in the response window (RAI-26)",
     "trick_played": "a trick resolved (RAI-22, RAI-27)",
     "cost_paid": "a card was discarded to pay a trick's cost",
-    "fizzled": "an illegal trick or capture: its card went to the discard with no effect (RAI-30, fizzle)",
+    "fizzled": "an illegal trick or capture: its card went to the discard with no effect "
+               "(RAI-30, fizzle)",
     "power_modified": "a fighter's power changed until the capture/turn ends (RAI-25)",
     "modifiers_expired": "power changes ended (RAI-25)",
     "fighter_died": "a fighter went to the discard (RAI-16, RAI-17, or a trick)",
