@@ -244,6 +244,7 @@ def test_procfile_web_sums_metrics_over_its_workers_in_a_fresh_directory(tmp_pat
     import signal
     import socket
     import subprocess
+    import sys
     import time
     import urllib.error
     import urllib.request
@@ -255,7 +256,7 @@ def test_procfile_web_sums_metrics_over_its_workers_in_a_fresh_directory(tmp_pat
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "PORT": str(port),
-           "PATH": f"{pathlib.Path(os.sys.executable).parent}:{os.environ.get('PATH', '')}"}
+           "PATH": f"{pathlib.Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
     for name in ("PROMETHEUS_MULTIPROC_DIR", "REDIS_URL"):
         env.pop(name, None)
     log = tmp_path / "gunicorn.log"
