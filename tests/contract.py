@@ -171,3 +171,18 @@ def _strings(value) -> set[str]:
         elif isinstance(v, list):
             stack.extend(v)
     return out
+
+
+def json_paths(value, prefix: tuple = ()):
+    """Every path (tuple of keys and indexes) below the root of a JSON value,
+    parents before children — the places a mutation test can break."""
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return
+    for key, child in items:
+        path = prefix + (key,)
+        yield path
+        yield from json_paths(child, path)

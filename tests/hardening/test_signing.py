@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from service.games import registry
 
+from tests.contract import json_paths
+
 from .conftest import walk
 
 PROBLEMS = "https://referee.dev/problems/"
@@ -120,15 +122,6 @@ def test_evaluations_verify_signed_states(signed):
     assert r.status_code == 202, r.json
 
 
-def _paths(value, prefix=()):
-    if prefix:
-        yield prefix
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _paths(v, prefix + (i,))
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +144,7 @@ def test_any_alteration_of_a_signed_state_is_refused(signed_states, data):
     client, states = signed_states
     game_id, state = states[data.draw(st.integers(0, len(states) - 1), label="state index")]
     broken = orjson.loads(orjson.dumps(state))
-    path = data.draw(st.sampled_from(list(_paths(broken))))
+    path = data.draw(st.sampled_from(list(json_paths(broken))))
     parent = broken
     for key in path[:-1]:
         parent = parent[key]

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.games import registry
+from tests.contract import json_paths
 
 VERBS = ("legal-actions", "apply", "check", "score", "view")
 ALLOWED = {200, 400, 404, 413, 415, 422}
@@ -68,20 +69,12 @@ def sample_states(fuzz_client):
     return out
 
 
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _paths(v, prefix + (i,))
 
 
 def corrupt(state, rng: random.Random, junk):
     """A deep copy of ``state`` with one random place broken."""
     state = orjson.loads(orjson.dumps(state))
-    paths = [p for p in _paths(state) if p]
+    paths = list(json_paths(state))
     path = rng.choice(paths)
     parent = state
     for key in path[:-1]:

@@ -10,6 +10,8 @@ import orjson
 from service.games.errors import RefereeError
 from service.games.raiders import GAME
 
+from tests.contract import json_paths
+
 from .builder import act
 
 
@@ -73,14 +75,6 @@ def test_rai_30_sloppy_players_in_fizzle_mode_keep_the_game_valid():
     assert fizzles > 20
 
 
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _paths(v, prefix + (i,))
 
 
 def test_corrupted_states_are_refused_cleanly_or_work():
@@ -94,7 +88,7 @@ def test_corrupted_states_are_refused_cleanly_or_work():
     for seed in range(6):
         state, _ = GAME.new_game(2 + seed % 3, {"turn_limit": 6}, seed=seed)
         while state["result"] is None:
-            paths = list(_paths(state))[1:]
+            paths = list(json_paths(state))
             for _ in range(12):
                 path = rng.choice(paths)
                 broken = orjson.loads(orjson.dumps(state))
