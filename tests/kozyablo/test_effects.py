@@ -26,6 +26,8 @@ def test_damage_to_an_enemy_squad_spares_the_rest():
     s, _ = play(s, act("play_card", 0, card="0.tr_swarm", sector="1.gold_mine"))
     assert s["phase"] == "response"  # the Goat Healer has a free ability
     s, _ = play(s, act("pass", 1))
+    assert s["phase"] == "effect"  # KOZ-45: the Goat Guard (Defender) may take the Scout's
+    s, _ = play(s, act("decline", 1))
     units = s["units"]
     assert units["1.kz_guard"]["damage"] == 1 and units["1.kz_scout"]["damage"] == 1
     assert units["1.kz_healer"]["damage"] == 0 and units["0.tr_grub"]["damage"] == 0

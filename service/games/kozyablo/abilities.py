@@ -88,8 +88,8 @@ def check(state: dict, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> 
     return mark, effect
 
 
-def use(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
-    """Carry out a use (checked)."""
+def use(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    """Carry out a use (checked); False when its damage waits for a Defender (KOZ-45)."""
     root = draft.root
     source, key, seat = action["source"], action["ability"], action["player"]
     found = {k: (m, e) for k, m, e in offered(root, cat, source)}
@@ -99,9 +99,9 @@ def use(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
     events.append({"type": "ability_used", "source": source, "ability": key, "mark": mark})
     if key == "shadow":
         effects.hide(draft, source, events)
-        return
+        return True
     if source in root["units"] and root["units"][source]["shadow"]:
         effects.reveal(draft, [source], events, "KOZ-41")
     choice = {k: action[k] for k in ("target", "sector") if k in action}
-    effects.apply(draft, cat, seat, effect, choice, events, from_magic=False,
-                  sector=sector_of(root, source), source=source)
+    return effects.apply(draft, cat, seat, effect, choice, events, from_magic=False,
+                         sector=sector_of(root, source), source=source)

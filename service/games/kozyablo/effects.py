@@ -6,7 +6,8 @@ reach the whole table (KOZ-18/19); an ability or trigger reaches only its own
 sector (KOZ-16).  Magic cards honour Magic protection (KOZ-38, except an effect
 with ``pierces_magic_protection`` — Word of Letaro) and Undead (KOZ-43: +1
 damage, and no effect at all when the spell is ``undead_immune``).  Nothing in
-the shadow can be chosen or affected (KOZ-41).
+the shadow can be chosen or affected (KOZ-41).  Damage goes through
+``effect_damage``, which offers each hit to the allied Defenders (KOZ-45).
 
 A *choice* is the parameter a player picks: ``{"target": id}`` for one
 creature, building or lasting magic; ``{"sector": id}`` for a squad or a
@@ -16,7 +17,8 @@ sector; ``{}`` when nothing is chosen.
 from __future__ import annotations
 
 from .catalogue import Catalogue, face
-from .damage import heal, magic_damage, remove_from_table, wound
+from . import effect_damage
+from .damage import heal, remove_from_table, wound
 from .stats import unit_stats
 
 UNIT_TARGETS = ("creature", "enemy_creature", "ally_creature")
@@ -100,19 +102,22 @@ def reached_units(state: dict, cat: Catalogue, seat: int, effect: dict, choice: 
 
 def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: list[dict], *,
           from_magic: bool, card: str | None = None, sector: str | None = None,
-          source: str | None = None) -> None:
-    """Carry ``effect`` out.  ``card`` is a magic/event card being played."""
+          source: str | None = None) -> bool:
+    """Carry ``effect`` out.  ``card`` is a magic/event card being played.
+
+    False when its damage waits for a Defender decision (KOZ-45,
+    ``effect_damage``): the caller records how to go on afterwards.
+    """
     root = draft.root
     kind = effect["kind"]
-    if kind in ("damage", "heal"):
+    if kind == "damage":
+        return effect_damage.deal(
+            draft, cat, seat, effect,
+            reached_units(root, cat, seat, effect, choice, from_magic, sector, source), events,
+            from_magic=from_magic, source=card or source)
+    if kind == "heal":
         for uid in reached_units(root, cat, seat, effect, choice, from_magic, sector, source):
-            if uid not in draft.root["units"]:
-                continue  # died from an earlier part of this effect
-            if kind == "damage":
-                wound(draft, cat, uid, magic_damage(draft.root, cat, uid, effect["amount"],
-                                                    from_magic), events, source=card or source)
-            else:
-                heal(draft, cat, uid, effect["amount"], events)
+            heal(draft, cat, uid, effect["amount"], events)
     elif kind == "modify":
         tgt = effect["target"]
         entry = {"owner": seat, "turns_left": None, "cast_turn": root["turn"]}
@@ -148,6 +153,7 @@ def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: 
               source=card or source)
     else:  # pragma: no cover - the schema allows nothing else
         raise AssertionError(kind)
+    return True
 
 
 def hide(draft, uid: str, events: list[dict]) -> None:

@@ -4,7 +4,7 @@ The class wires the declarative parts (options, shapes) to the concept
 modules: ``deck`` (KOZ-1…6), ``setup`` (KOZ-7…10, chance), ``sectors``
 (KOZ-11…13), ``turn`` (KOZ-14…16a, 47…50), ``play`` (KOZ-17…23), ``combat``
 (KOZ-24…29), ``damage`` + ``stats`` (KOZ-30…46), ``effects`` (the effect
-engine), ``abilities``, ``views``, ``invariants``.
+engine) + ``effect_damage`` (its damage offered to Defenders, KOZ-45), ``abilities``, ``views``, ``invariants``.
 
 Two players (the rulebook's duel).  Decisions in order: the lot (chance),
 six reveals each, mulligans in turn order, then turns.
@@ -21,7 +21,7 @@ from service.games.chance import CHANCE
 from service.games.errors import RuleViolation
 from service.games.options import Option
 
-from . import combat, invariants, setup, turn, views
+from . import combat, effect_damage, invariants, setup, turn, views
 from .catalogue import catalogue, of_state
 from .sectors import opponent
 from .stats import unit_stats
@@ -42,6 +42,7 @@ PHASE_ACTIONS = {
     "mulligan": ("keep", "mulligan"),
     "main": turn.MAIN_ACTIONS,
     "response": ("use_ability", "pass"),
+    "effect": ("defend", "decline"),
 }
 COMBAT_ACTIONS = {"strike": ("strike",), "evade": ("evade", "decline"),
                   "defend": ("defend", "decline")}
@@ -52,7 +53,7 @@ class Kozyablo(Game):
 
     id = "kozyablo"
     title = {"en": "Kozyablo", "ru": "Козябло"}
-    rules_version = "kozyablo/1"
+    rules_version = "kozyablo/2"  # 2: effect damage offered to Defenders (KOZ-45)
     min_players = 2
     max_players = 2
     game_options = OPTIONS
@@ -100,6 +101,9 @@ class Kozyablo(Game):
             return [{"player": state["active"], "decision": "action"}]
         if phase == "response":
             return [{"player": opponent(state, state["active"]), "decision": "response"}]
+        if phase == "effect":
+            r = effect_damage.reaction(state, of_state(state))
+            return [{"player": r["player"], "decision": "defend"}]
         if phase == "combat":
             cat = of_state(state)
             r = combat.reaction(state, cat)
@@ -124,6 +128,10 @@ class Kozyablo(Game):
             return turn.main_actions(state, cat, player)
         if phase == "response":
             return turn.response_actions(state, cat, player)
+        if phase == "effect":
+            r = effect_damage.reaction(state, cat)
+            return [{"type": "defend", "player": player, "unit": o} for o in r["options"]] + [
+                {"type": "decline", "player": player}]
         if phase == "combat":
             r = combat.reaction(state, cat)
             if r is not None:
@@ -184,7 +192,8 @@ class Kozyablo(Game):
             return
         allowed = PHASE_ACTIONS.get(phase, ())
         if kind not in allowed:
-            rule = {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, "KOZ-15")
+            rule = {"mulligan": "KOZ-9", "response": "KOZ-16", "effect": "KOZ-45"}.get(
+                phase, "KOZ-15")
             raise RuleViolation(rule, f"{kind!r} is not possible now; the {phase} phase "
                                 f"takes: {', '.join(allowed)}")
         if phase == "mulligan":
@@ -197,6 +206,11 @@ class Kozyablo(Game):
                     raise RuleViolation("KOZ-9", "mulligan different cards from your hand")
         elif phase == "main":
             turn.check_main(state, cat, action)
+        elif phase == "effect" and kind == "defend":
+            options = effect_damage.reaction(state, cat)["options"]
+            if action["unit"] not in options:
+                raise RuleViolation("KOZ-45", f"{action['unit']!r} is not one of: "
+                                    + ", ".join(options))
         elif phase == "response" and kind == "use_ability":
             from . import abilities
             try:
@@ -209,6 +223,8 @@ class Kozyablo(Game):
         KOZ-9 mulligans in turn order, KOZ-16 the response window, KOZ-25 the
         strike order, KOZ-46/KOZ-45 an Evasion/Defender offer, else KOZ-15."""
         phase = state.get("phase")
+        if phase == "effect" and not state.get("queue"):
+            return "KOZ-45"
         if phase == "combat" and state.get("combat") and not state.get("queue"):
             r = combat.reaction(state, of_state(state))
             return {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r and r["kind"], "KOZ-25")
@@ -253,6 +269,12 @@ class Kozyablo(Game):
             events.append({"type": "kept", "player": action["player"]})
         elif kind == "mulligan":
             setup.mulligan(draft, action, events)
+        elif draft.root["phase"] == "effect":  # defend / decline an effect's damage (KOZ-45)
+            if kind == "defend":
+                effect_damage.defend(draft, cat, action["unit"], events)
+            else:
+                effect_damage.decline(draft, cat, events)
+            turn.resume_effect(draft, cat, events)
         elif kind in ("strike", "evade", "defend", "decline"):
             fn = {"strike": lambda: combat.strike(draft, cat, action["unit"], action["targets"],
                                                   events),

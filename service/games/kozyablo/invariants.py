@@ -10,7 +10,7 @@ from ..base import conservation_errors
 from .catalogue import Catalogue, face
 
 #: phases a state can be in between two actions ("start"/"end" pass within one apply)
-PHASES = ("setup", "mulligan", "main", "response", "combat")
+PHASES = ("setup", "mulligan", "main", "response", "combat", "effect")
 
 
 #: per card set (its ``Catalogue``): instance id → (seat, kind) of the ids found known
@@ -138,11 +138,11 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         return out
     for seat, p in enumerate(players):
         out.update(conservation_errors(zones[seat], p["cards"]))
-    _flow(state, bad)
+    _flow(state, cat, bad)
     return out
 
 
-def _flow(state: dict, bad) -> None:
+def _flow(state: dict, cat: Catalogue, bad) -> None:
     n = len(state["players"])
     phase = state["phase"]
     allowed = PHASES if state["result"] is None else PHASES + ("start", "end")
@@ -159,17 +159,25 @@ def _flow(state: dict, bad) -> None:
         if phase == "mulligan" and not state["queue"] and all(
                 p["ready"] for p in state["players"]):
             bad("state.phase", "every player has kept: the mulligan phase is over")
-        if phase in ("main", "response", "combat") and not all(
+        if phase in ("main", "response", "combat", "effect") and not all(
                 p["ready"] for p in state["players"]):
             bad("state.players", "a player has not finished the mulligan")
-    if phase in ("start", "main", "response", "combat", "end"):
+    if phase in ("start", "main", "response", "combat", "end", "effect"):
         if state["active"] is None or len(state["order"]) != n:
             bad("state.active", "a turn needs the active player and the turn order")
     for i, q in enumerate(state["queue"]):
         if ("to" in q) == ("do" in q):
             bad(f"state.queue.{i}", "either a reveal (`to`) or an instruction (`do`)")
-    if (phase == "response") != (state["declared"] is not None):
-        bad("state.declared", "a declared action exists exactly in the response phase")
+    e = state["effect"]
+    in_window = phase == "response" or (phase == "effect" and e is not None
+                                         and e["then"] == "response")
+    if in_window != (state["declared"] is not None):
+        bad("state.declared", "a declared action exists exactly in the response phase "
+            "(and while an effect used in it waits)")
+    if (phase == "effect") != (e is not None):
+        bad("state.effect", "an effect's damage waits exactly in the effect phase")
+    if e is not None:
+        _effect(state, cat, e, bad)
     if (phase == "combat") != (state["combat"] is not None):
         bad("state.combat", "a combat exists exactly in the combat phase")
     c = state["combat"]
@@ -191,6 +199,28 @@ def _flow(state: dict, bad) -> None:
             bad("state.combat", "a retreat attack (and only it) has `movers` and `to`")
         if "to" in c and c["to"] not in state["sectors"]:
             bad("state.combat.to", "no such sector")
+
+
+def _effect(state: dict, cat: Catalogue, e: dict, bad) -> None:
+    """KOZ-45: the offered hit names a creature on the table; the rest are creature ids."""
+    head = e["hits"][0]["target"]
+    if head not in state["units"]:
+        bad("state.effect.hits.0.target", "the creature offered to a Defender must be on "
+            "the table")
+    for i, h in enumerate(e["hits"]):
+        if h["target"] not in state["units"] and not _gone(h["target"], state):
+            bad(f"state.effect.hits.{i}.target", "not a creature on the table or in a discard")
+    if ("triggers" in e) != (e["then"] in ("start", "end")):
+        bad("state.effect.triggers", "the triggers still to fire belong to a start/end phase")
+    for i, t in enumerate(e.get("triggers", [])):
+        f = cat.faces.get(face(t["source"]))
+        if f is None or t["index"] >= len(f.triggers) \
+                or f.triggers[t["index"]]["when"] != e["then"]:
+            bad(f"state.effect.triggers.{i}", f"no {e['then']}-of-turn trigger of that card")
+    if e["source"] is not None and not _gone(e["source"], state) \
+            and e["source"] not in state["units"] and e["source"] not in state["buildings"] \
+            and e["source"] not in state["lasting"]:
+        bad("state.effect.source", "not a card on the table or in a discard")
 
 
 def _gone(cid: str, state: dict) -> bool:

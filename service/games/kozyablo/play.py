@@ -180,8 +180,8 @@ def check(state: dict, cat: Catalogue, action: dict) -> None:
                             f"{effect['target']}")
 
 
-def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
-    """Put the card into play (checked)."""
+def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    """Put the card into play (checked); False when its damage waits for a Defender."""
     root = draft.root
     seat, card = action["player"], action["card"]
     f = cat.faces[face(card)]
@@ -198,7 +198,8 @@ def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
                                        "damage": 0}
     else:
         choice = {k: action[k] for k in ("target", "sector") if k in action}
-        effects.apply(draft, cat, seat, f.data["effect"], choice, events,
-                      from_magic=f.type == "magic", card=card)
-        if f.data["kind"] == "instant":
+        if f.data["kind"] == "instant":  # discarded at once: its damage may wait (KOZ-45)
             draft.at("players", seat, "discard").append(card)
+        return effects.apply(draft, cat, seat, f.data["effect"], choice, events,
+                             from_magic=f.type == "magic", card=card)
+    return True

@@ -83,7 +83,8 @@ def initial_state(cat: Catalogue, setups: list[dict], decks: list[dict]) -> dict
         range(len(players)), key=lambda i: RACE_ORDER.index(races[i]))
     return {"players": players, "order": order, "active": None, "sectors": sectors,
             "units": {}, "buildings": {}, "lasting": {}, "queue": queue, "declared": None,
-            "used": [], "combat": None, "phase": "setup"}
+            "used": [], "combat": None, "effect": None,
+            "phase": "setup"}
 
 
 def lot_outcomes(state: dict) -> list[tuple[dict, int]]:

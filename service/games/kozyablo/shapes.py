@@ -32,6 +32,14 @@ COMBAT = s.Nullable(s.Obj(
      "current": s.Nullable(ID), "strikes_left": s.Int(minimum=0, maximum=1),
      "hits": s.ListOf(HIT, max_items=2), "area": s.Bool()},
     {"movers": IDS, "to": ID}))
+#: damage of a magic card, event, ability or trigger waiting for a Defender decision (KOZ-45)
+EFFECT_HIT = s.Obj({"target": ID, "amount": s.Int(minimum=0, maximum=99)})
+EFFECT = s.Nullable(s.Obj(
+    {"player": SEAT, "source": s.Nullable(ID), "magic": s.Bool(), "pierces": s.Bool(),
+     "undead_immune": s.Bool(), "hits": s.ListOf(EFFECT_HIT, min_items=1, max_items=60),
+     "then": s.Enum("main", "response", "end_turn", "start", "end")},
+    {"triggers": s.ListOf(s.Obj({"source": ID, "index": s.Int(minimum=0, maximum=9)}),
+                          max_items=80)}))
 
 STATE_FIELDS = {
     "players": s.ListOf(PLAYER, min_items=2, max_items=2),
@@ -45,6 +53,7 @@ STATE_FIELDS = {
     "declared": s.Nullable(s.Obj({"type": s.Str(), "player": SEAT}, extra=True)),
     "used": s.ListOf(s.Str(max_length=80), max_items=60),
     "combat": COMBAT,
+    "effect": EFFECT,
 }
 
 CHOICE = {"target": ID, "sector": ID}
@@ -72,8 +81,9 @@ ACTION_TYPES = {
     "strike": ({"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
                "Strike with the creature whose turn it is (KOZ-25, KOZ-26; two targets for Area)."),
     "evade": ({"card": ID}, "Evasion: discard this card, the strike misses (KOZ-46)."),
-    "defend": ({"unit": ID}, "Defender: this creature takes the strike instead (KOZ-45, KOZ-49)."),
-    "decline": ({}, "No reaction to the strike."),
+    "defend": ({"unit": ID}, "Defender: this creature takes the strike, or the effect's damage, instead "
+               "(KOZ-45, KOZ-49)."),
+    "decline": ({}, "No reaction to the strike or to the effect's damage (KOZ-45, KOZ-46)."),
 }
 
 EVENT_TYPES = {
@@ -90,7 +100,7 @@ EVENT_TYPES = {
     "entered_shadow": "A creature hid (KOZ-41).", "left_shadow": "A creature left the shadow.",
     "combat_started": "A combat began (KOZ-24).", "retreat_attack": "A retreat attack (KOZ-16a).",
     "strike": "A strike was made.", "no_target": "A striker had no legal target.",
-    "evaded": "Evasion made a strike miss (KOZ-46).", "defended": "A Defender took a strike.",
+    "evaded": "Evasion made a strike miss (KOZ-46).", "defended": "A Defender took a strike or an effect's damage (KOZ-45).",
     "damage": "Damage dealt.", "heal": "Life restored.", "vampirism": "Vampirism (KOZ-44).",
     "died": "A creature or building died (KOZ-29).", "destroyed": "A building was destroyed.",
     "combat_ended": "The combat is over.", "magic_laid": "Lasting magic put on the table.",

@@ -22,7 +22,7 @@ player turns: the first player's first turn is turn 1.
 
 from __future__ import annotations
 
-from . import abilities, combat, effects, play
+from . import abilities, combat, effect_damage, effects, play
 from ..errors import RuleViolation
 from .catalogue import Catalogue, face
 from .damage import sweep
@@ -172,8 +172,10 @@ def declare(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
         mark = {k: m for k, m, _ in abilities.offered(root, cat, action["source"])}[
             action["ability"]]
         if mark == "free":
-            abilities.use(draft, cat, action, events)
+            done = abilities.use(draft, cat, action, events)
             settle(draft, cat, events)
+            if not done:
+                pause(draft, "main")
             return
     other = opponent(root, action["player"])
     if can_respond(root, cat, other):
@@ -188,12 +190,21 @@ def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
     """The opponent's free ability or ``pass`` in the response window (KOZ-16)."""
     root = draft.root
     if action["type"] == "use_ability":
-        abilities.use(draft, cat, action, events)
+        done = abilities.use(draft, cat, action, events)
         settle(draft, cat, events)
+        if not done:
+            pause(draft, "response")
+            return
         if root["result"] is not None:
             return
         if can_respond(root, cat, action["player"]):
             return
+    close_window(draft, cat, action["player"], events)
+
+
+def close_window(draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
+    """The response window closes: the declared action is carried out (KOZ-16)."""
+    root = draft.root
     declared = root["declared"]
     root["declared"] = None
     if declared["type"] == "move":  # movers killed in the window simply do not go
@@ -201,7 +212,7 @@ def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
         if alive and alive != declared["units"]:
             declared = {**declared, "units": alive}
     root["phase"] = "main"
-    events.append({"type": "passed", "player": action["player"]})
+    events.append({"type": "passed", "player": responder})
     carry_out(draft, cat, declared, events)
 
 
@@ -216,13 +227,15 @@ def carry_out(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
         end_turn(draft, cat, events)
         return
     kind, seat = action["type"], action["player"]
-    if kind == "play_card":
-        play.play(draft, cat, action, events)
+    if kind in ("play_card", "use_ability"):
+        done = (play.play if kind == "play_card" else abilities.use)(draft, cat, action, events)
+        if not done:
+            settle(draft, cat, events)
+            pause(draft, "end_turn")
+            return
     elif kind == "draw":
         draft.at("queue").append({"seat": seat, "to": "hand"})
         events.append({"type": "draw", "player": seat})
-    elif kind == "use_ability":
-        abilities.use(draft, cat, action, events)
     elif kind == "move":
         src, dst, units = action["from"], action["to"], action["units"]
         leaving_all = len(units) == len(units_in(root, src, seat))
@@ -259,26 +272,75 @@ def settle(draft, cat: Catalogue, events: list[dict]) -> None:
     update_control(draft, events)
 
 
-def _triggers(draft, cat: Catalogue, seat: int, when: str, events: list[dict]) -> None:
-    """KOZ-14: 'at the start/end of turn' texts of ``seat``'s cards on the table."""
+def pause(draft, then: str, triggers: list[dict] | None = None) -> None:
+    """An effect's damage waits for a Defender decision (KOZ-45, ``effect_damage``);
+    ``then`` (and the ``triggers`` still to fire) say how the turn goes on."""
     root = draft.root
-    sources = sorted(u for u, d in root["units"].items() if d["owner"] == seat) + sorted(
-        b for b, d in root["buildings"].items() if d["owner"] == seat)
-    for src in sources:
-        for trig in cat.faces[face(src)].triggers:
-            if trig["when"] != when or root["result"] is not None:
-                continue
-            live = root["units"].get(src) or root["buildings"].get(src)
-            if live is None:
-                continue
-            effect = trig["effect"]
-            if not effects.choices(root, cat, seat, effect, from_magic=False,
-                                   sector=live["sector"], source=src):
-                continue
-            events.append({"type": "trigger", "source": src, "when": when, "rule": "KOZ-14"})
-            effects.apply(draft, cat, seat, effect, {}, events, from_magic=False,
-                          sector=live["sector"], source=src)
-            settle(draft, cat, events)
+    pending = draft.at("effect")
+    pending["then"] = then
+    if triggers is not None:
+        pending["triggers"] = triggers
+    root["phase"] = "effect"
+
+
+def resume_effect(draft, cat: Catalogue, events: list[dict]) -> None:
+    """After a ``defend``/``decline`` on an effect's damage: land the rest, then go on."""
+    root = draft.root
+    pending = root["effect"]
+    then, todo = pending["then"], pending.get("triggers")
+    done = effect_damage.run(draft, cat, events)
+    settle(draft, cat, events)
+    if not done:
+        return
+    root["phase"] = {"response": "response", "start": "start", "end": "end"}.get(then, "main")
+    if root["result"] is not None:
+        return
+    if then == "response":
+        responder = opponent(root, root["active"])
+        if not can_respond(root, cat, responder):
+            close_window(draft, cat, responder, events)
+    elif then == "end_turn":
+        end_turn(draft, cat, events)
+    elif then == "start":
+        if _triggers(draft, cat, root["active"], "start", events, todo):
+            _main_begins(draft, cat, events)
+    elif then == "end":
+        if _triggers(draft, cat, root["active"], "end", events, todo):
+            _turn_over(draft, cat, events)
+
+
+def _triggers(draft, cat: Catalogue, seat: int, when: str, events: list[dict],
+              todo: list[dict] | None = None) -> bool:
+    """KOZ-14: 'at the start/end of turn' texts of ``seat``'s cards on the table.
+
+    They fire in source-id order (creatures, then buildings).  False when one
+    waits for a Defender decision; ``todo`` then lists those still to fire.
+    """
+    root = draft.root
+    if todo is None:
+        sources = sorted(u for u, d in root["units"].items() if d["owner"] == seat) + sorted(
+            b for b, d in root["buildings"].items() if d["owner"] == seat)
+        todo = [{"source": src, "index": i} for src in sources
+                for i, trig in enumerate(cat.faces[face(src)].triggers) if trig["when"] == when]
+    for n, item in enumerate(todo):
+        src = item["source"]
+        if root["result"] is not None:
+            break
+        live = root["units"].get(src) or root["buildings"].get(src)
+        if live is None:
+            continue
+        effect = cat.faces[face(src)].triggers[item["index"]]["effect"]
+        if not effects.choices(root, cat, seat, effect, from_magic=False,
+                               sector=live["sector"], source=src):
+            continue
+        events.append({"type": "trigger", "source": src, "when": when, "rule": "KOZ-14"})
+        done = effects.apply(draft, cat, seat, effect, {}, events, from_magic=False,
+                             sector=live["sector"], source=src)
+        settle(draft, cat, events)
+        if not done:
+            pause(draft, when, [dict(t) for t in todo[n + 1:]])
+            return False
+    return True
 
 
 def end_turn(draft, cat: Catalogue, events: list[dict]) -> None:
@@ -286,9 +348,15 @@ def end_turn(draft, cat: Catalogue, events: list[dict]) -> None:
     root = draft.root
     if root["result"] is not None:
         return
-    seat = root["active"]
     root["phase"] = "end"
-    _triggers(draft, cat, seat, "end", events)
+    if _triggers(draft, cat, root["active"], "end", events):
+        _turn_over(draft, cat, events)
+
+
+def _turn_over(draft, cat: Catalogue, events: list[dict]) -> None:
+    """The end phase after its triggers: Time-N magic runs out (KOZ-18), next turn."""
+    root = draft.root
+    seat = root["active"]
     for mid, m in list(root["lasting"].items()):
         if m["turns_left"] is not None and m["cast_turn"] < root["turn"]:
             left = m["turns_left"] - 1
@@ -321,11 +389,17 @@ def start_turn(draft, cat: Catalogue, events: list[dict]) -> None:
     root["used"] = []
     root["phase"] = "start"
     events.append({"type": "turn_started", "player": seat, "turn": root["turn"]})
-    _triggers(draft, cat, seat, "start", events)
+    if _triggers(draft, cat, seat, "start", events):
+        _main_begins(draft, cat, events)
+
+
+def _main_begins(draft, cat: Catalogue, events: list[dict]) -> None:
+    """The start phase is over: the main phase, after the capture check (KOZ-48)."""
+    root = draft.root
     if root["result"] is not None:
         return
     root["phase"] = "main"
-    check_capture(root, cat, seat, events)
+    check_capture(root, cat, root["active"], events)
 
 
 def check_capture(root: dict, cat: Catalogue, seat: int, events: list[dict]) -> None:

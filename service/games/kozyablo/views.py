@@ -51,7 +51,7 @@ def _replace(value, names: dict[str, str]):
 
 
 #: state fields that can name a creature besides ``units`` (ids or ``used`` entries)
-_NAMING = ("lasting", "declared", "combat", "used")
+_NAMING = ("lasting", "declared", "combat", "effect", "used")
 
 
 def secret_cards(state: dict, player: int | None) -> set[str]:
