@@ -315,7 +315,7 @@ class Game:
         if player == CHANCE:
             outcomes = [a for a, _ in self.chance_outcomes(state)]
             if action not in outcomes:
-                raise RuleViolation(self.not_your_turn_rule,
+                raise RuleViolation(self.out_of_turn_rule(state),
                                     "that outcome cannot happen at this chance node")
             return action
         self.check_action(state, action)
@@ -355,7 +355,9 @@ class Game:
 
     def out_of_turn_rule(self, state: dict) -> str:
         """The clause cited when a player who is not pending acts (default
-        ``not_your_turn_rule``; a game may name a phase's own clause)."""
+        ``not_your_turn_rule``; a game may name a phase's own clause).  Also
+        cited for an impossible outcome at a chance node, so a game should
+        name the clause of the draw, deal or roll that is pending."""
         return self.not_your_turn_rule
 
     def check_notes(self, state: dict, action: dict) -> dict:

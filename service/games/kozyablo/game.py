@@ -221,8 +221,15 @@ class Kozyablo(Game):
     def out_of_turn_rule(self, state: dict) -> str:
         """A player acting out of turn is told the clause of the step that waits:
         KOZ-9 mulligans in turn order, KOZ-16 the response window, KOZ-25 the
-        strike order, KOZ-46/KOZ-45 an Evasion/Defender offer, else KOZ-15."""
+        strike order, KOZ-46/KOZ-45 an Evasion/Defender offer, else KOZ-15.
+        At a chance node: KOZ-10 the lot, KOZ-8/KOZ-9 the opening draws and
+        mulligans, KOZ-15 a drawn card."""
         phase = state.get("phase")
+        pending = state.get("pending") or []
+        if pending and pending[0]["player"] == CHANCE:
+            if pending[0]["decision"] == "lot":
+                return "KOZ-10"
+            return {"setup": "KOZ-8", "mulligan": "KOZ-9"}.get(phase, "KOZ-15")
         if phase == "effect" and not state.get("queue"):
             return "KOZ-45"
         if phase == "combat" and state.get("combat") and not state.get("queue"):

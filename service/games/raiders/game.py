@@ -41,6 +41,10 @@ def _first_player_check(value, players, given):
     return None
 
 
+#: the clause of each chance node, cited for an impossible outcome
+CHANCE_RULES = {"deal_fighter": "RAI-4", "reveal_trump": "RAI-5",
+                "draw_fighter": "RAI-10", "reveal_property": "RAI-11"}
+
 OPTIONS = (
     Option("short_game", "boolean", False, clause="RAI-7",
            description="3+ players: the target drops by 6 for every player beyond two",
@@ -127,8 +131,13 @@ class Raiders(Game):
         return "RAI-31" if state["result"].get("reason") == "turn_limit" else self.game_over_rule
 
     def out_of_turn_rule(self, state: dict) -> str:
-        """RAI-26 in a capture's response window (priority goes round the table),
-        else RAI-5a (turns in seat order)."""
+        """At a chance node the clause of what is dealt or revealed (RAI-4 the
+        deal, RAI-5 the trump, RAI-10 a draw, RAI-11 a property); RAI-26 in a
+        capture's response window (priority goes round the table), else
+        RAI-5a (turns in seat order)."""
+        pending = state["pending"]
+        if pending and pending[0]["player"] == CHANCE:
+            return CHANCE_RULES[pending[0]["decision"]]
         return "RAI-26" if state["phase"] == "capture" else self.not_your_turn_rule
 
     def check_notes(self, state: dict, action: dict) -> dict:
