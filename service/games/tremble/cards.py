@@ -71,9 +71,9 @@ class Catalog:
         return [*self.cities, *self.armies, *self.ships, *self.missions, *self.credits]
 
     @cached_property
-    def card_counts(self) -> dict[str, int]:
-        """``{instance id: 1}`` for every card of the set (built once)."""
-        return dict.fromkeys(self.all_cards(), 1)
+    def card_ids(self) -> frozenset[str]:
+        """Every instance id of the set (built once)."""
+        return frozenset(self.all_cards())
 
     def is_army(self, card: str) -> bool:
         return card in self.armies

@@ -48,8 +48,8 @@ def pending(state: dict) -> list[dict]:
                 for p, pl in enumerate(players) if not pl["missions_kept"]]
     if phase == "buy":
         for p, pl in enumerate(players):
-            if pl["to_draw"] > 0:
-                return chance_entry("draw_ship", **{"for": p})
+            if pl["to_draw"] > 0:  # chance_entry("draw_ship", for=p), spelt out: a hot path
+                return [{"player": CHANCE, "decision": "draw_ship", "for": p}]
         return [{"player": p, "decision": "buy"} for p, pl in enumerate(players)
                 if not pl["bought"]]
     if phase == "intel":
@@ -135,9 +135,9 @@ def advance(draft: Draft, cat: Catalog, events: list) -> None:
                 for p, pl in enumerate(players):
                     if pl["to_draw"]:
                         draft.at("players", p)["to_draw"] = 0
-            players = draft.root["players"]
-            if any(p["to_draw"] or not p["bought"] for p in players):
-                return
+            for p in draft.root["players"]:  # a loop, not any(): runs after every draw
+                if p["to_draw"] or not p["bought"]:
+                    return
             root["phase"] = "intel"
         elif phase == "intel":
             army = root["army"]

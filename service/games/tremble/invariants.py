@@ -8,9 +8,6 @@ present only in their phase.
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import chain
-
 from ..base import conservation_errors
 from .buying import FLEET_LIMIT
 from .cards import Catalog
@@ -43,14 +40,55 @@ def zones(state: dict) -> dict[str, list[str]]:
 
 def _every_card_once(state: dict, cat: Catalog) -> bool:
     """The cards of ``zones(state)`` are the set's, each exactly once (the
-    common case, counted without naming the zones; ``conservation_errors``
-    names what is wrong otherwise)."""
-    counted = Counter(chain.from_iterable(zones_unnamed(state)))
-    return dict.__eq__(counted, cat.card_counts)
+    common case: one flat list, one C-level set build and comparison;
+    ``conservation_errors`` names what is wrong otherwise).
+
+    As many cards as the set has, and the same set of ids, means no card
+    twice, none missing and none unknown.
+    """
+    cards = cards_in_zones(state)
+    return len(cards) == len(cat.card_ids) and cat.card_ids == set(cards)
+
+
+def cards_in_zones(state: dict) -> list[str]:
+    """The cards of ``zones(state)`` as one list, in the same order (built
+    with C-level list extends, no path names).
+
+    >>> from service.games.tremble.game import GAME
+    >>> state = GAME.new_game(2, {}, seed=3)[0]
+    >>> from itertools import chain
+    >>> cards_in_zones(state) == list(chain.from_iterable(zones(state).values()))
+    True
+    """
+    cards = [*state["box"], *state["city_discard"], *state["ship_deck"],
+             *state["ship_discard"], *state["mission_deck"], *state["credit_supply"],
+             *state["credits_returned"]]
+    cards += [c for c in state["slots"] if c is not None]
+    for pile in state["piles"]:
+        cards += pile["candidates"]
+    for pl in state["players"]:
+        cards += pl["hand"]
+        cards += pl["offer"]
+        cards += pl["missions"]
+        cards += pl["mission_offer"]
+        cards += pl["missions_discarded"]
+        cards += pl["credits"]
+        cards += pl["captured"]
+    for a in state["attacks"]:
+        for side in a["sides"]:
+            cards += side["ships"]
+    for s in state["searches"]:
+        cards.append(s["city"])
+        cards += s["ships"]
+    if state["army"] is not None:
+        cards.append(state["army"]["card"])
+    return cards
 
 
 def zones_unnamed(state: dict):
-    """The card lists of ``zones(state)``, in the same order, without their paths."""
+    """The card lists of ``zones(state)``, in the same order, without their paths
+    (the cards of ``cards_in_zones``, list by list; the cross-check in
+    ``tests/shared/test_fast_paths.py`` uses it)."""
     yield state["box"]
     yield state["city_discard"]
     yield state["ship_deck"]
