@@ -12,7 +12,6 @@ from ..base import conservation_errors
 from .buying import FLEET_LIMIT
 from .cards import Catalog
 from .intel import SLOTS
-from .zones import fleet_size
 
 PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
 
@@ -140,8 +139,16 @@ def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
             add(f"piles.{i}.removed", "more cards removed than candidates")
     if errs:
         return errs
+    away = [0] * n  # each player's ships attacking or searching (fleet_size, one pass)
+    for a in state["attacks"]:
+        for side in a["sides"]:
+            if 0 <= side["player"] < n:
+                away[side["player"]] += len(side["ships"])
+    for sr in state["searches"]:
+        if 0 <= sr["player"] < n:
+            away[sr["player"]] += len(sr["ships"])
     for p, pl in enumerate(state["players"]):
-        if fleet_size(state, p) > FLEET_LIMIT:
+        if len(pl["hand"]) + away[p] > FLEET_LIMIT:
             add(f"players.{p}", f"a fleet has at most {FLEET_LIMIT} ships (TRE-12)")
         for k, o in enumerate(pl["orders"] or []):
             if o["ship"] not in pl["hand"]:
