@@ -9,7 +9,7 @@ fleet never exceeds 5 ships: to buy a sixth, name a ship in hand to discard
 
 from __future__ import annotations
 
-from collections import _count_elements  # type: ignore[attr-defined]
+from collections import Counter
 from itertools import compress
 
 from ..draft import Draft
@@ -35,16 +35,13 @@ def draw_faces(state: dict) -> list[tuple[str, int]]:
     """Chance outcomes of the next ship draw: design -> copies left in the deck,
     sorted by design.
 
-    Counted by ``collections._count_elements``, the C loop behind
-    ``Counter.update``, without ``Counter``'s per-call overhead (a server-mode
-    turn resolves two draws per player, each one counting the deck).
+    Counted by ``Counter`` in C (a server-mode turn resolves two draws per
+    player, each one counting the deck).
 
     >>> draw_faces({"ship_deck": ["S-B#2", "S-A", "S-B"]})
     [('S-A', 1), ('S-B', 2)]
     """
-    counts: dict[str, int] = {}
-    _count_elements(counts, designs_of(state["ship_deck"]))
-    return sorted(counts.items())
+    return sorted(Counter(designs_of(state["ship_deck"])).items())
 
 
 def draw(draft: Draft, player: int, face: str, events: list) -> None:
