@@ -80,7 +80,7 @@ def check_state(game: Game, state: dict, label: str = "") -> None:
         raise AssertionError(f"{label}: validate_state refused a reached state: {exc!r} "
                              f"{getattr(exc, 'errors', '')}") from exc
     for seat in [None, *range(len(state["players"]))]:
-        leaked = _strings(game.view(state, seat)) & game.secret_cards(state, seat)
+        leaked = strings_and_keys(game.view(state, seat)) & game.secret_cards(state, seat)
         assert not leaked, f"{label}: view for {seat} shows secret {sorted(leaked)[:5]}"
 
 
@@ -158,8 +158,9 @@ def _chance_actions(events: list[dict]) -> list[dict]:
     return [e["action"] for e in events if e.get("type") == "chance"]
 
 
-def _strings(value) -> set[str]:
-    """Every string value (not key) anywhere in a JSON value."""
+def strings_and_keys(value) -> set[str]:
+    """Every string anywhere in a JSON value, object keys included — what a
+    view must not share with the viewer's secret cards."""
     out: set[str] = set()
     stack = [value]
     while stack:
@@ -167,6 +168,7 @@ def _strings(value) -> set[str]:
         if isinstance(v, str):
             out.add(v)
         elif isinstance(v, dict):
+            out.update(k for k in v if isinstance(k, str))
             stack.extend(v.values())
         elif isinstance(v, list):
             stack.extend(v)

@@ -30,25 +30,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from service.games import registry
 from service.games.errors import RuleViolation
 from service.games.replay import replay
+from tests.contract import strings_and_keys
 
 REPLAY_EVERY = 10
 SETTINGS = settings(max_examples=40, stateful_step_count=100, deadline=None,
                     suppress_health_check=list(HealthCheck))
-
-
-def strings_and_keys(value) -> set[str]:
-    out: set[str] = set()
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            out.add(v)
-        elif isinstance(v, dict):
-            out.update(k for k in v if isinstance(k, str))
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return out
 
 
 def machine_for(game_id: str, options: st.SearchStrategy):
