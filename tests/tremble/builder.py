@@ -142,9 +142,9 @@ def ship(state: dict, player: int, design: str) -> str:
 
 
 def strings(value) -> set[str]:
-    """Every string value anywhere in a JSON value (what a view could leak)."""
-    from tests.contract import _strings
-    return _strings(value)
+    """Every string anywhere in a JSON value, keys included (what a view could leak)."""
+    from tests.contract import strings_and_keys
+    return strings_and_keys(value)
 
 
 def short_deck(state: dict, left: int) -> dict:
