@@ -189,19 +189,19 @@ def _walk(zones, expected):
 
 
 def test_tremble_unnamed_zones_hold_the_named_zones_cards():
-    """``tremble.invariants._every_card_once`` counts ``zones_unnamed``: the
+    """``tremble.invariants._every_card_once`` counts ``cards_in_zones``: the
     same cards as the named ``zones`` that ``conservation_errors`` walks."""
     from itertools import chain
 
     from service.games.tremble.cards import catalog
-    from service.games.tremble.invariants import _every_card_once, zones, zones_unnamed
+    from service.games.tremble.invariants import _every_card_once, cards_in_zones, zones
 
     cat = catalog(get_game("tremble").card_set())
     rng = random.Random(5)
     checked = 0
     for state in states_of("tremble", seeds=3, every=3):
         named = sorted(chain.from_iterable(zones(state).values()))
-        assert sorted(chain.from_iterable(zones_unnamed(state))) == named
+        assert sorted(cards_in_zones(state)) == named
         assert _every_card_once(state, cat)
         card = rng.choice(named)
         extra = copy.deepcopy(state)

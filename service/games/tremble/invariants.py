@@ -84,38 +84,6 @@ def cards_in_zones(state: dict) -> list[str]:
     return cards
 
 
-def zones_unnamed(state: dict):
-    """The card lists of ``zones(state)``, in the same order, without their paths
-    (the cards of ``cards_in_zones``, list by list; the cross-check in
-    ``tests/shared/test_fast_paths.py`` uses it)."""
-    yield state["box"]
-    yield state["city_discard"]
-    yield state["ship_deck"]
-    yield state["ship_discard"]
-    yield state["mission_deck"]
-    yield state["credit_supply"]
-    yield state["credits_returned"]
-    yield [c for c in state["slots"] if c is not None]
-    for pile in state["piles"]:
-        yield pile["candidates"]
-    for pl in state["players"]:
-        yield pl["hand"]
-        yield pl["offer"]
-        yield pl["missions"]
-        yield pl["mission_offer"]
-        yield pl["missions_discarded"]
-        yield pl["credits"]
-        yield pl["captured"]
-    for a in state["attacks"]:
-        for side in a["sides"]:
-            yield side["ships"]
-    for s in state["searches"]:
-        yield [s["city"]]
-        yield s["ships"]
-    if state["army"] is not None:
-        yield [state["army"]["card"]]
-
-
 def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
     errs: dict[str, list[str]] = {}
 
