@@ -53,6 +53,24 @@ def gunicorn_command(app: str, port: int) -> list[str]:
     return words
 
 
+def wait_ready(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+    """Wait until the server at ``url`` answers anything (a 404 on ``/`` is
+    fine); fail naming ``log`` if it exits or stays silent."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited ({proc.returncode}); see {log}")
+        try:
+            urllib.request.urlopen(url + "/", timeout=1)
+            return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not answer on {url}; see {log}")
+            time.sleep(0.1)
+
+
 @contextmanager
 def gunicorn(app: str, log: Path, env: dict | None = None):
     """Serve ``app`` under the Procfile's gunicorn command; yield its base URL."""
@@ -64,19 +82,7 @@ def gunicorn(app: str, log: Path, env: dict | None = None):
         proc = subprocess.Popen(cmd, cwd=REPO, env=environ, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited ({proc.returncode}); see {log}")
-            try:
-                urllib.request.urlopen(url + "/", timeout=1)
-                break
-            except urllib.error.HTTPError:
-                break  # it answers (404 on / is fine)
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"gunicorn did not answer on {url}; see {log}")
-                time.sleep(0.1)
+        wait_ready(url, proc, log)
         yield url
     finally:
         proc.terminate()

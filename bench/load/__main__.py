@@ -24,14 +24,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import orjson
 
-from bench.servers import REPO, SERVICE_APP, free_port, gunicorn_command
+from bench.servers import REPO, SERVICE_APP, free_port, gunicorn_command, wait_ready
 from bench.states import trajectory
 
 GAMES = ("raiders", "tremble", "kozyablo")
@@ -104,20 +101,6 @@ def wrk(url: str, requests_file: Path, seconds: int, connections: int, tmp: Path
     raw["seconds"] = raw["duration_us"] / 1e6
     raw["rps"] = raw["requests"] / raw["seconds"]
     return raw
-
-
-def wait_ready(url: str, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"gunicorn exited ({proc.returncode}); see {log}")
-        try:
-            urllib.request.urlopen(url + "/healthz", timeout=1)
-            return
-        except (urllib.error.URLError, OSError):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer on {url}; see {log}")
-            time.sleep(0.1)
 
 
 def main(argv=None) -> int:
