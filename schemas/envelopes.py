@@ -351,6 +351,10 @@ class GameInfo(_Response):
     players = fields.Nested(PlayerCount, required=True)
     options = fields.List(fields.Nested(OptionInfo), required=True)
     action_types = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    decisions = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()), required=True,
+        metadata={"description": "Each pending `decision` kind with the action types that "
+                                 "may be sent while it is pending."})
     event_types = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     card_sets = fields.List(fields.String(), required=True)
 

@@ -19,12 +19,15 @@ picking only actions that ``legal_actions`` lists, and asserts that
 8. for a ``chance: server`` game: a ``chance: table`` game fed the outcomes
    the server drew (its ``{"type": "chance", "action": ...}`` events)
    reproduces the server game's final state, apart from the ``chance``
-   mode/counter and ``options.chance``.
+   mode/counter and ``options.chance``;
+9. every pending decision is declared in ``game.decisions`` and every action
+   listed for it has one of the types declared for it (what
+   ``GET /v1/games/{game}`` tells a bot).
 
 Options given as ``{"chance": "table"}`` play a table game: chance nodes are
 resolved by the test's own seeded generator and recorded like other actions
 (check 8 is then skipped).  ``every`` checks 4, 5 and 7 on every n-th state
-only (1 = all) to keep long suites fast.  Returns a small report dict
+only (1 = all; 9 goes with them) to keep long suites fast.  Returns a small report dict
 (``games``, ``steps``, ``finished_by`` counts) so a test can assert variety.
 A failure raises ``AssertionError`` naming the setup and the step.
 """
@@ -71,7 +74,8 @@ def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 
 
 
 def check_state(game: Game, state: dict, label: str = "") -> None:
-    """Checks 4, 5 and 7 on one state: JSON round trip, validation, no leaks."""
+    """Checks 4, 5, 7 and 9 on one state: JSON round trip, validation, no leaks,
+    declared decisions."""
     dumped = orjson.dumps(state)
     assert orjson.loads(dumped) == state, f"{label}: state changes in a JSON round trip"
     try:
@@ -82,6 +86,13 @@ def check_state(game: Game, state: dict, label: str = "") -> None:
     for seat in [None, *range(len(state["players"]))]:
         leaked = strings_and_keys(game.view(state, seat)) & game.secret_cards(state, seat)
         assert not leaked, f"{label}: view for {seat} shows secret {sorted(leaked)[:5]}"
+    for entry in state["pending"]:
+        declared = game.decisions.get(entry["decision"])
+        assert declared is not None, \
+            f"{label}: decision {entry['decision']!r} is not declared in {game.id}.decisions"
+        listed = {a["type"] for a in game.legal_actions(state, entry["player"])}
+        assert listed <= set(declared), \
+            f"{label}: {entry['decision']!r} lists {sorted(listed - set(declared))}, not declared"
 
 
 # ---------------------------------------------------------------- internals

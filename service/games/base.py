@@ -101,6 +101,9 @@ class Game:
     action_types: ClassVar[dict[str, tuple]] = {}
     #: event type -> description
     event_types: ClassVar[dict[str, str]] = {}
+    #: pending decision kind -> the action types a player (or chance) may send
+    #: while it is pending; shown by ``describe`` and held by the contract tests
+    decisions: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: the state's game-specific fields (common ones are added)
     state_fields: ClassVar[dict[str, shape.Spec]] = {}
     #: clause cited when a player acts while not pending / after the end
@@ -129,6 +132,7 @@ class Game:
             "players": {"min": self.min_players, "max": self.max_players},
             "options": [o.describe() for o in self.options],
             "action_types": {t: spec[1] for t, spec in self.action_types.items()},
+            "decisions": {d: list(types) for d, types in self.decisions.items()},
             "event_types": dict(self.event_types),
             "card_sets": card_db.available(self.id),
         }

@@ -41,3 +41,29 @@ def test_game_round_trip_matches_the_documented_shapes(real_api, game_id):
             assert real_api.post(f"/v1/games/{game_id}/view",
                                  json={"state": state, "player": seat}).status_code == 200
         assert real_api.post(f"/v1/games/{game_id}/score", json={"state": state}).status_code == 200
+
+
+@pytest.mark.parametrize("game_id", registry.GAME_IDS)
+def test_describe_says_which_action_types_answer_each_decision(real_api, game_id):
+    """A bot needs no map of its own: each pending ``decision`` is described
+    with the action types that may be sent while it is pending, and the
+    random-game contract checks hold every engine to it (tests/contract.py, 9)."""
+    info = real_api.get(f"/v1/games/{game_id}").json
+    decisions = info["decisions"]
+    assert decisions and all(decisions.values())
+    assert {t for types in decisions.values() for t in types} == set(info["action_types"])
+    rng = random.Random(3)
+    state = real_api.post(f"/v1/games/{game_id}/new",
+                          json={"players": info["players"]["min"], "seed": 3}).json["state"]
+    for _ in range(30):
+        if state["result"]:
+            break
+        listed = real_api.post(f"/v1/games/{game_id}/legal-actions", json={"state": state}).json
+        for entry in listed["pending"]:
+            assert entry["decision"] in decisions
+        for action in listed["actions"]:
+            entry = next(e for e in listed["pending"] if e["player"] == action["player"])
+            assert action["type"] in decisions[entry["decision"]]
+        action = rng.choice(listed["actions"])
+        state = real_api.post(f"/v1/games/{game_id}/apply",
+                              json={"state": state, "action": action}).json["state"]

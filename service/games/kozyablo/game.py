@@ -59,6 +59,12 @@ class Kozyablo(Game):
     game_options = OPTIONS
     action_types = ACTION_TYPES
     event_types = EVENT_TYPES
+    decisions = {"lot": ("lot",), "reveal": ("reveal",),
+                 **{d: PHASE_ACTIONS[p] for d, p in (("mulligan", "mulligan"),
+                                                     ("action", "main"),
+                                                     ("response", "response"),
+                                                     ("defend", "effect"))},
+                 **COMBAT_ACTIONS}
     state_fields = STATE_FIELDS
     player_setup_fields = PLAYER_SETUP_FIELDS
     not_your_turn_rule = "KOZ-15"

@@ -78,6 +78,9 @@ class Raiders(Game):
     game_options = OPTIONS
     action_types = ACTION_TYPES
     event_types = EVENT_TYPES
+    decisions = {"turn": ("capture", "play_trick", "end_turn"), "respond": ("play_trick", "pass"),
+                 "deal_fighter": ("deal",), "reveal_trump": ("reveal_trump",),
+                 "draw_fighter": ("draw",), "reveal_property": ("reveal",)}
     state_fields = STATE_FIELDS
     not_your_turn_rule = "RAI-5a"
     game_over_rule = "RAI-6"

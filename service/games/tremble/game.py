@@ -57,6 +57,9 @@ class TrembleGame(Game):
     )
     action_types = ACTION_TYPES
     event_types = EVENT_TYPES
+    #: credit (TRE-26) may be taken or repaid while any decision of the player is pending
+    decisions = {**{d: types + CREDIT_ACTIONS for d, types in flow.DECISION_ACTIONS.items()},
+                 **{d: (d,) for d in CHANCE_RULES}, "roll": ("roll",)}
     state_fields = STATE_FIELDS
     not_your_turn_rule = "TRE-11"
     game_over_rule = "TRE-28"
