@@ -320,7 +320,8 @@ class Game:
             outcomes = [a for a, _ in self.chance_outcomes(state)]
             if action not in outcomes:
                 raise RuleViolation(self.out_of_turn_rule(state),
-                                    "that outcome cannot happen at this chance node")
+                                    self.impossible_outcome_reason(state, entry, action,
+                                                                   outcomes))
             return action
         self.check_action(state, action)
         return action
@@ -363,6 +364,39 @@ class Game:
         cited for an impossible outcome at a chance node, so a game should
         name the clause of the draw, deal or roll that is pending."""
         return self.not_your_turn_rule
+
+    def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
+                                  outcomes: list[dict]) -> str:
+        """Why a chance outcome is refused, in one sentence.
+
+        Default: what the pending node expects (its action type and the
+        fields that vary between its outcomes).  A game overrides it to say
+        why a well-formed outcome cannot happen (e.g. no copy of that card is
+        left), calling this default for the rest.
+
+        >>> Game.impossible_outcome_reason(None, {}, {"decision": "roll"},
+        ...     {"type": "draw"}, [{"type": "roll", "player": "chance", "total": 2}])
+        "the 'roll' chance node is pending: it takes a 'roll' outcome, not 'draw'"
+        >>> Game.impossible_outcome_reason(None, {}, {"decision": "roll"},
+        ...     {"type": "roll", "total": 13}, [{"type": "roll", "total": t} for t in (2, 3)])
+        "total 13 cannot happen at the 'roll' chance node; possible: 2, 3"
+        """
+        node = f"the {entry['decision']!r} chance node"
+        kinds = sorted({o["type"] for o in outcomes})
+        if action["type"] not in kinds:
+            return (f"{node} is pending: it takes a "
+                    f"{' or '.join(repr(k) for k in kinds)} outcome, not {action['type']!r}")
+        same = [o for o in outcomes if o["type"] == action["type"]]
+        varying = sorted({k for o in same for k in o if any(k not in x or x[k] != o[k]
+                                                            for x in same)})
+        if len(varying) == 1:
+            key = varying[0]
+            values = sorted({o[key] for o in same}, key=lambda v: (str(type(v)), v))
+            listed = ", ".join(map(_shown, values[:12])) + (" …" if len(values) > 12 else "")
+            return (f"{key} {_shown(action.get(key))} cannot happen at {node}; "
+                    f"possible: {listed}")
+        return (f"that {action['type']!r} outcome cannot happen at {node} "
+                f"({len(same)} outcomes are possible; legal-actions lists them)")
 
     def check_notes(self, state: dict, action: dict) -> dict:
         """Extra keys ``check`` reports about an action ``apply`` accepts.
@@ -411,6 +445,10 @@ class Game:
         the view may equal one of these.  Instance ids are unique in a state.
         """
         raise NotImplementedError
+
+
+def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
 
 
 def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]) -> dict:
