@@ -1,5 +1,7 @@
 # Two commands: `make run` (the service under gunicorn) and `make test`.
-PYTHON ?= python3.11
+# The first Python >= 3.11 on PATH (PYTHON=… to choose one).
+PYTHON ?= $(shell for p in python3 python3.14 python3.13 python3.12 python3.11; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
@@ -7,9 +9,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test venv redis-server openapi bench load wrk
 
-# (Re)install when pyproject.toml changes; create the venv with python3.11 if missing.
+# (Re)install when pyproject.toml changes; create the venv if missing.
 $(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@test -x $(PY) || { test -n "$(PYTHON)" || { echo "referee needs Python 3.11 or newer on PATH (or PYTHON=/path/to/python3)" >&2; exit 1; }; \
+		$(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install -q -e '.[test]'
 	@touch $(STAMP)
 

@@ -38,6 +38,7 @@ from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 
 from __future__ import annotations
 
+import importlib.metadata
 import sys
 
 import yaml
@@ -49,7 +50,8 @@ from service.games import registry
 from service.games.base import Game
 from service.problems import PROBLEM_MIME
 
-API_VERSION = "1.0.0"
+#: ``info.version``: the package version (pyproject.toml), one number for both
+API_VERSION = importlib.metadata.version("referee")
 JSON = "application/json"
 
 DESCRIPTION = """\

@@ -113,3 +113,13 @@ def test_generation_is_deterministic_in_process():
     from service.openapi import spec_yaml
 
     assert spec_yaml() == spec_yaml()
+
+
+def test_spec_version_is_the_package_version():
+    """``info.version`` is the version in pyproject.toml: one number for the package and
+    its contract."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    assert doc["info"]["version"] == project["version"]
