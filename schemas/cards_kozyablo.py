@@ -99,8 +99,14 @@ class EffectSchema(Schema):
 
 
 class ActivatedSchema(Schema):
-    """An on-table ability (KOZ-16): ``action`` uses the turn's action, ``free`` does not."""
+    """An on-table ability (KOZ-16): ``action`` uses the turn's action, ``free`` does not.
 
+    ``name`` is what ``use_ability.ability`` sends; the built-in ones are taken.
+    """
+
+    name = fields.String(required=True, validate=[
+        validate.Regexp(r"^[a-z][a-z_]{1,20}$"),
+        validate.NoneOf(("regeneration", "shadow"), error="a built-in ability name")])
     mark = fields.String(required=True, validate=validate.OneOf(("action", "free")))
     effect = fields.Nested(EffectSchema, required=True)
 
@@ -174,6 +180,10 @@ class CardSchema(Schema):
                 data.get("activated") or data.get("triggers") or data.get("abilities")):
             raise ValidationError("only creatures, heroes and buildings have abilities",
                                   "abilities")
+        names = [a["name"] for a in data.get("activated", ())]
+        if len(set(names)) != len(names):
+            raise ValidationError("each activated ability of a card has its own name",
+                                  "activated")
 
 
 class CapitalSchema(Schema):

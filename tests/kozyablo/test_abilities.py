@@ -97,13 +97,36 @@ def test_koz_35_magic_weapon_strikes_weapon_protection():
 
 
 def test_koz_36_weapon_protection_no_damage_from_plain_weapons():
-    """KOZ-36: weapon protection no damage from plain weapons."""
-    s = table("zhloby", "kozly", units={0: [("zh_shieldbearer", "0.gold_mine")],
+    """KOZ-36: a plain weapon deals 0 to Weapon protection (when its damage reaches it at
+    all, e.g. through a capital's garrison Defender); Magic weapon does damage."""
+    s = table("zhloby", "kozly", units={0: [("zh_shieldbearer", "0.gold_mine"),
+                                            ("zh_brute", "0.gold_mine")],
                                         1: [("kz_stone_goat", "0.gold_mine")]})
     assert dmg(s, "0.zh_shieldbearer", "1.kz_stone_goat") == 0
-    s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
-    s, ev = play(s, act("strike", 0, unit="0.zh_shieldbearer", targets=["1.kz_stone_goat"]))
-    assert s["units"]["1.kz_stone_goat"]["damage"] == 0
+    assert dmg(s, "0.zh_brute", "1.kz_stone_goat") == 2
+
+
+def test_koz_36a_weapon_protection_limits_targets_like_flying():
+    """RULING KOZ-36a: a creature without Magic weapon / Magic attack is neither offered
+    nor allowed a strike on a Weapon-protected creature; Magic weapon is (KOZ-35)."""
+    s = fight("zhloby", "kozly", [("zh_shieldbearer",), ("zh_brute",)],
+              [("kz_stone_goat",), ("kz_guard",)])
+    assert targets_of(s, 0, "0.zh_shieldbearer") == ["1.kz_guard"]
+    assert targets_of(s, 0, "0.zh_brute") == ["1.kz_guard", "1.kz_stone_goat"]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, act("strike", 0, unit="0.zh_shieldbearer", targets=["1.kz_stone_goat"]))
+    assert exc.value.rule == "KOZ-36a"
+
+
+def test_koz_36a_an_area_strike_never_takes_a_weapon_protected_creature():
+    """RULING KOZ-36a with KOZ-31: an Area striker without Magic weapon picks its two
+    targets among the creatures it may strike; the Weapon-protected one is not one."""
+    s = fight("kozly", "kozly", [("kz_catapult",)],
+              [("kz_stone_goat",), ("kz_guard",), ("kz_guard",)])
+    options = [sorted(a["targets"]) for a in listed(s, 0, "strike")
+               if a["unit"] == "0.kz_catapult"]
+    assert options and all("1.kz_stone_goat" not in o for o in options)
+    assert ["1.kz_guard", "1.kz_guard#2"] in options
 
 
 def test_koz_37_arrow_protection_no_damage_from_archers():

@@ -10,6 +10,8 @@ import pytest
 
 from service.games.errors import InvalidState, RuleViolation
 from service.games.kozyablo import GAME
+from service.games.kozyablo.catalogue import of_state
+from service.games.kozyablo.damage import magic_damage
 
 from .builder import act, listed, mixed_deck, play, table, types
 
@@ -59,9 +61,11 @@ def test_moved_damage_is_resolved_against_the_defender():
     s, _ = play(s, act("play_card", 0, card="0.pz_spark", target="1.zh_dead"))
     guarded, _ = play(s, act("defend", 1, unit="1.kz_guard"))
     assert guarded["units"]["1.kz_guard"]["damage"] == 2
+    assert magic_damage(s, of_state(s), "1.zh_dead", 2, True) == 3  # Undead: +1
     s, events = play(s, act("decline", 1))
-    assert {"type": "damage", "target": "1.zh_dead", "amount": 3, "source": "0.pz_spark"} \
-        in events
+    # 3 on a 2-life creature: the event reports the 2 it had left (no overkill)
+    assert {"type": "damage", "target": "1.zh_dead", "amount": 2, "source": "0.pz_spark"} \
+        in events and "1.zh_dead" not in s["units"]
 
 
 def test_defender_not_offered_when_it_cannot_take_the_damage():
@@ -124,7 +128,9 @@ def test_ability_used_in_the_response_window_then_the_declared_action():
     assert s["pending"] == [{"player": 0, "decision": "defend"}]
     s, events = play(s, act("decline", 0))
     assert s["units"]["0.kz_scout"]["damage"] == 1
-    assert "passed" in types(events) and "skipped" in types(events)
+    # nobody passed: the window closed because the responder had nothing left to use
+    assert "passed" not in types(events)
+    assert "window_closed" in types(events) and "skipped" in types(events)
     assert s["declared"] is None and s["phase"] == "main" and s["active"] == 1
 
 

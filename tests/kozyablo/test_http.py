@@ -70,7 +70,7 @@ class Table:
         return [e for e in body["events"]]
 
     def reveal(self, seat, card):
-        return self.apply({"type": "reveal", "player": "chance", "seat": seat, "card": card})
+        return self.apply({"type": "reveal", "player": "chance", "seat": seat, "face": card})
 
 
 def test_koz_28_replayed_through_http_event_by_event(client):

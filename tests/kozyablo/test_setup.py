@@ -31,7 +31,7 @@ def test_koz_8_six_cards_each_every_card_a_chance_node_weighted_by_copies():
     """KOZ-8: six cards each every card a chance node weighted by copies."""
     state = table_game()
     assert state["pending"] == [{"player": "chance", "decision": "reveal", "seat": 0}]
-    outcomes = {a["card"]: a["probability"] for a in GAME.legal_actions(state)}
+    outcomes = {a["face"]: a["probability"] for a in GAME.legal_actions(state)}
     assert outcomes["kz_guard"] == "1/7" and outcomes["kz_hero"] == "1/21"
     for _ in range(12):
         state, _ = GAME.apply(state, {k: v for k, v in GAME.legal_actions(state)[0].items()
@@ -65,7 +65,7 @@ def test_koz_9_mulligan_top_three_to_discard_cards_back_draw_as_many_at_most_thr
     for _ in range(3):  # three reveals into the discard: the aside cards cannot come up
         opts = GAME.legal_actions(state)
         assert all(face(c) for c in back) and sum(
-            1 for o in opts if o["card"] == face(back[0])) <= 1
+            1 for o in opts if o["face"] == face(back[0])) <= 1
         state, _ = GAME.apply(state, {k: v for k, v in opts[0].items() if k != "probability"})
     p = state["players"][seat]
     assert len(p["discard"]) == 3 and p["aside"] == [] and len(state["queue"]) == 2

@@ -90,26 +90,26 @@ def test_koz_16_free_ability_keeps_the_action_action_ability_uses_it():
     """KOZ-16: free ability keeps the action action ability uses it."""
     s = table("kozly", "zhloby", units={0: [("kz_healer", "0.gold_mine"),
                                             ("kz_guard", "0.gold_mine", {"damage": 2})]})
-    s, ev = play(s, act("use_ability", 0, source="0.kz_healer", ability="0",
+    s, ev = play(s, act("use_ability", 0, source="0.kz_healer", ability="soothe",
                         target="0.kz_guard"))
     assert s["active"] == 0 and s["units"]["0.kz_guard"]["damage"] == 1
     # once per turn
     assert not [a for a in listed(s, 0, "use_ability") if a["source"] == "0.kz_healer"]
     with pytest.raises(RuleViolation) as exc:
-        GAME.apply(s, act("use_ability", 0, source="0.kz_healer", ability="0",
+        GAME.apply(s, act("use_ability", 0, source="0.kz_healer", ability="soothe",
                           target="0.kz_guard"))
     assert exc.value.rule == "KOZ-16"
     s, _ = play(s, act("skip", 0))
     # an action-marked ability (Goat Altar) uses the turn's action
     s = table("kozly", "zhloby", units={1: [("zh_brute", "cap0")]}, buildings={0: ["kz_altar"]})
-    s, ev = play(s, act("use_ability", 0, source="0.kz_altar", ability="0",
+    s, ev = play(s, act("use_ability", 0, source="0.kz_altar", ability="smite",
                         target="1.zh_brute"))
     assert s["active"] == 1 and s["units"]["1.zh_brute"]["damage"] == 2
     # abilities reach only their own sector
     s = table("kozly", "zhloby", units={1: [("zh_brute", "0.gold_mine")]},
               buildings={0: ["kz_altar"]})
     with pytest.raises(RuleViolation) as exc:
-        GAME.apply(s, act("use_ability", 0, source="0.kz_altar", ability="0",
+        GAME.apply(s, act("use_ability", 0, source="0.kz_altar", ability="smite",
                           target="1.zh_brute"))
     assert exc.value.rule == "KOZ-16"
 
@@ -128,14 +128,14 @@ def test_koz_16_response_window_free_abilities_after_an_action_is_declared():
     assert exc.value.rule == "KOZ-16"
     opts = GAME.legal_actions(s, 1)
     assert {a["type"] for a in opts} == {"use_ability", "pass"}
-    s2, ev = play(s, act("use_ability", 1, source="1.pz_watchtower", ability="0",
+    s2, ev = play(s, act("use_ability", 1, source="1.pz_watchtower", ability="volley",
                          target="0.tr_grub"))
     # the free ability resolved first, then (nothing else to use) the move was carried out
     assert types(ev)[:2] == ["ability_used", "damage"] and "moved" in types(ev)
     assert s2["units"]["0.tr_grub"]["sector"] == "1.gold_mine"
     assert s2["units"]["0.tr_grub"]["damage"] == 1 and s2["active"] == 1
     s3, ev = play(s, act("pass", 1))
-    assert types(ev)[:2] == ["passed", "moved"]
+    assert types(ev)[:3] == ["passed", "window_closed", "moved"]
 
 
 def test_koz_16_declared_action_fizzles_when_the_response_made_it_illegal():
@@ -145,7 +145,7 @@ def test_koz_16_declared_action_fizzles_when_the_response_made_it_illegal():
               buildings={1: ["pz_watchtower"]}, control={"0.energy_source": 0})
     s, _ = play(s, act("use_ability", 0, source="0.tr_grub", ability="regeneration"))
     assert s["phase"] == "response"
-    s, ev = play(s, act("use_ability", 1, source="1.pz_watchtower", ability="0",
+    s, ev = play(s, act("use_ability", 1, source="1.pz_watchtower", ability="volley",
                         target="0.tr_grub"))
     assert "action_fizzled" in types(ev) and "0.tr_grub" not in s["units"]
     assert s["active"] == 1

@@ -209,11 +209,11 @@ def test_every_field_names_a_hidden_enemy_creature_by_its_alias():
     s = table("pozorki", "kozly", options={"response_window": "always"},
               units={0: [sneak, ("pz_archer", "0.gold_mine")], 1: [("kz_guard", "0.gold_mine")]},
               lasting={0: [("pz_haste", {"unit": "0.pz_sneak"}, 2)]})
-    s["used"] = ["0.pz_sneak:0", "0.pz_archer:0"]
+    s["used"] = ["0.pz_sneak:shadow", "0.pz_archer:volley"]
     GAME.validate_state(s)
     for seat in (1, None):
-        view = assert_hides(s, seat, {"0.pz_sneak", "0.pz_sneak:0"})
-        assert view["used"] == ["hidden-1:0", "0.pz_archer:0"]
+        view = assert_hides(s, seat, {"0.pz_sneak", "0.pz_sneak:shadow"})
+        assert view["used"] == ["hidden-1:shadow", "0.pz_archer:volley"]
         assert view["lasting"]["0.pz_haste"]["unit"] == "hidden-1"
     assert GAME.view(s, 0)["used"] == s["used"] and "0.pz_sneak" in GAME.view(s, 0)["units"]
     # a declared move waits in the response window (KOZ-16)

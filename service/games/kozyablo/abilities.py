@@ -2,8 +2,8 @@
 
 Each source (a creature or building) offers abilities by key:
 ``"regeneration"`` (KOZ-40, action mark: restores X life), ``"shadow"``
-(KOZ-41, action mark: hides the creature face down), and ``"0"``, ``"1"``…
-for the ``activated`` entries of its card data.  A ``free`` ability does not
+(KOZ-41, action mark: hides the creature face down), and the ``name`` of
+each ``activated`` entry of its card data (``"volley"``, ``"smite"``…).  A ``free`` ability does not
 use up the turn's action and may also be used in the opponent's response
 window; each source's free ability works once per turn.  Abilities reach only
 their own sector (KOZ-16).
@@ -28,8 +28,8 @@ def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, di
                                                    "amount": s.regeneration}))
         if "shadow" in s.abilities:
             out.append(("shadow", "action", None))
-    for i, a in enumerate(f.activated):
-        out.append((str(i), a["mark"], a["effect"]))
+    for a in f.activated:
+        out.append((a["name"], a["mark"], a["effect"]))
     return out
 
 

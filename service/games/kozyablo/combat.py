@@ -230,6 +230,7 @@ def strike(draft, cat: Catalogue, unit: str, targets: list[str], events: list[di
     if c["current"] is None:
         c["waiting"] = [w for w in c["waiting"] if w != unit]
         c["current"] = unit
+        # KOZ-32 Two attacks: twice only when its controller declared the combat
         twice = (c["kind"] == "attack" and owner_of(root, unit) == c["attacker"]
                  and "two_attacks" in striker_stats(root, cat, unit).abilities)
         c["strikes_left"] = 1 if twice else 0
@@ -297,5 +298,7 @@ def finish(draft, cat: Catalogue, events: list[dict]) -> None:
         movers = [m for m in c["movers"] if m in root["units"]]
         for m in movers:
             draft.at("units", m)["sector"] = c["to"]
-        events.append({"type": "moved", "units": movers, "from": c["sector"], "to": c["to"]})
+        if movers:  # nobody left to arrive: no move happened
+            events.append({"type": "moved", "units": movers, "from": c["sector"],
+                           "to": c["to"]})
     events.append({"type": "combat_ended", "sector": c["sector"]})

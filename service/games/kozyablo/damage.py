@@ -17,22 +17,31 @@ def striker_stats(state: dict, cat: Catalogue, sid: str):
 
 
 def can_strike(state: dict, cat: Catalogue, striker_abilities: frozenset, target: str) -> bool:
-    """KOZ-30/33/34: a flyer can be struck only by flyers, archers and Magic attack;
-    KOZ-41: a creature in the shadow cannot be struck at all."""
+    """Whether a striker with ``striker_abilities`` may choose ``target``.
+
+    KOZ-30 Flying: a flyer can be struck only by flyers, KOZ-33 archers and
+    KOZ-34 Magic attack.  RULING KOZ-36a: a Weapon-protected creature only by
+    KOZ-35 Magic weapon and KOZ-34 Magic attack.  KOZ-41: a creature in the
+    shadow cannot be struck at all.
+    """
     unit = state["units"].get(target)
     if unit is None:
         return True  # buildings and capitals
     if unit["shadow"]:
         return False
-    if "flying" in unit_stats(state, cat, target).abilities:
-        return bool(striker_abilities & {"flying", "archer", "magic_attack"})
+    ab = unit_stats(state, cat, target).abilities
+    if "flying" in ab and not striker_abilities & {"flying", "archer", "magic_attack"}:
+        return False
+    if "weapon_protection" in ab and not striker_abilities & {"magic_weapon", "magic_attack"}:
+        return False
     return True
 
 
 def strike_damage(state: dict, cat: Catalogue, striker: str, target: str) -> int:
     """Damage a strike of ``striker`` deals to ``target`` (a creature, building or capital).
 
-    KOZ-36 Weapon protection, KOZ-37 Arrow protection, KOZ-38 Magic protection,
+    KOZ-36 Weapon protection (0 from a striker without KOZ-35 Magic weapon or
+    KOZ-34 Magic attack, even as Area's second target: RULING KOZ-36a), KOZ-37 Arrow protection, KOZ-38 Magic protection,
     KOZ-43 Undead (+1 from Magic weapon / Magic attack), then KOZ-39 Armor X
     (never below 1, not against Magic attack); capitals have Armor 2 (KOZ-49).
     """
@@ -82,9 +91,12 @@ def wound(draft, cat: Catalogue, target: str, amount: int, events: list[dict],
           source: str | None = None) -> int:
     """Put ``amount`` damage on ``target`` (damage stays: KOZ-27); deaths follow.
 
-    Returns the damage dealt.  A capital at 12 damage is destroyed (KOZ-49).
+    Returns the damage dealt: never more than the life ``target`` had left (no
+    overkill, in the event or on the card).  A capital at 12 damage is
+    destroyed (KOZ-49).
     """
     root = draft.root
+    amount = min(amount, max(0, life_left(root, cat, target)))
     if amount <= 0:
         events.append({"type": "damage", "target": target, "amount": 0, "source": source})
         return 0

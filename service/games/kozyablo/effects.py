@@ -156,6 +156,19 @@ def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: 
     return True
 
 
+def squad_magic_left(draft, events: list[dict]) -> None:
+    """RULING KOZ-18a: magic laid on a squad goes to the discard as soon as that
+    squad has no creature left in its sector (moved out or died)."""
+    root = draft.root
+    present = {(d["sector"], d["owner"]) for d in root["units"].values()}
+    for mid, m in list(root["lasting"].items()):
+        if "sector" in m and (m["sector"], m["seat"]) not in present:
+            draft.at("lasting").pop(mid)
+            draft.at("players", m["owner"], "discard").append(mid)
+            events.append({"type": "magic_ended", "card": mid, "why": "squad_gone",
+                           "rule": "KOZ-18a"})
+
+
 def hide(draft, uid: str, events: list[dict]) -> None:
     """KOZ-41: the creature hides face down.
 

@@ -53,7 +53,9 @@ class Kozyablo(Game):
 
     id = "kozyablo"
     title = {"en": "Kozyablo", "ru": "Козябло"}
-    rules_version = "kozyablo/2"  # 2: effect damage offered to Defenders (KOZ-45)
+    #: 2: effect damage offered to Defenders (KOZ-45); 3: squad magic (KOZ-18a), Weapon
+    #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
+    rules_version = "kozyablo/3"
     min_players = 2
     max_players = 2
     game_options = OPTIONS
@@ -256,10 +258,16 @@ class Kozyablo(Game):
                 if tgt is not None and tgt["shadow"]:
                     raise RuleViolation("KOZ-41", "a creature in the shadow cannot be struck")
                 if tgt is not None and t in (state["combat"].get("movers") or [t]) \
-                        and tgt["owner"] != seat and tgt["sector"] == state["combat"]["sector"] \
-                        and "flying" in unit_stats(state, cat, t).abilities:
-                    raise RuleViolation("KOZ-30", f"{t!r} flies: only flyers, archers and "
-                                        "Magic attack can strike it")
+                        and tgt["owner"] != seat and tgt["sector"] == state["combat"]["sector"]:
+                    mine = combat.striker_stats(state, cat, unit).abilities
+                    theirs = unit_stats(state, cat, t).abilities
+                    if "flying" in theirs and not mine & {"flying", "archer", "magic_attack"}:
+                        raise RuleViolation("KOZ-30", f"{t!r} flies: only flyers, archers and "
+                                            "Magic attack can strike it")
+                    if "weapon_protection" in theirs and not mine & {"magic_weapon",
+                                                                     "magic_attack"}:
+                        raise RuleViolation("KOZ-36a", f"{t!r} has Weapon protection: only "
+                                            "Magic weapon and Magic attack can strike it")
                 raise RuleViolation("KOZ-26", f"{t!r} is not a legal target; legal: "
                                     + ", ".join(legal))
         if sorted(targets) not in [sorted(o) for o in combat.strike_options(state, cat, unit)]:

@@ -136,8 +136,10 @@ def check(state: dict, cat: Catalogue, action: dict) -> None:
             if enemy_creature_in_capital(state, seat) and sector != cap:
                 raise violation("KOZ-23", "an opposing creature stands in your capital: "
                                 "creatures may be played only into your capital")
-            if sector == cap:
-                raise violation("KOZ-16a", "your capital's garrison is full")
+            if sector == cap and not garrison_room(state, cat, seat, 1):
+                limit = cat.capitals[face(cap)]["garrison"]
+                raise violation("KOZ-16a", f"your capital's garrison is full ({limit} of "
+                                f"{limit} creatures)")
             raise violation("KOZ-17", "a creature cannot be played into a sector with "
                             "opposing cards or into the opponent's capital")
     elif f.type == "artifact":

@@ -56,10 +56,11 @@ def units_in(state: dict, sector: str, seat: int | None = None) -> list[str]:
 
 
 def has_opposing_cards(state: dict, sector: str, seat: int) -> bool:
-    """Whether ``sector`` holds any card of ``seat``'s opponent (KOZ-17).
+    """Whether ``sector`` holds any card of ``seat``'s opponents (KOZ-17).
 
-    Opposing cards: creatures (face down too), buildings, lasting magic laid on
-    the sector, and the opponent's capital itself.
+    Opposing cards: creatures (face down too), buildings, and an opponent's
+    capital itself.  Magic laid on a squad is not a card in the sector
+    (RULING KOZ-18a): it acts on the squad's creatures and leaves with them.
     """
     sec = state["sectors"][sector]
     if sec["kind"] == "capital" and sec["owner"] != seat:
@@ -69,9 +70,6 @@ def has_opposing_cards(state: dict, sector: str, seat: int) -> bool:
             return True
     for d in state["buildings"].values():
         if d["sector"] == sector and d["owner"] != seat:
-            return True
-    for d in state["lasting"].values():
-        if d.get("sector") == sector and d["owner"] != seat:
             return True
     return False
 

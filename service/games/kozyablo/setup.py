@@ -1,7 +1,7 @@
 """Setup, draws and mulligans (KOZ-7 … KOZ-10).
 
 Decks are unordered multisets (``service.games.chance``): every card that
-comes off a deck is a chance node ``{"type": "reveal", "seat", "card": face}``
+comes off a deck is a chance node ``{"type": "reveal", "seat", "face": card id}``
 weighted by the copies left.  ``state["queue"]`` holds the reveals still to
 happen, in order, and the mulligan's "shuffle the chosen cards back"
 instruction, which runs by itself once the three discards are revealed.
@@ -95,7 +95,7 @@ def lot_outcomes(state: dict) -> list[tuple[dict, int]]:
 
 def reveal_outcomes(state: dict) -> list[tuple[dict, int]]:
     seat = state["queue"][0]["seat"]
-    return [({"type": "reveal", "player": "chance", "seat": seat, "card": f}, n)
+    return [({"type": "reveal", "player": "chance", "seat": seat, "face": f}, n)
             for f, n in count_weights(state["players"][seat]["deck"], face)]
 
 
@@ -108,7 +108,7 @@ def resolve_lot(draft, action: dict, events: list[dict]) -> None:
 
 def resolve_reveal(draft, action: dict, events: list[dict]) -> None:
     """The top card turned out to be ``card``: into the hand or the discard."""
-    seat, fid = action["seat"], action["card"]
+    seat, fid = action["seat"], action["face"]
     head = draft.at("queue").pop(0)
     deck = draft.at("players", seat, "deck")
     card = next(c for c in deck if face(c) == fid)

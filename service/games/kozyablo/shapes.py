@@ -60,8 +60,9 @@ CHOICE = {"target": ID, "sector": ID}
 
 ACTION_TYPES = {
     "lot": ({"first": SEAT}, "Chance: who goes first among players of one race (KOZ-10)."),
-    "reveal": ({"seat": SEAT, "card": ID},
-               "Chance: the card that came off a player's deck (KOZ-8, KOZ-9, draws)."),
+    "reveal": ({"seat": SEAT, "face": ID},
+               "Chance: the card face (a card id, not an instance id) that came off a "
+               "player's deck (KOZ-8, KOZ-9, draws)."),
     "keep": ({}, "Keep the hand (KOZ-9)."),
     "mulligan": ({"cards": s.ListOf(ID, min_items=1, max_items=6)},
                  "Discard the top 3 of the deck, shuffle these hand cards back, draw as many "
@@ -74,8 +75,8 @@ ACTION_TYPES = {
              "Move creatures from one sector to another (KOZ-15, KOZ-16a)."),
     "attack": ({"sector": ID}, "Declare an attack in a sector (KOZ-24)."),
     "use_ability": ({"source": ID, "ability": s.Str(max_length=16)},
-                    "Use an on-table ability: 'regeneration', 'shadow' or the index of an "
-                    "activated ability (KOZ-16, KOZ-40, KOZ-41).", CHOICE),
+                    "Use an on-table ability by name: 'regeneration', 'shadow' or the "
+                    "`name` of an activated ability in the card data (KOZ-16, KOZ-40, KOZ-41).", CHOICE),
     "skip": ({}, "Skip the action (KOZ-15)."),
     "pass": ({}, "Let the declared action be carried out (KOZ-16 response window)."),
     "strike": ({"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
@@ -94,7 +95,9 @@ EVENT_TYPES = {
     "turn_started": "A player's turn begins.", "turn_ended": "A player's turn ends.",
     "trigger": "A start/end-of-turn text fired (KOZ-14).",
     "action_declared": "An action waits for the opponent's response (KOZ-16).",
-    "passed": "The response window closed.", "action_fizzled": "A declared action became illegal.",
+    "passed": "A player passed in the response window (KOZ-16).",
+    "window_closed": "The response window closed; the declared action is carried out (KOZ-16).",
+    "action_fizzled": "A declared action became illegal.",
     "card_played": "A card was played.", "draw": "A draw action.", "moved": "Creatures moved.",
     "skipped": "The action was skipped.", "ability_used": "An on-table ability was used.",
     "entered_shadow": "A creature hid (KOZ-41).", "left_shadow": "A creature left the shadow.",

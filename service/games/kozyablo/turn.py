@@ -199,6 +199,8 @@ def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
             return
         if can_respond(root, cat, action["player"]):
             return
+    else:
+        events.append({"type": "passed", "player": action["player"], "rule": "KOZ-16"})
     close_window(draft, cat, action["player"], events)
 
 
@@ -212,7 +214,7 @@ def close_window(draft, cat: Catalogue, responder: int, events: list[dict]) -> N
         if alive and alive != declared["units"]:
             declared = {**declared, "units": alive}
     root["phase"] = "main"
-    events.append({"type": "passed", "player": responder})
+    events.append({"type": "window_closed", "player": responder, "rule": "KOZ-16"})
     carry_out(draft, cat, declared, events)
 
 
@@ -266,8 +268,10 @@ def after_combat(draft, cat: Catalogue, events: list[dict]) -> None:
 
 
 def settle(draft, cat: Catalogue, events: list[dict]) -> None:
-    """After every change: deaths, Scout reveals, sector control."""
+    """After every change: deaths, squad magic without its squad (KOZ-18a), Scout
+    reveals, sector control."""
     sweep(draft, cat, events)
+    effects.squad_magic_left(draft, events)
     effects.scout_reveals(draft, cat, events)
     update_control(draft, events)
 
