@@ -18,8 +18,8 @@ environment (or the app config of the same name without ``REFEREE_``):
 
 Rate limits count in Redis when ``REDIS_URL`` is set (shared by every
 worker; while Redis is unreachable each process counts in memory), else in
-each process's memory.  A client is its API key when it
-sends one, else its address.
+each process's memory.  A client is its API key when it sends one of
+``REFEREE_API_KEYS``, else its address (an unknown key buys no bucket of its own).
 
 Every response carries ``X-Request-Id``: the client's own (if it sent one of
 at most 128 characters ``[A-Za-z0-9._:-]``) or a new one; the access log line
@@ -28,6 +28,7 @@ and every log record written while handling the request carry it too.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import itertools
 import logging
@@ -37,7 +38,7 @@ import sys
 import time
 
 import orjson
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 
 from service import metrics, signing
 from service.problems import problem
@@ -247,7 +248,7 @@ def _api_keys(app: Flask) -> None:
         if not request.path.startswith(EVALUATIONS_PREFIX) or request.method == "OPTIONS":
             return None
         given = presented_key()
-        if given is not None and any(hmac.compare_digest(given.encode(), k) for k in keys):
+        if given is not None and is_known_key(given, keys):
             return None
         return problem(401, "unauthorized", "API key required",
                        "evaluations need an API key: `Authorization: Bearer <key>` or "
@@ -255,11 +256,30 @@ def _api_keys(app: Flask) -> None:
                        headers={"WWW-Authenticate": 'Bearer realm="referee"'})
 
 
+def is_known_key(given: str, keys: list[bytes]) -> bool:
+    """Whether ``given`` is one of the configured API keys (constant-time per key).
+
+    >>> is_known_key("k2", [b"k1", b"k2"]), is_known_key("k3", [b"k1", b"k2"])
+    (True, False)
+    """
+    given_bytes = given.encode()
+    return any(hmac.compare_digest(given_bytes, k) for k in keys)
+
+
 # ------------------------------------------------------------ rate limits
 def client_key() -> str:
+    """The rate-limit bucket of this request: its API key once verified against
+    ``REFEREE_API_KEYS`` (as a digest: Redis never holds a key), else its address.
+
+    A key that is not configured — made up, or any key when none are
+    configured — counts as no key: a fresh random key per request must not
+    buy a fresh bucket.
+    """
     key = presented_key()
     if key:
-        return "key:" + key
+        keys = current_app.extensions["referee"]["api_keys"]
+        if keys and is_known_key(key, keys):
+            return "key:" + hashlib.sha256(key.encode()).hexdigest()[:32]
     return "addr:" + (request.remote_addr or "unknown")
 
 

@@ -9,7 +9,7 @@ import orjson
 
 from service.operations import JsonFormatter, RequestIdFilter
 
-PROBLEMS = "https://referee.dev/problems/"
+PROBLEMS = "/problems/"
 ODDS = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
 
 
@@ -75,13 +75,45 @@ def test_rate_limits_answer_429_with_retry_after(make_client):
     assert client.get("/v1/games").status_code == 200  # reads are not limited
     assert client.post("/v1/evaluations", json=ODDS).status_code == 202
     assert client.post("/v1/evaluations", json=ODDS).status_code == 429
-    other = {"Authorization": "Bearer someone-else"}  # a key is its own client
-    assert client.post("/v1/evaluations", json=ODDS, headers=other).status_code == 202
+    other = {"Authorization": "Bearer someone-else"}  # not a configured key: same client
+    assert client.post("/v1/evaluations", json=ODDS, headers=other).status_code == 429
+
+
+def test_a_made_up_api_key_buys_no_bucket_of_its_own(make_client):
+    """Issue 11: 20 requests, each with a random ``X-API-Key``, against 5/minute:
+    unverified keys count as the client's address, so 5 pass and 15 get 429."""
+    import secrets
+
+    client = make_client(RATE_LIMIT="5/minute")
+    codes = [client.post("/v1/games/raiders/new", json={"players": 2},
+                         headers={"X-API-Key": secrets.token_hex(8)}).status_code
+             for _ in range(20)]
+    assert codes == [200] * 5 + [429] * 15
+    keyed = make_client(RATE_LIMIT="2/minute", API_KEYS="k1,k2")
+    post = lambda headers: keyed.post("/v1/games/raiders/new", json={"players": 2},
+                                      headers=headers).status_code
+    assert [post({"X-API-Key": "k1"}) for _ in range(3)] == [200, 200, 429]
+    assert post({"Authorization": "Bearer k2"}) == 200  # a configured key is its own client
+    assert [post({"X-API-Key": secrets.token_hex(8)}) for _ in range(3)] == [200, 200, 429]
+    assert post({}) == 429  # unknown keys were counted against the address
+
+
+def test_the_rate_limit_bucket_of_a_key_is_a_digest(make_client):
+    from service.operations import client_key
+
+    app = make_client(RATE_LIMIT="2/minute", API_KEYS="secret-k1").application
+    with app.test_request_context(headers={"X-API-Key": "secret-k1"}):
+        bucket = client_key()
+    assert bucket.startswith("key:") and "secret-k1" not in bucket
+    with app.test_request_context(headers={"X-API-Key": "made-up"},
+                                  environ_base={"REMOTE_ADDR": "10.0.0.7"}):
+        assert client_key() == "addr:10.0.0.7"
 
 
 def test_rate_limits_count_in_redis_when_configured(make_client, redis_url):
-    client = make_client(RATE_LIMIT="2/minute", REDIS_URL=redis_url)
-    again = make_client(RATE_LIMIT="2/minute", REDIS_URL=redis_url)  # another worker
+    keys = {"API_KEYS": "shared-redis-test"}
+    client = make_client(RATE_LIMIT="2/minute", REDIS_URL=redis_url, **keys)
+    again = make_client(RATE_LIMIT="2/minute", REDIS_URL=redis_url, **keys)  # another worker
     hdr = {"X-API-Key": "shared-redis-test"}
     assert client.post("/v1/games/raiders/new", json={"players": 2}, headers=hdr).status_code == 200
     assert again.post("/v1/games/raiders/new", json={"players": 2}, headers=hdr).status_code == 200
