@@ -51,22 +51,38 @@ def new_table(players: int = 2, missions: bool = False, seed: int = 1) -> dict:
     return GAME.new_game(players, {"missions": missions, "chance": "table"}, seed)[0]
 
 
-def through_buy(state: dict, draws: dict | None = None, buys: dict | None = None) -> dict:
-    """Feed the buy phase: ``draws`` {player: [design, design]}, ``buys``
-    {player: design}; others draw the first listed face and buy nothing."""
+def through_buy(state: dict, draws: dict | None = None, buys: dict | None = None,
+                declines: tuple = ()) -> dict:
+    """Feed the buy phase: every player draws (but those in ``declines``,
+    RULING TRE-12a); ``draws`` {player: [design, design]} (a copy of each
+    design in the deck), ``buys`` {player: design}; others draw the first
+    listed card and buy nothing."""
     draws, buys = draws or {}, buys or {}
-    while state["pending"] and state["pending"][0]["decision"] == "draw_ship":
-        who = state["pending"][0]["for"]
-        wanted = draws.get(who, [])
-        have = len(state["players"][who]["offer"])
-        face = wanted[have] if have < len(wanted) else GAME.chance_outcomes(state)[0][0]["ship"]
-        state = chance(state, "draw_ship", ship=face)
+    for entry in list(state["pending"]):
+        if entry["decision"] == "draw_or_decline":
+            p = entry["player"]
+            kind = "decline_buy" if p in declines else "draw_ships"
+            state = GAME.apply(state, act(kind, p))[0]
+            state = _draws(state, draws)
     for entry in list(state["pending"]):
         p = entry["player"]
         ship = None
         if p in buys:
             ship = next(s for s in state["players"][p]["offer"] if design_of(s) == buys[p])
         state = GAME.apply(state, act("buy", p, ship=ship, discard=None))[0]
+    return state
+
+
+def _draws(state: dict, draws: dict) -> dict:
+    while state["pending"] and state["pending"][0]["decision"] == "draw_ship":
+        who = state["pending"][0]["for"]
+        wanted = draws.get(who, [])
+        have = len(state["players"][who]["offer"])
+        if have < len(wanted):
+            card = min(s for s in state["ship_deck"] if design_of(s) == wanted[have])
+        else:
+            card = GAME.chance_outcomes(state)[0][0]["ship"]
+        state = chance(state, "draw_ship", ship=card)
     return state
 
 

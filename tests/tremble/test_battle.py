@@ -191,3 +191,33 @@ def test_tre_32_redeploy_is_committed_secretly_then_revealed_together():
     assert any(e["type"] == "redeploy_revealed" for e in events)
     slots = {a["slot"]: [s["player"] for s in a["sides"]] for a in state["attacks"]}
     assert slots == {1: [1], 4: [0]}
+
+
+def test_tre_31a_a_reserve_ship_never_makes_a_third_ship_at_one_city():
+    """RULING TRE-31a: a reserve ship that joins counts toward the TRE-9 limit
+    of two ships of one player at one city: with two ships already attacking
+    there, no reserve step is offered and ``join_reserve`` is refused; with
+    one, the reserve ship joins as the second."""
+    hands = {0: ["S-START", "S-TRIPOD-A", "S-ORBITER"], 1: ["S-START"]}
+    state = at_plan(hands=hands, fuel={0: 20})
+    two, _ = plan_all(state, {0: [("S-START", 1), ("S-TRIPOD-A", 1)], 1: [("S-START", 1)]})
+    two, _ = play(two, act("battle_choice", 1, choice="fight"),
+                  act("battle_choice", 0, choice="fight"))
+    orbiter = ship(two, 0, "S-ORBITER")
+    assert orbiter in two["players"][0]["hand"] and two["players"][0]["fuel"] >= 3
+    assert two["pending"][0]["decision"] == "roll"  # no reserve step for a full side
+    reserve = {**two, "battle": {**two["battle"], "step": "reserve", "next": 0,
+                                 "order": [0, 1], "rolls": []}}
+    reserve["pending"] = GAME.compute_pending(reserve)
+    assert reserve["pending"] == [{"player": 0, "decision": "reserve", "slot": 1}]
+    assert [a["type"] for a in GAME.legal_actions(reserve, 0)] == ["reserve_done"]
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(reserve, act("join_reserve", 0, ship=orbiter))
+    assert exc.value.rule == "TRE-31a" and "TRE-9" in exc.value.reason
+    # one ship at the city: the reserve ship may join, making two
+    one, _ = plan_all(state, {0: [("S-START", 1)], 1: [("S-START", 1)]})
+    one, _ = play(one, act("battle_choice", 0, choice="fight"),
+                  act("battle_choice", 1, choice="fight"))
+    one, _ = play(one, act("join_reserve", 0, ship=orbiter))
+    sides = {s["player"]: s["ships"] for s in one["attacks"][0]["sides"]}
+    assert len(sides[0]) == 2 and orbiter in sides[0]

@@ -1,20 +1,19 @@
 """The hot-path shortcuts of the Tremble engine answer exactly as the plain
 definitions they replace: card conservation (one set comparison), the ship
-draw's outcome weights (one C-level count) and the copy a draw takes (TRE-12).
+draw's outcomes and the copy a draw takes (TRE-12).
 """
 
 from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
-from itertools import chain, compress
+from itertools import chain
 
 from service.games.base import conservation_errors
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.tremble import GAME
-from service.games.tremble.buying import draw, draw_faces
+from service.games.tremble.buying import draw, draw_outcomes
 from service.games.tremble.cards import catalog, design_of
 from service.games.tremble.invariants import _every_card_once, cards_in_zones, zones
 
@@ -72,34 +71,31 @@ def test_every_card_once_agrees_with_the_detailed_conservation_check():
             assert conservation_errors(zones(bad), CAT.all_cards())
 
 
-def test_draw_faces_count_each_design_left_in_the_deck():
-    """TRE-12: a design with two copies left in the ship deck is twice as likely."""
+def test_tre12_draw_outcomes_are_the_copies_in_the_deck_each_once():
+    """TRE-12: every copy left in the ship deck is one equally likely outcome,
+    so a design with two copies left is twice as likely."""
     seen = 0
     for state in STATES:
-        expected = sorted(Counter(design_of(s) for s in state["ship_deck"]).items())
-        assert draw_faces(state) == expected
-        seen += len(expected) > 1
+        assert draw_outcomes(state) == sorted(state["ship_deck"])
+        seen += len({design_of(s) for s in state["ship_deck"]}) < len(state["ship_deck"])
     assert seen
-    assert draw_faces({"ship_deck": ["S-B#2", "S-A", "S-B", "S-C#3"]}) == [
-        ("S-A", 1), ("S-B", 2), ("S-C", 1)]
+    assert draw_outcomes({"ship_deck": ["S-B#2", "S-A", "S-B", "S-C#3"]}) == [
+        "S-A", "S-B", "S-B#2", "S-C#3"]
 
 
-def test_a_draw_takes_the_least_copy_of_the_design():
-    """TRE-12: drawing a design moves its least instance id from the deck to the offer."""
+def test_tre12_a_draw_moves_exactly_the_copy_named():
+    """TRE-12 (ids): the ``draw_ship`` outcome names the copy that lands in the
+    offer, so the offer, the hand and every later action use the same id."""
     checked = 0
     for state in STATES:
         deck = state["ship_deck"]
         if state["phase"] == "over" or not deck:
             continue
-        for face, _ in draw_faces(state):
-            expected = min(compress(deck, [design_of(s) == face for s in deck]))
+        for ship in draw_outcomes(state):
             d = Draft(state)
-            draw(d, 0, face, [])
-            assert d.root["players"][0]["offer"] == state["players"][0]["offer"] + [expected]
-            assert sorted(d.root["ship_deck"] + [expected]) == sorted(deck)
+            draw(d, 0, ship, [])
+            assert d.root["players"][0]["offer"] == state["players"][0]["offer"] + [ship]
+            assert sorted(d.root["ship_deck"] + [ship]) == sorted(deck)
             assert d.root["players"][0]["to_draw"] == state["players"][0]["to_draw"] - 1
             checked += 1
     assert checked
-    d = Draft({"ship_deck": ["S-X#10", "S-X#2", "S-Y"], "players": [{"offer": [], "to_draw": 1}]})
-    draw(d, 0, "S-X", [])
-    assert d.root["players"][0]["offer"] == ["S-X#10"]  # least id as a string

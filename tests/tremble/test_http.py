@@ -51,10 +51,16 @@ def chance(kind, **fields):
 
 
 def buy_turn(t, draws, buys):
+    """Each seat draws (RULING TRE-12a); the table names a listed copy of the
+    design it saw, and that copy is the id the hand then holds."""
     for seat in (0, 1):
+        t.apply({"type": "draw_ships", "player": seat})
         for face in draws[seat]:
             assert t.pending()[0] == {"player": "chance", "decision": "draw_ship", "for": seat}
-            t.apply(chance("draw_ship", ship=face))
+            copy = next(a["ship"] for a in t.listed("chance")["actions"]
+                        if a["ship"].split("#")[0] == face)
+            t.apply(chance("draw_ship", ship=copy))
+            assert copy in t.state["players"][seat]["offer"]
     for seat in (0, 1):
         ship = t.instance(seat, buys[seat]) if buys[seat] else None
         t.apply({"type": "buy", "player": seat, "ship": ship, "discard": None})

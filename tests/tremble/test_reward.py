@@ -247,6 +247,8 @@ def test_tre_33_views_hide_hands_purchases_orders_missions_and_decks():
     state = GAME.new_game(3, {}, seed=4)[0]
     for p in range(3):
         state = GAME.apply(state, GAME.legal_actions(state, p)[0])[0]
+    for p in range(3):  # everyone draws (RULING TRE-12a)
+        state = GAME.apply(state, {"type": "draw_ships", "player": p})[0]
     for seat in (None, 0, 1, 2):
         seen = GAME.view(state, seat)
         secret = GAME.secret_cards(state, seat)
@@ -267,3 +269,26 @@ def test_tre_33_views_hide_hands_purchases_orders_missions_and_decks():
     assert twin["piles"] == state["piles"] and twin["chance"]["seed"] == 9
     GAME.validate_state(twin)
     assert GAME.view(twin, 0)["players"][1]["hand"] == GAME.view(state, 0)["players"][1]["hand"]
+
+
+def test_tre_26_a_credit_out_of_turn_is_refused_citing_tre_26():
+    """TRE-26: a credit action from a player the game is not waiting for is
+    refused citing TRE-26 (not the clause of the pending phase, TRE-12 /
+    TRE-13), in ``apply`` and in ``check`` alike."""
+    state = at_plan(hands={0: ["S-START"], 1: ["S-START"]}, people={0: 20000, 1: 20000})
+    state, _ = play(state, act("plan", 0, orders=[]))
+    assert [e["player"] for e in state["pending"]] == [1]
+    for kind in ("take_credit", "repay_credit"):
+        with pytest.raises(RuleViolation) as exc:
+            GAME.apply(state, act(kind, 0))
+        assert exc.value.rule == "TRE-26" and "no decision" in exc.value.reason
+        assert GAME.check(state, act(kind, 0))["rule"] == "TRE-26"
+    # while the intel chance node is pending (TRE-13), the same
+    intel = through_buy(new_table(2))
+    assert intel["pending"][0]["decision"] == "reveal"
+    assert GAME.check(intel, act("take_credit", 0))["rule"] == "TRE-26"
+    # other out-of-turn actions keep the clause of the pending decision
+    assert GAME.check(intel, act("plan", 0, orders=[]))["rule"] == "TRE-13"
+    # the pending player may take it (fewer than 30000 people, one ship)
+    state, events = play(state, act("take_credit", 1))
+    assert events[0]["type"] == "credit_taken" and events[0]["rule"] == "TRE-26"

@@ -28,14 +28,15 @@ def test_tre_11_eight_fuel_per_turn_capped_at_twenty():
 
 def test_tre_12_draw_two_buy_at_most_one_secretly_paying_people():
     """TRE-12: draw two buy at most one secretly paying people."""
-    state = new_table(2)
+    state, _ = play(new_table(2), act("draw_ships", 0))
     assert state["pending"][0] == {"player": "chance", "decision": "draw_ship", "for": 0}
-    state = chance(state, "draw_ship", ship="S-CRUISER")
+    state = chance(state, "draw_ship", ship="S-CRUISER#2")
     state = chance(state, "draw_ship", ship="S-CRUISER")
     offer = state["players"][0]["offer"]
-    assert sorted(offer) == ["S-CRUISER", "S-CRUISER#2"]
-    for _ in range(2):
-        state = chance(state, "draw_ship", ship="S-TRIPOD-A")
+    assert offer == ["S-CRUISER#2", "S-CRUISER"]
+    state, _ = play(state, act("draw_ships", 1))
+    for copy in ("S-TRIPOD-A", "S-TRIPOD-A#2"):
+        state = chance(state, "draw_ship", ship=copy)
     listed = GAME.legal_actions(state, 0)
     assert {a["ship"] for a in listed if a["type"] == "buy"} == {None, *offer}
     with pytest.raises(RuleViolation) as exc:
@@ -60,10 +61,12 @@ def test_tre_12_fleet_of_five_discards_from_hand_to_buy_a_sixth():
     """TRE-12: fleet of five discards from hand to buy a sixth."""
     state = new_table(2)
     state = place_ships(state, {0: ["S-START", "S-SAUCER", "S-SAUCER", "S-SAUCER", "S-SAUCER"]})
+    state, _ = play(state, act("draw_ships", 0))
     state = chance(state, "draw_ship", ship="S-TRIPOD-A")
     state = chance(state, "draw_ship", ship="S-TRIPOD-B")
+    state, _ = play(state, act("draw_ships", 1))
     state = chance(state, "draw_ship", ship="S-CRUISER")
-    state = chance(state, "draw_ship", ship="S-CRUISER")
+    state = chance(state, "draw_ship", ship="S-CRUISER#2")
     tripod = next(s for s in state["players"][0]["offer"] if design_of(s) == "S-TRIPOD-A")
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("buy", 0, ship=tripod, discard=None))
@@ -78,9 +81,9 @@ def test_tre_12_fleet_of_five_discards_from_hand_to_buy_a_sixth():
 
 def test_tre_12_ruling_empty_ship_deck_is_refilled_from_the_discard():
     """TRE-12: ruling empty ship deck is refilled from the discard."""
-    state = new_table(2)
+    state, _ = play(new_table(2), act("draw_ships", 0))
     state = {**state, "ship_discard": state["ship_deck"][1:], "ship_deck": state["ship_deck"][:1]}
-    only = design_of(state["ship_deck"][0])
+    only = state["ship_deck"][0]
     assert [a["ship"] for a, _ in GAME.chance_outcomes(state)] == [only]
     state, events = play(state, act("draw_ship", "chance", ship=only))
     assert any(e["type"] == "ship_deck_refilled" for e in events)
@@ -200,3 +203,115 @@ def test_tre_17_turn_order_buy_intel_plan_refuel_battle_reward():
                     act("roll", "chance", total=12), act("roll", "chance", total=2))
     phases.append(state["phase"])
     assert phases == ["buy", "intel", "plan", "battle", "reward"]
+
+
+def test_tre_12a_the_buy_step_is_optional_a_player_may_decline_before_drawing():
+    """RULING TRE-12a: each player first draws or declines; a player who
+    declines draws nothing, buys nothing and is done with the buy step, so a
+    table where someone declines can be recorded in ``chance: table``."""
+    state = new_table(3)
+    assert state["pending"] == [{"player": p, "decision": "draw_or_decline"} for p in range(3)]
+    assert GAME.legal_actions(state, 1) == [act("draw_ships", 1), act("decline_buy", 1)]
+    deck = list(state["ship_deck"])
+    state, events = play(state, act("decline_buy", 1))
+    assert events[0] == {"type": "buy_declined", "player": 1, "rule": "TRE-12a"}
+    p1 = state["players"][1]
+    assert p1["offer"] == [] and p1["bought"] and p1["buy_choice"] == "decline"
+    assert state["ship_deck"] == deck and p1["people"] == 50000
+    assert [e["player"] for e in state["pending"]] == [0, 2]
+    with pytest.raises(RuleViolation) as exc:  # declined: no purchase this turn
+        GAME.apply(state, act("buy", 1, ship=None, discard=None))
+    assert exc.value.rule == "TRE-12a" and "no decision" in exc.value.reason
+    with pytest.raises(RuleViolation) as exc:  # nothing drawn yet: no buy
+        GAME.apply(state, act("buy", 0, ship=None, discard=None))
+    assert exc.value.rule == "TRE-12a" and "draw_or_decline" in exc.value.reason
+    state, _ = play(state, act("draw_ships", 0))
+    assert state["pending"][0] == {"player": "chance", "decision": "draw_ship", "for": 0}
+    state = chance(state, "draw_ship", ship=state["ship_deck"][0])
+    state = chance(state, "draw_ship", ship=state["ship_deck"][0])
+    assert state["pending"] == [{"player": 0, "decision": "buy"},
+                                {"player": 2, "decision": "draw_or_decline"}]
+    state, _ = play(state, act("buy", 0, ship=None, discard=None), act("decline_buy", 2))
+    assert state["phase"] == "intel" and len(state["ship_discard"]) == 2
+    GAME.validate_state(state)
+    # the next turn asks again
+    state = through_intel(state)
+    state, _ = next_turn(state)
+    assert state["turn"] == 2
+    assert state["pending"] == [{"player": p, "decision": "draw_or_decline"} for p in range(3)]
+    assert all(p["buy_choice"] is None for p in state["players"])
+
+
+def test_tre_12a_server_games_record_declines_and_replay_them():
+    """RULING TRE-12a in ``chance: server``: a decline is an ordinary recorded
+    action, and a replay of the recorded actions reproduces the game."""
+    from service.games.replay import replay
+
+    state, _ = GAME.new_game(2, {"missions": False}, seed=8)
+    actions = [act("decline_buy", 0), act("draw_ships", 1)]
+    state, _ = play(state, *actions)
+    assert len(state["players"][0]["hand"]) == 1 and state["players"][0]["offer"] == []
+    assert len(state["players"][1]["offer"]) == 2
+    out = replay(GAME, {"players": 2, "options": {"missions": False}, "seed": 8}, actions)
+    assert out["state"] == state
+
+
+def test_tre_12_ids_the_copy_drawn_is_the_id_every_later_action_names():
+    """TRE-12 / TRE-14 ids: ``draw_ship`` names a copy (``S-SAUCER#3``), the
+    offer and hand hold that copy, and a plan naming it is accepted; a
+    plan naming only the design of a copy not in hand is refused."""
+    state = new_table(2)
+    state, _ = play(state, act("draw_ships", 0))
+    saucers = [a["ship"] for a, _ in GAME.chance_outcomes(state)
+               if design_of(a["ship"]) == "S-SAUCER"]
+    copy = next(s for s in saucers if s != "S-SAUCER")
+    state = chance(state, "draw_ship", ship=copy)
+    assert state["players"][0]["offer"] == [copy]
+    state = chance(state, "draw_ship", ship=state["ship_deck"][0])
+    state, _ = play(state, act("buy", 0, ship=copy, discard=None), act("decline_buy", 1))
+    assert copy in state["players"][0]["hand"]
+    state = through_intel(state)
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("plan", 0, orders=[{"ship": "S-SAUCER", "slot": 1}]))
+    assert "S-SAUCER" in exc.value.reason
+    state, _ = play(state, act("plan", 0, orders=[{"ship": copy, "slot": 1}]))
+    assert state["players"][0]["orders"] == [{"ship": copy, "slot": 1}]
+
+
+def test_tre_12_tre_13_a_refused_chance_outcome_says_why():
+    """TRE-12 / TRE-13 / TRE-10: an impossible chance outcome is refused citing
+    the clause of the node, and the reason says why: the ship is in the ship
+    discard (and which copies of its design are in the deck), no copy is
+    left, the card lies in the lower pile, was already revealed or removed."""
+    state, _ = play(new_table(2), act("draw_ships", 0))
+    deck = state["ship_deck"]
+    twin = next(s for s in deck if "#" in s)
+    design = design_of(twin)
+    gone = {**state, "ship_deck": [s for s in deck if s != design],
+            "ship_discard": [design]}
+    check = GAME.check(gone, act("draw_ship", "chance", ship=design))
+    assert check["rule"] == "TRE-12" and "ship discard" in check["reason"]
+    assert twin in check["reason"]
+    none_left = {**state, "ship_deck": [s for s in deck if design_of(s) != design],
+                 "ship_discard": [s for s in deck if design_of(s) == design]}
+    check = GAME.check(none_left, act("draw_ship", "chance", ship=twin))
+    assert f"no copy of {design} is left" in check["reason"]
+    assert "not a ship card" in GAME.check(state, act("draw_ship", "chance",
+                                                      ship="S-NOPE"))["reason"]
+    # the city deck: the lower pile waits for the * pile, a seen card is gone
+    state = through_buy(new_table(2))
+    lower = state["piles"][1]["candidates"][0]
+    check = GAME.check(state, act("reveal", "chance", card=lower))
+    assert check["rule"] == "TRE-13" and "lower pile" in check["reason"]
+    first = state["piles"][0]["candidates"][0]
+    state = chance(state, "reveal", card=first)
+    assert "already been revealed" in GAME.check(state, act("reveal", "chance",
+                                                            card=first))["reason"]
+    boxed = next(c for c in state["box"] if c in CAT.cities)
+    assert "removed at setup" in GAME.check(state, act("reveal", "chance", card=boxed))["reason"]
+    # a roll keeps the generic reason (what the node takes)
+    rolling = {**state, "pending": [{"player": "chance", "decision": "roll",
+                                     "context": "battle", "for": 0, "slot": 1}]}
+    assert "possible: 2, 3" in GAME.impossible_outcome_reason(
+        rolling, rolling["pending"][0], act("roll", "chance", total=13),
+        [act("roll", "chance", total=t) for t in range(2, 13)])

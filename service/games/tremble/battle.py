@@ -28,6 +28,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ..draft import Draft
 from .cards import Catalog
+from .planning import MAX_SHIPS_PER_CITY
 from .zones import ships_to_hand, discard_ship
 
 
@@ -101,9 +102,20 @@ def side_index(state: dict, index: int, player: int) -> int:
                 if s["player"] == player)
 
 
+def reserve_full(state: dict, player: int) -> bool:
+    """RULING TRE-31a: the player's side in the open battle already has the
+    TRE-9 maximum of ships at one city, so no reserve ship may join it."""
+    index = attack_index(state)
+    side = state["attacks"][index]["sides"][side_index(state, index, player)]
+    return len(side["ships"]) >= MAX_SHIPS_PER_CITY
+
+
 def reserve_ships(state: dict, cat: Catalog, player: int) -> list[str]:
     """TRE-31: ships in hand with ``reserve`` that have not flown this turn and
-    whose fuel the player can pay now."""
+    whose fuel the player can pay now; none once the player's side holds the
+    TRE-9 maximum of two ships at the city (RULING TRE-31a)."""
+    if reserve_full(state, player):
+        return []
     fuel = state["players"][player]["fuel"]
     sent = state["sent"]
     return [s for s in state["players"][player]["hand"]

@@ -1,20 +1,24 @@
-"""Fuel (TRE-11) and buying ships (TRE-12).
+"""Fuel (TRE-11) and buying ships (TRE-12, TRE-12a).
 
-Each turn every player gains 8 fuel (never above 20), then draws two ship
-cards (chance nodes ``draw_ship``; an empty ship deck is refilled from the
-ship discard) and may buy one of them, secretly, for its cost in people.  A
-fleet never exceeds 5 ships: to buy a sixth, name a ship in hand to discard
-(no refund).  Unbought cards go to the ship discard.
+Each turn every player gains 8 fuel (never above 20).  Then each player
+first says whether they draw at all (RULING TRE-12a: the buy step is
+optional; ``decline_buy`` draws nothing and ends their buy step).  A player
+who draws takes two ship cards (chance nodes ``draw_ship``, each naming the
+copy drawn; an empty ship deck is refilled from the ship discard) and may
+buy one of them, secretly, for its cost in people.  A fleet never exceeds 5
+ships: to buy a sixth, name a ship in hand to discard (no refund).  Unbought
+cards go to the ship discard.
+
+Ids: ships are named by their copy id everywhere (``S-SAUCER#3``; the first
+copy's id is the design id, ``S-SAUCER``): the ``draw_ship`` outcome names
+the copy that lands in the offer, so hands, offers and every action agree.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import compress
-
 from ..draft import Draft
 from ..errors import RuleViolation
-from .cards import Catalog, designs_of
+from .cards import Catalog, design_of
 from .zones import discard_ship, fleet_size
 
 FUEL_PER_TURN = 8
@@ -31,35 +35,26 @@ def gain_fuel(draft: Draft, events: list) -> None:
     events.append({"type": "fuel", "gain": FUEL_PER_TURN, "cap": FUEL_CAP, "rule": "TRE-11"})
 
 
-def draw_faces(state: dict) -> list[tuple[str, int]]:
-    """Chance outcomes of the next ship draw: design -> copies left in the deck,
-    sorted by design.
+def draw_outcomes(state: dict) -> list[str]:
+    """Chance outcomes of the next ship draw: every copy in the deck (each
+    equally likely), sorted.
 
-    Counted by ``Counter`` in C (a server-mode turn resolves two draws per
-    player, each one counting the deck).
-
-    >>> draw_faces({"ship_deck": ["S-B#2", "S-A", "S-B"]})
-    [('S-A', 1), ('S-B', 2)]
+    >>> draw_outcomes({"ship_deck": ["S-B#2", "S-A", "S-B"]})
+    ['S-A', 'S-B', 'S-B#2']
     """
-    return sorted(Counter(designs_of(state["ship_deck"])).items())
+    return sorted(state["ship_deck"])
 
 
-def draw(draft: Draft, player: int, face: str, events: list) -> None:
-    """One ship card of design ``face`` from the deck into the player's offer:
-    the least instance id of that design (``S-X`` before ``S-X#2``).
+def draw(draft: Draft, player: int, ship: str, events: list) -> None:
+    """The ship card ``ship`` (a copy id) from the deck into the player's offer.
 
     >>> draft = Draft({"ship_deck": ["S-X#3", "S-Y", "S-X#2"],
     ...                "players": [{"offer": [], "to_draw": 2}]})
-    >>> draw(draft, 0, "S-X", [])
+    >>> draw(draft, 0, "S-X#2", [])
     >>> draft.root["ship_deck"], draft.root["players"][0]
     (['S-X#3', 'S-Y'], {'offer': ['S-X#2'], 'to_draw': 1})
     """
-    deck = draft.at("ship_deck")
-    if face in deck:  # a design id is a prefix of its other instance ids: it sorts first
-        ship = face
-    else:
-        ship = min(compress(deck, map(face.__eq__, designs_of(deck))))
-    deck.remove(ship)
+    draft.at("ship_deck").remove(ship)
     draft.at("players", player, "offer").append(ship)
     draft.root["players"][player]["to_draw"] -= 1  # made the draft's own just above
 
@@ -71,6 +66,39 @@ def refill_if_empty(draft: Draft, events: list) -> None:
         draft.root["ship_discard"] = []
         events.append({"type": "ship_deck_refilled", "cards": len(draft.root["ship_deck"]),
                        "rule": "TRE-12"})
+
+
+def start_buy(draft: Draft, player: int, choice: str, events: list) -> None:
+    """RULING TRE-12a: ``draw`` two ship cards now, or ``decline`` the buy step
+    (nothing drawn, nothing bought; public: the table sees who draws)."""
+    p = draft.at("players", player)
+    if choice == "draw":
+        p.update(buy_choice="draw", to_draw=DRAW)
+        events.append({"type": "buy_started", "player": player, "rule": "TRE-12a"})
+    else:
+        p.update(buy_choice="decline", bought=True)
+        events.append({"type": "buy_declined", "player": player, "rule": "TRE-12a"})
+
+
+def impossible_draw(state: dict, cat: Catalog, ship: str) -> str | None:
+    """Why ``ship`` cannot be the next card of the ship deck (``None``: it can).
+
+    >>> impossible_draw({"ship_deck": ["S-X#2"], "ship_discard": ["S-X"], "players": []},
+    ...                 None, "S-X")
+    'S-X is in the ship discard, not the ship deck (other copies of that design in the deck: S-X#2)'
+    """
+    deck = state["ship_deck"]
+    if ship in deck:
+        return None
+    design = design_of(ship)
+    if cat is not None and ship not in cat.ships:
+        return f"{ship} is not a ship card of this card set"
+    where = ("is in the ship discard, not the ship deck" if ship in state["ship_discard"]
+             else "is not in the ship deck")
+    others = [s for s in sorted(deck) if design_of(s) == design]
+    if others:
+        return f"{ship} {where} (other copies of that design in the deck: {', '.join(others)})"
+    return f"{ship} {where}, and no copy of {design} is left in the ship deck"
 
 
 def check_buy(state: dict, cat: Catalog, action: dict) -> None:

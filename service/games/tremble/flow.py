@@ -2,9 +2,10 @@
 
 ``advance`` carries the state forward until a decision (a player's or a
 chance node) is needed; ``pending`` derives who decides from the state.
-One turn: fuel (TRE-11, automatic) → buy (draws, then every player buys at
-once, TRE-12) → intel (reveals and armies, TRE-13/24/25) → plan (everyone at
-once, commit-then-reveal, TRE-14) → refuel (TRE-15) → redeploy (TRE-32) →
+One turn: fuel (TRE-11, automatic) → buy (every player at once says whether
+they draw, RULING TRE-12a; the draws; then those who drew buy, TRE-12) →
+intel (reveals and armies, TRE-13/24/25) → plan (everyone at once,
+commit-then-reveal, TRE-14) → refuel (TRE-15) → redeploy (TRE-32) →
 battles slot by slot (TRE-16, TRE-18 … TRE-21) → rewards (TRE-17, TRE-22/23)
 → searches count down; the game ends after the turn in which the city deck
 ran out (TRE-28).
@@ -19,12 +20,15 @@ from .cards import Catalog
 from .scoring import final_result
 
 #: the clause behind each kind of decision (cited for a wrong action type)
-DECISION_RULES = {"keep_missions": "TRE-10", "buy": "TRE-12", "plan": "TRE-14",
+DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy": "TRE-12",
+                  "plan": "TRE-14",
                   "discard_unfueled": "TRE-15", "redeploy": "TRE-32",
                   "fight_or_retreat": "TRE-19", "reserve": "TRE-31", "lose_ship": "TRE-21",
                   "army_choice": "TRE-24", "army_loss": "TRE-24", "reward": "TRE-22"}
 #: action types that answer each decision (credit actions answer none: TRE-26)
-DECISION_ACTIONS = {"keep_missions": ("keep_missions",), "buy": ("buy",), "plan": ("plan",),
+DECISION_ACTIONS = {"keep_missions": ("keep_missions",),
+                    "draw_or_decline": ("draw_ships", "decline_buy"), "buy": ("buy",),
+                    "plan": ("plan",),
                     "discard_unfueled": ("discard_unfueled",), "redeploy": ("redeploy",),
                     "fight_or_retreat": ("battle_choice",),
                     "reserve": ("join_reserve", "reserve_done"),
@@ -50,8 +54,8 @@ def pending(state: dict) -> list[dict]:
         for p, pl in enumerate(players):
             if pl["to_draw"] > 0:  # chance_entry("draw_ship", for=p), spelt out: a hot path
                 return [{"player": CHANCE, "decision": "draw_ship", "for": p}]
-        return [{"player": p, "decision": "buy"} for p, pl in enumerate(players)
-                if not pl["bought"]]
+        return [{"player": p, "decision": "buy" if pl["buy_choice"] else "draw_or_decline"}
+                for p, pl in enumerate(players) if not pl["bought"]]
     if phase == "intel":
         army = state["army"]
         if army is not None:
@@ -105,14 +109,15 @@ def _cat(state: dict) -> Catalog:
 
 # ----------------------------------------------------------------- advance
 def begin_turn(draft: Draft, events: list) -> None:
-    """TRE-11 then TRE-12: fuel for all, two ship draws each."""
+    """TRE-11 then TRE-12: fuel for all; each player then draws two ships or
+    declines (RULING TRE-12a)."""
     root = draft.root
     root["turn"] += 1
     root["phase"] = "buy"
     events.append({"type": "turn", "turn": root["turn"]})
     buying.gain_fuel(draft, events)
     for p in range(len(root["players"])):
-        draft.at("players", p).update(offer=[], to_draw=buying.DRAW, bought=False)
+        draft.at("players", p).update(offer=[], to_draw=0, bought=False, buy_choice=None)
 
 
 def advance(draft: Draft, cat: Catalog, events: list) -> None:

@@ -7,9 +7,10 @@ The hooks dispatch to one module per concept: ``setup`` (TRE-2 … TRE-10),
 
 >>> state, _ = GAME.new_game(3, {"missions": False}, seed=1)
 >>> state["phase"], [p["decision"] for p in state["pending"]]
-('buy', ['buy', 'buy', 'buy'])
+('buy', ['draw_or_decline', 'draw_or_decline', 'draw_or_decline'])
+>>> state, _ = GAME.apply(state, {"type": "draw_ships", "player": 0})
 >>> [len(p["offer"]) for p in state["players"]], state["players"][0]["fuel"]
-([2, 2, 2], 8)
+([2, 0, 0], 8)
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ _by_hash: dict[str, Catalog] = {}
 class TrembleGame(Game):
     id = "tremble"
     title = {"en": "Tremble, Humans!", "ru": "Трепещите, человеки!"}
-    rules_version = "tremble-1"
+    #: tremble-2: the buy step is optional (RULING TRE-12a: ``buy_choice``, a
+    #: ``draw_or_decline`` decision) and ``draw_ship`` names the copy drawn
+    rules_version = "tremble-2"
     min_players = 2
     max_players = 5
     game_options = (
@@ -109,6 +112,9 @@ class TrembleGame(Game):
         if decision == "keep_missions":
             out = [{"type": "keep_missions", "player": player, "missions": m}
                    for m in missions.keep_subsets(p["mission_offer"])]
+        elif decision == "draw_or_decline":
+            out = [{"type": "draw_ships", "player": player},
+                   {"type": "decline_buy", "player": player}]
         elif decision == "buy":
             out = buying.buy_actions(state, cat, player)
         elif decision == "plan":
@@ -158,6 +164,42 @@ class TrembleGame(Game):
         return CHANCE_RULES.get(decision) or flow.DECISION_RULES.get(decision,
                                                                      self.not_your_turn_rule)
 
+    def _validate_action(self, state, action):
+        """As the base, but a credit action out of turn cites TRE-26: a credit
+        is taken or repaid while the game waits for a decision of that player."""
+        try:
+            return super()._validate_action(state, action)
+        except RuleViolation as exc:
+            player = action.get("player")
+            if (action.get("type") in CREDIT_ACTIONS and state["result"] is None
+                    and all(e["player"] != player for e in state["pending"])):
+                raise RuleViolation("TRE-26", "a credit is taken or repaid while the game "
+                                              "waits for a decision of yours; " + exc.reason
+                                    ) from None
+            raise
+
+    def impossible_outcome_reason(self, state, entry, action, outcomes):
+        """Why a well-formed chance outcome cannot happen: the ship is not in
+        the ship deck (and which copies of its design are), the card lies in
+        the lower pile or was already revealed or removed, the mission was
+        dealt; otherwise the base's generic reason."""
+        decision = entry["decision"]
+        cat = catalog_of(state)
+        why = None
+        if decision == "draw_ship" and action["type"] == "draw_ship":
+            why = buying.impossible_draw(state, cat, action["ship"])
+        elif decision == "reveal" and action["type"] == "reveal":
+            why = intel.impossible_reveal(state, cat, action["card"])
+        elif decision == "deal_mission" and action["type"] == "deal_mission":
+            mission = action["mission"]
+            if mission not in cat.missions:
+                why = f"{mission} is not a mission card of this card set"
+            elif mission in state["box"]:
+                why = f"{mission} is not in this game (removed at setup, TRE-2 / TRE-10)"
+            else:
+                why = f"{mission} has already been dealt"
+        return why or super().impossible_outcome_reason(state, entry, action, outcomes)
+
     @staticmethod
     def _side(state, player):
         index = battle.attack_index(state)
@@ -192,6 +234,10 @@ class TrembleGame(Game):
         elif kind == "redeploy":
             planning.check_redeploy(state, cat, player, action["moves"])
         elif kind == "join_reserve":
+            if battle.reserve_full(state, player):
+                raise RuleViolation("TRE-31a", f"you already have {planning.MAX_SHIPS_PER_CITY} "
+                                               "ships at this city: a reserve ship joining "
+                                               "counts toward the TRE-9 limit")
             if action["ship"] not in battle.reserve_ships(state, cat, player):
                 raise RuleViolation("TRE-31", f"{action['ship']} is not a reserve ship in your "
                                               "hand that has not flown and whose fuel you have")
@@ -221,6 +267,9 @@ class TrembleGame(Game):
             p["missions_kept"] = True
             events.append({"type": "missions_kept", "player": player,
                            "count": len(action["missions"]), "rule": "TRE-10"})
+        elif kind in ("draw_ships", "decline_buy"):
+            buying.start_buy(draft, player, "draw" if kind == "draw_ships" else "decline",
+                             events)
         elif kind == "buy":
             buying.buy(draft, cat, action, events)
         elif kind == "plan":
@@ -278,8 +327,8 @@ class TrembleGame(Game):
             return [({"type": "deal_mission", "player": CHANCE, "mission": m}, 1)
                     for m in state["mission_deck"]]
         if decision == "draw_ship":
-            return [({"type": "draw_ship", "player": CHANCE, "ship": face}, n)
-                    for face, n in buying.draw_faces(state)]
+            return [({"type": "draw_ship", "player": CHANCE, "ship": ship}, 1)
+                    for ship in buying.draw_outcomes(state)]
         if decision == "reveal":
             pile = state["piles"][intel.top_pile(state["piles"])]
             return [({"type": "reveal", "player": CHANCE, "card": c}, 1)

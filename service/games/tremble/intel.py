@@ -35,6 +35,29 @@ def top_pile(piles: list[dict]) -> int | None:
     return None
 
 
+def impossible_reveal(state: dict, cat: Catalog, card: str) -> str | None:
+    """Why ``card`` cannot be the next card of the city deck (``None``: it can).
+
+    >>> piles = [{"mark": "*", "candidates": ["A"], "removed": 0},
+    ...          {"mark": None, "candidates": ["B"], "removed": 0}]
+    >>> impossible_reveal({"piles": piles, "box": []}, None, "B")
+    'B is in the lower pile: the * pile on top is revealed first (TRE-5)'
+    """
+    piles = state["piles"]
+    top = top_pile(piles)
+    if top is not None and card in piles[top]["candidates"]:
+        return None
+    if any(card in p["candidates"] for p in piles[(top or 0) + 1:]):
+        return f"{card} is in the lower pile: the * pile on top is revealed first (TRE-5)"
+    if cat is not None and card not in cat.cities and card not in cat.armies:
+        return f"{card} is not a city or army card of this card set"
+    if card in state["box"]:
+        return f"{card} is not in this game (removed at setup for the player count, TRE-2)"
+    if top is not None and any(card in p["candidates"] for p in piles[:top]):
+        return f"{card} was removed unseen at setup (TRE-3 / TRE-4)"
+    return f"{card} has already been revealed"
+
+
 def cards_left(piles: list[dict]) -> int:
     return sum(len(p["candidates"]) - p["removed"] for p in piles)
 

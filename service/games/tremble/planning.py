@@ -84,7 +84,9 @@ def plan_constraints(state: dict, cat: Catalog, player: int) -> dict:
             "TRE-15": "orders may cost more than `fuel`; at refuel you must then discard "
                       "attacking ships of your choice until the rest can be paid",
             "TRE-31": "reserve ships left in hand may join one of your battles later, "
-                      "paying their fuel then"},
+                      "paying their fuel then",
+            "TRE-31a": f"a reserve ship that joins counts toward the {MAX_SHIPS_PER_CITY} "
+                       "ships per city"},
     }
 
 

@@ -55,6 +55,7 @@ def new_state(players: int, setups: list[dict], options: dict, cat: Catalog) -> 
             "name": setups[p].get("name", f"Player {p + 1}") if p < len(setups) else f"Player {p + 1}",
             "people": START_PEOPLE, "fuel": START_FUEL,
             "hand": [starting[p]], "offer": [], "to_draw": 0, "bought": True,
+            "buy_choice": None,
             "missions": [], "mission_offer": [], "missions_discarded": [],
             "missions_kept": not options["missions"],
             "credits": [], "captured": [], "orders": None, "redeploy": None,

@@ -15,6 +15,9 @@ PLAYER = s.Obj({
     "name": s.Str(max_length=64), "people": s.Int(), "fuel": s.Int(minimum=0, maximum=20),
     "hand": s.ListOf(ID, max_items=5), "offer": s.ListOf(ID, max_items=2),
     "to_draw": s.Int(minimum=0, maximum=2), "bought": s.Bool(),
+    "buy_choice": s.Nullable(s.Enum("draw", "decline"),
+                             description="this turn's buy step: drawing or declined "
+                                         "(RULING TRE-12a); null: not said yet"),
     "missions": s.ListOf(ID, max_items=3), "mission_offer": s.ListOf(ID, max_items=4),
     "missions_discarded": s.ListOf(ID, max_items=4), "missions_kept": s.Bool(),
     "credits": s.ListOf(ID, max_items=5), "captured": IDS,
@@ -59,6 +62,8 @@ STATE_FIELDS = {
 ACTION_TYPES = {
     "keep_missions": ({"missions": s.ListOf(ID, max_items=4)},
                       "TRE-10: keep 1 to 3 of the 4 missions dealt (secret)"),
+    "draw_ships": ({}, "RULING TRE-12a: take part in the buy step: draw two ship cards"),
+    "decline_buy": ({}, "RULING TRE-12a: skip the buy step this turn: draw nothing"),
     "buy": ({"ship": s.Nullable(ID), "discard": s.Nullable(ID)},
             "TRE-12: buy one drawn ship (or null); `discard` a ship in hand when the fleet is full"),
     "plan": ({"orders": ORDERS},
@@ -78,7 +83,8 @@ ACTION_TYPES = {
     "take_credit": ({}, "TRE-26: take a credit (+50,000 people)"),
     "repay_credit": ({}, "TRE-26: repay a credit (60,000 people)"),
     "deal_mission": ({"mission": ID}, "chance: the mission card dealt (TRE-10)"),
-    "draw_ship": ({"ship": ID}, "chance: the design of the ship card drawn (TRE-12)"),
+    "draw_ship": ({"ship": ID}, "chance: the ship card drawn, by its copy id as the deck "
+                                "holds it (any copy of the design seen will do) (TRE-12)"),
     "reveal": ({"card": ID}, "chance: the city or army card revealed (TRE-13)"),
     "roll": ({"total": s.Int(minimum=2, maximum=12)},
              "chance: the sum of 2d6 (weight (6-|7-total|)/36) (TRE-20, TRE-24)"),
@@ -88,6 +94,7 @@ EVENT_TYPES = {
     "setup": "TRE-2 … TRE-10 done", "turn": "a new turn", "fuel": "TRE-11 fuel gained",
     "mission_dealt": "TRE-10", "missions_kept": "TRE-10 (counts only)",
     "ship_drawn": "TRE-12 (to the drawer)", "bought": "TRE-12 (purchase stays secret)",
+    "buy_started": "RULING TRE-12a: the player draws", "buy_declined": "RULING TRE-12a",
     "ship_deck_refilled": "TRE-12 RULING", "city_revealed": "TRE-13",
     "army_revealed": "TRE-24", "army_choice": "TRE-24", "army_fight": "TRE-24",
     "search_failed": "TRE-24", "plan_submitted": "TRE-14 (who, not what)",

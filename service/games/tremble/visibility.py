@@ -19,7 +19,7 @@ purchase is secret, TRE-12).
 >>> state, _ = GAME.new_game(2, {"missions": False}, seed=3)
 >>> seen = GAME.view(state, 0)
 >>> seen["players"][1]["hand"], seen["ship_deck"], seen["ship_discard"]
-({'count': 1, 'flown': []}, {'count': 26}, {'count': 0, 'flown': []})
+({'count': 1, 'flown': []}, {'count': 30}, {'count': 0, 'flown': []})
 """
 
 from __future__ import annotations
