@@ -10,7 +10,8 @@ checks the state itself.
 
 Every failure here is a problem+json answer: a body that is not JSON → 400,
 not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
-(``MAX_CONTENT_LENGTH``, enforced by werkzeug while reading).
+(``MAX_CONTENT_LENGTH``: werkzeug refuses a ``Content-Length`` over it;
+``read_body`` refuses a chunked body over it instead of cutting it).
 
 >>> from flask import Flask
 >>> app = Flask(__name__)
@@ -27,7 +28,7 @@ import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError, fields
 from marshmallow.utils import missing
-from werkzeug.exceptions import UnsupportedMediaType
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from schemas.envelopes import ENVELOPE_SHAPES, flatten_messages
 from service.games import shape
@@ -40,13 +41,43 @@ def is_json_mimetype(mimetype: str) -> bool:
         mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
+#: bytes asked of the server per read of a body without Content-Length
+READ_STEP = 64 * 1024
+
+
+def read_body() -> bytes:
+    """The raw body; 413 when it is over ``MAX_CONTENT_LENGTH``, chunked or not.
+
+    werkzeug refuses a ``Content-Length`` over the limit before reading, but
+    a body without one (``Transfer-Encoding: chunked``) it reads only up to
+    the limit and hands over cut, so such a body is read here, at most one
+    byte past the limit: that byte means too large.
+    """
+    environ = request.environ
+    if environ.get("CONTENT_LENGTH") or "wsgi.input_terminated" not in environ:
+        return request.get_data(cache=False)  # werkzeug: 413 before reading, or no body
+    limit = request.max_content_length
+    if limit is None:
+        return request.get_data(cache=False)
+    stream, parts, size = environ["wsgi.input"], [], 0
+    while size <= limit:
+        part = stream.read(min(READ_STEP, limit + 1 - size))
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    if size > limit:
+        raise RequestEntityTooLarge()
+    return b"".join(parts)
+
+
 def read_json() -> dict:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
     if request.environ.get("CONTENT_TYPE") != "application/json" \
             and not is_json_mimetype(request.mimetype):  # the common header needs no parsing
         raise UnsupportedMediaType(
             f"send the body as application/json (got {request.mimetype or 'no Content-Type'})")
-    raw = request.get_data(cache=False)
+    raw = read_body()
     if not raw:
         raise MalformedInput({"body": ["empty; send a JSON object"]})
     try:

@@ -46,3 +46,33 @@ def test_evaluation_work_is_capped_naming_the_cap(make_client):
     assert r.status_code == 400 and "1800 s" in r.json["errors"]["params.playouts"][0]
     r = client.post("/v1/evaluations", json={**job, "params": {"max_steps": 20_001}})
     assert r.status_code == 400 and "20000" in r.json["errors"]["params.max_steps"][0]
+
+
+def _chunked_post(client, path: str, body: bytes):
+    """POST ``body`` as gunicorn hands on a chunked one: no ``CONTENT_LENGTH``,
+    the stream terminated by the server (``wsgi.input_terminated``)."""
+    import io
+
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request
+
+    environ = EnvironBuilder(path=path, method="POST", input_stream=io.BytesIO(body),
+                             content_type="application/json",
+                             headers={"Transfer-Encoding": "chunked"}).get_environ()
+    del environ["CONTENT_LENGTH"]
+    environ["wsgi.input_terminated"] = True
+    return client.open(Request(environ))  # an environ dict would be rebuilt, with a length
+
+
+def test_a_chunked_body_over_the_limit_is_413_not_cut(make_client):
+    """Issue 11: without a Content-Length werkzeug read only MAX_CONTENT_LENGTH
+    bytes and the cut body (valid JSON) was answered 200."""
+    client = make_client(MAX_CONTENT_LENGTH=4096)
+    r = _chunked_post(client, "/v1/games/raiders/new", b'{"players":2,"seed":1}' + b" " * 8192)
+    assert r.status_code == 413 and r.mimetype == "application/problem+json"
+    assert "4096 bytes" in r.json["detail"]
+    exactly = b'{"players":2,"seed":1}'.ljust(4096)
+    assert _chunked_post(client, "/v1/games/raiders/new", exactly).status_code == 200
+    assert _chunked_post(client, "/v1/games/raiders/new", exactly + b" ").status_code == 413
+    r = _chunked_post(client, "/v1/games/raiders/new", b"")
+    assert r.status_code == 400 and "empty" in r.json["errors"]["body"][0]
