@@ -126,12 +126,16 @@ def test_koz_10_every_pair_of_races_in_the_rulebook_order():
                 assert state["order"] == ([0, 1] if i < j else [1, 0]), (a, b)
 
 
-def test_kozyablo_is_a_duel_other_player_counts_are_refused():
-    """The original is written for two players (README, Kozyablo engine notes)."""
+def test_koz_51_two_to_four_players_other_counts_are_refused():
+    """RULING KOZ-51: 2 to 4 players, in the race order of KOZ-10."""
     from service.games.errors import InvalidOptions
 
-    for n in (1, 3, 4):
+    for n in (1, 5):
         with pytest.raises(InvalidOptions):
             GAME.new_game(n, seed=1)
-    with pytest.raises(InvalidOptions):
-        GAME.new_game([{"race": "kozly"}, {"race": "zhloby"}, {"race": "trutni"}], seed=1)
+    state = GAME.new_game([{"race": "kozly"}, {"race": "zhloby"}, {"race": "trutni"}],
+                          seed=1)[0]
+    assert state["order"] == [2, 0, 1]
+    for n in (3, 4):
+        state = GAME.new_game(n, seed=1)[0]
+        assert len(state["players"]) == n and sorted(state["order"]) == list(range(n))

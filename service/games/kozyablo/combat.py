@@ -8,8 +8,11 @@
      "movers": [...], "to": sector}            # retreat attack only
 
 Order (KOZ-25): the fastest waiting striker strikes next; at equal speed the
-attacking player's first; several of one player at that speed: that player
-chooses (RULING).  The controller picks the target(s) (KOZ-26) among the
+attacking player's first, then the others in turn order after the attacker
+(RULING KOZ-52; in a retreat attack, in turn order after the leaving player);
+several of one player at that speed: that player chooses (RULING).  Every
+creature and building there takes part, of every player (RULING KOZ-52): a
+striker picks among the cards of all other players in the combat.  The controller picks the target(s) (KOZ-26) among the
 legal ones.  When a creature with Evasion is targeted by a non-Area strike,
 its controller may discard a card to make the striker miss (KOZ-46).  When a
 creature is hit, an allied Defender in the sector may take the whole strike
@@ -28,6 +31,7 @@ from .catalogue import Catalogue
 from .damage import can_strike, life_left, strike_damage, striker_stats, wound
 from .damage import heal as heal_unit
 from .effects import reveal
+from .sectors import seats_after
 from .stats import unit_stats
 
 
@@ -94,7 +98,8 @@ def legal_targets(state: dict, cat: Catalogue, striker: str) -> list[str]:
         pool += [b for b, d in state["buildings"].items()
                  if d["sector"] == sector and d["owner"] != me]
         sec = state["sectors"][sector]
-        if sec["kind"] == "capital" and sec["owner"] != me:
+        if sec["kind"] == "capital" and sec["owner"] != me \
+                and not state["players"][sec["owner"]]["out"]:
             pool.append(sector)
     return sorted(t for t in pool if can_strike(state, cat, abilities, t))
 
@@ -126,10 +131,14 @@ def candidates(state: dict, cat: Catalogue) -> tuple[int | None, list[str]]:
     speeds = {w: striker_stats(state, cat, w).speed for w in alive}
     top = max(speeds.values())
     group = [w for w in alive if speeds[w] == top]
-    if c["kind"] == "attack":
-        mine = [w for w in group if owner_of(state, w) == c["attacker"]]
-        group = mine or group
-    return owner_of(state, group[0]), group
+    if c["kind"] == "attack":  # the declarer first, then the others in turn order after
+        first = [c["attacker"], *seats_after(state, c["attacker"])]
+    else:  # a retreat: the others in turn order after the one leaving (RULING KOZ-52)
+        first = seats_after(state, c["attacker"])
+    owners = {owner_of(state, w) for w in group}
+    seat = next((s for s in first if s in owners), owner_of(state, group[0]))
+    group = [w for w in group if owner_of(state, w) == seat]
+    return seat, group
 
 
 def reaction(state: dict, cat: Catalogue) -> dict | None:

@@ -132,14 +132,45 @@ def sweep(draft, cat: Catalogue, events: list[dict]) -> None:
             break
         for cid in dead:
             remove_from_table(draft, cat, cid, events, "died")
-    if root["result"] is None:
-        for seat, p in enumerate(root["players"]):
-            if p["capital_damage"] >= CAPITAL_LIFE:
-                root["result"] = {"finished": True, "winners": [1 - seat],
-                                  "reason": "destruction"}
-                events.append({"type": "capital_destroyed", "player": seat,
-                               "rule": "KOZ-49"})
-                break
+    for seat, p in enumerate(root["players"]):
+        if root["result"] is not None:
+            break
+        if p["capital_damage"] >= CAPITAL_LIFE and not p["out"]:
+            events.append({"type": "capital_destroyed", "player": seat, "rule": "KOZ-49"})
+            knock_out(draft, cat, seat, "destruction", events)
+
+
+def knock_out(draft, cat: Catalogue, seat: int, reason: str, events: list[dict]) -> None:
+    """RULING KOZ-53: ``seat``'s capital fell (``reason``: capture or destruction).
+
+    When one player is left they win and the game ends there.  Otherwise ``seat``
+    is out: their creatures, buildings and lasting magic leave the table for
+    their discard, their queued draws are dropped, the sectors they controlled
+    become neutral, and they take no more turns.
+    """
+    root = draft.root
+    left = [s for s, p in enumerate(root["players"]) if not p["out"] and s != seat]
+    if len(left) == 1:
+        root["result"] = {"finished": True, "winners": left, "reason": reason}
+        return
+    draft.at("players", seat)["out"] = True
+    for uid in sorted(u for u, d in root["units"].items() if d["owner"] == seat):
+        if uid in root["units"]:
+            remove_from_table(draft, cat, uid, events, "left")
+    for bid in sorted(b for b, d in root["buildings"].items() if d["owner"] == seat):
+        remove_from_table(draft, cat, bid, events, "left")
+    for mid in sorted(m for m, d in root["lasting"].items() if d["owner"] == seat):
+        draft.at("lasting").pop(mid)
+        draft.at("players", seat, "discard").append(mid)
+        events.append({"type": "magic_ended", "card": mid, "why": "owner_out",
+                       "rule": "KOZ-53"})
+    if any(q["seat"] == seat for q in root["queue"]):
+        root["queue"] = [q for q in root["queue"] if q["seat"] != seat]
+    for sid, sec in root["sectors"].items():
+        if sec["controller"] == seat and sec["kind"] != "capital":
+            draft.at("sectors", sid)["controller"] = None
+            events.append({"type": "sector_control", "sector": sid, "controller": None})
+    events.append({"type": "player_out", "player": seat, "reason": reason, "rule": "KOZ-53"})
 
 
 def remove_from_table(draft, cat: Catalogue, cid: str, events: list[dict], why: str) -> None:

@@ -11,7 +11,11 @@ the shadow can be chosen or affected (KOZ-41).  Damage goes through
 
 A *choice* is the parameter a player picks: ``{"target": id}`` for one
 creature, building or lasting magic; ``{"sector": id}`` for a squad or a
-sector; ``{}`` when nothing is chosen.
+sector; ``{}`` when nothing is chosen.  With more than two players (RULING
+KOZ-51) a card aimed at an enemy squad also names whose (``"squad": seat``)
+and one aimed at the enemy capital names which (``{"target": capital id}``);
+an ability or trigger aimed at the enemy squad in its sector reaches every
+enemy creature there.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 from .catalogue import Catalogue, face
 from . import effect_damage
 from .damage import heal, remove_from_table, wound
+from .sectors import capital_id, seats_after
 from .stats import unit_stats
 
 UNIT_TARGETS = ("creature", "enemy_creature", "ally_creature")
@@ -63,10 +68,11 @@ def choices(state: dict, cat: Catalogue, seat: int, effect: dict, *, from_magic:
     if target == "self":
         return [{}] if source in units else []
     if target in SQUAD_TARGETS:
+        by_squad = sector is None and target == "enemy_squad" and len(state["players"]) > 2
         sectors = []
         for u, d in units.items():
-            s = d["sector"]
-            if (sector is None or s == sector) and s not in sectors \
+            s = (d["sector"], d["owner"]) if by_squad else d["sector"]
+            if (sector is None or d["sector"] == sector) and s not in sectors \
                     and _side_ok(target, d["owner"], seat) \
                     and (effect["kind"] == "reveal_shadows" or affected(state, cat, u, effect, from_magic)):
                 if effect["kind"] == "reveal_shadows" and not (d["shadow"] and d["owner"] != seat):
@@ -74,6 +80,8 @@ def choices(state: dict, cat: Catalogue, seat: int, effect: dict, *, from_magic:
                 sectors.append(s)
         if sector is not None:  # an ability or trigger: its own sector, no choice
             return [{}] if sectors else []
+        if by_squad:  # RULING KOZ-51: whose squad
+            return [{"sector": s, "squad": o} for s, o in sorted(sectors)]
         return [{"sector": s} for s in sorted(sectors)]
     if target == "all_creatures":
         return [{}]
@@ -81,6 +89,8 @@ def choices(state: dict, cat: Catalogue, seat: int, effect: dict, *, from_magic:
         return [{"target": b} for b, d in state["buildings"].items() if d["owner"] != seat]
     if target == "lasting_magic":
         return [{"target": m} for m in state["lasting"]]
+    if target == "enemy_capital" and len(state["players"]) > 2:  # RULING KOZ-51: which
+        return [{"target": capital_id(state, s)} for s in sorted(seats_after(state, seat))]
     if target in ("player", "enemy_capital"):
         return [{}]
     raise AssertionError(target)
@@ -97,7 +107,8 @@ def reached_units(state: dict, cat: Catalogue, seat: int, effect: dict, choice: 
     where = choice.get("sector", sector)
     return [u for u, d in state["units"].items()
             if (target == "all_creatures" or d["sector"] == where)
-            and _side_ok(target, d["owner"], seat) and affected(state, cat, u, effect, from_magic)]
+            and _side_ok(target, d["owner"], seat) and choice.get("squad", d["owner"]) == d["owner"]
+            and affected(state, cat, u, effect, from_magic)]
 
 
 def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: list[dict], *,
@@ -125,7 +136,8 @@ def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: 
             entry["unit"] = choice.get("target", source)
         else:
             entry["sector"] = choice["sector"]
-            entry["seat"] = seat if tgt.startswith("ally") else 1 - seat
+            entry["seat"] = seat if tgt.startswith("ally") else choice.get(
+                "squad", seats_after(root, seat)[0])
         lasting = cat.faces[face(card)].data
         if lasting["kind"] == "temporary":
             entry["turns_left"] = lasting["time"]
@@ -149,8 +161,8 @@ def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: 
                        if d["sector"] == choice.get("sector", sector) and d["shadow"]
                        and d["owner"] != seat], events, "KOZ-41")
     elif kind == "damage_capital":
-        wound(draft, cat, root["players"][1 - seat]["capital"], effect["amount"], events,
-              source=card or source)
+        cap = choice.get("target") or capital_id(root, seats_after(root, seat)[0])
+        wound(draft, cat, cap, effect["amount"], events, source=card or source)
     else:  # pragma: no cover - the schema allows nothing else
         raise AssertionError(kind)
     return True
@@ -206,6 +218,6 @@ def scout_reveals(draft, cat: Catalogue, events: list[dict]) -> None:
         return
     scouts = {(d["sector"], d["owner"]) for u, d in units.items()
               if not d["shadow"] and "scout" in unit_stats(draft.root, cat, u).abilities}
-    found = [u for u in hidden
-             if (units[u]["sector"], 1 - units[u]["owner"]) in scouts]
+    found = [u for u in hidden  # an enemy Scout: of any other player (RULING KOZ-51)
+             if any(s == units[u]["sector"] and o != units[u]["owner"] for s, o in scouts)]
     reveal(draft, found, events, "KOZ-42")

@@ -6,8 +6,9 @@ modules: ``deck`` (KOZ-1…6), ``setup`` (KOZ-7…10, chance), ``sectors``
 (KOZ-24…29), ``damage`` + ``stats`` (KOZ-30…46), ``effects`` (the effect
 engine) + ``effect_damage`` (its damage offered to Defenders, KOZ-45), ``abilities``, ``views``, ``invariants``.
 
-Two players (the rulebook's duel).  Decisions in order: the lot (chance),
-six reveals each, mulligans in turn order, then turns.
+Two to four players (RULINGS KOZ-51…53; two is the rulebook's duel).
+Decisions in order: the lots (chance), six reveals each, mulligans in turn
+order, then turns.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from service.games.options import Option
 
 from . import combat, effect_damage, invariants, setup, turn, views
 from .catalogue import catalogue, of_state
-from .sectors import opponent
 from .stats import unit_stats
 from .shapes import ACTION_TYPES, EVENT_TYPES, PLAYER_SETUP_FIELDS, STATE_FIELDS
 
@@ -57,7 +57,7 @@ class Kozyablo(Game):
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
     rules_version = "kozyablo/3"
     min_players = 2
-    max_players = 2
+    max_players = 4  # RULING KOZ-51
     game_options = OPTIONS
     action_types = ACTION_TYPES
     event_types = EVENT_TYPES
@@ -98,7 +98,7 @@ class Kozyablo(Game):
         if state["result"] is not None:
             return []
         phase = state["phase"]
-        if phase == "setup" and not state["order"]:
+        if phase == "setup" and len(state["order"]) < len(state["players"]):
             return [{"player": CHANCE, "decision": "lot"}]
         if state["queue"]:
             return [{"player": CHANCE, "decision": "reveal", "seat": state["queue"][0]["seat"]}]
@@ -108,7 +108,7 @@ class Kozyablo(Game):
         if phase == "main":
             return [{"player": state["active"], "decision": "action"}]
         if phase == "response":
-            return [{"player": opponent(state, state["active"]), "decision": "response"}]
+            return [{"player": state["responder"], "decision": "response"}]
         if phase == "effect":
             r = effect_damage.reaction(state, of_state(state))
             return [{"player": r["player"], "decision": "defend"}]
@@ -122,7 +122,7 @@ class Kozyablo(Game):
         raise AssertionError(f"no decision in phase {phase!r}")  # pragma: no cover
 
     def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
-        if state["phase"] == "setup" and not state["order"]:
+        if state["phase"] == "setup" and len(state["order"]) < len(state["players"]):
             return setup.lot_outcomes(state)
         return setup.reveal_outcomes(state)
 
@@ -314,7 +314,8 @@ class Kozyablo(Game):
     def _advance(draft, cat, events: list[dict]) -> None:
         """Setup → mulligans → the first turn, once no reveal is pending."""
         root = draft.root
-        if root["result"] is not None or root["queue"] or not root["order"]:
+        if root["result"] is not None or root["queue"] \
+                or len(root["order"]) < len(root["players"]):
             return
         if root["phase"] == "setup":
             root["phase"] = "mulligan"

@@ -7,6 +7,7 @@ it, so a forged or corrupted state can never cause an unexpected error.
 from __future__ import annotations
 
 from ..base import conservation_errors
+from . import setup
 from .catalogue import Catalogue, face
 
 #: phases a state can be in between two actions ("start"/"end" pass within one apply)
@@ -149,11 +150,14 @@ def _flow(state: dict, cat: Catalogue, bad) -> None:
     if phase not in allowed:
         bad("state.phase", "must be one of " + ", ".join(allowed))
         return
-    if sorted(state["order"]) not in ([], list(range(n))):
-        bad("state.order", "must be empty (before the lot) or every seat once")
+    order = state["order"]
+    if len(set(order)) != len(order) or not set(order) <= set(range(n)):
+        bad("state.order", "each seat at most once")
+    elif order != setup.ordered([p["race"] for p in state["players"]], order):
+        bad("state.order", "by race (KOZ-10), a lot deciding only between players of one race")
     if state["result"] is None:
-        if phase != "setup" and not state["order"]:
-            bad("state.order", "only the setup comes before the lot")
+        if phase != "setup" and len(order) != n:
+            bad("state.order", "only the setup comes before the lots that complete it")
         if phase == "setup" and state["order"] and not state["queue"]:
             bad("state.phase", "the setup is over once the lot is cast and the cards dealt")
         if phase == "mulligan" and not state["queue"] and all(
@@ -174,6 +178,13 @@ def _flow(state: dict, cat: Catalogue, bad) -> None:
     if in_window != (state["declared"] is not None):
         bad("state.declared", "a declared action exists exactly in the response phase "
             "(and while an effect used in it waits)")
+    responder = state["responder"]
+    if in_window != (responder is not None):
+        bad("state.responder", "a responder exists exactly while a response window is open")
+    elif responder is not None and (responder >= n or responder == state["active"]
+                                    or state["players"][responder]["out"]):
+        bad("state.responder", "another player still in the game (KOZ-16, RULING KOZ-52)")
+    _out(state, n, bad)
     if (phase == "effect") != (e is not None):
         bad("state.effect", "an effect's damage waits exactly in the effect phase")
     if e is not None:
@@ -199,6 +210,25 @@ def _flow(state: dict, cat: Catalogue, bad) -> None:
             bad("state.combat", "a retreat attack (and only it) has `movers` and `to`")
         if "to" in c and c["to"] not in state["sectors"]:
             bad("state.combat.to", "no such sector")
+
+
+def _out(state: dict, n: int, bad) -> None:
+    """RULING KOZ-53: a player who is out has nothing on the table and controls no
+    sector; while the game goes on, at least two players are in."""
+    out = {s for s, p in enumerate(state["players"]) if p["out"]}
+    if not out:
+        return
+    if state["result"] is None and n - len(out) < 2:
+        bad("state.players", "the game is over once one player is left (RULING KOZ-53)")
+    for pool in ("units", "buildings", "lasting"):
+        for cid, d in state[pool].items():
+            if d["owner"] in out:
+                bad(f"state.{pool}.{cid}", "a card of a player who is out (RULING KOZ-53)")
+    for sid, sec in state["sectors"].items():
+        if sec["kind"] != "capital" and sec["controller"] in out:
+            bad(f"state.sectors.{sid}.controller", "a player who is out controls nothing")
+    if state["active"] in out and state["phase"] == "main" and state["result"] is None:
+        bad("state.active", "a player who is out takes no turn (RULING KOZ-53)")
 
 
 def _effect(state: dict, cat: Catalogue, e: dict, bad) -> None:

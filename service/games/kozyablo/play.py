@@ -159,8 +159,8 @@ def check(state: dict, cat: Catalogue, action: dict) -> None:
         if extra:
             raise violation("KOZ-22", "a building takes no target: it enters your capital")
     else:
-        choice = {k: action[k] for k in ("target", "sector") if k in action}
-        if extra - {"target", "sector"}:
+        choice = {k: action[k] for k in ("target", "sector", "squad") if k in action}
+        if extra - {"target", "sector", "squad"}:
             raise violation("KOZ-18", "unknown fields for a magic or event card")
         legal = effects.choices(state, cat, seat, f.data["effect"], from_magic=f.type == "magic")
         if choice not in legal:
@@ -189,7 +189,7 @@ def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
     f = cat.faces[face(card)]
     draft.at("players", seat, "hand").remove(card)
     events.append({"type": "card_played", "player": seat, "card": card,
-                   **{k: action[k] for k in ("sector", "target") if k in action}})
+                   **{k: action[k] for k in ("sector", "target", "squad") if k in action}})
     if f.type in ("creature", "hero"):
         draft.at("units")[card] = {"owner": seat, "sector": action["sector"], "damage": 0,
                                    "shadow": False, "artifacts": []}
@@ -199,7 +199,7 @@ def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
         draft.at("buildings")[card] = {"owner": seat, "sector": capital_id(root, seat),
                                        "damage": 0}
     else:
-        choice = {k: action[k] for k in ("target", "sector") if k in action}
+        choice = {k: action[k] for k in ("target", "sector", "squad") if k in action}
         if f.data["kind"] == "instant":  # discarded at once: its damage may wait (KOZ-45)
             draft.at("players", seat, "discard").append(card)
         return effects.apply(draft, cat, seat, f.data["effect"], choice, events,

@@ -14,9 +14,30 @@ from .catalogue import Catalogue, face
 RESOURCE_OF = {"gold_mine": "gold", "crystal_mine": "crystals", "energy_source": "mana"}
 
 
-def opponent(state: dict, seat: int) -> int:
-    """The other player (Kozyablo here is a two-player game)."""
-    return 1 - seat
+def is_out(state: dict, seat: int) -> bool:
+    """RULING KOZ-53: ``seat``'s capital was captured or destroyed; they play no more."""
+    return state["players"][seat]["out"]
+
+
+def seats_after(state: dict, seat: int) -> list[int]:
+    """The other players still in, in turn order after ``seat`` (KOZ-10, RULING KOZ-52).
+
+    With more than two players "opponent" means every other player (RULING
+    KOZ-51); this is the order in which response windows and ties go round.
+
+    >>> st = {"order": [2, 0, 3, 1], "players": [{"out": False}, {"out": True},
+    ...                                          {"out": False}, {"out": False}]}
+    >>> seats_after(st, 0), seats_after(st, 1)
+    ([3, 2], [2, 0, 3])
+    """
+    order = state["order"]
+    i = order.index(seat)
+    return [s for s in order[i + 1:] + order[:i] if not is_out(state, s)]
+
+
+def still_in(state: dict) -> list[int]:
+    """Players not out (RULING KOZ-53), by seat."""
+    return [s for s in range(len(state["players"])) if not is_out(state, s)]
 
 
 def capital_id(state: dict, seat: int) -> str:

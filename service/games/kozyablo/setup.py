@@ -76,21 +76,49 @@ def initial_state(cat: Catalogue, setups: list[dict], decks: list[dict]) -> dict
             "name": s.get("name", f"Player {seat + 1}"), "race": race, "capital": cap,
             "hand": [], "deck": sorted(cards), "discard": [], "aside": [],
             "cards": sorted([cap, *secs, *cards]), "mulligans": 0, "ready": False,
-            "dead_heroes": [], "capital_damage": 0})
+            "dead_heroes": [], "capital_damage": 0, "out": False})
         queue += [{"seat": seat, "to": "hand"}] * HAND_SIZE
-    races = [p["race"] for p in players]
-    order = [] if len(set(races)) < len(races) else sorted(
-        range(len(players)), key=lambda i: RACE_ORDER.index(races[i]))
-    return {"players": players, "order": order, "active": None, "sectors": sectors,
+    return {"players": players, "order": ordered([p["race"] for p in players], []),
+            "active": None, "sectors": sectors,
             "units": {}, "buildings": {}, "lasting": {}, "queue": queue, "declared": None,
-            "used": [], "combat": None, "effect": None,
+            "responder": None, "used": [], "combat": None, "effect": None,
             "phase": "setup"}
+
+
+def ordered(races: list[str], order: list[int]) -> list[int]:
+    """KOZ-10: ``order`` (seats placed so far) extended by race while that needs no lot.
+
+    A race group of several players not yet placed waits for a lot (RULING KOZ-51:
+    2 to 4 players); the order is complete once every seat is placed.
+
+    >>> ordered(["kozly", "pozorki", "kozly"], [])
+    [1]
+    >>> ordered(["kozly", "pozorki", "kozly"], [1, 2])
+    [1, 2, 0]
+    >>> ordered(["zhloby", "trutni"], [])
+    [1, 0]
+    """
+    out = list(order)
+    left = [s for s in range(len(races)) if s not in out]
+    for race in RACE_ORDER:
+        group = [s for s in left if races[s] == race]
+        if len(group) > 1:
+            break
+        out += group
+    return out
+
+
+def lot_group(state: dict) -> list[int]:
+    """KOZ-10: the players of one race whose order the next lot decides."""
+    races = [p["race"] for p in state["players"]]
+    left = [s for s in range(len(races)) if s not in state["order"]]
+    first = min(RACE_ORDER.index(races[s]) for s in left)
+    return [s for s in left if RACE_ORDER.index(races[s]) == first]
 
 
 def lot_outcomes(state: dict) -> list[tuple[dict, int]]:
     """KOZ-10: who goes first among players of the same race — a fair lot."""
-    return [({"type": "lot", "player": "chance", "first": s}, 1)
-            for s in range(len(state["players"]))]
+    return [({"type": "lot", "player": "chance", "first": s}, 1) for s in lot_group(state)]
 
 
 def reveal_outcomes(state: dict) -> list[tuple[dict, int]]:
@@ -100,10 +128,13 @@ def reveal_outcomes(state: dict) -> list[tuple[dict, int]]:
 
 
 def resolve_lot(draft, action: dict, events: list[dict]) -> None:
-    first = action["first"]
-    n = len(draft.root["players"])
-    draft.root["order"] = [first] + [s for s in range(n) if s != first]
-    events.append({"type": "lot", "first": first, "rule": "KOZ-10"})
+    """KOZ-10: ``first`` goes next among its race; the order runs on by race (the
+    last of a group needs no lot)."""
+    root = draft.root
+    group = [s for s in lot_group(root) if s != action["first"]]
+    order = root["order"] + [action["first"]] + (group if len(group) == 1 else [])
+    root["order"] = ordered([p["race"] for p in root["players"]], order)
+    events.append({"type": "lot", "first": action["first"], "rule": "KOZ-10"})
 
 
 def resolve_reveal(draft, action: dict, events: list[dict]) -> None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 from service.games import shape as s
 
 ID = s.Str(max_length=64)
-SEAT = s.Int(minimum=0, maximum=1)
+SEAT = s.Int(minimum=0, maximum=3)  # 2 to 4 players (RULING KOZ-51)
 IDS = s.ListOf(ID, max_items=64)
 
 PLAYER = s.Obj({
     "name": s.Str(max_length=64), "race": s.Enum("pozorki", "trutni", "kozly", "zhloby"),
     "capital": ID, "hand": IDS, "deck": IDS, "discard": IDS, "aside": IDS,
     "cards": s.ListOf(ID, max_items=40), "mulligans": s.Int(minimum=0, maximum=3),
-    "ready": s.Bool(), "dead_heroes": IDS, "capital_damage": s.Int(minimum=0, maximum=99)})
+    "ready": s.Bool(), "dead_heroes": IDS, "capital_damage": s.Int(minimum=0, maximum=99),
+    "out": s.Bool(description="the capital fell: out of the game (RULING KOZ-53)")})
 
 SECTOR = s.Obj({"kind": s.Enum("capital", "gold_mine", "crystal_mine", "energy_source"),
                 "owner": SEAT, "controller": s.Nullable(SEAT)})
@@ -42,21 +43,25 @@ EFFECT = s.Nullable(s.Obj(
                           max_items=80)}))
 
 STATE_FIELDS = {
-    "players": s.ListOf(PLAYER, min_items=2, max_items=2),
-    "order": s.ListOf(SEAT, max_items=2),
+    "players": s.ListOf(PLAYER, min_items=2, max_items=4),
+    "order": s.ListOf(SEAT, max_items=4),
     "active": s.Nullable(SEAT),
-    "sectors": s.MapOf(SECTOR, max_items=8),
-    "units": s.MapOf(UNIT, max_items=60),
-    "buildings": s.MapOf(BUILDING, max_items=12),
-    "lasting": s.MapOf(LASTING, max_items=40),
-    "queue": s.ListOf(QUEUED, max_items=40),
+    "sectors": s.MapOf(SECTOR, max_items=16),
+    "units": s.MapOf(UNIT, max_items=120),
+    "buildings": s.MapOf(BUILDING, max_items=24),
+    "lasting": s.MapOf(LASTING, max_items=80),
+    "queue": s.ListOf(QUEUED, max_items=80),
     "declared": s.Nullable(s.Obj({"type": s.Str(), "player": SEAT}, extra=True)),
+    #: whose response window is open (KOZ-16; RULING KOZ-52: each other player in turn)
+    "responder": s.Nullable(SEAT),
     "used": s.ListOf(s.Str(max_length=80), max_items=60),
     "combat": COMBAT,
     "effect": EFFECT,
 }
 
-CHOICE = {"target": ID, "sector": ID}
+CHOICE = {"target": ID, "sector": ID,
+          "squad": s.Int(minimum=0, maximum=3,
+                         description="whose squad in `sector` (3-4 players, RULING KOZ-51)")}
 
 ACTION_TYPES = {
     "lot": ({"first": SEAT}, "Chance: who goes first among players of one race (KOZ-10)."),
@@ -111,6 +116,8 @@ EVENT_TYPES = {
     "capital_captured": "A capital was captured (KOZ-48).",
     "capital_destroyed": "A capital was destroyed (KOZ-49).",
     "turn_limit": "The turn limit ended the game (KOZ-50).",
+    "player_out": "A player's capital fell: their cards left the table (RULING KOZ-53).",
+    "left": "A creature or building left the table with its out player (RULING KOZ-53).",
 }
 
 DECK = s.Obj({"capital": ID, "sectors": s.ListOf(ID, max_items=10),

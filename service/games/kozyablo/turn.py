@@ -4,10 +4,12 @@ Main phase (KOZ-15): exactly one *action* — ``play_card``, ``draw``, ``move``,
 ``attack``, ``use_ability`` with an action-marked ability, or ``skip`` — plus
 any number of free abilities (each source once per turn) before it.
 
-Response window (KOZ-16): once an action is declared, if the opponent has a
-free ability they can use (or always, with option ``response_window:
-always``), ``phase`` becomes ``response`` and the opponent may use free
-abilities or ``pass``; then the action is carried out.  If it
+Response window (KOZ-16): once an action is declared, each other player in
+turn order after the active one (RULING KOZ-52; with two players, the
+opponent) who has a free ability they can use (or every one, with option
+``response_window: always``) gets the window in turn: ``phase`` is
+``response``, ``responder`` that player, who may use free abilities or
+``pass``; then the next one; then the action is carried out.  If it
 became illegal meanwhile (its target died, …), it fizzles: the turn's action
 is spent and nothing else happens (a card stays in hand).
 
@@ -25,9 +27,9 @@ from __future__ import annotations
 from . import abilities, combat, effect_damage, effects, play
 from ..errors import RuleViolation
 from .catalogue import Catalogue, face
-from .damage import sweep
-from .sectors import (capital_id, has_opposing_cards, is_capital, over_garrison, opponent,
-                      garrison_room, units_in, update_control)
+from .damage import knock_out, sweep
+from .sectors import (capital_id, has_opposing_cards, is_capital, is_out, over_garrison,
+                      garrison_room, seats_after, still_in, units_in, update_control)
 
 MAIN_ACTIONS = ("play_card", "draw", "move", "attack", "use_ability", "skip")
 
@@ -75,7 +77,8 @@ def attack_sectors(state: dict, seat: int) -> list[str]:
     mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
     for s in sorted(mine):
         sec = state["sectors"][s]
-        if (sec["kind"] == "capital" and sec["owner"] != seat) or any(
+        if (sec["kind"] == "capital" and sec["owner"] != seat
+                and not is_out(state, sec["owner"])) or any(
                 d["sector"] == s and d["owner"] != seat and not d["shadow"]
                 for d in state["units"].values()) or any(
                 d["sector"] == s and d["owner"] != seat for d in state["buildings"].values()):
@@ -177,13 +180,23 @@ def declare(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
             if not done:
                 pause(draft, "main")
             return
-    other = opponent(root, action["player"])
-    if can_respond(root, cat, other):
+    first = next_responder(root, cat, None)
+    if first is not None:
         root["declared"] = action
+        root["responder"] = first
         root["phase"] = "response"
         events.append({"type": "action_declared", "action": action, "rule": "KOZ-16"})
         return
     carry_out(draft, cat, action, events)
+
+
+def next_responder(state: dict, cat: Catalogue, after: int | None) -> int | None:
+    """RULING KOZ-52: the next player in turn order after the active one (after
+    ``after``, the one whose window just closed) who gets a response window."""
+    seats = seats_after(state, state["active"])
+    if after is not None:
+        seats = seats[seats.index(after) + 1:]
+    return next((s for s in seats if can_respond(state, cat, s)), None)
 
 
 def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
@@ -201,7 +214,17 @@ def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
             return
     else:
         events.append({"type": "passed", "player": action["player"], "rule": "KOZ-16"})
-    close_window(draft, cat, action["player"], events)
+    window_over(draft, cat, action["player"], events)
+
+
+def window_over(draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
+    """``responder``'s window is over: the next player's opens, or the action is done."""
+    root = draft.root
+    following = next_responder(root, cat, responder)
+    if following is not None:
+        root["responder"] = following
+        return
+    close_window(draft, cat, responder, events)
 
 
 def close_window(draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
@@ -209,6 +232,7 @@ def close_window(draft, cat: Catalogue, responder: int, events: list[dict]) -> N
     root = draft.root
     declared = root["declared"]
     root["declared"] = None
+    root["responder"] = None
     if declared["type"] == "move":  # movers killed in the window simply do not go
         alive = [u for u in declared["units"] if u in root["units"]]
         if alive and alive != declared["units"]:
@@ -300,10 +324,10 @@ def resume_effect(draft, cat: Catalogue, events: list[dict]) -> None:
     if root["result"] is not None:
         return
     if then == "response":
-        responder = opponent(root, root["active"])
+        responder = root["responder"]
         if not can_respond(root, cat, responder):
-            close_window(draft, cat, responder, events)
-    elif then == "end_turn":
+            window_over(draft, cat, responder, events)
+    elif then == "end_turn" or (then == "main" and is_out(root, root["active"])):
         end_turn(draft, cat, events)
     elif then == "start":
         if _triggers(draft, cat, root["active"], "start", events, todo):
@@ -382,8 +406,7 @@ def start_turn(draft, cat: Catalogue, events: list[dict]) -> None:
     if root["result"] is not None:
         return
     order = root["order"]
-    seat = order[0] if root["active"] is None else order[
-        (order.index(root["active"]) + 1) % len(order)]
+    seat = order[0] if root["active"] is None else seats_after(root, root["active"])[0]
     limit = root["options"]["turn_limit"]
     if limit is not None and root["turn"] >= limit:
         end_by_turn_limit(root, events)
@@ -403,30 +426,38 @@ def _main_begins(draft, cat: Catalogue, events: list[dict]) -> None:
     if root["result"] is not None:
         return
     root["phase"] = "main"
-    check_capture(root, cat, root["active"], events)
+    check_capture(draft, cat, root["active"], events)
 
 
-def check_capture(root: dict, cat: Catalogue, seat: int, events: list[dict]) -> None:
-    """KOZ-48: at the moment of ``seat``'s action a creature of theirs stands in the
-    opposing capital, which holds none of the opponent's creatures or defensive
-    buildings: the capital is captured."""
-    enemy = opponent(root, seat)
-    cap = capital_id(root, enemy)
-    present = {d["owner"] for d in root["units"].values() if d["sector"] == cap}
-    if seat not in present or enemy in present:
-        return
-    if any(d["sector"] == cap and d["owner"] == enemy and cat.faces[face(b)].data["defensive"]
-           for b, d in root["buildings"].items()):
-        return
-    root["result"] = {"finished": True, "winners": [seat], "reason": "capture"}
-    events.append({"type": "capital_captured", "player": seat, "capital": cap, "rule": "KOZ-48"})
+def check_capture(draft, cat: Catalogue, seat: int, events: list[dict]) -> None:
+    """KOZ-48: at the moment of ``seat``'s action a creature of theirs stands in an
+    opposing capital, which holds none of its owner's creatures or defensive
+    buildings: the capital is captured.  RULING KOZ-53: its owner is out (the
+    last player left wins); several such capitals fall in turn order."""
+    root = draft.root
+    for enemy in seats_after(root, seat):
+        if root["result"] is not None:
+            return
+        cap = capital_id(root, enemy)
+        present = {d["owner"] for d in root["units"].values() if d["sector"] == cap}
+        if seat not in present or enemy in present:
+            continue
+        if any(d["sector"] == cap and d["owner"] == enemy
+               and cat.faces[face(b)].data["defensive"] for b, d in root["buildings"].items()):
+            continue
+        events.append({"type": "capital_captured", "player": seat, "capital": cap,
+                       "rule": "KOZ-48"})
+        knock_out(draft, cat, enemy, "capture", events)
+        if root["result"] is None:
+            settle(draft, cat, events)
 
 
 def end_by_turn_limit(root: dict, events: list[dict]) -> None:
-    """RULING KOZ-50: the least-damaged capital wins; equal damage shares the win."""
-    damage = [p["capital_damage"] for p in root["players"]]
-    best = min(damage)
-    winners = [i for i, d in enumerate(damage) if d == best]
+    """RULING KOZ-50: the least-damaged capital wins; equal damage shares the win.
+    RULING KOZ-53: only players still in can win."""
+    damage = {i: p["capital_damage"] for i, p in enumerate(root["players"]) if not p["out"]}
+    best = min(damage.values())
+    winners = [i for i, d in damage.items() if d == best]
     root["result"] = {"finished": True, "winners": winners, "reason": "turn_limit"}
     events.append({"type": "turn_limit", "turn": root["turn"], "winners": winners,
                    "rule": "KOZ-50"})
