@@ -35,6 +35,7 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate
 
 from service.games import shape
+from service.problems import PROBLEM_BASE, PROBLEM_TYPES
 
 MAX_SEED = (1 << 63) - 1
 MAX_PLAYERS_LISTED = 16
@@ -390,23 +391,86 @@ class Ready(_Response):
     checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
+class ClauseLink(_Response):
+    """A clause an option error refers to."""
+
+    rule = fields.String(required=True, metadata={"description": "Clause id (`RAI-8`)."})
+    rule_text = fields.String(metadata={"description": "The clause's short text."})
+    rule_url = fields.String(metadata={"description": "Where the whole clause is served."})
+
+
 class Problem(_Response):
     """An error, as ``application/problem+json`` (RFC 9457)."""
 
     type = fields.String(required=True, metadata={
-        "format": "uri", "description": "`https://referee.dev/problems/<slug>`: a stable id of the kind of error."})
+        "format": "uri-reference", "enum": [t.uri for t in PROBLEM_TYPES.values()],
+        "description": f"`{PROBLEM_BASE}<slug>`, relative to this server: a stable id of the "
+                       "kind of error, and a page that explains it (`GET /problems`)."})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
+    instance = fields.String(metadata={
+        "format": "uri", "example": "urn:referee:request:4f1c0a9e2b7d3c18000000000000002a",
+        "description": "`urn:referee:request:<X-Request-Id>`: this occurrence (the log lines "
+                       "of the request carry the same id)."})
     rule = fields.String(metadata={"description": "Illegal action: the clause it breaks (`RAI-15`)."})
+    rule_text = fields.String(metadata={
+        "description": "The clause's short text from the rules reference, in the language of "
+                       "`Accept-Language` (`Content-Language` says which)."})
+    rule_url = fields.String(metadata={
+        "description": "The clause in the rules reference: `/v1/games/<game>/rules/<id>`."})
     index = fields.Integer(metadata={"description": "Replay: the index of the first illegal action."})
     errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
         "description": "Malformed request: field path (`state.players.0.hand`) → messages."})
+    clauses = fields.Dict(keys=fields.String(), values=fields.Nested(ClauseLink), metadata={
+        "description": "Invalid options: option field (`options.teams`) → the clause behind "
+                       "that option, with its text and link."})
     violations = fields.List(fields.Dict(), metadata={
-        "description": "Invalid setup: every violation at once, each `{rule, reason, ...}`."})
+        "description": "Invalid setup: every violation at once, each `{rule, reason, ...}` "
+                       "plus `rule_text` and `rule_url`."})
 
     class Meta:
         unknown = INCLUDE
+
+
+class RuleClause(_Response):
+    """One clause of a game's rules reference."""
+
+    game = fields.String(metadata={"description": "Present when one clause is asked for."})
+    language = fields.String(metadata={"enum": ["en", "ru"]})
+    id = fields.String(required=True, metadata={"description": "The id errors cite (`RAI-12`)."})
+    title = fields.String(required=True)
+    short = fields.String(required=True, metadata={
+        "description": "The first paragraph, plain text: what a problem's `rule_text` quotes."})
+    text = fields.String(required=True, metadata={"description": "The whole clause, markdown."})
+    ruling = fields.Boolean(required=True, metadata={
+        "description": "The clause is a ruling: the service's decision where the original "
+                       "rulebook is silent or ambiguous."})
+    has_ruling = fields.Boolean(required=True, metadata={
+        "description": "A ruling, or a rule with a ruling paragraph in it."})
+    section = fields.String(required=True, metadata={"description": "The section it is in."})
+    url = fields.String(required=True, metadata={"description": "Where this clause is served."})
+
+
+class RulesReference(_Response):
+    game = fields.String(required=True)
+    language = fields.String(required=True, metadata={"enum": ["en", "ru"]})
+    title = fields.String(required=True)
+    clauses = fields.List(fields.Nested(RuleClause), required=True)
+
+
+class ProblemTypeInfo(_Response):
+    type = fields.String(required=True, metadata={"description": "The `type` URI."})
+    slug = fields.String(required=True)
+    status = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The HTTP status it comes with (null: varies)."})
+    title = fields.String(required=True)
+    when = fields.String(required=True)
+    fix = fields.String(required=True)
+
+
+class ProblemTypeList(_Response):
+    problem_types = fields.List(fields.Nested(ProblemTypeInfo), required=True)
 
 
 def flatten_messages(messages, prefix: str = "") -> dict[str, list[str]]:

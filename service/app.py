@@ -47,6 +47,7 @@ BLUEPRINT_MODULES = (
     "service.http.kozyablo",
     "service.http.evaluations",
     "service.http.metrics",
+    "service.http.rules",
 )
 
 

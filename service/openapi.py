@@ -59,8 +59,13 @@ A referee that keeps no memory: send a game state and a proposed action; get
 back the legal actions, the new state, what happened and the scores.
 
 Errors are `application/problem+json` (RFC 9457): `type`, `title`, `status`,
-`detail`, plus `rule` (and `index` in a replay) for an illegal action and
-`errors` (field path → messages) for a malformed request.
+`detail`, `instance` (`urn:referee:request:<X-Request-Id>`), plus `rule` (and
+`index` in a replay) for an illegal action and `errors` (field path →
+messages) for a malformed request. `type` is `/problems/<slug>`, relative to
+this server, where a page explains it (`GET /problems` lists them). A problem
+that names a clause also carries `rule_text`, the clause's short text in the
+language of `Accept-Language` (`en` or `ru`), and `rule_url`, the clause in
+the rules reference (`GET /v1/games/{game}/rules/{clause}`).
 
 Limits: a body over `MAX_CONTENT_LENGTH` (1 MiB by default) → 413; JSON nested
 deeper than 1024 levels, a state nested deeper than 32, or a list longer than
@@ -95,7 +100,7 @@ ERROR_RESPONSES = {
          "field), or an unsigned state where signatures are required (`unsigned-state`).",
     401: "An API key is required (`Authorization: Bearer <key>` or `X-API-Key`).",
     403: "The state's `signature` does not match it (`bad-signature`).",
-    404: "Unknown game, card set or route.",
+    404: "Unknown game, card set, clause or route.",
     405: "This path does not take that method (`Allow` lists the ones it does).",
     413: "Request body larger than `MAX_CONTENT_LENGTH`.",
     415: "The body is not `application/json`.",

@@ -5,10 +5,29 @@ engines' errors (``service.games.errors``) to it; ``register`` installs the
 app-wide handlers so that no error — an unknown route, a wrong method, a body
 too large, a bug — ever produces Flask's HTML page.
 
-Problem fields: ``type`` (``https://referee.dev/problems/<slug>``), ``title``,
-``status``, ``detail``; plus ``rule`` (and ``index`` in a replay) for an
-illegal action, ``errors`` (field path → messages) for a malformed request,
-``violations`` for an invalid setup.
+Problem fields: ``type``, ``title``, ``status``, ``detail``, ``instance``;
+plus ``rule`` (and ``index`` in a replay) for an illegal action, ``errors``
+(field path → messages) for a malformed request, ``violations`` for an
+invalid setup.
+
+**Types resolve.** ``type`` is the relative URI ``/problems/<slug>``: this
+server serves a page for it (``GET /problems/<slug>``, and ``GET /problems``
+lists them; ``service.http.rules``).  RFC 9457 §3.1.1 allows a relative type
+(resolved against the request URL, it lands on this server) and recommends
+the full path; it is kept relative so that the same error has the same type
+on every host and behind any proxy, and so that a worker with no request at
+hand (an evaluation's failure) can name it too.  Every slug is a row of
+``PROBLEM_TYPES``: add a row there to add a kind of error.
+
+**Instance.** ``instance`` is ``urn:referee:request:<X-Request-Id>``: the id
+the response carries and the log lines share.
+
+**Clauses.** A problem that names a clause (``rule``, or ``rule`` inside each
+of ``violations``) also carries ``rule_text``, the clause's short text from
+the rules reference (``service.rules_reference``) in the request's
+``Accept-Language`` (en or ru), and ``rule_url``, where the service serves the
+whole clause.  An option error gets ``clauses``: option field → the same
+three members, for each option that names its clause.
 
 Blueprints raise engine errors or ``werkzeug`` HTTP exceptions, or return
 ``problem(...)`` directly:
@@ -16,44 +35,264 @@ Blueprints raise engine errors or ``werkzeug`` HTTP exceptions, or return
 >>> from flask import Flask
 >>> with Flask(__name__).app_context():
 ...     r = problem(404, "unknown-game", "Unknown game", "no game 'chess'")
->>> r.status_code, r.mimetype
-(404, 'application/problem+json')
+>>> r.status_code, r.mimetype, r.json["type"]
+(404, 'application/problem+json', '/problems/unknown-game')
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import orjson
-from flask import Flask, Response, current_app, has_app_context
+from flask import Flask, Response, current_app, g, has_app_context, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
-from service.games.errors import InvalidSetup, MalformedInput, RefereeError, RuleViolation
+from service import rules_reference
+from service.games.errors import InvalidOptions, InvalidSetup, MalformedInput, RefereeError, RuleViolation
 
-PROBLEM_BASE = "https://referee.dev/problems/"
+#: every problem ``type`` is ``PROBLEM_BASE + slug`` (a path on this server)
+PROBLEM_BASE = "/problems/"
 PROBLEM_MIME = "application/problem+json"
+#: ``instance``: the request id as a URN
+INSTANCE_PREFIX = "urn:referee:request:"
 
 log = logging.getLogger("referee")
 
-#: slug and title of each HTTP status the service answers with on its own
-HTTP_PROBLEMS = {
-    400: ("bad-request", "Bad request"),
-    404: ("not-found", "Not found"),
-    405: ("method-not-allowed", "Method not allowed"),
-    413: ("payload-too-large", "Request body too large"),
-    415: ("unsupported-media-type", "Unsupported media type"),
-    429: ("too-many-requests", "Too many requests"),
-    500: ("internal-error", "Internal server error"),
-    503: ("not-ready", "Service not ready"),
-}
+
+@dataclass(frozen=True)
+class ProblemType:
+    """One kind of error: its slug, usual status, title, when it happens and what to do."""
+
+    slug: str
+    status: int | None  # None: varies (the problem's own ``status`` says)
+    title: str
+    when: str
+    fix: str
+
+    @property
+    def uri(self) -> str:
+        return PROBLEM_BASE + self.slug
+
+    def to_json(self) -> dict:
+        return {"type": self.uri, "slug": self.slug, "status": self.status, "title": self.title,
+                "when": self.when, "fix": self.fix}
+
+
+#: every problem type the service answers with, by slug (one row per kind of error)
+PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
+    # --- requests
+    ProblemType("bad-request", 400, "Bad request",
+                "The request could not be read: the body is not valid JSON, or the HTTP "
+                "request itself is malformed.",
+                "Send a JSON body that parses; `detail` says what was wrong."),
+    ProblemType("malformed-request", 400, "Malformed request",
+                "The body is JSON but does not have the documented shape: a missing or "
+                "unknown field, a wrong type, a list too long. `errors` maps each field path "
+                "(`state.players.0.hand`) to its messages.",
+                "Fix each field named in `errors`; the request schemas are in `/openapi.yaml`."),
+    ProblemType("invalid-state", 400, "Invalid game state",
+                "The game state sent is corrupt: a wrong shape, or a broken invariant (a card "
+                "in two places, a count that does not add up). `errors` names the field.",
+                "Send back the state exactly as the service returned it; only the engine "
+                "changes a state."),
+    ProblemType("incompatible-state", 400, "Incompatible game state",
+                "The state was written for another game, another rules version or another "
+                "card set than the one it is sent to; it is refused rather than misread.",
+                "Send it to the game it belongs to, or start a new game with `new`."),
+    ProblemType("invalid-options", 400, "Invalid game options",
+                "An unknown option, a value of the wrong type or out of range, a combination "
+                "the rules do not allow, or a player count the game does not take. `errors` "
+                "names each field; `clauses` links the rule behind an option.",
+                "See `GET /v1/games/{game}` for the options, their values and player counts."),
+    ProblemType("unsupported-media-type", 415, "Unsupported media type",
+                "The body is not sent as `application/json`.",
+                "Send `Content-Type: application/json`."),
+    ProblemType("payload-too-large", 413, "Request body too large",
+                "The body is larger than the service accepts (`MAX_CONTENT_LENGTH`, 1 MiB by "
+                "default).",
+                "Send a smaller body; a replay can be checked in parts."),
+    ProblemType("not-found", 404, "Not found",
+                "No such route, or nothing at that address (a problem type or rules reference "
+                "that does not exist).",
+                "Check the path against `/openapi.yaml`."),
+    ProblemType("method-not-allowed", 405, "Method not allowed",
+                "The path exists but does not take that HTTP method; `Allow` lists the ones "
+                "it does.",
+                "Use a method from the `Allow` header."),
+    ProblemType("too-many-requests", 429, "Too many requests",
+                "This client is over its rate limit (configured by the operator).",
+                "Wait as long as `Retry-After` says, then retry."),
+    ProblemType("http-error", None, "HTTP error",
+                "Another HTTP-level error; its `status` and `title` say which.",
+                "Read `detail`; the request should be changed before it is sent again."),
+    # --- games and rules
+    ProblemType("unknown-game", 404, "Unknown game",
+                "The path names a game the service does not have; `detail` lists the games.",
+                "Use a game id from `GET /v1/games`."),
+    ProblemType("unknown-card-set", 404, "Unknown card set",
+                "The game has no card set with that id; `detail` lists its sets.",
+                "Use a set the game lists, or leave it out for `reference`."),
+    ProblemType("unknown-clause", 404, "Unknown clause",
+                "The game's rules reference has no clause with that id.",
+                "List the clauses with `GET /v1/games/{game}/rules`."),
+    ProblemType("illegal-action", 422, "Illegal action",
+                "The action breaks a rule of the game. `rule` names the clause "
+                "(`RAI-15`), `rule_text` quotes it, `rule_url` links it, `detail` says why in "
+                "one sentence; a replay adds the `index` of the first illegal action.",
+                "Choose an action from `legal-actions`; the state is unchanged."),
+    ProblemType("invalid-setup", 422, "Invalid setup",
+                "A player's setup breaks the rules (for example an illegal Kozyablo deck). "
+                "`violations` lists every problem at once, each with its clause (`rule`, "
+                "`rule_text`, `rule_url`).",
+                "Fix every listed violation; decks can be checked first with "
+                "`POST /v1/games/kozyablo/decks/validate`."),
+    ProblemType("referee-error", 400, "Referee error",
+                "An engine refused the request for a reason without a more specific type.",
+                "Read `detail`."),
+    # --- signed states, access
+    ProblemType("unsigned-state", 400, "Unsigned state",
+                "The service requires signed states (`REFEREE_REQUIRE_SIGNED`, or the request "
+                "header `Referee-Require-Signed: true`) and the state has no `signature`.",
+                "Send the state with the `signature` the service returned with it."),
+    ProblemType("bad-signature", 403, "Bad signature",
+                "The state's `signature` does not match the state: it was changed, or signed "
+                "with a key this service does not hold.",
+                "Send the state exactly as it was returned, signature included."),
+    ProblemType("unauthorized", 401, "API key required",
+                "Evaluations need an API key on this server, and none or an unknown one was "
+                "sent.",
+                "Send `Authorization: Bearer <key>` or `X-API-Key: <key>`."),
+    # --- evaluations
+    ProblemType("unknown-evaluation", 404, "Unknown evaluation",
+                "No evaluation with that id (it never existed, or it expired long ago).",
+                "Check the id from the `Location` of the submission."),
+    ProblemType("evaluation-expired", 410, "Evaluation expired",
+                "The evaluation existed, but its result has expired.",
+                "Submit it again."),
+    ProblemType("evaluation-over", 409, "Evaluation already over",
+                "Cancelling an evaluation that has already finished or failed.",
+                "Nothing to do; read its result with `GET`."),
+    ProblemType("unknown-evaluation-kind", 400, "Unknown evaluation kind",
+                "No evaluation kind of that name, or not for that game.",
+                "See `GET /v1/evaluations/kinds`."),
+    ProblemType("evaluations-busy", 503, "Too many evaluations",
+                "The service holds as many unfinished evaluations as it can.",
+                "Retry after `Retry-After` seconds."),
+    ProblemType("evaluation-backend-unavailable", 503, "Evaluation backend unavailable",
+                "The queue (Redis) behind evaluations cannot be reached.",
+                "Retry later; the operator should check `GET /readyz`."),
+    ProblemType("evaluation-failed", 500, "Evaluation failed",
+                "An evaluation failed while it ran (reported in its `error`, not as the "
+                "response's status).",
+                "Read `detail`; submit again if it was a passing failure."),
+    ProblemType("evaluation-timeout", 500, "Evaluation timed out",
+                "A part of an evaluation ran longer than its time limit.",
+                "Ask for less work (fewer playouts), or submit again."),
+    # --- the service
+    ProblemType("not-ready", 503, "Service not ready",
+                "The service is not ready: card data not loaded, or Redis unreachable.",
+                "Retry later; `GET /readyz` says which check fails."),
+    ProblemType("internal-error", 500, "Internal server error",
+                "The service failed to handle the request: a bug, never bad input. It has "
+                "been logged with the request id (`instance`).",
+                "Report it with the `X-Request-Id`; retrying will not help."),
+)}
+
+#: the slug of each HTTP status the service answers with on its own (werkzeug errors)
+HTTP_PROBLEMS = {t.status: (t.slug, t.title) for t in PROBLEM_TYPES.values()
+                 if t.slug in ("bad-request", "not-found", "method-not-allowed",
+                               "payload-too-large", "unsupported-media-type",
+                               "too-many-requests", "internal-error", "not-ready")}
+
+
+def problem_type(slug: str) -> str:
+    """The ``type`` URI of a slug.
+
+    >>> problem_type("illegal-action")
+    '/problems/illegal-action'
+    """
+    return PROBLEM_BASE + slug
+
+
+def request_language() -> str:
+    """The request's ``Accept-Language``, best of ``en``/``ru`` (``en`` outside a request)."""
+    if not has_request_context():
+        return rules_reference.DEFAULT_LANGUAGE
+    return request.accept_languages.best_match(rules_reference.LANGUAGES,
+                                               default=rules_reference.DEFAULT_LANGUAGE)
+
+
+def rule_links(clause_id, language: str) -> dict:
+    """``{rule_text, rule_url}`` of a clause, or ``{}`` when no reference has it."""
+    if not isinstance(clause_id, str):
+        return {}
+    found = rules_reference.short_text(clause_id, language)
+    if found is None:
+        return {}
+    return {"rule_text": found[0], "rule_url": found[1]}
+
+
+def with_rule_links(body: dict, language: str) -> bool:
+    """Add ``rule_text``/``rule_url`` wherever ``body`` names a clause (in place).
+
+    True if any clause was found in the reference.
+    """
+    found = False
+    if "rule" in body:
+        links = rule_links(body["rule"], language)
+        body.update(links)
+        found = bool(links)
+    violations = body.get("violations")
+    if isinstance(violations, list):
+        linked = []
+        for v in violations:
+            links = rule_links(v.get("rule"), language) if isinstance(v, dict) else {}
+            linked.append({**v, **links} if links else v)
+            found = found or bool(links)
+        body["violations"] = linked
+    return found
+
+
+def option_clauses(errors: dict, language: str) -> dict:
+    """``{"options.teams": {rule, rule_text, rule_url}}`` for each option error whose
+    option names its clause (the game is the one in the request's path)."""
+    game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
+    if not game_id:
+        return {}
+    from service.games import registry
+
+    try:
+        declared = {o.name: o for o in registry.get_game(game_id).game_options}
+    except (registry.UnknownGame, AttributeError):
+        return {}
+    out = {}
+    for path in errors:
+        name = path[len("options."):] if path.startswith("options.") else None
+        clause = getattr(declared.get(name), "clause", None)
+        if clause:
+            out[path] = {"rule": clause, **rule_links(clause, language)}
+    return out
 
 
 def problem(status: int, slug: str, title: str, detail: str,
             headers: dict | None = None, **extra) -> Response:
-    """A problem+json response; ``extra`` adds members (``rule``, ``errors``…)."""
+    """A problem+json response; ``extra`` adds members (``rule``, ``errors``…).
+
+    A member naming a clause gets its text and link (``with_rule_links``).
+    """
     body = {"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail}
+    rid = g.get("request_id") if has_request_context() else None
+    if rid:
+        body["instance"] = INSTANCE_PREFIX + rid
     body.update(extra)
-    return Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
+    language = request_language()
+    linked = with_rule_links(body, language)
+    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
+    if linked or "clauses" in body:
+        response.headers["Content-Language"] = language
+        response.vary.add("Accept-Language")
+    return response
 
 
 class ProblemError(Exception):
@@ -82,6 +321,10 @@ def from_error(exc: RefereeError) -> Response:
     elif isinstance(exc, MalformedInput):
         extra["errors"] = capped(exc.errors)
         detail = exc.detail
+        if isinstance(exc, InvalidOptions):
+            clauses = option_clauses(extra["errors"], request_language())
+            if clauses:
+                extra["clauses"] = clauses
     elif isinstance(exc, InvalidSetup):
         extra["violations"] = exc.violations
         detail = str(exc)
@@ -109,7 +352,7 @@ def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, l
 def from_http(exc: HTTPException) -> Response:
     """The problem for a werkzeug HTTP exception (404, 405, 413, 415…)."""
     status = exc.code or 500
-    slug, title = HTTP_PROBLEMS.get(status, (f"http-{status}", exc.name))
+    slug, title = HTTP_PROBLEMS.get(status, ("http-error", exc.name))
     headers = {}
     if status == 405:
         allowed = getattr(exc, "valid_methods", None) or []

@@ -16,7 +16,7 @@ from tests.contract import json_paths
 
 from .conftest import walk
 
-PROBLEMS = "https://referee.dev/problems/"
+PROBLEMS = "/problems/"
 
 
 @pytest.fixture

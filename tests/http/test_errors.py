@@ -11,7 +11,7 @@ def assert_problem(r, status: int, slug: str):
     assert r.status_code == status, (r.status_code, r.get_data(as_text=True)[:500])
     assert r.mimetype == PROBLEM
     body = r.json
-    assert body["type"] == f"https://referee.dev/problems/{slug}"
+    assert body["type"] == f"/problems/{slug}"
     assert body["status"] == status
     assert isinstance(body["title"], str) and body["title"]
     assert isinstance(body["detail"], str) and body["detail"]

@@ -145,7 +145,7 @@ def test_illegal_apply_is_422_with_rule_and_changes_nothing(api):
     r = post(api, "apply", state=state, action={"type": "take", "player": 1 - seat, "cards": ["P1"]})
     assert r.status_code == 422
     assert r.mimetype == "application/problem+json"
-    assert r.json["rule"] == "PEB-3" and r.json["type"] == "https://referee.dev/problems/illegal-action"
+    assert r.json["rule"] == "PEB-3" and r.json["type"] == "/problems/illegal-action"
     assert r.json["title"] == "Illegal action" and r.json["status"] == 422 and r.json["detail"]
     r = post(api, "apply", state=state, action={"type": "take", "player": seat, "cards": ["P9"]})
     assert r.status_code == 422 and r.json["rule"] == "PEB-1"

@@ -33,7 +33,7 @@ def test_readyz_pings_the_configured_redis(make_api, redis_url):
 def test_readyz_503_when_redis_is_unreachable(make_api):
     r = make_api(REDIS_URL=f"redis://127.0.0.1:{unused_port()}/0").get("/readyz")
     assert r.status_code == 503 and r.mimetype == "application/problem+json"
-    assert r.json["type"] == "https://referee.dev/problems/not-ready"
+    assert r.json["type"] == "/problems/not-ready"
     assert r.json["checks"]["redis"].startswith("unreachable")
     assert "redis" in r.json["detail"]
 

@@ -1,0 +1,220 @@
+"""The rules reference and the problem-type pages.
+
+* ``GET /v1/games/{game}/rules``: every clause of the game's rules reference
+  (``docs/rules/<game>.md``, ``service.rules_reference``) — id, title, short
+  text, whole text (markdown), whether it is a ruling;
+* ``GET /v1/games/{game}/rules/{clause}``: one clause (``RAI-12``).
+
+Both answer in the language of ``Accept-Language`` (``en`` by default, or
+``ru``) and say which in ``Content-Language``.  An unknown game, a game
+without a reference, or an unknown clause → 404 problem naming it.
+
+* ``GET /problems``: every problem type the service answers with;
+* ``GET /problems/{slug}``: one of them, the page a problem's ``type``
+  (``/problems/illegal-action``) resolves to.
+
+Both are a small HTML page, or JSON when the client asks for
+``application/json`` first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, Response, request
+from markupsafe import escape
+
+from schemas import envelopes
+from service import rules_reference
+from service.games import registry
+from service.problems import PROBLEM_TYPES, ProblemError, request_language
+
+from .body import json_response
+from .games import game_or_404
+
+bp = Blueprint("rules", __name__)
+
+
+@bp.record_once
+def _check_references(state) -> None:
+    """At start: a malformed reference file stops the service, naming file and line."""
+    rules_reference.check_all(registry.GAME_IDS)
+
+_LOOSE_ID = re.compile(r"^([A-Za-z]+)-(\d+)([A-Za-z]?)$")
+
+
+def _reference(game_id: str, language: str) -> tuple[str, rules_reference.Reference]:
+    """The game's reference in ``language`` (or the default one if that file is missing)."""
+    game = game_or_404(game_id).id
+    for lang in dict.fromkeys((language, rules_reference.DEFAULT_LANGUAGE)):
+        try:
+            return game, rules_reference.reference(game, lang)
+        except rules_reference.MissingReference:
+            continue
+    raise ProblemError(404, "not-found", "Not found",
+                       f"no rules reference for {game!r} is installed")
+
+
+def _answer(body: dict, language: str) -> Response:
+    response = json_response(body)
+    response.headers["Content-Language"] = language
+    response.vary.add("Accept-Language")
+    return response
+
+
+def canonical_id(clause_id: str) -> str:
+    """``rai-5A`` → ``RAI-5a`` (ids are upper-case, a ruling's letter lower-case).
+
+    >>> canonical_id("rai-5A"), canonical_id("KOZ-16a"), canonical_id("x")
+    ('RAI-5a', 'KOZ-16a', 'x')
+    """
+    m = _LOOSE_ID.match(clause_id)
+    return f"{m[1].upper()}-{m[2]}{m[3].lower()}" if m else clause_id
+
+
+@bp.get("/v1/games/<game_id>/rules")
+def rules(game_id: str):
+    """Every clause of the game's rules reference, in the requested language."""
+    game, ref = _reference(game_id, request_language())
+    return _answer({"game": game, "language": ref.language, "title": ref.title,
+                    "clauses": [c.to_json(game) for c in ref.clauses.values()]}, ref.language)
+
+
+@bp.get("/v1/games/<game_id>/rules/<clause_id>")
+def rule(game_id: str, clause_id: str):
+    """One clause (``RAI-12``), in the requested language."""
+    game, ref = _reference(game_id, request_language())
+    found = ref.clauses.get(clause_id) or ref.clauses.get(canonical_id(clause_id))
+    if found is None:
+        raise ProblemError(404, "unknown-clause", "Unknown clause",
+                           f"{game} has no clause {clause_id!r}; its clauses: "
+                           f"{', '.join(list(ref.clauses)[:3])} … {list(ref.clauses)[-1]} "
+                           f"(GET /v1/games/{game}/rules)")
+    return _answer({"game": game, "language": ref.language, **found.to_json(game)}, ref.language)
+
+
+# ------------------------------------------------------------ problem types
+def _wants_json() -> bool:
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"],
+                                               default="text/html")
+    return best == "application/json"
+
+
+def _inline(text: str) -> str:
+    """Escaped text with `code` spans as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text)))
+
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>body{{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}}
+code{{background:#f3f3f3;padding:0 .2em}}dt{{font-weight:600;margin-top:1rem}}</style>
+</head><body>
+{body}
+</body></html>
+"""
+
+
+def _html(title: str, body: str) -> Response:
+    return Response(PAGE.format(title=escape(title), body=body), mimetype="text/html")
+
+
+@bp.get("/problems")
+def problem_types():
+    """Every problem type, as a page (or JSON)."""
+    types = list(PROBLEM_TYPES.values())
+    if _wants_json():
+        return json_response({"problem_types": [t.to_json() for t in types]})
+    items = "\n".join(
+        f'<dt><a href="{escape(t.uri)}">{escape(t.slug)}</a> — {escape(t.title)}'
+        f'{f" ({t.status})" if t.status else ""}</dt><dd>{_inline(t.when)}</dd>' for t in types)
+    return _html("referee: problem types", "<h1>Problem types</h1>\n<p>Every error of this "
+                 "service is <code>application/problem+json</code> (RFC 9457); its "
+                 "<code>type</code> is one of these pages.</p>\n<dl>\n" + items + "\n</dl>")
+
+
+@bp.get("/problems/<slug>")
+def problem_type_page(slug: str):
+    """The page a problem's ``type`` resolves to."""
+    found = PROBLEM_TYPES.get(slug)
+    if found is None:
+        raise ProblemError(404, "not-found", "Not found",
+                           f"no problem type {slug!r} (GET /problems lists them)")
+    if _wants_json():
+        return json_response(found.to_json())
+    status = f"<p>HTTP status: <b>{found.status}</b></p>" if found.status else \
+        "<p>HTTP status: as the problem's <code>status</code> says.</p>"
+    return _html(f"referee: {found.title}",
+                 f"<h1>{escape(found.title)}</h1>\n<p><code>{escape(found.uri)}</code></p>\n"
+                 f"{status}\n<h2>When</h2>\n<p>{_inline(found.when)}</p>\n"
+                 f"<h2>What to do</h2>\n<p>{_inline(found.fix)}</p>\n"
+                 '<p><a href="/problems">All problem types</a></p>')
+
+
+# ------------------------------------------------------------------ openapi
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language", "in": "header", "required": False,
+    "schema": {"type": "string", "example": "ru"},
+    "description": "`en` (default) or `ru`; the answer says which in `Content-Language`."}
+CONTENT_LANGUAGE = {"description": "The language of the texts: `en` or `ru`.",
+                    "schema": {"type": "string", "enum": list(rules_reference.LANGUAGES)}}
+CLAUSE_EXAMPLE = {
+    "game": "raiders", "language": "en", "id": "RAI-12", "title": "One capture attempt per turn",
+    "short": "In your own turn you have exactly one capture attempt, and you may decline it. "
+             "One turn, one fighter, one attempt: a failed capture uses it up too.",
+    "text": "In your own turn you have exactly one capture attempt, …", "ruling": False,
+    "has_ruling": False, "section": "Turn", "url": "/v1/games/raiders/rules/RAI-12"}
+
+
+def document(spec) -> None:
+    """Document the routes in ``openapi.yaml``."""
+    from service.openapi import error
+
+    spec.components.schema("RuleClause", schema=envelopes.RuleClause)
+    spec.components.schema("RulesReference", schema=envelopes.RulesReference)
+    spec.components.schema("ProblemTypeInfo", schema=envelopes.ProblemTypeInfo)
+    spec.components.schema("ProblemTypeList", schema=envelopes.ProblemTypeList)
+
+    def rules_ok(schema: str, description: str, example: dict) -> dict:
+        return {"description": description, "headers": {"Content-Language": CONTENT_LANGUAGE},
+                "content": {"application/json": {
+                    "schema": {"$ref": f"#/components/schemas/{schema}"}, "example": example}}}
+
+    def page_ok(schema: str, description: str) -> dict:
+        return {"description": description, "content": {
+            "text/html": {"schema": {"type": "string"}},
+            "application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+    errors = {str(s): error(s) for s in (404, 405, 500)}
+    spec.path("/v1/games/{game}/rules", operations={"get": {
+        "summary": "The game's rules reference", "tags": ["rules"],
+        "description": "Every clause the service cites (`rule` in errors and events), "
+                       "written from the original rulebook; rulings marked. 404 for a game "
+                       "without a reference.",
+        "parameters": ["game", ACCEPT_LANGUAGE],
+        "responses": {"200": rules_ok("RulesReference", "Every clause, in file order.", {
+            "game": "raiders", "language": "en", "title": "Raiders (Рейдеры) — rules reference",
+            "clauses": [{k: v for k, v in CLAUSE_EXAMPLE.items()
+                         if k not in ("game", "language")}]}), **errors}}})
+    spec.path("/v1/games/{game}/rules/{clause}", operations={"get": {
+        "summary": "One clause of the rules reference", "tags": ["rules"],
+        "description": "The clause a problem's `rule_url` links to. An unknown clause → 404 "
+                       "`unknown-clause`.",
+        "parameters": ["game", ACCEPT_LANGUAGE, {
+            "name": "clause", "in": "path", "required": True,
+            "schema": {"type": "string", "example": "RAI-12"},
+            "description": "Clause id, e.g. `RAI-12`, `KOZ-16a`."}],
+        "responses": {"200": rules_ok("RuleClause", "The clause.", CLAUSE_EXAMPLE), **errors}}})
+    spec.path("/problems", operations={"get": {
+        "summary": "Every problem type", "tags": ["operations"],
+        "description": "An HTML page, or JSON with `Accept: application/json`.",
+        "responses": {"200": page_ok("ProblemTypeList", "The problem types."),
+                      "405": error(405), "500": error(500)}}})
+    spec.path("/problems/{slug}", operations={"get": {
+        "summary": "One problem type (what a problem's `type` resolves to)",
+        "tags": ["operations"],
+        "description": "When it happens and what to do. An HTML page, or JSON with "
+                       "`Accept: application/json`.",
+        "parameters": [{"name": "slug", "in": "path", "required": True,
+                        "schema": {"type": "string", "example": "illegal-action"}}],
+        "responses": {"200": page_ok("ProblemTypeInfo", "The problem type."), **errors}}})
