@@ -53,7 +53,8 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
           buildings: dict | None = None, lasting: dict | None = None,
           discard: dict | None = None, active: int = 0, turn: int = 1,
           options: dict | None = None, control: dict | None = None,
-          capital_damage: dict | None = None, deck: dict | None = None) -> dict:
+          capital_damage: dict | None = None, deck: dict | None = None,
+          more: tuple = ()) -> dict:
     """A state in the main phase of ``active``'s turn ``turn``.
 
     ``units``: ``{seat: [(face, sector[, {"damage", "shadow", "artifacts"}]), ...]}``
@@ -62,16 +63,18 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
     ``lasting``: ``{seat: [(face, {"unit": id} | {"sector", "seat"}, turns_left)]}``;
     ``control``: ``{sector: seat | None}`` before creatures are counted;
     ``deck``: ``{seat: [faces]}`` — exactly these stay in the deck, the rest
-    go to the discard.
+    go to the discard.  ``more``: the races (or decks) of players 2 and 3 (RULING KOZ-51);
+    the turn order then runs by seat from ``active``.
     """
-    base, _ = GAME.new_game([_setup(p0), _setup(p1)], {**(options or {}), "chance": "server"},
-                            seed=0)
+    setups = [_setup(p0), _setup(p1), *map(_setup, more)]
+    base, _ = GAME.new_game(setups, {**(options or {}), "chance": "server"}, seed=0)
     state = copy.deepcopy(base)
     for p in state["players"]:
         p["deck"] = sorted(p["deck"] + p["hand"] + p["discard"] + p["aside"])
         p["hand"], p["discard"], p["aside"] = [], [], []
         p["ready"] = True
-    state.update(order=[active, 1 - active], active=active, phase="main", turn=turn, queue=[],
+    n = len(setups)
+    state.update(order=[(active + i) % n for i in range(n)], active=active, phase="main", turn=turn, queue=[],
                  used=[], declared=None, combat=None, result=None)
     for sid, who in (control or {}).items():
         state["sectors"][sid]["controller"] = who
