@@ -9,6 +9,26 @@ directory the operator set is kept (their choice; it must be emptied
 between starts).  When a worker exits its live figures are retired
 (``mark_process_dead``); its counters stay in the sums.
 
+**Slow clients.**  ``gthread`` workers, ``threads`` each: a client that
+sends its request slowly holds one thread of one worker, not the whole
+worker (a sync worker blocks on it until the arbiter kills it: WORKER
+TIMEOUT, and an embedded evaluation running in that worker dies with it).
+``worker_connections = threads`` makes a worker whose threads are all busy
+stop accepting, so new connections go to a worker with a free thread (with
+the default 1000 a busy worker kept accepting and queued them behind its
+slow clients: probes stalled).  That rules out kept-alive connections
+(``keepalive = 0``: one request per connection, as with sync workers).
+So the service keeps answering while fewer than ``2 × threads`` clients
+hold a request open; beyond that, connections wait in the listen backlog.
+Figures: ``python -m bench.slow_clients`` and ``docs/operations.md``.
+
+**Refused before the app.**  gunicorn answers a request it cannot parse
+(bad request line — a raw non-ASCII URL too —, over the request line or
+header limits, ``Content-Length`` with ``Transfer-Encoding``, a negative
+``Content-Length``, an unknown transfer coding…) itself; ``post_fork``
+makes each worker write those answers as problem+json
+(``write_problem``) instead of gunicorn's HTML page.
+
 Everything else (workers, bind address) stays on the command line.
 """
 
@@ -18,8 +38,19 @@ import os
 import shutil
 import tempfile
 
+import orjson
+from gunicorn import util as gunicorn_util
+
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 _made: list[str] = []
+
+# ---------------------------------------------------------------- workers
+worker_class = "gthread"
+#: per worker: the slow clients one worker can hold while it still answers others
+threads = 64
+#: a worker with no free thread accepts nothing (see the module docstring)
+worker_connections = threads
+keepalive = 0
 
 
 def fresh_metrics_dir() -> str:
@@ -49,3 +80,75 @@ def child_exit(server, worker) -> None:
 def on_exit(server) -> None:
     while _made:
         shutil.rmtree(_made.pop(), ignore_errors=True)
+
+
+# ------------------------------------------------- errors before the app
+#: what to do about a request line gunicorn refuses, most often a raw URL
+REQUEST_LINE_HINT = ("percent-encode the URL: non-ASCII characters and spaces as UTF-8 %XX "
+                     "(curl -G --data-urlencode 'q=дама' URL)")
+
+
+#: gunicorn's own (HTML) error writer
+HTML_WRITE_ERROR = gunicorn_util.write_error
+
+
+def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
+    """``gunicorn.util.write_error`` answering problem+json instead of HTML.
+
+    gunicorn calls it for a request it refused before the app saw it (and
+    for an error no app handler caught); the body has the service's
+    problem fields, ``instance`` and ``X-Request-Id`` a new request id.
+    Should building it fail, gunicorn's own page is sent rather than nothing.
+    """
+    try:
+        answer = problem_answer(status_int, reason, mesg)
+    except Exception:
+        HTML_WRITE_ERROR(sock, status_int, reason, mesg)
+        return
+    gunicorn_util.write_nonblock(sock, answer)
+
+
+def problem_answer(status_int: int, reason: str, mesg: str) -> bytes:
+    """The whole HTTP answer (head and problem+json body) for a refused request.
+
+    >>> answer = problem_answer(414, "URI Too Long", "Request Line is too large (5014 > 4094)")
+    >>> head, body = answer.split(b"\\r\\n\\r\\n")
+    >>> head.splitlines()[0], orjson.loads(body)["status"], orjson.loads(body)["type"][-10:]
+    (b'HTTP/1.1 414 URI Too Long', 414, 'http-error')
+    """
+    from service import problems
+    from service.operations import new_request_id
+
+    slug, title = problems.HTTP_PROBLEMS.get(status_int, ("http-error", reason))
+    detail = readable(mesg) or reason
+    if status_int == 400 and ("request line" in mesg.lower()
+                              or ("HTTP Version" in mesg and "(" not in mesg)):
+        detail = f"{mesg}: {REQUEST_LINE_HINT}"  # a raw or spaced URL breaks the request line
+    rid = new_request_id.new()
+    instance = getattr(problems, "INSTANCE_PREFIX", "urn:referee:request:") + rid
+    body = orjson.dumps({"type": problems.PROBLEM_BASE + slug, "title": title,
+                         "status": status_int, "detail": detail, "instance": instance})
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: {problems.PROBLEM_MIME}\r\nContent-Length: {len(body)}\r\n"
+            f"X-Request-Id: {rid}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+def readable(mesg: str) -> str:
+    """gunicorn's message with the request's UTF-8 bytes shown as text (gunicorn
+    decodes them as latin-1).
+
+    >>> readable("Invalid HTTP request line: 'GET /cards?q=Ð´Ð°Ð¼Ð° HTTP/1.1'")
+    "Invalid HTTP request line: 'GET /cards?q=дама HTTP/1.1'"
+    >>> readable("Invalid HTTP Version: (9, 9)")
+    'Invalid HTTP Version: (9, 9)'
+    """
+    try:
+        return mesg.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return mesg
+
+
+def post_fork(server, worker) -> None:
+    """In each worker: gunicorn's error answers become problem+json."""
+    gunicorn_util.write_error = write_problem

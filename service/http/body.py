@@ -28,7 +28,7 @@ import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError, fields
 from marshmallow.utils import missing
-from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 from schemas.envelopes import ENVELOPE_SHAPES, flatten_messages
 from service.games import shape
@@ -51,7 +51,8 @@ def read_body() -> bytes:
     werkzeug refuses a ``Content-Length`` over the limit before reading, but
     a body without one (``Transfer-Encoding: chunked``) it reads only up to
     the limit and hands over cut, so such a body is read here, at most one
-    byte past the limit: that byte means too large.
+    byte past the limit: that byte means too large.  A chunk the server
+    cannot parse is 400, not a 500 from deep in the server's reader.
     """
     environ = request.environ
     if environ.get("CONTENT_LENGTH") or "wsgi.input_terminated" not in environ:
@@ -61,7 +62,10 @@ def read_body() -> bytes:
         return request.get_data(cache=False)
     stream, parts, size = environ["wsgi.input"], [], 0
     while size <= limit:
-        part = stream.read(min(READ_STEP, limit + 1 - size))
+        try:
+            part = stream.read(min(READ_STEP, limit + 1 - size))
+        except Exception as exc:  # the server's parse error of a bad chunk, or a cut connection
+            raise BadRequest(f"the chunked request body could not be read: {exc}") from None
         if not part:
             break
         parts.append(part)
