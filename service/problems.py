@@ -83,13 +83,12 @@ class ProblemType:
 PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     # --- requests
     ProblemType("bad-request", 400, "Bad request",
-                "The request could not be read: the body is not valid JSON, or the HTTP "
-                "request itself is malformed.",
-                "Send a JSON body that parses; `detail` says what was wrong."),
+                "The HTTP request itself could not be read, e.g. a broken chunked body.",
+                "Send a well-formed HTTP request; `detail` says what was wrong."),
     ProblemType("malformed-request", 400, "Malformed request",
-                "The body is JSON but does not have the documented shape: a missing or "
-                "unknown field, a wrong type, a list too long. `errors` maps each field path "
-                "(`state.players.0.hand`) to its messages.",
+                "The body is not valid JSON, or does not have the documented shape: a "
+                "missing or unknown field, a wrong type, a list too long. `errors` maps each "
+                "field path (`state.players.0.hand`, or `body`) to its messages.",
                 "Fix each field named in `errors`; the request schemas are in `/openapi.yaml`."),
     ProblemType("invalid-state", 400, "Invalid game state",
                 "The game state sent is corrupt: a wrong shape, or a broken invariant (a card "
