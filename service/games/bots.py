@@ -62,15 +62,20 @@ def kozyablo_value(game: Game, state: dict, player: int) -> float:
     strongest opponent, plus sectors held (production, KOZ-13), creatures on
     the table, creatures standing in the opponents' sectors — above all
     their capital, which a lone creature captures (KOZ-48) — against theirs
-    in ours, damage dealt against damage taken (KOZ-27), and cards in hand."""
+    in ours, damage dealt against damage taken (KOZ-27), and cards in hand.
+    With 3-4 players, players who are out (RULING KOZ-53) and their sectors
+    no longer count."""
     rows = {s["player"]: s for s in game.score(state)["scores"]}
     mine = rows[player]
-    others = [r["total"] for p, r in rows.items() if p != player]
+    out = {p for p, q in enumerate(state["players"]) if q.get("out")}
+    others = [r["total"] for p, r in rows.items() if p != player and p not in out]
     parts = mine.get("breakdown") or {}
     sectors = state.get("sectors", {})
     pressure = wounds = 0.0
     for unit in state.get("units", {}).values():
         where = sectors.get(unit.get("sector"), {})
+        if where.get("owner") in out:
+            where = {}
         capital = where.get("kind") == "capital"
         if unit.get("owner") == player:
             if where.get("owner") not in (None, player):  # marching on them (KOZ-48)

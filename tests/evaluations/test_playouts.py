@@ -93,3 +93,13 @@ def test_playouts_start_from_states_the_player_cannot_tell_apart(game_id):
         assert orjson.dumps(game.view(start, 0), option=orjson.OPT_SORT_KEYS) == canon
         redealt += start["players"][1] != state["players"][1]
     assert redealt, "the opponent's hidden cards were never re-dealt"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_kozyablo_playouts_for_three_and_four_players(players):
+    """RULINGS KOZ-51…53: Kozyablo playouts (greedy bots, its heuristic) with 3 and 4
+    players end and report every seat; determinize works for the asking seat."""
+    kind, plan = prepare(_request("kozyablo", players, playouts=3, bots="greedy", player=2))
+    result = run_inline(kind.name, plan)
+    assert result["playouts"] == 3 and result["finished"] == 3
+    assert len(result["win_rate"]) == len(result["scores"]) == players

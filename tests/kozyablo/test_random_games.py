@@ -61,3 +61,24 @@ def test_random_games_reach_every_kind_of_decision():
                  "entered_shadow", "magic_laid", "magic_ended", "trigger", "died",
                  "capital_captured"):
         assert seen[kind] > 0, kind
+
+
+#: RULINGS KOZ-51…53: three and four players, mixed and same-race tables
+MULTI = [[{"race": "kozly"}, {"race": "pozorki"}, {"race": "zhloby"}],
+         [{"race": "trutni"}, {"race": "trutni"}, {"race": "pozorki"}],
+         [{"race": "zhloby"}, {"race": "kozly"}, {"race": "trutni"}, {"race": "pozorki"}],
+         [{"race": "kozly"}, {"race": "kozly"}, {"race": "kozly"}, {"race": "kozly"}],
+         [{"race": "pozorki"}, {"race": "zhloby"}, {"race": "pozorki"}, {"race": "zhloby"}]]
+
+
+def test_koz_51_to_53_random_games_with_three_and_four_players():
+    """RULINGS KOZ-51…53: seeded random 3- and 4-player games pass every contract check
+    (both chance modes, a count only too); games won by capture put players out first."""
+    runs = [(MULTI[k % len(MULTI)], {"turn_limit": 80}, 700 + k) for k in range(30)]
+    runs += [(MULTI[k % len(MULTI)], {"turn_limit": 40, "chance": "table"}, 800 + k)
+             for k in range(10)]
+    runs += [(n, {"turn_limit": 40}, 850 + n) for n in (3, 4)]
+    report = check_random_games(GAME, runs, every=3)
+    assert report["games"] == 42
+    assert set(report["finished_by"]) <= {"capture", "destruction", "turn_limit"}
+    assert report["finished_by"].get("capture", 0) > 5

@@ -31,7 +31,10 @@ from tests.contract import check_state
 SETUPS = {  # game id -> (players, options, seeds)
     "raiders": ([2, 3, 4], {"turn_limit": 30}, (1, 2)),
     "kozyablo": ([[{"race": "pozorki"}, {"race": "kozly"}],
-                  [{"race": "pozorki"}, {"race": "pozorki"}]], {}, (1, 2, 3)),
+                  [{"race": "pozorki"}, {"race": "pozorki"}],
+                  # RULING KOZ-51: three and four players, mixed and same-race tables
+                  [{"race": "trutni"}, {"race": "pozorki"}, {"race": "pozorki"}],
+                  [{"race": "kozly"}] * 4], {}, (1, 2, 3)),
     "tremble": ([2, 3, 5], {}, (1,)),
 }
 EVERY = 6         # sample every n-th state of a playout
@@ -82,7 +85,8 @@ def crafted_states(game_id: str) -> list[dict]:
     submitted while another one could have been.  Kozyablo: the reference
     decks hold one creature with Shadow (two copies) — here one is shadowed
     while the other is unlocated, once free and once carrying a lasting
-    magic; and a card declared for play, shown but still in its owner's hand."""
+    magic; a card declared for play, shown but still in its owner's hand; and a
+    shadowed creature at a three-player table (RULING KOZ-51)."""
     if game_id == "tremble":
         from service.games.tremble.game import catalog_of
         from service.games.tremble.planning import redeploy_actions
@@ -105,7 +109,9 @@ def crafted_states(game_id: str) -> list[dict]:
     return [table("pozorki", "pozorki", hands={1: ["pz_sneak", "pz_spark"]}, units={1: sneak}),
             table("pozorki", "pozorki", hands={1: ["pz_sneak"]}, units={1: sneak},
                   lasting={1: [("pz_haste", {"unit": "1.pz_sneak#2"}, 2)]}),
-            declared]
+            declared,
+            table("kozly", "pozorki", more=("pozorki",), hands={1: ["pz_sneak"], 2: ["pz_spark"]},
+                  units={1: sneak, 2: [("pz_sneak", "0.gold_mine", {"shadow": True})]})]
 
 
 def assert_view_only(game, state: dict, seat, seeds=(5, 6), twin_seeds=(101, 202)) -> list:

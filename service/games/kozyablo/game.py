@@ -327,7 +327,8 @@ class Kozyablo(Game):
         result = state["result"]
         scores = []
         for seat, p in enumerate(state["players"]):
-            life = max(0, 12 - p["capital_damage"])
+            # a fallen capital (RULING KOZ-53: out) has no life left, captured or not
+            life = 0 if p["out"] else max(0, 12 - p["capital_damage"])
             scores.append({"player": seat, "total": life, "breakdown": {
                 "capital_life": life,
                 "creatures": sum(1 for d in state["units"].values() if d["owner"] == seat),
