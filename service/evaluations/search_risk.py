@@ -15,13 +15,24 @@ and the last ``removed`` of a pile are never revealed.  This is exactly the
 engine's model of the piles (``state["piles"]``), derived from open
 information only, so the evaluation never peeks.
 
-Exposure (TRE-13, TRE-22, TRE-30): a search set in the reward phase of turn
-T with countdown c (2, or 1 with a search-tempo ship) is paid at the end of
-turn T + c; the intel phases of turns T+1 … T+c reveal cards — each until
-every city slot is filled again (4, 5 or 6 by player count; armies do not
-fill slots) or the deck runs out.  The game ends after a turn in which the
-deck ran out, so running out before the last exposed turn leaves the search
-unfinished.
+Exposure (TRE-13, TRE-22, TRE-28, TRE-30), as the engine plays it
+(``service.games.tremble.flow``): a search set in the reward phase of turn T
+with countdown c (2, or 1 with a search-tempo ship) counts down at the end
+of every later turn and is paid at the end of turn T + c.  The intel phase
+of every turn reveals cards until every city slot is filled (4, 5 or 6 by
+player count; armies do not fill slots) or the deck runs out, and the game
+ends after a turn in which the deck ran out (TRE-28: a search still
+counting pays nothing, ``search_unfinished``).  So the search is exposed to
+a list of *phases*, each ``(cities to reveal, armed)``:
+
+* the rest of the current turn's intel, if any: armed for a search in
+  progress; unarmed (it only uses up cards) for a search not yet set;
+* the intel phase of each later turn until the one at whose end it is paid;
+
+and every phase of a later turn happens only if the deck still has a card
+when that turn begins.  An army already revealed and waiting for this
+search (``state.army``: its abandon-or-fight choice or its roll, TRE-24)
+is met first, before any other card.
 
 Assumed (and checked by the tests on random games): every slot is empty
 again at the start of each later intel phase — each open city is raided,
@@ -42,67 +53,105 @@ from .odds import fraction_text, hold_probability
 
 PHASES_BEFORE_INTEL = ("missions", "start", "buy")
 
+Phase = tuple[int, bool]  # (cities to reveal, armies revealed then threaten the search)
 
-def exposure(state: dict, countdown: int, started_now: bool, slots: int) -> list[int]:
-    """Cities to reveal in each intel phase the search must survive."""
+
+def exposure(state: dict, countdown: int, in_progress: bool, slots: int) -> list[Phase]:
+    """The intel phases ahead of a search: first the rest of this turn's
+    (0 cities once this turn's intel is over), then one per later turn.
+
+    ``in_progress``: a search already set (``state.searches``) — it counts
+    down at the end of this turn unless it was set this turn; otherwise
+    (a search about to be set this turn) it is exposed to the next
+    ``countdown`` turns only.
+
+    >>> exposure({"phase": "plan", "slots": [None] * 4}, 2, False, 4)
+    [(0, False), (4, True), (4, True)]
+    >>> exposure({"phase": "intel", "slots": ["C-1", None, None, None]}, 2, False, 4)
+    [(3, False), (4, True), (4, True)]
+    >>> exposure({"phase": "intel", "slots": [None] * 4}, 2, True, 4)
+    [(4, True), (4, True)]
+    >>> exposure({"phase": "reward", "slots": [None] * 4}, 1, True, 4)
+    [(0, True)]
+    """
     phase = state["phase"]
-    empty_now = sum(1 for c in state["slots"] if c is None)
-    if started_now:  # set this turn: turns T+1 .. T+c
-        return [slots] * countdown
-    current = []
     if phase in PHASES_BEFORE_INTEL:
-        current = [slots]
+        now = slots
     elif phase == "intel":
-        current = [empty_now]
-    return current + [slots] * (countdown - 1)
+        now = sum(1 for c in state["slots"] if c is None)
+    else:
+        now = 0
+    if in_progress:  # paid at the end of this turn + (countdown - 1)
+        return [(now, True)] + [(slots, True)] * (countdown - 1)
+    return [(now, False)] + [(slots, True)] * countdown
 
 
-def window_value(piles: tuple, needs: tuple, weights: dict[str, Fraction],
+def window_value(piles: tuple, phases: tuple, weights: dict[str, Fraction],
                  exhaustion_fails: bool) -> Fraction:
-    """E[product of ``weights`` of the armies revealed in the window], with 0
-    when the deck runs out before the last phase (if ``exhaustion_fails``).
+    """E[product of ``weights`` of the armies revealed in armed phases], with
+    0 when the game ends before the search pays (if ``exhaustion_fails``).
 
     ``piles``: ``((cities, armies_tuple, removed), ...)`` top pile first,
-    ``armies_tuple`` the sorted army ids still unseen in that pile.
+    ``armies_tuple`` the sorted army ids still unseen in that pile (the last
+    ``removed`` cards of a pile are never revealed, TRE-3/TRE-4).
+    ``phases``: ``((cities, armed), ...)`` as ``exposure`` lists them: the
+    first is the rest of the turn being played (it happens whatever the deck
+    holds); every other is a later turn, played only if the deck had a card
+    left at the end of the turn before (TRE-28).
     """
-    return _window(piles, needs, tuple(sorted(weights.items())), exhaustion_fails)
+    return _window(piles, tuple(phases), tuple(sorted(weights.items())), exhaustion_fails,
+                   False)
 
 
 @lru_cache(maxsize=8192)
-def _window(piles, needs, weights, fails) -> Fraction:
-    if not needs:
+def _window(piles, phases, weights, fails, new_turn) -> Fraction:
+    if not phases:
         return Fraction(1)
+    if new_turn and not _has_cards(piles):  # the game ended after the turn before
+        return Fraction(0) if fails else Fraction(1)
+    need, armed = phases[0]
     # the top pile with cards left to reveal
     while piles and piles[0][0] + len(piles[0][1]) <= piles[0][2]:
         piles = piles[1:]
-    if not piles:  # the deck has run out during this phase
-        if len(needs) > 1 and fails:
-            return Fraction(0)
-        return Fraction(1)
-    need = needs[0]
-    if need == 0:
-        rest = needs[1:]
-        if rest and fails and not _has_cards(piles):
-            return Fraction(0)
-        return _window(piles, rest, weights, fails)
+    if need == 0 or not piles:  # this phase is over (slots full, or the deck ran out)
+        return _window(piles, phases[1:], weights, fails, True)
     cities, armies, removed = piles[0]
     total = cities + len(armies)
     w = dict(weights)
     value = Fraction(0)
     if cities:
         after = ((cities - 1, armies, removed),) + piles[1:]
-        value += Fraction(cities, total) * _window(after, (need - 1,) + needs[1:], weights, fails)
+        value += Fraction(cities, total) * _window(after, ((need - 1, armed),) + phases[1:],
+                                                   weights, fails, False)
     for k, army in enumerate(armies):
         if k and army == armies[k - 1]:
             continue
         copies = armies.count(army)
         after = ((cities, armies[:k] + armies[k + 1:], removed),) + piles[1:]
-        value += Fraction(copies, total) * w[army] * _window(after, needs, weights, fails)
+        weight = w[army] if armed else 1
+        if weight:
+            value += Fraction(copies, total) * weight * _window(after, phases, weights, fails,
+                                                                False)
     return value
 
 
 def _has_cards(piles) -> bool:
     return any(c + len(a) > r for c, a, r in piles)
+
+
+def waiting_army(state: dict, player: int, city: str) -> tuple[str, int, bool] | None:
+    """The army already revealed that this search must still meet (TRE-24):
+    ``(card, strength, beaten)`` — ``beaten`` when it has already lost the
+    roll and only the lost ship is still to be chosen — or ``None``."""
+    army = state["army"]
+    if army is None:
+        return None
+    loser = army["loser"]
+    if loser is not None and (loser["player"], loser["city"]) == (player, city):
+        return army["card"], army["strength"], True
+    if any((c["player"], c["city"]) == (player, city) for c in army["choices"]):
+        return army["card"], army["strength"], False
+    return None
 
 
 class SearchRisk(Kind):
@@ -182,11 +231,13 @@ class SearchRisk(Kind):
         state, city, ships = plan["state"], plan["city"], plan["ships"]
         cat = catalog_of(state)
         countdown = plan["countdown"]
-        if countdown is None:
+        in_progress = countdown is not None
+        if not in_progress:
             tempo = any("search_tempo" in cat.ships[s]["abilities"] for s in ships)
             countdown = TEMPO_TURNS if tempo else SEARCH_TURNS
-        needs = tuple(exposure(state, countdown, plan["started_now"],
-                               SLOTS[len(state["players"])]))
+        elif plan["started_now"]:  # set this turn: counts down from the next turn on
+            in_progress = False
+        phases = tuple(exposure(state, countdown, in_progress, SLOTS[len(state["players"])]))
         fleet = side_strength(cat, ships, city)
         piles = tuple(
             (sum(1 for c in p["candidates"] if c not in cat.armies),
@@ -196,10 +247,19 @@ class SearchRisk(Kind):
         hold = {a: hold_probability(fleet, cat.armies[a]["strength"]) for a in armies}
         zero = {a: Fraction(0) for a in armies}
         one = {a: Fraction(1) for a in armies}
-        p_hold = window_value(piles, needs, hold, True)
-        p_clear = window_value(piles, needs, zero, True)
-        p_finish = window_value(piles, needs, one, True)
-        p_no_army = window_value(piles, needs, zero, False)
+        p_hold = window_value(piles, phases, hold, True)
+        p_clear = window_value(piles, phases, zero, True)
+        p_finish = window_value(piles, phases, one, True)
+        p_no_army = window_value(piles, phases, zero, False)
+        waiting = waiting_army(state, plan["player"], city) if plan["countdown"] else None
+        army_now = None
+        if waiting is not None:  # met before any other card (TRE-24)
+            card, power, beaten = waiting
+            hold_now = Fraction(0) if beaten else hold_probability(fleet, power)
+            p_hold *= hold_now
+            p_clear = p_no_army = Fraction(0)
+            army_now = {"army": card, "strength": power, "beaten": beaten,
+                        "hold": float(hold_now), "hold_exact": fraction_text(hold_now)}
         progress(1, 1)
         values = cat.cities[city]
         exact = {
@@ -212,7 +272,10 @@ class SearchRisk(Kind):
         out.update({f"{k}_exact": fraction_text(v) for k, v in exact.items()})
         out.update({
             "player": plan["player"], "city": city, "ships": ships, "fleet_strength": fleet,
-            "countdown": countdown, "reveals": list(needs),
+            "countdown": countdown,
+            "reveals": [n for n, armed in phases if armed and n],
+            "reveals_before_search": sum(n for n, armed in phases if not armed),
+            "army_now": army_now,
             "armies_left": [{"army": a, "strength": cat.armies[a]["strength"],
                              "copies": sum(p[1].count(a) for p in piles),
                              "hold": float(hold[a]), "hold_exact": fraction_text(hold[a])}
