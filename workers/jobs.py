@@ -1,9 +1,13 @@
 """RQ job functions of evaluations (run by ``rq worker referee``).
 
-* ``chunk_job`` — one seeded chunk of an evaluation; progress in
-  ``job.meta["progress"]``; stops early when the evaluation is cancelled.
+* ``chunk_job`` — one seeded chunk of an evaluation; its progress goes to
+  the evaluation's progress hash (never the job hash, see
+  ``service.evaluations.rq_runner``); stops early when the evaluation is
+  cancelled, and at once when the evaluation already has an outcome.
 * ``aggregate_job`` — runs after every chunk (``depends_on`` with
-  ``allow_failure``): the result, or a failure naming the chunk that failed.
+  ``allow_failure``): the result, or a failure naming the chunk that failed;
+  either is recorded as the evaluation's outcome, once.  Run again (RQ may
+  re-run dependents), it answers the recorded outcome and changes nothing.
 * ``single_job`` — a one-chunk evaluation: the chunk and the aggregate.
 
 Every job keeps a heartbeat key alive from a thread while it runs (see
@@ -14,13 +18,15 @@ seconds, not after RQ's worker TTL.
 from __future__ import annotations
 
 import threading
+import time
 
 from rq import get_current_job
 from rq.job import Job, JobStatus
 
 from service.evaluations.kinds import Cancelled, get_kind
-from service.evaluations.rq_runner import BEAT_EVERY, BEAT_TTL, beat_key, cancel_key
-from service.evaluations.runner import failure_problem
+from service.evaluations.rq_runner import (BEAT_EVERY, BEAT_TTL, beat_key, cancel_key,
+                                           load_outcome, progress_key, store_outcome)
+from service.evaluations.runner import RESULT_TTL, TOMBSTONE_TTL, failure_problem
 
 
 class EvaluationFailed(Exception):
@@ -58,13 +64,33 @@ class _Heartbeat:
         self.job.connection.delete(beat_key(self.job.id))
 
 
-def _progress(job: Job, eval_id: str):
+def _progress(job: Job, eval_id: str, k: int):
+    """Chunk ``k``'s progress reporter: its share in the progress hash, then
+    the cancel flag (one round trip)."""
     def report(done: int, total: int) -> None:
-        job.meta["progress"] = done / total if total else 1.0
-        job.save_meta()
-        if job.connection.exists(cancel_key(eval_id)):
+        with job.connection.pipeline(transaction=False) as pipe:
+            pipe.hset(progress_key(eval_id), str(k), done / total if total else 1.0)
+            pipe.expire(progress_key(eval_id), TOMBSTONE_TTL)
+            pipe.exists(cancel_key(eval_id))
+            canceled = pipe.execute()[-1]
+        if canceled:
             raise Cancelled()
     return report
+
+
+def _result_ttl(job: Job) -> int:
+    return job.result_ttl if job.result_ttl is not None and job.result_ttl > 0 else RESULT_TTL
+
+
+def _finished(job: Job, eval_id: str, result) -> object:
+    """Record ``result`` as the evaluation's outcome; the recorded result
+    (an earlier run's, if the aggregate is run again)."""
+    outcome = store_outcome(job.connection, eval_id,
+                            {"status": "finished", "result": result, "ended_at": time.time()},
+                            _result_ttl(job))
+    if outcome["status"] == "finished":
+        return outcome["result"]
+    raise EvaluationFailed(outcome["error"])
 
 
 def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
@@ -73,8 +99,11 @@ def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
     with _Heartbeat(job):
         if job.connection.exists(cancel_key(eval_id)):
             return {"canceled": True}
+        if load_outcome(job.connection, eval_id) is not None:  # a late re-run: nothing to do
+            return {"over": True}
         try:
-            return {"partial": kind.run_chunk(plan, chunk, _progress(job, eval_id))}
+            return {"partial": kind.run_chunk(plan, chunk,
+                                              _progress(job, eval_id, job.meta.get("chunk", 0)))}
         except Cancelled:
             return {"canceled": True}
 
@@ -83,46 +112,65 @@ def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]
     job = get_current_job()
     kind = get_kind(kind_name)
     with _Heartbeat(job):
+        recorded = load_outcome(job.connection, eval_id)
+        if recorded is not None:  # run again by RQ: the evaluation already ended
+            if recorded["status"] == "finished":
+                return recorded["result"]
+            raise EvaluationFailed(recorded["error"])
         partials = []
         for k, chunk in enumerate(Job.fetch_many(chunk_ids, connection=job.connection)):
             if chunk is None:
-                _fail(job, {"type": "https://referee.dev/problems/evaluation-failed",
-                            "title": "Evaluation failed", "status": 500,
-                            "detail": f"chunk {k} has disappeared before aggregation"})
+                return _fail(job, eval_id, {"type": "https://referee.dev/problems/evaluation-failed",
+                                     "title": "Evaluation failed", "status": 500,
+                                     "detail": f"chunk {k} has disappeared before aggregation"})
             status = chunk.get_status(refresh=False)
             if status != JobStatus.FINISHED:
                 result = chunk.latest_result()
                 text = (result.exc_string if result is not None else "") or status.value
                 why = ("its worker died (AbandonedJobError)" if "AbandonedJobError" in text
                        else text.strip().splitlines()[-1])
-                _fail(job, {"type": "https://referee.dev/problems/evaluation-failed",
-                            "title": "Evaluation failed", "status": 500,
-                            "detail": f"chunk {k} failed: {why}"})
+                return _fail(job, eval_id, {"type": "https://referee.dev/problems/evaluation-failed",
+                                     "title": "Evaluation failed", "status": 500,
+                                     "detail": f"chunk {k} failed: {why}"})
             value = chunk.return_value()
-            if value.get("canceled"):
+            if value.get("canceled") or "partial" not in value:
                 return None
             partials.append(value["partial"])
         try:
-            return kind.aggregate(plan, partials)
+            result = kind.aggregate(plan, partials)
         except Exception as exc:
-            _fail(job, failure_problem(exc, "aggregation"))
+            return _fail(job, eval_id, failure_problem(exc, "aggregation"))
+        return _finished(job, eval_id, result)
 
 
 def single_job(eval_id: str, kind_name: str, plan: dict):
     job = get_current_job()
     kind = get_kind(kind_name)
     with _Heartbeat(job):
+        recorded = load_outcome(job.connection, eval_id)
+        if recorded is not None:  # run again by RQ: the evaluation already ended
+            if recorded["status"] == "finished":
+                return recorded["result"]
+            raise EvaluationFailed(recorded["error"])
         try:
             chunk = kind.chunks(plan)[0]
-            partial = kind.run_chunk(plan, chunk, _progress(job, eval_id))
-            return kind.aggregate(plan, [partial])
+            result = kind.aggregate(plan, [kind.run_chunk(plan, chunk,
+                                                          _progress(job, eval_id, 0))])
         except Cancelled:
             return None
         except Exception as exc:
-            _fail(job, failure_problem(exc))
+            return _fail(job, eval_id, failure_problem(exc))
+        return _finished(job, eval_id, result)
 
 
-def _fail(job: Job, problem: dict):
+def _fail(job: Job, eval_id: str, problem: dict):
+    """Record the failure as the evaluation's outcome (unless it already has
+    one) and fail the job with the recorded problem."""
     job.meta["problem"] = problem
     job.save_meta()
-    raise EvaluationFailed(problem)
+    outcome = store_outcome(job.connection, eval_id,
+                            {"status": "failed", "error": problem, "ended_at": time.time()},
+                            _result_ttl(job))
+    if outcome["status"] == "finished":  # an earlier run finished: keep its result
+        return outcome["result"]
+    raise EvaluationFailed(outcome["error"])

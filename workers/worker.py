@@ -8,8 +8,10 @@ inherits them already loaded (copy-on-write memory) and a chunk costs its
 own work plus RQ's ~11 ms round trip.  Its maintenance (every 15 s) also
 retries or fails the jobs of workers that died, even when nobody polls.
 
-Run: ``rq worker --url $REDIS_URL -w workers.worker.RefereeWorker referee``
-(the Procfile's ``worker`` line).
+Run under ``python -m workers.supervise`` (the Procfile's ``worker`` line),
+which starts ``rq worker -w workers.worker.RefereeWorker referee`` processes
+and starts a worker again when one exits (a Redis outage makes RQ workers
+quit).
 """
 
 from __future__ import annotations
@@ -57,9 +59,47 @@ class RefereeWorker(Worker):
         return min(super().dequeue_timeout, MAINTENANCE_SECONDS)
 
     def run_maintenance_tasks(self):
+        from service.evaluations.rq_runner import drop_leftovers, reap_queue
+        try:  # before RQ's registry cleanup, which would fail such leftovers
+            drop_leftovers(self.connection)
+        except Exception:  # maintenance must never take the worker down
+            self.log.exception("dropping started-registry leftovers failed")
         super().run_maintenance_tasks()
-        from service.evaluations.rq_runner import reap_queue
         try:
             reap_queue(self.connection)
-        except Exception:  # maintenance must never take the worker down
+        except Exception:
             self.log.exception("evaluation reaper failed")
+
+    # rq/rq#2424 (RQ 2.12, fixed upstream by rq/rq#2466 in RQ 3): when the
+    # success transaction of ``handle_job_success`` hits a WatchError it is
+    # retried, but the first attempt's ``cleanup_execution`` has already
+    # dropped ``self.execution``, so the retry no longer removes the job from
+    # the started registry.  Keep the execution until the transaction commits.
+    _in_success = False
+
+    def handle_job_success(self, job, queue, started_job_registry):
+        self._in_success = True
+        try:
+            super().handle_job_success(job, queue, started_job_registry)
+        finally:
+            self._in_success = False
+        self.execution = None
+
+    def cleanup_execution(self, job, pipeline):
+        execution = self.execution
+        super().cleanup_execution(job, pipeline)
+        if self._in_success:
+            self.execution = execution  # a WatchError retry needs it again
+
+    def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
+        super().handle_work_horse_killed(job, retpid, ret_val, rusage)
+        from service.evaluations.rq_runner import record_incident
+        how = (f"killed by signal {os.WTERMSIG(ret_val)}" if ret_val and os.WIFSIGNALED(ret_val)
+               else f"exited with status {ret_val}")
+        try:
+            record_incident(self.connection, job, "horse-died",
+                            f"the work horse running this job was {how}; "
+                            + ("the job was retried" if job.retries_left else "the job failed"),
+                            worker=self.name)
+        except Exception:
+            self.log.exception("recording the incident failed")

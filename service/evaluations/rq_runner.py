@@ -11,8 +11,15 @@ so an expired id answers 410 instead of 404.
 
 Robustness:
 
-* progress: each chunk keeps ``job.meta["progress"]`` (0..1); the status
-  averages them;
+* progress: each chunk writes its share (0..1) into one small hash per
+  evaluation, ``referee:evaluation:<id>:progress`` — never into the job
+  hashes, which the aggregate's dependency check WATCHes (a write there
+  made RQ retry a chunk's success transaction, and RQ 2.12 then left the
+  chunk in the started registry: rq/rq#2424); the status averages them;
+* an outcome is written once: the first aggregate (or status read) to see
+  the evaluation end stores ``referee:evaluation:<id>:outcome`` (``SET NX``)
+  and every later read answers it — a finished evaluation can never turn
+  "failed", whatever RQ does later with a chunk or the aggregate;
 * timeouts: ``job_timeout`` per chunk from the kind's work estimate;
   results and failures are kept ``RESULT_TTL``;
 * a dead worker: every running job refreshes a heartbeat key
@@ -30,7 +37,7 @@ Robustness:
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 from redis import Redis
@@ -64,6 +71,31 @@ def incidents_key(eval_id: str) -> str:
 
 def cancel_key(eval_id: str) -> str:
     return f"referee:evaluation:{eval_id}:cancel"
+
+
+def progress_key(eval_id: str) -> str:
+    return f"referee:evaluation:{eval_id}:progress"
+
+
+def outcome_key(eval_id: str) -> str:
+    return f"referee:evaluation:{eval_id}:outcome"
+
+
+def store_outcome(connection: Redis, eval_id: str, outcome: dict, ttl: int) -> dict:
+    """Record how the evaluation ended unless it already has; the recorded outcome.
+
+    ``outcome`` is ``{"status": "finished", "result": …}`` or
+    ``{"status": "failed", "error": problem}``, with ``ended_at``.  The first
+    writer wins, so an evaluation's end never changes once reported.
+    """
+    if connection.set(outcome_key(eval_id), orjson.dumps(outcome), nx=True, ex=ttl):
+        return outcome
+    return load_outcome(connection, eval_id) or outcome
+
+
+def load_outcome(connection: Redis, eval_id: str) -> dict | None:
+    raw = connection.get(outcome_key(eval_id))
+    return orjson.loads(raw) if raw else None
 
 
 def beat_key(job_id: str) -> str:
@@ -110,7 +142,7 @@ class RQRunner:
             datas = [Queue.prepare_data("workers.jobs.chunk_job",
                                         (eval_id, kind.name, plan, chunk),
                                         job_id=chunk_job_id(eval_id, k), timeout=timeout,
-                                        meta={"progress": 0.0, "chunk": k}, **common)
+                                        meta={"chunk": k}, **common)
                      for k, chunk in enumerate(chunks)]
             jobs = self.queue.enqueue_many(datas)
             self.queue.enqueue("workers.jobs.aggregate_job", eval_id, kind.name, plan,
@@ -140,42 +172,73 @@ class RQRunner:
         if main is None:
             ended = record.get("ended_at") or record.get("canceled_at")
             raise ExpiredEvaluation(eval_id, iso(ended + self.result_ttl) if ended else None)
-        if reap(self.connection, [main] + [c for c in chunks if c is not None]):
+        outcome = load_outcome(self.connection, eval_id)
+        if outcome is None and reap(self.connection, [main] + [c for c in chunks if c is not None]):
             main, chunks = self._jobs(eval_id, record)
             if main is None:
                 raise ExpiredEvaluation(eval_id)
         incidents = [orjson.loads(x) for x in self.connection.lrange(incidents_key(eval_id), 0, -1)]
-        status = main.get_status(refresh=False)
         started = [j.started_at.timestamp() for j in [main] + chunks
                    if j is not None and j.started_at is not None]
         fields: dict[str, Any] = {"submitted_at": record["submitted_at"],
                                   "started_at": min(started) if started else None,
                                   "incidents": incidents, "chunks": record["chunks"]}
+        if outcome is not None:  # recorded once; nothing changes it afterwards
+            return self._ended(eval_id, record, outcome, fields,
+                               lambda: self._progress(eval_id, main, chunks))
+        status = main.get_status(refresh=False)
         canceled_at = record.get("canceled_at")
         # a job stopped by the cancel flag finishes with no result
         if canceled_at is not None and (status != JobStatus.FINISHED
                                         or main.return_value() is None):
             return status_body(eval_id, record["game"], record["kind"], "canceled",
-                               _progress(main, chunks), finished_at=canceled_at,
+                               self._progress(eval_id, main, chunks), finished_at=canceled_at,
                                expires_at=canceled_at + self.result_ttl, **fields)
         if status in (JobStatus.FINISHED, JobStatus.FAILED):
             ended = main.ended_at.timestamp() if main.ended_at else time.time()
-            fields.update(finished_at=ended, expires_at=ended + self.result_ttl)
-            if "ended_at" not in record:  # so that a later 410 can say when it expired
-                self.connection.hsetnx(record_key(eval_id), "ended_at", orjson.dumps(ended))
             if status == JobStatus.FINISHED:
-                return status_body(eval_id, record["game"], record["kind"], "finished", 1.0,
-                                   result=main.return_value(), **fields)
-            return status_body(eval_id, record["game"], record["kind"], "failed",
-                               _progress(main, chunks), error=_job_problem(main), **fields)
+                outcome = {"status": "finished", "result": main.return_value(),
+                           "ended_at": ended}
+            else:
+                outcome = {"status": "failed", "error": _job_problem(main), "ended_at": ended}
+            outcome = store_outcome(self.connection, eval_id, outcome, self.result_ttl)
+            return self._ended(eval_id, record, outcome, fields,
+                               lambda: self._progress(eval_id, main, chunks))
         if status in (JobStatus.CANCELED, JobStatus.STOPPED):
             return status_body(eval_id, record["game"], record["kind"], "canceled",
-                               _progress(main, chunks), **fields)
+                               self._progress(eval_id, main, chunks), **fields)
         running = status == JobStatus.STARTED or any(
             c is not None and c.get_status(refresh=False) in (
                 JobStatus.STARTED, JobStatus.FINISHED, JobStatus.FAILED) for c in chunks)
         return status_body(eval_id, record["game"], record["kind"],
-                           "started" if running else "queued", _progress(main, chunks), **fields)
+                           "started" if running else "queued",
+                           self._progress(eval_id, main, chunks), **fields)
+
+    def _ended(self, eval_id: str, record: dict, outcome: dict, fields: dict,
+               progress: Callable[[], float]) -> dict:
+        """The status of an evaluation whose outcome is recorded."""
+        ended = outcome["ended_at"]
+        fields.update(finished_at=ended, expires_at=ended + self.result_ttl)
+        if "ended_at" not in record:  # so that a later 410 can say when it expired
+            self.connection.hsetnx(record_key(eval_id), "ended_at", orjson.dumps(ended))
+        if outcome["status"] == "finished":
+            return status_body(eval_id, record["game"], record["kind"], "finished", 1.0,
+                               result=outcome["result"], **fields)
+        return status_body(eval_id, record["game"], record["kind"], "failed",
+                           progress(), error=outcome["error"], **fields)
+
+    def _progress(self, eval_id: str, main: Job, chunks: list[Job | None]) -> float:
+        """The mean of the chunks' progress (a finished chunk counts 1)."""
+        shares = {int(k): float(v) for k, v in
+                  self.connection.hgetall(progress_key(eval_id)).items()}
+        parts = chunks if chunks else [main]
+        total = 0.0
+        for k, job in enumerate(parts):
+            if job is not None and job.get_status(refresh=False) == JobStatus.FINISHED:
+                total += 1.0
+            else:
+                total += shares.get(k, 0.0)
+        return total / len(parts)
 
     # ------------------------------------------------------------ cancel
     def cancel(self, eval_id: str) -> dict:
@@ -184,7 +247,10 @@ class RQRunner:
         if main is None:
             raise ExpiredEvaluation(eval_id)
         status = main.get_status(refresh=False)
+        outcome = load_outcome(self.connection, eval_id)
         if record.get("canceled_at") is None:
+            if outcome is not None:
+                raise AlreadyOver(outcome["status"])
             if status in (JobStatus.FINISHED, JobStatus.FAILED):
                 raise AlreadyOver(status.value)
             now = time.time()
@@ -211,6 +277,19 @@ def eval_id_of(job_id: str) -> str | None:
     """``ev-<id>`` or ``ev-<id>-<k>`` → ``<id>``."""
     parts = job_id.split("-")
     return parts[1] if len(parts) in (2, 3) and parts[0] == "ev" else None
+
+
+def record_incident(connection: Redis, job: Job, event: str, detail: str,
+                    worker: str | None = None) -> None:
+    """Append an incident to the evaluation of ``job`` (``connection`` may be
+    a pipeline); jobs of no evaluation are ignored."""
+    eval_id = eval_id_of(job.id)
+    if eval_id is None:
+        return
+    connection.rpush(incidents_key(eval_id), orjson.dumps({
+        "at": iso(time.time()), "job": job.id, "chunk": job.meta.get("chunk"),
+        "worker": worker or job.worker_name, "event": event, "detail": detail}))
+    connection.expire(incidents_key(eval_id), TOMBSTONE_TTL)
 
 
 def reap(connection: Redis, jobs: list[Job]) -> bool:
@@ -244,42 +323,53 @@ def reap(connection: Redis, jobs: list[Job]) -> bool:
         for entry in entries:
             pipe.zadd(registry.key, {entry: 1}, xx=True)
         for j in claimed:
-            eval_id = eval_id_of(j.id)
-            if eval_id is None:
-                continue
-            retried = bool(j.retries_left)
-            pipe.rpush(incidents_key(eval_id), orjson.dumps({
-                "at": iso(now), "job": j.id, "chunk": j.meta.get("chunk"),
-                "worker": j.worker_name, "event": "worker-died",
-                "detail": "the worker running this job stopped sending heartbeats; "
-                          + ("the job was retried" if retried else "the job failed")}))
-            pipe.expire(incidents_key(eval_id), TOMBSTONE_TTL)
+            record_incident(pipe, j, "worker-died",
+                            "the worker running this job stopped sending heartbeats; "
+                            + ("the job was retried" if j.retries_left else "the job failed"))
         pipe.execute()
     registry.cleanup()
     return True
 
 
 def reap_queue(connection: Redis) -> bool:
-    """``reap`` every job the ``referee`` queue has started (worker maintenance)."""
+    """Worker maintenance: drop the started-registry leftovers of jobs that
+    ended (``drop_leftovers``), then ``reap`` every job the ``referee`` queue
+    has started."""
+    drop_leftovers(connection)
     registry = StartedJobRegistry(QUEUE, connection=connection)
     ids = registry.get_job_ids(cleanup=False)
     jobs = [j for j in Job.fetch_many(ids, connection=connection) if j is not None]
     return reap(connection, jobs)
 
 
+#: a job in one of these states is not running, whatever the started registry says
+ENDED = (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
+
+
+def drop_leftovers(connection: Redis) -> int:
+    """Remove started-registry entries of jobs that have already ended; how many.
+
+    RQ 2.12 can leave a finished job's entry behind (rq/rq#2424, see
+    ``workers.worker.RefereeWorker.cleanup_execution``); when such an entry
+    expired, RQ's cleanup would take the job for abandoned, fail or re-run it
+    and re-run its dependents.  A job is only dropped when its status says it
+    ended — a job about to start is "queued", never one of ``ENDED``.
+    """
+    registry = StartedJobRegistry(QUEUE, connection=connection)
+    entries = connection.zrange(registry.key, 0, -1)
+    if not entries:
+        return 0
+    ids = [e.decode().split(":")[0] for e in entries]
+    jobs = Job.fetch_many(ids, connection=connection)
+    stale = [e for e, j in zip(entries, jobs)
+             if j is None or j.get_status(refresh=False) in ENDED]
+    if stale:
+        connection.zrem(registry.key, *stale)
+    return len(stale)
+
+
 def _plausible(eval_id: str) -> bool:
     return len(eval_id) == 32 and all(c in "0123456789abcdef" for c in eval_id)
-
-
-def _progress(main: Job, chunks: list[Job | None]) -> float:
-    parts = [c for c in chunks if c is not None] or [main]
-    total = 0.0
-    for job in parts:
-        if job.get_status(refresh=False) == JobStatus.FINISHED:
-            total += 1.0
-        else:
-            total += float(job.meta.get("progress", 0.0))
-    return total / len(parts)
 
 
 def _job_problem(job: Job) -> dict:

@@ -1,0 +1,129 @@
+"""Evaluations on RQ under faults (issue 11): real redis-server, real worker
+processes.
+
+* many-chunk evaluations leave nothing in RQ's started ("wip") registry and
+  stay finished through worker maintenance rounds (rq/rq#2424);
+* a finished evaluation is immutable: a chunk failed afterwards and the
+  aggregate run again do not turn it into "failed";
+* a work horse killed on its own is retried and recorded as an incident.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import orjson
+import redis
+from rq import Queue
+from rq.job import Job, JobStatus
+from rq.registry import FailedJobRegistry, StartedJobRegistry
+
+from service.evaluations.rq_runner import QUEUE, main_job_id, outcome_key
+
+from .conftest import children_of, poll
+from .test_fanout import playouts_request
+
+#: worker maintenance every second, so that three rounds take seconds
+FAST_MAINTENANCE = {"REFEREE_WORKER_MAINTENANCE": "1"}
+
+
+def test_two_64_chunk_evaluations_stay_finished_with_an_empty_wip_registry(make_app, workers):
+    """Issue 11 item 1: 128 chunks on two workers, progress reported all the
+    time; afterwards the wip registry is empty and both evaluations are still
+    finished after three maintenance rounds (RQ 2.12 left finished chunks in
+    the wip registry, and their expiry later failed the evaluation)."""
+    client = make_app(workers.url).test_client()
+    workers.start("w1", **FAST_MAINTENANCE)
+    workers.start("w2", **FAST_MAINTENANCE)
+    workers.wait_registered(2)
+    locations = []
+    for seed in (1, 2):
+        r = client.post("/v1/evaluations", json=playouts_request(640, 10, seed=seed))
+        assert r.status_code == 202 and r.json["chunks"] == 64, r.json
+        locations.append(r.headers["Location"])
+    results = [poll(client, loc, timeout=60) for loc in locations]
+    assert [r["status"] for r in results] == ["finished", "finished"], results
+    conn = redis.Redis.from_url(workers.url)
+    wip = StartedJobRegistry(QUEUE, connection=conn)
+    time.sleep(4)  # >= 3 maintenance rounds of each worker
+    leftovers = conn.zrange(wip.key, 0, -1)
+    assert leftovers == [], f"{len(leftovers)} ended jobs left in {wip.key}: {leftovers[:5]}"
+    assert FailedJobRegistry(QUEUE, connection=conn).get_job_ids() == []
+    for loc, first in zip(locations, results):
+        again = client.get(loc).json
+        assert again["status"] == "finished" and again["result"] == first["result"], again
+
+
+def test_a_finished_evaluation_is_immutable(make_app, workers):
+    """Issue 11 item 1, the invariant itself: after an evaluation finished,
+    one of its chunks failing (as RQ's abandoned-job cleanup does) and the
+    aggregate running again (as RQ does for dependents) change nothing —
+    neither the API's answer nor the recorded outcome."""
+    client = make_app(workers.url).test_client()
+    workers.start("w1")
+    workers.wait_registered(1)
+    location = client.post("/v1/evaluations", json=playouts_request(60, 20)).headers["Location"]
+    done = poll(client, location)
+    assert done["status"] == "finished", done
+    eval_id = done["id"]
+    conn = redis.Redis.from_url(workers.url)
+    recorded = conn.get(outcome_key(eval_id))
+    chunk = Job.fetch(f"ev-{eval_id}-1", connection=conn)
+    chunk.set_status(JobStatus.FAILED)  # what AbandonedJobError cleanup leaves
+    main = Job.fetch(main_job_id(eval_id), connection=conn)
+    # the aggregate runs again, enqueued the way RQ enqueues a released dependent
+    Queue(QUEUE, connection=conn)._enqueue_job(main)
+    deadline = time.monotonic() + 20
+    while Job.fetch(main.id, connection=conn).get_status() not in (JobStatus.FINISHED,
+                                                                  JobStatus.FAILED):
+        assert time.monotonic() < deadline, "the aggregate did not run again"
+        time.sleep(0.05)
+    assert Job.fetch(main.id, connection=conn).get_status() == JobStatus.FINISHED
+    after = client.get(location).json
+    assert after["status"] == "finished" and after["result"] == done["result"], after
+    assert conn.get(outcome_key(eval_id)) == recorded
+    assert client.delete(location).status_code == 409  # over: nothing to cancel
+
+
+def test_a_finished_outcome_wins_over_a_later_failed_job(make_app, workers):
+    """The status reader never turns "finished" into "failed": with the
+    outcome recorded, even the aggregate job itself marked failed afterwards
+    still answers "finished"."""
+    client = make_app(workers.url).test_client()
+    workers.start("w1")
+    workers.wait_registered(1)
+    location = client.post("/v1/evaluations", json=playouts_request(40, 20)).headers["Location"]
+    done = poll(client, location)
+    assert done["status"] == "finished", done
+    conn = redis.Redis.from_url(workers.url)
+    Job.fetch(main_job_id(done["id"]), connection=conn).set_status(JobStatus.FAILED)
+    after = client.get(location).json
+    assert after["status"] == "finished" and after["result"] == done["result"], after
+    assert orjson.loads(conn.get(outcome_key(done["id"])))["status"] == "finished"
+
+
+def test_a_work_horse_killed_alone_is_retried_and_recorded(make_app, workers):
+    """Issue 11 item 7: kill -9 the work horse only (the worker lives on):
+    RQ retries the chunk, the evaluation finishes, and the incident says what
+    happened."""
+    client = make_app(workers.url).test_client()
+    w1 = workers.start("w1")
+    workers.wait_registered(1)
+    location = client.post("/v1/evaluations",
+                           json=playouts_request(240, 60, seed=11)).headers["Location"]
+    poll(client, location, until=("started",))
+    deadline = time.monotonic() + 20
+    while not (horses := children_of(w1.pid)):
+        assert time.monotonic() < deadline, "no work horse appeared"
+        time.sleep(0.02)
+    time.sleep(0.2)
+    os.kill(horses[0], signal.SIGKILL)
+    status = poll(client, location, timeout=60)
+    assert status["status"] == "finished", status
+    assert w1.poll() is None, "the worker itself should have survived"
+    events = [i for i in status["incidents"] if i["event"] == "horse-died"]
+    assert len(events) == 1, status["incidents"]
+    assert events[0]["worker"] == "w1" and "signal 9" in events[0]["detail"]
+    assert "retried" in events[0]["detail"], events
