@@ -315,3 +315,24 @@ def test_validate_state_refuses_a_broken_shadow_number():
         with pytest.raises(InvalidState) as exc:
             GAME.validate_state(bad)
         assert path in exc.value.errors, exc.value.errors
+
+
+def test_koz_13_view_shows_production_and_effective_stats():
+    """KOZ-12/KOZ-13, KOZ-18, KOZ-21 (issue 10, item 4): every view carries ``derived``:
+    production levels per player and each identifiable creature's effective attack /
+    speed / Armor after artifacts and lasting magic; a hidden enemy creature has none."""
+    s = table("pozorki", "kozly",
+              units={0: [("pz_archer", "0.gold_mine"), ("pz_sneak", "0.gold_mine",
+                                                         {"shadow": True})],
+                     1: [("kz_hero", "1.gold_mine", {"artifacts": ["kz_art_horns"]})]},
+              lasting={0: [("pz_banner", {"sector": "0.gold_mine", "seat": 0}, None)]})
+    for seat in (None, 0, 1):
+        d = GAME.view(s, seat)["derived"]
+        assert d["production"] == [{"gold": 3, "crystals": 2, "mana": 1},
+                                   {"gold": 2, "crystals": 2, "mana": 2}]
+        assert d["units"]["0.pz_archer"]["attack"] == 2  # 1 + the Banner
+        assert d["units"]["1.kz_hero"] == {"attack": 5, "life": 6, "speed": 3, "armor": 1,
+                                           "regeneration": 0,
+                                           "abilities": ["armor", "defender"]}
+        assert ("0.pz_sneak" in d["units"]) == (seat == 0)
+    assert "derived" not in s

@@ -12,7 +12,14 @@ entered the shadow, so the name says nothing about which card it is.  Its
 entry shows its owner, sector, damage (dealt while it was face up; nothing
 can damage or heal it in the shadow, KOZ-27) and how many artifacts it
 carries (they were played face up onto it), but neither its card nor theirs.
-The spectator is "the other player" of both.
+The spectator is "the other player" of everyone.
+
+Every view also carries ``derived`` — values a client would otherwise have
+to recompute from the card data (issue 10): each player's production levels
+(KOZ-12/KOZ-13) and the effective attack, life, speed, Armor, Regeneration
+and abilities of every creature the viewer can identify, after artifacts and
+lasting magic (KOZ-18, KOZ-21).  They live in the view only, never in the
+state, so a state cannot hold a stale copy (nothing to check by invariants).
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ import random
 from itertools import combinations
 
 from . import abilities
-from .catalogue import Catalogue, face
+from .catalogue import Catalogue, face, of_state
+from .sectors import production
 from .stats import unit_stats
 
 
@@ -98,6 +106,7 @@ def hide(state: dict, player: int | None) -> dict:
         players.append(q)
     seen["players"] = players
     aliases = _hidden_units(state, player)
+    seen["derived"] = derived(state, of_state(state), set(aliases))
     if aliases:
         units = {uid: d for uid, d in state["units"].items() if uid not in aliases}
         for uid, alias in aliases.items():
@@ -109,6 +118,28 @@ def hide(state: dict, player: int | None) -> dict:
         for key in _NAMING:
             seen[key] = _replace(state[key], aliases)
     return seen
+
+
+def derived(state: dict, cat: Catalogue, hidden: set[str]) -> dict:
+    """Production levels per seat and effective stats of the creatures not in ``hidden``.
+
+    >>> import card_db; from service.games.kozyablo.catalogue import catalogue
+    >>> st = {"players": [{"capital": "0.kz_capital"}], "sectors": {}, "lasting": {},
+    ...       "units": {"0.kz_hero": {"owner": 0, "sector": "s", "damage": 0,
+    ...                               "shadow": False, "artifacts": ["0.kz_art_horns"]}}}
+    >>> d = derived(st, catalogue(card_db.get("kozyablo")), set())
+    >>> d["production"], d["units"]["0.kz_hero"]["attack"]
+    ([{'gold': 1, 'crystals': 2, 'mana': 2}], 5)
+    """
+    units = {}
+    for uid in state["units"]:
+        if uid in hidden:
+            continue
+        s = unit_stats(state, cat, uid)
+        units[uid] = {"attack": s.attack, "life": s.life, "speed": s.speed, "armor": s.armor,
+                      "regeneration": s.regeneration, "abilities": sorted(s.abilities)}
+    return {"production": [production(state, cat, seat) for seat in range(len(state["players"]))],
+            "units": units}
 
 
 def determinize(state: dict, cat: Catalogue, player: int | None, seed: int) -> dict:
