@@ -132,6 +132,14 @@ class Setup(_Request):
 class NewRequest(Setup):
     """Start a game."""
 
+    for_player = SeatField(allow_none=True, metadata={
+        "description": "Also answer what this seat may see: `view` (its view of the new "
+                       "state) and `events_for_player` (the setup events with every card it "
+                       "may not see replaced by `\"hidden\"`), as `apply` and `replay` do; "
+                       "`null`: a spectator. The full `state` and `events` are still returned, "
+                       "for the host.",
+        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 15}, {"type": "null"}]})
+
 
 class StateRequest(_Request):
     """Any request about one state."""
@@ -212,7 +220,7 @@ _ACTION = {"state": _OBJECT, "action": _OBJECT}
 
 #: request schema → the shape spec accepting exactly the envelopes its ``load`` accepts
 ENVELOPE_SHAPES: dict[type[Schema], shape.Spec] = {
-    NewRequest: _SETUP,
+    NewRequest: shape.Obj(_SETUP_FIELDS, {**_SETUP_OPTIONAL, "for_player": shape.Nullable(_SEAT)}),
     LegalActionsRequest: shape.Obj(_STATE, {"player": shape.Nullable(_SEAT_OR_CHANCE)}),
     ApplyRequest: shape.Obj(_ACTION, {"for_player": shape.Nullable(_SEAT)}),
     CheckRequest: shape.Obj(_ACTION),
@@ -263,6 +271,11 @@ class Outcome(_Response):
 class NewResponse(_Response):
     state = GameStateField(required=True, metadata=_ref("GameState", "The state after setup."))
     events = fields.List(fields.Raw(metadata=_ref("Event")), required=True)
+    view = fields.Raw(metadata={"type": "object", "description":
+                                "With `for_player`: that seat's view of the new state."})
+    events_for_player = fields.List(fields.Raw(metadata=_ref("Event")), metadata={
+        "description": "With `for_player`: the setup events, every card that seat may not "
+                       "see replaced by `\"hidden\"`."})
 
 
 class LegalActionsResponse(_Response):

@@ -158,11 +158,22 @@ def _matches(card: dict, filters: dict[str, list[str]], needle: str) -> bool:
 # ---------------------------------------------------------------- contract
 @bp.post("/<game_id>/new")
 def new(game_id: str):
-    """A new game after setup: ``{players, options?, seed?, card_set?}`` → ``{state, events}``."""
+    """A new game after setup: ``{players, options?, seed?, card_set?, for_player?}`` →
+    ``{state, events}``.
+
+    With ``for_player`` the answer also holds ``view`` and ``events_for_player``
+    (``service.redaction``), as ``apply`` and ``replay`` do.
+    """
     game = game_or_404(game_id)
     body = read_envelope(NEW)
     state, events = game.new_game(body["players"], body["options"], body["seed"], body["card_set"])
-    return json_response({"state": signing.sign(state), "events": events})
+    out = {"state": signing.sign(state), "events": events}
+    if "for_player" in body:
+        seat = body["for_player"]
+        _check_seat(state, seat, "for_player")
+        out["view"] = game.view(state, seat)
+        out["events_for_player"] = events_for(game, None, state, events, seat)
+    return json_response(out)
 
 
 @bp.post("/<game_id>/legal-actions")
