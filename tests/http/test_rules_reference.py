@@ -18,6 +18,8 @@ from service.rules_reference import CLAUSE_ID, LANGUAGES, PREFIXES, RulesFileErr
 
 ROOT = Path(__file__).resolve().parents[2]
 CITED_IN = ("service", "card_db", "schemas")
+#: the reference's own loader and routes quote ids as examples: not citations
+NOT_CITATIONS = ("service/rules_reference.py", "service/http/rules.py")
 GAMES = tuple(PREFIXES)
 
 
@@ -26,7 +28,8 @@ def cited_ids() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {g: set() for g in GAMES}
     for top in CITED_IN:
         for path in sorted((ROOT / top).rglob("*")):
-            if path.suffix not in (".py", ".yaml", ".yml", ".json") or "__pycache__" in path.parts:
+            if path.suffix not in (".py", ".yaml", ".yml", ".json") or "__pycache__" in path.parts \
+                    or path.relative_to(ROOT).as_posix() in NOT_CITATIONS:
                 continue
             for clause in CLAUSE_ID.findall(path.read_text(encoding="utf-8")):
                 found[rules_reference.game_of(clause)].add(clause)
