@@ -231,14 +231,14 @@ def _clause(entry: dict, section: str, language: str, path) -> Clause:
 
 
 # ------------------------------------------------------------------ files
+#: ``docs/rules/`` of the source tree this module sits in
+SOURCE_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+
+
 def search_path() -> list[Path]:
     """The directories searched for ``<game>.md``, in order."""
-    dirs = []
-    if os.environ.get(ENV_PATH):
-        dirs.append(Path(os.environ[ENV_PATH]))
-    dirs.append(Path(__file__).resolve().parent.parent / "docs" / "rules")
-    dirs.append(Path(sys.prefix) / "share" / "referee" / "rules")
-    return dirs
+    dirs = [Path(os.environ[ENV_PATH])] if os.environ.get(ENV_PATH) else []
+    return dirs + [SOURCE_DIR, Path(sys.prefix) / "share" / "referee" / "rules"]
 
 
 def file_name(game: str, language: str) -> str:
@@ -256,22 +256,25 @@ def find(game: str, language: str) -> Path | None:
 
 
 def reference(game: str, language: str = DEFAULT_LANGUAGE) -> Reference:
-    """The game's reference in that language (parsed once per file version).
+    """The game's reference in that language, parsed once per process.
 
     Raises ``MissingReference`` if no file is found, ``RulesFileError`` if it
-    is malformed.
+    is malformed.  (``clear_cache`` forgets what was read.)
     """
+    return _reference(game, language, os.environ.get(ENV_PATH))
+
+
+@lru_cache(maxsize=64)
+def _reference(game: str, language: str, env_path: str | None) -> Reference:
     path = find(game, language)
     if path is None:
         raise MissingReference(f"no {file_name(game, language)} in "
                                + ", ".join(str(d) for d in search_path()))
-    stat = path.stat()
-    return _load(str(path), stat.st_mtime_ns, stat.st_size, language, PREFIXES.get(game))
+    return parse(path.read_text(encoding="utf-8"), path, language, PREFIXES.get(game))
 
 
-@lru_cache(maxsize=64)
-def _load(path: str, mtime_ns: int, size: int, language: str, prefix: str | None) -> Reference:
-    return parse(Path(path).read_text(encoding="utf-8"), path, language, prefix)
+def clear_cache() -> None:
+    _reference.cache_clear()
 
 
 def available(game: str) -> bool:
