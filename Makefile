@@ -24,7 +24,7 @@ run: venv
 	export PATH="$(CURDIR)/$(VENV)/bin:$$PATH" PORT="$(PORT)"; \
 	if [ -n "$${REDIS_URL:-}" ]; then \
 		sh -c "exec $$worker" & wpid=$$!; trap 'kill $$wpid 2>/dev/null' EXIT INT TERM; \
-		echo "rq worker started (pid $$wpid) on $$REDIS_URL"; \
+		echo "rq workers started under workers.supervise (pid $$wpid; restarted if they exit) on $$REDIS_URL"; \
 	fi; \
 	echo "referee: http://127.0.0.1:$(PORT)  (interactive docs: http://127.0.0.1:$(PORT)/docs)"; \
 	sh -c "$$web"

@@ -64,34 +64,66 @@ def healthz():
     return json_response({"status": "ok"})
 
 
+#: a worker whose last heartbeat is older than this is not counted as live
+#: (RefereeWorker beats at least every 15 s while idle, every 30 s while busy)
+WORKER_LIVE_SECONDS = 90
+
+
 @bp.get("/readyz")
 def readyz():
-    """Card data loaded, and Redis answering when ``REDIS_URL`` is configured."""
-    checks = {"card_data": "ok" if current_app.extensions["referee"]["cards_loaded"] else "not loaded"}
+    """Card data loaded; with ``REDIS_URL``, Redis answering and at least one
+    live RQ worker listening on the evaluations queue (``workers``: how many)."""
+    checks: dict = {"card_data": "ok" if current_app.extensions["referee"]["cards_loaded"]
+                    else "not loaded"}
     url = current_app.config.get("REDIS_URL")
     if url:
-        checks["redis"] = _redis_check(url)
+        checks["redis"], workers = _redis_check(url)
+        if workers is not None:
+            checks["workers"] = workers
+            if not workers:
+                checks["evaluations"] = "no RQ worker listens on the queue: evaluations would wait"
     else:
         checks["redis"] = "not configured"
-    failing = {k: v for k, v in checks.items() if v not in ("ok", "not configured")}
+    failing = {k: v for k, v in checks.items()
+               if k != "workers" and v not in ("ok", "not configured")}
     if failing:
         return problem(503, "not-ready", "Service not ready",
                        "; ".join(f"{k}: {v}" for k, v in failing.items()), checks=checks)
     return json_response({"status": "ready", "checks": checks})
 
 
-def _redis_check(url: str) -> str:
+def _redis_check(url: str) -> tuple[str, int | None]:
+    """Redis's state, and how many live workers listen on the evaluations queue."""
     import redis
 
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
         try:
             client.ping()
+            return "ok", live_workers(client)
         finally:
             client.close()
     except Exception as exc:  # any failure means "not ready", with its reason
-        return f"unreachable ({type(exc).__name__}: {exc})"
-    return "ok"
+        return f"unreachable ({type(exc).__name__}: {exc})", None
+
+
+def live_workers(connection) -> int:
+    """RQ workers registered on the evaluations queue with a recent heartbeat."""
+    from datetime import datetime, timezone
+
+    from rq import Queue, Worker
+
+    from service.evaluations.rq_runner import QUEUE
+
+    now = datetime.now(timezone.utc)
+    live = 0
+    for worker in Worker.all(queue=Queue(QUEUE, connection=connection)):
+        beat = worker.last_heartbeat
+        if beat is not None and beat.tzinfo is None:
+            beat = beat.replace(tzinfo=timezone.utc)
+        if beat is not None and (now - beat).total_seconds() <= WORKER_LIVE_SECONDS:
+            live += 1
+    return live
 
 
 @bp.get("/openapi.yaml")

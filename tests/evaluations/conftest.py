@@ -108,9 +108,13 @@ class Workers:
 
 @pytest.fixture
 def workers(fresh_redis, tmp_path):
+    import redis
+
     pool = Workers(fresh_redis, tmp_path)
     yield pool
     pool.stop_all()
+    # killed workers leave their registrations (and /readyz would count them)
+    redis.Redis.from_url(fresh_redis).flushdb()
 
 
 def poll(client, location: str, until=("finished", "failed", "canceled"), timeout: float = 30):

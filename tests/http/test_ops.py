@@ -26,8 +26,12 @@ def test_readyz_without_redis(api):
 
 
 def test_readyz_pings_the_configured_redis(make_api, redis_url):
-    r = make_api(REDIS_URL=redis_url).get("/readyz")
-    assert r.status_code == 200 and r.json["checks"]["redis"] == "ok"
+    """Redis answers, but no RQ worker listens: not ready (issue 11 item 2;
+    tests/evaluations/test_redis_outage.py covers the ready case).  Database
+    15: no other test registers workers there."""
+    r = make_api(REDIS_URL=redis_url.rsplit("/", 1)[0] + "/15").get("/readyz")
+    assert r.status_code == 503 and r.json["checks"]["redis"] == "ok"
+    assert r.json["checks"]["workers"] == 0
 
 
 def test_readyz_503_when_redis_is_unreachable(make_api):
