@@ -91,7 +91,7 @@ def crafted_states(game_id: str) -> list[dict]:
         from service.games.tremble.game import catalog_of
         from service.games.tremble.planning import redeploy_actions
 
-        return [first_state("tremble", 3, 6, lambda state: any(
+        return [first_state("tremble", 3, 16, lambda state: any(
             p["redeploy"] is not None
             and len(redeploy_actions(state, catalog_of(state), seat)) > 1
             for seat, p in enumerate(state["players"])))]

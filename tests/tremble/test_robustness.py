@@ -92,3 +92,25 @@ def test_tre_14_bad_actions_get_a_field_path_or_a_clause():
                                                             "total": 13}):
         with pytest.raises(MalformedInput):
             GAME.apply(state, action)
+
+
+def test_tre_12a_a_state_drawing_without_choosing_to_draw_is_invalid():
+    """RULING TRE-12a: ships are drawn only after ``draw_ships``; a hand-edited
+    state with an offer but no choice to draw (or a decline still buying) is
+    refused by ``validate_state`` naming the field."""
+    from service.games.errors import InvalidState
+
+    state = GAME.new_game(2, {"missions": False}, seed=2)[0]
+    drawn = GAME.apply(state, {"type": "draw_ships", "player": 0})[0]
+    GAME.validate_state(drawn)
+    for edit, field in ((dict(buy_choice=None), "state.players.0.buy_choice"),
+                        (dict(buy_choice="decline"), "state.players.0.buy_choice")):
+        bad = {**drawn, "players": [{**drawn["players"][0], **edit}, drawn["players"][1]]}
+        with pytest.raises(InvalidState) as exc:
+            GAME.validate_state(bad)
+        assert field in exc.value.errors, exc.value.errors
+    undecided = {**state, "players": [{**state["players"][0], "buy_choice": "decline"},
+                                      state["players"][1]]}
+    with pytest.raises(InvalidState) as exc:
+        GAME.validate_state(undecided)
+    assert "state.players.0.bought" in exc.value.errors

@@ -273,7 +273,8 @@ def test_tre_12_ids_the_copy_drawn_is_the_id_every_later_action_names():
     state = through_intel(state)
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("plan", 0, orders=[{"ship": "S-SAUCER", "slot": 1}]))
-    assert "S-SAUCER" in exc.value.reason
+    assert exc.value.rule == "TRE-14"
+    assert f"name ships by copy id: you hold {copy}" in exc.value.reason
     state, _ = play(state, act("plan", 0, orders=[{"ship": copy, "slot": 1}]))
     assert state["players"][0]["orders"] == [{"ship": copy, "slot": 1}]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..draft import Draft
 from ..errors import RuleViolation
 from .cards import Catalog, design_of
-from .zones import discard_ship, fleet_size
+from .zones import discard_ship, fleet_size, not_in_hand
 
 FUEL_PER_TURN = 8
 FUEL_CAP = 20
@@ -120,7 +120,7 @@ def check_buy(state: dict, cat: Catalog, action: dict) -> None:
     if not full and discard is not None:
         raise RuleViolation("TRE-12", "your fleet has room; nothing needs discarding")
     if discard is not None and discard not in player["hand"]:
-        raise RuleViolation("TRE-12", f"{discard} is not a ship in your hand")
+        raise RuleViolation("TRE-12", not_in_hand(discard, player["hand"]))
 
 
 def buy_actions(state: dict, cat: Catalog, player: int) -> list[dict]:

@@ -118,6 +118,12 @@ def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
     for p, pl in enumerate(state["players"]):
         if len(pl["hand"]) + away[p] > FLEET_LIMIT:
             add(f"players.{p}", f"a fleet has at most {FLEET_LIMIT} ships (TRE-12)")
+        if (pl["offer"] or pl["to_draw"]) and pl["buy_choice"] != "draw":
+            add(f"players.{p}.buy_choice", "ships are drawn only by a player who chose to "
+                                           "draw (RULING TRE-12a)")
+        if pl["buy_choice"] == "decline" and not pl["bought"]:
+            add(f"players.{p}.bought", "a player who declined is done with the buy step "
+                                       "(RULING TRE-12a)")
         for k, o in enumerate(pl["orders"] or []):
             if o["ship"] not in pl["hand"]:
                 add(f"players.{p}.orders.{k}", "orders name ships in hand")

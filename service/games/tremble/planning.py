@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..draft import Draft
 from ..errors import RuleViolation
 from .cards import Catalog
-from .zones import attacking, discard_ship
+from .zones import attacking, discard_ship, not_in_hand
 
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
 
@@ -36,7 +36,7 @@ def check_orders(state: dict, player: int, orders: list[dict]) -> None:
     for k, order in enumerate(orders):
         ship, slot = order["ship"], order["slot"]
         if ship not in hand:
-            raise RuleViolation("TRE-14", f"orders.{k}: {ship} is not a ship in your hand")
+            raise RuleViolation("TRE-14", f"orders.{k}: {not_in_hand(ship, hand)}")
         if ship in seen:
             raise RuleViolation("TRE-14", f"orders.{k}: {ship} has two orders; a ship "
                                           "attacks one city")

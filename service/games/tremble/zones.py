@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..draft import Draft
+from .cards import design_of
 
 
 def attacking(state: dict, player: int) -> list[str]:
@@ -24,6 +25,23 @@ def fleet_size(state: dict, player: int) -> int:
     """TRE-12: hand + attacking + searching ships."""
     return (len(state["players"][player]["hand"]) + len(attacking(state, player))
             + len(searching(state, player)))
+
+
+def not_in_hand(ship: str, hand: list[str]) -> str:
+    """Why ``ship`` cannot be named from ``hand``: ships are named by their copy
+    id (``S-SAUCER#3``), so a design id names only its first copy.
+
+    >>> not_in_hand("S-SAUCER", ["S-SAUCER#3", "S-START#2"])
+    'S-SAUCER is not a ship in your hand (name ships by copy id: you hold S-SAUCER#3)'
+    >>> not_in_hand("S-X", ["S-START"])
+    'S-X is not a ship in your hand (your hand: S-START)'
+    """
+    design = design_of(ship)
+    copies = sorted(s for s in hand if design_of(s) == design)
+    if copies:
+        return (f"{ship} is not a ship in your hand (name ships by copy id: you hold "
+                f"{', '.join(copies)})")
+    return f"{ship} is not a ship in your hand (your hand: {', '.join(sorted(hand)) or 'empty'})"
 
 
 def ships_to_hand(draft: Draft, player: int, ships: Iterable[str]) -> None:
