@@ -31,7 +31,9 @@ Robustness:
   maintenance of any ``workers.worker.RefereeWorker`` (every 15 s) do this;
   RQ's own maintenance would only after the worker's heartbeat TTL;
 * cancellation: a flag key that running chunks check at every progress
-  report, and ``job.cancel()`` for the jobs still waiting.
+  report, and ``job.cancel()`` for the jobs still waiting;
+* backpressure: a submission is refused (``Busy``, HTTP 503) when the jobs
+  waiting on the queue would pass ``REFEREE_MAX_QUEUED`` (``runner.admit``).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from rq.registry import StartedJobRegistry
 
 from .kinds import Kind
 from .runner import (RESULT_TTL, TOMBSTONE_TTL, AlreadyOver, ExpiredEvaluation,
-                     UnknownEvaluation, iso, new_id, status_body)
+                     UnknownEvaluation, admit, configured_max_queued, iso, new_id, status_body)
 
 QUEUE = "referee"
 BEAT_TTL = 5
@@ -115,15 +117,17 @@ class RQRunner:
 
     backend = "rq"
 
-    def __init__(self, url: str, result_ttl: int = RESULT_TTL):
+    def __init__(self, url: str, result_ttl: int = RESULT_TTL, max_queued: int | None = None):
         self.connection = Redis.from_url(url)
         self.queue = Queue(QUEUE, connection=self.connection)
         self.result_ttl = result_ttl
+        self.max_queued = max_queued or configured_max_queued()
 
     # ------------------------------------------------------------ submit
     def submit(self, kind: Kind, plan: dict, game: str) -> dict:
         eval_id = new_id()
         chunks = kind.chunks(plan)
+        admit(self.queue.count, len(chunks), self.max_queued)  # jobs waiting on the queue
         per_chunk = kind.estimate_seconds(plan) / len(chunks)
         timeout = int(min(MAX_JOB_TIMEOUT, max(MIN_JOB_TIMEOUT, 20 * per_chunk)))
         now = time.time()

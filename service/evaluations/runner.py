@@ -12,8 +12,11 @@ failed or canceled evaluation is forgotten (then its id answers 410 Gone).
 
 The embedded runner (no ``REDIS_URL``) runs evaluations on a small thread
 pool of the process that accepted them and keeps their records in a SQLite
-file shared by the service's processes, so ``make run`` (gunicorn, several
-workers) works on a bare machine.
+file shared by the processes of one service instance (``store_path``), so
+``make run`` (gunicorn, several workers) works on a bare machine.
+
+Both runners refuse a submission when the queue is full (``admit``: at most
+``REFEREE_MAX_QUEUED`` chunks waiting, default 256).
 """
 
 from __future__ import annotations
@@ -22,14 +25,13 @@ import math
 import os
 import sqlite3
 import tempfile
-import threading
 import time
 import traceback
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Mapping
 
 import orjson
 
@@ -46,8 +48,11 @@ RESULT_TTL = 3600
 TOMBSTONE_TTL = 7 * 24 * 3600
 #: the longest one chunk may run before it is failed (seconds)
 CHUNK_TIMEOUT = 300
-#: the most evaluations one process of the embedded runner holds unfinished
-MAX_IN_FLIGHT = 32
+#: the most chunks that may wait (accepted, not yet started) in one service,
+#: on either runner; environment ``REFEREE_MAX_QUEUED`` (see ``admit``)
+DEFAULT_MAX_QUEUED = 256
+#: seconds a refused client is told to wait (``Retry-After``)
+BUSY_RETRY_AFTER = 10
 PROBLEM_BASE = "https://referee.dev/problems/"
 
 
@@ -72,7 +77,32 @@ class AlreadyOver(Exception):
 
 
 class Busy(Exception):
-    """Too many evaluations waiting in this process (HTTP 503, retry later)."""
+    """The queue is full (HTTP 503 with ``Retry-After``, see ``admit``)."""
+
+
+def configured_max_queued() -> int:
+    """``REFEREE_MAX_QUEUED`` (chunks), else ``DEFAULT_MAX_QUEUED``."""
+    return int(os.environ.get("REFEREE_MAX_QUEUED") or DEFAULT_MAX_QUEUED)
+
+
+def admit(waiting: int, new: int, cap: int) -> None:
+    """The one queue cap of both runners: raise ``Busy`` unless an evaluation
+    of ``new`` chunks may join ``waiting`` queued (not yet started) chunks.
+
+    It may when the total stays within ``cap``, or when nothing waits (so an
+    evaluation is never refused for its own size: the kinds cap that).
+
+    >>> admit(0, 64, 16), admit(190, 64, 256)
+    (None, None)
+    >>> try:
+    ...     admit(200, 64, 256)
+    ... except Busy as exc:
+    ...     print(exc)
+    200 chunks are already waiting (the cap is 256, REFEREE_MAX_QUEUED); this evaluation has 64
+    """
+    if waiting and waiting + new > cap:
+        raise Busy(f"{waiting} chunks are already waiting (the cap is {cap}, "
+                   f"REFEREE_MAX_QUEUED); this evaluation has {new}")
 
 
 class ChunkTimeout(Exception):
@@ -148,12 +178,58 @@ CREATE TABLE IF NOT EXISTS evaluations (
 STALE_SECONDS = 10.0
 
 
-def default_db_path() -> str:
-    """Where the embedded runner keeps its records (shared by the processes
-    of one service, e.g. gunicorn's workers): ``EVALUATION_DB`` or a file in
-    the temporary directory."""
-    return os.environ.get("EVALUATION_DB") or os.path.join(
-        tempfile.gettempdir(), f"referee-evaluations-{os.getuid()}.sqlite3")
+STORE_ENV = "REFEREE_EVALUATION_STORE"
+
+
+def store_path(config: Mapping[str, Any] | None = None) -> str:
+    """The embedded runner's SQLite file.
+
+    Shared on purpose: ``REFEREE_EVALUATION_STORE`` (or the older
+    ``EVALUATION_DB``), from the app config or the environment.  Otherwise
+    one file per running instance — ``<tmp>/referee-evaluations-<uid>-<pid>.sqlite3``
+    where ``pid`` is the gunicorn master's (so all workers of one ``make run``
+    share it, and a second instance on another port has its own).  Files of
+    instances that are no longer running are removed when a store is opened.
+    """
+    config = config or {}
+    for name in (STORE_ENV, "EVALUATION_DB"):
+        chosen = config.get(name) or os.environ.get(name)
+        if chosen:
+            return str(chosen)
+    directory = tempfile.gettempdir()
+    prefix = f"referee-evaluations-{os.getuid()}-"
+    _remove_dead_stores(directory, prefix)
+    return os.path.join(directory, f"{prefix}{instance_pid()}.sqlite3")
+
+
+def instance_pid() -> int:
+    """The pid that names this service instance: in a gunicorn worker, its
+    master's; otherwise this process's."""
+    parent = os.getppid()
+    try:
+        same_program = os.readlink("/proc/self/exe") == os.readlink(f"/proc/{parent}/exe")
+        with open(f"/proc/{parent}/cmdline", "rb") as f:
+            parent_is_gunicorn = b"gunicorn" in f.read()
+    except OSError:  # no /proc: each process is its own instance
+        return os.getpid()
+    return parent if same_program and parent_is_gunicorn else os.getpid()
+
+
+def _remove_dead_stores(directory: str, prefix: str) -> None:
+    """Delete the per-instance stores (and their WAL files) of dead instances."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        pid = name[len(prefix):].split(".", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            try:
+                os.unlink(os.path.join(directory, name))
+            except OSError:
+                pass
 
 
 def _alive(pid: int) -> bool:
@@ -180,12 +256,12 @@ class EmbeddedRunner:
     backend = "embedded"
 
     def __init__(self, threads: int = 2, result_ttl: int = RESULT_TTL,
-                 chunk_timeout: float = CHUNK_TIMEOUT, db_path: str | None = None):
+                 chunk_timeout: float = CHUNK_TIMEOUT, db_path: str | None = None,
+                 max_queued: int | None = None):
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="evaluation")
         self.result_ttl, self.chunk_timeout = result_ttl, chunk_timeout
-        self.db_path = db_path or default_db_path()
-        self._lock = threading.Lock()
-        self._in_flight = 0
+        self.max_queued = max_queued or configured_max_queued()
+        self.db_path = db_path or store_path()
         with closing(self._db()) as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(SCHEMA)
@@ -201,25 +277,28 @@ class EmbeddedRunner:
             db.execute(f"UPDATE evaluations SET {cols} WHERE id = ?", (*fields.values(), eval_id))
 
     def submit(self, kind: Kind, plan: dict, game: str) -> dict:
-        with self._lock:
-            if self._in_flight >= MAX_IN_FLIGHT:
-                raise Busy(f"{MAX_IN_FLIGHT} evaluations are already waiting or running here")
-            self._in_flight += 1
         eval_id, now = new_id(), time.time()
         chunks = kind.chunks(plan)
         with closing(self._db()) as db:
-            db.execute("INSERT INTO evaluations (id, game, kind, status, chunks, pid, "
-                       "submitted_at, beat_at) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
-                       (eval_id, game, kind.name, len(chunks), os.getpid(), now, now))
-        self.pool.submit(self._run, eval_id, kind, plan, chunks)
+            db.execute("BEGIN IMMEDIATE")  # the count and the insert, one at a time
+            try:
+                admit(self._waiting(db), len(chunks), self.max_queued)
+                db.execute("INSERT INTO evaluations (id, game, kind, status, chunks, pid, "
+                           "submitted_at, beat_at) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+                           (eval_id, game, kind.name, len(chunks), os.getpid(), now, now))
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        self.pool.submit(self._run_one, eval_id, kind, plan, chunks)
         return self.status(eval_id)
 
-    def _run(self, eval_id: str, kind: Kind, plan: dict, chunks: list[dict]) -> None:
-        try:
-            self._run_one(eval_id, kind, plan, chunks)
-        finally:
-            with self._lock:
-                self._in_flight -= 1
+    @staticmethod
+    def _waiting(db: sqlite3.Connection) -> int:
+        """Chunks of this store's queued evaluations whose process is alive."""
+        rows = db.execute("SELECT pid, SUM(chunks) FROM evaluations WHERE status = 'queued' "
+                          "GROUP BY pid").fetchall()
+        return sum(n for pid, n in rows if pid == os.getpid() or _alive(pid))
 
     def _run_one(self, eval_id: str, kind: Kind, plan: dict, chunks: list[dict]) -> None:
         with closing(self._db()) as db:

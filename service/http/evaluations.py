@@ -12,9 +12,12 @@
 * ``POST /v1/games/tremble/odds`` → exact battle odds synchronously.
 
 Configuration (app config or environment): ``EVALUATION_RESULT_TTL``
-(seconds a finished evaluation is kept, default 3600); ``EVALUATION_DB``
-(the embedded runner's SQLite file, shared by the service's processes;
-default ``<tmp>/referee-evaluations-<uid>.sqlite3``).
+(seconds a finished evaluation is kept, default 3600);
+``REFEREE_MAX_QUEUED`` (the queue cap: chunks waiting to start, default
+256; over it a submission is refused with 503 ``evaluations-busy`` and
+``Retry-After``); ``REFEREE_EVALUATION_STORE`` (the embedded runner's SQLite
+file, to share one on purpose; ``EVALUATION_DB`` is the older name; default:
+one file per service instance, see ``runner.store_path``).
 
 Where the jobs run: with ``REDIS_URL`` on RQ workers (queue ``referee``),
 without it in this process (``EmbeddedRunner``) — same routes, same shapes.
@@ -31,8 +34,9 @@ from werkzeug.routing import BaseConverter
 
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.battle import odds_result
-from service.evaluations.runner import (RESULT_TTL, AlreadyOver, Busy, EmbeddedRunner,
-                                        ExpiredEvaluation, UnknownEvaluation, retry_after)
+from service.evaluations.runner import (BUSY_RETRY_AFTER, RESULT_TTL, AlreadyOver, Busy,
+                                        EmbeddedRunner, ExpiredEvaluation, UnknownEvaluation,
+                                        configured_max_queued, retry_after, store_path)
 from service import metrics, signing
 from service.problems import ProblemError, problem
 
@@ -63,12 +67,14 @@ def runner():
                 url = current_app.config.get("REDIS_URL")
                 ttl = int(current_app.config.get("EVALUATION_RESULT_TTL")
                           or os.environ.get("EVALUATION_RESULT_TTL") or RESULT_TTL)
+                cap = int(current_app.config.get("REFEREE_MAX_QUEUED")
+                          or configured_max_queued())
                 if url:
                     from service.evaluations.rq_runner import RQRunner
-                    ext["runner"] = RQRunner(url, result_ttl=ttl)
+                    ext["runner"] = RQRunner(url, result_ttl=ttl, max_queued=cap)
                 else:
                     ext["runner"] = EmbeddedRunner(
-                        result_ttl=ttl, db_path=current_app.config.get("EVALUATION_DB"))
+                        result_ttl=ttl, db_path=store_path(current_app.config), max_queued=cap)
     return ext["runner"]
 
 
@@ -149,7 +155,7 @@ def submit():
         body = runner().submit(kind, plan, plan.get("game") or kind.games[0])
     except Busy as exc:
         return problem(503, "evaluations-busy", "Too many evaluations", f"{exc}; retry later",
-                       headers={"Retry-After": "10"})
+                       headers={"Retry-After": str(BUSY_RETRY_AFTER)})
     metrics.count_evaluation(kind.name, "submitted")
     wait = retry_after(kind, plan)
     return json_response(body, 202, headers={"Location": _location(body["id"]),

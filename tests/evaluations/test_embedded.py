@@ -66,18 +66,32 @@ def test_an_evaluation_whose_process_died_is_failed(make_app, tmp_path):
     assert body["expires_at"] is not None
 
 
-def test_too_many_waiting_is_503_and_kinds_are_listed(make_app, monkeypatch):
-    from service.evaluations import runner
-
-    monkeypatch.setattr(runner, "MAX_IN_FLIGHT", 1)
-    client = make_app().test_client()
+def test_too_many_waiting_is_503_and_kinds_are_listed(make_app):
+    """Issue 11 item 6, embedded runner: with two evaluations running (both
+    threads) and one of 30 chunks waiting, a 30-chunk submission would pass
+    REFEREE_MAX_QUEUED=40: 503 with Retry-After, and nothing is recorded."""
+    client = make_app(REFEREE_MAX_QUEUED=40).test_client()
     kinds = client.get("/v1/evaluations/kinds").json
     assert kinds["backend"] == "embedded"
     assert {k["kind"] for k in kinds["kinds"]} == {
         "tremble.battle_odds", "tremble.search_risk", "playouts"}
-    first = client.post("/v1/evaluations", json=_long_playouts())
-    assert first.status_code == 202
-    second = client.post("/v1/evaluations", json=_long_playouts())
-    assert second.status_code == 503 and second.headers["Retry-After"] == "10"
-    assert second.json["type"].endswith("/evaluations-busy")
-    client.delete(first.headers["Location"])
+    running = []
+    for _ in range(2):
+        r = client.post("/v1/evaluations", json=_long_playouts())
+        assert r.status_code == 202 and r.json["chunks"] == 30
+        running.append(r.headers["Location"])
+        poll(client, running[-1], until=("started",))
+    waiting = client.post("/v1/evaluations", json=_long_playouts())
+    assert waiting.status_code == 202 and waiting.json["status"] == "queued"
+    refused = client.post("/v1/evaluations", json=_long_playouts())
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "10"
+    assert refused.json["type"].endswith("/evaluations-busy")
+    assert "30 chunks are already waiting" in refused.json["detail"]
+    small = client.post("/v1/evaluations", json={"game": "tremble",
+                                                 "kind": "tremble.battle_odds",
+                                                 "strengths": [9, 12]})
+    assert small.status_code == 202  # 30 + 1 chunks stay within the cap
+    db = sqlite3.connect(client.application.extensions["evaluations"]["runner"].db_path)
+    assert db.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 4
+    for location in running + [waiting.headers["Location"], small.headers["Location"]]:
+        client.delete(location)
