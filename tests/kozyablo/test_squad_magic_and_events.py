@@ -130,3 +130,16 @@ def test_koz_8_a_reveal_names_a_card_face_in_face_and_use_ability_names_abilitie
                      1: [("pz_archer", "0.gold_mine")]})
     names = {a["ability"] for a in listed(s, 0, "use_ability")}
     assert names and all(not n.isdigit() for n in names)
+
+
+def test_koz_18a_a_state_with_squad_magic_but_no_squad_is_refused():
+    """RULING KOZ-18a: squad magic cannot outlive its squad, so a state holding such
+    magic is refused with the field path (as a forged or stale state would be)."""
+    from service.games.errors import InvalidState
+    s = table("pozorki", "trutni", units={0: [("pz_archer", "0.gold_mine")]},
+              lasting={0: [("pz_banner", {"sector": "0.gold_mine", "seat": 0}, None)]})
+    del s["units"]["0.pz_archer"]
+    s["players"][0]["discard"].append("0.pz_archer")
+    with pytest.raises(InvalidState) as exc:
+        GAME.validate_state(s)
+    assert "state.lasting.0.pz_banner" in exc.value.errors

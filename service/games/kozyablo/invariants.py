@@ -134,6 +134,10 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
             bad(f"state.lasting.{mid}.unit", "no such creature")
         elif "sector" in m and m["sector"] not in state["sectors"]:
             bad(f"state.lasting.{mid}.sector", "no such sector")
+        elif "sector" in m and not any(d["sector"] == m["sector"] and d["owner"] == m["seat"]
+                                       for d in state["units"].values()):
+            bad(f"state.lasting.{mid}", "magic laid on a squad leaves with its last creature "
+                "(RULING KOZ-18a): that squad has none in the sector")
         zones[m["owner"]].setdefault("state.lasting", []).append(mid)
     if out:
         return out
@@ -154,7 +158,8 @@ def _flow(state: dict, cat: Catalogue, bad) -> None:
     if len(set(order)) != len(order) or not set(order) <= set(range(n)):
         bad("state.order", "each seat at most once")
     elif order != setup.ordered([p["race"] for p in state["players"]], order):
-        bad("state.order", "by race (KOZ-10), a lot deciding only between players of one race")
+        bad("state.order", "a seat that needs no lot is placed by race as soon as it can be "
+            "(KOZ-10)")
     if state["result"] is None:
         if phase != "setup" and len(order) != n:
             bad("state.order", "only the setup comes before the lots that complete it")
