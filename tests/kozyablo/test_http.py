@@ -145,3 +145,22 @@ def test_koz_28_replayed_through_http_event_by_event(client):
     assert t.state["players"][0]["discard"] == ["0.pz_archer", "0.pz_swordsman"]
     view = post(client, "/view", {"state": t.state, "player": 1}).get_json()["view"]
     assert "hand" not in view["players"][0] and view["players"][0]["hand_count"] == 4
+
+
+def test_koz_51_a_four_player_game_over_http(client):
+    """RULING KOZ-51: `GET /v1/games/kozyablo` says 2 to 4 players; `new` with four
+    same-race players starts with a lot (KOZ-10); every seat gets its own view."""
+    assert client.get(BASE).get_json()["players"] == {"min": 2, "max": 4}
+    r = post(client, "/new", {"players": [{"race": "kozly"}] * 4,
+                              "options": {"chance": "table"}, "seed": 4})
+    assert r.status_code == 200
+    state = r.get_json()["state"]
+    assert state["order"] == [] and state["pending"] == [{"player": "chance",
+                                                          "decision": "lot"}]
+    legal = post(client, "/legal-actions", {"state": state}).get_json()["actions"]
+    assert sorted(a["first"] for a in legal) == [0, 1, 2, 3]
+    for seat in range(4):
+        view = post(client, "/view", {"state": state, "player": seat}).get_json()["view"]
+        assert view["view"] == {"player": seat} and len(view["derived"]["production"]) == 4
+    r = post(client, "/new", {"players": 5, "seed": 1})
+    assert r.status_code == 400 and r.mimetype == "application/problem+json"
