@@ -146,16 +146,17 @@ def probe_for(url: str, seconds: float, every: float = 0.25, timeout: float = 5.
 
 
 @contextmanager
-def served(log: Path, extra_args: list[str] | None = None):
+def served(log: Path, extra_args: list[str] | None = None, env: dict | None = None):
     """The service under the Procfile's gunicorn command (plus ``extra_args``,
-    which override it); yield its URL, stop it after."""
+    which override it, and ``env``); yield its URL, stop it after."""
     port = servers.free_port()
     cmd = servers.gunicorn_command(servers.SERVICE_APP, port) + list(extra_args or [])
-    env = {**os.environ, "PYTHONPATH": str(servers.REPO)}
+    environ = {**os.environ, "PYTHONPATH": str(servers.REPO)}
     for name in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
-        env.pop(name, None)
+        environ.pop(name, None)
+    environ.update(env or {})
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=servers.REPO, env=env, stdout=out,
+        proc = subprocess.Popen(cmd, cwd=servers.REPO, env=environ, stdout=out,
                                 stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -20,6 +20,9 @@ slow clients: probes stalled).  That rules out kept-alive connections
 (``keepalive = 0``: one request per connection, as with sync workers).
 So the service keeps answering while fewer than ``2 × threads`` clients
 hold a request open; beyond that, connections wait in the listen backlog.
+A client that stops sending in the middle of its request is dropped after
+``REFEREE_READ_TIMEOUT`` seconds (15; ``when_ready``): sync workers were
+bounded by the arbiter killing the worker, gthread threads by nothing.
 Figures: ``python -m bench.slow_clients`` and ``docs/operations.md``.
 
 **Refused before the app.**  gunicorn answers a request it cannot parse
@@ -36,6 +39,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import struct
 import tempfile
 
 import orjson
@@ -51,6 +56,9 @@ threads = 64
 #: a worker with no free thread accepts nothing (see the module docstring)
 worker_connections = threads
 keepalive = 0
+#: a client silent this long in the middle of its request is dropped (``when_ready``)
+READ_TIMEOUT_ENV = "REFEREE_READ_TIMEOUT"
+DEFAULT_READ_TIMEOUT = 15.0
 
 
 def fresh_metrics_dir() -> str:
@@ -68,6 +76,26 @@ def fresh_metrics_dir() -> str:
 def on_starting(server) -> None:
     path = fresh_metrics_dir()
     server.log.info("metrics of all workers: %s=%s", MULTIPROC_ENV, path)
+
+
+def read_timeout() -> float:
+    """``REFEREE_READ_TIMEOUT`` seconds (default 15; 0: none)."""
+    return float(os.environ.get(READ_TIMEOUT_ENV) or DEFAULT_READ_TIMEOUT)
+
+
+def when_ready(server) -> None:
+    """Give every listening socket a receive timeout (``SO_RCVTIMEO``), which the
+    connections it accepts inherit: a client silent for that long in the middle
+    of its request loses its thread (a read fails with EAGAIN) instead of
+    holding it for good — gthread workers have no such bound of their own."""
+    seconds = read_timeout()
+    if seconds <= 0:
+        return
+    value = struct.pack("ll", int(seconds), int(seconds % 1 * 1_000_000))
+    for listener in server.LISTENERS:
+        getattr(listener, "sock", listener).setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO,
+                                                       value)
+    server.log.info("client read timeout: %s s (%s)", seconds, READ_TIMEOUT_ENV)
 
 
 def child_exit(server, worker) -> None:

@@ -6,7 +6,8 @@ so that a worker blocked by a slow client would be killed (WORKER TIMEOUT)
 within the test instead of after gunicorn's default 30 s.
 
 - 50 slow clients connected (each dripping a request body one byte a second):
-  probes keep answering, no worker is killed;
+  probes keep answering, no worker is killed; a client that goes silent in
+  the middle of its request is dropped after ``REFEREE_READ_TIMEOUT``;
 - a chunked body over ``MAX_CONTENT_LENGTH`` → 413 problem+json, not cut;
 - requests gunicorn refuses before the app (bad request line — a raw Cyrillic
   query among them —, Content-Length with Transfer-Encoding, a negative
@@ -29,11 +30,16 @@ from bench.slow_clients import SlowClients, probe_for, served
 PROBLEM_MIME = "application/problem+json"
 
 
+#: REFEREE_READ_TIMEOUT of the module's server (15 s in production)
+READ_TIMEOUT = 3
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """(base URL, gunicorn's log file) of the Procfile's gunicorn, ``--timeout 5``."""
+    """(base URL, gunicorn's log file) of the Procfile's gunicorn, ``--timeout 5``,
+    clients' read timeout ``READ_TIMEOUT``."""
     log = tmp_path_factory.mktemp("web_faults") / "gunicorn.log"
-    with served(log, ["--timeout", "5"]) as url:
+    with served(log, ["--timeout", "5"], {"REFEREE_READ_TIMEOUT": str(READ_TIMEOUT)}) as url:
         yield url, log
 
 
@@ -105,6 +111,32 @@ def test_probes_keep_answering_while_50_slow_clients_are_connected(server):
     assert summary["probes"] >= 10 and summary["longest_silence_s"] < 5, summary
     assert still_connected == 50, "the slow clients were dropped, not served alongside"
     assert "WORKER TIMEOUT" not in log.read_text(errors="replace")
+
+
+@pytest.mark.parametrize("sent", [
+    b"POST /v1/games/raiders/new HTTP/1.1\r\nHost: x\r\n",  # headers never finished
+    b"POST /v1/games/raiders/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 1000\r\n\r\n{\"players\"",  # body never finished
+], ids=["in the headers", "in the body"])
+def test_a_client_silent_mid_request_loses_its_thread(server, sent):
+    """A gthread thread has no bound of its own on a client that stops sending
+    (a sync worker had the arbiter's kill): the read timeout the listening
+    socket hands to every connection (``SO_RCVTIMEO``) drops it — closed, or
+    400 once the app was reading the body."""
+    url, _ = server
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=20) as sock:
+        sock.sendall(sent)
+        started = time.monotonic()
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
+        waited = time.monotonic() - started
+    assert READ_TIMEOUT - 0.5 < waited < READ_TIMEOUT + 8, waited
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 400"), answer[:100]
 
 
 def test_a_chunked_body_over_the_limit_is_413_over_gunicorn(server):
