@@ -171,3 +171,14 @@ def test_koz_53_a_destroyed_capital_puts_its_player_out():
     assert {"type": "damage", "target": "2.kz_capital", "amount": 1,
             "source": "0.pz_swordsman"} in ev  # no overkill
     assert s["players"][2]["out"] and s["result"] is None and s["active"] == 1
+
+
+def test_koz_51_an_ability_takes_no_squad():
+    """RULING KOZ-51 with KOZ-16: only cards name whose squad; an ability, which reaches
+    its own sector, refuses `squad` with KOZ-16 instead of ignoring it."""
+    s = table("pozorki", "trutni", more=("kozly",), buildings={0: ["pz_watchtower"]},
+              units={1: [("tr_grub", "cap0")]})
+    use = next(a for a in listed(s, 0, "use_ability") if a["ability"] == "volley")
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(s, {**use, "squad": 1})
+    assert exc.value.rule == "KOZ-16"

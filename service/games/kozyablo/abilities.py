@@ -81,6 +81,8 @@ def check(state: dict, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> 
                          f"only {' or '.join(marks)} abilities may be used now")
     if mark == "free" and f"{source}:{action['ability']}" in state["used"]:
         raise ValueError("that free ability was already used this turn")
+    if "squad" in action:
+        raise ValueError("an ability reaches its own sector: it takes no `squad`")
     choice = {k: action[k] for k in ("target", "sector") if k in action}
     if choice not in _choices(state, cat, seat, source, action["ability"], effect):
         raise ValueError("not a legal target for that ability now (abilities reach only "
