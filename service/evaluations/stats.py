@@ -30,12 +30,20 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def summary(counts: dict[float, int]) -> dict:
-    """Mean, standard deviation and a 95% interval of the mean of a tally."""
+    """Mean, standard deviation and a 95% interval of the mean of a tally.
+
+    Exactly rounded sums (``math.fsum``) over the values in order: the same
+    tally gives the same figures whatever order it was merged in (chunks).
+
+    >>> summary({3.1: 1, 0.1: 2}) == summary({0.1: 2, 3.1: 1})
+    True
+    """
     n = sum(counts.values())
     if n == 0:
         return {"n": 0, "mean": None, "stdev": None, "ci95": None, "min": None, "max": None}
-    mean = sum(v * c for v, c in counts.items()) / n
-    var = sum(c * (v - mean) ** 2 for v, c in counts.items()) / (n - 1) if n > 1 else 0.0
+    items = sorted(counts.items())
+    mean = math.fsum(v * c for v, c in items) / n
+    var = math.fsum(c * (v - mean) ** 2 for v, c in items) / (n - 1) if n > 1 else 0.0
     sd = math.sqrt(var)
     half = Z95 * sd / math.sqrt(n)
     return {"n": n, "mean": mean, "stdev": sd, "ci95": [mean - half, mean + half],
