@@ -32,7 +32,12 @@ a list of *phases*, each ``(cities to reveal, armed)``:
 and every phase of a later turn happens only if the deck still has a card
 when that turn begins.  An army already revealed and waiting for this
 search (``state.army``: its abandon-or-fight choice or its roll, TRE-24)
-is met first, before any other card.
+is met first, before any other card: the answer then has ``army_now``
+(that army, and the chance the search holds against it — 0 once beaten),
+an army probability of 1 and a hold probability at most that chance.
+``reveals`` lists the cities of each phase the search is exposed to,
+``reveals_before_search`` the cities this turn still reveals before a
+search not yet set.
 
 Assumed (and checked by the tests on random games): every slot is empty
 again at the start of each later intel phase — each open city is raided,
