@@ -279,7 +279,7 @@ def test_tre_12_ids_the_copy_drawn_is_the_id_every_later_action_names():
     assert state["players"][0]["orders"] == [{"ship": copy, "slot": 1}]
 
 
-def test_tre_12_tre_13_a_refused_chance_outcome_says_why():
+def test_tre_12_tre_13_tre_10_a_refused_chance_outcome_says_why():
     """TRE-12 / TRE-13 / TRE-10: an impossible chance outcome is refused citing
     the clause of the node, and the reason says why: the ship is in the ship
     discard (and which copies of its design are in the deck), no copy is
@@ -310,6 +310,16 @@ def test_tre_12_tre_13_a_refused_chance_outcome_says_why():
                                                             card=first))["reason"]
     boxed = next(c for c in state["box"] if c in CAT.cities)
     assert "removed at setup" in GAME.check(state, act("reveal", "chance", card=boxed))["reason"]
+    # missions (TRE-10): one removed for the player count (TRE-2), one dealt
+    dealing = new_table(2, missions=True)
+    assert dealing["pending"][0]["decision"] == "deal_mission"
+    boxed = next(m for m in dealing["box"] if m in CAT.missions)
+    check = GAME.check(dealing, act("deal_mission", "chance", mission=boxed))
+    assert check["rule"] == "TRE-10" and "removed at setup" in check["reason"]
+    dealt = dealing["mission_deck"][0]
+    dealing = chance(dealing, "deal_mission", mission=dealt)
+    assert "already been dealt" in GAME.check(dealing, act("deal_mission", "chance",
+                                                          mission=dealt))["reason"]
     # a roll keeps the generic reason (what the node takes)
     rolling = {**state, "pending": [{"player": "chance", "decision": "roll",
                                      "context": "battle", "for": 0, "slot": 1}]}
