@@ -65,8 +65,9 @@ def healthz():
 
 
 #: a worker whose last heartbeat is older than this is not counted as live
-#: (RefereeWorker beats at least every 15 s while idle, every 30 s while busy)
-WORKER_LIVE_SECONDS = 90
+#: (RefereeWorker beats at least every 15 s while idle, every 30 s while busy;
+#: a worker killed without deregistering is still counted this long)
+WORKER_LIVE_SECONDS = 60
 
 
 @bp.get("/readyz")
