@@ -305,9 +305,9 @@ class CheckResponse(_Response):
     rule = fields.String(metadata={"description": "The clause the action breaks (`RAI-15`)."})
     reason = fields.String(metadata={"description": "One sentence why."})
     fizzles = fields.Boolean(metadata={
-        "description": "Only with `legal: true`: `apply` accepts the action, but it breaks "
-                       "`rule` and has no effect; its card just goes to the discard (Raiders "
-                       "`illegal_play: fizzle`, RAI-30)."})
+        "description": "Only with `legal: false`: the action breaks `rule`, yet `apply` would "
+                       "accept it and let it fizzle: no effect, its card just goes to the "
+                       "discard (Raiders `illegal_play: fizzle`, RAI-30)."})
 
 
 class ViewResponse(_Response):
@@ -371,6 +371,10 @@ class GameInfo(_Response):
                                  "may be sent while it is pending."})
     event_types = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     card_sets = fields.List(fields.String(), required=True)
+    targets = fields.Dict(metadata={
+        "description": "Raiders only: the money a side needs to win and the clause of each "
+                       "rule (RAI-6 36; RAI-7 `short_game` by player count; RAI-8 `teams` "
+                       "combined)."})
 
 
 class GameList(_Response):

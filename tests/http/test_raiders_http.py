@@ -109,7 +109,8 @@ def test_raiders_reference_cards_filterable(real_api):
 
 def test_raiders_check_reports_a_trick_that_would_fizzle(real_api):
     """RAI-30 ``illegal_play: fizzle``: ``apply`` accepts an illegal trick from a card
-    in hand and discards it; ``check`` says so beforehand, with the clause."""
+    in hand and discards it; ``check`` calls it illegal and names the fizzle
+    beforehand, with the clause."""
     new = real_api.post("/v1/games/raiders/new",
                         json={"players": 2, "seed": 15, "options": {"illegal_play": "fizzle"}})
     state = new.json["state"]
@@ -119,7 +120,7 @@ def test_raiders_check_reports_a_trick_that_would_fizzle(real_api):
                            .legal_actions(state, seat) if a["type"] == "play_trick"))
     action = {"type": "play_trick", "player": seat, "card": card}
     check = real_api.post("/v1/games/raiders/check", json={"state": state, "action": action}).json
-    assert check["legal"] is True and check["fizzles"] is True
+    assert check["legal"] is False and check["fizzles"] is True
     assert check["rule"].startswith("RAI-") and "no effect" in check["reason"]
     applied = real_api.post("/v1/games/raiders/apply", json={"state": state, "action": action}).json
     fizzled = [e for e in applied["events"] if e["type"] == "fizzled"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.games.errors import RuleViolation
+from service.games.errors import InvalidState, RuleViolation
 from service.games.raiders import GAME
 
 from .builder import act, pass_all, play, table, types
@@ -192,24 +192,25 @@ def test_rai_30_fizzle_mode_an_illegal_capture_with_a_card_in_hand_is_discarded(
                   holdings={0: {"club": "S-9"}}, options={"illegal_play": "fizzle"})
     own = act("capture", 0, fighter="S-K", property="club")
     assert GAME.check(state, own) == {
-        "legal": True, "fizzles": True, "rule": "RAI-15",
+        "legal": False, "fizzles": True, "rule": "RAI-15",
         "reason": "you already control club; the card would go to the discard with no effect"}
     after, events = play(state, own)
     assert types(events) == ["fizzled"] and "S-K" in after["discard"]
     assert after["players"][0]["holdings"] == {"club": "S-9"}
-    assert after["phase"] == "main" and not after["capture_used"]  # no effect at all
+    # RAI-30 ruling with RAI-12: no other effect, but the attempt is used up
+    assert after["phase"] == "main" and after["capture_used"]
     # a card without power put in as a fighter (RAI-2) fizzles the same way
-    after, events = play(after, act("capture", 0, fighter="S-A", property="kiosk"))
+    fresh, events = play(state, act("capture", 0, fighter="S-A", property="kiosk"))
     assert [e["rule"] for e in events if e["type"] == "fizzled"] == ["RAI-2"]
     # refused, not fizzled: a card not in the hand, a property not in play
     for bad in (act("capture", 0, fighter="H-K", property="kiosk"),
                 act("capture", 0, fighter="S-Q", property="bank")):
         with pytest.raises(RuleViolation) as exc:
-            GAME.apply(after, bad)
+            GAME.apply(state, bad)
         assert exc.value.rule == "RAI-15"
-        assert GAME.check(after, bad)["legal"] is False
-    # the turn's one capture attempt is still there
-    after, _ = pass_all(play(after, act("capture", 0, fighter="S-Q", property="kiosk"))[0])
+        assert GAME.check(state, bad)["legal"] is False
+    # a refused capture changes nothing: the turn's one attempt is still there
+    after, _ = pass_all(play(state, act("capture", 0, fighter="S-Q", property="kiosk"))[0])
     assert after["players"][0]["holdings"] == {"club": "S-9", "kiosk": "S-Q"}
     # in a response window another player's fighter (RAI-21) is discarded; the window
     # goes on as it was
@@ -222,15 +223,57 @@ def test_rai_30_fizzle_mode_an_illegal_capture_with_a_card_in_hand_is_discarded(
     assert state["capture"] == window and "H-K" in state["discard"]
 
 
-def test_rai_17_a_guard_stolen_during_the_capture_still_fights_the_attacker():
-    """RAI-17 ("если собственность охраняется другим бойцом, то сначала сравнивается
-    крутизна двух бойцов"): the attacker meets whoever guards the property when the
-    capture resolves, even a guard its own player took over in the window (README)."""
+def test_rai_17a_stealing_the_guard_under_capture_ends_it_without_a_fight():
+    """RULING RAI-17a: the attacker takes over the property under capture in the
+    window (Turncoat on its guard) → the capture ends at once, no fight: the
+    attacking fighter is back in its owner's hand, the stolen guard stays on,
+    and the attempt is used up (RAI-12)."""
     state = table(hands={0: ["S-K", "C-Q"]}, holdings={1: {"market": "C-9"}}, trump="H")
     state, events = play(state, act("capture", 0, fighter="S-K", property="market"),
                          act("play_trick", 0, card="C-Q", target="C-9"))
-    assert state["players"][0]["holdings"] == {"market": "C-9"} and state["phase"] == "capture"
-    state, events = pass_all(state)
-    combat = [e for e in events if e["type"] == "combat"]
-    assert combat and combat[0]["guard"] == "C-9" and "C-9" in state["discard"]
-    assert state["players"][0]["holdings"] == {"market": "S-K"}
+    assert state["phase"] == "main" and state["capture"] is None
+    assert state["players"][0]["holdings"] == {"market": "C-9"}
+    assert "S-K" in state["players"][0]["hand"] and "C-9" not in state["discard"]
+    assert "combat" not in types(events)
+    ended = [e for e in events if e["type"] == "capture_ended"]
+    assert ended == [{"type": "capture_ended", "player": 0, "property": "market",
+                      "outcome": "unopposed", "rule": "RAI-17a",
+                      "reason": "the property under capture came under the attacker's control"}]
+    assert state["capture_used"]  # the attempt is spent
+    assert not any(a["type"] == "capture" for a in GAME.legal_actions(state, 0))
+    GAME.validate_state(state)
+    # a state still fighting over a property its attacker controls is refused
+    bad = {**state, "phase": "capture", "pending": [{"player": 0, "decision": "respond"}],
+           "capture": {"attacker": 0, "fighter": "S-K", "property": "market",
+                       "priority": 0, "passes": 0},
+           "players": [{**state["players"][0], "hand": [c for c in state["players"][0]["hand"]
+                                                        if c != "S-K"]}, state["players"][1]]}
+    with pytest.raises(InvalidState) as exc:
+        GAME.validate_state(bad)
+    assert "RAI-17a" in str(exc.value.errors["state.capture.property"])
+
+
+def test_rai_30_a_fizzled_capture_uses_up_the_attempt_and_check_calls_it_illegal():
+    """RAI-30 (RULING) with RAI-12: in ``fizzle`` mode a capture that fizzles still
+    spends the turn's one attempt ("even if the capture failed, the player loses
+    the attempt"), so no player can fizzle fighters away and keep it; ``check``
+    calls such a play illegal and names the fizzle it would cause."""
+    state = table(hands={0: ["S-K", "S-J", "S-A"]}, centre=["kiosk"],
+                  holdings={0: {"club": "S-9"}}, options={"illegal_play": "fizzle"})
+    illegal = act("capture", 0, fighter="S-K", property="club")  # RAI-15: already yours
+    assert illegal not in GAME.legal_actions(state, 0)
+    answer = GAME.check(state, illegal)
+    assert answer["legal"] is False and answer["fizzles"] is True
+    assert answer["rule"] == "RAI-15" and "discard with no effect" in answer["reason"]
+    after, events = play(state, illegal)
+    assert types(events) == ["fizzled"] and after["capture_used"]
+    assert not [a for a in GAME.legal_actions(after, 0) if a["type"] == "capture"]
+    # the next capture is no attempt either: it breaks RAI-12, and fizzles as such
+    again = act("capture", 0, fighter="S-J", property="kiosk")
+    assert GAME.check(after, again)["rule"] == "RAI-12"
+    after, events = play(after, again)
+    assert [e["rule"] for e in events if e["type"] == "fizzled"] == ["RAI-12"]
+    assert after["centre"] == ["kiosk"] and after["phase"] == "main"
+    # a legal capture is plain legal, with no fizzle note
+    assert GAME.check(state, act("capture", 0, fighter="S-K", property="kiosk")) == {
+        "legal": True}

@@ -15,7 +15,7 @@ from service.games.errors import InvalidState, MalformedInput, RuleViolation
 from service.games.playout import random_playout
 from service.games.raiders import GAME
 
-from .builder import act, play, table
+from .builder import act, pass_all, play, table
 
 
 def _states(n_games=6, every=7):
@@ -174,3 +174,27 @@ def test_a_broken_card_file_names_file_card_and_field(tmp_path, monkeypatch):
     text = str(exc.value)
     assert "broken.yaml" in text and "'S-9'" in text and "effect" in text
     assert "'S-J'" in text and "power" in text
+
+
+def test_rai_20_25_views_show_every_fighters_current_power():
+    """RAI-20, RAI-25: a view lists every fighter in play (the attacker, every
+    guard) with its printed power, its live modifiers and its current power —
+    negative too — so a bot need not add them up; the state is unchanged."""
+    state = table(hands={0: ["S-K", "S-9", "H-7"], 1: ["D-6"]}, centre=["kiosk"],
+                  holdings={1: {"club": "D-7"}}, trump="H")
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="club"),
+                    act("play_trick", 0, card="S-9", target="S-K", cost_card="H-7"),
+                    act("pass", 0),
+                    act("play_trick", 1, card="D-6", target="D-7"))  # Bribe: -3 on the guard
+    for seat in (None, 0, 1):
+        shown = GAME.view(state, seat)["fighters_in_play"]
+        assert shown == [
+            {"card": "S-K", "player": 0, "role": "attacker", "property": "club",
+             "printed_power": 8, "modifiers": 3, "power": 11},
+            {"card": "D-7", "player": 1, "role": "guard", "property": "club",
+             "printed_power": 2, "modifiers": -3, "power": -1}]
+    assert "fighters_in_play" not in state
+    after, _ = pass_all(state)
+    assert GAME.view(after, 0)["fighters_in_play"] == [
+        {"card": "S-K", "player": 0, "role": "guard", "property": "club",
+         "printed_power": 8, "modifiers": 0, "power": 8}]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from service.games.errors import InvalidOptions, RuleViolation
@@ -118,3 +119,52 @@ def test_rai_31_with_teams_the_richer_pair_wins_at_the_turn_limit():
     after, events = play(state, act("end_turn", 0))
     assert after["result"]["winners"] == [0, 2]  # 2 + 4 > 4
     assert [e for e in events if e["type"] == "game_won"][0]["money"] == 6
+
+
+@pytest.mark.parametrize("players, options, holdings", [
+    # 2 players, target 36: oil well 12 + two banks 22 = 34; a club (2) makes 36
+    (2, {}, {"oil_well": "H-K", "bank": "D-K", "bank#2": "S-J"}),
+    # 6 players, short game, target 12 (RAI-7): a bank 9 + a kiosk 1 = 10; a club makes 12
+    (6, {"short_game": True}, {"bank": "H-K", "kiosk": "D-K"}),
+])
+def test_rai_6a_a_win_in_a_capture_window_closes_the_capture_and_the_state_is_valid(
+        players, options, holdings):
+    """RULING RAI-6a: a win (RAI-6) during a capture ends the game at once: the
+    capture is closed (its fighter back in its owner's hand) and every endpoint
+    accepts the finished state — validate, score, legal-actions, view."""
+    state = table(players=players, options=options, trump="H",
+                  hands={0: ["S-K", "C-Q"]}, centre=["market"],
+                  holdings={0: holdings, 1: {"club": "C-9"}})
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="market"))
+    state, events = play(state, act("play_trick", 0, card="C-Q", target="C-9"))
+    target = 12 if options else 36
+    assert state["result"] == {"finished": True, "winners": [0], "reason": "target_reached",
+                               "target": target}
+    assert state["phase"] == "over" and state["capture"] is None and state["pending"] == []
+    assert "S-K" in state["players"][0]["hand"] and state["centre"] == ["market"]
+    ended = [e for e in events if e["type"] == "capture_ended"]
+    assert ended and ended[0]["outcome"] == "game_won" and ended[0]["rule"] == "RAI-6a"
+    assert [e["rule"] for e in events if e["type"] == "game_won"] == ["RAI-6"]
+    assert "combat" not in types(events)
+    GAME.validate_state(orjson.loads(orjson.dumps(state)))
+    assert GAME.score(state)["winners"] == [0]
+    assert GAME.score(state)["scores"][0]["total"] >= target
+    assert GAME.legal_actions(state) == []
+    for seat in [None, *range(players)]:
+        assert GAME.view(state, seat)["phase"] == "over"
+
+
+def test_rai_6_7_8_the_targets_are_described_for_bots():
+    """RAI-6, RAI-7, RAI-8: ``GET /v1/games/raiders`` states the target money:
+    36; short game 36 − 6 per player beyond two; teams 36 combined — the same
+    numbers the engine plays to."""
+    targets = GAME.describe()["targets"]
+    assert targets["money"] == 36 and targets["rule"] == "RAI-6"
+    assert targets["short_game"]["rule"] == "RAI-7"
+    assert targets["short_game"]["by_players"] == {"3": 30, "4": 24, "5": 18, "6": 12}
+    assert targets["teams"]["rule"] == "RAI-8" and targets["teams"]["money"] == 36
+    for players in range(3, 7):
+        state, _ = GAME.new_game(players, {"short_game": True}, seed=players)
+        assert GAME.score(state)["target"] == targets["short_game"]["by_players"][str(players)]
+    teams, _ = GAME.new_game(4, {"teams": True}, seed=1)
+    assert GAME.score(teams)["target"] == targets["teams"]["money"]

@@ -205,3 +205,76 @@ def test_rai_14_empty_fighter_deck_reshuffles_the_discard():
     assert types(events).count("reshuffled") == 1
     assert len(after["players"][1]["hand"]) == 6
     assert len(after["fighter_deck"]) == len(rest) - 6 and after["discard"] == []
+
+
+def test_rai_23_a_trick_by_a_non_active_player_outside_a_capture_cites_rai_23():
+    """RAI-23 (RULING, turn-based "any time"): outside a capture only the active
+    player plays tricks; another player's trick is refused citing RAI-23, not
+    the turn order (RAI-5a)."""
+    state = table(hands={0: ["S-K"], 1: ["H-7", "H-A"]}, holdings={1: {"club": "H-9"}},
+                  centre=["kiosk"])
+    for trick in (act("play_trick", 1, card="H-7", target="H-9"),
+                  act("play_trick", 1, card="H-A", target="H-9")):
+        with pytest.raises(RuleViolation) as exc:
+            GAME.apply(state, trick)
+        assert exc.value.rule == "RAI-23" and "active player (seat 0)" in exc.value.reason
+        assert GAME.check(state, trick)["rule"] == "RAI-23"
+    # in a capture's response window it is a matter of priority (RAI-26)
+    window, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(window, act("play_trick", 1, card="H-7", target="H-9"))
+    assert exc.value.rule == "RAI-26"
+
+
+def test_rai_12_a_capture_by_a_non_active_player_cites_rai_12_or_rai_21():
+    """RAI-12: a capture belongs to the active player's one attempt, so another
+    player's capture cites RAI-12 (not RAI-5a); RAI-21: while a capture is in
+    progress, a capture by another player without priority cites RAI-21."""
+    state = table(hands={0: ["S-K"], 1: ["H-K", "H-Q"]}, centre=["kiosk", "club"])
+    capture = act("capture", 1, fighter="H-K", property="club")
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, capture)
+    assert exc.value.rule == "RAI-12" and "seat 0" in exc.value.reason
+    window, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(window, capture)
+    assert exc.value.rule == "RAI-21"
+    assert GAME.check(window, capture) == {"legal": False, "rule": "RAI-21", "reason": (
+        "a capture is in progress: the other players may only play tricks")}
+
+
+@pytest.mark.parametrize("setup, outcome, rule, says", [
+    # RAI-10: a draw of a card no longer in the fighter deck (it is in a hand)
+    ("draw", {"type": "draw", "card": "S-K"}, "RAI-10",
+     ["no copy of S-K is left in the fighter deck", "'draw_fighter' chance node"]),
+    # RAI-1 with RAI-10: a property card is never drawn from the fighter deck
+    ("draw", {"type": "draw", "card": "club"}, "RAI-10",
+     ["club is a property card", "RAI-1", "'draw_fighter' chance node"]),
+    # RAI-11: the node takes a reveal, not a draw
+    ("reveal", {"type": "draw", "card": "S-6"}, "RAI-11",
+     ["'reveal_property' chance node is pending", "'reveal' outcome, not 'draw'"]),
+    # RAI-4: an unknown card: what the node expects
+    ("deal", {"type": "deal", "card": "Z-99"}, "RAI-4",
+     ["card 'Z-99' cannot happen at the 'deal_fighter' chance node; possible:"]),
+])
+def test_rai_4_10_11_a_refused_chance_outcome_says_what_the_node_expects(
+        setup, outcome, rule, says):
+    """RAI-4, RAI-10, RAI-11 (and RAI-1): an impossible chance outcome cites the
+    clause of the pending node and says what it expects and why this one cannot
+    come up, not just "that outcome cannot happen"."""
+    if setup == "deal":
+        state, _ = GAME.new_game(2, {"chance": "table"}, seed=3)
+    else:
+        full_hand = ["S-6", "S-7", "S-8", "S-9", "S-10", "S-J"]  # nothing to draw
+        hands = {0: ["S-K"]} if setup == "draw" else {0: full_hand}
+        state = table(hands=hands, phase="turn_start", centre=[], turn=1)
+        state = {**state, "chance": {**state["chance"], "mode": "table"},
+                 "options": {**state["options"], "chance": "table"}}
+        state["pending"] = GAME.compute_pending(state)
+    assert state["pending"][0]["player"] == "chance"
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, {**outcome, "player": "chance"})
+    assert exc.value.rule == rule
+    for words in says:
+        assert words in exc.value.reason, exc.value.reason
+    assert "that outcome cannot happen" not in exc.value.reason

@@ -32,7 +32,7 @@ def test_rai_22_tricks_come_from_the_hand_and_go_to_the_discard():
     # Boar: costs another card from the hand
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("play_trick", 0, card="S-9", target="S-K"))
-    assert exc.value.rule == "RAI-22" and "cost_card" in exc.value.reason
+    assert exc.value.rule == "RAI-22a" and "cost_card" in exc.value.reason
     after, events = play(state, act("play_trick", 0, card="S-9", target="S-K", cost_card="H-6"))
     assert after["players"][0]["hand"] == []
     assert after["discard"][-2:] == ["S-9", "H-6"] and _power(after, "S-K") == 11
@@ -218,9 +218,9 @@ def test_rai_30_fizzle_mode_discards_a_card_really_in_hand_with_no_effect():
     """RAI-30: fizzle mode discards a card really in hand with no effect."""
     state = table(hands={0: ["S-A", "S-K"]}, holdings={1: {"club": "D-9", "kiosk": "S-9"}},
                   options={"illegal_play": "fizzle"}, trump="H")
-    # check tells the scorekeeper in advance: accepted, but it fizzles, and why
+    # check tells the scorekeeper in advance: illegal, apply would let it fizzle, and why
     assert GAME.check(state, act("play_trick", 0, card="S-A", target="D-9")) == {
-        "legal": True, "fizzles": True, "rule": "RAI-24",
+        "legal": False, "fizzles": True, "rule": "RAI-24",
         "reason": "this trick targets only a fighter of its own suit (S); only a trump "
                   "trick reaches every suit; the card would go to the discard with no effect"}
     assert GAME.check(state, act("play_trick", 0, card="S-A", target="S-9")) == {"legal": True}
@@ -286,3 +286,28 @@ def test_rai_30_a_fizzled_trick_changes_nothing_in_the_response_window():
     assert "H-10" in state["discard"] and state["players"][1]["hand"] == ["H-7"]
     state, events = play(state, act("pass", 1))
     assert state["players"][0]["holdings"] == {"kiosk": "S-K"}
+
+
+def test_rai_22a_a_tricks_cost_must_be_payable_and_is_paid_on_play():
+    """RULING RAI-22a: a trick's cost — the Boar's discard of another card from
+    hand — must be named and payable, and is paid when the trick is played; a
+    trick without a cost takes none.  Every cost error cites RAI-22a."""
+    state = table(hands={0: ["S-K", "S-9", "H-6", "S-7"]}, centre=["kiosk"])
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"))
+    for bad, words in ((act("play_trick", 0, card="S-9", target="S-K"), "cost_card"),
+                       (act("play_trick", 0, card="S-9", target="S-K", cost_card="S-9"),
+                        "not another card"),
+                       (act("play_trick", 0, card="S-9", target="S-K", cost_card="D-6"),
+                        "not another card"),
+                       (act("play_trick", 0, card="S-7", target="S-K", cost_card="H-6"),
+                        "no cost")):
+        with pytest.raises(RuleViolation) as exc:
+            GAME.apply(state, bad)
+        assert exc.value.rule == "RAI-22a" and words in exc.value.reason
+    after, events = play(state, act("play_trick", 0, card="S-9", target="S-K", cost_card="H-6"))
+    paid = [e for e in events if e["type"] == "cost_paid"]
+    assert paid == [{"type": "cost_paid", "player": 0, "card": "H-6", "rule": "RAI-22a"}]
+    assert after["players"][0]["hand"] == ["S-7"] and after["discard"][-2:] == ["S-9", "H-6"]
+    # every listed Boar names a cost card from the hand
+    boars = [a for a in GAME.legal_actions(state, 0) if a.get("card") == "S-9"]
+    assert boars and all(a["cost_card"] in ("H-6", "S-7") for a in boars)

@@ -14,9 +14,13 @@ Resolution (RAI-16, RAI-17): against a guard first (greater kills, smaller
 dies, equal both die), then, if the attacker still stands, against the
 property's own power (greater or equal captures, else the attacker dies).
 RAI-18: the winner stays on as guard.  RAI-19: a property left without a guard
-goes back to the centre.  If a trick has made the attacker's player the
-guard's controller, the fight happens all the same: the rules compare powers,
-not owners.
+goes back to the centre.
+
+A capture can also end without a fight: RULING RAI-17a, a trick in the window
+puts the property under capture under the attacker's control (e.g. steals its
+guard); RULING RAI-6a, a trick in the window wins the game.  Either way the
+attacking fighter returns to its owner's hand and the attempt stays used up
+(``end_without_fight``).
 """
 
 from __future__ import annotations
@@ -94,8 +98,10 @@ def declare(draft, action: dict, events: list) -> None:
     root = draft.root
     problem = capture_problem(root, action, for_state(root))
     draft.at("players", player, "hand").remove(action["fighter"])
-    if problem is not None:  # RAI-30 fizzle: to the discard, nothing else changes
+    if problem is not None:  # RAI-30 fizzle: to the discard; RAI-12 the attempt is spent
         draft.at("discard").append(action["fighter"])
+        if player == root["active"]:
+            root["capture_used"] = True
         events.append({"type": "fizzled", "player": player, "card": action["fighter"],
                        "rule": problem.rule, "reason": problem.reason})
         return
@@ -182,12 +188,34 @@ def resolve(draft, events: list) -> None:
                     f"power {power} is below the property's power {prop_power}")
 
 
-def end_capture(draft, events: list, outcome: str, reason: str) -> None:
+def end_capture(draft, events: list, outcome: str, reason: str,
+                rule: str | None = None) -> None:
     """Close the window; RAI-25 capture modifiers expire; back to the turn."""
     root = draft.root
     capture = root["capture"]
     root["capture"] = None
     root["phase"] = "main"
-    events.append({"type": "capture_ended", "player": capture["attacker"],
-                   "property": capture["property"], "outcome": outcome, "reason": reason})
+    event = {"type": "capture_ended", "player": capture["attacker"],
+             "property": capture["property"], "outcome": outcome, "reason": reason}
+    if rule is not None:
+        event["rule"] = rule
+    events.append(event)
     expire(draft, "capture", events)
+
+
+def attacker_controls_target(state: dict) -> bool:
+    """RULING RAI-17a: the property under capture is already the attacker's."""
+    capture = state["capture"]
+    return capture is not None and holder_of(state, capture["property"]) == capture["attacker"]
+
+
+def end_without_fight(draft, events: list, outcome: str, reason: str, rule: str) -> None:
+    """RULING RAI-17a / RAI-6a: the capture ends with no fight; the attacking
+    fighter returns to its owner's hand; the attempt stays used (RAI-12)."""
+    capture = draft.root["capture"]
+    fighter, seat = capture["fighter"], capture["attacker"]
+    forget_card(draft, fighter)
+    draft.at("players", seat, "hand").append(fighter)
+    events.append({"type": "fighter_returned", "card": fighter, "player": seat,
+                   "role": "attacker", "rule": rule})
+    end_capture(draft, events, outcome, reason, rule)

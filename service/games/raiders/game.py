@@ -16,7 +16,7 @@ from service.games.errors import InvalidOptions, RuleViolation
 from service.games.options import Option
 
 from . import capture, deck, invariants, scoring, tricks, turn, views
-from .cards import catalogue, for_state
+from .cards import catalogue, face, for_state
 from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
 from .table import fighters_in_play
 
@@ -65,6 +65,26 @@ OPTIONS = (
     Option("turn_limit", "integer", None, clause="RAI-31", minimum=1, nullable=True,
            description="end after this many turns; the most money wins, ties share"),
 )
+
+
+def _out_of_turn_play(state: dict, action) -> tuple[str, str] | None:
+    """``(clause, reason)`` for a trick or capture sent by a player who may not
+    act now, when a player (not chance) is pending; else ``None``."""
+    if not isinstance(action, dict) or state["result"] is not None:
+        return None
+    if not state["pending"] or state["pending"][0]["player"] == CHANCE:
+        return None
+    kind, phase = action.get("type"), state["phase"]
+    if kind == "capture":
+        if phase == "capture" and action.get("player") != state["capture"]["attacker"]:
+            return "RAI-21", "a capture is in progress: the other players may only play tricks"
+        return "RAI-12", (f"only the active player (seat {state['active']}) captures, once, "
+                          "in their own turn")
+    if kind == "play_trick" and phase == "main":
+        return "RAI-23", (f"outside a capture only the active player (seat {state['active']}) "
+                          "plays tricks, in their own turn; the others may in a capture's "
+                          "response window")
+    return None
 
 
 class Raiders(Game):
@@ -143,13 +163,65 @@ class Raiders(Game):
             return CHANCE_RULES[pending[0]["decision"]]
         return "RAI-26" if state["phase"] == "capture" else self.not_your_turn_rule
 
+    def describe(self) -> dict:
+        """``GET /v1/games/raiders`` adds ``targets``: the money a side needs
+        to win (RAI-6, RAI-7 ``short_game``, RAI-8 ``teams``)."""
+        return {**super().describe(), "targets": scoring.describe_targets(self.max_players)}
+
+    def check(self, state: dict, action) -> dict:
+        """RULING RAI-30: a play that ``illegal_play: fizzle`` would let fizzle is
+        still illegal for ``check`` (only what legal-actions lists is legal);
+        the answer names the fizzle it would cause (``"fizzles": true``)."""
+        answer = super().check(state, action)
+        if answer.get("fizzles"):
+            answer["legal"] = False
+        return answer
+
     def check_notes(self, state: dict, action: dict) -> dict:
-        """RAI-30: ``check`` says when ``apply`` will let a play fizzle, and why."""
+        """RAI-30: the fizzle ``apply`` would turn the play into, and why."""
         if action["type"] == "play_trick":
             return tricks.fizzle_notes(state, action)
         if action["type"] == "capture":
             return capture.fizzle_notes(state, action)
         return {}
+
+    def _validate_action(self, state: dict, action) -> dict:
+        """Cite the clause a player breaks by acting out of turn with a trick
+        or a capture, instead of the turn order (RAI-5a): outside a capture a
+        trick belongs to the active player's turn (RAI-23), a capture to the
+        active player's one attempt (RAI-12); while one is in progress others
+        may only play tricks (RAI-21)."""
+        try:
+            return super()._validate_action(state, action)
+        except RuleViolation as exc:
+            if exc.rule not in (self.not_your_turn_rule, "RAI-26"):
+                raise
+            found = _out_of_turn_play(state, action)
+            if found is None:
+                raise
+            raise RuleViolation(*found) from None
+
+    def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
+                                  outcomes: list[dict]) -> str:
+        """What the node expects, and why a real card cannot come up: it
+        belongs to the other deck (RAI-1) or no copy of it is left where the
+        node draws from (RAI-4, RAI-5, RAI-10, RAI-11, RAI-14)."""
+        expected = super().impossible_outcome_reason(state, entry, action, outcomes)
+        card = action.get("card")
+        kinds = {o["type"] for o in outcomes}
+        if action["type"] not in kinds or not isinstance(card, str):
+            return expected
+        cat = for_state(state)
+        reveals_property = "reveal" in kinds
+        if cat.is_property_card(card) and not reveals_property:
+            return f"{card} is a property card and never in the fighter deck (RAI-1); {expected}"
+        if cat.is_fighter_card(card) and reveals_property:
+            return f"{card} is a fighter card and never in the property deck (RAI-1); {expected}"
+        if cat.is_fighter_card(card) or cat.is_property_card(card):
+            deck_name = "property deck" if reveals_property else "fighter deck"
+            return (f"no copy of {face(card)} is left in the {deck_name} (it is in play, in "
+                    f"a hand or in the discard); {expected}")
+        return expected
 
     def actions_for(self, state: dict, player: int) -> list[dict]:
         """Listed directly (faster than testing candidates); the tests check

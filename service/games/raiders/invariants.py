@@ -4,6 +4,10 @@ Every card exactly once across the zones of its deck (RAI-1), the trump
 card consistent (RAI-5), guards are fighters sitting on properties,
 hands fighter cards of sane size, the phase consistent with the capture,
 the active seat, the owed draws and the modifiers.
+
+RAI-29: an illegal play discovered only later stands.  So the invariants
+judge a state as it is, never how it was reached: any well-formed,
+consistent state is accepted and played on, whatever its history.
 """
 
 from __future__ import annotations
@@ -107,6 +111,10 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
             err("state.capture.property", "is not a property in play")
         if not state["capture_used"]:
             err("state.capture_used", "must be true while capturing (RAI-12)")
+        attacker = capture["attacker"]
+        if 0 <= attacker < n and prop in state["players"][attacker]["holdings"]:
+            err("state.capture.property", "the attacker already controls it: that capture "
+                                          "ends without a fight (RAI-17a)")
     if phase in ("deal", "trump") and state["turn"] != 0:
         err("state.turn", "is 0 until the first turn")
     if phase in ("turn_start", "main", "capture") and state["turn"] < 1:

@@ -12,6 +12,7 @@ cards beyond a bonus's count add their face value.
 
 from __future__ import annotations
 
+from .capture import end_without_fight
 from .cards import face, for_state
 
 BASE_TARGET = 36
@@ -31,6 +32,28 @@ def target_money(options: dict, players: int) -> int:
     if options["short_game"]:
         return BASE_TARGET - 6 * max(0, players - 2)
     return BASE_TARGET
+
+
+def describe_targets(max_players: int) -> dict:
+    """The win targets for ``GET /v1/games/raiders`` (RAI-6, RAI-7, RAI-8).
+
+    >>> describe_targets(6)["short_game"]["by_players"]
+    {'3': 30, '4': 24, '5': 18, '6': 12}
+    """
+    return {
+        "money": BASE_TARGET, "rule": "RAI-6",
+        "description": "a player wins at once when their properties are worth this much "
+                       "money or more, set bonuses included (RAI-3)",
+        "short_game": {
+            "rule": "RAI-7",
+            "description": f"{BASE_TARGET} less 6 for every player beyond two",
+            "by_players": {str(n): target_money({"short_game": True}, n)
+                           for n in range(3, max_players + 1)}},
+        "teams": {
+            "rule": "RAI-8", "money": BASE_TARGET,
+            "description": "pairs 0+2 and 1+3 win when their combined money reaches this; "
+                           "set bonuses count per player, never across partners"},
+    }
 
 
 def player_money(state: dict, seat: int, cat=None) -> tuple[int, list[dict]]:
@@ -67,7 +90,10 @@ def side_money(state: dict) -> list[int]:
 
 
 def check_win(draft, events: list) -> bool:
-    """RAI-6: a side at or above the target wins at once."""
+    """RAI-6: a side at or above the target wins at once; RULING RAI-6a: also
+    in a capture's response window, which then closes with no fight (the
+    attacking fighter back in its owner's hand), so the finished state is a
+    valid one."""
     root = draft.root
     if root["result"] is not None or root["phase"] in ("deal", "trump"):
         return False
@@ -76,6 +102,9 @@ def check_win(draft, events: list) -> bool:
                if money >= target for seat in side]
     if not winners:
         return False
+    if root["capture"] is not None:
+        end_without_fight(draft, events, "game_won", "the game was won during the capture",
+                          "RAI-6a")
     root["result"] = {"finished": True, "winners": winners, "reason": "target_reached",
                       "target": target}
     root["phase"] = "over"

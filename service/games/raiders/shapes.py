@@ -69,13 +69,15 @@ EVENT_TYPES = {
     "power_modified": "a fighter's power changed until the capture/turn ends (RAI-25)",
     "modifiers_expired": "power changes ended (RAI-25)",
     "fighter_died": "a fighter went to the discard (RAI-16, RAI-17, or a trick)",
-    "fighter_returned": "a fighter returned to its owner's hand (RAI-27)",
+    "fighter_returned": "a fighter returned to its owner's hand (RAI-27; an attacker whose "
+                        "capture ended without a fight, RAI-17a, RAI-6a)",
     "guard_stolen": "a guard and its property changed sides (RAI-24)",
     "draws_owed": "a trick lets a player draw fighter cards",
     "combat": "attacker and guard compared their power (RAI-17)",
     "property_freed": "a property lost its guard and went to the centre (RAI-19)",
     "captured": "the attacker now guards and owns the property (RAI-18)",
-    "capture_ended": "the capture attempt is over: captured or failed",
+    "capture_ended": "the capture attempt is over: captured, failed, or without a fight: "
+                     "unopposed (RAI-17a) or game_won (RAI-6a)",
     "turn_ended": "a player ended their turn (RAI-13)",
     "game_won": "the game is over: target reached (RAI-6) or turn limit (RAI-31)",
     "chance": "a chance node resolved by the server (its outcome action)",

@@ -13,7 +13,7 @@ from service.games.errors import RuleViolation
 
 from . import deck
 from .cards import Catalogue, for_state
-from .capture import restart_round
+from .capture import attacker_controls_target, end_without_fight, restart_round
 from .effects import apply_effect
 from .table import fighters_in_play, guard_of
 from .vocabulary import EFFECTS
@@ -113,16 +113,16 @@ def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | 
     if problem:
         return RuleViolation("RAI-23", problem)
     cost = action.get("cost_card")
-    if trick["cost"] is not None:
+    if trick["cost"] is not None:  # RULING RAI-22a: a trick's cost is payable, paid on play
         hand = state["players"][player]["hand"]
         if cost is None:
-            return RuleViolation("RAI-22", "this trick costs another card from your hand: "
-                                           "name it in cost_card")
+            return RuleViolation("RAI-22a", "this trick costs another card from your hand: "
+                                            "name it in cost_card")
         if cost == card or cost not in hand:
-            return RuleViolation("RAI-22", f"the cost card {cost} is not another card in "
-                                           "your hand")
+            return RuleViolation("RAI-22a", f"the cost card {cost} is not another card in "
+                                            "your hand")
     elif cost is not None:
-        return RuleViolation("RAI-22", "this trick has no cost; send no cost_card")
+        return RuleViolation("RAI-22a", "this trick has no cost; send no cost_card")
     target = action.get("target")
     if EFFECTS[trick["effect"]].target_needed:
         if target is None:
@@ -215,10 +215,15 @@ def play_trick(draft, action: dict, events: list) -> None:
     if cost is not None:
         draft.at("players", player, "hand").remove(cost)
         draft.at("discard").append(cost)
-        events.append({"type": "cost_paid", "player": player, "card": cost})
+        events.append({"type": "cost_paid", "player": player, "card": cost, "rule": "RAI-22a"})
     events.append({"type": "trick_played", "player": player, "card": card,
                    "trick": trick["name"]["en"], "effect": trick["effect"],
                    "target": action.get("target")})
     apply_effect(draft, cat, player, trick, action.get("target"), events)
     if root["phase"] == "capture":
-        restart_round(draft)
+        if attacker_controls_target(root):
+            end_without_fight(draft, events, "unopposed",
+                              "the property under capture came under the attacker's control",
+                              "RAI-17a")
+        else:
+            restart_round(draft)

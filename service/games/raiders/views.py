@@ -7,6 +7,12 @@ secret).  Public: the discard pile, the face-up trump card under the deck
 (``bottom``, RAI-5; once it is drawn the view keeps only the trump
 suit), properties in the centre, guards, the capture.  The
 base class hides the random state.
+
+A view adds what a bot would otherwise compute: ``fighters_in_play``, every
+fighter on the table (the attacker of a capture, every guard) with its
+printed power, the sum of its live modifiers and its current power (RAI-20,
+RAI-25).  It is derived, so it lives in the view only; the state keeps the
+parts (``modifiers``) and is judged by them.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from __future__ import annotations
 import random
 
 from .cards import for_state
+from .power import power_bonus
+from .table import fighters_in_play
 
 
 def hide(state: dict, player: int | None) -> dict:
@@ -27,7 +35,33 @@ def hide(state: dict, player: int | None) -> dict:
     if trump is not None and state["bottom"] is None:
         # drawn: which copy is where may be secret again; the suit stays public
         seen["trump"] = {"card": None, "suit": trump["suit"]}
+    seen["fighters_in_play"] = powers_in_play(state)
     return seen
+
+
+def powers_in_play(state: dict) -> list[dict]:
+    """Each fighter in play with its power now (RAI-20: it may be negative).
+
+    >>> from service.games.raiders import GAME
+    >>> state = {**GAME.new_game(2, {}, seed=1)[0], "capture": None,
+    ...          "players": [{"holdings": {}}, {"holdings": {"club": "D-9"}}],
+    ...          "modifiers": [{"card": "D-9", "amount": -3, "until": "turn"}]}
+    >>> powers_in_play(state)
+    [{'card': 'D-9', 'player': 1, 'role': 'guard', 'property': 'club', 'printed_power': 4, 'modifiers': -3, 'power': 1}]
+    """
+    if state["phase"] in ("deal", "trump"):
+        return []
+    cat = for_state(state)
+    capture = state["capture"]
+    out = []
+    for card, seat, role in fighters_in_play(state):
+        printed = cat.fighter(card)["power"]
+        bonus = power_bonus(state, card)
+        prop = capture["property"] if role == "attacker" else next(
+            p for p, g in state["players"][seat]["holdings"].items() if g == card)
+        out.append({"card": card, "player": seat, "role": role, "property": prop,
+                    "printed_power": printed, "modifiers": bonus, "power": printed + bonus})
+    return out
 
 
 def secret_cards(state: dict, player: int | None) -> set[str]:
