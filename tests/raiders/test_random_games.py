@@ -11,7 +11,7 @@ import pytest
 
 from service.games.raiders import GAME
 from service.games.raiders.cards import for_state
-from tests.contract import check_random_games
+from tests.contract import SteeringBot, check_random_games
 
 VARIANTS = [
     {}, {"illegal_play": "fizzle"}, {"chance": "table"}, {"double_deck": True},
@@ -70,3 +70,21 @@ def test_the_random_setups_cover_every_player_count_and_option():
     seen = {(k, v) for _, options, _ in setups for k, v in options.items() if k != "turn_limit"}
     assert {("illegal_play", "fizzle"), ("chance", "table"), ("double_deck", True),
             ("first_player", 1), ("short_game", True), ("teams", True)} <= seen
+
+
+def test_steered_random_games_reach_rai_6_wins_in_every_variant():
+    """RAI-6, RAI-7, RAI-8, RAI-30: games steered toward wins
+    (``tests.contract.SteeringBot``) in fizzle mode, teams, table chance and the
+    short game reach real wins, and every state on the way passes the contract
+    checks (server games are reproduced by table games fed the same outcomes)."""
+    setups = [(6, {"short_game": True, "turn_limit": 100, "illegal_play": "fizzle"}, 1),
+              (5, {"short_game": True, "turn_limit": 100, "chance": "table"}, 2),
+              (4, {"teams": True, "turn_limit": 100}, 3),
+              (6, {"short_game": True, "turn_limit": 100, "first_player": 3}, 4),
+              (3, {"short_game": True, "turn_limit": 100, "illegal_play": "fizzle"}, 5),
+              (6, {"short_game": True, "turn_limit": 100, "chance": "table"}, 6),
+              (5, {"short_game": True, "turn_limit": 100, "illegal_play": "fizzle"}, 7),
+              (6, {"short_game": True, "turn_limit": 100, "double_deck": True}, 8)]
+    report = check_random_games(GAME, setups, bot=SteeringBot(), every=5)
+    assert report["games"] == len(setups)
+    assert report["finished_by"].get("target_reached", 0) >= 2, report
