@@ -198,3 +198,17 @@ def test_rai_20_25_views_show_every_fighters_current_power():
     assert GAME.view(after, 0)["fighters_in_play"] == [
         {"card": "S-K", "player": 0, "role": "guard", "property": "club",
          "printed_power": 8, "modifiers": 0, "power": 8}]
+
+
+def test_rai_20_the_power_list_does_not_depend_on_holdings_order():
+    """RAI-20: ``fighters_in_play`` comes in one canonical order (attacker, then
+    guards by seat and property), whatever order a JSON round trip left the
+    ``holdings`` keys in, so equal states give equal views."""
+    state = table(holdings={1: {"club": "D-7", "bank": "D-K"}, 0: {"kiosk": "S-6"}})
+    shuffled = {**state, "players": [state["players"][0], {
+        **state["players"][1], "holdings": {"bank": "D-K", "club": "D-7"}}]}
+    assert state == shuffled
+    listed = GAME.view(state, 0)["fighters_in_play"]
+    assert listed == GAME.view(shuffled, 0)["fighters_in_play"]
+    assert [(f["player"], f["property"]) for f in listed] == [(0, "kiosk"), (1, "bank"),
+                                                              (1, "club")]

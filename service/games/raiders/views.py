@@ -11,7 +11,7 @@ base class hides the random state.
 A view adds what a bot would otherwise compute: ``fighters_in_play``, every
 fighter on the table (the attacker of a capture, every guard) with its
 printed power, the sum of its live modifiers and its current power (RAI-20,
-RAI-25).  It is derived, so it lives in the view only; the state keeps the
+RAI-25), the attacker first, then the guards by seat and property.  It is derived, so it lives in the view only; the state keeps the
 parts (``modifiers``) and is judged by them.
 """
 
@@ -61,6 +61,9 @@ def powers_in_play(state: dict) -> list[dict]:
             p for p, g in state["players"][seat]["holdings"].items() if g == card)
         out.append({"card": card, "player": seat, "role": role, "property": prop,
                     "printed_power": printed, "modifiers": bonus, "power": printed + bonus})
+    # canonical order (the attacker, then guards by seat and property): a view must not
+    # depend on the key order of ``holdings``, which a JSON round trip may change
+    out.sort(key=lambda f: (f["role"] != "attacker", f["player"], f["property"]))
     return out
 
 
