@@ -13,7 +13,8 @@ each one that exits, after a back-off that doubles from 1 s up to 10 s
 (reset once a worker has run for a minute), so a worker started while Redis
 is still down simply tries again.  SIGTERM or SIGINT stops the workers
 (RQ's warm shutdown: a running job is finished first) and then the
-supervisor; a second signal kills them.
+supervisor; a second signal kills them.  On Linux a worker also gets
+SIGTERM when the supervisor dies.
 """
 
 from __future__ import annotations
@@ -51,6 +52,17 @@ def worker_command(url: str, extra: list[str]) -> list[str]:
     rq = Path(sys.executable).with_name("rq")
     return [str(rq) if rq.exists() else "rq", "worker", "--url", url, "-w", WORKER_CLASS,
             *extra, QUEUE]
+
+
+def _die_with_parent() -> None:
+    """In a child, before exec: on Linux, SIGTERM the worker if the supervisor
+    dies (even by SIGKILL), so no worker outlives it unsupervised."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def log(message: str) -> None:
@@ -101,7 +113,7 @@ def supervise(url: str, count: int, extra: list[str]) -> int:
                 log(f"worker {slot.index} exited with {code} after {ran:.1f} s; "
                     f"restarting in {slot.backoff:.0f} s")
             if slot.proc is None and not stopping["signals"] and now >= slot.restart_at:
-                slot.proc = subprocess.Popen(command)
+                slot.proc = subprocess.Popen(command, preexec_fn=_die_with_parent)
                 slot.started = now
         if stopping["signals"] and all(s.proc is None or s.proc.poll() is not None
                                        for s in slots):
