@@ -278,3 +278,14 @@ def test_rai_4_10_11_a_refused_chance_outcome_says_what_the_node_expects(
     for words in says:
         assert words in exc.value.reason, exc.value.reason
     assert "that outcome cannot happen" not in exc.value.reason
+
+
+def test_rai_12_the_attacker_capturing_again_out_of_priority_cites_rai_12():
+    """RAI-12: one turn, one fighter, one attempt — the attacker sending another
+    capture while another player holds priority in the window cites RAI-12."""
+    state = table(hands={0: ["S-K", "S-Q"]}, centre=["kiosk", "club"])
+    state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"), act("pass", 0))
+    assert state["capture"]["priority"] == 1
+    with pytest.raises(RuleViolation) as exc:
+        GAME.apply(state, act("capture", 0, fighter="S-Q", property="club"))
+    assert exc.value.rule == "RAI-12" and "in progress" in exc.value.reason

@@ -76,10 +76,13 @@ def _out_of_turn_play(state: dict, action) -> tuple[str, str] | None:
         return None
     kind, phase = action.get("type"), state["phase"]
     if kind == "capture":
-        if phase == "capture" and action.get("player") != state["capture"]["attacker"]:
-            return "RAI-21", "a capture is in progress: the other players may only play tricks"
-        return "RAI-12", (f"only the active player (seat {state['active']}) captures, once, "
-                          "in their own turn")
+        if phase != "capture":
+            return "RAI-12", (f"only the active player (seat {state['active']}) captures, "
+                              "once, in their own turn")
+        if action.get("player") == state["capture"]["attacker"]:
+            return "RAI-12", ("your capture attempt is in progress: one turn, one fighter, "
+                              "one attempt")
+        return "RAI-21", "a capture is in progress: the other players may only play tricks"
     if kind == "play_trick" and phase == "main":
         return "RAI-23", (f"outside a capture only the active player (seat {state['active']}) "
                           "plays tricks, in their own turn; the others may in a capture's "
