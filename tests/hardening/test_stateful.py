@@ -155,7 +155,6 @@ KozyabloMachine = machine_for("kozyablo", st.builds(
     lambda chance: {"chance": chance}, CHANCE))
 
 
-
 def _raiders_steered_options(players: int) -> st.SearchStrategy:
     """RAI-7 short game where allowed: a win is near enough to reach."""
     return st.builds(lambda chance, fizzle: {
@@ -190,7 +189,7 @@ STEERED_GAMES = {
     "raiders": (lambda seed: (RAIDERS_PLAYERS[seed % 6], {
         "turn_limit": 100, **({"short_game": True} if RAIDERS_PLAYERS[seed % 6] > 2 else {})}),
         42, 0.4),
-    "kozyablo": (lambda seed: (2 + seed % 3, {"turn_limit": 60}), 12, 0.6),
+    "kozyablo": (lambda seed: (2 + seed % 3, {"turn_limit": 60}), 12, 0.75),
     "tremble": (lambda seed: (2 + seed % 4, {}), 4, 1.0),
 }
 

@@ -11,8 +11,9 @@ base class hides the random state.
 A view adds what a bot would otherwise compute: ``fighters_in_play``, every
 fighter on the table (the attacker of a capture, every guard) with its
 printed power, the sum of its live modifiers and its current power (RAI-20,
-RAI-25), the attacker first, then the guards by seat and property.  It is derived, so it lives in the view only; the state keeps the
-parts (``modifiers``) and is judged by them.
+RAI-25), the attacker first, then the guards by seat and property.  It is
+derived, so it lives in the view only; the state keeps the parts
+(``modifiers``) and is judged by them.
 """
 
 from __future__ import annotations
@@ -46,8 +47,11 @@ def powers_in_play(state: dict) -> list[dict]:
     >>> state = {**GAME.new_game(2, {}, seed=1)[0], "capture": None,
     ...          "players": [{"holdings": {}}, {"holdings": {"club": "D-9"}}],
     ...          "modifiers": [{"card": "D-9", "amount": -3, "until": "turn"}]}
-    >>> powers_in_play(state)
-    [{'card': 'D-9', 'player': 1, 'role': 'guard', 'property': 'club', 'printed_power': 4, 'modifiers': -3, 'power': 1}]
+    >>> [guard] = powers_in_play(state)
+    >>> guard["card"], guard["role"], guard["property"], guard["player"]
+    ('D-9', 'guard', 'club', 1)
+    >>> guard["printed_power"], guard["modifiers"], guard["power"]
+    (4, -3, 1)
     """
     if state["phase"] in ("deal", "trump"):
         return []
