@@ -168,3 +168,30 @@ def test_rai_6_7_8_the_targets_are_described_for_bots():
         assert GAME.score(state)["target"] == targets["short_game"]["by_players"][str(players)]
     teams, _ = GAME.new_game(4, {"teams": True}, seed=1)
     assert GAME.score(teams)["target"] == targets["teams"]["money"]
+
+
+def test_rai_6a_the_finished_state_of_a_win_in_a_capture_window_is_accepted_over_http():
+    """RULING RAI-6a, as the issue found it over HTTP: two players, player 0 at 34
+    money captures, then in the response window steals a guard worth 2 — `apply`
+    answers the win, and the finished state sent back to `score`,
+    `legal-actions` and `view` is accepted (200), not `invalid-state`."""
+    from service.app import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    url = "/v1/games/raiders"
+    state = table(trump="H", hands={0: ["S-K", "C-Q"]}, centre=["market"],
+                  holdings={0: {"oil_well": "H-K", "bank": "D-K", "bank#2": "S-J"},
+                            1: {"club": "C-9"}})
+    for action in (act("capture", 0, fighter="S-K", property="market"),
+                   act("play_trick", 0, card="C-Q", target="C-9")):
+        answer = client.post(f"{url}/apply", json={"state": state, "action": action})
+        assert answer.status_code == 200, answer.json
+        state = answer.json["state"]
+    assert [e["type"] for e in answer.json["events"]][-1] == "game_won"
+    assert state["phase"] == "over" and state["capture"] is None
+    score = client.post(f"{url}/score", json={"state": state})
+    assert score.status_code == 200 and score.json["winners"] == [0]
+    legal = client.post(f"{url}/legal-actions", json={"state": state})
+    assert legal.status_code == 200 and legal.json["actions"] == []
+    view = client.post(f"{url}/view", json={"state": state, "player": 1})
+    assert view.status_code == 200 and view.json["view"]["phase"] == "over"
