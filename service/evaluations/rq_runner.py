@@ -331,6 +331,7 @@ def reap(connection: Redis, jobs: list[Job]) -> bool:
                             "the worker running this job stopped sending heartbeats; "
                             + ("the job was retried" if j.retries_left else "the job failed"))
         pipe.execute()
+    drop_leftovers(connection)  # RQ's cleanup must not take an ended job for abandoned
     registry.cleanup()
     return True
 
