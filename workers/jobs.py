@@ -82,15 +82,25 @@ def _result_ttl(job: Job) -> int:
     return job.result_ttl if job.result_ttl is not None and job.result_ttl > 0 else RESULT_TTL
 
 
-def _finished(job: Job, eval_id: str, result) -> object:
-    """Record ``result`` as the evaluation's outcome; the recorded result
-    (an earlier run's, if the aggregate is run again)."""
-    outcome = store_outcome(job.connection, eval_id,
-                            {"status": "finished", "result": result, "ended_at": time.time()},
-                            _result_ttl(job))
+def _answer(outcome: dict):
+    """What the job answers for the evaluation's recorded outcome: its
+    result, or ``EvaluationFailed`` with its problem."""
     if outcome["status"] == "finished":
         return outcome["result"]
     raise EvaluationFailed(outcome["error"])
+
+
+def _finished(job: Job, eval_id: str, result):
+    """Record ``result`` as the evaluation's outcome unless one is recorded;
+    answer the recorded one."""
+    return _answer(store_outcome(job.connection, eval_id,
+                                 {"status": "finished", "result": result,
+                                  "ended_at": time.time()}, _result_ttl(job)))
+
+
+def _chunk_failed(detail: str) -> dict:
+    return {"type": "https://referee.dev/problems/evaluation-failed",
+            "title": "Evaluation failed", "status": 500, "detail": detail}
 
 
 def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
@@ -114,24 +124,19 @@ def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]
     with _Heartbeat(job):
         recorded = load_outcome(job.connection, eval_id)
         if recorded is not None:  # run again by RQ: the evaluation already ended
-            if recorded["status"] == "finished":
-                return recorded["result"]
-            raise EvaluationFailed(recorded["error"])
+            return _answer(recorded)
         partials = []
         for k, chunk in enumerate(Job.fetch_many(chunk_ids, connection=job.connection)):
             if chunk is None:
-                return _fail(job, eval_id, {"type": "https://referee.dev/problems/evaluation-failed",
-                                     "title": "Evaluation failed", "status": 500,
-                                     "detail": f"chunk {k} has disappeared before aggregation"})
+                return _fail(job, eval_id,
+                             _chunk_failed(f"chunk {k} has disappeared before aggregation"))
             status = chunk.get_status(refresh=False)
             if status != JobStatus.FINISHED:
                 result = chunk.latest_result()
                 text = (result.exc_string if result is not None else "") or status.value
                 why = ("its worker died (AbandonedJobError)" if "AbandonedJobError" in text
                        else text.strip().splitlines()[-1])
-                return _fail(job, eval_id, {"type": "https://referee.dev/problems/evaluation-failed",
-                                     "title": "Evaluation failed", "status": 500,
-                                     "detail": f"chunk {k} failed: {why}"})
+                return _fail(job, eval_id, _chunk_failed(f"chunk {k} failed: {why}"))
             value = chunk.return_value()
             if value.get("canceled") or "partial" not in value:
                 return None
@@ -149,9 +154,7 @@ def single_job(eval_id: str, kind_name: str, plan: dict):
     with _Heartbeat(job):
         recorded = load_outcome(job.connection, eval_id)
         if recorded is not None:  # run again by RQ: the evaluation already ended
-            if recorded["status"] == "finished":
-                return recorded["result"]
-            raise EvaluationFailed(recorded["error"])
+            return _answer(recorded)
         try:
             chunk = kind.chunks(plan)[0]
             result = kind.aggregate(plan, [kind.run_chunk(plan, chunk,
@@ -168,9 +171,6 @@ def _fail(job: Job, eval_id: str, problem: dict):
     one) and fail the job with the recorded problem."""
     job.meta["problem"] = problem
     job.save_meta()
-    outcome = store_outcome(job.connection, eval_id,
-                            {"status": "failed", "error": problem, "ended_at": time.time()},
-                            _result_ttl(job))
-    if outcome["status"] == "finished":  # an earlier run finished: keep its result
-        return outcome["result"]
-    raise EvaluationFailed(outcome["error"])
+    return _answer(store_outcome(job.connection, eval_id,
+                                 {"status": "failed", "error": problem,
+                                  "ended_at": time.time()}, _result_ttl(job)))
