@@ -30,6 +30,9 @@ resolved by the test's own seeded generator and recorded like other actions
 only (1 = all; 9 goes with them) to keep long suites fast.  Returns a small report dict
 (``games``, ``steps``, ``finished_by`` counts) so a test can assert variety.
 A failure raises ``AssertionError`` naming the setup and the step.
+
+``SteeringBot`` (pass it as ``bot``) steers any game toward a real win, so
+the checks also meet the states only a win produces.
 """
 
 from __future__ import annotations
@@ -140,10 +143,10 @@ class SteeringBot:
 
 def standing(game: Game, state: dict, player: int) -> float:
     """How near the game is to a decision, as ``player`` sees it: a finished
-    game is best (``player`` among the winners) or worst, else the spread of
-    the score totals (``game.score``: money, people, capital life) plus a
-    little of the player's own total.  Every steered player so pushes the
-    game toward someone's win, not only toward their own.
+    game outranks any unfinished one (``player``'s own win most), else the
+    spread of the score totals (``game.score``: money, people, capital life)
+    plus a little of the player's own total.  Every steered player so pushes
+    the game toward someone's win, not only toward their own.
 
     >>> from service.games.registry import get_game
     >>> raiders = get_game("raiders")
