@@ -10,7 +10,8 @@ OpenSpiel's ``Game``/``State`` split and python-chess's ``Board``:
 * ``legal_actions(state, player=None)`` — every legal action, each ready to
   be sent to ``apply`` as it is
 * ``check(state, action)`` — ``{"legal": bool, "rule"?, "reason"?}`` (a legal
-  action may carry the ``check_notes`` of its game, e.g. ``"fizzles"``)
+  action may carry the ``check_notes`` of its game; a game may override
+  ``check``, as Raiders does to call a play that would fizzle illegal)
 * ``apply(state, action) -> (state, events)`` — pure; an illegal action
   raises ``RuleViolation`` naming the clause
 * ``score(state)`` — ``{finished, winners, scores: [{player, total, breakdown}]}``
@@ -314,8 +315,8 @@ class Game:
         entry = next((p for p in state["pending"] if p["player"] == player), None)
         if entry is None:
             who = ", ".join(str(p["player"]) for p in state["pending"])
-            raise RuleViolation(self.out_of_turn_rule(state),
-                                f"player {player} has no decision to make now (pending: {who})")
+            raise RuleViolation(*self.out_of_turn(
+                state, action, f"player {player} has no decision to make now (pending: {who})"))
         if player == CHANCE:
             outcomes = [a for a, _ in self.chance_outcomes(state)]
             if action not in outcomes:
@@ -397,6 +398,13 @@ class Game:
                     f"possible: {listed}")
         return (f"that {action['type']!r} outcome cannot happen at {node} "
                 f"({len(same)} outcomes are possible; legal-actions lists them)")
+
+    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
+        """``(clause, reason)`` cited when a player who is not pending sends
+        ``action``.  Default: ``out_of_turn_rule(state)`` and ``reason``; a game
+        overrides it to cite the clause the action itself breaks (a trick out of
+        turn, a credit while the game waits for someone else)."""
+        return self.out_of_turn_rule(state), reason
 
     def check_notes(self, state: dict, action: dict) -> dict:
         """Extra keys ``check`` reports about an action ``apply`` accepts.

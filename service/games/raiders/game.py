@@ -95,7 +95,10 @@ class Raiders(Game):
 
     id = "raiders"
     title = {"en": "Raiders", "ru": "Рейдеры"}
-    rules_version = "raiders/1"
+    #: 2: a win closes a capture at once (RULING RAI-6a), a capture of a property the
+    #: attacker gains ends without a fight (RULING RAI-17a), a fizzled capture uses
+    #: up the attempt (RAI-30, RAI-12)
+    rules_version = "raiders/2"
     min_players = 2
     max_players = 6
     game_options = OPTIONS
@@ -188,21 +191,13 @@ class Raiders(Game):
             return capture.fizzle_notes(state, action)
         return {}
 
-    def _validate_action(self, state: dict, action) -> dict:
+    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
         """Cite the clause a player breaks by acting out of turn with a trick
         or a capture, instead of the turn order (RAI-5a): outside a capture a
         trick belongs to the active player's turn (RAI-23), a capture to the
         active player's one attempt (RAI-12); while one is in progress others
         may only play tricks (RAI-21)."""
-        try:
-            return super()._validate_action(state, action)
-        except RuleViolation as exc:
-            if exc.rule not in (self.not_your_turn_rule, "RAI-26"):
-                raise
-            found = _out_of_turn_play(state, action)
-            if found is None:
-                raise
-            raise RuleViolation(*found) from None
+        return _out_of_turn_play(state, action) or super().out_of_turn(state, action, reason)
 
     def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
                                   outcomes: list[dict]) -> str:

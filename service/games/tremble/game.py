@@ -49,9 +49,9 @@ _by_hash: dict[str, Catalog] = {}
 class TrembleGame(Game):
     id = "tremble"
     title = {"en": "Tremble, Humans!", "ru": "Трепещите, человеки!"}
-    #: tremble-2: the buy step is optional (RULING TRE-12a: ``buy_choice``, a
+    #: 2: the buy step is optional (RULING TRE-12a: ``buy_choice``, a
     #: ``draw_or_decline`` decision) and ``draw_ship`` names the copy drawn
-    rules_version = "tremble-2"
+    rules_version = "tremble/2"
     min_players = 2
     max_players = 5
     game_options = (
@@ -164,19 +164,13 @@ class TrembleGame(Game):
         return CHANCE_RULES.get(decision) or flow.DECISION_RULES.get(decision,
                                                                      self.not_your_turn_rule)
 
-    def _validate_action(self, state, action):
-        """As the base, but a credit action out of turn cites TRE-26: a credit
-        is taken or repaid while the game waits for a decision of that player."""
-        try:
-            return super()._validate_action(state, action)
-        except RuleViolation as exc:
-            player = action.get("player")
-            if (action.get("type") in CREDIT_ACTIONS and state["result"] is None
-                    and all(e["player"] != player for e in state["pending"])):
-                raise RuleViolation("TRE-26", "a credit is taken or repaid while the game "
-                                              "waits for a decision of yours; " + exc.reason
-                                    ) from None
-            raise
+    def out_of_turn(self, state, action, reason):
+        """A credit action out of turn cites TRE-26: a credit is taken or repaid
+        while the game waits for a decision of that player."""
+        if action["type"] in CREDIT_ACTIONS:
+            return "TRE-26", ("a credit is taken or repaid while the game waits for a "
+                              "decision of yours; " + reason)
+        return super().out_of_turn(state, action, reason)
 
     def impossible_outcome_reason(self, state, entry, action, outcomes):
         """Why a well-formed chance outcome cannot happen: the ship is not in
