@@ -19,7 +19,10 @@ from __future__ import annotations
 import gc
 import os
 
+import rq
 from rq import Worker
+
+RQ_MAJOR = int(rq.__version__.split(".")[0])
 
 
 def preload() -> None:
@@ -70,26 +73,27 @@ class RefereeWorker(Worker):
         except Exception:
             self.log.exception("evaluation reaper failed")
 
-    # rq/rq#2424 (RQ 2.12, fixed upstream by rq/rq#2466 in RQ 3): when the
+    # rq/rq#2424 (RQ 2.x, fixed upstream by rq/rq#2466 in RQ 3.0): when the
     # success transaction of ``handle_job_success`` hits a WatchError it is
     # retried, but the first attempt's ``cleanup_execution`` has already
     # dropped ``self.execution``, so the retry no longer removes the job from
     # the started registry.  Keep the execution until the transaction commits.
-    _in_success = False
+    if RQ_MAJOR < 3:
+        _in_success = False
 
-    def handle_job_success(self, job, queue, started_job_registry):
-        self._in_success = True
-        try:
-            super().handle_job_success(job, queue, started_job_registry)
-        finally:
-            self._in_success = False
-        self.execution = None
+        def handle_job_success(self, *args, **kwargs):
+            self._in_success = True
+            try:
+                super().handle_job_success(*args, **kwargs)
+            finally:
+                self._in_success = False
+            self.execution = None
 
-    def cleanup_execution(self, job, pipeline):
-        execution = self.execution
-        super().cleanup_execution(job, pipeline)
-        if self._in_success:
-            self.execution = execution  # a WatchError retry needs it again
+        def cleanup_execution(self, *args, **kwargs):
+            execution = self.execution
+            super().cleanup_execution(*args, **kwargs)
+            if self._in_success:
+                self.execution = execution  # a WatchError retry needs it again
 
     def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
         super().handle_work_horse_killed(job, retpid, ret_val, rusage)
