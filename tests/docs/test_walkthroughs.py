@@ -1,0 +1,311 @@
+"""Every walk-through in README.md and docs/*.md, run against a live server (issue 14).
+
+A walk-through is a ```console block preceded by an HTML comment naming it::
+
+    <!-- walkthrough: raiders-capture -->
+    ```console
+    $ echo '{"players": 2, "seed": 15}' | post new > game.json
+    $ show 'd["state"]["pending"]' < game.json
+    [{"player": 0, "decision": "turn"}]
+    ```
+
+The format:
+
+- A line starting with ``$ `` is a command; a command line ending with ``\\``
+  continues on the next line (verbatim, as in a shell).  Every other line is
+  output: what the command before it prints (stdout and stderr), exactly.
+- Blocks with the same name, in one file, are one session: they run in order
+  in one ``bash`` process (variables and functions carry over), in a fresh
+  temporary directory (files such as ``game.json`` stay between blocks).
+- ``http://127.0.0.1:8000`` in a command is replaced by the test server's
+  base URL, which is also exported as ``$BASE``.
+- Placeholders in the expected output, for values that legitimately vary:
+  ``…`` inside a line matches any run of characters on that line (request
+  ids, evaluation ids, timestamps); a line that is only ``…`` matches any
+  number of whole lines (zero included).  Nothing else is loose: a changed
+  word, number or line fails the test.
+
+The server is the Procfile's ``web`` command (gunicorn) on a free loopback
+port, with no ``REDIS_URL`` (evaluations run embedded, with a private store)
+and none of the ``REFEREE_*`` options set, so the answers are the defaults'.
+
+``python -m tests.docs.test_walkthroughs [--write] [--base=URL] FILE…`` runs
+the walk-throughs of the given files (against a server of its own, or the one
+at ``URL``) and prints the actual output of the steps that differ; with
+``--write`` it rewrites their expected output in place (placeholders are lost:
+put them back by hand).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DOC_ADDRESS = "http://127.0.0.1:8000"
+MARK = re.compile(r"^<!--\s*walkthrough:\s*([\w.-]+)\s*-->\s*$")
+ANY = "…"
+STEP_MARK = "@@walkthrough-step-{}@@"
+SECONDS = 300
+
+
+@dataclass
+class Step:
+    command: str            # the command as written (continuation lines included)
+    expected: list[str]     # the printed output, line by line
+    line: int               # 1-based line of the command in its file
+
+
+@dataclass
+class Walkthrough:
+    path: Path
+    name: str
+    steps: list[Step] = field(default_factory=list)
+    blocks: list[tuple[int, int]] = field(default_factory=list)  # (first, last) body line indexes
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.relative_to(REPO)}::{self.name}"
+
+
+def doc_files() -> list[Path]:
+    return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
+def parse(path: Path) -> list[Walkthrough]:
+    """The walk-throughs of one markdown file, in order of first appearance.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp(), "x.md")
+    >>> _ = p.write_text("<!-- walkthrough: w -->\\n```console\\n$ echo a \\\\\\n  b\\na b\\n$ true\\n```\\n")
+    >>> [(s.command, s.expected) for s in parse(p)[0].steps]
+    [('echo a \\\\\\n  b', ['a b']), ('true', [])]
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found: dict[str, Walkthrough] = {}
+    i = 0
+    while i < len(lines):
+        mark = MARK.match(lines[i])
+        if not mark:
+            i += 1
+            continue
+        name = mark.group(1)
+        if i + 1 >= len(lines) or lines[i + 1].strip() != "```console":
+            raise ValueError(f"{path}:{i + 1}: walkthrough {name!r} must be followed by ```console")
+        walk = found.setdefault(name, Walkthrough(path, name))
+        j = i + 2
+        first = j
+        while j < len(lines) and lines[j].strip() != "```":
+            line = lines[j]
+            if line.startswith("$ "):
+                command, start = [line[2:]], j
+                while command[-1].endswith("\\") and j + 1 < len(lines):
+                    j += 1
+                    command.append(lines[j])
+                walk.steps.append(Step("\n".join(command), [], start + 1))
+            else:
+                if not walk.steps:
+                    raise ValueError(f"{path}:{j + 1}: output before any command in {name!r}")
+                walk.steps[-1].expected.append(line)
+            j += 1
+        if j >= len(lines):
+            raise ValueError(f"{path}:{i + 1}: walkthrough {name!r} is not closed")
+        walk.blocks.append((first, j))
+        i = j + 1
+    return list(found.values())
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether ``actual`` lines match ``expected`` with its ``…`` placeholders.
+
+    >>> matches(["a", "id …", "z"], ["a", "id 42", "z"])
+    True
+    >>> matches(["a", "…", "z"], ["a", "b", "c", "z"]), matches(["a", "…"], ["a"])
+    (True, True)
+    >>> matches(["a", "b"], ["a", "c"]), matches(["a"], ["a", "b"])
+    (False, False)
+    """
+    def line_ok(pattern: str, text: str) -> bool:
+        if ANY not in pattern:
+            return pattern == text
+        regex = ".*".join(re.escape(part) for part in pattern.split(ANY))
+        return re.fullmatch(regex, text, re.DOTALL) is not None
+
+    memo: dict[tuple[int, int], bool] = {}
+
+    def at(e: int, a: int) -> bool:
+        if (e, a) not in memo:
+            if e == len(expected):
+                ok = a == len(actual)
+            elif expected[e] == ANY:
+                ok = at(e + 1, a) or (a < len(actual) and at(e, a + 1))
+            else:
+                ok = a < len(actual) and line_ok(expected[e], actual[a]) and at(e + 1, a + 1)
+            memo[e, a] = ok
+        return memo[e, a]
+
+    return at(0, 0)
+
+
+def run(walk: Walkthrough, base: str, workdir: Path) -> list[list[str]]:
+    """Run every step of ``walk`` in one bash process; each step's output lines."""
+    script = ["set +e", "exec 2>&1"]
+    for n, step in enumerate(walk.steps):
+        script.append(f"printf '\\n%s\\n' {STEP_MARK.format(n)}")  # also ends an unfinished line
+        script.append(step.command.replace(DOC_ADDRESS, base))
+    script.append(f"printf '\\n%s\\n' {STEP_MARK.format(len(walk.steps))}")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("REFEREE_") and k not in ("REDIS_URL",)}
+    env["BASE"] = base
+    done = subprocess.run(["bash", "--noprofile", "--norc"], input="\n".join(script) + "\n",
+                          cwd=workdir, env=env, capture_output=True, text=True,
+                          timeout=SECONDS)
+    outputs: list[list[str]] = []
+    current: list[str] | None = None
+    for line in done.stdout.splitlines():
+        if re.fullmatch(STEP_MARK.format(r"\d+"), line):
+            if current is not None:
+                outputs.append(current)
+            current = []
+        elif current is not None:
+            current.append(line)
+    while len(outputs) < len(walk.steps):
+        outputs.append(["(the script stopped before this step)", *done.stdout.splitlines()[-20:]])
+    return [trim(o) for o in outputs]
+
+
+def trim(lines: list[str]) -> list[str]:
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines
+
+
+@contextmanager
+def live_server(tmp: Path) -> Iterator[str]:
+    """The Procfile's gunicorn on a free loopback port, embedded evaluations; its base URL."""
+    from bench import servers
+
+    port = servers.free_port()
+    cmd = servers.gunicorn_command(servers.SERVICE_APP, port)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("REFEREE_") and k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
+    env.update({"PYTHONPATH": str(REPO), "REFEREE_EVALUATION_STORE": str(tmp / "evaluations.sqlite3"),
+                "REFEREE_ACCESS_LOG": "0"})
+    log = tmp / "gunicorn.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        servers.wait_ready(url, proc, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def all_walkthroughs() -> list[Walkthrough]:
+    return [w for path in doc_files() for w in parse(path)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("walkthrough_server")) as url:
+        yield url
+
+
+WALKTHROUGHS = all_walkthroughs()
+
+
+@pytest.mark.parametrize("walk", WALKTHROUGHS, ids=[w.id for w in WALKTHROUGHS])
+def test_walkthrough_prints_what_the_docs_say(walk: Walkthrough, server: str, tmp_path: Path):
+    """Each command of the walk-through prints exactly its documented output."""
+    outputs = run(walk, server, tmp_path)
+    wrong = []
+    for step, actual in zip(walk.steps, outputs):
+        if not matches(trim(step.expected), actual):
+            wrong.append(f"{walk.path.name}:{step.line}: $ {step.command}\n"
+                         "--- documented\n" + "\n".join(step.expected) +
+                         "\n--- printed now\n" + "\n".join(actual))
+    assert not wrong, "\n\n".join(wrong)
+
+
+def test_the_docs_have_walkthroughs_and_the_readme_one():
+    """README.md has its short walk-through; every docs page that promises one has it."""
+    names = {(w.path.name, w.name) for w in WALKTHROUGHS}
+    files = {p for p, _ in names}
+    for page in ("README.md", "raiders.md", "kozyablo.md", "tremble.md", "evaluations.md"):
+        assert page in files, f"{page} has no marked walk-through"
+    assert all(w.steps for w in WALKTHROUGHS)
+
+
+def test_a_stale_line_fails():
+    """The comparison is exact: one changed output line of a real walk-through fails it."""
+    walk = next(w for w in WALKTHROUGHS if any(s.expected for s in w.steps))
+    step = next(s for s in walk.steps if s.expected)
+    stale = step.expected[:-1] + [step.expected[-1] + " (stale)"]
+    assert matches(step.expected, step.expected)
+    assert not matches(stale, step.expected)
+
+
+def _rewrite(walk: Walkthrough, outputs: list[list[str]]) -> None:
+    """Replace the expected output of ``walk``'s steps in its file by ``outputs``."""
+    walk = next(w for w in parse(walk.path) if w.name == walk.name)  # lines may have moved
+    lines = walk.path.read_text(encoding="utf-8").splitlines()
+    by_line = {step.line: out for step, out in zip(walk.steps, outputs)}
+    new: list[str] = []
+    i = 0
+    inside = {k for first, last in walk.blocks for k in range(first, last)}
+    while i < len(lines):
+        if i in inside and lines[i].startswith("$ "):
+            new.append(lines[i])
+            out = by_line.get(i + 1)
+            while lines[i].endswith("\\"):
+                i += 1
+                new.append(lines[i])
+            i += 1
+            while i in inside and not lines[i].startswith("$ "):
+                i += 1
+            new.extend(out or [])
+            continue
+        new.append(lines[i])
+        i += 1
+    walk.path.write_text("\n".join(new) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    write = "--write" in argv
+    base = next((a.split("=", 1)[1] for a in argv if a.startswith("--base=")), None)
+    paths = [Path(a).resolve() for a in argv if not a.startswith("--")] or doc_files()
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        with (nullcontext(base) if base else live_server(Path(tmp))) as url:
+            for path in paths:
+                for walk in parse(path):
+                    work = Path(tempfile.mkdtemp(dir=tmp))
+                    outputs = run(walk, url, work)
+                    for step, actual in zip(walk.steps, outputs):
+                        ok = matches(trim(step.expected), actual)
+                        failed += not ok
+                        print(f"{'ok ' if ok else 'NEW'} {path.name}:{step.line}: $ {step.command}")
+                        if not ok:
+                            print("\n".join("    " + line for line in actual))
+                    if write:
+                        _rewrite(walk, outputs)
+    return 1 if failed and not write else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
