@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test venv redis-server openapi bench load wrk
+.PHONY: run test venv redis-server openapi bench load wrk node clients
 
 # (Re)install when pyproject.toml changes; create the venv if missing.
 $(STAMP): pyproject.toml
@@ -41,8 +41,36 @@ redis-server:
 		fi; \
 	fi
 
-test: venv redis-server
+# tests/clients generate a TypeScript client from openapi.yaml (package.json: @hey-api/openapi-ts,
+# typescript, zod): node and npm from apt when missing (as root, like redis-server), then
+# `npm ci` from the committed package-lock.json whenever it changes (node_modules/.installed).
+node:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing nodejs and npm (tests/clients generate a TypeScript client)"; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; \
+		else \
+			echo "make test needs node >= 18.18 and npm: sudo apt-get install -y nodejs npm" >&2; \
+			exit 1; \
+		fi; \
+	fi
+
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json | node
+	npm ci --prefer-offline --no-audit --no-fund
+	@touch $(NODE_STAMP)
+
+test: venv redis-server $(NODE_STAMP)
 	$(PY) -m pytest
+
+# Generate both clients from openapi.yaml as tests/clients does, to read them:
+# build/clients/python/referee_client and build/clients/typescript (docs/clients.md).
+clients: venv $(NODE_STAMP)
+	rm -rf build/clients && mkdir -p build/clients
+	$(VENV)/bin/openapi-python-client generate --path openapi.yaml --meta none \
+		--config tests/clients/python_client.yaml --output-path build/clients/python/referee_client
+	REFEREE_OPENAPI=openapi.yaml REFEREE_TS_OUT=build/clients/typescript \
+		node_modules/.bin/openapi-ts --file tests/clients/openapi-ts.config.mjs
 
 # Regenerate the committed API contract after changing routes, envelopes or engine shapes.
 openapi: venv
