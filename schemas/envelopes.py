@@ -250,8 +250,10 @@ class PlayerScore(_Response):
     player = fields.Integer(required=True)
     total = fields.Raw(required=True, metadata={"type": "number"})
     breakdown = fields.Raw(required=True, metadata={
-        "description": "Where the total comes from (game-specific).",
-        "type": ["object", "array"]})
+        "description": "Where the total comes from (game-specific: the typed operations "
+                       "give each game's own shape).",
+        "anyOf": [{"type": "object", "additionalProperties": True},
+                  {"type": "array", "items": {"type": "object", "additionalProperties": True}}]})
 
     class Meta:
         unknown = INCLUDE

@@ -39,15 +39,19 @@ from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 from __future__ import annotations
 
 import importlib.metadata
+import random
 import sys
 
 import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+import card_db
 from schemas import envelopes
 from service.games import registry
 from service.games.base import Game
+from service.games.chance import CHANCE
+from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
 
 #: ``info.version``: the package version (pyproject.toml), one number for both
@@ -174,16 +178,27 @@ def game_components(spec: APISpec, game: Game) -> None:
         spec.components.schema(component, schema)
         refs.append({"$ref": f"#/components/schemas/{component}"})
     spec.components.schema(f"{name}Action", {
-        "description": f"One {game.id} action (its `type` says which).", "oneOf": refs})
+        "description": f"One {game.id} action (its `type` says which).", "oneOf": refs,
+        "discriminator": {"propertyName": "type", "mapping": {
+            t: f"#/components/schemas/{name}{camel(t)}Action" for t in game.action_specs}}})
     setup = game.player_setup_spec.schema()
     setup["description"] = f"One {game.id} player's setup in `new` (instead of a player count)."
     spec.components.schema(f"{name}PlayerSetup", setup)
+    known = sorted({*game.event_types, "chance"})
+    spec.components.schema(f"{name}EventType", {
+        "type": "string", "enum": known,
+        "description": f"The {game.id} event types of this version; a later version may add "
+                       "more (an event's `type` is any string, see the compatibility policy)."})
     spec.components.schema(f"{name}Event", {
         "type": "object", "required": ["type"],
-        "properties": {"type": {"enum": sorted({*game.event_types, "chance"})}},
+        "properties": {"type": {
+            "anyOf": [{"$ref": f"#/components/schemas/{name}EventType"}, {"type": "string"}],
+            "description": "What happened: one of the known types, or a type a later "
+                           "version added (keep it, skip what you do not know)."}},
         "additionalProperties": True,
         "description": f"Something that happened in a {game.id} game "
-                       "(`chance`: a chance outcome the server resolved)."})
+                       "(`chance`: a chance outcome the server resolved). Open: later versions "
+                       "may add event types and optional fields."})
 
 
 def build_spec(modules=None) -> APISpec:
@@ -333,6 +348,453 @@ def _core_paths(spec: APISpec) -> None:
         ["operations"], [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}]))
 
 
+# ------------------------------------------------------------- typed games
+#: the contract operations, documented once per game with that game's own types:
+#: verb → (summary, generic request, generic response, OK text, extra error statuses)
+GAME_OPERATIONS = {
+    "new": ("Start a {title} game", "NewRequest", "NewResponse",
+            "The new state and the setup events.", (422,)),
+    "legal-actions": ("Who must decide in {title}, and every legal action",
+                      "LegalActionsRequest", "LegalActionsResponse",
+                      "The pending decisions and the legal actions.", STATE_ERRORS),
+    "apply": ("Apply a {title} action", "ApplyRequest", "ApplyResponse",
+              "The new state, what happened, and the outcome.", (422, *STATE_ERRORS)),
+    "check": ("Check a {title} action without applying it", "CheckRequest", "CheckResponse",
+              "Whether the action is legal; if not, the clause and why.", STATE_ERRORS),
+    "score": ("Score a {title} state", "ScoreRequest", "Outcome", "The outcome.", STATE_ERRORS),
+    "view": ("A {title} state as one player may see it", "ViewRequest", "ViewResponse",
+             "The player's view.", STATE_ERRORS),
+    "replay": ("Replay a recorded {title} game", "ReplayRequest", "ReplayResponse",
+               "The replayed game.", (422,)),
+}
+#: generic component → the suffix of its per-game counterpart (``Raiders`` + suffix)
+GENERIC_NAMES = {"GameState": "State", "Action": "Action", "Event": "Event",
+                 "PlayerSetup": "PlayerSetup", "Outcome": "Outcome",
+                 "PlayerScore": "PlayerScore", "ReplayStep": "ReplayStep", "Setup": "Setup"}
+#: responses that do not depend on the game
+SHARED_RESPONSES = ("CheckResponse", "ViewResponse")
+#: seeded mid-game examples: a fixed seed and a fixed number of random legal actions
+EXAMPLE_SEED, EXAMPLE_STEPS = 7, 12
+
+
+def _retarget(schema, name: str):
+    """A deep copy of a generic schema whose game refs point at game ``name``'s types.
+
+    >>> _retarget({"items": {"$ref": "#/components/schemas/Event"}}, "Raiders")
+    {'items': {'$ref': '#/components/schemas/RaidersEvent'}}
+    """
+    if isinstance(schema, list):
+        return [_retarget(s, name) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "$ref" and isinstance(value, str) and value.rsplit("/", 1)[1] in GENERIC_NAMES:
+            value = f"#/components/schemas/{name}{GENERIC_NAMES[value.rsplit('/', 1)[1]]}"
+        out[key] = _retarget(value, name)
+    return out
+
+
+def _seat(last: int) -> dict:
+    return {"type": "integer", "minimum": 0, "maximum": last}
+
+
+def _option_schema(opt) -> dict:
+    base: dict = {"type": opt.type}
+    if opt.choices is not None:
+        base["enum"] = list(opt.choices)
+    if opt.minimum is not None:
+        base["minimum"] = opt.minimum
+    if opt.maximum is not None:
+        base["maximum"] = opt.maximum
+    text = opt.description + (f" ({opt.clause})" if opt.clause else "")
+    if opt.nullable:
+        base = {"anyOf": [base, {"type": "null"}]}
+    return {**base, "description": text, "default": opt.default}
+
+
+def _probe_values(opt) -> list:
+    """The values of an option worth asking its player-count ``check`` about."""
+    if opt.type == "boolean":
+        return [False, True]
+    if opt.choices is not None:
+        return list(opt.choices)
+    if opt.type == "integer" and opt.minimum is not None and opt.maximum is not None \
+            and opt.maximum - opt.minimum <= 64:
+        return list(range(opt.minimum, opt.maximum + 1))
+    return []
+
+
+def options_for_count(game: Game, players: int) -> dict | None:
+    """What ``players`` seats allow of the options, found by asking each option's own
+    ``check`` (the document follows the engine): values the count rules out, and
+    boolean options that exclude each other.  ``None`` when the count narrows nothing."""
+    narrowed: dict = {}
+    exclusive: list[tuple[str, str]] = []
+    for opt in game.options:
+        if opt.check is None:
+            continue
+        values = _probe_values(opt)
+        allowed = [v for v in values if opt.check(v, players, {}) is None]
+        if allowed != values:
+            if opt.type == "integer" and allowed:
+                bounds = {"type": "integer", "minimum": min(allowed), "maximum": max(allowed)}
+                narrowed[opt.name] = {"anyOf": [bounds, {"type": "null"}]} if opt.nullable else bounds
+            else:
+                narrowed[opt.name] = {"enum": allowed + ([None] if opt.nullable else [])}
+        if opt.type == "boolean" and True in allowed:
+            for other in game.options:
+                if other.type == "boolean" and other.name != opt.name \
+                        and opt.check(True, players, {other.name: True}) is not None \
+                        and (other.check is None or other.check(True, players, {}) is None):
+                    exclusive.append(tuple(sorted((opt.name, other.name))))
+    if not narrowed and not exclusive:
+        return None
+    schema: dict = {"properties": narrowed}
+    if exclusive:  # at most one of each exclusive pair is true
+        schema["not"] = {"anyOf": [{"required": list(pair), "properties": {
+            k: {"const": True} for k in pair}} for pair in sorted(set(exclusive))]}
+    return {"anyOf": [{"type": "null"}, schema]}
+
+
+def _nest(path: tuple[str, ...], schema: dict) -> dict:
+    """``("setup", "players")`` → ``{"properties": {"setup": {"properties": {"players": …}}}}``."""
+    for key in reversed(path):
+        schema = {"properties": {key: schema}}
+    return schema
+
+
+def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str, ...], ...],
+                    options: tuple[str, ...] | None) -> list[dict]:
+    """``if`` the player count (a number, or a list's length, at ``players``) is n
+    ``then`` every seat field is below n and the options are those n players allow."""
+    rules = []
+    for n in range(game.min_players, game.max_players + 1):
+        then: list[dict] = []
+        if n < game.max_players:
+            then += [_nest(path, {"anyOf": [_seat(n - 1), {"type": "null"}, {"const": "chance"}]}
+                           if path[-1] == "player" else {"anyOf": [_seat(n - 1), {"type": "null"}]})
+                     for path in seats]
+        narrowed = options_for_count(game, n) if options else None
+        if narrowed is not None:
+            then.append(_nest(options, narrowed))
+        if then:
+            is_n = {"anyOf": [{"const": n}, {"type": "array", "minItems": n, "maxItems": n}]}
+            rules.append({"if": _nest(players, is_n),
+                          "then": then[0] if len(then) == 1 else {"allOf": then}})
+    return rules
+
+
+def mid_game(game: Game) -> tuple[dict, list[dict], list[dict]]:
+    """A seeded game ``EXAMPLE_STEPS`` random legal actions in: (setup, actions, states).
+
+    Deterministic (fixed seed, fixed RNG), so regenerating the document gives
+    the same examples.  Stops early at the end of the game.
+    """
+    rng = random.Random(EXAMPLE_SEED)
+    setup = {"players": game.min_players, "seed": EXAMPLE_SEED}
+    state, _ = game.new_game(game.min_players, None, EXAMPLE_SEED, "reference")
+    states, actions = [state], []
+    for _ in range(EXAMPLE_STEPS):
+        legal = _decisions(game, state)
+        if not legal:
+            break
+        action = rng.choice(legal)
+        after, _ = game.apply(state, action)
+        if not _decisions(game, after):  # keep a state that still has a decision to show
+            break
+        state = after
+        actions.append(action)
+        states.append(state)
+    return setup, actions, states
+
+
+def _decisions(game: Game, state: dict) -> list[dict]:
+    """The players' legal actions in ``state`` (chance outcomes left out)."""
+    return [a for a in game.legal_actions(state, None) if a.get("player") != CHANCE]
+
+
+def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
+    """verb → (request, 200 answer), from a seeded mid-game state."""
+    setup, actions, states = mid_game(game)
+    new_state, new_events = game.new_game(game.min_players, None, EXAMPLE_SEED, "reference")
+    state = states[-1]
+    action = _decisions(game, state)[0]
+    after, events = game.apply(state, action)
+    pending = game.pending(state)
+    listed: dict = {"pending": pending, "actions": game.legal_actions(state, None)}
+    constraints = {str(p["player"]): c for p in pending if p["player"] != CHANCE
+                   for c in [game.constraints(state, p["player"])] if c is not None}
+    if constraints:
+        listed["constraints"] = constraints
+    replayed = replay_game(game, {**setup, "options": None, "card_set": "reference"}, actions)
+    return {
+        "new": (setup, {"state": new_state, "events": new_events}),
+        "legal-actions": ({"state": state}, listed),
+        "apply": ({"state": state, "action": action},
+                  {"state": after, "events": events, "outcome": game.score(after)}),
+        "check": ({"state": state, "action": action}, game.check(state, action)),
+        "score": ({"state": state}, game.score(state)),
+        "view": ({"state": state, "player": 0}, {"view": game.view(state, 0)}),
+        "replay": ({"setup": setup, "actions": actions}, replayed),
+    }
+
+
+def _player_score(game: Game, scores: list[dict]) -> dict:
+    """``<Game>PlayerScore``: the breakdown typed from the game's own scores."""
+    breakdown: dict = {"description": f"Where the total comes from ({game.id})."}
+    sample = next((s["breakdown"] for s in scores), None)
+    if isinstance(sample, list):
+        breakdown.update({"type": "array", "items": {"type": "object", "additionalProperties": True}})
+    else:
+        keys = sorted(sample or {})
+        breakdown.update({"type": "object", "additionalProperties": {"type": "integer"},
+                          "properties": {k: {"type": "integer"} for k in keys}})
+    return {"type": "object", "required": ["player", "total", "breakdown"],
+            "additionalProperties": True, "properties": {
+                "player": _seat(game.max_players - 1),
+                "total": {"type": "number"}, "breakdown": breakdown}}
+
+
+#: where each typed request holds its player count, its seat fields and its options
+_COUNTS = {
+    "new": (("players",), (("for_player",),), ("options",)),
+    "replay": (("setup", "players"), (("for_player",),), ("setup", "options")),
+    "legal-actions": (("state", "players"), (("player",),), None),
+    "apply": (("state", "players"), (("for_player",),), None),
+    "view": (("state", "players"), (("player",),), None),
+}
+
+
+def _narrow_seats(schema: dict, last: int) -> None:
+    """Seat fields of a typed request go up to the game's last seat (in place)."""
+    for field in ("player", "for_player"):
+        prop = schema.get("properties", {}).get(field)
+        if prop is None:
+            continue
+        for branch in prop.get("anyOf", []):
+            if branch.get("type") == "integer":
+                branch["maximum"] = last
+
+
+def typed_game(doc: dict, game: Game) -> None:
+    """Components and paths of one game's typed operations (``/v1/games/<id>/<verb>``)."""
+    schemas = doc["components"]["schemas"]
+    name, last = camel(game.id), game.max_players - 1
+    sets = card_db.available(game.id)
+    schemas[f"{name}Options"] = {
+        "type": "object", "additionalProperties": False,
+        "description": f"{game.id} options; omitted ones take their defaults.",
+        "properties": {o.name: _option_schema(o) for o in game.options}}
+    setup = _retarget(schemas["Setup"], name)
+    setup["properties"]["players"] = {
+        "description": f"{game.min_players} to {game.max_players} players: a count, or one "
+                       "setup object per player.",
+        "oneOf": [{"type": "integer", "minimum": game.min_players, "maximum": game.max_players},
+                  {"type": "array", "minItems": game.min_players, "maxItems": game.max_players,
+                   "items": {"$ref": f"#/components/schemas/{name}PlayerSetup"}}]}
+    setup["properties"]["options"] = {
+        "anyOf": [{"$ref": f"#/components/schemas/{name}Options"}, {"type": "null"}],
+        "description": setup["properties"]["options"].get("description", "")}
+    setup["properties"]["card_set"] = {**setup["properties"]["card_set"], "enum": sets}
+    setup.pop("description", None)
+    schemas[f"{name}Setup"] = setup
+    examples = game_examples(game)
+    schemas[f"{name}PlayerScore"] = _player_score(game, examples["score"][1]["scores"])
+    for generic in ("Outcome", "ReplayStep"):
+        schemas[f"{name}{generic}"] = _retarget(schemas[generic], name)
+
+    title = game.title["en"] if isinstance(game.title, dict) else str(game.title)
+    for verb, (summary, request, response, ok_text, extra) in GAME_OPERATIONS.items():
+        req = _retarget(schemas[request], name)
+        if request == "NewRequest" or request == "ReplayRequest":
+            for key in ("players", "options", "seed", "card_set"):
+                if request == "NewRequest":
+                    req["properties"][key] = setup["properties"][key]
+            if request == "ReplayRequest":
+                req["properties"]["setup"] = {"$ref": f"#/components/schemas/{name}Setup"}
+        _narrow_seats(req, last)
+        if verb in _COUNTS:
+            rules = per_count_rules(game, *_COUNTS[verb])
+            if rules:
+                req["allOf"] = rules
+        schemas[f"{name}{request}"] = req
+        if response in SHARED_RESPONSES:
+            answer = response
+        elif response == "Outcome":
+            answer = f"{name}Outcome"
+        else:
+            answer = f"{name}{response}"
+            schemas[answer] = _retarget(schemas[response], name)
+        request_example, answer_example = examples[verb]
+        responses = {"200": ok(answer, ok_text)}
+        responses["200"]["content"][JSON]["example"] = answer_example
+        for status in sorted(set(POST_ERRORS) - {404} | set(extra)):
+            responses[str(status)] = error(status)
+        operation = {
+            "operationId": f"{game.id}_{verb.replace('-', '_')}",
+            "summary": summary.format(title=title), "tags": [game.id],
+            "description": doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]["description"],
+            "requestBody": body(f"{name}{request}", request_example),
+            "responses": responses}
+        if set(STATE_ERRORS) <= set(extra):
+            operation["parameters"] = [REQUIRE_SIGNED_HEADER]
+        doc["paths"][f"/v1/games/{game.id}/{verb}"] = {"post": operation}
+
+
+#: operationId of the operations other modules document without one: (method, path) → id
+OPERATION_IDS = {
+    ("get", "/v1/games"): "list_games", ("get", "/v1/games/{game}"): "describe_game",
+    ("get", "/v1/games/{game}/cards"): "list_cards",
+    ("post", "/v1/games/kozyablo/decks/validate"): "kozyablo_validate_deck",
+    ("post", "/v1/evaluations"): "submit_evaluation",
+    ("get", "/v1/evaluations/kinds"): "list_evaluation_kinds",
+    ("get", "/v1/evaluations/{eval_id}"): "get_evaluation",
+    ("delete", "/v1/evaluations/{eval_id}"): "cancel_evaluation",
+    ("post", "/v1/games/tremble/odds"): "tremble_odds",
+    ("get", "/v1/games/{game}/rules"): "get_rules", ("get", "/v1/games/{game}/rules/{clause}"): "get_rule",
+    ("get", "/problems"): "list_problem_types", ("get", "/problems/{slug}"): "get_problem_type",
+    ("get", "/healthz"): "healthz", ("get", "/readyz"): "readyz",
+    ("get", "/openapi.yaml"): "openapi_document", ("get", "/docs"): "docs_page",
+    ("get", "/docs/assets/{name}"): "docs_asset", ("get", "/metrics"): "metrics",
+}
+
+
+def operation_id(method: str, path: str) -> str:
+    """The operationId of ``method path``: from ``OPERATION_IDS``, else made of the path.
+
+    >>> operation_id("get", "/v1/things/{thing_id}/parts")
+    'get_things_by_thing_id_parts'
+    """
+    if (method, path) in OPERATION_IDS:
+        return OPERATION_IDS[method, path]
+    words = [("by_" + w[1:-1]) if w.startswith("{") else w for w in path.split("/")
+             if w and w != "v1"]
+    return "_".join([method, *words]).replace("-", "_").replace(".", "_")
+
+
+def _links(doc: dict, games: list[Game]) -> None:
+    """OpenAPI links: a state a typed operation answers goes on to the operations taking
+    a state (score, view, legal-actions, check, apply), so stateful tools and docs
+    follow a real game (schemathesis's stateful phase uses them)."""
+    for game in games:
+        for verb in ("new", "apply", "replay"):
+            operation = doc["paths"][f"/v1/games/{game.id}/{verb}"]["post"]
+            links = {}
+            for target in ("legal-actions", "score", "view", "apply", "check"):
+                request = {"state": "$response.body#/state"}
+                if target == "view":
+                    request["player"] = 0
+                links[f"{target.replace('-', '_')}"] = {
+                    "operationId": f"{game.id}_{target.replace('-', '_')}",
+                    "requestBody": request,
+                    "description": f"`{target}` on the state this answer holds."}
+            operation["responses"]["200"]["links"] = links
+
+
+def _cards_paths(doc: dict, games: list[Game]) -> None:
+    """``/v1/games/<game>/cards`` per game: each card field of that game a documented
+    query parameter; the generic ``{game}`` path keeps only ``set`` and ``q`` (its
+    filters depend on the game, so they are the typed paths' business)."""
+    from service.http.games import filterable_fields, split_card_data
+
+    generic = doc["paths"]["/v1/games/{game}/cards"]["get"]
+    plain = [p for p in generic["parameters"] if p.get("name") not in ("filters",)]
+    generic["parameters"] = plain
+    typed = {}
+    for game in games:
+        groups, _ = split_card_data(card_db.get(game.id, "reference").data)
+        fields = sorted(filterable_fields(groups) - {"set", "q"})
+        operation = {**generic, "operationId": f"{game.id}_cards", "tags": [game.id],
+                     "summary": generic["summary"] + f" ({game.id})"}
+        parameters = []
+        for p in plain:
+            if p.get("$ref"):
+                continue
+            p = dict(p)
+            if p["name"] == "set":
+                p["schema"] = {**p["schema"], "enum": card_db.available(game.id)}
+            parameters.append(p)
+        for field in fields:
+            parameters.append({
+                "name": field, "in": "query", "required": False, "style": "form",
+                "explode": True, "schema": {"type": "array", "items": {"type": "string"}},
+                "description": f"Keep cards whose `{field}` is one of these values "
+                               "(repeat the key for several)."})
+        operation["parameters"] = parameters
+        operation["description"] = (
+            "Filters compare the field's text (`true`/`false` for booleans). Every card field "
+            "is a query parameter; any other key is refused (400, naming the fields), never "
+            "silently ignored: a mistyped filter would otherwise list every card.")
+        operation["responses"] = {k: v for k, v in generic["responses"].items()}
+        typed[f"/v1/games/{game.id}/cards"] = {"get": operation}
+    generic["description"] = (
+        "Filter by card field with `?<field>=<value>` (repeat for several values): the "
+        "fields depend on the game and are listed as parameters of the typed "
+        "`/v1/games/<game>/cards`; any other key → 400 naming the fields.")
+    doc["paths"] = {**typed, **doc["paths"]}
+
+
+def _odds_request(doc: dict) -> None:
+    """``OddsRequest``: `strengths`, or `fleets` with `city` — never both (a ``oneOf``)."""
+    schema = doc["components"]["schemas"].get("OddsRequest")
+    if not schema or "fleets" not in schema.get("properties", {}):
+        return
+    props = schema["properties"]
+    common = {k: v for k, v in props.items() if k not in ("strengths", "fleets", "city", "card_set")}
+    doc["components"]["schemas"]["OddsRequest"] = {
+        "description": "The fighters' strengths, or the fleets attacking a city (their "
+                       "strengths are worked out from the card set): exactly one of the two.",
+        "oneOf": [
+            {"title": "ByStrengths", "type": "object", "additionalProperties": False,
+             "required": ["strengths"], "properties": {"strengths": props["strengths"], **common}},
+            {"title": "ByFleets", "type": "object", "additionalProperties": False,
+             "required": ["fleets", "city"], "properties": {
+                 k: props[k] for k in ("fleets", "city", "card_set") if k in props} | common}]}
+
+
+def finish(doc: dict, games: list[Game]) -> dict:
+    """Typed per-game operations first, then every operation with its operationId."""
+    generic = dict(doc["paths"])
+    for game in games:
+        typed_game(doc, game)
+    doc["paths"] = {**{p: o for p, o in doc["paths"].items() if p not in generic}, **generic}
+    for verb in GAME_OPERATIONS:
+        operation = doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]
+        operation["operationId"] = f"game_{verb.replace('-', '_')}"
+        operation["description"] += (" Generic over the games (`{game}`); the typed "
+                                     f"`/v1/games/<game>/{verb}` takes and returns that "
+                                     "game's own types.")
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation.setdefault("operationId", operation_id(method, path))
+    _links(doc, games)
+    _odds_request(doc)
+    _cards_paths(doc, games)
+    used = [tag for ops in doc["paths"].values() for op in ops.values()
+            if isinstance(op, dict) for tag in op.get("tags", [])]
+    doc["tags"] = [{"name": tag, "description": _tag_description(tag, games)}
+                   for tag in dict.fromkeys(used)]
+    return doc
+
+
+TAG_DESCRIPTIONS = {
+    "games": "The same operations generic over every game (`{game}` in the path).",
+    "evaluations": "Long computations (odds, playouts) run as jobs.",
+    "rules": "The rules reference every error and event cites.",
+    "operations": "Health, readiness, metrics, this document.",
+}
+
+
+def _tag_description(tag: str, games: list[Game]) -> str:
+    for game in games:
+        if game.id == tag:
+            title = game.title["en"] if isinstance(game.title, dict) else str(game.title)
+            return f"{title}: its own typed operations (state, action, event and score types)."
+    return TAG_DESCRIPTIONS.get(tag, tag)
+
+
 #: the response header every answer carries (``service.operations``)
 REQUEST_ID_HEADER = {
     "description": "The request's id: the client's own `X-Request-Id` when it sent a sane one "
@@ -361,7 +823,7 @@ def with_request_id(doc: dict) -> dict:
 
 def spec_dict(app=None) -> dict:
     modules = app.extensions["referee"]["modules"] if app is not None else None
-    return with_request_id(build_spec(modules).to_dict())
+    return with_request_id(finish(build_spec(modules).to_dict(), registry.all_games()))
 
 
 class _Dumper(yaml.SafeDumper):
