@@ -26,7 +26,8 @@ from rq.job import Job, JobStatus
 from service.evaluations.kinds import Cancelled, get_kind
 from service.evaluations.rq_runner import (BEAT_EVERY, BEAT_TTL, beat_key, cancel_key,
                                            load_outcome, progress_key, store_outcome)
-from service.evaluations.runner import RESULT_TTL, TOMBSTONE_TTL, failure_problem
+from service.evaluations.runner import (RESULT_TTL, TOMBSTONE_TTL, evaluation_problem,
+                                        failure_problem)
 
 
 class EvaluationFailed(Exception):
@@ -98,11 +99,6 @@ def _finished(job: Job, eval_id: str, result):
                                   "ended_at": time.time()}, _result_ttl(job)))
 
 
-def _chunk_failed(detail: str) -> dict:
-    return {"type": "https://referee.dev/problems/evaluation-failed",
-            "title": "Evaluation failed", "status": 500, "detail": detail}
-
-
 def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
     job = get_current_job()
     kind = get_kind(kind_name)
@@ -129,14 +125,14 @@ def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]
         for k, chunk in enumerate(Job.fetch_many(chunk_ids, connection=job.connection)):
             if chunk is None:
                 return _fail(job, eval_id,
-                             _chunk_failed(f"chunk {k} has disappeared before aggregation"))
+                             evaluation_problem(f"chunk {k} has disappeared before aggregation"))
             status = chunk.get_status(refresh=False)
             if status != JobStatus.FINISHED:
                 result = chunk.latest_result()
                 text = (result.exc_string if result is not None else "") or status.value
                 why = ("its worker died (AbandonedJobError)" if "AbandonedJobError" in text
                        else text.strip().splitlines()[-1])
-                return _fail(job, eval_id, _chunk_failed(f"chunk {k} failed: {why}"))
+                return _fail(job, eval_id, evaluation_problem(f"chunk {k} failed: {why}"))
             value = chunk.return_value()
             if value.get("canceled") or "partial" not in value:
                 return None

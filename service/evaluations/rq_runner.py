@@ -50,7 +50,8 @@ from rq.registry import StartedJobRegistry
 
 from .kinds import Kind
 from .runner import (RESULT_TTL, TOMBSTONE_TTL, AlreadyOver, ExpiredEvaluation,
-                     UnknownEvaluation, admit, configured_max_queued, iso, new_id, status_body)
+                     UnknownEvaluation, admit, configured_max_queued, evaluation_problem, iso,
+                     new_id, status_body)
 
 QUEUE = "referee"
 BEAT_TTL = 5
@@ -60,7 +61,6 @@ BEAT_GRACE = 3.0
 MIN_JOB_TIMEOUT = 60
 MAX_JOB_TIMEOUT = 1800
 AGGREGATE_TIMEOUT = 120
-PROBLEM_BASE = "https://referee.dev/problems/"
 
 
 def record_key(eval_id: str) -> str:
@@ -388,5 +388,4 @@ def _job_problem(job: Job) -> dict:
         detail = "the worker running this evaluation died (AbandonedJobError)"
     else:
         detail = text.strip().splitlines()[-1]
-    return {"type": PROBLEM_BASE + "evaluation-failed", "title": "Evaluation failed",
-            "status": 500, "detail": detail}
+    return evaluation_problem(detail)

@@ -36,6 +36,7 @@ from typing import Any, Mapping
 import orjson
 
 from service.games.errors import RefereeError
+from service.problems import problem_type
 
 from .kinds import Cancelled, Kind, get_kind
 
@@ -53,7 +54,6 @@ CHUNK_TIMEOUT = 300
 DEFAULT_MAX_QUEUED = 256
 #: seconds a refused client is told to wait (``Retry-After``)
 BUSY_RETRY_AFTER = 10
-PROBLEM_BASE = "https://referee.dev/problems/"
 
 
 class UnknownEvaluation(KeyError):
@@ -121,21 +121,25 @@ def iso(ts: float | None) -> str | None:
         "+00:00", "Z")
 
 
+def evaluation_problem(detail: str, slug: str = "evaluation-failed",
+                       title: str = "Evaluation failed", status: int = 500) -> dict:
+    """The problem+json object an evaluation records when it fails (one builder
+    for the embedded runner, the RQ runner and the jobs)."""
+    return {"type": problem_type(slug), "title": title, "status": status, "detail": detail}
+
+
 def failure_problem(exc: BaseException, where: str = "") -> dict:
     """A problem+json object for an evaluation that failed with ``exc``."""
     prefix = f"{where}: " if where else ""
     if isinstance(exc, RefereeError):
-        body = {"type": PROBLEM_BASE + exc.slug, "title": exc.title, "status": exc.status,
-                "detail": prefix + str(exc)}
+        body = evaluation_problem(prefix + str(exc), exc.slug, exc.title, exc.status)
         if getattr(exc, "rule", None):
             body["rule"] = exc.rule
         return body
     if isinstance(exc, ChunkTimeout):
-        return {"type": PROBLEM_BASE + "evaluation-timeout", "title": "Evaluation timed out",
-                "status": 500, "detail": prefix + str(exc)}
+        return evaluation_problem(prefix + str(exc), "evaluation-timeout", "Evaluation timed out")
     last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-    return {"type": PROBLEM_BASE + "evaluation-failed", "title": "Evaluation failed",
-            "status": 500, "detail": prefix + last}
+    return evaluation_problem(prefix + last)
 
 
 def status_body(eval_id: str, game: str, kind: str, status: str, progress: float, *,
@@ -352,9 +356,8 @@ class EmbeddedRunner:
             raise ExpiredEvaluation(eval_id, iso(row["expires_at"]))
         if (row["status"] in ("queued", "started") and now - row["beat_at"] > STALE_SECONDS
                 and not _alive(row["pid"])):
-            problem = {"type": PROBLEM_BASE + "evaluation-failed", "title": "Evaluation failed",
-                       "status": 500, "detail": f"the process running this evaluation "
-                                                f"(pid {row['pid']}) has stopped"}
+            problem = evaluation_problem(f"the process running this evaluation "
+                                         f"(pid {row['pid']}) has stopped")
             self._update(eval_id, status="failed", error=orjson.dumps(problem), finished_at=now,
                          expires_at=now + self.result_ttl)
             return self._row(eval_id)

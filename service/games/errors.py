@@ -12,11 +12,13 @@ Engines raise these; the HTTP layer (``service.problems``) maps each to an
 
 from __future__ import annotations
 
+from .messages import N_, join_messages
+
 
 class RefereeError(Exception):
     """Base of every error an engine raises on purpose."""
 
-    #: short, stable problem type slug (``https://referee.dev/problems/<slug>``)
+    #: short, stable problem type slug (its ``type`` is ``/problems/<slug>``)
     slug = "referee-error"
     title = "Referee error"
     status = 400
@@ -26,7 +28,7 @@ class RuleViolation(RefereeError):
     """An action that the rules forbid (HTTP 422).
 
     ``rule`` is the clause id the action breaks (``RAI-15``) and ``reason`` one
-    sentence saying why.  ``index`` is set by replay to the failing step.
+    sentence saying why (an ``N_`` message, so the HTTP layer can translate it).  ``index`` is set by replay to the failing step.
     """
 
     slug = "illegal-action"
@@ -54,7 +56,8 @@ class MalformedInput(RefereeError):
     def __init__(self, errors: dict[str, list[str]], detail: str | None = None):
         self.errors = errors
         first = next(iter(errors.items()), ("", ["invalid"]))
-        self.detail = detail or f"{first[0] or 'body'}: {first[1][0]}"
+        self.detail = detail or N_("{path}: {message}", path=first[0] or "body",
+                                   message=first[1][0])
         super().__init__(self.detail)
 
 
@@ -91,8 +94,10 @@ class InvalidSetup(RefereeError):
 
     def __init__(self, violations: list[dict]):
         self.violations = violations
-        super().__init__(f"{len(violations)} setup violation(s): "
-                         + "; ".join(f"{v['rule']}: {v['reason']}" for v in violations))
+        each = [N_("{rule}: {reason}", rule=v["rule"], reason=v["reason"]) for v in violations]
+        self.detail = N_("{count} setup violation(s): {violations}", count=len(violations),
+                         violations=join_messages(each))
+        super().__init__(self.detail)
 
 
 def errors_at(path: str, message: str) -> dict[str, list[str]]:
