@@ -110,3 +110,12 @@ wrk:
 LOAD_SECONDS ?= 60
 load: venv wrk
 	$(PY) -m bench.load --seconds $(LOAD_SECONDS)
+
+# Re-extract the translatable texts (N_ marks) into the .pot and merge them into each .po
+# (docs/i18n.md); then translate the new/fuzzy entries in service/translations/ru/.
+.PHONY: translations
+translations: venv
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ --no-default-keywords --no-location \
+		--sort-output --omit-header -o service/translations/messages.pot service
+	$(VENV)/bin/pybabel update -i service/translations/messages.pot -d service/translations \
+		--ignore-obsolete --width=100

@@ -2,7 +2,8 @@
 
 ``gunicorn 'service.app:create_app()'`` runs it (see the Procfile).  At start
 it loads and validates every card set of every game, so a broken card file
-stops the service with the file, card and field named (``card_db.CardDataError``).
+stops the service with the file, card and field named (``card_db.CardDataError``),
+and compiles the translation catalogs (``service.i18n``).
 
 Configuration comes from the environment, overridable by ``config``:
 
@@ -35,7 +36,7 @@ from types import ModuleType
 from flask import Flask
 
 import card_db
-from service import operations, problems
+from service import i18n, operations, problems
 from service.games import registry
 
 DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
@@ -68,6 +69,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["referee"] = {"cards_loaded": False, "modules": []}
     load_card_data()
     app.extensions["referee"]["cards_loaded"] = True
+    i18n.load_all()  # the gettext catalogs (en, ru): a broken .po stops the start here
 
     problems.register(app)
     for module in blueprint_modules():

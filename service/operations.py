@@ -42,6 +42,7 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 
 from service import metrics, signing
 from service.problems import problem
+from service.games.messages import N_
 
 log = logging.getLogger("referee")
 access_log = logging.getLogger("referee.access")
@@ -251,8 +252,8 @@ def _api_keys(app: Flask) -> None:
         if given is not None and is_known_key(given, keys):
             return None
         return problem(401, "unauthorized", "API key required",
-                       "evaluations need an API key: `Authorization: Bearer <key>` or "
-                       "`X-API-Key: <key>`" if given is None else "unknown API key",
+                       N_("evaluations need an API key: `Authorization: Bearer <key>` or "
+                          "`X-API-Key: <key>`") if given is None else N_("unknown API key"),
                        headers={"WWW-Authenticate": 'Bearer realm="referee"'})
 
 

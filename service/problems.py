@@ -29,6 +29,12 @@ the rules reference (``service.rules_reference``) in the request's
 whole clause.  An option error gets ``clauses``: option field → the same
 three members, for each option that names its clause.
 
+**Language.** ``title``, ``detail``, ``errors`` messages and each
+violation's ``reason`` come in the request's ``Accept-Language`` (``en`` by
+default, or ``ru``; ``service.i18n``), and every problem says which in
+``Content-Language`` (with ``Vary: Accept-Language``).  Engines raise
+English ``service.games.messages.N_`` messages; they are rendered here.
+
 Blueprints raise engine errors or ``werkzeug`` HTTP exceptions, or return
 ``problem(...)`` directly:
 
@@ -49,6 +55,8 @@ from flask import Flask, Response, current_app, g, has_app_context, has_request_
 from werkzeug.exceptions import HTTPException
 
 from service import rules_reference
+from service.games.messages import N_
+from service.i18n import gettext, localize, mark_language, request_language
 from service.games.errors import InvalidOptions, InvalidSetup, MalformedInput, RefereeError, RuleViolation
 
 #: every problem ``type`` is ``PROBLEM_BASE + slug`` (a path on this server)
@@ -82,117 +90,117 @@ class ProblemType:
 #: every problem type the service answers with, by slug (one row per kind of error)
 PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     # --- requests
-    ProblemType("bad-request", 400, "Bad request",
+    ProblemType("bad-request", 400, N_("Bad request"),
                 "The HTTP request itself could not be read, e.g. a broken chunked body.",
                 "Send a well-formed HTTP request; `detail` says what was wrong."),
-    ProblemType("malformed-request", 400, "Malformed request",
+    ProblemType("malformed-request", 400, N_("Malformed request"),
                 "The body is not valid JSON, or does not have the documented shape: a "
                 "missing or unknown field, a wrong type, a list too long. `errors` maps each "
                 "field path (`state.players.0.hand`, or `body`) to its messages.",
                 "Fix each field named in `errors`; the request schemas are in `/openapi.yaml`."),
-    ProblemType("invalid-state", 400, "Invalid game state",
+    ProblemType("invalid-state", 400, N_("Invalid game state"),
                 "The game state sent is corrupt: a wrong shape, or a broken invariant (a card "
                 "in two places, a count that does not add up). `errors` names the field.",
                 "Send back the state exactly as the service returned it; only the engine "
                 "changes a state."),
-    ProblemType("incompatible-state", 400, "Incompatible game state",
+    ProblemType("incompatible-state", 400, N_("Incompatible game state"),
                 "The state was written for another game, another rules version or another "
                 "card set than the one it is sent to; it is refused rather than misread.",
                 "Send it to the game it belongs to, or start a new game with `new`."),
-    ProblemType("invalid-options", 400, "Invalid game options",
+    ProblemType("invalid-options", 400, N_("Invalid game options"),
                 "An unknown option, a value of the wrong type or out of range, a combination "
                 "the rules do not allow, or a player count the game does not take. `errors` "
                 "names each field; `clauses` links the rule behind an option.",
                 "See `GET /v1/games/{game}` for the options, their values and player counts."),
-    ProblemType("unsupported-media-type", 415, "Unsupported media type",
+    ProblemType("unsupported-media-type", 415, N_("Unsupported media type"),
                 "The body is not sent as `application/json`.",
                 "Send `Content-Type: application/json`."),
-    ProblemType("payload-too-large", 413, "Request body too large",
+    ProblemType("payload-too-large", 413, N_("Request body too large"),
                 "The body is larger than the service accepts (`MAX_CONTENT_LENGTH`, 1 MiB by "
                 "default).",
                 "Send a smaller body; a replay can be checked in parts."),
-    ProblemType("not-found", 404, "Not found",
+    ProblemType("not-found", 404, N_("Not found"),
                 "No such route, or nothing at that address (a problem type or rules reference "
                 "that does not exist).",
                 "Check the path against `/openapi.yaml`."),
-    ProblemType("method-not-allowed", 405, "Method not allowed",
+    ProblemType("method-not-allowed", 405, N_("Method not allowed"),
                 "The path exists but does not take that HTTP method; `Allow` lists the ones "
                 "it does.",
                 "Use a method from the `Allow` header."),
-    ProblemType("too-many-requests", 429, "Too many requests",
+    ProblemType("too-many-requests", 429, N_("Too many requests"),
                 "This client is over its rate limit (configured by the operator).",
                 "Wait as long as `Retry-After` says, then retry."),
-    ProblemType("http-error", None, "HTTP error",
+    ProblemType("http-error", None, N_("HTTP error"),
                 "Another HTTP-level error; its `status` and `title` say which.",
                 "Read `detail`; the request should be changed before it is sent again."),
     # --- games and rules
-    ProblemType("unknown-game", 404, "Unknown game",
+    ProblemType("unknown-game", 404, N_("Unknown game"),
                 "The path names a game the service does not have; `detail` lists the games.",
                 "Use a game id from `GET /v1/games`."),
-    ProblemType("unknown-card-set", 404, "Unknown card set",
+    ProblemType("unknown-card-set", 404, N_("Unknown card set"),
                 "The game has no card set with that id; `detail` lists its sets.",
                 "Use a set the game lists, or leave it out for `reference`."),
-    ProblemType("unknown-clause", 404, "Unknown clause",
+    ProblemType("unknown-clause", 404, N_("Unknown clause"),
                 "The game's rules reference has no clause with that id.",
                 "List the clauses with `GET /v1/games/{game}/rules`."),
-    ProblemType("illegal-action", 422, "Illegal action",
+    ProblemType("illegal-action", 422, N_("Illegal action"),
                 "The action breaks a rule of the game. `rule` names the clause "
                 "(`RAI-15`), `rule_text` quotes it, `rule_url` links it, `detail` says why in "
                 "one sentence; a replay adds the `index` of the first illegal action.",
                 "Choose an action from `legal-actions`; the state is unchanged."),
-    ProblemType("invalid-setup", 422, "Invalid setup",
+    ProblemType("invalid-setup", 422, N_("Invalid setup"),
                 "A player's setup breaks the rules (for example an illegal Kozyablo deck). "
                 "`violations` lists every problem at once, each with its clause (`rule`, "
                 "`rule_text`, `rule_url`).",
                 "Fix every listed violation; decks can be checked first with "
                 "`POST /v1/games/kozyablo/decks/validate`."),
-    ProblemType("referee-error", 400, "Referee error",
+    ProblemType("referee-error", 400, N_("Referee error"),
                 "An engine refused the request for a reason without a more specific type.",
                 "Read `detail`."),
     # --- signed states, access
-    ProblemType("unsigned-state", 400, "Unsigned state",
+    ProblemType("unsigned-state", 400, N_("Unsigned state"),
                 "The service requires signed states (`REFEREE_REQUIRE_SIGNED`, or the request "
                 "header `Referee-Require-Signed: true`) and the state has no `signature`.",
                 "Send the state with the `signature` the service returned with it."),
-    ProblemType("bad-signature", 403, "Bad signature",
+    ProblemType("bad-signature", 403, N_("Bad signature"),
                 "The state's `signature` does not match the state: it was changed, or signed "
                 "with a key this service does not hold.",
                 "Send the state exactly as it was returned, signature included."),
-    ProblemType("unauthorized", 401, "API key required",
+    ProblemType("unauthorized", 401, N_("API key required"),
                 "Evaluations need an API key on this server, and none or an unknown one was "
                 "sent.",
                 "Send `Authorization: Bearer <key>` or `X-API-Key: <key>`."),
     # --- evaluations
-    ProblemType("unknown-evaluation", 404, "Unknown evaluation",
+    ProblemType("unknown-evaluation", 404, N_("Unknown evaluation"),
                 "No evaluation with that id (it never existed, or it expired long ago).",
                 "Check the id from the `Location` of the submission."),
-    ProblemType("evaluation-expired", 410, "Evaluation expired",
+    ProblemType("evaluation-expired", 410, N_("Evaluation expired"),
                 "The evaluation existed, but its result has expired.",
                 "Submit it again."),
-    ProblemType("evaluation-over", 409, "Evaluation already over",
+    ProblemType("evaluation-over", 409, N_("Evaluation already over"),
                 "Cancelling an evaluation that has already finished or failed.",
                 "Nothing to do; read its result with `GET`."),
-    ProblemType("unknown-evaluation-kind", 400, "Unknown evaluation kind",
+    ProblemType("unknown-evaluation-kind", 400, N_("Unknown evaluation kind"),
                 "No evaluation kind of that name, or not for that game.",
                 "See `GET /v1/evaluations/kinds`."),
-    ProblemType("evaluations-busy", 503, "Too many evaluations",
+    ProblemType("evaluations-busy", 503, N_("Too many evaluations"),
                 "The service holds as many unfinished evaluations as it can.",
                 "Retry after `Retry-After` seconds."),
-    ProblemType("evaluation-backend-unavailable", 503, "Evaluation backend unavailable",
+    ProblemType("evaluation-backend-unavailable", 503, N_("Evaluation backend unavailable"),
                 "The queue (Redis) behind evaluations cannot be reached.",
                 "Retry later; the operator should check `GET /readyz`."),
-    ProblemType("evaluation-failed", 500, "Evaluation failed",
+    ProblemType("evaluation-failed", 500, N_("Evaluation failed"),
                 "An evaluation failed while it ran (reported in its `error`, not as the "
                 "response's status).",
                 "Read `detail`; submit again if it was a passing failure."),
-    ProblemType("evaluation-timeout", 500, "Evaluation timed out",
+    ProblemType("evaluation-timeout", 500, N_("Evaluation timed out"),
                 "A part of an evaluation ran longer than its time limit.",
                 "Ask for less work (fewer playouts), or submit again."),
     # --- the service
-    ProblemType("not-ready", 503, "Service not ready",
+    ProblemType("not-ready", 503, N_("Service not ready"),
                 "The service is not ready: card data not loaded, or Redis unreachable.",
                 "Retry later; `GET /readyz` says which check fails."),
-    ProblemType("internal-error", 500, "Internal server error",
+    ProblemType("internal-error", 500, N_("Internal server error"),
                 "The service failed to handle the request: a bug, never bad input. It has "
                 "been logged with the request id (`instance`).",
                 "Report it with the `X-Request-Id`; retrying will not help."),
@@ -212,14 +220,6 @@ def problem_type(slug: str) -> str:
     '/problems/illegal-action'
     """
     return PROBLEM_BASE + slug
-
-
-def request_language() -> str:
-    """The request's ``Accept-Language``, best of ``en``/``ru`` (``en`` outside a request)."""
-    if not has_request_context():
-        return rules_reference.DEFAULT_LANGUAGE
-    return request.accept_languages.best_match(rules_reference.LANGUAGES,
-                                               default=rules_reference.DEFAULT_LANGUAGE)
 
 
 def rule_links(clause_id, language: str) -> dict:
@@ -280,18 +280,20 @@ def problem(status: int, slug: str, title: str, detail: str,
 
     A member naming a clause gets its text and link (``with_rule_links``).
     """
-    body = {"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail}
+    language = request_language()
+    body = {"type": PROBLEM_BASE + slug, "title": gettext(title, language), "status": status,
+            "detail": detail}
     rid = g.get("request_id") if has_request_context() else None
     if rid:
         body["instance"] = INSTANCE_PREFIX + rid
     body.update(extra)
-    language = request_language()
-    linked = with_rule_links(body, language)
+    body = localize(body, language)
+    if isinstance(body.get("errors"), dict):  # marshmallow's messages are plain msgids
+        body["errors"] = {path: [gettext(m, language) if isinstance(m, str) else m for m in found]
+                          for path, found in body["errors"].items()}
+    with_rule_links(body, language)
     response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
-    if linked or "clauses" in body:
-        response.headers["Content-Language"] = language
-        response.vary.add("Accept-Language")
-    return response
+    return mark_language(response, language)
 
 
 class ProblemError(Exception):
@@ -326,7 +328,7 @@ def from_error(exc: RefereeError) -> Response:
                 extra["clauses"] = clauses
     elif isinstance(exc, InvalidSetup):
         extra["violations"] = exc.violations
-        detail = str(exc)
+        detail = exc.detail
     else:
         detail = str(exc)
     return problem(exc.status, exc.slug, exc.title, detail, **extra)
@@ -344,7 +346,7 @@ def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, l
     if len(errors) <= limit:
         return errors
     kept = dict(list(errors.items())[:limit])
-    kept["…"] = [f"and {len(errors) - limit} more fields"]
+    kept["…"] = [N_("and {count} more fields", count=len(errors) - limit)]
     return kept
 
 
@@ -360,7 +362,8 @@ def from_http(exc: HTTPException) -> Response:
     if status == 413:
         limit = current_app.config.get("MAX_CONTENT_LENGTH") if has_app_context() else None
         if limit:
-            detail = f"the request body is over {limit} bytes (MAX_CONTENT_LENGTH)"
+            detail = N_("the request body is over {limit} bytes (MAX_CONTENT_LENGTH)",
+                        limit=limit)
     return problem(status, slug, title, detail, headers=headers)
 
 
@@ -383,5 +386,5 @@ def register(app: Flask) -> None:
     def _unexpected(exc: Exception):
         log.exception("unhandled error")
         slug, title = HTTP_PROBLEMS[500]
-        return problem(500, slug, title, "the service failed to handle this request; "
-                                         "the error has been logged")
+        return problem(500, slug, title, N_("the service failed to handle this request; "
+                                            "the error has been logged"))

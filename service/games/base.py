@@ -55,6 +55,7 @@ from .draft import Draft
 from .errors import (IncompatibleState, InvalidOptions, InvalidState, MalformedInput,
                      RuleViolation)
 from .options import CHANCE_OPTION, Option, resolve_options
+from .messages import N_
 
 MAX_SEED = (1 << 63) - 1
 
@@ -151,12 +152,14 @@ class Game:
         if seed is None:
             seed = secrets.randbits(63)
         elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-            raise MalformedInput({"seed": [f"must be an integer from 0 to {MAX_SEED}"]})
+            raise MalformedInput({"seed": [N_("must be an integer from 0 to {max_seed}",
+                                              max_seed=MAX_SEED)]})
         try:
             cards = self.card_set(card_set)
         except card_db.UnknownCardSet:
             raise InvalidOptions({"card_set": [
-                f"unknown card set; available: {', '.join(card_db.available(self.id))}"]})
+                N_("unknown card set; available: {items}",
+                   items=', '.join(card_db.available(self.id)))]})
         state = {
             "game": self.id, "rules_version": self.rules_version, "card_set": cards.ref(),
             "options": opts, "chance": {"mode": opts["chance"], "seed": seed, "counter": 0},
@@ -228,7 +231,7 @@ class Game:
                 isinstance(player, int) and not isinstance(player, bool)
                 and 0 <= player < len(state["players"])):
             raise MalformedInput({"player": [
-                f"must be a seat from 0 to {len(state['players']) - 1} or null"]})
+                N_("must be a seat from 0 to {last} or null", last=len(state['players']) - 1)]})
         seen = self.hide(state, player)
         seen["chance"] = {"mode": state["chance"]["mode"]}
         seen["view"] = {"player": player}
@@ -237,16 +240,17 @@ class Game:
     def validate_state(self, state: Any) -> None:
         """Raise unless ``state`` is a well-formed, consistent state of this game."""
         if not isinstance(state, dict):
-            raise InvalidState({"state": ["must be an object"]})
+            raise InvalidState({"state": [N_("must be an object")]})
         if "view" in state:
             raise InvalidState({"state.view": [
-                "this is a player's view, not a game state; send the full state"]})
+                N_("this is a player's view, not a game state; send the full state")]})
         if state.get("game") != self.id:
-            raise IncompatibleState({"state.game": [f"this endpoint takes {self.id!r} states"]})
+            raise IncompatibleState({"state.game": [N_("this endpoint takes {id!r} states",
+                                                       id=self.id)]})
         if state.get("rules_version") != self.rules_version:
             raise IncompatibleState({"state.rules_version": [
-                f"written for {state.get('rules_version')!r}; this service plays "
-                f"{self.rules_version!r}"]})
+                N_("written for {value!r}; this service plays {rules_version!r}",
+                   value=state.get('rules_version'), rules_version=self.rules_version)]})
         errors = shape.check(self.state_spec, state, "state")
         if errors:
             raise InvalidState(errors)
@@ -254,40 +258,43 @@ class Game:
         try:
             cards = self.card_set(ref["id"])
         except card_db.UnknownCardSet:
-            raise IncompatibleState({"state.card_set.id": ["unknown card set"]})
+            raise IncompatibleState({"state.card_set.id": [N_("unknown card set")]})
         if cards.hash != ref["hash"]:
             raise IncompatibleState({"state.card_set.hash": [
-                f"the card set {ref['id']!r} has changed since this state was made "
-                f"(service has {cards.hash})"]})
+                N_("the card set {id!r} has changed since this state was made (service has "
+                   "{hash})", id=ref['id'], hash=cards.hash)]})
         try:
             opts = resolve_options(self.options, state["options"], len(state["players"]))
         except InvalidOptions as exc:
             raise InvalidState({f"state.{k}": v for k, v in exc.errors.items()})
         if opts != state["options"]:
-            raise InvalidState({"state.options": ["missing options; send them as `new` returned them"]})
+            raise InvalidState({"state.options": [N_("missing options; send them as `new` "
+                                                     "returned them")]})
         if state["chance"]["mode"] != opts["chance"]:
-            raise InvalidState({"state.chance.mode": ["differs from options.chance"]})
+            raise InvalidState({"state.chance.mode": [N_("differs from options.chance")]})
         errors = self.check_invariants(state, cards)
         if errors:
             raise InvalidState(errors)
         if state["result"] is None and self.compute_pending(state) != state["pending"]:
             raise InvalidState({"state.pending": [
-                "does not match the phase: expected "
-                f"{self.compute_pending(state)!r}"]})
+                N_("does not match the phase: expected {value!r}",
+                   value=self.compute_pending(state))]})
         if state["result"] is not None and state["pending"]:
-            raise InvalidState({"state.pending": ["a finished game has no pending decision"]})
+            raise InvalidState({"state.pending": [N_("a finished game has no pending decision")]})
 
     # ----------------------------------------------------------- machinery
     def _normalise_players(self, players: Any) -> tuple[int, list[dict]]:
         if isinstance(players, bool) or not isinstance(players, (int, list)):
-            raise InvalidOptions({"players": ["must be a player count or a list of player setups"]})
+            raise InvalidOptions({"players": [N_("must be a player count or a list of player "
+                                                 "setups")]})
         if isinstance(players, int):
             count, setups = players, [{} for _ in range(max(players, 0))]
         else:
             count, setups = len(players), players
         if not self.min_players <= count <= self.max_players:
             raise InvalidOptions({"players": [
-                f"{self.id} takes {self.min_players} to {self.max_players} players, not {count}"]})
+                N_("{id} takes {min_players} to {max_players} players, not {count}",
+                   id=self.id, min_players=self.min_players, max_players=self.max_players, count=count)]})
         errors: dict[str, list[str]] = {}
         for i, s in enumerate(setups):
             errors.update(shape.check(self.player_setup_spec, s, f"players.{i}"))
@@ -298,25 +305,27 @@ class Game:
     def _validate_action(self, state: dict, action: Any) -> dict:
         """Shape, then whose decision it is, then the game's own rules."""
         if not isinstance(action, dict):
-            raise MalformedInput({"action": ["must be an object"]})
+            raise MalformedInput({"action": [N_("must be an object")]})
         kind = action.get("type")
         spec = self.action_specs.get(kind) if isinstance(kind, str) else None
         if spec is None:
             raise MalformedInput({"action.type": [
-                f"unknown action type; {self.id} knows: {', '.join(self.action_specs)}"]})
+                N_("unknown action type; {id} knows: {items}",
+                   id=self.id, items=', '.join(self.action_specs))]})
         errors = shape.check(spec, action, "action")
         if errors:
             raise MalformedInput(errors)
         if any(k in action for k in ACTION_INFO_KEYS):
             action = {k: v for k, v in action.items() if k not in ACTION_INFO_KEYS}
         if state["result"] is not None:
-            raise RuleViolation(self.finished_rule(state), "the game is over")
+            raise RuleViolation(self.finished_rule(state), N_("the game is over"))
         player = action["player"]
         entry = next((p for p in state["pending"] if p["player"] == player), None)
         if entry is None:
             who = ", ".join(str(p["player"]) for p in state["pending"])
             raise RuleViolation(*self.out_of_turn(
-                state, action, f"player {player} has no decision to make now (pending: {who})"))
+                state, action, N_("player {player} has no decision to make now (pending: {who})",
+                                  player=player, who=who)))
         if player == CHANCE:
             outcomes = [a for a, _ in self.chance_outcomes(state)]
             if action not in outcomes:
@@ -382,11 +391,11 @@ class Game:
         ...     {"type": "roll", "total": 13}, [{"type": "roll", "total": t} for t in (2, 3)])
         "total 13 cannot happen at the 'roll' chance node; possible: 2, 3"
         """
-        node = f"the {entry['decision']!r} chance node"
+        node = N_("the {decision!r} chance node", decision=entry["decision"])
         kinds = sorted({o["type"] for o in outcomes})
         if action["type"] not in kinds:
-            return (f"{node} is pending: it takes a "
-                    f"{' or '.join(repr(k) for k in kinds)} outcome, not {action['type']!r}")
+            return (N_("{node} is pending: it takes a {items} outcome, not {type!r}",
+                       node=node, items=' or '.join(repr(k) for k in kinds), type=action['type']))
         same = [o for o in outcomes if o["type"] == action["type"]]
         varying = sorted({k for o in same for k in o if any(k not in x or x[k] != o[k]
                                                             for x in same)})
@@ -394,10 +403,11 @@ class Game:
             key = varying[0]
             values = sorted({o[key] for o in same}, key=lambda v: (str(type(v)), v))
             listed = ", ".join(map(_shown, values[:12])) + (" …" if len(values) > 12 else "")
-            return (f"{key} {_shown(action.get(key))} cannot happen at {node}; "
-                    f"possible: {listed}")
-        return (f"that {action['type']!r} outcome cannot happen at {node} "
-                f"({len(same)} outcomes are possible; legal-actions lists them)")
+            return (N_("{key} {value} cannot happen at {node}; possible: {listed}",
+                       key=key, value=_shown(action.get(key)), node=node, listed=listed))
+        return (N_("that {type!r} outcome cannot happen at {node} ({count} outcomes are "
+                   "possible; legal-actions lists them)",
+                   type=action['type'], node=node, count=len(same)))
 
     def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
         """``(clause, reason)`` cited when a player who is not pending sends
@@ -485,9 +495,9 @@ def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]
             n = seen.get(card, 0) + 1
             seen[card] = n
             if card not in expected_counts:
-                errors.setdefault(path, []).append(f"unknown card {card!r}")
+                errors.setdefault(path, []).append(N_("unknown card {card!r}", card=card))
             elif n > expected_counts[card]:
-                errors.setdefault(path, []).append(f"card {card!r} appears more than once")
+                errors.setdefault(path, []).append(N_("card {card!r} appears more than once", card=card))
     missing = [c for c, n in expected_counts.items() if seen.get(c, 0) < n]
     if missing:
         errors.setdefault("state", []).append(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import InvalidOptions
+from .messages import N_
 
 _TYPES = {"boolean": bool, "integer": int, "string": str}
 
@@ -60,12 +61,13 @@ def resolve_options(declared: tuple[Option, ...], given: dict | None, players: i
     """Fill defaults and validate; raise ``InvalidOptions`` naming each field."""
     given = {} if given is None else given
     if not isinstance(given, dict):
-        raise InvalidOptions({"options": ["must be an object"]})
+        raise InvalidOptions({"options": [N_("must be an object")]})
     by_name = {o.name: o for o in declared}
     errors: dict[str, list[str]] = {}
     for name in given:
         if name not in by_name:
-            errors[f"options.{name}"] = [f"unknown option; known: {', '.join(sorted(by_name))}"]
+            errors[f"options.{name}"] = [N_("unknown option; known: {items}",
+                                            items=", ".join(sorted(by_name)))]
     resolved: dict[str, Any] = {}
     for opt in declared:
         if opt.name in given:
@@ -87,14 +89,14 @@ def resolve_options(declared: tuple[Option, ...], given: dict | None, players: i
 
 def _type_problem(opt: Option, value: Any) -> str | None:
     if value is None:
-        return None if opt.nullable else "may not be null"
+        return None if opt.nullable else N_("may not be null")
     pytype = _TYPES[opt.type]
     if not isinstance(value, pytype) or (pytype is int and isinstance(value, bool)):
-        return f"must be a {opt.type}"
+        return N_("must be a {type}", type=opt.type)
     if opt.choices is not None and value not in opt.choices:
-        return f"must be one of {', '.join(map(str, opt.choices))}"
+        return N_("must be one of {items}", items=', '.join(map(str, opt.choices)))
     if opt.minimum is not None and value < opt.minimum:
-        return f"must be at least {opt.minimum}"
+        return N_("must be at least {minimum}", minimum=opt.minimum)
     if opt.maximum is not None and value > opt.maximum:
-        return f"must be at most {opt.maximum}"
+        return N_("must be at most {maximum}", maximum=opt.maximum)
     return None

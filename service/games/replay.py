@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .base import Game
 from .errors import MalformedInput, RuleViolation
+from .messages import N_
 
 MAX_REPLAY_ACTIONS = 20_000
 
@@ -27,16 +28,17 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
     for one player (``service.redaction``).
     """
     if not isinstance(actions, list):
-        raise MalformedInput({"actions": ["must be a list of actions"]})
+        raise MalformedInput({"actions": [N_("must be a list of actions")]})
     if len(actions) > max_actions:
-        raise MalformedInput({"actions": [f"at most {max_actions} actions per replay"]})
+        raise MalformedInput({"actions": [N_("at most {max_actions} actions per replay",
+                                             max_actions=max_actions)]})
     if not isinstance(setup, dict):
-        raise MalformedInput({"setup": ["must be an object"]})
+        raise MalformedInput({"setup": [N_("must be an object")]})
     unknown = set(setup) - {"players", "options", "seed", "card_set"}
     if unknown:
-        raise MalformedInput({f"setup.{k}": ["unknown field"] for k in sorted(unknown)})
+        raise MalformedInput({f"setup.{k}": [N_("unknown field")] for k in sorted(unknown)})
     if "players" not in setup:
-        raise MalformedInput({"setup.players": ["missing required field"]})
+        raise MalformedInput({"setup.players": [N_("missing required field")]})
     state, events = game.new_game(setup["players"], setup.get("options"), setup.get("seed"),
                                   setup.get("card_set", "reference"))
     steps = [{"index": None, "events": events}]

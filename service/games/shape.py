@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .messages import N_
+
 Errors = dict[str, list[str]]
 MAX_DEPTH = 32
 
@@ -62,7 +64,7 @@ class Any_(Spec):
 
     def validate(self, value, path, errors, depth):
         if depth > MAX_DEPTH:
-            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+            _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
 
     def ok(self, value, depth):
         return depth <= MAX_DEPTH
@@ -77,7 +79,7 @@ class Bool(Spec):
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, bool):
-            _add(errors, path, "must be a boolean")
+            _add(errors, path, N_("must be a boolean"))
 
     def ok(self, value, depth):
         return isinstance(value, bool)
@@ -93,11 +95,11 @@ class Int(Spec):
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, int) or isinstance(value, bool):
-            _add(errors, path, "must be an integer")
+            _add(errors, path, N_("must be an integer"))
         elif self.minimum is not None and value < self.minimum:
-            _add(errors, path, f"must be at least {self.minimum}")
+            _add(errors, path, N_("must be at least {minimum}", minimum=self.minimum))
         elif self.maximum is not None and value > self.maximum:
-            _add(errors, path, f"must be at most {self.maximum}")
+            _add(errors, path, N_("must be at most {maximum}", maximum=self.maximum))
 
     def ok(self, value, depth):
         return (isinstance(value, int) and not isinstance(value, bool)
@@ -119,9 +121,10 @@ class Str(Spec):
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, str):
-            _add(errors, path, "must be a string")
+            _add(errors, path, N_("must be a string"))
         elif len(value) > self.max_length:
-            _add(errors, path, f"longer than {self.max_length} characters")
+            _add(errors, path, N_("longer than {max_length} characters",
+                                  max_length=self.max_length))
 
     def ok(self, value, depth):
         return isinstance(value, str) and len(value) <= self.max_length
@@ -137,7 +140,7 @@ class Enum(Spec):
     def validate(self, value, path, errors, depth):
         if isinstance(value, (dict, list)) or not any(
                 value == v and type(value) is type(v) for v in self.values):
-            _add(errors, path, "must be one of " + ", ".join(map(str, self.values)))
+            _add(errors, path, N_("must be one of {items}", items=", ".join(map(str, self.values))))
 
     def ok(self, value, depth):
         return not isinstance(value, (dict, list)) and any(
@@ -176,7 +179,7 @@ class OneOf(Spec):
             option.validate(value, path, trial, depth)
             if not trial:
                 return
-        _add(errors, path, "does not match any allowed form")
+        _add(errors, path, N_("does not match any allowed form"))
 
     def ok(self, value, depth):
         return any(option.ok(value, depth) for option in self.options)
@@ -193,15 +196,15 @@ class ListOf(Spec):
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, list):
-            _add(errors, path, "must be a list")
+            _add(errors, path, N_("must be a list"))
             return
         if len(value) > self.max_items:
-            _add(errors, path, f"has more than {self.max_items} items")
+            _add(errors, path, N_("has more than {max_items} items", max_items=self.max_items))
             return
         if len(value) < self.min_items:
-            _add(errors, path, f"has fewer than {self.min_items} items")
+            _add(errors, path, N_("has fewer than {min_items} items", min_items=self.min_items))
         if depth >= MAX_DEPTH:
-            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+            _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
             return
         item = self.item
         for i, v in enumerate(value):
@@ -239,13 +242,13 @@ class MapOf(Spec):
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, dict):
-            _add(errors, path, "must be an object")
+            _add(errors, path, N_("must be an object"))
             return
         if len(value) > self.max_items:
-            _add(errors, path, f"has more than {self.max_items} entries")
+            _add(errors, path, N_("has more than {max_items} entries", max_items=self.max_items))
             return
         if depth >= MAX_DEPTH:
-            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+            _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
             return
         for k, v in value.items():
             self.value.validate(v, f"{path}.{k}", errors, depth + 1)
@@ -275,15 +278,15 @@ class Obj(Spec):
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, dict):
-            _add(errors, path, "must be an object")
+            _add(errors, path, N_("must be an object"))
             return
         if depth >= MAX_DEPTH:
-            _add(errors, path, f"nested deeper than {MAX_DEPTH} levels")
+            _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
             return
         prefix = f"{path}." if path else ""
         for key, spec in self.required.items():
             if key not in value:
-                _add(errors, prefix + key, "missing required field")
+                _add(errors, prefix + key, N_("missing required field"))
             else:
                 spec.validate(value[key], prefix + key, errors, depth + 1)
         for key, spec in self.optional.items():
@@ -292,7 +295,7 @@ class Obj(Spec):
         if not self.extra:
             for key in value:
                 if key not in self.required and key not in self.optional:
-                    _add(errors, prefix + str(key), "unknown field")
+                    _add(errors, prefix + str(key), N_("unknown field"))
 
     def ok(self, value, depth):
         if not isinstance(value, dict) or depth >= MAX_DEPTH:

@@ -33,6 +33,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 from schemas.envelopes import ENVELOPE_SHAPES, flatten_messages
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.messages import N_
 
 
 def is_json_mimetype(mimetype: str) -> bool:
@@ -65,7 +66,8 @@ def read_body() -> bytes:
         try:
             part = stream.read(min(READ_STEP, limit + 1 - size))
         except Exception as exc:  # the server's parse error of a bad chunk, or a cut connection
-            raise BadRequest(f"the chunked request body could not be read: {exc}") from None
+            raise BadRequest(N_("the chunked request body could not be read: {error}",
+                                 error=str(exc))) from None
         if not part:
             break
         parts.append(part)
@@ -79,17 +81,17 @@ def read_json() -> dict:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
     if request.environ.get("CONTENT_TYPE") != "application/json" \
             and not is_json_mimetype(request.mimetype):  # the common header needs no parsing
-        raise UnsupportedMediaType(
-            f"send the body as application/json (got {request.mimetype or 'no Content-Type'})")
+        raise UnsupportedMediaType(N_("send the body as application/json (got {mimetype})",
+                                      mimetype=request.mimetype or N_("no Content-Type")))
     raw = read_body()
     if not raw:
-        raise MalformedInput({"body": ["empty; send a JSON object"]})
+        raise MalformedInput({"body": [N_("empty; send a JSON object")]})
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise MalformedInput({"body": [f"not valid JSON: {exc}"]}) from None
+        raise MalformedInput({"body": [N_("not valid JSON: {error}", error=str(exc))]}) from None
     if not isinstance(body, dict):
-        raise MalformedInput({"body": ["must be a JSON object"]})
+        raise MalformedInput({"body": [N_("must be a JSON object")]})
     return body
 
 

@@ -4,6 +4,11 @@ No route knows a particular game: each looks the game up in
 ``service.games.registry`` and calls the contract methods of ``Game``.
 Every state in a request goes through ``game.validate_state`` before use;
 the engine never mutates it, and the service keeps nothing between calls.
+
+Language (``service.i18n``, ``docs/i18n.md``): ``check``'s ``reason`` and every
+problem come in the request's ``Accept-Language`` (``en`` default, ``ru``); the
+card listing adds ``display_name`` (the card's ``name`` in that language) to
+each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.errors import MalformedInput
+from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
+from service.i18n import localize, mark_language, pick, request_language
 from service.problems import ProblemError
 from service.redaction import ReplayRedaction, events_for
 
@@ -43,7 +50,15 @@ def game_or_404(game_id: str) -> Game:
         return registry.get_game(game_id)
     except registry.UnknownGame:
         raise ProblemError(404, "unknown-game", "Unknown game",
-                           f"no game {game_id!r}; games: {', '.join(registry.GAME_IDS)}") from None
+                           N_("no game {game!r}; games: {items}", game=game_id,
+                              items=joined(registry.GAME_IDS))) from None
+
+
+def localized_json(payload: dict):
+    """A JSON reply whose messages (``reason``…) are in the request's language, saying which
+    in ``Content-Language``."""
+    language = request_language()
+    return mark_language(json_response(localize(payload, language)), language)
 
 
 def _valid_state(game: Game, body: dict) -> dict:
@@ -54,8 +69,8 @@ def _valid_state(game: Game, body: dict) -> dict:
 
 def _check_seat(state: dict, player, field: str = "player") -> None:
     if isinstance(player, int) and player >= len(state["players"]):
-        raise MalformedInput({field: [f"no seat {player}: this game has seats 0 to "
-                                      f"{len(state['players']) - 1}"]})
+        raise MalformedInput({field: [N_("no seat {player}: this game has seats 0 to {last}",
+                                         player=player, last=len(state["players"]) - 1)]})
 
 
 # ------------------------------------------------------------------- reads
@@ -79,25 +94,42 @@ def cards(game_id: str):
         card_set = card_db.get(game.id, set_id)
     except card_db.UnknownCardSet:
         raise ProblemError(404, "unknown-card-set", "Unknown card set",
-                           f"{game.id} has no card set {set_id!r}; sets: "
-                           f"{', '.join(card_db.available(game.id))}") from None
+                           N_("{game} has no card set {card_set!r}; sets: {items}", game=game.id,
+                              card_set=set_id, items=joined(card_db.available(game.id)))) from None
     groups, tables = split_card_data(card_set.data)
     filters = {k: request.args.getlist(k) for k in request.args if k not in CARD_QUERY_KEYS}
     known = filterable_fields(groups)
     unknown = sorted(set(filters) - known)
     if unknown:
         raise MalformedInput({f"query.{k}": [
-            f"not a card field; filter by: {', '.join(sorted(known))}, or q (name)"] for k in unknown})
+            N_("not a card field; filter by: {items}, or q (name)", items=joined(sorted(known)))]
+            for k in unknown})
     needle = request.args.get("q", "").strip().casefold()
     listed = {name: [c for c in group if _matches(c, filters, needle)]
               for name, group in groups.items()}
     applied = {k: ",".join(v) for k, v in filters.items()}
     if needle:
         applied["q"] = request.args["q"]
-    return json_response({
+    language = request_language()
+    listed = {name: [with_display_name(c, language) for c in group] for name, group in listed.items()}
+    return mark_language(json_response({
         "game": game.id, "card_set": card_set.ref(), "meta": card_set.meta,
         "filters": applied, "count": sum(len(g) for g in listed.values()),
-        "cards": listed, "tables": tables})
+        "cards": listed, "tables": tables}), language)
+
+
+def with_display_name(card: dict, language: str) -> dict:
+    """The card with ``display_name``: its ``name`` in ``language`` (names are ``{en, ru}``).
+
+    >>> with_display_name({"id": "S-6", "name": {"en": "Punk of spades", "ru": "Шпана (пики)"}}, "ru")
+    {'id': 'S-6', 'name': {'en': 'Punk of spades', 'ru': 'Шпана (пики)'}, 'display_name': 'Шпана (пики)'}
+    >>> with_display_name({"id": "x"}, "ru")
+    {'id': 'x'}
+    """
+    name = card.get("name")
+    if not isinstance(name, dict):
+        return card
+    return {**card, "display_name": pick(name, language)}
 
 
 def split_card_data(data: dict) -> tuple[dict, dict]:
@@ -221,11 +253,12 @@ def apply(game_id: str):
 
 @bp.post("/<game_id>/check")
 def check(game_id: str):
-    """``{state, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal)."""
+    """``{state, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal); ``reason``
+    in the request's ``Accept-Language``."""
     game = game_or_404(game_id)
     body = read_envelope(CHECK)
     state = _valid_state(game, body)
-    return json_response(game.check(state, body["action"]))
+    return localized_json(game.check(state, body["action"]))
 
 
 @bp.post("/<game_id>/score")

@@ -3,7 +3,8 @@
 Every deck-building violation (KOZ-1 … KOZ-6) at once, each with its clause
 id and the cards concerned; a capital that lifts KOZ-3/KOZ-4 does so through
 its card data.  A deck with problems is still a well-formed request: the
-answer is ``200`` with ``valid: false``.  A body that is not a deck → 400,
+answer is ``200`` with ``valid: false``.  Each ``reason`` comes in the
+request's ``Accept-Language`` (``Content-Language`` says which).  A body that is not a deck → 400,
 an unknown card set → 404.
 """
 
@@ -15,9 +16,11 @@ import card_db
 from schemas.cards_kozyablo import DeckValidateRequest, DeckValidateResponse
 from service.games.kozyablo.catalogue import catalogue
 from service.games.kozyablo.deck import validate_deck
+from service.games.messages import N_, joined
 from service.problems import ProblemError
 
-from .body import json_response, read_envelope
+from .body import read_envelope
+from .games import localized_json
 
 bp = Blueprint("kozyablo", __name__, url_prefix="/v1/games/kozyablo")
 
@@ -35,15 +38,16 @@ def validate():
         cards = card_db.get("kozyablo", body["card_set"])
     except card_db.UnknownCardSet:
         raise ProblemError(404, "unknown-card-set", "Unknown card set",
-                           f"kozyablo has no card set {body['card_set']!r}; sets: "
-                           + ", ".join(card_db.available("kozyablo"))) from None
+                           N_("{game} has no card set {card_set!r}; sets: {items}",
+                              game="kozyablo", card_set=body["card_set"],
+                              items=joined(card_db.available("kozyablo")))) from None
     cat = catalogue(cards)
     deck = body["deck"]
     violations = validate_deck(cat, deck)
     capital = cat.capitals.get(deck["capital"])
-    return json_response({"valid": not violations, "violations": violations,
-                          "card_count": len(deck["cards"]),
-                          "race": capital["race"] if capital else None})
+    return localized_json({"valid": not violations, "violations": violations,
+                           "card_count": len(deck["cards"]),
+                           "race": capital["race"] if capital else None})
 
 
 def document(spec) -> None:

@@ -27,7 +27,9 @@ from markupsafe import escape
 from schemas import envelopes
 from service import rules_reference
 from service.games import registry
-from service.problems import PROBLEM_TYPES, ProblemError, request_language
+from service.games.messages import N_, joined
+from service.i18n import mark_language, request_language
+from service.problems import PROBLEM_TYPES, ProblemError
 
 from .body import json_response
 from .games import game_or_404
@@ -52,14 +54,11 @@ def _reference(game_id: str, language: str) -> tuple[str, rules_reference.Refere
         except rules_reference.MissingReference:
             continue
     raise ProblemError(404, "not-found", "Not found",
-                       f"no rules reference for {game!r} is installed")
+                       N_("no rules reference for {game!r} is installed", game=game))
 
 
 def _answer(body: dict, language: str) -> Response:
-    response = json_response(body)
-    response.headers["Content-Language"] = language
-    response.vary.add("Accept-Language")
-    return response
+    return mark_language(json_response(body), language)
 
 
 def canonical_id(clause_id: str) -> str:
@@ -87,9 +86,9 @@ def rule(game_id: str, clause_id: str):
     found = ref.clauses.get(clause_id) or ref.clauses.get(canonical_id(clause_id))
     if found is None:
         raise ProblemError(404, "unknown-clause", "Unknown clause",
-                           f"{game} has no clause {clause_id!r}; its clauses: "
-                           f"{', '.join(list(ref.clauses)[:3])} … {list(ref.clauses)[-1]} "
-                           f"(GET /v1/games/{game}/rules)")
+                           N_("{game} has no clause {clause!r}; its clauses: {first} … {last} "
+                              "(GET /v1/games/{game}/rules)", game=game, clause=clause_id,
+                              first=joined(list(ref.clauses)[:3]), last=list(ref.clauses)[-1]))
     return _answer({"game": game, "language": ref.language, **found.to_json(game)}, ref.language)
 
 
@@ -139,7 +138,7 @@ def problem_type_page(slug: str):
     found = PROBLEM_TYPES.get(slug)
     if found is None:
         raise ProblemError(404, "not-found", "Not found",
-                           f"no problem type {slug!r} (GET /problems lists them)")
+                           N_("no problem type {slug!r} (GET /problems lists them)", slug=slug))
     if _wants_json():
         return json_response(found.to_json())
     status = f"<p>HTTP status: <b>{found.status}</b></p>" if found.status else \

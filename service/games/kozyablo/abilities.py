@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import effects
 from .catalogue import Catalogue, face
 from .stats import unit_stats
+from ..messages import N_, joined
 
 
 def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, dict | None]]:
@@ -70,23 +71,26 @@ def check(state: dict, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> 
     seat = action["player"]
     d = state["units"].get(source) or state["buildings"].get(source)
     if d is None or d["owner"] != seat:
-        raise ValueError(f"{source!r} is not a creature or building of yours on the table")
+        raise ValueError(N_("{source!r} is not a creature or building of yours on the table",
+                            source=source))
     found = {k: (m, e) for k, m, e in offered(state, cat, source)}
     if action["ability"] not in found:
-        raise ValueError(f"{source} has no ability {action['ability']!r}; it has: "
-                         + (", ".join(found) or "none"))
+        raise ValueError(N_("{source} has no ability {ability!r}; it has: {items}", source=source,
+                            ability=action["ability"], items=joined(found) or N_("none")))
     mark, effect = found[action["ability"]]
     if mark not in marks:
-        raise ValueError(f"that is {'an action' if mark == 'action' else 'a free'} ability; "
-                         f"only {' or '.join(marks)} abilities may be used now")
+        raise ValueError(N_("that is an action ability; only {items} abilities may be used now",
+                            items=" or ".join(marks)) if mark == "action" else
+                         N_("that is a free ability; only {items} abilities may be used now",
+                            items=" or ".join(marks)))
     if mark == "free" and f"{source}:{action['ability']}" in state["used"]:
-        raise ValueError("that free ability was already used this turn")
+        raise ValueError(N_("that free ability was already used this turn"))
     if "squad" in action:
-        raise ValueError("an ability reaches its own sector: it takes no `squad`")
+        raise ValueError(N_("an ability reaches its own sector: it takes no `squad`"))
     choice = {k: action[k] for k in ("target", "sector") if k in action}
     if choice not in _choices(state, cat, seat, source, action["ability"], effect):
-        raise ValueError("not a legal target for that ability now (abilities reach only "
-                         "their own sector; nothing in the shadow can be chosen)")
+        raise ValueError(N_("not a legal target for that ability now (abilities reach only their "
+                            "own sector; nothing in the shadow can be chosen)"))
     return mark, effect
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .catalogue import Catalogue
+from ..messages import N_, joined
 
 MIN_CARDS, MAX_CARDS, MAX_COPIES = 15, 25, 3
 SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")
@@ -40,37 +41,41 @@ def validate_deck(cat: Catalogue, deck: dict) -> list[dict]:
     capital = cat.capitals.get(deck["capital"])
     cards = deck["cards"]
     if capital is None:
-        out.append(_v("KOZ-1", f"{deck['capital']!r} is not a capital card; a deck has "
-                      "exactly one capital", [deck["capital"]]))
+        out.append(_v("KOZ-1", N_("{capital!r} is not a capital card; a deck has exactly one "
+                                  "capital", capital=deck['capital']), [deck["capital"]]))
     unknown = sorted({c for c in cards if c not in cat.faces})
     if unknown:
-        out.append(_v("KOZ-1", "not playable cards of this set (capitals and sectors are "
-                      "listed separately): " + ", ".join(unknown), unknown))
+        out.append(_v("KOZ-1", N_("not playable cards of this set (capitals and sectors are "
+                                  "listed separately): {items}", items=joined(unknown)), unknown))
     if not MIN_CARDS <= len(cards) <= MAX_CARDS:
-        out.append(_v("KOZ-1", f"the deck has {len(cards)} cards; it needs "
-                      f"{MIN_CARDS} to {MAX_CARDS}", []))
+        out.append(_v("KOZ-1", N_("the deck has {count} cards; it needs {min_cards} to "
+                                  "{max_cards}",
+                                  count=len(cards), min_cards=MIN_CARDS, max_cards=MAX_CARDS), []))
     counts = Counter(cards)
     over = sorted(c for c, n in counts.items() if n > MAX_COPIES)
     if over:
-        out.append(_v("KOZ-2", "more than 3 copies of: " + ", ".join(
-            f"{c} ×{counts[c]}" for c in over), over))
+        out.append(_v("KOZ-2", N_("more than 3 copies of: {items}",
+                                  items=joined(f"{c} ×{counts[c]}" for c in over)), over))
     known = [c for c in counts if c in cat.faces]
     heroes = sorted(c for c in known if cat.faces[c].type == "hero")
     max_heroes = capital["max_heroes"] if capital else 1
     if len(heroes) > max_heroes:
-        out.append(_v("KOZ-3", f"{len(heroes)} different heroes; the capital allows "
-                      f"{max_heroes} (KOZ-6 lifts this only through a capital's property)",
+        out.append(_v("KOZ-3", N_("{count} different heroes; the capital allows {max_heroes} "
+                                  "(KOZ-6 lifts this only through a capital's property)",
+                                  count=len(heroes), max_heroes=max_heroes),
                       heroes))
     if capital is not None:
         allowed = {capital["race"], *capital["extra_races"]}
         foreign = sorted(c for c in known if cat.faces[c].race not in allowed)
         if foreign:
-            out.append(_v("KOZ-4", f"cards of another race than the capital's "
-                          f"({capital['race']}; allowed: {', '.join(sorted(allowed))}): "
-                          + ", ".join(foreign), foreign))
+            out.append(_v("KOZ-4", N_("cards of another race than the capital's ({race}; "
+                                      "allowed: {allowed}): {items}", race=capital["race"],
+                                      allowed=joined(sorted(allowed)), items=joined(foreign)),
+                          foreign))
     sectors = deck["sectors"]
     if sorted(sectors) != sorted(SECTOR_KINDS):
-        out.append(_v("KOZ-5", "the three sectors must be one gold_mine, one crystal_mine "
-                      f"and one energy_source, not {', '.join(sectors) or 'none'}",
+        out.append(_v("KOZ-5", N_("the three sectors must be one gold_mine, one crystal_mine and "
+                                  "one energy_source, not {value}",
+                                  value=joined(sectors) or N_("none")),
                       list(sectors)))
     return out

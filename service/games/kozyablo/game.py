@@ -26,6 +26,7 @@ from . import combat, effect_damage, invariants, setup, turn, views
 from .catalogue import catalogue, of_state
 from .stats import unit_stats
 from .shapes import ACTION_TYPES, EVENT_TYPES, PLAYER_SETUP_FIELDS, STATE_FIELDS
+from ..messages import N_, joined
 
 OPTIONS = (
     Option("response_window", "string", "when_able", clause="KOZ-16",
@@ -187,14 +188,14 @@ class Kozyablo(Game):
             allowed = COMBAT_ACTIONS[r["kind"] if r else "strike"]
             if kind not in allowed:
                 rule = {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r and r["kind"], "KOZ-25")
-                raise RuleViolation(rule, f"{kind!r} is not possible now: the combat waits "
-                                    f"for {' or '.join(allowed)}")
+                raise RuleViolation(rule, N_("{kind!r} is not possible now: the combat waits for "
+                                             "{items}", kind=kind, items=' or '.join(allowed)))
             if kind in ("evade", "defend"):
                 key = "card" if kind == "evade" else "unit"
                 if action[key] not in r["options"]:
                     rule = "KOZ-46" if kind == "evade" else "KOZ-45"
-                    raise RuleViolation(rule, f"{action[key]!r} is not one of: "
-                                        + ", ".join(r["options"]))
+                    raise RuleViolation(rule, N_("{choice!r} is not one of: {items}",
+                                                 choice=action[key], items=joined(r["options"])))
             elif kind == "strike":
                 self._check_strike(state, cat, action)
             return
@@ -202,29 +203,30 @@ class Kozyablo(Game):
         if kind not in allowed:
             rule = {"mulligan": "KOZ-9", "response": "KOZ-16", "effect": "KOZ-45"}.get(
                 phase, "KOZ-15")
-            raise RuleViolation(rule, f"{kind!r} is not possible now; the {phase} phase "
-                                f"takes: {', '.join(allowed)}")
+            raise RuleViolation(rule, N_("{kind!r} is not possible now; the {phase} phase takes: "
+                                         "{items}",
+                                         kind=kind, phase=phase, items=', '.join(allowed)))
         if phase == "mulligan":
             if kind == "mulligan":
                 p = state["players"][seat]
                 if p["mulligans"] >= setup.MAX_MULLIGANS:
-                    raise RuleViolation("KOZ-9", "at most three mulligans")
+                    raise RuleViolation("KOZ-9", N_("at most three mulligans"))
                 cards = action["cards"]
                 if len(set(cards)) != len(cards) or not set(cards) <= set(p["hand"]):
-                    raise RuleViolation("KOZ-9", "mulligan different cards from your hand")
+                    raise RuleViolation("KOZ-9", N_("mulligan different cards from your hand"))
         elif phase == "main":
             turn.check_main(state, cat, action)
         elif phase == "effect" and kind == "defend":
             options = effect_damage.reaction(state, cat)["options"]
             if action["unit"] not in options:
-                raise RuleViolation("KOZ-45", f"{action['unit']!r} is not one of: "
-                                    + ", ".join(options))
+                raise RuleViolation("KOZ-45", N_("{choice!r} is not one of: {items}",
+                                                 choice=action["unit"], items=joined(options)))
         elif phase == "response" and kind == "use_ability":
             from . import abilities
             try:
                 abilities.check(state, cat, action, ("free",))
             except ValueError as exc:
-                raise RuleViolation("KOZ-16", str(exc))
+                raise RuleViolation("KOZ-16", exc.args[0])
 
     def out_of_turn_rule(self, state: dict) -> str:
         """A player acting out of turn is told the clause of the step that waits:
@@ -249,33 +251,34 @@ class Kozyablo(Game):
         seat, group = combat.candidates(state, cat)
         unit, targets = action["unit"], action["targets"]
         if unit not in group:
-            raise RuleViolation("KOZ-25", f"{unit!r} does not strike now; next: "
-                                + ", ".join(group))
+            raise RuleViolation("KOZ-25", N_("{unit!r} does not strike now; next: {items}",
+                                             unit=unit, items=joined(group)))
         legal = combat.legal_targets(state, cat, unit)
         for t in targets:
             if t not in legal:
                 tgt = state["units"].get(t)
                 if tgt is not None and tgt["shadow"]:
-                    raise RuleViolation("KOZ-41", "a creature in the shadow cannot be struck")
+                    raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be struck"))
                 if tgt is not None and t in (state["combat"].get("movers") or [t]) \
                         and tgt["owner"] != seat and tgt["sector"] == state["combat"]["sector"]:
                     mine = combat.striker_stats(state, cat, unit).abilities
                     theirs = unit_stats(state, cat, t).abilities
                     if "flying" in theirs and not mine & {"flying", "archer", "magic_attack"}:
-                        raise RuleViolation("KOZ-30", f"{t!r} flies: only flyers, archers and "
-                                            "Magic attack can strike it")
+                        raise RuleViolation("KOZ-30", N_("{t!r} flies: only flyers, archers and "
+                                                         "Magic attack can strike it", t=t))
                     if "weapon_protection" in theirs and not mine & {"magic_weapon",
                                                                      "magic_attack"}:
-                        raise RuleViolation("KOZ-36a", f"{t!r} has Weapon protection: only "
-                                            "Magic weapon and Magic attack can strike it")
-                raise RuleViolation("KOZ-26", f"{t!r} is not a legal target; legal: "
-                                    + ", ".join(legal))
+                        raise RuleViolation("KOZ-36a", N_("{t!r} has Weapon protection: only "
+                                                          "Magic weapon and Magic attack can "
+                                                          "strike it", t=t))
+                raise RuleViolation("KOZ-26", N_("{t!r} is not a legal target; legal: {items}",
+                                                 t=t, items=joined(legal)))
         if sorted(targets) not in [sorted(o) for o in combat.strike_options(state, cat, unit)]:
             if "area" in combat.striker_stats(state, cat, unit).abilities:
-                raise RuleViolation("KOZ-31", "an Area strike hits two different creatures "
-                                    "at once (one if only one can be struck); a building or "
-                                    "the capital is struck alone")
-            raise RuleViolation("KOZ-26", "a strike has exactly one target")
+                raise RuleViolation("KOZ-31", N_("an Area strike hits two different creatures at "
+                                                 "once (one if only one can be struck); a "
+                                                 "building or the capital is struck alone"))
+            raise RuleViolation("KOZ-26", N_("a strike has exactly one target"))
 
     # ----------------------------------------------------------- resolve
     def resolve(self, draft, action: dict, events: list[dict]) -> None:
@@ -354,7 +357,7 @@ class Kozyablo(Game):
         if not errs and declared is not None:
             spec = self.action_specs.get(declared.get("type"))
             if spec is None or declared["type"] not in turn.MAIN_ACTIONS:
-                errs["state.declared.type"] = ["must be a main-phase action type"]
+                errs["state.declared.type"] = [N_("must be a main-phase action type")]
             else:
                 from service.games import shape
                 errs.update(shape.check(spec, declared, "state.declared"))

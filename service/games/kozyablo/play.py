@@ -17,6 +17,7 @@ from ..errors import RuleViolation as violation
 from .stats import unit_stats
 from .sectors import (capital_id, controlled_sectors, enemy_creature_in_capital,
                       garrison_room, has_opposing_cards, production)
+from ..messages import N_, joined
 
 #: KOZ-17 … KOZ-22: which production a card type needs, and its clause
 NEEDS = {"creature": ("gold", "KOZ-17"), "hero": ("crystals", "KOZ-20"),
@@ -39,24 +40,31 @@ def level_needed(f) -> int:
 def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = None) -> str | None:
     """Why ``seat`` cannot pay for ``f`` now (None: they can)."""
     if f.type == "hero" and f.id in state["players"][seat]["dead_heroes"]:
-        return "KOZ-20: this hero was destroyed and can never be played again"
+        return N_("{rule}: {why}", rule="KOZ-20",
+                  why=N_("this hero was destroyed and can never be played again"))
     prod = prod or production(state, cat, seat)
     resource, rule = NEEDS[f.type]
     need = level_needed(f)
     if prod[resource] < need:
-        what = "a hero" if f.type == "hero" else f"a level-{f.level} {f.type}"
-        return (f"{rule}: {what} needs {resource} production {need}; "
-                f"you have {prod[resource]}")
+        if f.type == "hero":
+            why = N_("a hero needs {resource} production {need}; you have {have}",
+                     resource=resource, need=need, have=prod[resource])
+        else:
+            why = N_("a level-{level} {type} needs {resource} production {need}; you have {have}",
+                     level=f.level, type=f.type, resource=resource, need=need, have=prod[resource])
+        return N_("{rule}: {why}", rule=rule, why=why)
     req = f.data.get("requires")
     if req and controlled_sectors(state, seat) < req.get("controlled_sectors", 0):
-        return (f"{rule}: this card needs {req['controlled_sectors']} controlled sector(s); "
-                f"you control {controlled_sectors(state, seat)}")
+        return N_("{rule}: {why}", rule=rule, why=N_(
+            "this card needs {needed} controlled sector(s); you control {have}",
+            needed=req["controlled_sectors"], have=controlled_sectors(state, seat)))
     if f.type == "building":
         cap = capital_id(state, seat)
         limit = cat.capitals[face(cap)]["buildings"]
         have = sum(1 for d in state["buildings"].values() if d["owner"] == seat)
         if have >= limit:
-            return f"KOZ-22: your capital allows {limit} building(s); you have {have}"
+            return N_("{rule}: {why}", rule="KOZ-22", why=N_(
+                "your capital allows {limit} building(s); you have {have}", limit=limit, have=have))
     return None
 
 
@@ -118,68 +126,67 @@ def check(state: dict, cat: Catalogue, action: dict) -> None:
     """Raise a ``RuleViolation`` naming the clause unless the play is legal."""
     seat, card = action["player"], action["card"]
     if card not in state["players"][seat]["hand"]:
-        raise violation("KOZ-15", f"{card!r} is not in your hand")
+        raise violation("KOZ-15", N_("{card!r} is not in your hand", card=card))
     f = cat.faces[face(card)]
     why = affordable(state, cat, seat, f)
     if why:
-        rule, _, reason = why.partition(": ")
-        raise violation(rule, reason)
+        raise violation(why.params["rule"], why.params["why"])
     extra = set(action) - {"type", "player", "card"}
     if f.type in ("creature", "hero"):
         if extra != {"sector"}:
-            raise violation("KOZ-17", "a creature is played with `sector` only")
+            raise violation("KOZ-17", N_("a creature is played with `sector` only"))
         sector = action["sector"]
         if sector not in state["sectors"]:
-            raise violation("KOZ-17", f"no sector {sector!r} on the table")
+            raise violation("KOZ-17", N_("no sector {sector!r} on the table", sector=sector))
         if sector not in creature_sectors(state, cat, seat):
             cap = capital_id(state, seat)
             if enemy_creature_in_capital(state, seat) and sector != cap:
-                raise violation("KOZ-23", "an opposing creature stands in your capital: "
-                                "creatures may be played only into your capital")
+                raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
+                                             "creatures may be played only into your capital"))
             if sector == cap and not garrison_room(state, cat, seat, 1):
                 limit = cat.capitals[face(cap)]["garrison"]
-                raise violation("KOZ-16a", f"your capital's garrison is full ({limit} of "
-                                f"{limit} creatures)")
-            raise violation("KOZ-17", "a creature cannot be played into a sector with "
-                            "opposing cards or into the opponent's capital")
+                raise violation("KOZ-16a", N_("your capital's garrison is full ({limit} of "
+                                              "{limit} creatures)", limit=limit))
+            raise violation("KOZ-17", N_("a creature cannot be played into a sector with "
+                                         "opposing cards or into the opponent's capital"))
     elif f.type == "artifact":
         if extra != {"target"}:
-            raise violation("KOZ-21", "an artifact is played with `target` (a hero) only")
+            raise violation("KOZ-21", N_("an artifact is played with `target` (a hero) only"))
         if action["target"] not in _heroes_for(state, cat, seat, f):
             tgt = state["units"].get(action["target"])
             if tgt is not None and tgt["shadow"] and tgt["owner"] == seat:
-                raise violation("KOZ-41", "a creature in the shadow cannot be the target "
-                                "of a card: bring the hero out of the shadow first")
+                raise violation("KOZ-41", N_("a creature in the shadow cannot be the target of a "
+                                             "card: bring the hero out of the shadow first"))
             if enemy_creature_in_capital(state, seat):
-                raise violation("KOZ-23", "an opposing creature stands in your capital: "
-                                "artifacts only onto a hero in your capital")
-            raise violation("KOZ-21", "this artifact may be carried only by "
-                            + ", ".join(f.data["heroes"]) + " of yours on the table")
+                raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
+                                             "artifacts only onto a hero in your capital"))
+            raise violation("KOZ-21", N_("this artifact may be carried only by {heroes} of yours "
+                                         "on the table", heroes=joined(f.data["heroes"])))
     elif f.type == "building":
         if extra:
-            raise violation("KOZ-22", "a building takes no target: it enters your capital")
+            raise violation("KOZ-22", N_("a building takes no target: it enters your capital"))
     else:
         choice = {k: action[k] for k in ("target", "sector", "squad") if k in action}
         if extra - {"target", "sector", "squad"}:
-            raise violation("KOZ-18", "unknown fields for a magic or event card")
+            raise violation("KOZ-18", N_("unknown fields for a magic or event card"))
         legal = effects.choices(state, cat, seat, f.data["effect"], from_magic=f.type == "magic")
         if choice not in legal:
             tgt = state["units"].get(choice.get("target", ""))
             if tgt is not None and tgt["shadow"]:
-                raise violation("KOZ-41", "a creature in the shadow cannot be chosen")
+                raise violation("KOZ-41", N_("a creature in the shadow cannot be chosen"))
             effect = f.data["effect"]
             if tgt is not None:
                 ab = unit_stats(state, cat, choice["target"]).abilities
                 if f.type == "magic" and "magic_protection" in ab \
                         and not effect.get("pierces_magic_protection"):
-                    raise violation("KOZ-38", "that creature has Magic protection: no magic "
-                                    "card but Word of Letaro affects it")
+                    raise violation("KOZ-38", N_("that creature has Magic protection: no magic "
+                                                 "card but Word of Letaro affects it"))
                 if effect.get("undead_immune") and "undead" in ab:
-                    raise violation("KOZ-43", "that creature is Undead, and Undead are "
-                                    "immune to this card")
+                    raise violation("KOZ-43", N_("that creature is Undead, and Undead are immune "
+                                                 "to this card"))
             raise violation("KOZ-19" if f.type == "event" else "KOZ-18",
-                            f"not a legal target for this card: its effect reaches "
-                            f"{effect['target']}")
+                            N_("not a legal target for this card: its effect reaches {target}",
+                               target=effect['target']))
 
 
 def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:

@@ -13,6 +13,7 @@ from ..chance import count_weights, draw_below
 from ..errors import InvalidSetup
 from .catalogue import Catalogue, face, instance_ids
 from .deck import validate_deck
+from ..messages import N_, joined
 
 #: KOZ-10: turn order by race
 RACE_ORDER = ("pozorki", "trutni", "kozly", "zhloby")
@@ -41,7 +42,7 @@ def resolve_decks(cat: Catalogue, setups: list[dict]) -> list[dict]:
     for i, s in enumerate(setups):
         if "deck" in s and "race" in s:
             violations.append({"rule": "KOZ-1", "player": i, "cards": [],
-                               "reason": "give either a deck or a reference race, not both"})
+                               "reason": N_("give either a deck or a reference race, not both")})
             continue
         if "deck" in s:
             deck = s["deck"]
@@ -51,8 +52,8 @@ def resolve_decks(cat: Catalogue, setups: list[dict]) -> list[dict]:
             race = s.get("race")
             if race not in cat.decks:
                 violations.append({"rule": "KOZ-1", "player": i, "cards": [],
-                                   "reason": f"no reference deck for race {race!r}; known: "
-                                   + ", ".join(sorted(cat.decks))})
+                                   "reason": N_("no reference deck for race {race!r}; known: "
+                                                "{items}", race=race, items=joined(sorted(cat.decks)))})
                 continue
             deck = cat.decks[race]
         decks.append(deck)

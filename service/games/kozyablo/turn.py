@@ -30,6 +30,7 @@ from .catalogue import Catalogue, face
 from .damage import knock_out, sweep
 from .sectors import (capital_id, has_opposing_cards, is_capital, is_out, over_garrison,
                       garrison_room, seats_after, still_in, units_in, update_control)
+from ..messages import N_
 
 MAIN_ACTIONS = ("play_card", "draw", "move", "attack", "use_ability", "skip")
 
@@ -114,50 +115,51 @@ def check_main(state: dict, cat: Catalogue, action: dict) -> None:
         try:
             mark, _ = abilities.check(state, cat, action, marks)
         except ValueError as exc:
-            raise RuleViolation("KOZ-16", str(exc))
+            raise RuleViolation("KOZ-16", exc.args[0])
         if mark == "free" or not over_garrison(state, cat, seat):
             return
     must = over_garrison(state, cat, seat)
     if must and kind != "move":
-        raise RuleViolation("KOZ-16a", f"your capital holds {must} creature(s) more than its "
-                            "garrison: your action must move them out")
+        raise RuleViolation("KOZ-16a", N_("your capital holds {must} creature(s) more than its "
+                                          "garrison: your action must move them out", must=must))
     if kind == "play_card":
         play.check(state, cat, action)
     elif kind == "draw":
         if deck_left(state, seat) <= 0:
-            raise RuleViolation("KOZ-50", "your deck is empty: drawing is not a legal action")
+            raise RuleViolation("KOZ-50", N_("your deck is empty: drawing is not a legal action"))
     elif kind == "move":
         check_move(state, cat, action, must)
     elif kind == "attack":
         if action["sector"] not in attack_sectors(state, seat):
-            raise RuleViolation("KOZ-24", "an attack needs creatures of yours and something "
-                                "of the enemy's to strike in that sector")
+            raise RuleViolation("KOZ-24", N_("an attack needs creatures of yours and something "
+                                             "of the enemy's to strike in that sector"))
     elif kind != "skip":
-        raise RuleViolation("KOZ-15", f"{kind!r} is not a main-phase action")
+        raise RuleViolation("KOZ-15", N_("{kind!r} is not a main-phase action", kind=kind))
 
 
 def check_move(state: dict, cat: Catalogue, action: dict, must: int) -> None:
     seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
     for s in (src, dst):
         if s not in state["sectors"]:
-            raise RuleViolation("KOZ-15", f"no sector {s!r} on the table")
+            raise RuleViolation("KOZ-15", N_("no sector {s!r} on the table", s=s))
     if not units or len(set(units)) != len(units):
-        raise RuleViolation("KOZ-15", "move one or more different creatures")
+        raise RuleViolation("KOZ-15", N_("move one or more different creatures"))
     for u in units:
         d = state["units"].get(u)
         if d is None or d["owner"] != seat or d["sector"] != src:
-            raise RuleViolation("KOZ-15", f"{u!r} is not a creature of yours in {src}")
+            raise RuleViolation("KOZ-15", N_("{u!r} is not a creature of yours in {src}",
+                                             u=u, src=src))
     if src == dst:
-        raise RuleViolation("KOZ-15", "a move goes to another sector")
+        raise RuleViolation("KOZ-15", N_("a move goes to another sector"))
     if is_capital(state, src) and is_capital(state, dst):
-        raise RuleViolation("KOZ-16a", "no direct move from one capital to another")
+        raise RuleViolation("KOZ-16a", N_("no direct move from one capital to another"))
     cap = capital_id(state, seat)
     if must and (src != cap or len(units) < must):
-        raise RuleViolation("KOZ-16a", f"move at least {must} creature(s) out of your capital "
-                            "to restore its garrison limit")
+        raise RuleViolation("KOZ-16a", N_("move at least {must} creature(s) out of your capital "
+                                          "to restore its garrison limit", must=must))
     if dst == cap and not garrison_room(state, cat, seat, len(units)):
-        raise RuleViolation("KOZ-16a", "that would put more creatures in your capital than "
-                            "its garrison allows")
+        raise RuleViolation("KOZ-16a", N_("that would put more creatures in your capital than "
+                                          "its garrison allows"))
 
 
 # ------------------------------------------------------------ doing

@@ -30,6 +30,7 @@ from service.games.errors import RuleViolation
 from .cards import Catalogue, for_state
 from .power import current_power, expire, forget_card
 from .table import free_property, holder_of
+from ..messages import N_
 
 
 def capture_problem(state: dict, action: dict, cat: Catalogue) -> RuleViolation | None:
@@ -37,22 +38,23 @@ def capture_problem(state: dict, action: dict, cat: Catalogue) -> RuleViolation 
     player, fighter, prop = action["player"], action["fighter"], action["property"]
     if state["phase"] == "capture":
         if player == state["capture"]["attacker"]:
-            return RuleViolation("RAI-12", "your capture attempt is in progress: one turn, "
-                                           "one fighter, one attempt")
-        return RuleViolation("RAI-21", "a capture is in progress: only tricks or a pass now")
+            return RuleViolation("RAI-12", N_("your capture attempt is in progress: one turn, "
+                                              "one fighter, one attempt"))
+        return RuleViolation("RAI-21", N_("a capture is in progress: only tricks or a pass now"))
     if state["capture_used"]:
-        return RuleViolation("RAI-12", "you have already made your capture attempt this turn")
+        return RuleViolation("RAI-12", N_("you have already made your capture attempt this turn"))
     if fighter not in state["players"][player]["hand"]:
-        return RuleViolation("RAI-15", f"{fighter} is not in your hand")
+        return RuleViolation("RAI-15", N_("{fighter} is not in your hand", fighter=fighter))
     if cat.fighter(fighter)["power"] is None:
-        return RuleViolation("RAI-2", f"{fighter} has no power: it can only be played as a trick")
+        return RuleViolation("RAI-2", N_("{fighter} has no power: it can only be played as a "
+                                         "trick", fighter=fighter))
     if prop in state["centre"]:
         return None
     holder = holder_of(state, prop)
     if holder is None:
-        return RuleViolation("RAI-15", f"{prop} is not a property in play")
+        return RuleViolation("RAI-15", N_("{prop} is not a property in play", prop=prop))
     if holder == player:
-        return RuleViolation("RAI-15", f"you already control {prop}")
+        return RuleViolation("RAI-15", N_("you already control {prop}", prop=prop))
     return None
 
 
@@ -78,7 +80,8 @@ def fizzle_notes(state: dict, action: dict) -> dict:
     if problem is None:
         return {}
     return {"fizzles": True, "rule": problem.rule,
-            "reason": f"{problem.reason}; the card would go to the discard with no effect"}
+            "reason": N_("{reason}; the card would go to the discard with no effect",
+                         reason=problem.reason)}
 
 
 def capture_targets(state: dict, player: int) -> list[str]:
@@ -120,12 +123,12 @@ def _guard(state: dict, prop: str) -> str | None:
 
 def check_pass(state: dict, action: dict) -> None:
     if state["phase"] != "capture":
-        raise RuleViolation("RAI-26", "there is no capture response window to pass in")
+        raise RuleViolation("RAI-26", N_("there is no capture response window to pass in"))
 
 
 def check_end_turn(state: dict, action: dict) -> None:
     if state["phase"] == "capture":
-        raise RuleViolation("RAI-26", "the capture resolves first: every player must pass")
+        raise RuleViolation("RAI-26", N_("the capture resolves first: every player must pass"))
 
 
 def restart_round(draft) -> None:

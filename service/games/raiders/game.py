@@ -19,25 +19,26 @@ from . import capture, deck, invariants, scoring, tricks, turn, views
 from .cards import catalogue, face, for_state
 from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
 from .table import fighters_in_play
+from ..messages import N_
 
 
 def _short_game_check(value, players, given):
     if value and players < 3:
-        return "short_game needs 3 or more players (RAI-7)"
+        return N_("short_game needs 3 or more players (RAI-7)")
     if value and given.get("teams"):
-        return "short_game and teams do not combine: a pair plays to 36 (RAI-8)"
+        return N_("short_game and teams do not combine: a pair plays to 36 (RAI-8)")
     return None
 
 
 def _teams_check(value, players, given):
     if value and players != 4:
-        return "teams needs exactly 4 players (RAI-8)"
+        return N_("teams needs exactly 4 players (RAI-8)")
     return None
 
 
 def _first_player_check(value, players, given):
     if value is not None and value >= players:
-        return f"must be a seat from 0 to {players - 1}"
+        return N_("must be a seat from 0 to {last}", last=players - 1)
     return None
 
 
@@ -77,16 +78,16 @@ def _out_of_turn_play(state: dict, action) -> tuple[str, str] | None:
     kind, phase = action.get("type"), state["phase"]
     if kind == "capture":
         if phase != "capture":
-            return "RAI-12", (f"only the active player (seat {state['active']}) captures, "
-                              "once, in their own turn")
+            return "RAI-12", (N_("only the active player (seat {active}) captures, once, in "
+                                 "their own turn", active=state['active']))
         if action.get("player") == state["capture"]["attacker"]:
-            return "RAI-12", ("your capture attempt is in progress: one turn, one fighter, "
-                              "one attempt")
-        return "RAI-21", "a capture is in progress: the other players may only play tricks"
+            return "RAI-12", (N_("your capture attempt is in progress: one turn, one fighter, "
+                                 "one attempt"))
+        return "RAI-21", N_("a capture is in progress: the other players may only play tricks")
     if kind == "play_trick" and phase == "main":
-        return "RAI-23", (f"outside a capture only the active player (seat {state['active']}) "
-                          "plays tricks, in their own turn; the others may in a capture's "
-                          "response window")
+        return "RAI-23", (N_("outside a capture only the active player (seat {active}) plays "
+                             "tricks, in their own turn; the others may in a capture's response "
+                             "window", active=state['active']))
     return None
 
 
@@ -120,8 +121,8 @@ class Raiders(Game):
         fighters = cat.fighter_deck(options["double_deck"])
         if len(fighters) < deck.HAND_SIZE * players + 1:
             raise InvalidOptions({"options.double_deck": [
-                f"{len(fighters)} fighter cards cannot deal 6 each to {players} players "
-                "and turn up a trump: use double_deck (RAI-9)"]})
+                N_("{count} fighter cards cannot deal 6 each to {players} players and turn up a "
+                   "trump: use double_deck (RAI-9)", count=len(fighters), players=players)]})
         first = options["first_player"] or 0
         return {
             "phase": "deal",
@@ -152,8 +153,8 @@ class Raiders(Game):
         elif kind == "end_turn":
             capture.check_end_turn(state, action)
         else:
-            raise RuleViolation(self.not_your_turn_rule, f"{kind} is a chance outcome, "
-                                                         "not a player's action")
+            raise RuleViolation(self.not_your_turn_rule, N_("{kind} is a chance outcome, not a "
+                                                            "player's action", kind=kind))
 
     def finished_rule(self, state: dict) -> str:
         """RAI-31 after the turn limit ended the game, else RAI-6 (a win)."""
@@ -212,13 +213,17 @@ class Raiders(Game):
         cat = for_state(state)
         reveals_property = "reveal" in kinds
         if cat.is_property_card(card) and not reveals_property:
-            return f"{card} is a property card and never in the fighter deck (RAI-1); {expected}"
+            return N_("{card} is a property card and never in the fighter deck (RAI-1); "
+                      "{expected}", card=card, expected=expected)
         if cat.is_fighter_card(card) and reveals_property:
-            return f"{card} is a fighter card and never in the property deck (RAI-1); {expected}"
+            return N_("{card} is a fighter card and never in the property deck (RAI-1); "
+                      "{expected}", card=card, expected=expected)
         if cat.is_fighter_card(card) or cat.is_property_card(card):
-            deck_name = "property deck" if reveals_property else "fighter deck"
-            return (f"no copy of {face(card)} is left in the {deck_name} (it is in play, in "
-                    f"a hand or in the discard); {expected}")
+            if reveals_property:
+                return N_("no copy of {face} is left in the property deck (it is in play, in a "
+                          "hand or in the discard); {expected}", face=face(card), expected=expected)
+            return N_("no copy of {face} is left in the fighter deck (it is in play, in a hand "
+                      "or in the discard); {expected}", face=face(card), expected=expected)
         return expected
 
     def actions_for(self, state: dict, player: int) -> list[dict]:

@@ -17,6 +17,7 @@ from .capture import attacker_controls_target, end_without_fight, restart_round
 from .effects import apply_effect
 from .table import fighters_in_play, guard_of
 from .vocabulary import EFFECTS
+from ..messages import N_
 
 
 def timing_problem(state: dict, player: int, trick: dict) -> str | None:
@@ -24,9 +25,9 @@ def timing_problem(state: dict, player: int, trick: dict) -> str | None:
     timing = trick["timing"]
     in_capture = state["phase"] == "capture"
     if timing == "capture_only" and not in_capture:
-        return "this trick may only be played during a capture"
+        return N_("this trick may only be played during a capture")
     if timing == "own_turn" and player != state["active"]:
-        return "this trick may only be played in your own turn"
+        return N_("this trick may only be played in your own turn")
     return None
 
 
@@ -41,31 +42,31 @@ def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: d
     if in_play is None:
         in_play = in_play_map(state)
     if target not in in_play:
-        return f"{target} is not a fighter in play"
+        return N_("{target} is not a fighter in play", target=target)
     seat, role = in_play[target]
     kind = trick["target"]
     capture = state["capture"]
     if kind in ("attacker", "guard", "any_fighter_in_capture") and capture is None:
-        return "this trick targets a fighter in a capture, and none is in progress"
+        return N_("this trick targets a fighter in a capture, and none is in progress")
     if kind == "attacker" and role != "attacker":
-        return "this trick targets only the attacking fighter"
+        return N_("this trick targets only the attacking fighter")
     is_capture_guard = capture is not None and guard_of(state, capture["property"]) == target
     if kind == "guard" and not is_capture_guard:
-        return "this trick targets only the guard of the property under capture"
+        return N_("this trick targets only the guard of the property under capture")
     if kind == "any_fighter_in_capture" and role != "attacker" and not is_capture_guard:
-        return "this trick targets only the attacker or the guard of the capture"
+        return N_("this trick targets only the attacker or the guard of the capture")
     if kind == "guarding_fighter" and role != "guard":
-        return "this trick targets only a fighter that already guards a property"
+        return N_("this trick targets only a fighter that already guards a property")
     if kind == "own_fighter" and seat != player:
-        return "this trick targets only a fighter of yours"
+        return N_("this trick targets only a fighter of yours")
     filters = trick["filters"]
     if "same_suit" in filters:
         suit = cat.fighter(card)["suit"]
         if suit != state["trump"]["suit"] and cat.fighter(target)["suit"] != suit:
-            return (f"this trick targets only a fighter of its own suit ({suit}); "
-                    "only a trump trick reaches every suit")
+            return (N_("this trick targets only a fighter of its own suit ({suit}); only a trump "
+                       "trick reaches every suit", suit=suit))
     if "not_own" in filters and seat == player:
-        return "this trick targets only another player's fighter"
+        return N_("this trick targets only another player's fighter")
     return None
 
 
@@ -88,18 +89,18 @@ def change_problem(state: dict, player: int, trick: dict, target: str | None,
     """RAI-28: a trick must change the game state, not just discard a card."""
     effect = trick["effect"]
     if effect == "draw" and not deck.can_draw(state):
-        return "there is no fighter card left to draw"
+        return N_("there is no fighter card left to draw")
     if effect == "modify_power":
         if in_play is None:
             in_play = in_play_map(state)
         if not power_change_can_matter(state, target, in_play):
-            return (f"{target} fights in no capture before this power change expires, so "
-                    "playing it would only discard cards")
+            return (N_("{target} fights in no capture before this power change expires, so "
+                       "playing it would only discard cards", target=target))
     if effect == "steal_guard":
         if in_play is None:
             in_play = in_play_map(state)
         if in_play.get(target, (None,))[0] == player:
-            return "that guard is already yours"
+            return N_("that guard is already yours")
     return None
 
 
@@ -108,7 +109,7 @@ def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | 
     player, card = action["player"], action["card"]
     trick = cat.fighter(card)["trick"]
     if trick is None:
-        return RuleViolation("RAI-2", f"{card} has no trick; it can only fight")
+        return RuleViolation("RAI-2", N_("{card} has no trick; it can only fight", card=card))
     problem = timing_problem(state, player, trick)
     if problem:
         return RuleViolation("RAI-23", problem)
@@ -116,13 +117,13 @@ def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | 
     if trick["cost"] is not None:  # RULING RAI-22a: a trick's cost is payable, paid on play
         hand = state["players"][player]["hand"]
         if cost is None:
-            return RuleViolation("RAI-22a", "this trick costs another card from your hand: "
-                                            "name it in cost_card")
+            return RuleViolation("RAI-22a", N_("this trick costs another card from your hand: "
+                                               "name it in cost_card"))
         if cost == card or cost not in hand:
-            return RuleViolation("RAI-22a", f"the cost card {cost} is not another card in "
-                                            "your hand")
+            return RuleViolation("RAI-22a", N_("the cost card {cost} is not another card in your "
+                                               "hand", cost=cost))
     elif cost is not None:
-        return RuleViolation("RAI-22a", "this trick has no cost; send no cost_card")
+        return RuleViolation("RAI-22a", N_("this trick has no cost; send no cost_card"))
     target = action.get("target")
     if EFFECTS[trick["effect"]].target_needed:
         if target is None:
@@ -130,14 +131,14 @@ def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | 
             if not any(target_problem(state, cat, player, card, trick, f, in_play) is None
                        and change_problem(state, player, trick, f, in_play) is None
                        for f in in_play):
-                return RuleViolation("RAI-28", "this trick has no legal target now: "
-                                               "playing it would only discard cards")
-            return RuleViolation("RAI-24", "this trick needs a target fighter")
+                return RuleViolation("RAI-28", N_("this trick has no legal target now: playing "
+                                                  "it would only discard cards"))
+            return RuleViolation("RAI-24", N_("this trick needs a target fighter"))
         problem = target_problem(state, cat, player, card, trick, target)
         if problem:
             return RuleViolation("RAI-24", problem)
     elif target is not None:
-        return RuleViolation("RAI-24", "this trick takes no target")
+        return RuleViolation("RAI-24", N_("this trick takes no target"))
     problem = change_problem(state, player, trick, target)
     if problem:
         return RuleViolation("RAI-28", problem)
@@ -148,8 +149,8 @@ def check_play_trick(state: dict, action: dict) -> None:
     """RAI-22 always; the rest unless ``illegal_play: fizzle`` (RAI-30)."""
     player, card = action["player"], action["card"]
     if card not in state["players"][player]["hand"]:
-        raise RuleViolation("RAI-22", f"{card} is not in your hand: tricks are played from "
-                                      "the hand")
+        raise RuleViolation("RAI-22", N_("{card} is not in your hand: tricks are played from the "
+                                         "hand", card=card))
     problem = trick_problem(state, for_state(state), action)
     if problem is not None and state["options"]["illegal_play"] != "fizzle":
         raise problem
@@ -163,7 +164,8 @@ def fizzle_notes(state: dict, action: dict) -> dict:
     if problem is None:
         return {}
     return {"fizzles": True, "rule": problem.rule,
-            "reason": f"{problem.reason}; the card would go to the discard with no effect"}
+            "reason": N_("{reason}; the card would go to the discard with no effect",
+                         reason=problem.reason)}
 
 
 def legal_tricks(state: dict, cat: Catalogue, player: int) -> list[dict]:

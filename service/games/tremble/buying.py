@@ -20,6 +20,7 @@ from ..draft import Draft
 from ..errors import RuleViolation
 from .cards import Catalog, design_of
 from .zones import discard_ship, fleet_size, not_in_hand
+from ..messages import N_
 
 FUEL_PER_TURN = 8
 FUEL_CAP = 20
@@ -92,13 +93,15 @@ def impossible_draw(state: dict, cat: Catalog, ship: str) -> str | None:
         return None
     design = design_of(ship)
     if cat is not None and ship not in cat.ships:
-        return f"{ship} is not a ship card of this card set"
-    where = ("is in the ship discard, not the ship deck" if ship in state["ship_discard"]
-             else "is not in the ship deck")
+        return N_("{ship} is not a ship card of this card set", ship=ship)
+    where = (N_("is in the ship discard, not the ship deck") if ship in state["ship_discard"]
+             else N_("is not in the ship deck"))
     others = [s for s in sorted(deck) if design_of(s) == design]
     if others:
-        return f"{ship} {where} (other copies of that design in the deck: {', '.join(others)})"
-    return f"{ship} {where}, and no copy of {design} is left in the ship deck"
+        return N_("{ship} {where} (other copies of that design in the deck: {items})",
+                  ship=ship, where=where, items=', '.join(others))
+    return N_("{ship} {where}, and no copy of {design} is left in the ship deck",
+              ship=ship, where=where, design=design)
 
 
 def check_buy(state: dict, cat: Catalog, action: dict) -> None:
@@ -106,19 +109,21 @@ def check_buy(state: dict, cat: Catalog, action: dict) -> None:
     ship, discard = action["ship"], action["discard"]
     if ship is None:
         if discard is not None:
-            raise RuleViolation("TRE-12", "a ship is discarded only to make room for a purchase")
+            raise RuleViolation("TRE-12", N_("a ship is discarded only to make room for a "
+                                             "purchase"))
         return
     if ship not in player["offer"]:
-        raise RuleViolation("TRE-12", f"{ship} is not one of the two ships you drew")
+        raise RuleViolation("TRE-12", N_("{ship} is not one of the two ships you drew", ship=ship))
     cost = cat.ships[ship]["cost"]
     if cost > player["people"]:
-        raise RuleViolation("TRE-12", f"{ship} costs {cost} people; you have {player['people']}")
+        raise RuleViolation("TRE-12", N_("{ship} costs {cost} people; you have {people}",
+                                         ship=ship, cost=cost, people=player['people']))
     full = fleet_size(state, action["player"]) >= FLEET_LIMIT
     if full and discard is None:
-        raise RuleViolation("TRE-12", f"your fleet has {FLEET_LIMIT} ships: name a ship in "
-                                      "hand to discard to make room")
+        raise RuleViolation("TRE-12", N_("your fleet has {fleet_limit} ships: name a ship in "
+                                         "hand to discard to make room", fleet_limit=FLEET_LIMIT))
     if not full and discard is not None:
-        raise RuleViolation("TRE-12", "your fleet has room; nothing needs discarding")
+        raise RuleViolation("TRE-12", N_("your fleet has room; nothing needs discarding"))
     if discard is not None and discard not in player["hand"]:
         raise RuleViolation("TRE-12", not_in_hand(discard, player["hand"]))
 

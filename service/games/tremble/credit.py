@@ -14,6 +14,7 @@ from ..draft import Draft
 from ..errors import RuleViolation
 from .cards import Catalog
 from .zones import fleet_size
+from ..messages import N_
 
 POOR_BELOW = 30_000
 MAX_SHIPS = 1
@@ -22,20 +23,20 @@ MAX_SHIPS = 1
 def can_take(state: dict, player: int) -> str | None:
     """``None`` if ``player`` may take a credit now, else the reason."""
     if not state["credit_supply"]:
-        return "no credit card is left"
+        return N_("no credit card is left")
     if state["players"][player]["people"] >= POOR_BELOW:
-        return f"a credit needs fewer than {POOR_BELOW} people"
+        return N_("a credit needs fewer than {poor_below} people", poor_below=POOR_BELOW)
     if fleet_size(state, player) > MAX_SHIPS:
-        return f"a credit needs a fleet of at most {MAX_SHIPS} ship"
+        return N_("a credit needs a fleet of at most {max_ships} ship", max_ships=MAX_SHIPS)
     return None
 
 
 def can_repay(state: dict, cat: Catalog, player: int) -> str | None:
     p = state["players"][player]
     if not p["credits"]:
-        return "you hold no credit"
+        return N_("you hold no credit")
     if p["people"] < cat.credit_repay:
-        return f"repaying needs {cat.credit_repay} people"
+        return N_("repaying needs {credit_repay} people", credit_repay=cat.credit_repay)
     return None
 
 

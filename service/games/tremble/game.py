@@ -28,6 +28,7 @@ from .cards import Catalog, catalog
 from .setup import new_state
 from .zones import attacking
 from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
+from ..messages import N_
 
 CREDIT_ACTIONS = ("take_credit", "repay_credit")
 #: the clause behind each chance node (rolls: TRE-20 in battle, TRE-24 against an army)
@@ -87,7 +88,8 @@ class TrembleGame(Game):
         except (LookupError, StopIteration, TypeError, ValueError) as exc:
             # only a hand-edited state gets here: its phase data do not fit together
             raise InvalidState({"state.phase": [
-                f"the {state.get('phase')!r} phase data are inconsistent ({type(exc).__name__})"]})
+                N_("the {value!r} phase data are inconsistent ({name})",
+                   value=state.get('phase'), name=type(exc).__name__)]})
 
     def constraints(self, state, player):
         entry = next((e for e in state["pending"] if e["player"] == player), None)
@@ -168,8 +170,8 @@ class TrembleGame(Game):
         """A credit action out of turn cites TRE-26: a credit is taken or repaid
         while the game waits for a decision of that player."""
         if action["type"] in CREDIT_ACTIONS:
-            return "TRE-26", ("a credit is taken or repaid while the game waits for a "
-                              "decision of yours; " + reason)
+            return "TRE-26", N_("a credit is taken or repaid while the game waits for a "
+                                "decision of yours; {reason}", reason=reason)
         return super().out_of_turn(state, action, reason)
 
     def impossible_outcome_reason(self, state, entry, action, outcomes):
@@ -187,11 +189,12 @@ class TrembleGame(Game):
         elif decision == "deal_mission" and action["type"] == "deal_mission":
             mission = action["mission"]
             if mission not in cat.missions:
-                why = f"{mission} is not a mission card of this card set"
+                why = N_("{mission} is not a mission card of this card set", mission=mission)
             elif mission in state["box"]:
-                why = f"{mission} is not in this game (removed at setup, TRE-2 / TRE-10)"
+                why = N_("{mission} is not in this game (removed at setup, TRE-2 / TRE-10)",
+                         mission=mission)
             else:
-                why = f"{mission} has already been dealt"
+                why = N_("{mission} has already been dealt", mission=mission)
         return why or super().impossible_outcome_reason(state, entry, action, outcomes)
 
     @staticmethod
@@ -210,36 +213,41 @@ class TrembleGame(Game):
         decision = entry["decision"]
         if kind not in flow.DECISION_ACTIONS[decision]:
             raise RuleViolation(flow.DECISION_RULES[decision],
-                                f"the decision now is {decision!r}, not {kind!r}")
+                                N_("the decision now is {decision!r}, not {kind!r}",
+                                   decision=decision, kind=kind))
         if kind == "keep_missions":
             chosen = action["missions"]
             offer = state["players"][player]["mission_offer"]
             if not 1 <= len(chosen) <= 3:
-                raise RuleViolation("TRE-10", "keep 1 to 3 of the missions dealt")
+                raise RuleViolation("TRE-10", N_("keep 1 to 3 of the missions dealt"))
             if len(set(chosen)) != len(chosen) or any(m not in offer for m in chosen):
-                raise RuleViolation("TRE-10", "keep only missions dealt to you, each once")
+                raise RuleViolation("TRE-10", N_("keep only missions dealt to you, each once"))
         elif kind == "buy":
             buying.check_buy(state, cat, action)
         elif kind == "plan":
             planning.check_orders(state, player, action["orders"])
         elif kind == "discard_unfueled":
             if action["ship"] not in attacking(state, player):
-                raise RuleViolation("TRE-15", f"{action['ship']} is not one of your attacking ships")
+                raise RuleViolation("TRE-15", N_("{ship} is not one of your attacking ships",
+                                                 ship=action['ship']))
         elif kind == "redeploy":
             planning.check_redeploy(state, cat, player, action["moves"])
         elif kind == "join_reserve":
             if battle.reserve_full(state, player):
-                raise RuleViolation("TRE-31a", f"you already have {planning.MAX_SHIPS_PER_CITY} "
-                                               "ships at this city: a reserve ship joining "
-                                               "counts toward the TRE-9 limit")
+                raise RuleViolation("TRE-31a", N_("you already have {max_ships_per_city} ships "
+                                                  "at this city: a reserve ship joining counts "
+                                                  "toward the TRE-9 limit",
+                                                  max_ships_per_city=planning.MAX_SHIPS_PER_CITY))
             if action["ship"] not in battle.reserve_ships(state, cat, player):
-                raise RuleViolation("TRE-31", f"{action['ship']} is not a reserve ship in your "
-                                              "hand that has not flown and whose fuel you have")
+                raise RuleViolation("TRE-31", N_("{ship} is not a reserve ship in your hand that "
+                                                 "has not flown and whose fuel you have",
+                                                 ship=action['ship']))
         elif kind == "lose_ship":
             if decision == "army_loss":
                 intel.check_army_loss(state, action)
             elif action["ship"] not in self._side(state, player)["ships"]:
-                raise RuleViolation("TRE-21", f"{action['ship']} did not attack this city")
+                raise RuleViolation("TRE-21", N_("{ship} did not attack this city",
+                                                 ship=action['ship']))
         elif kind == "army_choice":
             intel.check_army_choice(state, action)
         elif kind in ("raid", "search"):

@@ -23,6 +23,7 @@ from ..errors import RuleViolation
 from .battle import side_strength
 from .cards import Catalog
 from .zones import discard_city, discard_ship, ships_to_hand
+from ..messages import N_
 
 SLOTS = {2: 4, 3: 4, 4: 5, 5: 6}
 
@@ -48,14 +49,16 @@ def impossible_reveal(state: dict, cat: Catalog, card: str) -> str | None:
     if top is not None and card in piles[top]["candidates"]:
         return None
     if any(card in p["candidates"] for p in piles[(top or 0) + 1:]):
-        return f"{card} is in the lower pile: the * pile on top is revealed first (TRE-5)"
+        return N_("{card} is in the lower pile: the * pile on top is revealed first (TRE-5)",
+                  card=card)
     if cat is not None and card not in cat.cities and card not in cat.armies:
-        return f"{card} is not a city or army card of this card set"
+        return N_("{card} is not a city or army card of this card set", card=card)
     if card in state["box"]:
-        return f"{card} is not in this game (removed at setup for the player count, TRE-2)"
+        return N_("{card} is not in this game (removed at setup for the player count, TRE-2)",
+                  card=card)
     if top is not None and any(card in p["candidates"] for p in piles[:top]):
-        return f"{card} was removed unseen at setup (TRE-3 / TRE-4)"
-    return f"{card} has already been revealed"
+        return N_("{card} was removed unseen at setup (TRE-3 / TRE-4)", card=card)
+    return N_("{card} has already been revealed", card=card)
 
 
 def cards_left(piles: list[dict]) -> int:
@@ -101,9 +104,10 @@ def check_army_choice(state: dict, action: dict) -> None:
     entry = next((c for c in state["army"]["choices"]
                   if c["city"] == action["city"] and c["player"] == action["player"]), None)
     if entry is None:
-        raise RuleViolation("TRE-24", f"you have no search at {action['city']} facing the army")
+        raise RuleViolation("TRE-24", N_("you have no search at {city} facing the army",
+                                         city=action['city']))
     if entry["choice"] is not None:
-        raise RuleViolation("TRE-24", f"you already chose for {action['city']}")
+        raise RuleViolation("TRE-24", N_("you already chose for {city}", city=action['city']))
 
 
 def army_choice(draft: Draft, action: dict, events: list) -> None:
@@ -158,7 +162,8 @@ def check_army_loss(state: dict, action: dict) -> None:
     loser = state["army"]["loser"]
     ships = state["searches"][search_index(state, loser["city"])]["ships"]
     if action["ship"] not in ships:
-        raise RuleViolation("TRE-24", f"{action['ship']} did not search {loser['city']}")
+        raise RuleViolation("TRE-24", N_("{ship} did not search {city}",
+                                         ship=action['ship'], city=loser['city']))
 
 
 def army_loss(draft: Draft, ship: str, events: list) -> None:

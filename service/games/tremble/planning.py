@@ -18,6 +18,7 @@ from ..draft import Draft
 from ..errors import RuleViolation
 from .cards import Catalog
 from .zones import attacking, discard_ship, not_in_hand
+from ..messages import N_
 
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
 
@@ -36,18 +37,20 @@ def check_orders(state: dict, player: int, orders: list[dict]) -> None:
     for k, order in enumerate(orders):
         ship, slot = order["ship"], order["slot"]
         if ship not in hand:
-            raise RuleViolation("TRE-14", f"orders.{k}: {not_in_hand(ship, hand)}")
+            raise RuleViolation("TRE-14", N_("orders.{k}: {value}",
+                                             k=k, value=not_in_hand(ship, hand)))
         if ship in seen:
-            raise RuleViolation("TRE-14", f"orders.{k}: {ship} has two orders; a ship "
-                                          "attacks one city")
+            raise RuleViolation("TRE-14", N_("orders.{k}: {ship} has two orders; a ship attacks "
+                                             "one city", k=k, ship=ship))
         seen.add(ship)
         if slot not in slots:
-            raise RuleViolation("TRE-14", f"orders.{k}: slot {slot} holds no open city "
-                                          f"(open: {slots})")
+            raise RuleViolation("TRE-14", N_("orders.{k}: slot {slot} holds no open city (open: "
+                                             "{slots})", k=k, slot=slot, slots=slots))
         per_slot[slot] = per_slot.get(slot, 0) + 1
         if per_slot[slot] > MAX_SHIPS_PER_CITY:
-            raise RuleViolation("TRE-9", f"orders.{k}: at most {MAX_SHIPS_PER_CITY} ships per "
-                                         "city (two sets of attack tokens)")
+            raise RuleViolation("TRE-9", N_("orders.{k}: at most {max_ships_per_city} ships per "
+                                            "city (two sets of attack tokens)",
+                                            k=k, max_ships_per_city=MAX_SHIPS_PER_CITY))
 
 
 def plan_actions(state: dict, player: int) -> list[dict]:
@@ -181,20 +184,22 @@ def check_redeploy(state: dict, cat: Catalog, player: int, moves: list[dict]) ->
     for k, move in enumerate(moves):
         ship, slot = move["ship"], move["slot"]
         if ship not in able:
-            raise RuleViolation("TRE-32", f"moves.{k}: {ship} is not one of your attacking "
-                                          "ships with the redeploy ability")
+            raise RuleViolation("TRE-32", N_("moves.{k}: {ship} is not one of your attacking "
+                                             "ships with the redeploy ability", k=k, ship=ship))
         if ship in seen:
-            raise RuleViolation("TRE-32", f"moves.{k}: {ship} is moved twice")
+            raise RuleViolation("TRE-32", N_("moves.{k}: {ship} is moved twice", k=k, ship=ship))
         seen.add(ship)
         if slot not in slots:
-            raise RuleViolation("TRE-32", f"moves.{k}: slot {slot} holds no open city")
+            raise RuleViolation("TRE-32", N_("moves.{k}: slot {slot} holds no open city",
+                                             k=k, slot=slot))
         where[ship] = slot
     counts: dict = {}
     for slot in where.values():
         counts[slot] = counts.get(slot, 0) + 1
         if counts[slot] > MAX_SHIPS_PER_CITY:
-            raise RuleViolation("TRE-9", f"after the moves slot {slot} would have more than "
-                                         f"{MAX_SHIPS_PER_CITY} of your ships")
+            raise RuleViolation("TRE-9", N_("after the moves slot {slot} would have more than "
+                                            "{max_ships_per_city} of your ships",
+                                            slot=slot, max_ships_per_city=MAX_SHIPS_PER_CITY))
 
 
 def redeploy_actions(state: dict, cat: Catalog, player: int) -> list[dict]:

@@ -15,6 +15,7 @@ from ..draft import Draft
 from ..errors import RuleViolation
 from .cards import Catalog
 from .zones import discard_city, ships_to_hand
+from ..messages import N_
 
 SEARCH_TURNS = 2
 TEMPO_TURNS = 1
@@ -44,16 +45,18 @@ def check(state: dict, action: dict) -> None:
     _, attack = found
     side = attack["sides"][0]
     if action["city"] != attack["city"]:
-        raise RuleViolation("TRE-22", f"the reward to choose now is for {attack['city']}")
+        raise RuleViolation("TRE-22", N_("the reward to choose now is for {city}",
+                                         city=attack['city']))
     if action["type"] == "search":
         ships = action["ships"]
         if not ships:
-            raise RuleViolation("TRE-22", "a search needs at least one ship to stay")
+            raise RuleViolation("TRE-22", N_("a search needs at least one ship to stay"))
         if len(set(ships)) != len(ships):
-            raise RuleViolation("TRE-22", "a ship is named twice")
+            raise RuleViolation("TRE-22", N_("a ship is named twice"))
         for s in ships:
             if s not in side["ships"]:
-                raise RuleViolation("TRE-22", f"{s} did not attack {attack['city']}")
+                raise RuleViolation("TRE-22", N_("{s} did not attack {city}",
+                                                 s=s, city=attack['city']))
 
 
 def actions(state: dict, player: int) -> list[dict]:

@@ -9,6 +9,7 @@ from typing import Iterable
 
 from ..draft import Draft
 from .cards import design_of
+from ..messages import N_
 
 
 def attacking(state: dict, player: int) -> list[str]:
@@ -39,9 +40,10 @@ def not_in_hand(ship: str, hand: list[str]) -> str:
     design = design_of(ship)
     copies = sorted(s for s in hand if design_of(s) == design)
     if copies:
-        return (f"{ship} is not a ship in your hand (name ships by copy id: you hold "
-                f"{', '.join(copies)})")
-    return f"{ship} is not a ship in your hand (your hand: {', '.join(sorted(hand)) or 'empty'})"
+        return (N_("{ship} is not a ship in your hand (name ships by copy id: you hold {items})",
+                   ship=ship, items=', '.join(copies)))
+    return N_("{ship} is not a ship in your hand (your hand: {value})",
+              ship=ship, value=", ".join(sorted(hand)) or N_("empty"))
 
 
 def ships_to_hand(draft: Draft, player: int, ships: Iterable[str]) -> None:

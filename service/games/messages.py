@@ -1,0 +1,70 @@
+"""Translatable messages for the engines: one marker, ``N_``.
+
+An engine writes every sentence a client reads (a rule violation's reason, a
+field error, a deck violation) as ``N_(msgid, **params)``: the msgid is the
+English text with named ``{placeholders}``, the params fill them.  The result
+*is* a ``str`` — the English text — so logs, ``str(exc)``, comparisons and JSON
+stay exactly as before; it also keeps its msgid and params, so the HTTP layer
+(``service.i18n``) can render it in the request's language from the gettext
+catalogs.  ``pybabel extract`` finds the msgids by the keyword ``N_``
+(``babel.cfg``).  Nothing here knows about Flask or Babel.
+
+>>> m = N_("only the active player (seat {seat}) captures", seat=2)
+>>> m
+'only the active player (seat 2) captures'
+>>> m.msgid, m.params
+('only the active player (seat {seat}) captures', {'seat': 2})
+>>> m == "only the active player (seat 2) captures"
+True
+
+A param may itself be a message; it is rendered in the same language:
+
+>>> N_("orders.{key}: {why}", key=0, why=N_("{ship} has two orders", ship="S1"))
+'orders.0: S1 has two orders'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Message(str):
+    """English text that remembers its msgid and params (see the module docstring)."""
+
+    __slots__ = ("msgid", "params")
+    msgid: str
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, params: dict[str, Any]) -> "Message":
+        self = super().__new__(cls, msgid.format(**params) if params else msgid)
+        self.msgid = msgid
+        self.params = params
+        return self
+
+    def __reduce__(self):  # pickles (RQ jobs) and copies as a message, not a bare str
+        return (Message, (self.msgid, self.params))
+
+
+def N_(msgid: str, /, **params: Any) -> Message:
+    """Mark ``msgid`` for translation and fill its ``{placeholders}`` from ``params``."""
+    return Message(msgid, params)
+
+
+def join_messages(items, separator: str = "; ") -> Message:
+    """Messages joined into one, each rendered in the reader's language.
+
+    >>> join_messages([N_("the game is over"), "RAI-6"]).params
+    {'m0': 'the game is over', 'm1': 'RAI-6'}
+    """
+    items = list(items)
+    msgid = separator.join("{m%d}" % i for i in range(len(items)))
+    return Message(msgid, {f"m{i}": item for i, item in enumerate(items)})
+
+
+def joined(items) -> str:
+    """A list of ids for a message param: ``a, b, c`` (ids are never translated).
+
+    >>> joined(["S1", "S2"])
+    'S1, S2'
+    """
+    return ", ".join(map(str, items))

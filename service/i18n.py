@@ -1,0 +1,123 @@
+"""The language of an answer: ``Accept-Language`` → ``en`` (default) or ``ru``.
+
+One negotiation (``request_language``) for the whole service; the rules
+reference, problems and every translated answer use it.  Texts are
+translated with gettext catalogs (Babel): ``service/translations/messages.pot``
+holds every msgid, ``service/translations/ru/LC_MESSAGES/messages.po`` the
+Russian (``docs/i18n.md`` says how to update them).
+
+The ``.po`` is compiled in memory the first time a language is used (and at
+app start, so a broken catalog stops the service at once): no compiled
+``.mo`` to commit or forget to rebuild, nothing to run on a fresh clone.
+
+Engines mark their sentences with ``service.games.messages.N_``: a ``str``
+holding the English text plus msgid and params.  ``localize`` walks an
+answer and renders each such message (and nothing else) in the language:
+
+>>> from service.games.messages import N_
+>>> localize({"reason": N_("the game is over"), "rule": "RAI-6"}, "ru")
+{'reason': 'игра окончена', 'rule': 'RAI-6'}
+>>> localize({"reason": N_("the game is over")}, "en")
+{'reason': 'the game is over'}
+>>> gettext("Illegal action", "ru")
+'Недопустимое действие'
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from flask import has_request_context, request
+
+from service.games.messages import Message
+# the languages answers come in are the rules reference's; the first is the default and
+# the msgids' language
+from service.rules_reference import DEFAULT_LANGUAGE, LANGUAGES
+
+TRANSLATIONS_DIR = Path(__file__).with_name("translations")
+DOMAIN = "messages"
+
+
+def catalog_path(language: str) -> Path:
+    return TRANSLATIONS_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@lru_cache(maxsize=None)
+def translations(language: str) -> NullTranslations:
+    """The gettext translations of ``language`` (``NullTranslations`` for English)."""
+    if language == DEFAULT_LANGUAGE or language not in LANGUAGES:
+        return NullTranslations()
+    with catalog_path(language).open("rb") as f:
+        catalog = read_po(f, locale=language, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)  # fuzzy entries are left out, as msgfmt does
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def load_all() -> None:
+    """Compile every catalog now (app start): a broken ``.po`` fails loudly, once."""
+    for language in LANGUAGES:
+        translations(language)
+
+
+def gettext(msgid: str, language: str) -> str:
+    """``msgid`` in ``language`` (itself when the catalog has no translation)."""
+    if language == DEFAULT_LANGUAGE:
+        return msgid
+    return translations(language).gettext(msgid)
+
+
+def translate(text: Any, language: str) -> Any:
+    """A ``Message`` rendered in ``language`` (its params too); anything else as is."""
+    if not isinstance(text, Message) or language == DEFAULT_LANGUAGE:
+        return text
+    params = {k: translate(v, language) for k, v in text.params.items()}
+    return gettext(text.msgid, language).format(**params)
+
+
+def localize(value: Any, language: str) -> Any:
+    """``value`` (JSON: dicts, lists, strings) with every ``Message`` in ``language``.
+
+    Returns ``value`` itself for English: messages already are English text.
+    """
+    if language == DEFAULT_LANGUAGE:
+        return value
+    if isinstance(value, Message):
+        return translate(value, language)
+    if isinstance(value, dict):
+        return {k: localize(v, language) for k, v in value.items()}
+    if isinstance(value, list):
+        return [localize(v, language) for v in value]
+    return value
+
+
+def pick(names: Any, language: str) -> Any:
+    """The entry of a ``{"en": …, "ru": …}`` name in ``language`` (English if missing).
+
+    >>> pick({"en": "Raiders", "ru": "Рейдеры"}, "ru"), pick("S-6", "ru")
+    ('Рейдеры', 'S-6')
+    """
+    if isinstance(names, dict):
+        return names.get(language, names.get(DEFAULT_LANGUAGE))
+    return names
+
+
+def request_language() -> str:
+    """The request's ``Accept-Language``, best of ``en``/``ru`` (``en`` outside a request)."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+
+
+def mark_language(response, language: str):
+    """``Content-Language`` and ``Vary: Accept-Language`` on a language-dependent answer."""
+    response.headers["Content-Language"] = language
+    response.vary.add("Accept-Language")
+    return response
