@@ -72,12 +72,18 @@ def wait_ready(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60)
 
 
 @contextmanager
-def gunicorn(app: str, log: Path, env: dict | None = None):
-    """Serve ``app`` under the Procfile's gunicorn command; yield its base URL."""
+def gunicorn(app: str, log: Path, env: dict | None = None,
+             extra_args: list[str] | None = None, stop_seconds: float = 30):
+    """Serve ``app`` under the Procfile's gunicorn command (plus ``extra_args``,
+    which override it); yield its base URL, stop it after.  The server gets a
+    clean environment for what a test must not inherit (``REDIS_URL``: no RQ;
+    ``PROMETHEUS_MULTIPROC_DIR``: its own metrics directory), then ``env``."""
     port = free_port()
-    cmd = gunicorn_command(app, port)
-    environ = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
-    environ.pop("REDIS_URL", None)
+    cmd = gunicorn_command(app, port) + list(extra_args or [])
+    environ = {**os.environ, "PYTHONPATH": str(REPO)}
+    for name in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
+        environ.pop(name, None)
+    environ.update(env or {})
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=REPO, env=environ, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -85,9 +91,14 @@ def gunicorn(app: str, log: Path, env: dict | None = None):
         wait_ready(url, proc, log)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc, stop_seconds)
+
+
+def stop(proc: subprocess.Popen, seconds: float = 30) -> None:
+    """SIGTERM, then SIGKILL after ``seconds``."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

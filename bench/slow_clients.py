@@ -28,15 +28,12 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import shlex
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -145,30 +142,10 @@ def probe_for(url: str, seconds: float, every: float = 0.25, timeout: float = 5.
             "longest_silence_s": round(silence, 2)}
 
 
-@contextmanager
 def served(log: Path, extra_args: list[str] | None = None, env: dict | None = None):
     """The service under the Procfile's gunicorn command (plus ``extra_args``,
     which override it, and ``env``); yield its URL, stop it after."""
-    port = servers.free_port()
-    cmd = servers.gunicorn_command(servers.SERVICE_APP, port) + list(extra_args or [])
-    environ = {**os.environ, "PYTHONPATH": str(servers.REPO)}
-    for name in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
-        environ.pop(name, None)
-    environ.update(env or {})
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=servers.REPO, env=environ, stdout=out,
-                                stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        servers.wait_ready(url, proc, log)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    return servers.gunicorn(servers.SERVICE_APP, log, env, extra_args)
 
 
 def measure(clients: int, seconds: float, interval: float = 2.0,
