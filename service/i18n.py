@@ -78,8 +78,10 @@ def translate(text: Any, language: str) -> Any:
     """A ``Message`` rendered in ``language`` (its params too); anything else as is."""
     if not isinstance(text, Message) or language == DEFAULT_LANGUAGE:
         return text
-    params = {k: translate(v, language) for k, v in text.params.items()}
-    return gettext(text.msgid, language).format(**params)
+    translated = gettext(text.msgid, language)
+    if not text.params:  # no placeholders filled: braces are literal (`GET /v1/games/{game}`)
+        return translated
+    return translated.format(**{k: translate(v, language) for k, v in text.params.items()})
 
 
 def localize(value: Any, language: str) -> Any:

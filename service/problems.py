@@ -56,7 +56,7 @@ from werkzeug.exceptions import HTTPException
 
 from service import rules_reference
 from service.games.messages import N_
-from service.i18n import gettext, localize, mark_language, request_language
+from service.i18n import DEFAULT_LANGUAGE, gettext, localize, mark_language, request_language
 from service.games.errors import InvalidOptions, InvalidSetup, MalformedInput, RefereeError, RuleViolation
 
 #: every problem ``type`` is ``PROBLEM_BASE + slug`` (a path on this server)
@@ -82,128 +82,130 @@ class ProblemType:
     def uri(self) -> str:
         return PROBLEM_BASE + self.slug
 
-    def to_json(self) -> dict:
-        return {"type": self.uri, "slug": self.slug, "status": self.status, "title": self.title,
-                "when": self.when, "fix": self.fix}
+    def to_json(self, language: str = DEFAULT_LANGUAGE) -> dict:
+        """The type as ``GET /problems/<slug>`` shows it, its texts in ``language``."""
+        return {"type": self.uri, "slug": self.slug, "status": self.status,
+                "title": gettext(self.title, language), "when": gettext(self.when, language),
+                "fix": gettext(self.fix, language)}
 
 
 #: every problem type the service answers with, by slug (one row per kind of error)
 PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     # --- requests
     ProblemType("bad-request", 400, N_("Bad request"),
-                "The HTTP request itself could not be read, e.g. a broken chunked body.",
-                "Send a well-formed HTTP request; `detail` says what was wrong."),
+                N_("The HTTP request itself could not be read, e.g. a broken chunked body."),
+                N_("Send a well-formed HTTP request; `detail` says what was wrong.")),
     ProblemType("malformed-request", 400, N_("Malformed request"),
-                "The body is not valid JSON, or does not have the documented shape: a "
-                "missing or unknown field, a wrong type, a list too long. `errors` maps each "
-                "field path (`state.players.0.hand`, or `body`) to its messages.",
-                "Fix each field named in `errors`; the request schemas are in `/openapi.yaml`."),
+                N_("The body is not valid JSON, or does not have the documented shape: a "
+                   "missing or unknown field, a wrong type, a list too long. `errors` maps each "
+                   "field path (`state.players.0.hand`, or `body`) to its messages."),
+                N_("Fix each field named in `errors`; the request schemas are in `/openapi.yaml`.")),
     ProblemType("invalid-state", 400, N_("Invalid game state"),
-                "The game state sent is corrupt: a wrong shape, or a broken invariant (a card "
-                "in two places, a count that does not add up). `errors` names the field.",
-                "Send back the state exactly as the service returned it; only the engine "
-                "changes a state."),
+                N_("The game state sent is corrupt: a wrong shape, or a broken invariant (a card "
+                   "in two places, a count that does not add up). `errors` names the field."),
+                N_("Send back the state exactly as the service returned it; only the engine "
+                   "changes a state.")),
     ProblemType("incompatible-state", 400, N_("Incompatible game state"),
-                "The state was written for another game, another rules version or another "
-                "card set than the one it is sent to; it is refused rather than misread.",
-                "Send it to the game it belongs to, or start a new game with `new`."),
+                N_("The state was written for another game, another rules version or another "
+                   "card set than the one it is sent to; it is refused rather than misread."),
+                N_("Send it to the game it belongs to, or start a new game with `new`.")),
     ProblemType("invalid-options", 400, N_("Invalid game options"),
-                "An unknown option, a value of the wrong type or out of range, a combination "
-                "the rules do not allow, or a player count the game does not take. `errors` "
-                "names each field; `clauses` links the rule behind an option.",
-                "See `GET /v1/games/{game}` for the options, their values and player counts."),
+                N_("An unknown option, a value of the wrong type or out of range, a combination "
+                   "the rules do not allow, or a player count the game does not take. `errors` "
+                   "names each field; `clauses` links the rule behind an option."),
+                N_("See `GET /v1/games/{game}` for the options, their values and player counts.")),
     ProblemType("unsupported-media-type", 415, N_("Unsupported media type"),
-                "The body is not sent as `application/json`.",
-                "Send `Content-Type: application/json`."),
+                N_("The body is not sent as `application/json`."),
+                N_("Send `Content-Type: application/json`.")),
     ProblemType("payload-too-large", 413, N_("Request body too large"),
-                "The body is larger than the service accepts (`MAX_CONTENT_LENGTH`, 1 MiB by "
-                "default).",
-                "Send a smaller body; a replay can be checked in parts."),
+                N_("The body is larger than the service accepts (`MAX_CONTENT_LENGTH`, 1 MiB by "
+                   "default)."),
+                N_("Send a smaller body; a replay can be checked in parts.")),
     ProblemType("not-found", 404, N_("Not found"),
-                "No such route, or nothing at that address (a problem type or rules reference "
-                "that does not exist).",
-                "Check the path against `/openapi.yaml`."),
+                N_("No such route, or nothing at that address (a problem type or rules reference "
+                   "that does not exist)."),
+                N_("Check the path against `/openapi.yaml`.")),
     ProblemType("method-not-allowed", 405, N_("Method not allowed"),
-                "The path exists but does not take that HTTP method; `Allow` lists the ones "
-                "it does.",
-                "Use a method from the `Allow` header."),
+                N_("The path exists but does not take that HTTP method; `Allow` lists the ones "
+                   "it does."),
+                N_("Use a method from the `Allow` header.")),
     ProblemType("too-many-requests", 429, N_("Too many requests"),
-                "This client is over its rate limit (configured by the operator).",
-                "Wait as long as `Retry-After` says, then retry."),
+                N_("This client is over its rate limit (configured by the operator)."),
+                N_("Wait as long as `Retry-After` says, then retry.")),
     ProblemType("http-error", None, N_("HTTP error"),
-                "Another HTTP-level error; its `status` and `title` say which.",
-                "Read `detail`; the request should be changed before it is sent again."),
+                N_("Another HTTP-level error; its `status` and `title` say which."),
+                N_("Read `detail`; the request should be changed before it is sent again.")),
     # --- games and rules
     ProblemType("unknown-game", 404, N_("Unknown game"),
-                "The path names a game the service does not have; `detail` lists the games.",
-                "Use a game id from `GET /v1/games`."),
+                N_("The path names a game the service does not have; `detail` lists the games."),
+                N_("Use a game id from `GET /v1/games`.")),
     ProblemType("unknown-card-set", 404, N_("Unknown card set"),
-                "The game has no card set with that id; `detail` lists its sets.",
-                "Use a set the game lists, or leave it out for `reference`."),
+                N_("The game has no card set with that id; `detail` lists its sets."),
+                N_("Use a set the game lists, or leave it out for `reference`.")),
     ProblemType("unknown-clause", 404, N_("Unknown clause"),
-                "The game's rules reference has no clause with that id.",
-                "List the clauses with `GET /v1/games/{game}/rules`."),
+                N_("The game's rules reference has no clause with that id."),
+                N_("List the clauses with `GET /v1/games/{game}/rules`.")),
     ProblemType("illegal-action", 422, N_("Illegal action"),
-                "The action breaks a rule of the game. `rule` names the clause "
-                "(`RAI-15`), `rule_text` quotes it, `rule_url` links it, `detail` says why in "
-                "one sentence; a replay adds the `index` of the first illegal action.",
-                "Choose an action from `legal-actions`; the state is unchanged."),
+                N_("The action breaks a rule of the game. `rule` names the clause "
+                   "(`RAI-15`), `rule_text` quotes it, `rule_url` links it, `detail` says why in "
+                   "one sentence; a replay adds the `index` of the first illegal action."),
+                N_("Choose an action from `legal-actions`; the state is unchanged.")),
     ProblemType("invalid-setup", 422, N_("Invalid setup"),
-                "A player's setup breaks the rules (for example an illegal Kozyablo deck). "
-                "`violations` lists every problem at once, each with its clause (`rule`, "
-                "`rule_text`, `rule_url`).",
-                "Fix every listed violation; decks can be checked first with "
-                "`POST /v1/games/kozyablo/decks/validate`."),
+                N_("A player's setup breaks the rules (for example an illegal Kozyablo deck). "
+                   "`violations` lists every problem at once, each with its clause (`rule`, "
+                   "`rule_text`, `rule_url`)."),
+                N_("Fix every listed violation; decks can be checked first with "
+                   "`POST /v1/games/kozyablo/decks/validate`.")),
     ProblemType("referee-error", 400, N_("Referee error"),
-                "An engine refused the request for a reason without a more specific type.",
-                "Read `detail`."),
+                N_("An engine refused the request for a reason without a more specific type."),
+                N_("Read `detail`.")),
     # --- signed states, access
     ProblemType("unsigned-state", 400, N_("Unsigned state"),
-                "The service requires signed states (`REFEREE_REQUIRE_SIGNED`, or the request "
-                "header `Referee-Require-Signed: true`) and the state has no `signature`.",
-                "Send the state with the `signature` the service returned with it."),
+                N_("The service requires signed states (`REFEREE_REQUIRE_SIGNED`, or the request "
+                   "header `Referee-Require-Signed: true`) and the state has no `signature`."),
+                N_("Send the state with the `signature` the service returned with it.")),
     ProblemType("bad-signature", 403, N_("Bad signature"),
-                "The state's `signature` does not match the state: it was changed, or signed "
-                "with a key this service does not hold.",
-                "Send the state exactly as it was returned, signature included."),
+                N_("The state's `signature` does not match the state: it was changed, or signed "
+                   "with a key this service does not hold."),
+                N_("Send the state exactly as it was returned, signature included.")),
     ProblemType("unauthorized", 401, N_("API key required"),
-                "Evaluations need an API key on this server, and none or an unknown one was "
-                "sent.",
-                "Send `Authorization: Bearer <key>` or `X-API-Key: <key>`."),
+                N_("Evaluations need an API key on this server, and none or an unknown one was "
+                   "sent."),
+                N_("Send `Authorization: Bearer <key>` or `X-API-Key: <key>`.")),
     # --- evaluations
     ProblemType("unknown-evaluation", 404, N_("Unknown evaluation"),
-                "No evaluation with that id (it never existed, or it expired long ago).",
-                "Check the id from the `Location` of the submission."),
+                N_("No evaluation with that id (it never existed, or it expired long ago)."),
+                N_("Check the id from the `Location` of the submission.")),
     ProblemType("evaluation-expired", 410, N_("Evaluation expired"),
-                "The evaluation existed, but its result has expired.",
-                "Submit it again."),
+                N_("The evaluation existed, but its result has expired."),
+                N_("Submit it again.")),
     ProblemType("evaluation-over", 409, N_("Evaluation already over"),
-                "Cancelling an evaluation that has already finished or failed.",
-                "Nothing to do; read its result with `GET`."),
+                N_("Cancelling an evaluation that has already finished or failed."),
+                N_("Nothing to do; read its result with `GET`.")),
     ProblemType("unknown-evaluation-kind", 400, N_("Unknown evaluation kind"),
-                "No evaluation kind of that name, or not for that game.",
-                "See `GET /v1/evaluations/kinds`."),
+                N_("No evaluation kind of that name, or not for that game."),
+                N_("See `GET /v1/evaluations/kinds`.")),
     ProblemType("evaluations-busy", 503, N_("Too many evaluations"),
-                "The service holds as many unfinished evaluations as it can.",
-                "Retry after `Retry-After` seconds."),
+                N_("The service holds as many unfinished evaluations as it can."),
+                N_("Retry after `Retry-After` seconds.")),
     ProblemType("evaluation-backend-unavailable", 503, N_("Evaluation backend unavailable"),
-                "The queue (Redis) behind evaluations cannot be reached.",
-                "Retry later; the operator should check `GET /readyz`."),
+                N_("The queue (Redis) behind evaluations cannot be reached."),
+                N_("Retry later; the operator should check `GET /readyz`.")),
     ProblemType("evaluation-failed", 500, N_("Evaluation failed"),
-                "An evaluation failed while it ran (reported in its `error`, not as the "
-                "response's status).",
-                "Read `detail`; submit again if it was a passing failure."),
+                N_("An evaluation failed while it ran (reported in its `error`, not as the "
+                   "response's status)."),
+                N_("Read `detail`; submit again if it was a passing failure.")),
     ProblemType("evaluation-timeout", 500, N_("Evaluation timed out"),
-                "A part of an evaluation ran longer than its time limit.",
-                "Ask for less work (fewer playouts), or submit again."),
+                N_("A part of an evaluation ran longer than its time limit."),
+                N_("Ask for less work (fewer playouts), or submit again.")),
     # --- the service
     ProblemType("not-ready", 503, N_("Service not ready"),
-                "The service is not ready: card data not loaded, or Redis unreachable.",
-                "Retry later; `GET /readyz` says which check fails."),
+                N_("The service is not ready: card data not loaded, or Redis unreachable."),
+                N_("Retry later; `GET /readyz` says which check fails.")),
     ProblemType("internal-error", 500, N_("Internal server error"),
-                "The service failed to handle the request: a bug, never bad input. It has "
-                "been logged with the request id (`instance`).",
-                "Report it with the `X-Request-Id`; retrying will not help."),
+                N_("The service failed to handle the request: a bug, never bad input. It has "
+                   "been logged with the request id (`instance`)."),
+                N_("Report it with the `X-Request-Id`; retrying will not help.")),
 )}
 
 #: the slug of each HTTP status the service answers with on its own (werkzeug errors)

@@ -28,7 +28,7 @@ from schemas import envelopes
 from service import rules_reference
 from service.games import registry
 from service.games.messages import N_, joined
-from service.i18n import mark_language, request_language
+from service.i18n import gettext, mark_language, request_language, translate
 from service.problems import PROBLEM_TYPES, ProblemError
 
 from .body import json_response
@@ -100,12 +100,13 @@ def _wants_json() -> bool:
 
 
 def _inline(text: str) -> str:
-    """Escaped text with `code` spans as <code>."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text)))
+    """Escaped text with `code` spans as <code> and **bold** as <b>."""
+    html = re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text)))
+    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", html)
 
 
 PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="{language}"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}}
 code{{background:#f3f3f3;padding:0 .2em}}dt{{font-weight:600;margin-top:1rem}}</style>
 </head><body>
@@ -114,22 +115,33 @@ code{{background:#f3f3f3;padding:0 .2em}}dt{{font-weight:600;margin-top:1rem}}</
 """
 
 
-def _html(title: str, body: str) -> Response:
-    return Response(PAGE.format(title=escape(title), body=body), mimetype="text/html")
+def _html(title: str, body: str, language: str) -> Response:
+    page = PAGE.format(title=escape(title), body=body, language=language)
+    return mark_language(Response(page, mimetype="text/html"), language)
+
+
+#: the fixed texts of the problem-type pages
+PAGE_TEXTS = (N_("Problem types"),
+              N_("Every error of this service is `application/problem+json` (RFC 9457); its "
+                 "`type` is one of these pages."))
+PAGE_HEADINGS = (N_("When"), N_("What to do"), N_("All problem types"))
+STATUS_VARIES = N_("HTTP status: as the problem's `status` says.")
 
 
 @bp.get("/problems")
 def problem_types():
     """Every problem type, as a page (or JSON)."""
-    types = list(PROBLEM_TYPES.values())
+    language = request_language()
+    types = [t.to_json(language) for t in PROBLEM_TYPES.values()]
     if _wants_json():
-        return json_response({"problem_types": [t.to_json() for t in types]})
+        return mark_language(json_response({"problem_types": types}), language)
     items = "\n".join(
-        f'<dt><a href="{escape(t.uri)}">{escape(t.slug)}</a> — {escape(t.title)}'
-        f'{f" ({t.status})" if t.status else ""}</dt><dd>{_inline(t.when)}</dd>' for t in types)
-    return _html("referee: problem types", "<h1>Problem types</h1>\n<p>Every error of this "
-                 "service is <code>application/problem+json</code> (RFC 9457); its "
-                 "<code>type</code> is one of these pages.</p>\n<dl>\n" + items + "\n</dl>")
+        f'<dt><a href="{escape(t["type"])}">{escape(t["slug"])}</a> — {escape(t["title"])}'
+        + (f' ({t["status"]})' if t["status"] else "") + f'</dt><dd>{_inline(t["when"])}</dd>'
+        for t in types)
+    heading, intro = (gettext(text, language) for text in PAGE_TEXTS)
+    return _html(f"referee: {heading}", f"<h1>{heading}</h1>\n<p>{_inline(intro)}</p>\n"
+                 "<dl>\n" + items + "\n</dl>", language)
 
 
 @bp.get("/problems/<slug>")
@@ -139,15 +151,18 @@ def problem_type_page(slug: str):
     if found is None:
         raise ProblemError(404, "not-found", "Not found",
                            N_("no problem type {slug!r} (GET /problems lists them)", slug=slug))
+    language = request_language()
+    shown = found.to_json(language)
     if _wants_json():
-        return json_response(found.to_json())
-    status = f"<p>HTTP status: <b>{found.status}</b></p>" if found.status else \
-        "<p>HTTP status: as the problem's <code>status</code> says.</p>"
-    return _html(f"referee: {found.title}",
-                 f"<h1>{escape(found.title)}</h1>\n<p><code>{escape(found.uri)}</code></p>\n"
-                 f"{status}\n<h2>When</h2>\n<p>{_inline(found.when)}</p>\n"
-                 f"<h2>What to do</h2>\n<p>{_inline(found.fix)}</p>\n"
-                 '<p><a href="/problems">All problem types</a></p>')
+        return mark_language(json_response(shown), language)
+    status = _inline(translate(N_("HTTP status: **{status}**", status=found.status), language)
+                     if found.status else gettext(STATUS_VARIES, language))
+    when, what_to_do, all_types = (gettext(text, language) for text in PAGE_HEADINGS)
+    return _html(f"referee: {shown['title']}",
+                 f"<h1>{escape(shown['title'])}</h1>\n<p><code>{escape(found.uri)}</code></p>\n"
+                 f"<p>{status}</p>\n<h2>{when}</h2>\n<p>{_inline(shown['when'])}</p>\n"
+                 f"<h2>{what_to_do}</h2>\n<p>{_inline(shown['fix'])}</p>\n"
+                 f'<p><a href="/problems">{all_types}</a></p>', language)
 
 
 # ------------------------------------------------------------------ openapi

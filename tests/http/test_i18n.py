@@ -237,3 +237,20 @@ def test_card_listing_names_cards_in_the_requested_language(real_api):
     en = real_api.get("/v1/games/raiders/cards", headers={"Accept-Language": "en"})
     card = next(c for c in en.json["cards"]["fighters"] if c["id"] == "S-6")
     assert card["display_name"] == card["name"]["en"]
+
+
+def test_problem_type_pages_in_russian(real_api):
+    """``/problems/<slug>`` (what a problem's ``type`` resolves to) in the request's language."""
+    headers = {"Accept": "application/json", "Accept-Language": "ru"}
+    r = real_api.get("/problems/illegal-action", headers=headers)
+    assert r.headers["Content-Language"] == "ru"
+    assert r.json["title"] == "Недопустимое действие"
+    assert r.json["when"].startswith("Действие нарушает правило игры.")
+    listed = real_api.get("/problems", headers=headers).json["problem_types"]
+    assert {t["slug"]: t["title"] for t in listed}["invalid-setup"] == "Недопустимая подготовка к игре"
+    page = real_api.get("/problems/invalid-options", headers={"Accept-Language": "ru"})
+    html = page.get_data(as_text=True)
+    assert '<html lang="ru">' in html and "<h2>Что делать</h2>" in html
+    assert "Статус HTTP: <b>400</b>" in html and "<code>GET /v1/games/{game}</code>" in html
+    english = real_api.get("/problems/illegal-action", headers={"Accept": "application/json"})
+    assert english.json["title"] == "Illegal action" and english.headers["Content-Language"] == "en"
