@@ -260,6 +260,61 @@ def test_a_stale_line_fails():
     assert not matches(stale, step.expected)
 
 
+#: how the README names the variable parts of the app's routes
+ROUTE_PARTS = {"game_id": "game", "clause_id": "clause", "eval_id": "id", "slug": "slug", "name": "name"}
+
+
+def readme_route(rule: str) -> str:
+    """``/v1/games/<game_id>/rules/<clause_id>`` → ``/v1/games/{game}/rules/{clause}``.
+
+    >>> readme_route("/v1/evaluations/<evaluation_id:eval_id>")
+    '/v1/evaluations/{id}'
+    """
+    return re.sub(r"<(?:[^:>]+:)?([^>]+)>", lambda m: "{" + ROUTE_PARTS[m.group(1)] + "}", rule)
+
+
+def test_the_readme_lists_every_route():
+    """The README's API table names every method and path the app serves (its url_map)."""
+    from service.app import create_app
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    missing = [f"{method} {readme_route(rule.rule)}"
+               for rule in create_app({"TESTING": True}).url_map.iter_rules()
+               for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+               if f"`{method} {readme_route(rule.rule)}`" not in readme
+               and rule.endpoint != "static"]
+    assert not missing, f"routes missing from the README's API table: {missing}"
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands():
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 200, f"README.md has {len(lines)} lines (at most 200)"
+    assert lines[:4] == ["```", "make run     # the service under gunicorn on http://127.0.0.1:8000 "
+                         "(PORT=… to change)", "make test    # the whole test suite (starts its own "
+                         "redis-server)", "```"]
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_the_docs_point_only_inside_the_repository():
+    """No path outside the checkout (``../shared``, the rule-coverage tool); every relative
+    link of README.md and docs/*.md names a file or directory that exists."""
+    broken = []
+    for path in doc_files():
+        text = path.read_text(encoding="utf-8")
+        for word in ("../shared", "shared/rules", "rule-coverage"):
+            if word in text:
+                broken.append(f"{path.name}: mentions {word}")
+        for target in LINK.findall(text):
+            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                continue
+            where = (path.parent / target.split("#")[0]).resolve()
+            if not where.is_relative_to(REPO) or not where.exists():
+                broken.append(f"{path.name}: link {target}")
+    assert not broken, broken
+
+
 def _rewrite(walk: Walkthrough, outputs: list[list[str]]) -> None:
     """Replace the expected output of ``walk``'s steps in its file by ``outputs``."""
     walk = next(w for w in parse(walk.path) if w.name == walk.name)  # lines may have moved
