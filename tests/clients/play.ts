@@ -10,7 +10,8 @@
 // seeded random actions among those `legal-actions` lists (the chance seat's outcomes too,
 // in `chance: table` games), applies each one, then sends the setup and the recorded
 // actions to `replay` and checks that the replay ends in the same state and outcome.
-// Every request and answer goes through the generated SDK functions and types; the
+// Every request and answer goes through the typed per-game SDK functions (`raidersApply`…)
+// and their generated types (`RaidersState`, `RaidersAction`…); the
 // generated zod schemas validate each body both ways.  One JSON line per game goes to
 // stdout; a mismatch, an error status or a body that fails validation exits non-zero.
 //
@@ -20,33 +21,99 @@
 // print the event types the SDK parsed (and validated) from it.
 
 import { createClient, createConfig } from './gen/client';
+import type { Client } from './gen/client';
 import {
-  postV1GamesByGameApply,
-  postV1GamesByGameLegalActions,
-  postV1GamesByGameNew,
-  postV1GamesByGameReplay,
+  kozyabloApply,
+  kozyabloLegalActions,
+  kozyabloNew,
+  kozyabloReplay,
+  raidersApply,
+  raidersLegalActions,
+  raidersNew,
+  raidersReplay,
+  trembleApply,
+  trembleLegalActions,
+  trembleNew,
+  trembleReplay,
 } from './gen/sdk.gen';
 import type {
-  Action,
-  ApplyResponse,
-  GameState,
-  LegalActionsResponse,
-  NewResponse,
-  Outcome,
-  ReplayResponse,
+  KozyabloAction,
+  KozyabloOptions,
+  KozyabloState,
+  RaidersAction,
+  RaidersApplyResponse,
+  RaidersLegalActionsResponse,
+  RaidersNewResponse,
+  RaidersOptions,
+  RaidersState,
+  TrembleAction,
+  TrembleOptions,
+  TrembleState,
 } from './gen/types.gen';
 
 type GameId = 'raiders' | 'kozyablo' | 'tremble';
 type Chance = 'server' | 'table';
+type Outcome = { finished: boolean; winners: number[] };
 
-// Short games: the smallest table, and a turn limit where the game has one.
-const GAMES: Record<GameId, { players: number; options: Record<string, unknown> }> = {
-  raiders: { players: 2, options: { turn_limit: 6 } },
-  kozyablo: { players: 2, options: { turn_limit: 6 } },
-  tremble: { players: 2, options: {} },
-};
+// One game's typed operations: each method calls the generated SDK function of that game
+// (raidersApply…) with its generated request type and returns its generated answer types.
+interface GameOps<State extends { result?: unknown }, Action, Options> {
+  options(chance: Chance): Options;
+  start(client: Client, options: Options, seed: number): Promise<State>;
+  legal(client: Client, state: State): Promise<Action[]>;
+  apply(client: Client, state: State, action: Action): Promise<{ state: State; outcome: Outcome }>;
+  replay(client: Client, options: Options, seed: number, actions: Action[]):
+    Promise<{ state: State; outcome: Outcome; steps: number }>;
+}
+
+const PLAYERS = 2; // the smallest table of every game: short games
 const CHANCE_MODES: Chance[] = ['server', 'table'];
 const MAX_STEPS = 2000;
+
+const raiders: GameOps<RaidersState, RaidersAction, RaidersOptions> = {
+  options: (chance) => ({ chance, turn_limit: 6 }),
+  start: async (client, options, seed) =>
+    ok(await raidersNew({ client, body: { players: PLAYERS, options, seed } }), 'raiders new').state,
+  legal: async (client, state) =>
+    ok(await raidersLegalActions({ client, body: { state } }), 'raiders legal-actions').actions,
+  apply: async (client, state, action) =>
+    ok(await raidersApply({ client, body: { state, action } }), 'raiders apply'),
+  replay: async (client, options, seed, actions) => {
+    const done = ok(await raidersReplay({ client, body: { setup: { players: PLAYERS, options, seed }, actions } }),
+      'raiders replay');
+    return { state: done.state, outcome: done.outcome, steps: done.events.length };
+  },
+};
+
+const kozyablo: GameOps<KozyabloState, KozyabloAction, KozyabloOptions> = {
+  options: (chance) => ({ chance, turn_limit: 6 }),
+  start: async (client, options, seed) =>
+    ok(await kozyabloNew({ client, body: { players: PLAYERS, options, seed } }), 'kozyablo new').state,
+  legal: async (client, state) =>
+    ok(await kozyabloLegalActions({ client, body: { state } }), 'kozyablo legal-actions').actions,
+  apply: async (client, state, action) =>
+    ok(await kozyabloApply({ client, body: { state, action } }), 'kozyablo apply'),
+  replay: async (client, options, seed, actions) => {
+    const done = ok(await kozyabloReplay({ client, body: { setup: { players: PLAYERS, options, seed }, actions } }),
+      'kozyablo replay');
+    return { state: done.state, outcome: done.outcome, steps: done.events.length };
+  },
+};
+
+const tremble: GameOps<TrembleState, TrembleAction, TrembleOptions> = {
+  options: (chance) => ({ chance }),
+  start: async (client, options, seed) =>
+    ok(await trembleNew({ client, body: { players: PLAYERS, options, seed } }), 'tremble new').state,
+  legal: async (client, state) =>
+    ok(await trembleLegalActions({ client, body: { state } }), 'tremble legal-actions').actions,
+  apply: async (client, state, action) =>
+    ok(await trembleApply({ client, body: { state, action } }), 'tremble apply'),
+  replay: async (client, options, seed, actions) => {
+    const done = ok(await trembleReplay({ client, body: { setup: { players: PLAYERS, options, seed }, actions } }),
+      'tremble replay');
+    return { state: done.state, outcome: done.outcome, steps: done.events.length };
+  },
+};
 
 // mulberry32: a small seeded generator, so a failing game can be played again.
 function rngFrom(text: string): () => number {
@@ -79,67 +146,44 @@ function ok<T>(result: { data?: T; error?: unknown; response?: Response }, what:
   return result.data;
 }
 
-async function play(baseUrl: string, game: GameId, chance: Chance, seed: number) {
-  const client = createClient(createConfig({ baseUrl }));
-  const config = GAMES[game];
-  const options = { ...config.options, chance };
+async function play<State extends { result?: unknown }, Action, Options>(
+  client: Client, game: GameId, ops: GameOps<State, Action, Options>, chance: Chance, seed: number,
+) {
   const random = rngFrom(`${game}/${chance}/${seed}`);
-
-  const started: NewResponse = ok(
-    await postV1GamesByGameNew({ client, path: { game }, body: { players: config.players, options, seed } }),
-    `${game} new`,
-  );
-  let state: GameState = started.state;
+  const options = ops.options(chance);
+  let state = await ops.start(client, options, seed);
   let outcome: Outcome | undefined;
   const actions: Action[] = [];
   for (let step = 0; state.result == null; step++) {
     if (step >= MAX_STEPS) throw new Error(`${game}/${chance}: unfinished after ${MAX_STEPS} actions`);
-    const listed: LegalActionsResponse = ok(
-      await postV1GamesByGameLegalActions({ client, path: { game }, body: { state } }),
-      `${game} legal-actions at step ${step}`,
-    );
-    if (listed.actions.length === 0) throw new Error(`${game}/${chance}: nothing to do at step ${step}`);
-    const action: Action = listed.actions[Math.floor(random() * listed.actions.length)];
-    const applied: ApplyResponse = ok(
-      await postV1GamesByGameApply({ client, path: { game }, body: { state, action } }),
-      `${game} apply at step ${step}`,
-    );
-    state = applied.state;
-    outcome = applied.outcome;
+    const listed = await ops.legal(client, state);
+    if (listed.length === 0) throw new Error(`${game}/${chance}: nothing to do at step ${step}`);
+    const action = listed[Math.floor(random() * listed.length)];
+    ({ state, outcome } = await ops.apply(client, state, action));
     actions.push(action);
   }
   if (!outcome?.finished) throw new Error(`${game}/${chance}: a result but no finished outcome`);
 
-  const replayed: ReplayResponse = ok(
-    await postV1GamesByGameReplay({
-      client,
-      path: { game },
-      body: { setup: { players: config.players, options, seed }, actions },
-    }),
-    `${game} replay`,
-  );
+  const replayed = await ops.replay(client, options, seed, actions);
   if (!same(replayed.state, state)) throw new Error(`${game}/${chance}: the replay ends in another state`);
   if (!same(replayed.outcome, outcome)) throw new Error(`${game}/${chance}: the replay has another outcome`);
-  if (replayed.events.length !== actions.length + 1) {
-    throw new Error(`${game}/${chance}: ${replayed.events.length} replay steps for ${actions.length} actions`);
+  if (replayed.steps !== actions.length + 1) {
+    throw new Error(`${game}/${chance}: ${replayed.steps} replay steps for ${actions.length} actions`);
   }
-  return { client: 'typescript', game, chance, actions: actions.length, state_game: state.game, winners: outcome.winners };
+  return { client: 'typescript', game, chance, actions: actions.length, winners: outcome.winners };
 }
 
-async function parseFutureApply(baseUrl: string, stubUrl: string, seed: number) {
-  const client = createClient(createConfig({ baseUrl }));
-  const stub = createClient(createConfig({ baseUrl: stubUrl }));
-  const game = 'raiders';
-  const started: NewResponse = ok(
-    await postV1GamesByGameNew({ client, path: { game }, body: { players: 2, options: { chance: 'server' }, seed } }),
+async function parseFutureApply(client: Client, stub: Client, seed: number) {
+  const started: RaidersNewResponse = ok(
+    await raidersNew({ client, body: { players: PLAYERS, options: { chance: 'server' }, seed } }),
     'raiders new',
   );
-  const listed: LegalActionsResponse = ok(
-    await postV1GamesByGameLegalActions({ client, path: { game }, body: { state: started.state } }),
+  const listed: RaidersLegalActionsResponse = ok(
+    await raidersLegalActions({ client, body: { state: started.state } }),
     'raiders legal-actions',
   );
-  const applied: ApplyResponse = ok(
-    await postV1GamesByGameApply({ client: stub, path: { game }, body: { state: started.state, action: listed.actions[0] } }),
+  const applied: RaidersApplyResponse = ok(
+    await raidersApply({ client: stub, body: { state: started.state, action: listed.actions[0] } }),
     'raiders apply from a later version',
   );
   return {
@@ -159,14 +203,16 @@ async function main(argv: string[]): Promise<void> {
   const baseUrl = arg('--base-url');
   const seed = Number(arg('--seed', '7'));
   const forwardUrl = arg('--forward-url', '');
+  const client = createClient(createConfig({ baseUrl }));
   if (forwardUrl) {
-    console.log(JSON.stringify(await parseFutureApply(baseUrl, forwardUrl, seed)));
+    const stub = createClient(createConfig({ baseUrl: forwardUrl }));
+    console.log(JSON.stringify(await parseFutureApply(client, stub, seed)));
     return;
   }
-  for (const game of Object.keys(GAMES) as GameId[]) {
-    for (const chance of CHANCE_MODES) {
-      console.log(JSON.stringify(await play(baseUrl, game, chance, seed)));
-    }
+  for (const chance of CHANCE_MODES) {
+    console.log(JSON.stringify(await play(client, 'raiders', raiders, chance, seed)));
+    console.log(JSON.stringify(await play(client, 'kozyablo', kozyablo, chance, seed)));
+    console.log(JSON.stringify(await play(client, 'tremble', tremble, chance, seed)));
   }
 }
 

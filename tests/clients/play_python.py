@@ -9,10 +9,12 @@ For every game and both chance modes it starts a game, plays it to the end by
 picking seeded random actions among those ``legal-actions`` lists (the chance
 seat's outcomes too, in ``chance: table`` games), applies each one, then sends
 the setup and the recorded actions to ``replay`` and checks that the replay
-ends in the same state and outcome.  Every request body is a generated model
-and every answer is parsed into one (``ApplyResponse``, ``RaidersState``…); no
-JSON is built or read by hand.  One JSON line per game goes to stdout; any
-mismatch, error status or unparsed answer exits non-zero.
+ends in the same state and outcome.  It calls the typed per-game operations
+(``raiders_apply``…): every request body is a generated model
+(``RaidersApplyRequest``, ``RaidersOptions``…) and every answer is parsed into
+one (``RaidersApplyResponse`` with a ``RaidersState``…); no JSON is built or
+read by hand.  One JSON line per game goes to stdout; any mismatch, error
+status or unparsed answer exits non-zero.
 
 ``--forward-url URL``: instead, check forward compatibility: start a Raiders
 game on the real server, send its first legal action to ``apply`` at ``URL`` (a
@@ -26,38 +28,91 @@ import argparse
 import json
 import random
 import sys
-from typing import Any
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable
 
 from referee_client import Client
-from referee_client.api.games import (
-    post_v1_games_game_apply,
-    post_v1_games_game_legal_actions,
-    post_v1_games_game_new,
-    post_v1_games_game_replay,
-)
+from referee_client.api.kozyablo import kozyablo_apply, kozyablo_legal_actions, kozyablo_new, kozyablo_replay
+from referee_client.api.raiders import raiders_apply, raiders_legal_actions, raiders_new, raiders_replay
+from referee_client.api.tremble import tremble_apply, tremble_legal_actions, tremble_new, tremble_replay
 from referee_client.models import (
-    ApplyRequest,
-    ApplyResponse,
-    LegalActionsRequest,
-    LegalActionsResponse,
-    NewRequest,
-    NewRequestOptionsType0,
-    NewResponse,
-    Outcome,
-    ReplayRequest,
-    ReplayResponse,
-    Setup,
-    SetupOptionsType0,
+    KozyabloApplyRequest,
+    KozyabloApplyResponse,
+    KozyabloLegalActionsRequest,
+    KozyabloLegalActionsResponse,
+    KozyabloNewRequest,
+    KozyabloNewResponse,
+    KozyabloOptions,
+    KozyabloOptionsChance,
+    KozyabloReplayRequest,
+    KozyabloReplayResponse,
+    KozyabloSetup,
+    RaidersApplyRequest,
+    RaidersApplyResponse,
+    RaidersLegalActionsRequest,
+    RaidersLegalActionsResponse,
+    RaidersNewRequest,
+    RaidersNewResponse,
+    RaidersOptions,
+    RaidersOptionsChance,
+    RaidersReplayRequest,
+    RaidersReplayResponse,
+    RaidersSetup,
+    TrembleApplyRequest,
+    TrembleApplyResponse,
+    TrembleLegalActionsRequest,
+    TrembleLegalActionsResponse,
+    TrembleNewRequest,
+    TrembleNewResponse,
+    TrembleOptions,
+    TrembleOptionsChance,
+    TrembleReplayRequest,
+    TrembleReplayResponse,
+    TrembleSetup,
 )
 
-# Short games: the smallest table, and a turn limit where the game has one.
-GAMES: dict[str, dict[str, Any]] = {
-    "raiders": {"players": 2, "options": {"turn_limit": 6}},
-    "kozyablo": {"players": 2, "options": {"turn_limit": 6}},
-    "tremble": {"players": 2, "options": {}},
-}
+PLAYERS = 2  # the smallest table of every game: short games
 CHANCE_MODES = ("server", "table")
 MAX_STEPS = 2000
+
+
+@dataclass(frozen=True)
+class GameApi:
+    """One game's typed operations and models, as the generator named them."""
+    new: ModuleType
+    legal_actions: ModuleType
+    apply: ModuleType
+    replay: ModuleType
+    options: Callable[[str], Any]  # chance mode → the game's options model (turn limit set where it has one)
+    new_request: type
+    new_response: type
+    legal_actions_request: type
+    legal_actions_response: type
+    apply_request: type
+    apply_response: type
+    setup: type
+    replay_request: type
+    replay_response: type
+
+
+GAMES: dict[str, GameApi] = {
+    "raiders": GameApi(
+        raiders_new, raiders_legal_actions, raiders_apply, raiders_replay,
+        lambda chance: RaidersOptions(chance=RaidersOptionsChance(chance), turn_limit=6),
+        RaidersNewRequest, RaidersNewResponse, RaidersLegalActionsRequest, RaidersLegalActionsResponse,
+        RaidersApplyRequest, RaidersApplyResponse, RaidersSetup, RaidersReplayRequest, RaidersReplayResponse),
+    "kozyablo": GameApi(
+        kozyablo_new, kozyablo_legal_actions, kozyablo_apply, kozyablo_replay,
+        lambda chance: KozyabloOptions(chance=KozyabloOptionsChance(chance), turn_limit=6),
+        KozyabloNewRequest, KozyabloNewResponse, KozyabloLegalActionsRequest, KozyabloLegalActionsResponse,
+        KozyabloApplyRequest, KozyabloApplyResponse, KozyabloSetup, KozyabloReplayRequest, KozyabloReplayResponse),
+    "tremble": GameApi(
+        tremble_new, tremble_legal_actions, tremble_apply, tremble_replay,
+        lambda chance: TrembleOptions(chance=TrembleOptionsChance(chance)),
+        TrembleNewRequest, TrembleNewResponse, TrembleLegalActionsRequest, TrembleLegalActionsResponse,
+        TrembleApplyRequest, TrembleApplyResponse, TrembleSetup, TrembleReplayRequest, TrembleReplayResponse),
+}
 
 
 class ClientError(AssertionError):
@@ -74,31 +129,26 @@ def parsed(response: Any, model: type, what: str) -> Any:
 
 def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
     """One seeded random game to the end, then its replay; returns a summary."""
-    config = GAMES[game]
-    options = {**config["options"], "chance": chance}
+    api = GAMES[game]
     rng = random.Random(f"{game}/{chance}/{seed}")
-
-    new_options = NewRequestOptionsType0()
-    new_options.additional_properties.update(options)
-    started: NewResponse = parsed(post_v1_games_game_new.sync_detailed(
-        game, client=client,
-        body=NewRequest(players=config["players"], options=new_options, seed=seed)),
-        NewResponse, f"{game} new")
+    started = parsed(api.new.sync_detailed(
+        client=client, body=api.new_request(players=PLAYERS, options=api.options(chance), seed=seed)),
+        api.new_response, f"{game} new")
     state = started.state
     actions = []
-    outcome: Outcome | None = None
+    outcome = None
     for step in range(MAX_STEPS):
         if state.result is not None:
             break
-        listed: LegalActionsResponse = parsed(post_v1_games_game_legal_actions.sync_detailed(
-            game, client=client, body=LegalActionsRequest(state=state)),
-            LegalActionsResponse, f"{game} legal-actions at step {step}")
+        listed = parsed(api.legal_actions.sync_detailed(
+            client=client, body=api.legal_actions_request(state=state)),
+            api.legal_actions_response, f"{game} legal-actions at step {step}")
         if not listed.actions:
             raise ClientError(f"{game}/{chance}: nothing to do at step {step}, game unfinished")
         action = rng.choice(listed.actions)
-        applied: ApplyResponse = parsed(post_v1_games_game_apply.sync_detailed(
-            game, client=client, body=ApplyRequest(state=state, action=action)),
-            ApplyResponse, f"{game} apply at step {step}")
+        applied = parsed(api.apply.sync_detailed(
+            client=client, body=api.apply_request(state=state, action=action)),
+            api.apply_response, f"{game} apply at step {step}")
         state, outcome = applied.state, applied.outcome
         actions.append(action)
     else:
@@ -106,13 +156,10 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
     if outcome is None or not outcome.finished:
         raise ClientError(f"{game}/{chance}: the state has a result but the outcome is not finished")
 
-    setup_options = SetupOptionsType0()
-    setup_options.additional_properties.update(options)
-    replayed: ReplayResponse = parsed(post_v1_games_game_replay.sync_detailed(
-        game, client=client,
-        body=ReplayRequest(setup=Setup(players=config["players"], options=setup_options, seed=seed),
-                           actions=actions)),
-        ReplayResponse, f"{game} replay")
+    replayed = parsed(api.replay.sync_detailed(
+        client=client, body=api.replay_request(
+            setup=api.setup(players=PLAYERS, options=api.options(chance), seed=seed), actions=actions)),
+        api.replay_response, f"{game} replay")
     if replayed.state.to_dict() != state.to_dict():
         raise ClientError(f"{game}/{chance}: the replay ends in another state")
     if replayed.outcome.to_dict() != outcome.to_dict():
@@ -126,19 +173,17 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
 
 def parse_future_apply(client: Client, stub: Client, seed: int) -> dict[str, Any]:
     """An ``apply`` answer from a later version of the service, parsed by this client."""
-    options = NewRequestOptionsType0()
-    options.additional_properties.update({"chance": "server"})
-    started: NewResponse = parsed(post_v1_games_game_new.sync_detailed(
-        "raiders", client=client, body=NewRequest(players=2, options=options, seed=seed)),
-        NewResponse, "raiders new")
-    listed: LegalActionsResponse = parsed(post_v1_games_game_legal_actions.sync_detailed(
-        "raiders", client=client, body=LegalActionsRequest(state=started.state)),
-        LegalActionsResponse, "raiders legal-actions")
-    applied: ApplyResponse = parsed(post_v1_games_game_apply.sync_detailed(
-        "raiders", client=stub, body=ApplyRequest(state=started.state, action=listed.actions[0])),
-        ApplyResponse, "raiders apply from a later version")
+    started: RaidersNewResponse = parsed(raiders_new.sync_detailed(
+        client=client, body=RaidersNewRequest(players=PLAYERS, seed=seed)),
+        RaidersNewResponse, "raiders new")
+    listed: RaidersLegalActionsResponse = parsed(raiders_legal_actions.sync_detailed(
+        client=client, body=RaidersLegalActionsRequest(state=started.state)),
+        RaidersLegalActionsResponse, "raiders legal-actions")
+    applied: RaidersApplyResponse = parsed(raiders_apply.sync_detailed(
+        client=stub, body=RaidersApplyRequest(state=started.state, action=listed.actions[0])),
+        RaidersApplyResponse, "raiders apply from a later version")
     return {"client": "python", "state_type": type(applied.state).__name__,
-            "event_types": [getattr(e.type, "value", e.type) for e in applied.events],
+            "event_types": [getattr(e.type_, "value", e.type_) for e in applied.events],
             "extra_fields": sorted(getattr(applied, "additional_properties", {}))}
 
 
