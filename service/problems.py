@@ -352,6 +352,22 @@ def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, l
     return kept
 
 
+#: werkzeug's own descriptions (its English, unchanged), marked so that they are translated
+WERKZEUG_DETAILS = {m: m for m in (
+    N_("The browser (or proxy) sent a request that this server could not understand."),
+    N_("The requested URL was not found on the server. If you entered the URL manually please "
+       "check your spelling and try again."),
+    N_("The method is not allowed for the requested URL."),
+    N_("The data value transmitted exceeds the capacity limit."),
+    N_("The server does not support the media type transmitted in the request."),
+    N_("This user has exceeded an allotted request count. Try again later."),
+    N_("The server encountered an internal error and was unable to complete your request. "
+       "Either the server is overloaded or there is an error in the application."),
+    N_("The server is temporarily unable to service your request due to maintenance downtime "
+       "or capacity problems. Please try again later."),
+)}
+
+
 def from_http(exc: HTTPException) -> Response:
     """The problem for a werkzeug HTTP exception (404, 405, 413, 415…)."""
     status = exc.code or 500
@@ -361,6 +377,7 @@ def from_http(exc: HTTPException) -> Response:
         allowed = getattr(exc, "valid_methods", None) or []
         headers["Allow"] = ", ".join(sorted(allowed))
     detail = exc.description or exc.name
+    detail = WERKZEUG_DETAILS.get(detail, detail)
     if status == 413:
         limit = current_app.config.get("MAX_CONTENT_LENGTH") if has_app_context() else None
         if limit:

@@ -497,10 +497,11 @@ def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]
             if card not in expected_counts:
                 errors.setdefault(path, []).append(N_("unknown card {card!r}", card=card))
             elif n > expected_counts[card]:
-                errors.setdefault(path, []).append(N_("card {card!r} appears more than once", card=card))
+                errors.setdefault(path, []).append(N_("card {card!r} appears more than once",
+                                                      card=card))
     missing = [c for c, n in expected_counts.items() if seen.get(c, 0) < n]
     if missing:
-        errors.setdefault("state", []).append(
-            "cards missing from every zone: " + ", ".join(sorted(missing)[:10])
-            + (" …" if len(missing) > 10 else ""))
+        errors.setdefault("state", []).append(N_(
+            "cards missing from every zone: {items}",
+            items=", ".join(sorted(missing)[:10]) + (" …" if len(missing) > 10 else "")))
     return errors

@@ -254,3 +254,17 @@ def test_problem_type_pages_in_russian(real_api):
     assert "Статус HTTP: <b>400</b>" in html and "<code>GET /v1/games/{game}</code>" in html
     english = real_api.get("/problems/illegal-action", headers={"Accept": "application/json"})
     assert english.json["title"] == "Illegal action" and english.headers["Content-Language"] == "en"
+
+
+def test_a_corrupt_state_and_an_unknown_route_in_russian(real_api):
+    """A broken invariant (``state.active`` past the seats) and werkzeug's 404, in Russian."""
+    state = dict(_new_raiders(real_api), active=9)
+    r = real_api.post("/v1/games/raiders/score", json={"state": state},
+                      headers={"Accept-Language": "ru"})
+    assert r.status_code == 400 and r.json["title"] == "Некорректное состояние игры"
+    assert r.json["errors"]["state.active"] == ["должно быть местом меньше 2"]
+    r = real_api.get("/v1/nowhere", headers={"Accept-Language": "ru"})
+    assert r.status_code == 404 and r.json["title"] == "Не найдено"
+    assert r.json["detail"].startswith("Запрошенный адрес на сервере не найден.")
+    english = real_api.get("/v1/nowhere")
+    assert english.json["detail"].startswith("The requested URL was not found on the server.")

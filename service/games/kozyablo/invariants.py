@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..base import conservation_errors
 from . import setup
 from .catalogue import Catalogue, face
+from ..messages import N_
 
 #: phases a state can be in between two actions ("start"/"end" pass within one apply)
 PHASES = ("setup", "mulligan", "main", "response", "combat", "effect")
@@ -68,11 +69,12 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         for cid in p["cards"]:
             kind = _known(cat, cid, seat)
             if kind is None:
-                bad(f"state.players.{seat}.cards", f"{cid!r} is not a card of player {seat}")
+                bad(f"state.players.{seat}.cards", N_("{cid!r} is not a card of player {seat}",
+                                                      cid=cid, seat=seat))
             else:
                 kinds[cid] = kind
         if kinds.get(p["capital"]) != "capital":
-            bad(f"state.players.{seat}.capital", "must be this player's capital card")
+            bad(f"state.players.{seat}.capital", N_("must be this player's capital card"))
     if out:
         return out
     zones: list[dict[str, list[str]]] = [{} for _ in players]
@@ -82,62 +84,65 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     for sid, sec in state["sectors"].items():
         owner = sec["owner"]
         if kinds.get(sid) not in ("capital", "sector") or not sid.startswith(f"{owner}."):
-            bad(f"state.sectors.{sid}", "not a sector or capital card of its owner")
+            bad(f"state.sectors.{sid}", N_("not a sector or capital card of its owner"))
             continue
         want = "capital" if kinds[sid] == "capital" else face(sid)
         if sec["kind"] != want:
-            bad(f"state.sectors.{sid}.kind", f"must be {want}")
+            bad(f"state.sectors.{sid}.kind", N_("must be {want}", want=want))
         if sec["kind"] == "capital" and (sec["controller"] != owner
                                          or players[owner]["capital"] != sid):
-            bad(f"state.sectors.{sid}", "a capital is its owner's and always controlled by them")
+            bad(f"state.sectors.{sid}", N_("a capital is its owner's and always controlled by "
+                                           "them"))
         zones[owner].setdefault("state.sectors", []).append(sid)
     numbers: dict[int, list[str]] = {}
     for uid, d in state["units"].items():
         if kinds.get(uid) not in ("creature", "hero") or not uid.startswith(f"{d['owner']}."):
-            bad(f"state.units.{uid}", "not a creature or hero card of its owner")
+            bad(f"state.units.{uid}", N_("not a creature or hero card of its owner"))
             continue
         if d["sector"] not in state["sectors"]:
-            bad(f"state.units.{uid}.sector", "no such sector")
+            bad(f"state.units.{uid}.sector", N_("no such sector"))
         zones[d["owner"]].setdefault("state.units", []).append(uid)
         if d["shadow"] != ("shadow_number" in d):
             bad(f"state.units.{uid}.shadow_number",
-                "a creature has a shadow_number exactly while it is in the shadow (KOZ-41)")
+                N_("a creature has a shadow_number exactly while it is in the shadow (KOZ-41)"))
         elif d["shadow"]:
             numbers.setdefault(d["shadow_number"], []).append(uid)
         for a in d["artifacts"]:
             if kinds.get(a) != "artifact" or not a.startswith(f"{d['owner']}."):
-                bad(f"state.units.{uid}.artifacts", f"{a!r} is not an artifact of the owner")
+                bad(f"state.units.{uid}.artifacts", N_("{a!r} is not an artifact of the owner",
+                                                       a=a))
             elif face(uid) not in cat.faces[face(a)].data["heroes"]:
-                bad(f"state.units.{uid}.artifacts", f"{a!r} cannot be carried by this hero")
+                bad(f"state.units.{uid}.artifacts", N_("{a!r} cannot be carried by this hero", a=a))
             else:
                 zones[d["owner"]].setdefault("state.units.artifacts", []).append(a)
     for n, uids in numbers.items():
         if len(uids) > 1:
-            bad("state.units", f"shadow_number {n} is held by {', '.join(uids)}; "
-                "each hidden creature has its own")
+            bad("state.units", N_("shadow_number {n} is held by {items}; each hidden creature "
+                                  "has its own", n=n, items=', '.join(uids)))
     for bid, d in state["buildings"].items():
         if kinds.get(bid) != "building" or not bid.startswith(f"{d['owner']}."):
-            bad(f"state.buildings.{bid}", "not a building card of its owner")
+            bad(f"state.buildings.{bid}", N_("not a building card of its owner"))
             continue
         if d["sector"] != players[d["owner"]]["capital"]:
-            bad(f"state.buildings.{bid}.sector", "a building stands in its owner's capital")
+            bad(f"state.buildings.{bid}.sector", N_("a building stands in its owner's capital"))
         zones[d["owner"]].setdefault("state.buildings", []).append(bid)
     for mid, m in state["lasting"].items():
         ok = kinds.get(mid) in ("magic", "event") and mid.startswith(f"{m['owner']}.") \
             and cat.faces[face(mid)].data["kind"] != "instant"
         if not ok:
-            bad(f"state.lasting.{mid}", "not a lasting magic card of its owner")
+            bad(f"state.lasting.{mid}", N_("not a lasting magic card of its owner"))
             continue
         if ("unit" in m) == ("sector" in m and "seat" in m):
-            bad(f"state.lasting.{mid}", "lies on a creature (`unit`) or a squad (`sector`+`seat`)")
+            bad(f"state.lasting.{mid}", N_("lies on a creature (`unit`) or a squad "
+                                           "(`sector`+`seat`)"))
         elif "unit" in m and m["unit"] not in state["units"]:
-            bad(f"state.lasting.{mid}.unit", "no such creature")
+            bad(f"state.lasting.{mid}.unit", N_("no such creature"))
         elif "sector" in m and m["sector"] not in state["sectors"]:
-            bad(f"state.lasting.{mid}.sector", "no such sector")
+            bad(f"state.lasting.{mid}.sector", N_("no such sector"))
         elif "sector" in m and not any(d["sector"] == m["sector"] and d["owner"] == m["seat"]
                                        for d in state["units"].values()):
-            bad(f"state.lasting.{mid}", "magic laid on a squad leaves with its last creature "
-                "(RULING KOZ-18a): that squad has none in the sector")
+            bad(f"state.lasting.{mid}", N_("magic laid on a squad leaves with its last creature "
+                                           "(RULING KOZ-18a): that squad has none in the sector"))
         zones[m["owner"]].setdefault("state.lasting", []).append(mid)
     if out:
         return out
@@ -152,69 +157,69 @@ def _flow(state: dict, cat: Catalogue, bad) -> None:
     phase = state["phase"]
     allowed = PHASES if state["result"] is None else PHASES + ("start", "end")
     if phase not in allowed:
-        bad("state.phase", "must be one of " + ", ".join(allowed))
+        bad("state.phase", N_("must be one of {items}", items=", ".join(allowed)))
         return
     order = state["order"]
     if len(set(order)) != len(order) or not set(order) <= set(range(n)):
-        bad("state.order", "each seat at most once")
+        bad("state.order", N_("each seat at most once"))
     elif order != setup.ordered([p["race"] for p in state["players"]], order):
-        bad("state.order", "a seat that needs no lot is placed by race as soon as it can be "
-            "(KOZ-10)")
+        bad("state.order", N_("a seat that needs no lot is placed by race as soon as it can be "
+                              "(KOZ-10)"))
     if state["result"] is None:
         if phase != "setup" and len(order) != n:
-            bad("state.order", "only the setup comes before the lots that complete it")
+            bad("state.order", N_("only the setup comes before the lots that complete it"))
         if phase == "setup" and state["order"] and not state["queue"]:
-            bad("state.phase", "the setup is over once the lot is cast and the cards dealt")
+            bad("state.phase", N_("the setup is over once the lot is cast and the cards dealt"))
         if phase == "mulligan" and not state["queue"] and all(
                 p["ready"] for p in state["players"]):
-            bad("state.phase", "every player has kept: the mulligan phase is over")
+            bad("state.phase", N_("every player has kept: the mulligan phase is over"))
         if phase in ("main", "response", "combat", "effect") and not all(
                 p["ready"] for p in state["players"]):
-            bad("state.players", "a player has not finished the mulligan")
+            bad("state.players", N_("a player has not finished the mulligan"))
     if phase in ("start", "main", "response", "combat", "end", "effect"):
         if state["active"] is None or len(state["order"]) != n:
-            bad("state.active", "a turn needs the active player and the turn order")
+            bad("state.active", N_("a turn needs the active player and the turn order"))
     for i, q in enumerate(state["queue"]):
         if ("to" in q) == ("do" in q):
-            bad(f"state.queue.{i}", "either a reveal (`to`) or an instruction (`do`)")
+            bad(f"state.queue.{i}", N_("either a reveal (`to`) or an instruction (`do`)"))
     e = state["effect"]
     in_window = phase == "response" or (phase == "effect" and e is not None
                                          and e["then"] == "response")
     if in_window != (state["declared"] is not None):
-        bad("state.declared", "a declared action exists exactly in the response phase "
-            "(and while an effect used in it waits)")
+        bad("state.declared", N_("a declared action exists exactly in the response phase (and "
+                                 "while an effect used in it waits)"))
     responder = state["responder"]
     if in_window != (responder is not None):
-        bad("state.responder", "a responder exists exactly while a response window is open")
+        bad("state.responder", N_("a responder exists exactly while a response window is open"))
     elif responder is not None and (responder >= n or responder == state["active"]
                                     or state["players"][responder]["out"]):
-        bad("state.responder", "another player still in the game (KOZ-16, RULING KOZ-52)")
+        bad("state.responder", N_("another player still in the game (KOZ-16, RULING KOZ-52)"))
     _out(state, n, bad)
     if (phase == "effect") != (e is not None):
-        bad("state.effect", "an effect's damage waits exactly in the effect phase")
+        bad("state.effect", N_("an effect's damage waits exactly in the effect phase"))
     if e is not None:
         _effect(state, cat, e, bad)
     if (phase == "combat") != (state["combat"] is not None):
-        bad("state.combat", "a combat exists exactly in the combat phase")
+        bad("state.combat", N_("a combat exists exactly in the combat phase"))
     c = state["combat"]
     if c is not None:
         known = set(state["units"]) | set(state["buildings"])
         if c["sector"] not in state["sectors"]:
-            bad("state.combat.sector", "no such sector")
+            bad("state.combat.sector", N_("no such sector"))
         for w in c["waiting"] + c.get("movers", []):
             if w not in known and not _gone(w, state):
-                bad("state.combat", f"{w!r} is not a card on the table or in a discard")
+                bad("state.combat", N_("{w!r} is not a card on the table or in a discard", w=w))
         if c["current"] is not None and c["current"] not in known:
-            bad("state.combat.current", "the striker must be on the table")
+            bad("state.combat.current", N_("the striker must be on the table"))
         if c["hits"] and c["current"] is None:
-            bad("state.combat.hits", "hits belong to the current striker")
+            bad("state.combat.hits", N_("hits belong to the current striker"))
         for h in c["hits"]:
             if h["target"] not in known and h["target"] != c["sector"]:
-                bad("state.combat.hits", f"{h['target']!r} cannot be struck")
+                bad("state.combat.hits", N_("{target!r} cannot be struck", target=h['target']))
         if (c["kind"] == "retreat") != ("movers" in c and "to" in c):
-            bad("state.combat", "a retreat attack (and only it) has `movers` and `to`")
+            bad("state.combat", N_("a retreat attack (and only it) has `movers` and `to`"))
         if "to" in c and c["to"] not in state["sectors"]:
-            bad("state.combat.to", "no such sector")
+            bad("state.combat.to", N_("no such sector"))
 
 
 def _out(state: dict, n: int, bad) -> None:
@@ -224,38 +229,39 @@ def _out(state: dict, n: int, bad) -> None:
     if not out:
         return
     if state["result"] is None and n - len(out) < 2:
-        bad("state.players", "the game is over once one player is left (RULING KOZ-53)")
+        bad("state.players", N_("the game is over once one player is left (RULING KOZ-53)"))
     for pool in ("units", "buildings", "lasting"):
         for cid, d in state[pool].items():
             if d["owner"] in out:
-                bad(f"state.{pool}.{cid}", "a card of a player who is out (RULING KOZ-53)")
+                bad(f"state.{pool}.{cid}", N_("a card of a player who is out (RULING KOZ-53)"))
     for sid, sec in state["sectors"].items():
         if sec["kind"] != "capital" and sec["controller"] in out:
-            bad(f"state.sectors.{sid}.controller", "a player who is out controls nothing")
+            bad(f"state.sectors.{sid}.controller", N_("a player who is out controls nothing"))
     if state["active"] in out and state["phase"] == "main" and state["result"] is None:
-        bad("state.active", "a player who is out takes no turn (RULING KOZ-53)")
+        bad("state.active", N_("a player who is out takes no turn (RULING KOZ-53)"))
 
 
 def _effect(state: dict, cat: Catalogue, e: dict, bad) -> None:
     """KOZ-45: the offered hit names a creature on the table; the rest are creature ids."""
     head = e["hits"][0]["target"]
     if head not in state["units"]:
-        bad("state.effect.hits.0.target", "the creature offered to a Defender must be on "
-            "the table")
+        bad("state.effect.hits.0.target", N_("the creature offered to a Defender must be on the "
+                                             "table"))
     for i, h in enumerate(e["hits"]):
         if h["target"] not in state["units"] and not _gone(h["target"], state):
-            bad(f"state.effect.hits.{i}.target", "not a creature on the table or in a discard")
+            bad(f"state.effect.hits.{i}.target", N_("not a creature on the table or in a discard"))
     if ("triggers" in e) != (e["then"] in ("start", "end")):
-        bad("state.effect.triggers", "the triggers still to fire belong to a start/end phase")
+        bad("state.effect.triggers", N_("the triggers still to fire belong to a start/end phase"))
     for i, t in enumerate(e.get("triggers", [])):
         f = cat.faces.get(face(t["source"]))
         if f is None or t["index"] >= len(f.triggers) \
                 or f.triggers[t["index"]]["when"] != e["then"]:
-            bad(f"state.effect.triggers.{i}", f"no {e['then']}-of-turn trigger of that card")
+            bad(f"state.effect.triggers.{i}", N_("no {then}-of-turn trigger of that card",
+                                                 then=e['then']))
     if e["source"] is not None and not _gone(e["source"], state) \
             and e["source"] not in state["units"] and e["source"] not in state["buildings"] \
             and e["source"] not in state["lasting"]:
-        bad("state.effect.source", "not a card on the table or in a discard")
+        bad("state.effect.source", N_("not a card on the table or in a discard"))
 
 
 def _gone(cid: str, state: dict) -> bool:

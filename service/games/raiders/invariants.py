@@ -17,6 +17,7 @@ from service.games.base import conservation_errors
 from .cards import Catalogue
 from .table import fighters_in_play
 from .turn import compute_pending
+from ..messages import N_
 
 PHASES = ("deal", "trump", "turn_start", "main", "capture", "over")
 
@@ -32,14 +33,14 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     double = opts["double_deck"]
     phase = state["phase"]
     if phase not in PHASES:
-        err("state.phase", f"unknown phase; one of {', '.join(PHASES)}")
+        err("state.phase", N_("unknown phase; one of {items}", items=', '.join(PHASES)))
         return errors
     if not 0 <= state["active"] < n:
-        err("state.active", f"must be a seat below {n}")
+        err("state.active", N_("must be a seat below {n}", n=n))
     if not 0 <= state["first_player"] < n:
-        err("state.first_player", f"must be a seat below {n}")
+        err("state.first_player", N_("must be a seat below {n}", n=n))
     if state["first_player"] != (opts["first_player"] or 0):
-        err("state.first_player", "differs from options.first_player")
+        err("state.first_player", N_("differs from options.first_player"))
     if errors:
         return errors
 
@@ -54,9 +55,9 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         fighter_zones[f"state.players.{seat}.holdings"] = list(p["holdings"].values())
         property_zones[f"state.players.{seat}.holdings"] = list(p["holdings"])
         if phase == "deal" and len(p["hand"]) > 6:
-            err(f"state.players.{seat}.hand", "more than 6 cards during the deal (RAI-4)")
+            err(f"state.players.{seat}.hand", N_("more than 6 cards during the deal (RAI-4)"))
         if phase == "trump" and len(p["hand"]) != 6:
-            err(f"state.players.{seat}.hand", "6 cards each after the deal (RAI-4)")
+            err(f"state.players.{seat}.hand", N_("6 cards each after the deal (RAI-4)"))
     capture = state["capture"]
     if capture is not None:
         fighter_zones["state.capture.fighter"] = [capture["fighter"]]
@@ -65,11 +66,11 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     for path, cards in fighter_zones.items():
         for card in cards:
             if card not in known_fighters and not cat.is_fighter_card(card):
-                err(path, f"{card!r} is not a fighter-deck card (RAI-1)")
+                err(path, N_("{card!r} is not a fighter-deck card (RAI-1)", card=card))
     for path, cards in property_zones.items():
         for card in cards:
             if card not in known_properties and not cat.is_property_card(card):
-                err(path, f"{card!r} is not a property card (RAI-1)")
+                err(path, N_("{card!r} is not a property card (RAI-1)", card=card))
     if errors:
         return errors
     errors.update(conservation_errors(fighter_zones, cat.decks[("fighters", double)]))
@@ -83,65 +84,67 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     trump = state["trump"]
     if phase in ("deal", "trump"):
         if trump is not None or state["bottom"] is not None:
-            err("state.trump", "no trump before the trump card is revealed")
+            err("state.trump", N_("no trump before the trump card is revealed"))
     elif trump is None:
-        err("state.trump", "missing after the deal (RAI-5)")
+        err("state.trump", N_("missing after the deal (RAI-5)"))
     elif trump["card"] not in cat.decks[("fighters", double)]:
-        err("state.trump.card", "is not a fighter-deck card (RAI-5)")
+        err("state.trump.card", N_("is not a fighter-deck card (RAI-5)"))
     else:
         if cat.fighter(trump["card"])["suit"] != trump["suit"]:
-            err("state.trump.suit", "is not the suit of the trump card")
+            err("state.trump.suit", N_("is not the suit of the trump card"))
         if state["bottom"] is not None and state["bottom"] != trump["card"]:
-            err("state.bottom", "the card under the deck must be the trump card")
+            err("state.bottom", N_("the card under the deck must be the trump card"))
     # capture consistent with the phase
     if (phase == "capture") != (capture is not None):
-        err("state.capture", "a capture is in progress exactly in phase 'capture'")
+        err("state.capture", N_("a capture is in progress exactly in phase 'capture'"))
     if capture is not None:
         if capture["attacker"] != state["active"]:
-            err("state.capture.attacker", "only the active player captures (RAI-12)")
+            err("state.capture.attacker", N_("only the active player captures (RAI-12)"))
         if not 0 <= capture["priority"] < n:
-            err("state.capture.priority", f"must be a seat below {n}")
+            err("state.capture.priority", N_("must be a seat below {n}", n=n))
         if not 0 <= capture["passes"] < n:
-            err("state.capture.passes", f"must be below the player count {n}")
+            err("state.capture.passes", N_("must be below the player count {n}", n=n))
         if cat.fighter(capture["fighter"])["power"] is None:
-            err("state.capture.fighter", "a card without power cannot capture (RAI-2)")
+            err("state.capture.fighter", N_("a card without power cannot capture (RAI-2)"))
         prop = capture["property"]
         if prop not in state["centre"] and not any(prop in p["holdings"]
                                                    for p in state["players"]):
-            err("state.capture.property", "is not a property in play")
+            err("state.capture.property", N_("is not a property in play"))
         if not state["capture_used"]:
-            err("state.capture_used", "must be true while capturing (RAI-12)")
+            err("state.capture_used", N_("must be true while capturing (RAI-12)"))
         attacker = capture["attacker"]
         if 0 <= attacker < n and prop in state["players"][attacker]["holdings"]:
-            err("state.capture.property", "the attacker already controls it: that capture "
-                                          "ends without a fight (RAI-17a)")
+            err("state.capture.property", N_("the attacker already controls it: that capture "
+                                             "ends without a fight (RAI-17a)"))
     if phase in ("deal", "trump") and state["turn"] != 0:
-        err("state.turn", "is 0 until the first turn")
+        err("state.turn", N_("is 0 until the first turn"))
     if phase in ("turn_start", "main", "capture") and state["turn"] < 1:
-        err("state.turn", "turns count from 1")
+        err("state.turn", N_("turns count from 1"))
     if (phase == "over") != (state["result"] is not None):
-        err("state.result", "a result exactly when the phase is 'over'")
+        err("state.result", N_("a result exactly when the phase is 'over'"))
     for seat, p in enumerate(state["players"]):
         for prop, guard in p["holdings"].items():
             if cat.fighter(guard)["power"] is None:
                 err(f"state.players.{seat}.holdings.{prop}",
-                    f"{guard} has no power and cannot guard (RAI-2, RAI-18)")
+                    N_("{guard} has no power and cannot guard (RAI-2, RAI-18)", guard=guard))
     owed = state["owed_draws"]
     if owed is not None and phase not in ("main", "capture"):
-        err("state.owed_draws", "draws are owed only during a turn")
+        err("state.owed_draws", N_("draws are owed only during a turn"))
     if owed is not None:
         if not 0 <= owed["player"] < n:
-            err("state.owed_draws.player", f"must be a seat below {n}")
+            err("state.owed_draws.player", N_("must be a seat below {n}", n=n))
         if owed["count"] < 1:
-            err("state.owed_draws.count", "must be at least 1")
+            err("state.owed_draws.count", N_("must be at least 1"))
     # RAI-25: modifiers sit on fighters in play
     in_play = {f for f, _, _ in fighters_in_play(state)}
     for i, mod in enumerate(state["modifiers"]):
         if mod["card"] not in in_play:
-            err(f"state.modifiers.{i}.card", "is not a fighter in play")
+            err(f"state.modifiers.{i}.card", N_("is not a fighter in play"))
         if mod["until"] == "capture" and capture is None:
-            err(f"state.modifiers.{i}.until", "a capture modifier outlived its capture (RAI-25)")
+            err(f"state.modifiers.{i}.until", N_("a capture modifier outlived its capture "
+                                                 "(RAI-25)"))
     if not errors and state["result"] is None and not compute_pending(state):
-        err("state.phase", f"nothing can happen next in phase {phase!r}: the state is stuck")
+        err("state.phase", N_("nothing can happen next in phase {phase!r}: the state is stuck",
+                              phase=phase))
     return errors
 

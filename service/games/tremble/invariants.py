@@ -12,6 +12,7 @@ from ..base import conservation_errors
 from .buying import FLEET_LIMIT
 from .cards import Catalog
 from .intel import SLOTS
+from ..messages import N_
 
 PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
 
@@ -98,13 +99,13 @@ def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
     if not 2 <= n <= 5:
         return errs
     if state["phase"] not in PHASES:
-        add("phase", f"unknown phase; one of {', '.join(PHASES)}")
+        add("phase", N_("unknown phase; one of {items}", items=', '.join(PHASES)))
         return errs
     if len(state["slots"]) != SLOTS[n] or state["tokens"] != SLOTS[n]:
-        add("slots", f"{n} players play with {SLOTS[n]} city slots (TRE-13)")
+        add("slots", N_("{n} players play with {slots} city slots (TRE-13)", n=n, slots=SLOTS[n]))
     for i, pile in enumerate(state["piles"]):
         if pile["removed"] > len(pile["candidates"]):
-            add(f"piles.{i}.removed", "more cards removed than candidates")
+            add(f"piles.{i}.removed", N_("more cards removed than candidates"))
     if errs:
         return errs
     away = [0] * n  # each player's ships attacking or searching (fleet_size, one pass)
@@ -117,41 +118,42 @@ def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
             away[sr["player"]] += len(sr["ships"])
     for p, pl in enumerate(state["players"]):
         if len(pl["hand"]) + away[p] > FLEET_LIMIT:
-            add(f"players.{p}", f"a fleet has at most {FLEET_LIMIT} ships (TRE-12)")
+            add(f"players.{p}", N_("a fleet has at most {fleet_limit} ships (TRE-12)",
+                                   fleet_limit=FLEET_LIMIT))
         if (pl["offer"] or pl["to_draw"]) and pl["buy_choice"] != "draw":
-            add(f"players.{p}.buy_choice", "ships are drawn only by a player who chose to "
-                                           "draw (RULING TRE-12a)")
+            add(f"players.{p}.buy_choice", N_("ships are drawn only by a player who chose to "
+                                              "draw (RULING TRE-12a)"))
         if pl["buy_choice"] == "decline" and not pl["bought"]:
-            add(f"players.{p}.bought", "a player who declined is done with the buy step "
-                                       "(RULING TRE-12a)")
+            add(f"players.{p}.bought", N_("a player who declined is done with the buy step "
+                                          "(RULING TRE-12a)"))
         for k, o in enumerate(pl["orders"] or []):
             if o["ship"] not in pl["hand"]:
-                add(f"players.{p}.orders.{k}", "orders name ships in hand")
+                add(f"players.{p}.orders.{k}", N_("orders name ships in hand"))
         for zone in ("hand", "offer"):
             for s in pl[zone]:
                 if s not in cat.ships:
-                    add(f"players.{p}.{zone}", f"{s} is not a ship")
+                    add(f"players.{p}.{zone}", N_("{s} is not a ship", s=s))
         for m in pl["missions"] + pl["mission_offer"]:
             if m not in cat.missions:
-                add(f"players.{p}.missions", f"{m} is not a mission")
+                add(f"players.{p}.missions", N_("{m} is not a mission", m=m))
     for i, c in enumerate(state["slots"]):
         if c is not None and c not in cat.cities:
-            add(f"slots.{i}", f"{c} is not a city")
+            add(f"slots.{i}", N_("{c} is not a city", c=c))
     for i, a in enumerate(state["attacks"]):
         if state["slots"][a["slot"] - 1] != a["city"]:
-            add(f"attacks.{i}.city", "does not match the city in its slot")
+            add(f"attacks.{i}.city", N_("does not match the city in its slot"))
         if len({s["player"] for s in a["sides"]}) != len(a["sides"]):
-            add(f"attacks.{i}.sides", "one side per player")
+            add(f"attacks.{i}.sides", N_("one side per player"))
         for s in a["sides"]:
             if s["player"] >= n:
-                add(f"attacks.{i}.sides", "no such player")
+                add(f"attacks.{i}.sides", N_("no such player"))
     for i, s in enumerate(state["searches"]):
         if s["player"] >= n or s["city"] not in cat.cities:
-            add(f"searches.{i}", "unknown player or city")
+            add(f"searches.{i}", N_("unknown player or city"))
     if state["battle"] is not None and state["phase"] != "battle":
-        add("battle", "a battle is open only in the battle phase")
+        add("battle", N_("a battle is open only in the battle phase"))
     if state["army"] is not None and state["phase"] != "intel":
-        add("army", "an army strikes only during intel")
+        add("army", N_("an army strikes only during intel"))
     if state["phase"] == "battle" and state["battle"] is not None:
         _battle_errors(state, add)
     army = state["army"]
@@ -159,16 +161,16 @@ def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
         searches = {(s["player"], s["city"]) for s in state["searches"]}
         for k, c in enumerate(army["choices"]):
             if (c["player"], c["city"]) not in searches:
-                add(f"army.choices.{k}", "names no search in progress")
+                add(f"army.choices.{k}", N_("names no search in progress"))
         if army["loser"] is not None and (army["loser"]["player"],
                                           army["loser"]["city"]) not in searches:
-            add("army.loser", "names no search in progress")
+            add("army.loser", N_("names no search in progress"))
         if not army["choices"] and army["loser"] is None:
-            add("army", "an army with nothing left to resolve is already discarded")
+            add("army", N_("an army with nothing left to resolve is already discarded"))
     if state["phase"] == "reward" and not any(
             a["resolved"] and a["sides"] and a["sides"][0]["status"] == "won"
             for a in state["attacks"]):
-        add("attacks", "the reward phase needs a won city")
+        add("attacks", N_("the reward phase needs a won city"))
     return errs
 
 
@@ -176,17 +178,17 @@ def _battle_errors(state: dict, add) -> None:
     battle = state["battle"]
     attack = next((a for a in state["attacks"] if a["slot"] == battle["slot"]), None)
     if attack is None:
-        add("battle.slot", "no attack on that slot")
+        add("battle.slot", N_("no attack on that slot"))
         return
     sides = {s["player"]: s for s in attack["sides"]}
     if battle["step"] in ("decide", "reserve"):
         if battle["next"] >= len(battle["order"]):
-            add("battle.next", "past the end of the order")
+            add("battle.next", N_("past the end of the order"))
         elif battle["order"][battle["next"]] not in sides:
-            add("battle.order", "the next player has no ships at that city")
+            add("battle.order", N_("the next player has no ships at that city"))
     if battle["step"] == "roll":
         if not battle["rolls"] or any(r["player"] not in sides for r in battle["rolls"]) \
                 or all(r["total"] is not None for r in battle["rolls"]):
-            add("battle.rolls", "rolls name the fighters, one still to roll")
+            add("battle.rolls", N_("rolls name the fighters, one still to roll"))
     if battle["step"] == "lose" and battle.get("winner") not in sides:
-        add("battle.winner", "the winner has no ships at that city")
+        add("battle.winner", N_("the winner has no ships at that city"))
