@@ -148,15 +148,18 @@ def body(schema: str, example: dict | None = None) -> dict:
     return {"required": True, "content": {JSON: media}}
 
 
+#: a player setup needs exactly one of these fields (KOZ-1: a deck, or a reference race)
+SETUP_ONE_OF = {"kozyablo": ("deck", "race")}
 GAME_PARAM = "game"  # the parameter component, by name
 POST_ERRORS = (400, 404, 405, 413, 415, 429, 500)
 #: routes that take a state: a bad signature → 403 (``service.signing``)
 STATE_ERRORS = (403,)
 REQUIRE_SIGNED_HEADER = {
     "name": "Referee-Require-Signed", "in": "header", "required": False,
-    "schema": {"type": "string", "enum": ["true", "false", "1", "0"]},
-    "description": "`true`: refuse the state unless it carries a valid `signature` "
-                   "(400 `unsigned-state`); `REFEREE_REQUIRE_SIGNED=1` does it for every request."}
+    "schema": {"type": "string", "examples": ["true", "false"]},
+    "description": "`true` (or `1`, `yes`, `on`; any case): refuse the state unless it carries a "
+                   "valid `signature` (400 `unsigned-state`); any other value leaves it off. "
+                   "`REFEREE_REQUIRE_SIGNED=1` does it for every request."}
 
 
 def game_components(spec: APISpec, game: Game) -> None:
@@ -169,6 +172,17 @@ def game_components(spec: APISpec, game: Game) -> None:
                                                         "(`REFEREE_STATE_KEYS`); send it back as is."}}
     state["description"] = (state.get("description") or "") + \
         " Send it back as it was returned; only the engine changes it."
+    props = state["properties"]
+    if "rules_version" in props:
+        props["rules_version"] = {"const": game.rules_version, "description":
+                                  "The rules version the state was written for; a state of "
+                                  "another version is refused (`incompatible-state`)."}
+    if "card_set" in props:
+        sets = {s: card_db.get(game.id, s).ref()["hash"] for s in card_db.available(game.id)}
+        props["card_set"] = {"description": "The card set the state was dealt from.", "oneOf": [
+            {"type": "object", "additionalProperties": False, "required": ["id", "hash"],
+             "properties": {"id": {"const": set_id}, "hash": {"const": digest}}}
+            for set_id, digest in sets.items()]}
     spec.components.schema(f"{name}State", state)
     refs = []
     for action_type, action_spec in game.action_specs.items():
@@ -183,6 +197,10 @@ def game_components(spec: APISpec, game: Game) -> None:
             t: f"#/components/schemas/{name}{camel(t)}Action" for t in game.action_specs}}})
     setup = game.player_setup_spec.schema()
     setup["description"] = f"One {game.id} player's setup in `new` (instead of a player count)."
+    if game.id in SETUP_ONE_OF:
+        setup["oneOf"] = [{"required": [field]} for field in SETUP_ONE_OF[game.id]]
+        setup["description"] += " Exactly one of: " + ", ".join(
+            f"`{f}`" for f in SETUP_ONE_OF[game.id]) + "."
     spec.components.schema(f"{name}PlayerSetup", setup)
     known = sorted({*game.event_types, "chance"})
     spec.components.schema(f"{name}EventType", {
@@ -740,7 +758,9 @@ def _odds_request(doc: dict) -> None:
     schema = doc["components"]["schemas"].get("OddsRequest")
     if not schema or "fleets" not in schema.get("properties", {}):
         return
-    props = schema["properties"]
+    props = dict(schema["properties"])
+    if "card_set" in props:
+        props["card_set"] = {**props["card_set"], "enum": card_db.available("tremble")}
     common = {k: v for k, v in props.items() if k not in ("strengths", "fleets", "city", "card_set")}
     doc["components"]["schemas"]["OddsRequest"] = {
         "description": "The fighters' strengths, or the fleets attacking a city (their "
@@ -751,6 +771,54 @@ def _odds_request(doc: dict) -> None:
             {"title": "ByFleets", "type": "object", "additionalProperties": False,
              "required": ["fleets", "city"], "properties": {
                  k: props[k] for k in ("fleets", "city", "card_set") if k in props} | common}]}
+
+
+def _evaluation_request(doc: dict, games: list[Game]) -> None:
+    """``EvaluationRequest``: one schema per kind (its ``kind``, its games, its own inputs
+    and params), so a request mixing two kinds' inputs is outside the document."""
+    from service.evaluations import kinds as kinds_mod
+    from service.games import shape
+
+    schema = doc["components"]["schemas"].get("EvaluationRequest")
+    if not schema or "kind" not in schema.get("properties", {}):
+        return
+    schemas = doc["components"]["schemas"]
+    odds = schemas.get("OddsRequest", {})
+    ids = [g.id for g in games]
+    variants = []
+    for kind in sorted(kinds_mod.all_kinds(), key=lambda k: k.name):
+        kind_games = [g for g in (kind.games or ids) if g in ids]
+        if not kind_games:
+            continue
+        head = {"game": {"enum": kind_games}, "kind": {"const": kind.name}}
+        if kind.params:
+            params = shape.Obj({}, kind.params).schema()
+            params["description"] = f"`{kind.name}` parameters (see GET /v1/evaluations/kinds)."
+            schemas[f"Evaluation{camel(kind.name.replace('.', '_'))}Params"] = params
+            head["params"] = {
+                "$ref": f"#/components/schemas/Evaluation{camel(kind.name.replace('.', '_'))}Params"}
+        if kind.name == "tremble.battle_odds" and "oneOf" in odds:
+            for form in odds["oneOf"]:  # strengths, or fleets with a city: as the odds route
+                variants.append({**form, "title": camel(kind.name.replace(".", "_")) + form["title"],
+                                 "required": ["game", "kind", *form["required"]],
+                                 "properties": {**head, **form["properties"]}})
+            continue
+        inputs = {k: v.schema() for k, v in kind.inputs.items()}
+        # a kind that takes a state: one schema per game, the state of that game
+        for game_id in kind_games if "state" in inputs else [None]:
+            props = {**head, **inputs}
+            if game_id is not None:
+                props["game"] = {"const": game_id}
+                props["state"] = {"$ref": f"#/components/schemas/{camel(game_id)}State",
+                                  "description": "A full game state (not a player's view)."}
+            variants.append({"title": camel(kind.name.replace(".", "_")) + camel(game_id or ""),
+                             "type": "object", "additionalProperties": False,
+                             "required": ["game", "kind", *kind.inputs], "properties": props})
+    for variant in variants:
+        schemas[f"EvaluationRequest{variant['title']}"] = variant
+    schemas["EvaluationRequest"] = {
+        "description": schema.get("description", ""),
+        "oneOf": [{"$ref": f"#/components/schemas/EvaluationRequest{v['title']}"} for v in variants]}
 
 
 def finish(doc: dict, games: list[Game]) -> dict:
@@ -771,6 +839,7 @@ def finish(doc: dict, games: list[Game]) -> dict:
                 operation.setdefault("operationId", operation_id(method, path))
     _links(doc, games)
     _odds_request(doc)
+    _evaluation_request(doc, games)
     _cards_paths(doc, games)
     used = [tag for ops in doc["paths"].values() for op in ops.values()
             if isinstance(op, dict) for tag in op.get("tags", [])]
