@@ -190,6 +190,8 @@ async function parseFutureApply(client: Client, stub: Client, seed: number) {
     client: 'typescript',
     state_game: applied.state.game,
     event_types: applied.events.map((event) => event.type),
+    answer_fields: Object.keys(applied).sort(),
+    last_event_fields: Object.keys(applied.events[applied.events.length - 1]).sort(),
   };
 }
 

@@ -184,7 +184,8 @@ def parse_future_apply(client: Client, stub: Client, seed: int) -> dict[str, Any
         RaidersApplyResponse, "raiders apply from a later version")
     return {"client": "python", "state_type": type(applied.state).__name__,
             "event_types": [getattr(e.type_, "value", e.type_) for e in applied.events],
-            "extra_fields": sorted(getattr(applied, "additional_properties", {}))}
+            "answer_fields": sorted(applied.additional_properties),
+            "last_event_fields": sorted(applied.events[-1].additional_properties)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -192,12 +192,16 @@ def parsed_future(done: subprocess.CompletedProcess, client: str) -> dict:
                                   f"event type and field:\n{done.stdout}\n{done.stderr[-4000:]}")
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["event_types"][-1] == FUTURE_EVENT["type"], result
+    # kept, not dropped: a client can pass on or log what it does not know
+    assert FUTURE_FIELD in result["answer_fields"], result
+    assert {FUTURE_FIELD, "rule", "brightness"} <= set(result["last_event_fields"]), result
     return result
 
 
 def test_python_client_parses_unknown_event_types_and_fields(python_client, server, future_apply):
-    """Forward compatibility: ApplyResponse.from_dict (via the generated ``apply``)
-    accepts an event type and a field added by a later version."""
+    """Forward compatibility: RaidersApplyResponse.from_dict (via the generated
+    ``raiders_apply``) accepts an event type and fields added by a later version,
+    and keeps them (``additional_properties``)."""
     out, _ = python_client
     done = run([sys.executable, str(HERE / "play_python.py"), "--base-url", server,
                 "--forward-url", future_apply], cwd=out, timeout=60, env={"PYTHONPATH": str(out)})
@@ -206,8 +210,8 @@ def test_python_client_parses_unknown_event_types_and_fields(python_client, serv
 
 
 def test_typescript_client_parses_unknown_event_types_and_fields(typescript_client, server, future_apply):
-    """Forward compatibility: the generated SDK's ``apply`` (zod-validated) accepts
-    an event type and a field added by a later version."""
+    """Forward compatibility: the generated SDK's ``raidersApply`` (zod-validated)
+    accepts an event type and fields added by a later version, and keeps them."""
     build, _, compiled = typescript_client
     assert compiled.returncode == 0, compiled.stdout
     done = run([NODE, str(build / "out" / "play.js"), "--base-url", server,
