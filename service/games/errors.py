@@ -28,7 +28,8 @@ class RuleViolation(RefereeError):
     """An action that the rules forbid (HTTP 422).
 
     ``rule`` is the clause id the action breaks (``RAI-15``) and ``reason`` one
-    sentence saying why (an ``N_`` message, so the HTTP layer can translate it).  ``index`` is set by replay to the failing step.
+    sentence saying why (an ``N_`` message, so the HTTP layer can translate it).
+    ``index`` is set by replay to the failing step.
     """
 
     slug = "illegal-action"

@@ -36,7 +36,7 @@ class Message(str):
     params: dict[str, Any]
 
     def __new__(cls, msgid: str, params: dict[str, Any]) -> "Message":
-        self = super().__new__(cls, msgid.format(**params) if params else msgid)
+        self = _new_str(cls, msgid.format_map(params) if params else msgid)
         self.msgid = msgid
         self.params = params
         return self
@@ -45,9 +45,20 @@ class Message(str):
         return (Message, (self.msgid, self.params))
 
 
+_new_str = str.__new__
+#: one shared message per literal msgid without params (engines test for problems in
+#: loops, e.g. while listing legal actions); bounded: ``N_`` takes literals only
+_CONSTANTS: dict[str, Message] = {}
+
+
 def N_(msgid: str, /, **params: Any) -> Message:
     """Mark ``msgid`` for translation and fill its ``{placeholders}`` from ``params``."""
-    return Message(msgid, params)
+    if params:
+        return Message(msgid, params)
+    found = _CONSTANTS.get(msgid)
+    if found is None:
+        found = _CONSTANTS[msgid] = Message(msgid, params)
+    return found
 
 
 def join_messages(items, separator: str = "; ") -> Message:
