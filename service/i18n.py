@@ -115,7 +115,29 @@ def request_language() -> str:
     """The request's ``Accept-Language``, best of ``en``/``ru`` (``en`` outside a request)."""
     if not has_request_context():
         return DEFAULT_LANGUAGE
-    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+    return negotiate(request.accept_languages)
+
+
+def negotiate(ranges) -> str:
+    """The first supported language of ``(tag, quality)`` pairs taken best first (RFC 4647
+    lookup by primary subtag: ``ru-RU`` is ``ru``); ``*`` or nothing supported → ``en``.
+
+    Unlike a match of whole tags first, ``en-GB,ru;q=0.8`` is English:
+
+    >>> negotiate([("en-GB", 1), ("ru", 0.8)]), negotiate([("de", 1), ("ru", 0.5)])
+    ('en', 'ru')
+    >>> negotiate([("RU_ru", 1)]), negotiate([("*", 1), ("ru", 0.5)]), negotiate([])
+    ('ru', 'en', 'en')
+    """
+    for tag, quality in sorted(ranges, key=lambda r: -r[1]):
+        if quality <= 0:
+            continue
+        primary = tag.replace("_", "-").split("-", 1)[0].lower()
+        if primary in LANGUAGES:
+            return primary
+        if primary == "*":
+            return DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
 
 
 def mark_language(response, language: str):

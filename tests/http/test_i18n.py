@@ -165,7 +165,7 @@ def test_the_same_capture_stays_english_by_default(real_api):
     state = _new_raiders(real_api)
     action = _out_of_turn_capture(state)
     english = "only the active player (seat 0) captures, once, in their own turn"
-    for headers in ({}, {"Accept-Language": "de"}, {"Accept-Language": "en-GB"}):
+    for headers in ({}, {"Accept-Language": "de"}, {"Accept-Language": "en-GB,ru;q=0.8"}):
         r = real_api.post("/v1/games/raiders/apply", json={"state": state, "action": action},
                           headers=headers)
         assert (r.json["title"], r.json["detail"]) == ("Illegal action", english)
