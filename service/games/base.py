@@ -55,7 +55,7 @@ from .draft import Draft
 from .errors import (IncompatibleState, InvalidOptions, InvalidState, MalformedInput,
                      RuleViolation)
 from .options import CHANCE_OPTION, Option, resolve_options
-from .messages import N_
+from .messages import N_, either
 
 MAX_SEED = (1 << 63) - 1
 
@@ -395,7 +395,7 @@ class Game:
         kinds = sorted({o["type"] for o in outcomes})
         if action["type"] not in kinds:
             return (N_("{node} is pending: it takes a {items} outcome, not {type!r}",
-                       node=node, items=' or '.join(repr(k) for k in kinds), type=action['type']))
+                       node=node, items=either(repr(k) for k in kinds), type=action['type']))
         same = [o for o in outcomes if o["type"] == action["type"]]
         varying = sorted({k for o in same for k in o if any(k not in x or x[k] != o[k]
                                                             for x in same)})

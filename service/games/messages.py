@@ -72,6 +72,22 @@ def join_messages(items, separator: str = "; ") -> Message:
     return Message(msgid, {f"m{i}": item for i, item in enumerate(items)})
 
 
+def either(items) -> str:
+    """Alternatives for a message param: ``a or b or c`` in English, ``a или b или c`` in
+    Russian (each ``or`` is a message of its own).
+
+    >>> either(["'strike'", "'evade'", "'defend'"])
+    "'strike' or 'evade' or 'defend'"
+    >>> either(["x"]), either([])
+    ('x', '')
+    """
+    items = list(items)
+    out = items[0] if items else ""
+    for item in items[1:]:
+        out = N_("{first} or {second}", first=out, second=item)
+    return out
+
+
 def joined(items) -> str:
     """A list of ids for a message param: ``a, b, c`` (ids are never translated).
 

@@ -268,3 +268,14 @@ def test_a_corrupt_state_and_an_unknown_route_in_russian(real_api):
     assert r.json["detail"].startswith("Запрошенный адрес на сервере не найден.")
     english = real_api.get("/v1/nowhere")
     assert english.json["detail"].startswith("The requested URL was not found on the server.")
+
+
+def test_alternatives_are_joined_with_the_languages_or():
+    """``either`` keeps the English ``a or b or c`` and gives ``a или b или c`` in Russian."""
+    from service.games.messages import either
+
+    message = N_("{kind!r} is not possible now: the combat waits for {items}", kind="move",
+                 items=either(["strike", "evade", "defend"]))
+    assert message == "'move' is not possible now: the combat waits for strike or evade or defend"
+    assert i18n.translate(message, "ru") == \
+        "'move' сейчас невозможно: бой ждёт strike или evade или defend"

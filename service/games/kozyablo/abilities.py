@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import effects
 from .catalogue import Catalogue, face
 from .stats import unit_stats
-from ..messages import N_, joined
+from ..messages import N_, either, joined
 
 
 def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, dict | None]]:
@@ -80,9 +80,9 @@ def check(state: dict, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> 
     mark, effect = found[action["ability"]]
     if mark not in marks:
         raise ValueError(N_("that is an action ability; only {items} abilities may be used now",
-                            items=" or ".join(marks)) if mark == "action" else
+                            items=either(marks)) if mark == "action" else
                          N_("that is a free ability; only {items} abilities may be used now",
-                            items=" or ".join(marks)))
+                            items=either(marks)))
     if mark == "free" and f"{source}:{action['ability']}" in state["used"]:
         raise ValueError(N_("that free ability was already used this turn"))
     if "squad" in action:

@@ -26,7 +26,7 @@ from . import combat, effect_damage, invariants, setup, turn, views
 from .catalogue import catalogue, of_state
 from .stats import unit_stats
 from .shapes import ACTION_TYPES, EVENT_TYPES, PLAYER_SETUP_FIELDS, STATE_FIELDS
-from ..messages import N_, joined
+from ..messages import N_, either, joined
 
 OPTIONS = (
     Option("response_window", "string", "when_able", clause="KOZ-16",
@@ -189,7 +189,7 @@ class Kozyablo(Game):
             if kind not in allowed:
                 rule = {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r and r["kind"], "KOZ-25")
                 raise RuleViolation(rule, N_("{kind!r} is not possible now: the combat waits for "
-                                             "{items}", kind=kind, items=' or '.join(allowed)))
+                                             "{items}", kind=kind, items=either(allowed)))
             if kind in ("evade", "defend"):
                 key = "card" if kind == "evade" else "unit"
                 if action[key] not in r["options"]:
