@@ -279,3 +279,18 @@ def test_alternatives_are_joined_with_the_languages_or():
     assert message == "'move' is not possible now: the combat waits for strike or evade or defend"
     assert i18n.translate(message, "ru") == \
         "'move' сейчас невозможно: бой ждёт strike или evade или defend"
+
+
+def test_a_tremble_violation_in_russian(real_api):
+    """TRE-10: keeping a mission that was not dealt, answered in Russian (the third game)."""
+    r = real_api.post("/v1/games/tremble/new", json={"players": 2, "seed": 1,
+                                                      "options": {"missions": True}})
+    state = r.json["state"]
+    action = {"type": "keep_missions", "player": 0, "missions": ["M-NOWHERE"]}
+    r = real_api.post("/v1/games/tremble/check", json={"state": state, "action": action},
+                      headers={"Accept-Language": "ru"})
+    assert r.json == {"legal": False, "rule": "TRE-10",
+                      "reason": "оставляйте только розданные вам задания, каждое один раз"}
+    r = real_api.post("/v1/games/tremble/new", json={"players": 2, "options": {"missions": "yes"}},
+                      headers={"Accept-Language": "ru"})
+    assert r.status_code == 400 and r.json["errors"]["options.missions"] == ["должно иметь тип boolean"]
