@@ -39,6 +39,7 @@ from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import random
 import sys
 
@@ -454,10 +455,9 @@ def options_for_count(game: Game, players: int) -> dict | None:
             continue
         values = _probe_values(opt)
         allowed = [v for v in values if opt.check(v, players, {}) is None]
-        if allowed != values:
+        if allowed != values:  # type-specific keywords only: null (when allowed) passes
             if opt.type == "integer" and allowed:
-                bounds = {"type": "integer", "minimum": min(allowed), "maximum": max(allowed)}
-                narrowed[opt.name] = {"anyOf": [bounds, {"type": "null"}]} if opt.nullable else bounds
+                narrowed[opt.name] = {"minimum": min(allowed), "maximum": max(allowed)}
             else:
                 narrowed[opt.name] = {"enum": allowed + ([None] if opt.nullable else [])}
         if opt.type == "boolean" and True in allowed:
@@ -468,11 +468,11 @@ def options_for_count(game: Game, players: int) -> dict | None:
                     exclusive.append(tuple(sorted((opt.name, other.name))))
     if not narrowed and not exclusive:
         return None
-    schema: dict = {"properties": narrowed}
+    schema: dict = {"properties": narrowed}  # ``properties`` only bind an object: null passes
     if exclusive:  # at most one of each exclusive pair is true
         schema["not"] = {"anyOf": [{"required": list(pair), "properties": {
             k: {"const": True} for k in pair}} for pair in sorted(set(exclusive))]}
-    return {"anyOf": [{"type": "null"}, schema]}
+    return schema
 
 
 def _nest(path: tuple[str, ...], schema: dict) -> dict:
@@ -489,15 +489,14 @@ def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str
     rules = []
     for n in range(game.min_players, game.max_players + 1):
         then: list[dict] = []
-        if n < game.max_players:
-            then += [_nest(path, {"anyOf": [_seat(n - 1), {"type": "null"}, {"const": "chance"}]}
-                           if path[-1] == "player" else {"anyOf": [_seat(n - 1), {"type": "null"}]})
-                     for path in seats]
+        if n < game.max_players:  # ``maximum`` binds a number only: null, "chance" pass
+            then += [_nest(path, {"maximum": n - 1}) for path in seats]
         narrowed = options_for_count(game, n) if options else None
         if narrowed is not None:
             then.append(_nest(options, narrowed))
         if then:
-            is_n = {"anyOf": [{"const": n}, {"type": "array", "minItems": n, "maxItems": n}]}
+            # a count of n, or a list of n setups (each keyword binds its own type)
+            is_n = {"minimum": n, "maximum": n, "minItems": n, "maxItems": n}
             rules.append({"if": _nest(players, is_n),
                           "then": then[0] if len(then) == 1 else {"allOf": then}})
     return rules
@@ -821,14 +820,81 @@ def _evaluation_request(doc: dict, games: list[Game]) -> None:
         "oneOf": [{"$ref": f"#/components/schemas/EvaluationRequest{v['title']}"} for v in variants]}
 
 
+def _cards_example(game: Game) -> tuple[str, dict]:
+    """``q`` (the first card's English name) and the real answer to ``?q=<it>``."""
+    from service.http.games import _matches, split_card_data
+
+    card_set = card_db.get(game.id, "reference")
+    groups, tables = split_card_data(card_set.data)
+    first = next(c for g in groups.values() for c in g)
+    name = first.get("name")
+    q = (name.get("en") or next(iter(name.values()))) if isinstance(name, dict) else \
+        str(name or first["id"])
+    listed = {k: [c for c in g if _matches(c, {}, q.casefold())] for k, g in groups.items()}
+    return q, {"game": game.id, "card_set": card_set.ref(), "meta": card_set.meta,
+               "filters": {"q": q}, "count": sum(len(g) for g in listed.values()),
+               "cards": listed, "tables": tables}
+
+
+def _get_examples(doc: dict, games: list[Game]) -> None:
+    """Real answers of the GET operations of the game list, the card sets and health."""
+    def answer(path: str, example) -> None:
+        operation = doc["paths"].get(path, {}).get("get")
+        if operation is not None:
+            operation["responses"]["200"]["content"][JSON]["example"] = example
+
+    if not games:
+        return
+    answer("/v1/games", {"games": [g.describe() for g in games]})
+    answer("/v1/games/{game}", games[0].describe())
+    answer("/healthz", {"status": "ok"})
+    answer("/readyz", {"status": "ready", "checks": {"card_data": "ok",
+                                                    "redis": "not configured"}})
+    deck_path = "/v1/games/kozyablo/decks/validate"
+    if deck_path in doc["paths"]:  # the answer to its request example, as the route gives it
+        from service.games.kozyablo.catalogue import catalogue
+        from service.games.kozyablo.deck import validate_deck
+
+        operation = doc["paths"][deck_path]["post"]
+        deck = operation["requestBody"]["content"][JSON]["example"]["deck"]
+        cat = catalogue(card_db.get("kozyablo", "reference"))
+        violations = validate_deck(cat, deck)
+        capital = cat.capitals.get(deck["capital"])
+        operation["responses"]["200"]["content"][JSON]["example"] = json.loads(json.dumps({
+            "valid": not violations, "violations": violations, "card_count": len(deck["cards"]),
+            "race": capital["race"] if capital else None}, default=str))  # lazy texts → str
+    odds_path = "/v1/games/tremble/odds"
+    if odds_path in doc["paths"]:
+        from service.evaluations.battle import odds_result
+
+        operation = doc["paths"][odds_path]["post"]
+        operation["responses"]["200"]["content"][JSON]["example"] = json.loads(json.dumps(
+            odds_result(operation["requestBody"]["content"][JSON]["example"]), default=str))
+    for path, game in [("/v1/games/{game}/cards", games[0]),
+                       *((f"/v1/games/{g.id}/cards", g) for g in games)]:
+        q, example = _cards_example(game)
+        answer(path, example)
+        for parameter in doc["paths"][path]["get"]["parameters"]:
+            if parameter.get("name") == "q":
+                parameter["example"] = q
+
+
 def finish(doc: dict, games: list[Game]) -> dict:
     """Typed per-game operations first, then every operation with its operationId."""
     generic = dict(doc["paths"])
     for game in games:
         typed_game(doc, game)
     doc["paths"] = {**{p: o for p, o in doc["paths"].items() if p not in generic}, **generic}
+    if games:  # the generic operations show the first game's examples
+        doc["components"]["parameters"]["game"]["example"] = games[0].id
     for verb in GAME_OPERATIONS:
         operation = doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]
+        if games:
+            typed = doc["paths"][f"/v1/games/{games[0].id}/{verb}"]["post"]
+            operation["requestBody"]["content"][JSON]["example"] = \
+                typed["requestBody"]["content"][JSON]["example"]
+            operation["responses"]["200"]["content"][JSON]["example"] = \
+                typed["responses"]["200"]["content"][JSON]["example"]
         operation["operationId"] = f"game_{verb.replace('-', '_')}"
         operation["description"] += (" Generic over the games (`{game}`); the typed "
                                      f"`/v1/games/<game>/{verb}` takes and returns that "
@@ -841,6 +907,7 @@ def finish(doc: dict, games: list[Game]) -> dict:
     _odds_request(doc)
     _evaluation_request(doc, games)
     _cards_paths(doc, games)
+    _get_examples(doc, games)
     used = [tag for ops in doc["paths"].values() for op in ops.values()
             if isinstance(op, dict) for tag in op.get("tags", [])]
     doc["tags"] = [{"name": tag, "description": _tag_description(tag, games)}
