@@ -41,6 +41,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import random
+import re
 import sys
 
 import yaml
@@ -52,6 +53,7 @@ from schemas import envelopes
 from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
+from service.games.tremble.missions import CITY_TYPES
 from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
 
@@ -178,6 +180,13 @@ def game_components(spec: APISpec, game: Game) -> None:
         props["rules_version"] = {"const": game.rules_version, "description":
                                   "The rules version the state was written for; a state of "
                                   "another version is refused (`incompatible-state`)."}
+    if "options" in props:  # every option, resolved, as `new` wrote them
+        props["options"] = {
+            "type": "object", "additionalProperties": False,
+            "required": [o.name for o in game.options],
+            "properties": {o.name: {k: v for k, v in _option_schema(o).items() if k != "default"}
+                           for o in game.options},
+            "description": "Every option with its value, as `new` resolved them."}
     if "card_set" in props:
         sets = {s: card_db.get(game.id, s).ref()["hash"] for s in card_db.available(game.id)}
         props["card_set"] = {"description": "The card set the state was dealt from.", "oneOf": [
@@ -760,6 +769,15 @@ def _odds_request(doc: dict) -> None:
     props = dict(schema["properties"])
     if "card_set" in props:
         props["card_set"] = {**props["card_set"], "enum": card_db.available("tremble")}
+    reference = card_db.get("tremble", "reference").data
+    ships = "|".join(re.escape(ship["id"]) for ship in reference.get("ships", []))
+    if ships and "fleets" in props:  # a design id, or an instance id (`S-X#2`)
+        fleet = dict(props["fleets"]["items"])
+        fleet["items"] = {"type": "string", "pattern": f"^({ships})(#[0-9]+)?$"}
+        props["fleets"] = {**props["fleets"], "items": fleet}
+    if "city" in props:
+        props["city"] = {**props["city"], "enum": [
+            *CITY_TYPES, *(city["id"] for city in reference.get("cities", []))]}
     common = {k: v for k, v in props.items() if k not in ("strengths", "fleets", "city", "card_set")}
     doc["components"]["schemas"]["OddsRequest"] = {
         "description": "The fighters' strengths, or the fleets attacking a city (their "

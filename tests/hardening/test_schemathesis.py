@@ -18,6 +18,10 @@ from collections import Counter
 
 import pytest
 import schemathesis
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
 from hypothesis import HealthCheck, settings
@@ -63,7 +67,8 @@ SEMANTIC_REFUSALS = {
 }
 #: ...answered by these operations (paths end so); the generic ``{game}`` ones also
 #: refuse a state of another game than the path's (`incompatible-state`)
-SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new")
+SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
+                  "/v1/evaluations")
 #: The one known failure left: ``DELETE /v1/evaluations/{id}`` answers 200 while the
 #: evaluation stays readable (schemathesis ST301, stateful phase).  The lead is
 #: changing ``service/http/evaluations.py`` to fix it; until then that check is
@@ -109,15 +114,44 @@ def _problem_type(response) -> str:
         return ""
 
 
+#: The generic ``/v1/games/{game}/<verb>`` operations cannot tie their body to the
+#: ``{game}`` of the path (no OpenAPI construct does): a body only another game
+#: takes (its state, 6 players, its options) is schema-valid there and refused.
+#: Such a refusal is accepted when the body does not fit the typed schema of the
+#: path's game (``<Game><Verb>Request``, what the typed operation documents);
+#: a body that does fit must be accepted as on the typed path.
+_DOC = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+_REGISTRY = Registry().with_resource("urn:openapi", Resource.from_contents(
+    _DOC, default_specification=DRAFT202012))
+
+
+def _fits_the_paths_game(case) -> bool:
+    from service.openapi import camel
+
+    game = (case.path_parameters or {}).get("game")
+    media = case.operation.definition.raw["requestBody"]["content"]["application/json"]
+    request = media["schema"]["$ref"].rsplit("/", 1)[1]
+    typed = f"{camel(str(game))}{request}"
+    if typed not in _DOC["components"]["schemas"]:
+        return False
+    return Draft202012Validator({"$ref": f"urn:openapi#/components/schemas/{typed}"},
+                                registry=_REGISTRY).is_valid(case.body)
+
+
 @schemathesis.check
 def positive_data_acceptance_but_semantics(ctx, response, case):
-    """``positive_data_acceptance``, except a refusal in ``SEMANTIC_REFUSALS``."""
+    """``positive_data_acceptance``, except a refusal in ``SEMANTIC_REFUSALS``, and on a
+    generic ``{game}`` operation a body that does not fit the path's game."""
     try:
         return checks.positive_data_acceptance(ctx, response, case)
     except AssertionError:
         slug = _problem_type(response)
         if slug in SEMANTIC_REFUSALS and case.path.endswith(SEMANTIC_PATHS):
             ACCEPTED_REFUSALS[slug] += 1
+            return None
+        if "{game}" in case.path and case.method.upper() == "POST" \
+                and not _fits_the_paths_game(case):
+            ACCEPTED_REFUSALS["generic path, another game's body"] += 1
             return None
         raise
 

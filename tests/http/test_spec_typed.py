@@ -177,9 +177,10 @@ def test_kozyablo_player_setup_takes_a_deck_or_a_race_not_both(doc):
 
 def test_odds_take_strengths_or_fleets_never_both(doc):
     assert schema_ok(doc, "OddsRequest", {"strengths": [16, 17]})
-    assert schema_ok(doc, "OddsRequest", {"fleets": [["S-1"]], "city": "C-1"})
-    assert not schema_ok(doc, "OddsRequest", {"strengths": [16], "fleets": [["S-1"]],
-                                              "city": "C-1"})
+    assert schema_ok(doc, "OddsRequest", {"fleets": [["S-START"]], "city": "C-MOSCOW"})
+    assert not schema_ok(doc, "OddsRequest", {"fleets": [["S-NOPE"]], "city": "C-MOSCOW"})
+    assert not schema_ok(doc, "OddsRequest", {"strengths": [16], "fleets": [["S-START"]],
+                                              "city": "C-MOSCOW"})
 
 
 def test_cards_filters_are_documented_per_game(doc, real_api):
