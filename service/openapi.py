@@ -10,9 +10,16 @@ Two sources, so the documented shapes and the enforced shapes cannot drift:
   ``<Game>PlayerSetup`` and ``<Game>Event``, gathered in ``GameState``,
   ``Action``, ``PlayerSetup`` and ``Event``.
 
-Paths are written once for all games (``{game}`` is an enum of the registered
-ids).  Other blueprint modules add their own paths through a ``document(spec)``
-function (see ``service.app.BLUEPRINT_MODULES``).
+Each game then gets its typed operations (``finish``): ``/v1/games/<id>/<verb>``
+with ``<Game>NewRequest``, ``<Game>ApplyResponse``… — the generic envelopes
+with their game refs pointed at that game's types, player counts and seats
+bounded, and the option rules of each player count read from the options' own
+``check`` (``per_count_rules``) — plus a real example from a seeded mid-game
+state (``game_examples``) and ``links`` from every answer holding a state.
+The generic paths (``{game}`` an enum of the registered ids) follow them.
+Other blueprint modules add their own paths through a ``document(spec)``
+function (see ``service.app.BLUEPRINT_MODULES``); ``finish`` gives every
+operation without one an ``operationId`` (``OPERATION_IDS``).
 
 Run ``python -m service.openapi > openapi.yaml``; a test fails when the
 committed file differs from a fresh generation, and another when a Flask route
