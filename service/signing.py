@@ -43,6 +43,7 @@ from typing import Sequence
 import orjson
 
 from service.problems import ProblemError
+from service.games.messages import N_
 
 FIELD = "signature"
 PREFIX = "hmac-sha256:"
@@ -83,6 +84,10 @@ def seal(state: dict, keys: Sequence[bytes]) -> dict:
     return {**state, FIELD: digest(state, keys[0])}
 
 
+NO_KEYS = N_("signed states are required but this server has no state keys "
+             "(REFEREE_STATE_KEYS), so it cannot verify any")
+
+
 def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
     """The state without its signature, once verified; a problem otherwise."""
     if not isinstance(state, dict):
@@ -91,27 +96,23 @@ def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
     if signature is None:
         if required:
             raise ProblemError(400, "unsigned-state", "Unsigned state",
-                               "this request requires a signed state and the state has no "
-                               "`signature`" if keys else
-                               "signed states are required but this server has no state keys "
-                               "(REFEREE_STATE_KEYS), so it cannot verify any")
+                               N_("this request requires a signed state and the state has no "
+                                  "`signature`") if keys else NO_KEYS)
         return state
     bare = {k: v for k, v in state.items() if k != FIELD}
     if not keys:
         if required:
-            raise ProblemError(400, "unsigned-state", "Unsigned state",
-                               "signed states are required but this server has no state keys "
-                               "(REFEREE_STATE_KEYS), so it cannot verify any")
+            raise ProblemError(400, "unsigned-state", "Unsigned state", NO_KEYS)
         return bare
     if not isinstance(signature, str) or not signature.startswith(PREFIX):
         raise ProblemError(403, "bad-signature", "Bad signature",
-                           f"`signature` must be a string \"{PREFIX}<hex>\" as the service "
-                           "returned it")
+                           N_("`signature` must be a string \"{prefix}<hex>\" as the service "
+                              "returned it", prefix=PREFIX))
     encoded = canonical(bare)
     if not any(hmac.compare_digest(digest(bare, key, encoded), signature) for key in keys):
         raise ProblemError(403, "bad-signature", "Bad signature",
-                           "the state's signature does not match its content: it was altered, "
-                           "or signed with a key this server does not have")
+                           N_("the state's signature does not match its content: it was "
+                              "altered, or signed with a key this server does not have"))
     return bare
 
 

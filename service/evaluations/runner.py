@@ -39,6 +39,7 @@ from service.games.errors import RefereeError
 from service.problems import problem_type
 
 from .kinds import Cancelled, Kind, get_kind
+from service.games.messages import N_
 
 STATUSES = ("queued", "started", "finished", "failed", "canceled")
 TERMINAL = ("finished", "failed", "canceled")
@@ -101,8 +102,9 @@ def admit(waiting: int, new: int, cap: int) -> None:
     200 chunks are already waiting (the cap is 256, REFEREE_MAX_QUEUED); this evaluation has 64
     """
     if waiting and waiting + new > cap:
-        raise Busy(f"{waiting} chunks are already waiting (the cap is {cap}, "
-                   f"REFEREE_MAX_QUEUED); this evaluation has {new}")
+        raise Busy(N_("{waiting} chunks are already waiting (the cap is {cap}, "
+                      "REFEREE_MAX_QUEUED); this evaluation has {new}",
+                      waiting=waiting, cap=cap, new=new))
 
 
 class ChunkTimeout(Exception):

@@ -41,6 +41,7 @@ from service import metrics, signing
 from service.problems import ProblemError, problem
 
 from .body import json_response, read_json
+from service.games.messages import N_
 
 bp = Blueprint("evaluations", __name__)
 
@@ -128,20 +129,20 @@ def _lookup(fn, eval_id: str):
         return fn(eval_id)
     except UnknownEvaluation:
         raise ProblemError(404, "unknown-evaluation", "Unknown evaluation",
-                           f"no evaluation {eval_id!r}") from None
+                           N_("no evaluation {id!r}", id=eval_id)) from None
     except ExpiredEvaluation as exc:
-        detail = f"evaluation {eval_id!r} has expired"
-        if exc.expired_at:
-            detail += f" (at {exc.expired_at})"
-        raise ProblemError(410, "evaluation-expired", "Evaluation expired",
-                           detail + "; submit it again") from None
+        detail = (N_("evaluation {id!r} has expired (at {at}); submit it again",
+                     id=eval_id, at=exc.expired_at) if exc.expired_at else
+                  N_("evaluation {id!r} has expired; submit it again", id=eval_id))
+        raise ProblemError(410, "evaluation-expired", "Evaluation expired", detail) from None
 
 
 @bp.errorhandler(RedisError)
 def _backend_down(exc: RedisError):
     """Redis unreachable or failing: 503, never a 500 (``/readyz`` says so too)."""
     return problem(503, "evaluation-backend-unavailable", "Evaluation backend unavailable",
-                   f"the job queue (Redis) is not answering: {type(exc).__name__}",
+                   N_("the job queue (Redis) is not answering: {error}",
+                      error=type(exc).__name__),
                    headers={"Retry-After": "5"})
 
 
@@ -154,7 +155,8 @@ def submit():
     try:
         body = runner().submit(kind, plan, plan.get("game") or kind.games[0])
     except Busy as exc:
-        return problem(503, "evaluations-busy", "Too many evaluations", f"{exc}; retry later",
+        return problem(503, "evaluations-busy", "Too many evaluations",
+                       N_("{why}; retry later", why=exc.args[0]),
                        headers={"Retry-After": str(BUSY_RETRY_AFTER)})
     metrics.count_evaluation(kind.name, "submitted")
     wait = retry_after(kind, plan)
@@ -186,8 +188,8 @@ def cancel(eval_id: str):
         body = _lookup(runner().cancel, eval_id)
     except AlreadyOver as exc:
         raise ProblemError(409, "evaluation-over", "Evaluation already over",
-                           f"evaluation {eval_id!r} has already {exc.status}; "
-                           "nothing to cancel") from None
+                           N_("evaluation {id!r} is already {status}; nothing to cancel",
+                              id=eval_id, status=exc.status)) from None
     metrics.count_evaluation(str(body.get("kind")), "canceled")
     return json_response(body)
 

@@ -16,6 +16,7 @@ from werkzeug.exceptions import NotFound
 from service.problems import problem
 
 from .body import json_response
+from service.games.messages import N_, join_messages
 
 bp = Blueprint("ops", __name__)
 
@@ -82,14 +83,16 @@ def readyz():
         if workers is not None:
             checks["workers"] = workers
             if not workers:
-                checks["evaluations"] = "no RQ worker listens on the queue: evaluations would wait"
+                checks["evaluations"] = N_("no RQ worker listens on the queue: evaluations "
+                                           "would wait")
     else:
         checks["redis"] = "not configured"
     failing = {k: v for k, v in checks.items()
                if k != "workers" and v not in ("ok", "not configured")}
     if failing:
         return problem(503, "not-ready", "Service not ready",
-                       "; ".join(f"{k}: {v}" for k, v in failing.items()), checks=checks)
+                       join_messages(N_("{check}: {state}", check=k, state=v)
+                                     for k, v in failing.items()), checks=checks)
     return json_response({"status": "ready", "checks": checks})
 
 

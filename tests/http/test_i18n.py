@@ -294,3 +294,22 @@ def test_a_tremble_violation_in_russian(real_api):
     r = real_api.post("/v1/games/tremble/new", json={"players": 2, "options": {"missions": "yes"}},
                       headers={"Accept-Language": "ru"})
     assert r.status_code == 400 and r.json["errors"]["options.missions"] == ["должно иметь тип boolean"]
+
+
+def test_evaluation_and_signature_problems_in_russian():
+    """The HTTP layer's own details translate too: an unknown evaluation and a
+    state whose signature does not match."""
+    from service.app import create_app
+
+    client = create_app({"TESTING": True, "STATE_KEYS": "k-2026"}).test_client()
+    ru = {"Accept-Language": "ru"}
+    r = client.get("/v1/evaluations/0123456789abcdef0123456789abcdef", headers=ru)
+    assert r.status_code == 404 and r.headers["Content-Language"] == "ru"
+    assert r.json["detail"].startswith("расчёта ") and r.json["detail"].endswith(" нет")
+    state = client.post("/v1/games/raiders/new", json={"players": 2, "seed": 1}).json["state"]
+    state["turn"] += 1  # altered after signing
+    r = client.post("/v1/games/raiders/score", json={"state": state}, headers=ru)
+    assert r.status_code == 403
+    assert r.json["detail"].startswith("подпись состояния не соответствует")
+    r = client.post("/v1/games/raiders/score", json={"state": state})
+    assert r.json["detail"].startswith("the state's signature does not match")
