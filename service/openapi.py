@@ -166,7 +166,7 @@ POST_ERRORS = (400, 404, 405, 413, 415, 429, 500)
 STATE_ERRORS = (403,)
 REQUIRE_SIGNED_HEADER = {
     "name": "Referee-Require-Signed", "in": "header", "required": False,
-    "schema": {"type": "string", "examples": ["true", "false"]},
+    "schema": {"type": "string"}, "example": "false",
     "description": "`true` (or `1`, `yes`, `on`; any case): refuse the state unless it carries a "
                    "valid `signature` (400 `unsigned-state`); any other value leaves it off. "
                    "`REFEREE_REQUIRE_SIGNED=1` does it for every request."}
@@ -915,6 +915,10 @@ def finish(doc: dict, games: list[Game]) -> dict:
     for verb in GAME_OPERATIONS:
         operation = doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]
         if games:
+            operation["parameters"] = [  # inline, so tools read the example of {game}
+                {**doc["components"]["parameters"]["game"], "example": games[0].id}
+                if p == {"$ref": "#/components/parameters/game"} else p
+                for p in operation.get("parameters", [])]
             typed = doc["paths"][f"/v1/games/{games[0].id}/{verb}"]["post"]
             operation["requestBody"]["content"][JSON]["example"] = \
                 typed["requestBody"]["content"][JSON]["example"]
