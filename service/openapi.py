@@ -60,6 +60,7 @@ from schemas import envelopes
 from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
+from service.games.errors import InvalidOptions
 from service.games.tremble.missions import CITY_TYPES
 from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
@@ -460,6 +461,16 @@ def _probe_values(opt) -> list:
     return []
 
 
+def _setup_takes(game: Game, players: int, name: str, value) -> bool:
+    """The game's own setup takes ``name: value`` with ``players`` players (a rule of
+    the setup rather than of the option, e.g. RAI-9: six players need ``double_deck``)."""
+    try:
+        game.new_game(players, {name: value}, EXAMPLE_SEED, "reference")
+    except InvalidOptions as exc:
+        return f"options.{name}" not in exc.errors
+    return True
+
+
 def options_for_count(game: Game, players: int) -> dict | None:
     """What ``players`` seats allow of the options, found by asking each option's own
     ``check`` (the document follows the engine): values the count rules out, and
@@ -467,10 +478,9 @@ def options_for_count(game: Game, players: int) -> dict | None:
     narrowed: dict = {}
     exclusive: list[tuple[str, str]] = []
     for opt in game.options:
-        if opt.check is None:
-            continue
         values = _probe_values(opt)
-        allowed = [v for v in values if opt.check(v, players, {}) is None]
+        allowed = [v for v in values if (opt.check is None or opt.check(v, players, {}) is None)
+                   and _setup_takes(game, players, opt.name, v)]
         if allowed != values:  # type-specific keywords only: null (when allowed) passes
             if opt.type == "integer" and allowed:
                 narrowed[opt.name] = {"minimum": min(allowed), "maximum": max(allowed)}
@@ -478,7 +488,7 @@ def options_for_count(game: Game, players: int) -> dict | None:
                 narrowed[opt.name] = {"enum": allowed + ([None] if opt.nullable else [])}
         if opt.type == "boolean" and True in allowed:
             for other in game.options:
-                if other.type == "boolean" and other.name != opt.name \
+                if other.type == "boolean" and other.name != opt.name and opt.check is not None \
                         and opt.check(True, players, {other.name: True}) is not None \
                         and (other.check is None or other.check(True, players, {}) is None):
                     exclusive.append(tuple(sorted((opt.name, other.name))))

@@ -149,11 +149,14 @@ def test_player_counts_are_per_game(doc, game, players, valid):
     ({"players": 4, "options": {"short_game": True}}, True),
     ({"players": 3, "options": {"first_player": 2}}, True),
     ({"players": 3, "options": {"first_player": 3}}, False),          # RAI-5a: a seat
+    ({"players": 6, "options": {"double_deck": False}}, False),       # RAI-9: the setup's rule
+    ({"players": 6, "options": {"double_deck": True}}, True),
     ({"players": 3, "for_player": 3}, False),
     ({"players": [{"name": "A"}, {"name": "B"}], "for_player": 1}, True),
 ])
 def test_raiders_options_rules_per_player_count_are_in_the_schema(doc, body, valid):
-    """RAI-7, RAI-8, RAI-5a as the engine checks them, read from each option's check."""
+    """RAI-7, RAI-8, RAI-5a, RAI-9 as the engine checks them: read from each option's
+    check and from the game's own setup."""
     assert schema_ok(doc, "RaidersNewRequest", body) is valid
 
 
