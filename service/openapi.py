@@ -178,9 +178,14 @@ def game_components(spec: APISpec, game: Game) -> None:
     name = camel(game.id)
     state = game.state_spec.schema()
     state["properties"] = {**state["properties"], "game": {"const": game.id},
-                           "signature": {"type": "string", "pattern": "^hmac-sha256:[0-9a-f]{64}$",
+                           "signature": {"type": "string", "maxLength": 200,
+                                         "examples": ["hmac-sha256:" + "0" * 64],
                                          "description": "Present when the service signs states "
-                                                        "(`REFEREE_STATE_KEYS`); send it back as is."}}
+                                                        "(`REFEREE_STATE_KEYS`): `hmac-sha256:` "
+                                                        "and 64 hex digits; send it back as is. A "
+                                                        "server without keys ignores it; one with "
+                                                        "keys answers 403 `bad-signature` to any "
+                                                        "other value."}}
     state["description"] = (state.get("description") or "") + \
         " Send it back as it was returned; only the engine changes it."
     props = state["properties"]
