@@ -501,7 +501,7 @@ def options_for_count(game: Game, players: int) -> dict | None:
         return None
     schema: dict = {"properties": narrowed}  # ``properties`` only bind an object: null passes
     if exclusive:  # at most one of each exclusive pair is true
-        schema["not"] = {"anyOf": [{"required": list(pair), "properties": {
+        schema["not"] = {"anyOf": [{"type": "object", "required": list(pair), "properties": {
             k: {"const": True} for k in pair}} for pair in sorted(set(exclusive))]}
     return schema
 

@@ -147,6 +147,7 @@ def test_player_counts_are_per_game(doc, game, players, valid):
     ({"players": 2, "options": {"short_game": True}}, False),         # RAI-7: 3 or more
     ({"players": 4, "options": {"short_game": True, "teams": True}}, False),  # RAI-8
     ({"players": 4, "options": {"short_game": True}}, True),
+    ({"players": 4, "options": None}, True),                          # null: the defaults
     ({"players": 3, "options": {"first_player": 2}}, True),
     ({"players": 3, "options": {"first_player": 3}}, False),          # RAI-5a: a seat
     ({"players": 6, "options": {"double_deck": False}}, False),       # RAI-9: the setup's rule
