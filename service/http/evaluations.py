@@ -188,7 +188,7 @@ def cancel(eval_id: str):
         body = _lookup(runner().cancel, eval_id)
     except AlreadyOver as exc:
         raise ProblemError(409, "evaluation-over", "Evaluation already over",
-                           N_("evaluation {id!r} is already {status}; nothing to cancel",
+                           N_("evaluation {id!r} has already {status}; nothing to cancel",
                               id=eval_id, status=exc.status)) from None
     metrics.count_evaluation(str(body.get("kind")), "canceled")
     return json_response(body)
