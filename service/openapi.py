@@ -62,6 +62,7 @@ from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.errors import InvalidOptions
 from service.games.tremble.missions import CITY_TYPES
+from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
 
@@ -592,12 +593,17 @@ def _player_score(game: Game, scores: list[dict]) -> dict:
     """``<Game>PlayerScore``: the breakdown typed from the game's own scores."""
     breakdown: dict = {"description": f"Where the total comes from ({game.id})."}
     sample = next((s["breakdown"] for s in scores), None)
+    rows = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
     if isinstance(sample, list):
-        breakdown.update({"type": "array", "items": {"type": "object", "additionalProperties": True}})
+        breakdown.update(rows)
     else:
-        keys = sorted(sample or {})
+        # the keys of a mid-game score and of a finished one (Tremble adds its missions)
+        merged: dict = {}
+        for score in scores:
+            merged.update(score["breakdown"])
         breakdown.update({"type": "object", "additionalProperties": {"type": "integer"},
-                          "properties": {k: {"type": "integer"} for k in keys}})
+                          "properties": {k: rows if isinstance(v, list) else {"type": "integer"}
+                                         for k, v in sorted(merged.items())}})
     return {"type": "object", "required": ["player", "total", "breakdown"],
             "additionalProperties": True, "properties": {
                 "player": _seat(game.max_players - 1),
@@ -648,7 +654,10 @@ def typed_game(doc: dict, game: Game) -> None:
     setup.pop("description", None)
     schemas[f"{name}Setup"] = setup
     examples = game_examples(game)
-    schemas[f"{name}PlayerScore"] = _player_score(game, examples["score"][1]["scores"])
+    finished, _, _ = random_playout(game, examples["score"][0]["state"], seed=EXAMPLE_SEED,
+                                    max_steps=20_000)
+    schemas[f"{name}PlayerScore"] = _player_score(
+        game, examples["score"][1]["scores"] + game.score(finished)["scores"])
     for generic in ("Outcome", "ReplayStep"):
         schemas[f"{name}{generic}"] = _retarget(schemas[generic], name)
 
