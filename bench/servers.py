@@ -75,14 +75,15 @@ def wait_ready(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60)
 def gunicorn(app: str, log: Path, env: dict | None = None,
              extra_args: list[str] | None = None, stop_seconds: float = 30):
     """Serve ``app`` under the Procfile's gunicorn command (plus ``extra_args``,
-    which override it); yield its base URL, stop it after.  The server gets a
-    clean environment for what a test must not inherit (``REDIS_URL``: no RQ;
-    ``PROMETHEUS_MULTIPROC_DIR``: its own metrics directory), then ``env``."""
+    which override it); yield its base URL, stop it after.  The server inherits
+    none of the caller's service settings (``REFEREE_*``; ``REDIS_URL``: no RQ;
+    ``PROMETHEUS_MULTIPROC_DIR``: its own metrics directory): only ``env``."""
     port = free_port()
     cmd = gunicorn_command(app, port) + list(extra_args or [])
-    environ = {**os.environ, "PYTHONPATH": str(REPO)}
-    for name in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
-        environ.pop(name, None)
+    inherited = ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")
+    environ = {k: v for k, v in os.environ.items()
+               if not k.startswith("REFEREE_") and k not in inherited}
+    environ["PYTHONPATH"] = str(REPO)
     environ.update(env or {})
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=REPO, env=environ, stdout=out, stderr=subprocess.STDOUT)

@@ -43,7 +43,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -189,31 +189,12 @@ def trim(lines: list[str]) -> list[str]:
     return lines
 
 
-@contextmanager
-def live_server(tmp: Path) -> Iterator[str]:
+def live_server(tmp: Path):
     """The Procfile's gunicorn on a free loopback port, embedded evaluations; its base URL."""
     from bench import servers
 
-    port = servers.free_port()
-    cmd = servers.gunicorn_command(servers.SERVICE_APP, port)
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("REFEREE_") and k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
-    env.update({"PYTHONPATH": str(REPO), "REFEREE_EVALUATION_STORE": str(tmp / "evaluations.sqlite3"),
-                "REFEREE_ACCESS_LOG": "0"})
-    log = tmp / "gunicorn.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        servers.wait_ready(url, proc, log)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    return servers.gunicorn(servers.SERVICE_APP, tmp / "gunicorn.log", {
+        "REFEREE_EVALUATION_STORE": str(tmp / "evaluations.sqlite3"), "REFEREE_ACCESS_LOG": "0"})
 
 
 def all_walkthroughs() -> list[Walkthrough]:
