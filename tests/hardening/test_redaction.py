@@ -8,20 +8,9 @@ import pytest
 
 from service.games import registry
 from service.redaction import HIDDEN, redact
+from tests.contract import strings_and_keys
 
 from .conftest import walk
-
-
-def strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for v in value:
-            yield from strings(v)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from strings(v)
 
 
 def test_redact_replaces_values_and_keys_and_leaves_the_rest():
@@ -58,7 +47,7 @@ def test_events_for_player_never_name_a_secret_card(make_client, game_id):
                 body = r.json
                 assert body["state"] == full["state"] and body["events"] == full["events"]
                 secret = game.secret_cards(state, seat) | game.secret_cards(full["state"], seat)
-                leaked = secret & set(strings(body["events_for_player"]))
+                leaked = secret & strings_and_keys(body["events_for_player"])
                 assert not leaked, (seat, leaked)
                 assert body["view"] == client.post(f"/v1/games/{game_id}/view", json={
                     "state": full["state"], "player": seat}).json["view"]
@@ -116,7 +105,7 @@ def test_replay_for_player_redacts_every_step_as_apply_does(make_client, game_id
         assert [s["events"] for s in got[1:]] == steps
         first = game.secret_cards(new["state"], seat)
         assert got[0]["events"] == redact(new["events"], first)
-        assert not first & set(strings(got[0]["events"]))
+        assert not first & strings_and_keys(got[0]["events"])
         assert body["view"] == client.post(f"/v1/games/{game_id}/view", json={
             "state": full["state"], "player": seat}).json["view"]
         redacted_something |= got != full["events"]

@@ -12,18 +12,7 @@ import pytest
 
 from service.games import registry
 from service.redaction import HIDDEN
-
-
-def strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for v in value:
-            yield from strings(v)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from strings(v)
+from tests.contract import strings_and_keys
 
 
 @pytest.mark.parametrize("game_id", registry.GAME_IDS)
@@ -43,11 +32,11 @@ def test_new_for_player_answers_the_seats_view_and_redacted_setup_events(real_ap
             assert out["view"] == real_api.post(f"/v1/games/{game_id}/view", json={
                 "state": out["state"], "player": seat}).json["view"]
             secret = game.secret_cards(out["state"], seat)
-            leaked = secret & set(strings(out["events_for_player"]))
+            leaked = secret & strings_and_keys(out["events_for_player"])
             assert not leaked, (seat, leaked)
             assert len(out["events_for_player"]) == len(out["events"])
-            if secret & set(strings(out["events"])):
-                assert HIDDEN in set(strings(out["events_for_player"]))
+            if secret & strings_and_keys(out["events"]):
+                assert HIDDEN in strings_and_keys(out["events_for_player"])
 
 
 @pytest.mark.parametrize("game_id", registry.GAME_IDS)
