@@ -56,6 +56,28 @@ def children_of(pid: int) -> list[int]:
     return out
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (workers under a supervisor, their horses)."""
+    out, todo = [], [pid]
+    while todo:
+        for child in children_of(todo.pop()):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    """SIGKILL ``proc`` and everything below it, as a machine dying would."""
+    tree = descendants(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    for pid in tree:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait(timeout=10)
+
+
 class Workers:
     def __init__(self, url: str, tmp: Path):
         self.url, self.tmp, self.procs = url, tmp, []
@@ -82,14 +104,7 @@ class Workers:
             time.sleep(0.05)
 
     def kill_machine(self, proc: subprocess.Popen) -> None:
-        horses = children_of(proc.pid)
-        proc.send_signal(signal.SIGKILL)
-        for pid in horses:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        proc.wait(timeout=10)
+        kill_tree(proc)
 
     def logs(self) -> str:
         return "\n".join(p.read_text(errors="replace")[-2000:] for p in self.tmp.glob("*.log"))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from .conftest import REPO, children_of, poll
+from .conftest import REPO, kill_tree, poll
 from .test_fanout import ODDS, playouts_request
 
 OUTAGE_SECONDS = 5
@@ -62,15 +62,6 @@ def procfile_worker_line() -> str:
     raise AssertionError("the Procfile has no worker line")
 
 
-def descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        for child in children_of(todo.pop()):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
 @pytest.fixture
 def outage_redis(tmp_path):
     from tests.conftest import free_port
@@ -94,14 +85,7 @@ def procfile_workers(outage_redis, tmp_path):
                             stdout=log, stderr=subprocess.STDOUT)
     proc.log_path = tmp_path / "workers.log"
     yield proc
-    tree = descendants(proc.pid)
-    proc.send_signal(signal.SIGKILL)
-    for pid in tree:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    proc.wait(timeout=10)
+    kill_tree(proc)
 
 
 def wait_workers(client, at_least: int, timeout: float, log: Path) -> dict:
