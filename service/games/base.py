@@ -10,8 +10,8 @@ OpenSpiel's ``Game``/``State`` split and python-chess's ``Board``:
 * ``legal_actions(state, player=None)`` — every legal action, each ready to
   be sent to ``apply`` as it is
 * ``check(state, action)`` — ``{"legal": bool, "rule"?, "reason"?}`` (a legal
-  action may carry the ``check_notes`` of its game; a game may override
-  ``check``, as Raiders does to call a play that would fizzle illegal)
+  action may carry its type's ``notes``; a game may override ``check``, as
+  Raiders does to call a play that would fizzle illegal)
 * ``apply(state, action) -> (state, events)`` — pure; an illegal action
   raises ``RuleViolation`` naming the clause
 * ``score(state)`` — ``{finished, winners, scores: [{player, total, breakdown}]}``
@@ -24,15 +24,20 @@ States are plain JSON objects.  Common fields: ``game``, ``rules_version``,
 is the game's zones.  Pending decisions are ``{"player": seat | "chance",
 "decision": kind, ...}``; several entries mean simultaneous decisions.
 
+Each action type is declared once, as an ``Action`` in the game's
+``actions`` table: its fields, description, clause, ``check``, ``resolve``
+and ``legal`` lister.  The base class dispatches on ``action["type"]``
+(as boardgame.io's ``moves: {name: fn}``), so no engine branches on it.
+A pending decision kind names, in ``decisions``, the action types that
+answer it, in the order ``legal_actions`` lists them.
+
 Hooks a game implements (see ``service/games/raiders`` for the pattern):
 
 =====================  ====================================================
 ``setup``              the initial state's game part (before chance)
 ``compute_pending``    the pending list, derived from the state
-``candidate_actions``  actions worth testing for one player (filtered here)
-``check_action``       raise ``RuleViolation`` if the action is illegal
-``check_notes``        optional: what ``check`` adds about a legal action
-``resolve``            carry the action out on a ``Draft``, append events
+``after_action``       optional: what follows every action (turn advance)
+``wrong_decision``     optional: the clause for a type the decision does not take
 ``chance_outcomes``    ``[(action, weight)]`` at a chance node
 ``compute_score``      the score dict
 ``hide``               redact a state for one player (or ``None``: public)
@@ -45,7 +50,8 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from itertools import chain
-from typing import Any, ClassVar, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 import card_db
 
@@ -89,6 +95,41 @@ ACTION_COMMON = {"type": shape.Str(max_length=64),
 #: informational keys the engine ignores (legal-actions attaches them)
 ACTION_INFO_KEYS = ("probability",)
 
+#: ``check(state, action)``: raise ``RuleViolation`` naming the clause if illegal
+Check = Callable[[dict, dict], None]
+#: ``resolve(draft, action, events)``: carry a legal action out, append events
+Resolve = Callable[[Draft, dict, list], None]
+#: ``legal(state, entry)``: the legal actions of this type for one pending entry
+Lister = Callable[[dict, dict], Iterable[dict]]
+#: ``notes(state, action)``: what ``check`` adds about a legal action
+Notes = Callable[[dict, dict], dict]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action type, declared once.
+
+    ``fields`` (and ``optional``) are the shape of its own keys besides
+    ``type`` and ``player``; ``check`` refuses an illegal one (a chance
+    outcome has none: it is legal when ``chance_outcomes`` lists it);
+    ``resolve`` carries it out; ``legal`` lists every legal action of this
+    type for a pending entry — or, without it, ``candidates`` lists a
+    superset that ``check`` filters; ``notes`` feeds ``check``'s answer.
+
+    >>> Action("Roll the die (DIE-1).", {}, resolve=lambda d, a, e: None, chance=True).chance
+    True
+    """
+
+    description: str
+    fields: Mapping[str, shape.Spec]
+    resolve: Resolve
+    check: Check | None = None
+    legal: Lister | None = None
+    candidates: Lister | None = None
+    notes: Notes | None = None
+    optional: Mapping[str, shape.Spec] = field(default_factory=dict)
+    chance: bool = False
+
 
 class Game:
     """Base class of every rules engine.  Subclasses fill the class data."""
@@ -99,8 +140,8 @@ class Game:
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     game_options: ClassVar[tuple[Option, ...]] = ()
-    #: action type -> (shape of its own fields, description[, optional fields])
-    action_types: ClassVar[dict[str, tuple]] = {}
+    #: action type -> its one declaration
+    actions: ClassVar[Mapping[str, Action]] = {}
     #: event type -> description
     event_types: ClassVar[dict[str, str]] = {}
     #: pending decision kind -> the action types a player (or chance) may send
@@ -115,15 +156,18 @@ class Game:
     player_setup_fields: ClassVar[dict[str, shape.Spec]] = {"name": shape.Str(max_length=64)}
 
     def __init__(self) -> None:
+        legacy = getattr(self, "action_types", None)  # TEMPORARY until the engines move over
+        if legacy and not self.actions:
+            type(self).actions = {t: Action(doc, fields, resolve=None, optional=(opt[0] if opt else {}))
+                                  for t, (fields, doc, *opt) in legacy.items()}
         self.options = (CHANCE_OPTION,) + tuple(self.game_options)
         self.state_spec = shape.Obj({**COMMON_STATE_FIELDS, **self.state_fields},
                                     description=f"A {self.id} game state.")
         self.action_specs = {
-            t: shape.Obj({**ACTION_COMMON, **fields},
-                         {**(optional[0] if optional else {}),
-                          **{k: shape.Str() for k in ACTION_INFO_KEYS}},
-                         description=doc)
-            for t, (fields, doc, *optional) in self.action_types.items()}
+            t: shape.Obj({**ACTION_COMMON, **a.fields},
+                         {**a.optional, **{k: shape.Str() for k in ACTION_INFO_KEYS}},
+                         description=a.description)
+            for t, a in self.actions.items()}
         self.player_setup_spec = shape.Obj({}, dict(self.player_setup_fields))
 
     # ------------------------------------------------------------------ meta
@@ -133,7 +177,7 @@ class Game:
             "id": self.id, "title": self.title, "rules_version": self.rules_version,
             "players": {"min": self.min_players, "max": self.max_players},
             "options": [o.describe() for o in self.options],
-            "action_types": {t: spec[1] for t, spec in self.action_types.items()},
+            "action_types": {t: a.description for t, a in self.actions.items()},
             "decisions": {d: list(types) for d, types in self.decisions.items()},
             "event_types": dict(self.event_types),
             "card_sets": card_db.available(self.id),
@@ -188,30 +232,48 @@ class Game:
         return actions
 
     def actions_for(self, state: dict, player: int) -> list[dict]:
-        """Default: the candidates that pass ``check_action``.  Override when
-        listing directly is faster; the random-game tests keep both honest."""
-        out = []
-        for action in self.candidate_actions(state, player):
-            try:
-                self.check_action(state, action)
-            except RuleViolation:
+        """The legal actions of ``player``'s pending entry: for each action type
+        its decision takes (in ``decisions`` order), the type's ``legal`` list,
+        or its ``candidates`` that pass its ``check``."""
+        entry = next(e for e in state["pending"] if e["player"] == player)
+        out: list[dict] = []
+        for kind in self.decisions[entry["decision"]]:
+            declared = self.actions[kind]
+            if declared.legal is not None:
+                out.extend(declared.legal(state, entry))
                 continue
-            out.append(action)
+            for action in declared.candidates(state, entry) if declared.candidates else ():
+                try:
+                    self.check_action(state, action)
+                except RuleViolation:
+                    continue
+                out.append(action)
         return out
+
+    def check_action(self, state: dict, action: dict) -> None:
+        """Raise ``RuleViolation`` unless the pending ``action`` is legal: its
+        type must answer the player's pending decision, then its own ``check``."""
+        declared = self.actions[action["type"]]
+        entry = next(e for e in state["pending"] if e["player"] == action["player"])
+        if declared.chance or action["type"] not in self.decisions.get(entry["decision"], ()):
+            raise RuleViolation(*self.wrong_decision(state, entry, action))
+        if declared.check is not None:
+            declared.check(state, action)
 
     def constraints(self, state: dict, player: int) -> dict | None:
         """Machine-readable constraint of a decision too large to list."""
         return None
 
     def check(self, state: dict, action: Any) -> dict:
-        """``{"legal": True, **check_notes}`` or ``{"legal": False, "rule", "reason"}``."""
+        """``{"legal": True, **notes}`` or ``{"legal": False, "rule", "reason"}``."""
         try:
             action = self._validate_action(state, action)
         except RuleViolation as exc:
             return {"legal": False, "rule": exc.rule, "reason": exc.reason}
-        if action["player"] == CHANCE:
+        notes = self.actions[action["type"]].notes
+        if action["player"] == CHANCE or notes is None:
             return {"legal": True}
-        return {"legal": True, **self.check_notes(state, action)}
+        return {"legal": True, **notes(state, action)}
 
     def apply(self, state: dict, action: Any) -> tuple[dict, list[dict]]:
         """The state after ``action`` and what happened.  The input is not changed."""
@@ -221,6 +283,12 @@ class Game:
         self.resolve(draft, action, events)
         self._settle(draft, events)
         return draft.root, events
+
+    def resolve(self, draft: Draft, action: dict, events: list[dict]) -> None:
+        """Carry out a legal action (a player's or chance's): its type's
+        ``resolve``, then ``after_action``."""
+        self.actions[action["type"]].resolve(draft, action, events)
+        self.after_action(draft, action, events)
 
     def score(self, state: dict) -> dict:
         return self.compute_score(state)
@@ -357,12 +425,6 @@ class Game:
     def compute_pending(self, state: dict) -> list[dict]:
         raise NotImplementedError
 
-    def candidate_actions(self, state: dict, player: int) -> Iterable[dict]:
-        raise NotImplementedError
-
-    def check_action(self, state: dict, action: dict) -> None:
-        raise NotImplementedError
-
     def finished_rule(self, state: dict) -> str:
         """The clause cited for an action after the end (default ``game_over_rule``;
         a game may name the clause its game ended by)."""
@@ -416,17 +478,21 @@ class Game:
         turn, a credit while the game waits for someone else)."""
         return self.out_of_turn_rule(state), reason
 
-    def check_notes(self, state: dict, action: dict) -> dict:
-        """Extra keys ``check`` reports about an action ``apply`` accepts.
+    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
+        """``(clause, reason)`` when a pending player sends an action type their
+        decision does not take.  Default: ``out_of_turn_rule`` and the types
+        it takes; a game overrides it to cite a phase's own clause."""
+        takes = self.decisions.get(entry["decision"], ())
+        if self.actions[action["type"]].chance:
+            return self.out_of_turn_rule(state), N_(
+                "{kind} is a chance outcome, not a player's action", kind=action["type"])
+        return self.out_of_turn_rule(state), N_(
+            "the pending {decision!r} decision takes {items}, not {kind!r}",
+            decision=entry["decision"], items=either(repr(k) for k in takes), kind=action["type"])
 
-        Default none.  A game whose house rule accepts a breach without effect
-        returns ``{"fizzles": True, "rule": clause, "reason": why}`` for it
-        (Raiders, RAI-30 ``illegal_play: fizzle``).
-        """
-        return {}
-
-    def resolve(self, draft: Draft, action: dict, events: list[dict]) -> None:
-        raise NotImplementedError
+    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+        """What follows every action once its own ``resolve`` is done (default
+        nothing; a game advances its turn structure here)."""
 
     def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
         raise NotImplementedError

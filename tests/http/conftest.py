@@ -29,7 +29,7 @@ from referencing.jsonschema import DRAFT202012
 
 import card_db
 from service.games import registry, shape
-from service.games.base import Game, conservation_errors
+from service.games.base import Action, Game, conservation_errors
 from service.games.chance import draw_below
 from service.games.errors import InvalidSetup, RuleViolation
 
@@ -70,6 +70,39 @@ class PebblesCardSetSchema(Schema):
     bonuses = fields.Dict(keys=fields.String(), values=fields.Integer())
 
 
+def _take_candidates(state, entry):
+    heap, player = state["heap"], entry["player"]
+    for i, a in enumerate(heap):
+        yield {"type": "take", "player": player, "cards": [a]}
+        for b in heap[i + 1:]:
+            yield {"type": "take", "player": player, "cards": [a, b]}
+
+
+def _check_take(state, action):
+    cards = action["cards"]
+    if not 1 <= len(cards) <= 2 or len(set(cards)) != len(cards):
+        raise RuleViolation("PEB-1", "take one or two different pebbles")
+    missing = [c for c in cards if c not in state["heap"]]
+    if missing:
+        raise RuleViolation("PEB-1", f"{missing[0]} is not in the heap")
+
+
+def _take(draft, action, events):
+    seat = action["player"]
+    heap = draft.at("heap")
+    for card in action["cards"]:
+        heap.remove(card)
+    draft.at("players", seat, "hand").extend(action["cards"])
+    events.append({"type": "took", "player": seat, "count": len(action["cards"])})
+    root = draft.root
+    root["turn"] += 1
+    if not heap:
+        root["result"] = {"finished": True, "winners": [seat], "reason": "took the last pebble"}
+        events.append({"type": "won", "player": seat})
+    else:
+        root["current"] = (seat + 1) % len(root["players"])
+
+
 class Pebbles(Game):
     """The fake game (clause ids PEB-n are its own)."""
 
@@ -77,8 +110,10 @@ class Pebbles(Game):
     title = {"en": "Pebbles", "ru": "Камешки"}
     rules_version = "pebbles-1"
     min_players, max_players = 2, 4
-    action_types = {"take": ({"cards": shape.ListOf(shape.Str(max_length=8), max_items=2)},
-                             "Take one or two pebbles from the heap (PEB-1).")}
+    actions = {"take": Action("Take one or two pebbles from the heap (PEB-1).",
+                              {"cards": shape.ListOf(shape.Str(max_length=8), max_items=2)},
+                              resolve=_take, check=_check_take, candidates=_take_candidates)}
+    decisions = {"take": ("take",)}
     event_types = {"took": "A player took pebbles.", "won": "Someone took the last pebble."}
     state_fields = {
         "players": shape.ListOf(shape.Obj({"name": shape.Str(), "hand": shape.ListOf(shape.Str())}),
@@ -100,38 +135,8 @@ class Pebbles(Game):
     def compute_pending(self, state):
         return [{"player": state["current"], "decision": "take"}]
 
-    def candidate_actions(self, state, player):
-        heap = state["heap"]
-        for i, a in enumerate(heap):
-            yield {"type": "take", "player": player, "cards": [a]}
-            for b in heap[i + 1:]:
-                yield {"type": "take", "player": player, "cards": [a, b]}
-
-    def check_action(self, state, action):
-        cards = action["cards"]
-        if not 1 <= len(cards) <= 2 or len(set(cards)) != len(cards):
-            raise RuleViolation("PEB-1", "take one or two different pebbles")
-        missing = [c for c in cards if c not in state["heap"]]
-        if missing:
-            raise RuleViolation("PEB-1", f"{missing[0]} is not in the heap")
-
     def constraints(self, state, player):
         return {"take": {"min": 1, "max": 2, "from": "heap"}}
-
-    def resolve(self, draft, action, events):
-        seat = action["player"]
-        heap = draft.at("heap")
-        for card in action["cards"]:
-            heap.remove(card)
-        draft.at("players", seat, "hand").extend(action["cards"])
-        events.append({"type": "took", "player": seat, "count": len(action["cards"])})
-        root = draft.root
-        root["turn"] += 1
-        if not heap:
-            root["result"] = {"finished": True, "winners": [seat], "reason": "took the last pebble"}
-            events.append({"type": "won", "player": seat})
-        else:
-            root["current"] = (seat + 1) % len(root["players"])
 
     def chance_outcomes(self, state):
         return []
