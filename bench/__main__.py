@@ -15,8 +15,8 @@ import subprocess
 import sys
 import time
 
-from . import chart, engine, evaluations, http_load, report, request_costs
-from .states import SETUPS, representative_cases
+from bench import chart, engine, evaluations, http_load, report, request_costs
+from bench.states import SETUPS, representative_cases
 
 PARTS = ("http", "engine", "evaluations")
 
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
     begin = time.perf_counter()
     results: dict = {"meta": {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "python": platform.python_version(), "cpus": os.cpu_count(), "commit": commit(),
         "command": "make bench" if not argv and len(sys.argv) == 1
         else "python -m bench " + " ".join(argv if argv is not None else sys.argv[1:]),

@@ -21,10 +21,9 @@ import statistics
 import time
 import timeit
 
+from bench.states import new_state, trajectory
 from service.games.playout import random_playout
 from service.games.registry import get_game
-
-from .states import new_state, trajectory
 
 #: seeds per game for the per-call figures, and playouts per game (Kozyablo:
 #: every race pairing, ``bench.states.PLAYER_VARIANTS``)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import orjson
 
-from . import loader
-from .servers import FLOOR_APP, SERVICE_APP, gunicorn
-from .states import Case
+from bench import loader
+from bench.servers import FLOOR_APP, SERVICE_APP, gunicorn
+from bench.states import Case
 
 ENDPOINTS = ("legal-actions", "apply")
 #: the floor and the two endpoints take turns in slices this long, so a burst

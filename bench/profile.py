@@ -14,9 +14,8 @@ import argparse
 
 import orjson
 
+from bench.states import STAGES, representative_cases
 from service.games.registry import get_game
-
-from .states import STAGES, representative_cases
 
 
 def main() -> None:
@@ -43,7 +42,7 @@ def main() -> None:
         def once():
             game.legal_actions(case.state, case.player)
     else:
-        from .request_costs import quiet_app
+        from bench.request_costs import quiet_app
 
         client = quiet_app().test_client()
         body = orjson.dumps(case.apply_body() if args.endpoint == "apply"

@@ -28,10 +28,9 @@ import timeit
 
 import orjson
 
+from bench.states import Case
 from service.games.chance import CHANCE
 from service.games.registry import get_game
-
-from .states import Case
 
 #: CPU time of this process (other load on the machine does not count)
 CPU = time.process_time
@@ -77,9 +76,8 @@ def _legal_reply(game, state, player) -> dict:
 
 
 def measure(app, case: Case, quick: bool = False) -> dict:
+    from bench.floor_app import create_app as floor_app
     from service.http import games as routes  # the HTTP layer's envelope schemas
-
-    from .floor_app import create_app as floor_app
 
     game = get_game(case.game)
     client = app.test_client()

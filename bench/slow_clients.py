@@ -65,7 +65,7 @@ class SlowClients:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._drip, daemon=True)
 
-    def __enter__(self) -> "SlowClients":
+    def __enter__(self) -> SlowClients:
         head = request_head(self.path, self.body_size)
         for _ in range(self.count):
             s = socket.create_connection(self.address, timeout=5)

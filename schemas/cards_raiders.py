@@ -21,8 +21,7 @@ trick word comes from ``service/games/raiders/vocabulary.py``.
 
 from __future__ import annotations
 
-from marshmallow import (EXCLUDE, RAISE, Schema, ValidationError, fields, validate,
-                         validates_schema)
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from service.games.raiders.vocabulary import COSTS, EFFECTS, FILTERS, TARGETS, TIMINGS
 

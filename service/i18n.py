@@ -26,7 +26,7 @@ answer and renders each such message (and nothing else) in the language:
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from babel.support import NullTranslations, Translations
 from flask import has_request_context, request
 
 from service.games.messages import Message
+
 # the languages answers come in are the rules reference's; the first is the default and
 # the msgids' language
 from service.rules_reference import DEFAULT_LANGUAGE, LANGUAGES
@@ -48,7 +49,7 @@ def catalog_path(language: str) -> Path:
     return TRANSLATIONS_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(language: str) -> NullTranslations:
     """The gettext translations of ``language`` (``NullTranslations`` for English)."""
     if language == DEFAULT_LANGUAGE or language not in LANGUAGES:

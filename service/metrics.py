@@ -22,9 +22,14 @@ from __future__ import annotations
 
 import os
 
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,
-                               generate_latest)
-from prometheus_client import REGISTRY
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
 
 #: request latency buckets in seconds: the hot path answers in well under 1 ms
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -61,9 +61,9 @@ from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.errors import InvalidOptions
-from service.games.tremble.missions import CITY_TYPES
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
+from service.games.tremble.missions import CITY_TYPES
 from service.problems import PROBLEM_MIME
 
 #: ``info.version``: the package version (pyproject.toml), one number for both

@@ -41,8 +41,8 @@ import orjson
 from flask import Flask, Response, current_app, g, has_request_context, request
 
 from service import metrics, signing
-from service.problems import problem
 from service.games.messages import N_
+from service.problems import problem
 
 log = logging.getLogger("referee")
 access_log = logging.getLogger("referee.access")

@@ -55,9 +55,15 @@ from flask import Flask, Response, current_app, g, has_app_context, has_request_
 from werkzeug.exceptions import HTTPException
 
 from service import rules_reference
+from service.games.errors import (
+    InvalidOptions,
+    InvalidSetup,
+    MalformedInput,
+    RefereeError,
+    RuleViolation,
+)
 from service.games.messages import N_
 from service.i18n import DEFAULT_LANGUAGE, gettext, localize, mark_language, request_language
-from service.games.errors import InvalidOptions, InvalidSetup, MalformedInput, RefereeError, RuleViolation
 
 #: every problem ``type`` is ``PROBLEM_BASE + slug`` (a path on this server)
 PROBLEM_BASE = "/problems/"

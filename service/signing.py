@@ -38,12 +38,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Sequence
+from collections.abc import Sequence
 
 import orjson
 
-from service.problems import ProblemError
 from service.games.messages import N_
+from service.problems import ProblemError
 
 FIELD = "signature"
 PREFIX = "hmac-sha256:"

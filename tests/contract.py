@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 import orjson
 

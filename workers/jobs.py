@@ -24,10 +24,21 @@ from rq import get_current_job
 from rq.job import Job, JobStatus
 
 from service.evaluations.kinds import Cancelled, get_kind
-from service.evaluations.rq_runner import (BEAT_EVERY, BEAT_TTL, beat_key, cancel_key,
-                                           load_outcome, progress_key, store_outcome)
-from service.evaluations.runner import (RESULT_TTL, TOMBSTONE_TTL, evaluation_problem,
-                                        failure_problem)
+from service.evaluations.rq_runner import (
+    BEAT_EVERY,
+    BEAT_TTL,
+    beat_key,
+    cancel_key,
+    load_outcome,
+    progress_key,
+    store_outcome,
+)
+from service.evaluations.runner import (
+    RESULT_TTL,
+    TOMBSTONE_TTL,
+    evaluation_problem,
+    failure_problem,
+)
 
 
 class EvaluationFailed(Exception):

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from service.evaluations import odds
+from service.evaluations.kinds import Kind, register
+from service.evaluations.odds import fraction_text
 from service.games import shape
 from service.games.errors import MalformedInput
-
-from . import odds
-from .kinds import Kind, register
-from .odds import fraction_text
 
 MAX_STRENGTH = 1000
 
@@ -61,7 +60,7 @@ def strengths_of(body: dict) -> list[int]:
         return list(body["strengths"])
     if "city" not in body:
         raise MalformedInput({"city": ["`fleets` need the attacked `city`"]})
-    from .fleets import fleet_strengths
+    from service.evaluations.fleets import fleet_strengths
     return fleet_strengths(body["fleets"], body["city"], body.get("card_set", "reference"))
 
 

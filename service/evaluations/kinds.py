@@ -18,7 +18,8 @@ next report.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from service.games import shape
 from service.games.errors import MalformedInput
@@ -104,7 +105,7 @@ def get_kind(name: str) -> Kind:
 
 
 def _load() -> None:
-    from . import battle, playouts, search_risk  # noqa: F401  (importing registers)
+    from service.evaluations import battle, playouts, search_risk  # noqa: F401  (importing registers)
 
 
 REQUEST_FIELDS = ("game", "kind", "params")

@@ -33,10 +33,10 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
-from typing import Sequence
 
 #: number of ways 2d6 shows each total, 2..12 (out of 36)
 TWO_D6 = {t: 6 - abs(t - 7) for t in range(2, 13)}

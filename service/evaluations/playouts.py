@@ -25,6 +25,8 @@ import math
 import secrets
 import time
 
+from service.evaluations import stats
+from service.evaluations.kinds import Kind, register
 from service.games import shape
 from service.games.base import MAX_SEED
 from service.games.bots import BOT_NAMES, bot_named
@@ -32,9 +34,6 @@ from service.games.chance import _splitmix64
 from service.games.errors import MalformedInput
 from service.games.playout import random_playout
 from service.games.registry import get_game
-
-from . import stats
-from .kinds import Kind, register
 
 #: documented caps on one playouts job
 MAX_PLAYOUTS = 20_000

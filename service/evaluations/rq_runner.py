@@ -39,19 +39,29 @@ Robustness:
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 from redis import Redis
 from rq import Queue, Retry
-from rq.exceptions import NoSuchJobError
 from rq.job import Dependency, Job, JobStatus
 from rq.registry import StartedJobRegistry
 
-from .kinds import Kind
-from .runner import (RESULT_TTL, TOMBSTONE_TTL, AlreadyOver, ExpiredEvaluation,
-                     UnknownEvaluation, admit, configured_max_queued, evaluation_problem, iso,
-                     new_id, status_body)
+from service.evaluations.kinds import Kind
+from service.evaluations.runner import (
+    RESULT_TTL,
+    TOMBSTONE_TTL,
+    AlreadyOver,
+    ExpiredEvaluation,
+    UnknownEvaluation,
+    admit,
+    configured_max_queued,
+    evaluation_problem,
+    iso,
+    new_id,
+    status_body,
+)
 
 QUEUE = "referee"
 BEAT_TTL = 5

@@ -28,18 +28,18 @@ import tempfile
 import time
 import traceback
 import uuid
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
-from datetime import datetime, timezone
-from typing import Any, Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 
+from service.evaluations.kinds import Cancelled, Kind, get_kind
 from service.games.errors import RefereeError
-from service.problems import problem_type
-
-from .kinds import Cancelled, Kind, get_kind
 from service.games.messages import N_
+from service.problems import problem_type
 
 STATUSES = ("queued", "started", "finished", "failed", "canceled")
 TERMINAL = ("finished", "failed", "canceled")
@@ -119,7 +119,7 @@ def iso(ts: float | None) -> str | None:
     """Seconds since the epoch as ISO 8601 UTC (``None`` stays ``None``)."""
     if ts is None:
         return None
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace(
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace(
         "+00:00", "Z")
 
 

@@ -49,12 +49,11 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
+from service.evaluations.kinds import Kind, register
+from service.evaluations.odds import fraction_text, hold_probability
 from service.games import shape
 from service.games.errors import MalformedInput
 from service.games.registry import get_game
-
-from .kinds import Kind, register
-from .odds import fraction_text, hold_probability
 
 PHASES_BEFORE_INTEL = ("missions", "start", "buy")
 

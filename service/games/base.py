@@ -49,19 +49,24 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from itertools import chain
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from itertools import chain
+from typing import Any, ClassVar
 
 import card_db
-
-from . import shape
-from .chance import CHANCE, pick_weighted, with_probabilities
-from .draft import Draft
-from .errors import (IncompatibleState, InvalidOptions, InvalidState, MalformedInput,
-                     RuleViolation)
-from .options import CHANCE_OPTION, Option, resolve_options
-from .messages import N_, either
+from service.games import shape
+from service.games.chance import CHANCE, pick_weighted, with_probabilities
+from service.games.draft import Draft
+from service.games.errors import (
+    IncompatibleState,
+    InvalidOptions,
+    InvalidState,
+    MalformedInput,
+    RuleViolation,
+)
+from service.games.messages import N_, either
+from service.games.options import CHANCE_OPTION, Option, resolve_options
 
 MAX_SEED = (1 << 63) - 1
 
@@ -270,10 +275,14 @@ class Game:
             action = self._validate_action(state, action)
         except RuleViolation as exc:
             return {"legal": False, "rule": exc.rule, "reason": exc.reason}
-        notes = self.actions[action["type"]].notes
-        if action["player"] == CHANCE or notes is None:
+        if action["player"] == CHANCE:
             return {"legal": True}
-        return {"legal": True, **notes(state, action)}
+        return {"legal": True, **self.check_notes(state, action)}
+
+    def check_notes(self, state: dict, action: dict) -> dict:
+        """What ``check`` adds about a legal player's action: its type's ``notes``."""
+        notes = self.actions[action["type"]].notes
+        return notes(state, action) if notes is not None else {}
 
     def apply(self, state: dict, action: Any) -> tuple[dict, list[dict]]:
         """The state after ``action`` and what happened.  The input is not changed."""

@@ -19,11 +19,11 @@ sample of them.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
-from .base import Game
-from .errors import RefereeError
-from .playout import RandomBot
+from service.games.base import Game
+from service.games.errors import RefereeError
+from service.games.playout import RandomBot
 
 #: a heuristic rates ``state`` for ``player``: higher is better
 Heuristic = Callable[[Game, dict, int], float]

@@ -27,8 +27,8 @@ and cheap enough to call per draw.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 CHANCE = "chance"
 """The pseudo-player that owns chance nodes."""

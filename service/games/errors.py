@@ -12,7 +12,7 @@ Engines raise these; the HTTP layer (``service.problems``) maps each to an
 
 from __future__ import annotations
 
-from .messages import N_, join_messages
+from service.games.messages import N_, join_messages
 
 
 class RefereeError(Exception):

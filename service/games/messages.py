@@ -35,7 +35,7 @@ class Message(str):
     msgid: str
     params: dict[str, Any]
 
-    def __new__(cls, msgid: str, params: dict[str, Any]) -> "Message":
+    def __new__(cls, msgid: str, params: dict[str, Any]) -> Message:
         self = _new_str(cls, msgid.format_map(params) if params else msgid)
         self.msgid = msgid
         self.params = params

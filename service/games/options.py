@@ -8,11 +8,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from .errors import InvalidOptions
-from .messages import N_
+from service.games.errors import InvalidOptions
+from service.games.messages import N_
 
 _TYPES = {"boolean": bool, "integer": int, "string": str}
 

@@ -18,10 +18,11 @@ True"""
 from __future__ import annotations
 
 import random
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
-from .base import Game
-from .chance import CHANCE
+from service.games.base import Game
+from service.games.chance import CHANCE
 
 DEFAULT_MAX_STEPS = 100_000
 

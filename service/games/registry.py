@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Game
+from service.games.base import Game
 
 GAME_IDS = ("raiders", "tremble", "kozyablo")
 

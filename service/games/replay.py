@@ -12,9 +12,9 @@ False
 
 from __future__ import annotations
 
-from .base import Game
-from .errors import MalformedInput, RuleViolation
-from .messages import N_
+from service.games.base import Game
+from service.games.errors import MalformedInput, RuleViolation
+from service.games.messages import N_
 
 MAX_REPLAY_ACTIONS = 20_000
 

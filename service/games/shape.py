@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .messages import N_
+from service.games.messages import N_
 
 Errors = dict[str, list[str]]
 MAX_DEPTH = 32

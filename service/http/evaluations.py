@@ -32,16 +32,24 @@ from flask import Blueprint, current_app
 from redis.exceptions import RedisError
 from werkzeug.routing import BaseConverter
 
+from service import metrics, signing
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.battle import odds_result
-from service.evaluations.runner import (BUSY_RETRY_AFTER, RESULT_TTL, AlreadyOver, Busy,
-                                        EmbeddedRunner, ExpiredEvaluation, UnknownEvaluation,
-                                        configured_max_queued, retry_after, store_path)
-from service import metrics, signing
-from service.problems import ProblemError, problem
-
-from .body import json_response, read_json
+from service.evaluations.runner import (
+    BUSY_RETRY_AFTER,
+    RESULT_TTL,
+    AlreadyOver,
+    Busy,
+    EmbeddedRunner,
+    ExpiredEvaluation,
+    UnknownEvaluation,
+    configured_max_queued,
+    retry_after,
+    store_path,
+)
 from service.games.messages import N_
+from service.http.body import json_response, read_json
+from service.problems import ProblemError, problem
 
 bp = Blueprint("evaluations", __name__)
 

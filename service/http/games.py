@@ -24,11 +24,10 @@ from service.games.chance import CHANCE
 from service.games.errors import MalformedInput
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
+from service.http.body import json_response, read_envelope
 from service.i18n import localize, mark_language, pick, request_language
 from service.problems import ProblemError
 from service.redaction import ReplayRedaction, events_for
-
-from .body import json_response, read_envelope
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 

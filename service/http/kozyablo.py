@@ -17,10 +17,9 @@ from schemas.cards_kozyablo import DeckValidateRequest, DeckValidateResponse
 from service.games.kozyablo.catalogue import catalogue
 from service.games.kozyablo.deck import validate_deck
 from service.games.messages import N_, joined
+from service.http.body import read_envelope
+from service.http.games import localized_json
 from service.problems import ProblemError
-
-from .body import read_envelope
-from .games import localized_json
 
 bp = Blueprint("kozyablo", __name__, url_prefix="/v1/games/kozyablo")
 

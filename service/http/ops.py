@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
+from datetime import UTC
 
 from flask import Blueprint, Response, current_app, send_from_directory
 from werkzeug.exceptions import NotFound
 
-from service.problems import problem
-
-from .body import json_response
 from service.games.messages import N_, join_messages
+from service.http.body import json_response
+from service.problems import problem
 
 bp = Blueprint("ops", __name__)
 
@@ -113,18 +113,18 @@ def _redis_check(url: str) -> tuple[str, int | None]:
 
 def live_workers(connection) -> int:
     """RQ workers registered on the evaluations queue with a recent heartbeat."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from rq import Queue, Worker
 
     from service.evaluations.rq_runner import QUEUE
 
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     live = 0
     for worker in Worker.all(queue=Queue(QUEUE, connection=connection)):
         beat = worker.last_heartbeat
         if beat is not None and beat.tzinfo is None:
-            beat = beat.replace(tzinfo=timezone.utc)
+            beat = beat.replace(tzinfo=UTC)
         if beat is not None and (now - beat).total_seconds() <= WORKER_LIVE_SECONDS:
             live += 1
     return live

@@ -28,11 +28,10 @@ from schemas import envelopes
 from service import rules_reference
 from service.games import registry
 from service.games.messages import N_, joined
+from service.http.body import json_response
+from service.http.games import game_or_404
 from service.i18n import gettext, mark_language, request_language, translate
 from service.problems import PROBLEM_TYPES, ProblemError
-
-from .body import json_response
-from .games import game_or_404
 
 bp = Blueprint("rules", __name__)
 

@@ -28,14 +28,30 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from referee_client import Client
-from referee_client.api.kozyablo import kozyablo_apply, kozyablo_legal_actions, kozyablo_new, kozyablo_replay
-from referee_client.api.raiders import raiders_apply, raiders_legal_actions, raiders_new, raiders_replay
-from referee_client.api.tremble import tremble_apply, tremble_legal_actions, tremble_new, tremble_replay
+from referee_client.api.kozyablo import (
+    kozyablo_apply,
+    kozyablo_legal_actions,
+    kozyablo_new,
+    kozyablo_replay,
+)
+from referee_client.api.raiders import (
+    raiders_apply,
+    raiders_legal_actions,
+    raiders_new,
+    raiders_replay,
+)
+from referee_client.api.tremble import (
+    tremble_apply,
+    tremble_legal_actions,
+    tremble_new,
+    tremble_replay,
+)
 from referee_client.models import (
     KozyabloApplyRequest,
     KozyabloApplyResponse,

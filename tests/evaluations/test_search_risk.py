@@ -3,6 +3,7 @@ a simulation of physically shuffled piles (TRE-3/TRE-4 removals unseen)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 
@@ -214,7 +215,6 @@ def _model_hold(strength: int, army: int) -> Fraction:
 def search_risk_model(state: dict, player: int, city: str, ships: list[str]) -> dict:
     """Exact ``army / hold / clear / unfinished`` probabilities of one search."""
     from collections import Counter
-    from functools import lru_cache
 
     data = get_game("tremble").card_set(state).data
     army_power = {a["id"]: a["strength"] for a in data["armies"]}
@@ -241,7 +241,7 @@ def search_risk_model(state: dict, player: int, city: str, ships: list[str]) -> 
     start = tuple((tuple(sorted(c if c in army_power else "city" for c in p["candidates"])),
                    p["removed"]) for p in state["piles"])
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def run(k: int, left: int, countdown: int, piles: tuple) -> tuple:
         """Outcomes ``((armies met, paid), probability)`` from turn offset k."""
         top = next((i for i, (cards, removed) in enumerate(piles) if len(cards) > removed), None)
@@ -389,8 +389,16 @@ def test_tre28_a_search_in_the_last_turn_is_never_paid():
     unfinished for sure (hold 0), as the engine ends the game with
     ``search_unfinished`` and pays nothing: a search-tempo search set now,
     and a two-turn search set last turn (both once said to be paid)."""
-    from tests.tremble.builder import (act, at_plan, plan_all, play, ship, short_deck,
-                                       through_buy, through_intel)
+    from tests.tremble.builder import (
+        act,
+        at_plan,
+        plan_all,
+        play,
+        ship,
+        short_deck,
+        through_buy,
+        through_intel,
+    )
 
     game = get_game("tremble")
     cases = []

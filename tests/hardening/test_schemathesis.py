@@ -23,12 +23,12 @@ from collections import Counter
 import pytest
 import schemathesis
 import yaml
+from hypothesis import HealthCheck, settings
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
-from hypothesis import HealthCheck, settings
 
 MAX_EXAMPLES = 12
 #: schemathesis's boundary-value phase (thousands of requests): on by default

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.games import registry
-
 from tests.contract import json_paths
 
 from .conftest import walk

@@ -20,7 +20,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import orjson

@@ -20,7 +20,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from service import i18n, rules_reference
-from service.games.messages import Message, N_
+from service.games.messages import N_, Message
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "service"

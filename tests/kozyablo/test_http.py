@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 BASE = "/v1/games/kozyablo"
 
 

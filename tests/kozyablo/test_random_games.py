@@ -12,7 +12,6 @@ from collections import Counter
 
 from service.games.kozyablo import GAME
 from service.games.kozyablo.setup import RACE_ORDER
-
 from tests.contract import check_random_games
 
 PAIRINGS = [(a, b) for a in RACE_ORDER for b in RACE_ORDER]

@@ -9,7 +9,6 @@ import orjson
 
 from service.games.errors import RefereeError
 from service.games.raiders import GAME
-
 from tests.contract import json_paths
 
 from .builder import act

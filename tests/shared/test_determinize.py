@@ -19,7 +19,7 @@ protocol (``service/games/playout.py``) and are checked as in
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import orjson
 import pytest
@@ -45,7 +45,7 @@ def dump(value) -> bytes:
     return orjson.dumps(value)
 
 
-@lru_cache(maxsize=None)
+@cache
 def sampled_states(game_id: str) -> tuple:
     """States of seeded random playouts (as JSON, so the cache stays immutable)."""
     game = get_game(game_id)

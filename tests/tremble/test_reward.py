@@ -8,8 +8,21 @@ import pytest
 from service.games.errors import RuleViolation
 from service.games.tremble import GAME
 
-from .builder import (CAT, act, at_plan, chance, cities, new_table, plan_all, play, ship,
-                      short_deck, strings, through_buy, through_intel)
+from .builder import (
+    CAT,
+    act,
+    at_plan,
+    chance,
+    cities,
+    new_table,
+    plan_all,
+    play,
+    ship,
+    short_deck,
+    strings,
+    through_buy,
+    through_intel,
+)
 
 STAR_ARMIES = sorted((a for a in CAT.armies if CAT.armies[a]["mark"] == "*"),
                      key=lambda a: CAT.armies[a]["strength"])
@@ -204,8 +217,8 @@ def test_tre_27_missions_are_judged_on_the_captured_city_cards():
     reference set is judged on the captured cities alone — their types and
     number — never on facts no card records (how a city was taken, battles or
     armies won, credit); each has a bonus and a penalty."""
-    from service.games.tremble.missions import met
     from schemas.cards_tremble import MISSION_KINDS
+    from service.games.tremble.missions import met
     assert set(MISSION_KINDS) == {"cities_of_type", "cities_total", "type_set"}
     for mission in CAT.missions.values():
         assert mission["condition"]["kind"] in MISSION_KINDS
@@ -216,12 +229,14 @@ def test_tre_27_missions_are_judged_on_the_captured_city_cards():
     assert not met({"kind": "type_set", "count": 2}, types)
     assert met({"kind": "cities_total", "count": 4}, types)
     assert not met({"kind": "cities_of_type", "city_type": "science", "count": 2}, types)
-    import card_db
     import yaml
+
+    import card_db
     raw = yaml.safe_load(open(card_db.get("tremble").path, encoding="utf-8"))
     raw["missions"][0]["condition"] = {"kind": "raids", "count": 4}
-    from schemas.cards_tremble import CardSetSchema
     from marshmallow import ValidationError
+
+    from schemas.cards_tremble import CardSetSchema
     with pytest.raises(ValidationError) as exc:
         CardSetSchema().load(raw)
     assert "missions" in exc.value.messages

@@ -8,8 +8,21 @@ from service.games.errors import MalformedInput, RuleViolation
 from service.games.tremble import GAME
 from service.games.tremble.cards import design_of
 
-from .builder import (CAT, act, at_plan, chance, cities, new_table, place_ships, plan_all, strings,
-                      play, ship, through_buy, through_intel)
+from .builder import (
+    CAT,
+    act,
+    at_plan,
+    chance,
+    cities,
+    new_table,
+    place_ships,
+    plan_all,
+    play,
+    ship,
+    strings,
+    through_buy,
+    through_intel,
+)
 
 
 def next_turn(state):

@@ -1,5 +1,5 @@
 """Kozyablo (Козябло): a two-player card battle of four races.  See ``game``."""
 
-from .game import GAME, Kozyablo
+from service.games.kozyablo.game import GAME, Kozyablo
 
 __all__ = ["GAME", "Kozyablo"]

@@ -11,10 +11,10 @@ their own sector (KOZ-16).
 
 from __future__ import annotations
 
-from . import effects
-from .catalogue import Catalogue, face
-from .stats import unit_stats
-from ..messages import N_, either, joined
+from service.games.kozyablo import effects
+from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.stats import unit_stats
+from service.games.messages import N_, either, joined
 
 
 def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, dict | None]]:

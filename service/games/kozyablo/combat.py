@@ -27,12 +27,12 @@ as the retreat attack of KOZ-16a describes).
 
 from __future__ import annotations
 
-from .catalogue import Catalogue
-from .damage import can_strike, life_left, strike_damage, striker_stats, wound
-from .damage import heal as heal_unit
-from .effects import reveal
-from .sectors import seats_after
-from .stats import unit_stats
+from service.games.kozyablo.catalogue import Catalogue
+from service.games.kozyablo.damage import can_strike, life_left, strike_damage, striker_stats, wound
+from service.games.kozyablo.damage import heal as heal_unit
+from service.games.kozyablo.effects import reveal
+from service.games.kozyablo.sectors import seats_after
+from service.games.kozyablo.stats import unit_stats
 
 
 def _present(state: dict, cid: str, sector: str) -> bool:

@@ -6,8 +6,8 @@ card.  The functions here are the one place those rules are computed.
 
 from __future__ import annotations
 
-from .catalogue import Catalogue, face
-from .stats import building_stats, unit_stats
+from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.stats import building_stats, unit_stats
 
 CAPITAL_LIFE, CAPITAL_ARMOR = 12, 2
 

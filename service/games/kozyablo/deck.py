@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .catalogue import Catalogue
-from ..messages import N_, joined
+from service.games.kozyablo.catalogue import Catalogue
+from service.games.messages import N_, joined
 
 MIN_CARDS, MAX_CARDS, MAX_COPIES = 15, 25, 3
 SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")

@@ -29,9 +29,9 @@ Armor does not apply, it reduces only creature damage (KOZ-39).
 
 from __future__ import annotations
 
-from .catalogue import Catalogue
-from .damage import magic_damage, wound
-from .stats import unit_stats
+from service.games.kozyablo.catalogue import Catalogue
+from service.games.kozyablo.damage import magic_damage, wound
+from service.games.kozyablo.stats import unit_stats
 
 
 def may_take(state: dict, cat: Catalogue, uid: str, pending: dict) -> bool:

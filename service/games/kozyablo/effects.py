@@ -20,11 +20,11 @@ enemy creature there.
 
 from __future__ import annotations
 
-from .catalogue import Catalogue, face
-from . import effect_damage
-from .damage import heal, remove_from_table, wound
-from .sectors import capital_id, seats_after
-from .stats import unit_stats
+from service.games.kozyablo import effect_damage
+from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.damage import heal, remove_from_table, wound
+from service.games.kozyablo.sectors import capital_id, seats_after
+from service.games.kozyablo.stats import unit_stats
 
 UNIT_TARGETS = ("creature", "enemy_creature", "ally_creature")
 SQUAD_TARGETS = ("enemy_squad", "ally_squad", "sector")

@@ -14,19 +14,23 @@ order, then turns.
 from __future__ import annotations
 
 import secrets
-from typing import Iterable
+from collections.abc import Iterable
 
 import card_db
 from service.games.base import MAX_SEED, Game
 from service.games.chance import CHANCE
 from service.games.errors import RuleViolation
+from service.games.kozyablo import combat, effect_damage, invariants, setup, turn, views
+from service.games.kozyablo.catalogue import catalogue, of_state
+from service.games.kozyablo.shapes import (
+    ACTION_TYPES,
+    EVENT_TYPES,
+    PLAYER_SETUP_FIELDS,
+    STATE_FIELDS,
+)
+from service.games.kozyablo.stats import unit_stats
+from service.games.messages import N_, either, joined
 from service.games.options import Option
-
-from . import combat, effect_damage, invariants, setup, turn, views
-from .catalogue import catalogue, of_state
-from .stats import unit_stats
-from .shapes import ACTION_TYPES, EVENT_TYPES, PLAYER_SETUP_FIELDS, STATE_FIELDS
-from ..messages import N_, either, joined
 
 OPTIONS = (
     Option("response_window", "string", "when_able", clause="KOZ-16",
@@ -222,7 +226,7 @@ class Kozyablo(Game):
                 raise RuleViolation("KOZ-45", N_("{choice!r} is not one of: {items}",
                                                  choice=action["unit"], items=joined(options)))
         elif phase == "response" and kind == "use_ability":
-            from . import abilities
+            from service.games.kozyablo import abilities
             try:
                 abilities.check(state, cat, action, ("free",))
             except ValueError as exc:

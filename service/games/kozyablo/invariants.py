@@ -6,10 +6,10 @@ it, so a forged or corrupted state can never cause an unexpected error.
 
 from __future__ import annotations
 
-from ..base import conservation_errors
-from . import setup
-from .catalogue import Catalogue, face
-from ..messages import N_
+from service.games.base import conservation_errors
+from service.games.kozyablo import setup
+from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.messages import N_
 
 #: phases a state can be in between two actions ("start"/"end" pass within one apply)
 PHASES = ("setup", "mulligan", "main", "response", "combat", "effect")

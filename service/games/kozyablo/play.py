@@ -11,13 +11,19 @@
 
 from __future__ import annotations
 
-from . import effects
-from .catalogue import Catalogue, face
-from ..errors import RuleViolation as violation
-from .stats import unit_stats
-from .sectors import (capital_id, controlled_sectors, enemy_creature_in_capital,
-                      garrison_room, has_opposing_cards, production)
-from ..messages import N_, joined
+from service.games.errors import RuleViolation as violation
+from service.games.kozyablo import effects
+from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.sectors import (
+    capital_id,
+    controlled_sectors,
+    enemy_creature_in_capital,
+    garrison_room,
+    has_opposing_cards,
+    production,
+)
+from service.games.kozyablo.stats import unit_stats
+from service.games.messages import N_, joined
 
 #: KOZ-17 … KOZ-22: which production a card type needs, and its clause
 NEEDS = {"creature": ("gold", "KOZ-17"), "hero": ("crystals", "KOZ-20"),

@@ -9,7 +9,7 @@ matching kind (RULING in KOZ-13).
 
 from __future__ import annotations
 
-from .catalogue import Catalogue, face
+from service.games.kozyablo.catalogue import Catalogue, face
 
 RESOURCE_OF = {"gold_mine": "gold", "crystal_mine": "crystals", "energy_source": "mana"}
 

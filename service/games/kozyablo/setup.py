@@ -9,11 +9,11 @@ instruction, which runs by itself once the three discards are revealed.
 
 from __future__ import annotations
 
-from ..chance import count_weights, draw_below
-from ..errors import InvalidSetup
-from .catalogue import Catalogue, face, instance_ids
-from .deck import validate_deck
-from ..messages import N_, joined
+from service.games.chance import count_weights, draw_below
+from service.games.errors import InvalidSetup
+from service.games.kozyablo.catalogue import Catalogue, face, instance_ids
+from service.games.kozyablo.deck import validate_deck
+from service.games.messages import N_, joined
 
 #: KOZ-10: turn order by race
 RACE_ORDER = ("pozorki", "trutni", "kozly", "zhloby")

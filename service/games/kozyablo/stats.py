@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .catalogue import Catalogue, face
+from service.games.kozyablo.catalogue import Catalogue, face
 
 
 class Stats(NamedTuple):

@@ -24,13 +24,22 @@ player turns: the first player's first turn is turn 1.
 
 from __future__ import annotations
 
-from . import abilities, combat, effect_damage, effects, play
-from ..errors import RuleViolation
-from .catalogue import Catalogue, face
-from .damage import knock_out, sweep
-from .sectors import (capital_id, has_opposing_cards, is_capital, is_out, over_garrison,
-                      garrison_room, seats_after, still_in, units_in, update_control)
-from ..messages import N_
+from service.games.errors import RuleViolation
+from service.games.kozyablo import abilities, combat, effect_damage, effects, play
+from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.damage import knock_out, sweep
+from service.games.kozyablo.sectors import (
+    capital_id,
+    garrison_room,
+    has_opposing_cards,
+    is_capital,
+    is_out,
+    over_garrison,
+    seats_after,
+    units_in,
+    update_control,
+)
+from service.games.messages import N_
 
 MAIN_ACTIONS = ("play_card", "draw", "move", "attack", "use_ability", "skip")
 

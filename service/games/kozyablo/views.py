@@ -27,10 +27,10 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from . import abilities
-from .catalogue import Catalogue, face, of_state
-from .sectors import production
-from .stats import unit_stats
+from service.games.kozyablo import abilities
+from service.games.kozyablo.catalogue import Catalogue, face, of_state
+from service.games.kozyablo.sectors import production
+from service.games.kozyablo.stats import unit_stats
 
 
 def _hidden_units(state: dict, player: int | None) -> dict[str, str]:

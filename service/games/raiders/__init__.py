@@ -7,7 +7,7 @@ concept: ``deck`` (the decks and every chance node), ``turn``, ``capture``
 ``scoring``, ``views``, ``invariants``; ``game`` wires them to the contract.
 """
 
-from .game import Raiders
+from service.games.raiders.game import Raiders
 
 GAME = Raiders()
 

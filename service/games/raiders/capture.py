@@ -26,11 +26,10 @@ attacking fighter returns to its owner's hand and the attempt stays used up
 from __future__ import annotations
 
 from service.games.errors import RuleViolation
-
-from .cards import Catalogue, for_state
-from .power import current_power, expire, forget_card
-from .table import free_property, holder_of
-from ..messages import N_
+from service.games.messages import N_
+from service.games.raiders.cards import Catalogue, for_state
+from service.games.raiders.power import current_power, expire, forget_card
+from service.games.raiders.table import free_property, holder_of
 
 
 def capture_problem(state: dict, action: dict, cat: Catalogue) -> RuleViolation | None:

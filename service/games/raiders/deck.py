@@ -20,8 +20,7 @@ instance.  The nodes, in order of precedence:
 from __future__ import annotations
 
 from service.games.chance import CHANCE, count_weights
-
-from .cards import face, for_state
+from service.games.raiders.cards import face, for_state
 
 HAND_SIZE = 6
 

@@ -6,9 +6,9 @@ card by name: a card's trick data selects the effect and its parameters.
 
 from __future__ import annotations
 
-from .capture import end_capture
-from .power import add_modifier, current_power, forget_card
-from .table import locate_guard, remove_guard
+from service.games.raiders.capture import end_capture
+from service.games.raiders.power import add_modifier, current_power, forget_card
+from service.games.raiders.table import locate_guard, remove_guard
 
 
 def apply_effect(draft, cat, player: int, trick: dict, target: str | None,

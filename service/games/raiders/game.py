@@ -7,19 +7,18 @@ modules: ``deck`` (chance), ``turn``, ``capture``, ``tricks`` + ``effects``,
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import card_db
 from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.errors import InvalidOptions, RuleViolation
+from service.games.messages import N_
 from service.games.options import Option
-
-from . import capture, deck, invariants, scoring, tricks, turn, views
-from .cards import catalogue, face, for_state
-from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
-from .table import fighters_in_play
-from ..messages import N_
+from service.games.raiders import capture, deck, invariants, scoring, tricks, turn, views
+from service.games.raiders.cards import catalogue, face, for_state
+from service.games.raiders.shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
+from service.games.raiders.table import fighters_in_play
 
 
 def _short_game_check(value, players, given):

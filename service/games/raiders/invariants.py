@@ -13,11 +13,10 @@ consistent state is accepted and played on, whatever its history.
 from __future__ import annotations
 
 from service.games.base import conservation_errors
-
-from .cards import Catalogue
-from .table import fighters_in_play
-from .turn import compute_pending
-from ..messages import N_
+from service.games.messages import N_
+from service.games.raiders.cards import Catalogue
+from service.games.raiders.table import fighters_in_play
+from service.games.raiders.turn import compute_pending
 
 PHASES = ("deal", "trump", "turn_start", "main", "capture", "over")
 

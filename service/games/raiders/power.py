@@ -13,7 +13,7 @@ turn.  Modifiers never outlive their card's stay in play.
 
 from __future__ import annotations
 
-from .cards import Catalogue
+from service.games.raiders.cards import Catalogue
 
 
 def power_bonus(state: dict, card: str) -> int:

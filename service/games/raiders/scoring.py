@@ -12,8 +12,8 @@ cards beyond a bonus's count add their face value.
 
 from __future__ import annotations
 
-from .capture import end_without_fight
-from .cards import face, for_state
+from service.games.raiders.capture import end_without_fight
+from service.games.raiders.cards import face, for_state
 
 BASE_TARGET = 36
 

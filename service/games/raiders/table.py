@@ -15,7 +15,7 @@ is unguarded and ownerless, back in the centre (RAI-19).
 
 from __future__ import annotations
 
-from .power import forget_card
+from service.games.raiders.power import forget_card
 
 
 def holder_of(state: dict, prop: str) -> int | None:

@@ -10,14 +10,13 @@ with no effect, and a ``fizzled`` event names the clause it broke.
 from __future__ import annotations
 
 from service.games.errors import RuleViolation
-
-from . import deck
-from .cards import Catalogue, for_state
-from .capture import attacker_controls_target, end_without_fight, restart_round
-from .effects import apply_effect
-from .table import fighters_in_play, guard_of
-from .vocabulary import EFFECTS
-from ..messages import N_
+from service.games.messages import N_
+from service.games.raiders import deck
+from service.games.raiders.capture import attacker_controls_target, end_without_fight, restart_round
+from service.games.raiders.cards import Catalogue, for_state
+from service.games.raiders.effects import apply_effect
+from service.games.raiders.table import fighters_in_play, guard_of
+from service.games.raiders.vocabulary import EFFECTS
 
 
 def timing_problem(state: dict, player: int, trick: dict) -> str | None:

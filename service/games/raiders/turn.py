@@ -12,9 +12,9 @@ reveal) happen in ``advance`` after every action.
 
 from __future__ import annotations
 
-from . import deck
-from .power import expire
-from .scoring import finish_by_turn_limit
+from service.games.raiders import deck
+from service.games.raiders.power import expire
+from service.games.raiders.scoring import finish_by_turn_limit
 
 
 def compute_pending(state: dict) -> list[dict]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import random
 
-from .cards import for_state
-from .power import power_bonus
-from .table import fighters_in_play
+from service.games.raiders.cards import for_state
+from service.games.raiders.power import power_bonus
+from service.games.raiders.table import fighters_in_play
 
 
 def hide(state: dict, player: int | None) -> dict:

@@ -5,6 +5,6 @@ contract hooks map to the modules of this package, and ``battle.strength``
 for the TRE-29 strength function the evaluations use.
 """
 
-from .game import GAME
+from service.games.tremble.game import GAME
 
 __all__ = ["GAME"]

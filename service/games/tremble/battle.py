@@ -24,12 +24,12 @@ discard).  A city attacked by one player has no battle (TRE-18).
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from ..draft import Draft
-from .cards import Catalog
-from .planning import MAX_SHIPS_PER_CITY
-from .zones import ships_to_hand, discard_ship
+from service.games.draft import Draft
+from service.games.tremble.cards import Catalog
+from service.games.tremble.planning import MAX_SHIPS_PER_CITY
+from service.games.tremble.zones import discard_ship, ships_to_hand
 
 
 def strength(ships: Sequence[Mapping], city_type: str | None) -> int:

@@ -16,11 +16,11 @@ the copy that lands in the offer, so hands, offers and every action agree.
 
 from __future__ import annotations
 
-from ..draft import Draft
-from ..errors import RuleViolation
-from .cards import Catalog, design_of
-from .zones import discard_ship, fleet_size, not_in_hand
-from ..messages import N_
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.messages import N_
+from service.games.tremble.cards import Catalog, design_of
+from service.games.tremble.zones import discard_ship, fleet_size, not_in_hand
 
 FUEL_PER_TURN = 8
 FUEL_CAP = 20

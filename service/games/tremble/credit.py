@@ -10,11 +10,11 @@ open to a player whenever the game waits for a decision of theirs.
 
 from __future__ import annotations
 
-from ..draft import Draft
-from ..errors import RuleViolation
-from .cards import Catalog
-from .zones import fleet_size
-from ..messages import N_
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.messages import N_
+from service.games.tremble.cards import Catalog
+from service.games.tremble.zones import fleet_size
 
 POOR_BELOW = 30_000
 MAX_SHIPS = 1

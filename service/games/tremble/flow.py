@@ -13,11 +13,11 @@ ran out (TRE-28).
 
 from __future__ import annotations
 
-from ..chance import CHANCE
-from ..draft import Draft
-from . import battle, buying, credit, intel, planning, reward
-from .cards import Catalog
-from .scoring import final_result
+from service.games.chance import CHANCE
+from service.games.draft import Draft
+from service.games.tremble import battle, buying, credit, intel, planning, reward
+from service.games.tremble.cards import Catalog
+from service.games.tremble.scoring import final_result
 
 #: the clause behind each kind of decision (cited for a wrong action type)
 DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy": "TRE-12",
@@ -103,7 +103,7 @@ def pending(state: dict) -> list[dict]:
 
 
 def _cat(state: dict) -> Catalog:
-    from .game import catalog_of
+    from service.games.tremble.game import catalog_of
     return catalog_of(state)
 
 

@@ -16,19 +16,29 @@ The hooks dispatch to one module per concept: ``setup`` (TRE-2 … TRE-10),
 from __future__ import annotations
 
 import card_db
-
-from ..base import Game
-from ..chance import CHANCE
-from ..draft import Draft
-from ..errors import InvalidState, RuleViolation
-from ..options import Option
-from . import battle, buying, credit, flow, intel, invariants, missions, planning, reward
-from . import scoring, visibility
-from .cards import Catalog, catalog
-from .setup import new_state
-from .zones import attacking
-from .shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
-from ..messages import N_
+from service.games.base import Game
+from service.games.chance import CHANCE
+from service.games.draft import Draft
+from service.games.errors import InvalidState, RuleViolation
+from service.games.messages import N_
+from service.games.options import Option
+from service.games.tremble import (
+    battle,
+    buying,
+    credit,
+    flow,
+    intel,
+    invariants,
+    missions,
+    planning,
+    reward,
+    scoring,
+    visibility,
+)
+from service.games.tremble.cards import Catalog, catalog
+from service.games.tremble.setup import new_state
+from service.games.tremble.shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
+from service.games.tremble.zones import attacking
 
 CREDIT_ACTIONS = ("take_credit", "repay_credit")
 #: the clause behind each chance node (rolls: TRE-20 in battle, TRE-24 against an army)

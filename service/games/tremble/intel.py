@@ -18,12 +18,12 @@ strength); then the army goes to the discard and another card is revealed.
 
 from __future__ import annotations
 
-from ..draft import Draft
-from ..errors import RuleViolation
-from .battle import side_strength
-from .cards import Catalog
-from .zones import discard_city, discard_ship, ships_to_hand
-from ..messages import N_
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.messages import N_
+from service.games.tremble.battle import side_strength
+from service.games.tremble.cards import Catalog
+from service.games.tremble.zones import discard_city, discard_ship, ships_to_hand
 
 SLOTS = {2: 4, 3: 4, 4: 5, 5: 6}
 

@@ -8,11 +8,11 @@ present only in their phase.
 
 from __future__ import annotations
 
-from ..base import conservation_errors
-from .buying import FLEET_LIMIT
-from .cards import Catalog
-from .intel import SLOTS
-from ..messages import N_
+from service.games.base import conservation_errors
+from service.games.messages import N_
+from service.games.tremble.buying import FLEET_LIMIT
+from service.games.tremble.cards import Catalog
+from service.games.tremble.intel import SLOTS
 
 PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
 

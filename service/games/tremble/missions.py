@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from .cards import Catalog
+from service.games.tremble.cards import Catalog
 
 CITY_TYPES = ("culture", "science", "industry")
 

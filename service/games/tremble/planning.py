@@ -14,11 +14,11 @@ cost more fuel than the player has: the refuel then forces discards (TRE-15).
 
 from __future__ import annotations
 
-from ..draft import Draft
-from ..errors import RuleViolation
-from .cards import Catalog
-from .zones import attacking, discard_ship, not_in_hand
-from ..messages import N_
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.messages import N_
+from service.games.tremble.cards import Catalog
+from service.games.tremble.zones import attacking, discard_ship, not_in_hand
 
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
 

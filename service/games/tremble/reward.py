@@ -11,11 +11,11 @@ return to hand.  Cities nobody attacked go to the city discard (TRE-23).
 
 from __future__ import annotations
 
-from ..draft import Draft
-from ..errors import RuleViolation
-from .cards import Catalog
-from .zones import discard_city, ships_to_hand
-from ..messages import N_
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.messages import N_
+from service.games.tremble.cards import Catalog
+from service.games.tremble.zones import discard_city, ships_to_hand
 
 SEARCH_TURNS = 2
 TEMPO_TURNS = 1

@@ -9,8 +9,8 @@ win, equal totals share the win (TRE-28 RULING).
 
 from __future__ import annotations
 
-from .cards import Catalog
-from .missions import score_missions
+from service.games.tremble.cards import Catalog
+from service.games.tremble.missions import score_missions
 
 
 def totals(state: dict, cat: Catalog) -> list[dict]:

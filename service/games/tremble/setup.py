@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-from .cards import Catalog
-from .intel import SLOTS
+from service.games.tremble.cards import Catalog
+from service.games.tremble.intel import SLOTS
 
 START_PEOPLE = 50_000
 START_FUEL = 0

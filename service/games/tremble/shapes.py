@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import shape as s
+from service.games import shape as s
 
 ID = s.Str(max_length=40)
 IDS = s.ListOf(ID, max_items=120)

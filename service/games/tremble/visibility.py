@@ -24,9 +24,9 @@ purchase is secret, TRE-12).
 
 from __future__ import annotations
 
-from ..chance import draw_below
-from . import planning
-from .cards import Catalog
+from service.games.chance import draw_below
+from service.games.tremble import planning
+from service.games.tremble.cards import Catalog
 
 HIDDEN_PLAYER_ZONES = ("hand", "offer", "missions", "mission_offer", "missions_discarded")
 #: zones shown as a count plus the ships of ``sent`` lying there (TRE-33)

@@ -5,11 +5,11 @@ The fleet (TRE-12) counts ships in hand, attacking and searching.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
-from ..draft import Draft
-from .cards import design_of
-from ..messages import N_
+from service.games.draft import Draft
+from service.games.messages import N_
+from service.games.tremble.cards import design_of
 
 
 def attacking(state: dict, player: int) -> list[str]:
