@@ -151,7 +151,7 @@ def log_access(rid: str, http: dict) -> None:
         line = orjson.dumps({"ts": JsonFormatter.timestamp(now), "level": "info",
                              "logger": access_log.name, "msg": "request",
                              "request_id": rid, "http": http}, default=str)
-        with handler.lock:
+        with handler.lock:  # type: ignore[union-attr]  # a Handler's lock exists once created
             try:
                 handler.stream.write(line.decode() + "\n")
                 handler.flush()
@@ -302,7 +302,7 @@ def _rate_limits(app: Flask) -> None:
         in_memory_fallback_enabled=True, swallow_errors=True)
     if evaluations and "evaluations.submit" in app.view_functions:
         view = app.view_functions["evaluations.submit"]
-        app.view_functions["evaluations.submit"] = limiter.limit(
+        app.view_functions["evaluations.submit"] = limiter.limit(  # type: ignore[assignment]
             evaluations, override_defaults=False)(view)
     app.extensions["referee"]["limiter"] = limiter
 

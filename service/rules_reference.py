@@ -106,7 +106,8 @@ class Clause:
 
     def to_json(self, game: str) -> dict:
         return {"id": self.id, "title": self.title, "short": self.short, "text": self.text,
-                "ruling": self.ruling, "has_ruling": self.has_ruling, "section": self.section, "url": clause_url(game, self.id)}
+                "ruling": self.ruling, "has_ruling": self.has_ruling, "section": self.section,
+                "url": clause_url(game, self.id)}
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,8 @@ def parse(text: str, path: str | os.PathLike = "<string>", language: str = DEFAU
     ``prefix`` (``RAI``) makes a clause id of another game an error.
     """
     if language not in RULING_MARKERS:
-        raise RulesFileError(path, 0, f"unknown language {language!r}; known: {', '.join(LANGUAGES)}")
+        raise RulesFileError(path, 0,
+                             f"unknown language {language!r}; known: {', '.join(LANGUAGES)}")
     lines = text.splitlines()
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None or not lines[first].startswith("# "):
