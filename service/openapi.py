@@ -901,12 +901,12 @@ def _get_examples(doc: dict, games: list[Game]) -> None:
                                                     "redis": "not configured"}})
     deck_path = "/v1/games/kozyablo/decks/validate"
     if deck_path in doc["paths"]:  # the answer to its request example, as the route gives it
-        from service.games.kozyablo.catalogue import catalogue
+        from service.games.kozyablo.cards import Catalogue
         from service.games.kozyablo.deck import validate_deck
 
         operation = doc["paths"][deck_path]["post"]
         deck = operation["requestBody"]["content"][JSON]["example"]["deck"]
-        cat = catalogue(card_db.get("kozyablo", "reference"))
+        cat = Catalogue.of(card_db.get("kozyablo", "reference"))
         violations = validate_deck(cat, deck)
         capital = cat.capitals.get(deck["capital"])
         operation["responses"]["200"]["content"][JSON]["example"] = json.loads(json.dumps({

@@ -14,7 +14,7 @@ from flask import Blueprint
 
 import card_db
 from schemas.cards_kozyablo import DeckValidateRequest, DeckValidateResponse
-from service.games.kozyablo.catalogue import catalogue
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.deck import validate_deck
 from service.games.messages import N_, joined
 from service.http.body import read_envelope
@@ -40,7 +40,7 @@ def validate():
                            N_("{game} has no card set {card_set!r}; sets: {items}",
                               game="kozyablo", card_set=body["card_set"],
                               items=joined(card_db.available("kozyablo")))) from None
-    cat = catalogue(cards)
+    cat = Catalogue.of(cards)
     deck = body["deck"]
     violations = validate_deck(cat, deck)
     capital = cat.capitals.get(deck["capital"])

@@ -15,7 +15,7 @@ import copy
 
 from service.games.draft import Draft
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import face
+from service.games.kozyablo.cards import face
 from service.games.kozyablo.sectors import update_control
 
 FILLER = ["kz_scout", "kz_guard", "zh_brute", "zh_shieldbearer", "tr_grub", "pz_archer"]

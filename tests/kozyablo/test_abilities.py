@@ -6,7 +6,7 @@ import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import of_state
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import strike_damage
 
 from .builder import act, listed, mixed_deck, play, table, types
@@ -18,7 +18,7 @@ def targets_of(state, player, unit):
 
 
 def dmg(state, striker, target):
-    return strike_damage(state, of_state(state), striker, target)
+    return strike_damage(state, Catalogue.of_state(state), striker, target)
 
 
 def fight(p0, p1, units0, units1, sector="0.gold_mine", **kw):

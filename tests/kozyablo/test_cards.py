@@ -150,14 +150,14 @@ def test_koz_20_a_hero_needs_crystals_3_whatever_its_printed_level():
     custom card set is playable with crystals 3 (the level does not raise it)."""
     from types import SimpleNamespace
 
-    from service.games.kozyablo.catalogue import of_state
+    from service.games.kozyablo.cards import Catalogue
     from service.games.kozyablo.play import affordable
 
     s = table("pozorki", "trutni", control={"0.crystal_mine": 0})
     hero = SimpleNamespace(id="big_hero", type="hero", level=5, data={})
-    assert affordable(s, of_state(s), 0, hero) is None  # crystals 2 + 1 = 3
+    assert affordable(s, Catalogue.of_state(s), 0, hero) is None  # crystals 2 + 1 = 3
     s = table("pozorki", "trutni")
-    why = affordable(s, of_state(s), 0, hero)
+    why = affordable(s, Catalogue.of_state(s), 0, hero)
     assert why.startswith("KOZ-20") and "crystals production 3" in why
 
 

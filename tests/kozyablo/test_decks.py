@@ -10,10 +10,10 @@ import yaml
 import card_db
 from service.games.errors import InvalidSetup
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import Catalogue, catalogue
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.deck import validate_deck
 
-CAT = catalogue(card_db.get("kozyablo"))
+CAT = Catalogue.of(card_db.get("kozyablo"))
 SECTORS = ["gold_mine", "crystal_mine", "energy_source"]
 
 

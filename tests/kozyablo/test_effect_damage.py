@@ -10,7 +10,7 @@ import pytest
 
 from service.games.errors import InvalidState, RuleViolation
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import of_state
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import magic_damage
 
 from .builder import act, listed, mixed_deck, play, table, types
@@ -61,7 +61,7 @@ def test_moved_damage_is_resolved_against_the_defender():
     s, _ = play(s, act("play_card", 0, card="0.pz_spark", target="1.zh_dead"))
     guarded, _ = play(s, act("defend", 1, unit="1.kz_guard"))
     assert guarded["units"]["1.kz_guard"]["damage"] == 2
-    assert magic_damage(s, of_state(s), "1.zh_dead", 2, True) == 3  # Undead: +1
+    assert magic_damage(s, Catalogue.of_state(s), "1.zh_dead", 2, True) == 3  # Undead: +1
     s, events = play(s, act("decline", 1))
     # 3 on a 2-life creature: the event reports the 2 it had left (no overkill)
     assert {"type": "damage", "target": "1.zh_dead", "amount": 2, "source": "0.pz_spark"} \

@@ -6,14 +6,14 @@ import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import of_state
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.stats import unit_stats
 
 from .builder import act, listed, play, table, types
 
 
 def stats(state, uid):
-    return unit_stats(state, of_state(state), uid)
+    return unit_stats(state, Catalogue.of_state(state), uid)
 
 
 def test_damage_to_an_enemy_squad_spares_the_rest():

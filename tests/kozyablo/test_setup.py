@@ -6,7 +6,7 @@ import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import face
+from service.games.kozyablo.cards import face
 
 from .builder import act, listed, play, types
 

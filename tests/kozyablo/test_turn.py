@@ -6,14 +6,14 @@ import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import of_state
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.sectors import production
 
 from .builder import act, listed, play, table, types
 
 
 def prod(state, seat):
-    return production(state, of_state(state), seat)
+    return production(state, Catalogue.of_state(state), seat)
 
 
 def test_koz_11_control_comes_with_creatures_stays_and_turns_neutral_when_shared():
@@ -36,7 +36,7 @@ def test_koz_12_capital_sets_race_and_starting_production_12_life_armor_2():
     s = table("kozly", "zhloby")
     assert prod(s, 0) == {"gold": 1, "crystals": 2, "mana": 2}
     assert prod(s, 1) == {"gold": 2, "crystals": 2, "mana": 1}
-    cap = of_state(s).capitals["kz_capital"]
+    cap = Catalogue.of_state(s).capitals["kz_capital"]
     assert (cap["life"], cap["armor"], cap["garrison"], cap["buildings"]) == (12, 2, 3, 2)
 
 

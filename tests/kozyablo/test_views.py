@@ -9,7 +9,7 @@ import pytest
 
 from service.games.errors import InvalidState, MalformedInput
 from service.games.kozyablo import GAME
-from service.games.kozyablo.catalogue import of_state
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.stats import unit_stats
 from tests.shared.test_determinize import assert_view_only
 
@@ -286,7 +286,7 @@ def test_determinize_recasts_hidden_creatures_from_the_view_alone():
         hero, sneak = hidden
         assert d["units"][hero]["damage"] == 2 and len(d["units"][hero]["artifacts"]) == 2
         for u in hidden:
-            stats = unit_stats(d, of_state(d), u)
+            stats = unit_stats(d, Catalogue.of_state(d), u)
             assert "shadow" in stats.abilities and stats.life > d["units"][u]["damage"]
         assert d["used"] == [f"{sneak}:shadow"]
         cast.add((hero, *d["units"][hero]["artifacts"], sneak))

@@ -12,7 +12,7 @@ their own sector (KOZ-16).
 from __future__ import annotations
 
 from service.games.kozyablo import effects
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_, either, joined
 
@@ -32,6 +32,11 @@ def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, di
     for a in f.activated:
         out.append((a["name"], a["mark"], a["effect"]))
     return out
+
+
+def mark(state: dict, cat: Catalogue, action: dict) -> str:
+    """``"free"`` or ``"action"``: the mark of the ability a ``use_ability`` names."""
+    return next(m for k, m, _ in offered(state, cat, action["source"]) if k == action["ability"])
 
 
 def sector_of(state: dict, source: str) -> str:

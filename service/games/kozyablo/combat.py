@@ -27,12 +27,23 @@ as the retreat attack of KOZ-16a describes).
 
 from __future__ import annotations
 
-from service.games.kozyablo.catalogue import Catalogue
-from service.games.kozyablo.damage import can_strike, life_left, strike_damage, striker_stats, wound
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.damage import (
+    can_strike,
+    flyer_reached,
+    life_left,
+    strike_damage,
+    striker_stats,
+    weapon_protection_pierced,
+    wound,
+)
 from service.games.kozyablo.damage import heal as heal_unit
 from service.games.kozyablo.effects import reveal
 from service.games.kozyablo.sectors import seats_after
 from service.games.kozyablo.stats import unit_stats
+from service.games.messages import N_, joined
 
 
 def _present(state: dict, cid: str, sector: str) -> bool:
@@ -117,6 +128,49 @@ def strike_options(state: dict, cat: Catalogue, striker: str) -> list[list[str]]
         return [[t] for t in targets]
     return [[a, b] for i, a in enumerate(creatures) for b in creatures[i + 1:]] + [
         [t] for t in targets if t not in state["units"]]
+
+
+def check_strike(state: dict, cat: Catalogue, action: dict) -> None:
+    """Raise ``RuleViolation`` unless ``action`` is a legal strike now (KOZ-25, KOZ-26,
+    KOZ-30, KOZ-31, KOZ-36a, KOZ-41)."""
+    seat, group = candidates(state, cat)
+    unit, targets = action["unit"], action["targets"]
+    if unit not in group:
+        raise RuleViolation("KOZ-25", N_("{unit!r} does not strike now; next: {items}",
+                                         unit=unit, items=joined(group)))
+    legal = legal_targets(state, cat, unit)
+    for t in targets:
+        if t not in legal:
+            _why_not_target(state, cat, seat, unit, t)
+            raise RuleViolation("KOZ-26", N_("{t!r} is not a legal target; legal: {items}",
+                                             t=t, items=joined(legal)))
+    if sorted(targets) not in [sorted(o) for o in strike_options(state, cat, unit)]:
+        if "area" in striker_stats(state, cat, unit).abilities:
+            raise RuleViolation("KOZ-31", N_("an Area strike hits two different creatures at "
+                                             "once (one if only one can be struck); a "
+                                             "building or the capital is struck alone"))
+        raise RuleViolation("KOZ-26", N_("a strike has exactly one target"))
+
+
+def _why_not_target(state: dict, cat: Catalogue, seat: int | None, unit: str, t: str) -> None:
+    """Raise the clause that keeps ``unit`` from striking ``t``, when it is a
+    creature's own (KOZ-41 shadow, KOZ-30 Flying, KOZ-36a Weapon protection)."""
+    tgt = state["units"].get(t)
+    if tgt is None:
+        return
+    if tgt["shadow"]:
+        raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be struck"))
+    if t in (state["combat"].get("movers") or [t]) \
+            and tgt["owner"] != seat and tgt["sector"] == state["combat"]["sector"]:
+        mine = striker_stats(state, cat, unit).abilities
+        theirs = unit_stats(state, cat, t).abilities
+        if not flyer_reached(mine, theirs):
+            raise RuleViolation("KOZ-30", N_("{t!r} flies: only flyers, archers and "
+                                             "Magic attack can strike it", t=t))
+        if not weapon_protection_pierced(mine, theirs):
+            raise RuleViolation("KOZ-36a", N_("{t!r} has Weapon protection: only "
+                                              "Magic weapon and Magic attack can "
+                                              "strike it", t=t))
 
 
 def candidates(state: dict, cat: Catalogue) -> tuple[int | None, list[str]]:

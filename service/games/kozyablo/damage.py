@@ -6,7 +6,7 @@ card.  The functions here are the one place those rules are computed.
 
 from __future__ import annotations
 
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.stats import building_stats, unit_stats
 
 CAPITAL_LIFE, CAPITAL_ARMOR = 12, 2
@@ -30,11 +30,24 @@ def can_strike(state: dict, cat: Catalogue, striker_abilities: frozenset, target
     if unit["shadow"]:
         return False
     ab = unit_stats(state, cat, target).abilities
-    if "flying" in ab and not striker_abilities & {"flying", "archer", "magic_attack"}:
-        return False
-    if "weapon_protection" in ab and not striker_abilities & {"magic_weapon", "magic_attack"}:
-        return False
-    return True
+    return flyer_reached(striker_abilities, ab) and weapon_protection_pierced(striker_abilities, ab)
+
+
+def flyer_reached(striker: frozenset[str], target: frozenset[str]) -> bool:
+    """KOZ-30: a flyer is struck only by flyers, KOZ-33 archers and KOZ-34 Magic attack.
+
+    >>> flyer_reached(frozenset({"archer"}), frozenset({"flying"}))
+    True
+    >>> flyer_reached(frozenset(), frozenset({"flying"}))
+    False
+    """
+    return "flying" not in target or bool(striker & {"flying", "archer", "magic_attack"})
+
+
+def weapon_protection_pierced(striker: frozenset[str], target: frozenset[str]) -> bool:
+    """RULING KOZ-36a: Weapon protection is struck only with KOZ-35 Magic weapon or
+    KOZ-34 Magic attack."""
+    return "weapon_protection" not in target or bool(striker & {"magic_weapon", "magic_attack"})
 
 
 def strike_damage(state: dict, cat: Catalogue, striker: str, target: str) -> int:
@@ -57,7 +70,7 @@ def strike_damage(state: dict, cat: Catalogue, striker: str, target: str) -> int
     else:  # a capital
         return dmg if mag_attack else max(1, dmg - CAPITAL_ARMOR)
     ab = t.abilities
-    if "weapon_protection" in ab and not (mag_attack or "magic_weapon" in s.abilities):
+    if not weapon_protection_pierced(s.abilities, ab):
         return 0
     if "arrow_protection" in ab and "archer" in s.abilities:
         return 0

@@ -5,8 +5,8 @@ first problem, and what a capital lifts (KOZ-6) is read from the capital's
 ``max_heroes`` and ``extra_races``, never from code.
 
 >>> import card_db
->>> from service.games.kozyablo.catalogue import catalogue
->>> cat = catalogue(card_db.get("kozyablo"))
+>>> from service.games.kozyablo.cards import Catalogue
+>>> cat = Catalogue.of(card_db.get("kozyablo"))
 >>> validate_deck(cat, cat.decks["kozly"])
 []
 >>> bad = {"capital": "kz_capital", "sectors": ["gold_mine", "gold_mine", "energy_source"],
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from service.games.kozyablo.catalogue import Catalogue
+from service.games.kozyablo.cards import Catalogue
 from service.games.messages import N_, joined
 
 MIN_CARDS, MAX_CARDS, MAX_COPIES = 15, 25, 3

@@ -29,7 +29,7 @@ Armor does not apply, it reduces only creature damage (KOZ-39).
 
 from __future__ import annotations
 
-from service.games.kozyablo.catalogue import Catalogue
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import magic_damage, wound
 from service.games.kozyablo.stats import unit_stats
 

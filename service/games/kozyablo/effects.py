@@ -21,9 +21,10 @@ enemy creature there.
 from __future__ import annotations
 
 from service.games.kozyablo import effect_damage
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import heal, remove_from_table, wound
 from service.games.kozyablo.sectors import capital_id, seats_after
+from service.games.kozyablo.setup import deck_left
 from service.games.kozyablo.stats import unit_stats
 
 UNIT_TARGETS = ("creature", "enemy_creature", "ally_creature")
@@ -145,9 +146,7 @@ def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: 
         events.append({"type": "magic_laid", "card": card,
                        **{k: entry[k] for k in ("unit", "sector") if k in entry}})
     elif kind == "draw":
-        deck = len(root["players"][seat]["deck"]) - sum(
-            1 for q in root["queue"] if q.get("seat") == seat and "to" in q)
-        for _ in range(min(effect["amount"], max(deck, 0))):
+        for _ in range(min(effect["amount"], max(deck_left(root, seat), 0))):
             draft.at("queue").append({"seat": seat, "to": "hand"})
     elif kind == "destroy_building":
         remove_from_table(draft, cat, choice["target"], events, "destroyed")

@@ -14,22 +14,28 @@ order, then turns.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
-
 import card_db
+from service.games import shape
 from service.games.base import MAX_SEED, Game
 from service.games.chance import CHANCE
-from service.games.errors import RuleViolation
-from service.games.kozyablo import combat, effect_damage, invariants, setup, turn, views
-from service.games.kozyablo.catalogue import catalogue, of_state
+from service.games.draft import Draft
+from service.games.kozyablo import (
+    abilities,
+    combat,
+    effect_damage,
+    invariants,
+    setup,
+    turn,
+    views,
+)
+from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN
+from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.shapes import (
-    ACTION_TYPES,
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
     STATE_FIELDS,
 )
-from service.games.kozyablo.stats import unit_stats
-from service.games.messages import N_, either, joined
+from service.games.messages import N_, either
 from service.games.options import Option
 
 OPTIONS = (
@@ -43,16 +49,6 @@ OPTIONS = (
                        "equal damage shares the win"),
 )
 
-PHASE_ACTIONS = {
-    "mulligan": ("keep", "mulligan"),
-    "main": turn.MAIN_ACTIONS,
-    "response": ("use_ability", "pass"),
-    "effect": ("defend", "decline"),
-}
-COMBAT_ACTIONS = {"strike": ("strike",), "evade": ("evade", "decline"),
-                  "defend": ("defend", "decline")}
-
-
 class Kozyablo(Game):
     """Kozyablo (Козябло): capture or destroy the opposing capital."""
 
@@ -64,14 +60,9 @@ class Kozyablo(Game):
     min_players = 2
     max_players = 4  # RULING KOZ-51
     game_options = OPTIONS
-    action_types = ACTION_TYPES
+    actions = ACTIONS
     event_types = EVENT_TYPES
-    decisions = {"lot": ("lot",), "reveal": ("reveal",),
-                 **{d: PHASE_ACTIONS[p] for d, p in (("mulligan", "mulligan"),
-                                                     ("action", "main"),
-                                                     ("response", "response"),
-                                                     ("defend", "effect"))},
-                 **COMBAT_ACTIONS}
+    decisions = DECISIONS
     state_fields = STATE_FIELDS
     player_setup_fields = PLAYER_SETUP_FIELDS
     not_your_turn_rule = "KOZ-15"
@@ -91,7 +82,7 @@ class Kozyablo(Game):
 
     def setup(self, players: int, setups: list[dict], options: dict,
               cards: card_db.CardSet, events: list[dict]) -> dict:
-        cat = catalogue(cards)
+        cat = Catalogue.of(cards)
         decks = setup.resolve_decks(cat, setups)
         state = setup.initial_state(cat, setups, decks)
         events.append({"type": "setup", "races": [p["race"] for p in state["players"]],
@@ -115,10 +106,10 @@ class Kozyablo(Game):
         if phase == "response":
             return [{"player": state["responder"], "decision": "response"}]
         if phase == "effect":
-            r = effect_damage.reaction(state, of_state(state))
+            r = effect_damage.reaction(state, Catalogue.of_state(state))
             return [{"player": r["player"], "decision": "defend"}]
         if phase == "combat":
-            cat = of_state(state)
+            cat = Catalogue.of_state(state)
             r = combat.reaction(state, cat)
             if r is not None:
                 return [{"player": r["player"], "decision": r["kind"]}]
@@ -133,30 +124,14 @@ class Kozyablo(Game):
 
     # ----------------------------------------------------------- actions
     def actions_for(self, state: dict, player: int) -> list[dict]:
-        cat = of_state(state)
-        phase = state["phase"]
-        if phase == "mulligan":
-            return self._mulligan_actions(state, player)
-        if phase == "main":
-            return turn.main_actions(state, cat, player)
-        if phase == "response":
-            return turn.response_actions(state, cat, player)
-        if phase == "effect":
-            r = effect_damage.reaction(state, cat)
-            return [{"type": "defend", "player": player, "unit": o} for o in r["options"]] + [
-                {"type": "decline", "player": player}]
-        if phase == "combat":
-            r = combat.reaction(state, cat)
-            if r is not None:
-                key = "card" if r["kind"] == "evade" else "unit"
-                return [{"type": r["kind"], "player": player, key: o} for o in r["options"]] + [
-                    {"type": "decline", "player": player}]
-            _, group = combat.candidates(state, cat)
-            return [a for u in group for a in self._strikes(state, cat, player, u)]
-        return []
-
-    def candidate_actions(self, state: dict, player: int) -> Iterable[dict]:
-        return self.actions_for(state, player)
+        """The base listing, with a main-phase decision's free ability uses first:
+        any number of them come before the one action (KOZ-15), so ``use_ability``
+        lists in two places (the order every recorded game was played with)."""
+        listed = super().actions_for(state, player)
+        if state["phase"] != "main":
+            return listed
+        free = abilities.uses(state, Catalogue.of_state(state), player, ("free",))
+        return free + [a for a in listed if a not in free] if free else listed
 
     def constraints(self, state: dict, player: int) -> dict | None:
         if state["phase"] == "main" and state["active"] == player:
@@ -168,69 +143,19 @@ class Kozyablo(Game):
                               "listed": "one copy per card face (copies are interchangeable)"}}
         return None
 
-    @staticmethod
-    def _mulligan_actions(state: dict, seat: int) -> list[dict]:
-        p = state["players"][seat]
-        out = [{"type": "keep", "player": seat}]
-        if p["mulligans"] < setup.MAX_MULLIGANS:
-            hand = p["hand"]
-            for mask in range(1, 1 << len(hand)):
-                out.append({"type": "mulligan", "player": seat,
-                            "cards": [c for i, c in enumerate(hand) if mask >> i & 1]})
-        return out
-
-    @staticmethod
-    def _strikes(state: dict, cat, seat: int, unit: str) -> list[dict]:
-        return [{"type": "strike", "player": seat, "unit": unit, "targets": ts}
-                for ts in combat.strike_options(state, cat, unit)]
-
-    def check_action(self, state: dict, action: dict) -> None:
-        cat = of_state(state)
-        kind, seat, phase = action["type"], action["player"], state["phase"]
+    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
+        """The step that waits names the clause: KOZ-25 the strike order, KOZ-46/KOZ-45
+        an Evasion/Defender offer in a combat; else the phase's (KOZ-9 mulligans,
+        KOZ-16 the response window, KOZ-45 an effect's damage, KOZ-15 the turn)."""
+        kind, phase, takes = action["type"], state["phase"], self.decisions[entry["decision"]]
         if phase == "combat":
-            r = combat.reaction(state, cat)
-            allowed = COMBAT_ACTIONS[r["kind"] if r else "strike"]
-            if kind not in allowed:
-                rule = {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r and r["kind"], "KOZ-25")
-                raise RuleViolation(rule, N_("{kind!r} is not possible now: the combat waits for "
-                                             "{items}", kind=kind, items=either(allowed)))
-            if kind in ("evade", "defend"):
-                key = "card" if kind == "evade" else "unit"
-                if action[key] not in r["options"]:
-                    rule = "KOZ-46" if kind == "evade" else "KOZ-45"
-                    raise RuleViolation(rule, N_("{choice!r} is not one of: {items}",
-                                                 choice=action[key], items=joined(r["options"])))
-            elif kind == "strike":
-                self._check_strike(state, cat, action)
-            return
-        allowed = PHASE_ACTIONS.get(phase, ())
-        if kind not in allowed:
-            rule = {"mulligan": "KOZ-9", "response": "KOZ-16", "effect": "KOZ-45"}.get(
-                phase, "KOZ-15")
-            raise RuleViolation(rule, N_("{kind!r} is not possible now; the {phase} phase takes: "
-                                         "{items}",
-                                         kind=kind, phase=phase, items=', '.join(allowed)))
-        if phase == "mulligan":
-            if kind == "mulligan":
-                p = state["players"][seat]
-                if p["mulligans"] >= setup.MAX_MULLIGANS:
-                    raise RuleViolation("KOZ-9", N_("at most three mulligans"))
-                cards = action["cards"]
-                if len(set(cards)) != len(cards) or not set(cards) <= set(p["hand"]):
-                    raise RuleViolation("KOZ-9", N_("mulligan different cards from your hand"))
-        elif phase == "main":
-            turn.check_main(state, cat, action)
-        elif phase == "effect" and kind == "defend":
-            options = effect_damage.reaction(state, cat)["options"]
-            if action["unit"] not in options:
-                raise RuleViolation("KOZ-45", N_("{choice!r} is not one of: {items}",
-                                                 choice=action["unit"], items=joined(options)))
-        elif phase == "response" and kind == "use_ability":
-            from service.games.kozyablo import abilities
-            try:
-                abilities.check(state, cat, action, ("free",))
-            except ValueError as exc:
-                raise RuleViolation("KOZ-16", exc.args[0])
+            return ({"evade": "KOZ-46", "defend": "KOZ-45"}.get(entry["decision"], "KOZ-25"),
+                    N_("{kind!r} is not possible now: the combat waits for {items}",
+                       kind=kind, items=either(takes)))
+        return ({"mulligan": "KOZ-9", "response": "KOZ-16", "effect": "KOZ-45"}.get(
+                    phase, "KOZ-15"),
+                N_("{kind!r} is not possible now; the {phase} phase takes: {items}",
+                   kind=kind, phase=phase, items=', '.join(takes)))
 
     def out_of_turn_rule(self, state: dict) -> str:
         """A player acting out of turn is told the clause of the step that waits:
@@ -247,80 +172,21 @@ class Kozyablo(Game):
         if phase == "effect" and not state.get("queue"):
             return "KOZ-45"
         if phase == "combat" and state.get("combat") and not state.get("queue"):
-            r = combat.reaction(state, of_state(state))
-            return {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r and r["kind"], "KOZ-25")
+            r = combat.reaction(state, Catalogue.of_state(state))
+            return {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r["kind"] if r else "", "KOZ-25")
         return {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, self.not_your_turn_rule)
 
-    def _check_strike(self, state: dict, cat, action: dict) -> None:
-        seat, group = combat.candidates(state, cat)
-        unit, targets = action["unit"], action["targets"]
-        if unit not in group:
-            raise RuleViolation("KOZ-25", N_("{unit!r} does not strike now; next: {items}",
-                                             unit=unit, items=joined(group)))
-        legal = combat.legal_targets(state, cat, unit)
-        for t in targets:
-            if t not in legal:
-                tgt = state["units"].get(t)
-                if tgt is not None and tgt["shadow"]:
-                    raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be struck"))
-                if tgt is not None and t in (state["combat"].get("movers") or [t]) \
-                        and tgt["owner"] != seat and tgt["sector"] == state["combat"]["sector"]:
-                    mine = combat.striker_stats(state, cat, unit).abilities
-                    theirs = unit_stats(state, cat, t).abilities
-                    if "flying" in theirs and not mine & {"flying", "archer", "magic_attack"}:
-                        raise RuleViolation("KOZ-30", N_("{t!r} flies: only flyers, archers and "
-                                                         "Magic attack can strike it", t=t))
-                    if "weapon_protection" in theirs and not mine & {"magic_weapon",
-                                                                     "magic_attack"}:
-                        raise RuleViolation("KOZ-36a", N_("{t!r} has Weapon protection: only "
-                                                          "Magic weapon and Magic attack can "
-                                                          "strike it", t=t))
-                raise RuleViolation("KOZ-26", N_("{t!r} is not a legal target; legal: {items}",
-                                                 t=t, items=joined(legal)))
-        if sorted(targets) not in [sorted(o) for o in combat.strike_options(state, cat, unit)]:
-            if "area" in combat.striker_stats(state, cat, unit).abilities:
-                raise RuleViolation("KOZ-31", N_("an Area strike hits two different creatures at "
-                                                 "once (one if only one can be struck); a "
-                                                 "building or the capital is struck alone"))
-            raise RuleViolation("KOZ-26", N_("a strike has exactly one target"))
-
-    # ----------------------------------------------------------- resolve
-    def resolve(self, draft, action: dict, events: list[dict]) -> None:
-        cat = of_state(draft.root)
-        kind = action["type"]
-        if kind == "lot":
-            setup.resolve_lot(draft, action, events)
-        elif kind == "reveal":
-            setup.resolve_reveal(draft, action, events)
-        elif kind == "keep":
-            draft.at("players", action["player"])["ready"] = True
-            events.append({"type": "kept", "player": action["player"]})
-        elif kind == "mulligan":
-            setup.mulligan(draft, action, events)
-        elif draft.root["phase"] == "effect":  # defend / decline an effect's damage (KOZ-45)
-            if kind == "defend":
-                effect_damage.defend(draft, cat, action["unit"], events)
-            else:
-                effect_damage.decline(draft, cat, events)
-            turn.resume_effect(draft, cat, events)
-        elif kind in ("strike", "evade", "defend", "decline"):
-            fn = {"strike": lambda: combat.strike(draft, cat, action["unit"], action["targets"],
-                                                  events),
-                  "evade": lambda: combat.evade(draft, cat, action["card"], events),
-                  "defend": lambda: combat.defend(draft, cat, action["unit"], events),
-                  "decline": lambda: combat.decline(draft, cat, events)}[kind]
-            fn()
-            turn.after_combat(draft, cat, events)
-        elif draft.root["phase"] == "response":
-            turn.respond(draft, cat, action, events)
-        else:
-            turn.declare(draft, cat, action, events)
-        self._advance(draft, cat, events)
-
-    @staticmethod
-    def _advance(draft, cat, events: list[dict]) -> None:
-        """Setup → mulligans → the first turn, once no reveal is pending."""
+    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+        """A main action whose response window is over is carried out (KOZ-16);
+        setup → mulligans → the first turn, once no reveal is pending."""
         root = draft.root
+        cat = Catalogue.of_state(root)
+        declared = root["declared"]
+        if declared is not None and root["responder"] is None:
+            root["declared"] = None
+            main = MAIN[declared["type"]]
+            assert main.check is not None
+            turn.carry_out(draft, cat, declared, events, main.check, main.carry)
         if root["result"] is not None or root["queue"] \
                 or len(root["order"]) < len(root["players"]):
             return
@@ -353,17 +219,16 @@ class Kozyablo(Game):
         return views.secret_cards(state, player)
 
     def determinize(self, state: dict, player: int | None, seed: int) -> dict:
-        return views.determinize(state, of_state(state), player, seed)
+        return views.determinize(state, Catalogue.of_state(state), player, seed)
 
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
-        errs = invariants.errors(state, catalogue(cards))
+        errs = invariants.errors(state, Catalogue.of(cards))
         declared = state.get("declared")
         if not errs and declared is not None:
             spec = self.action_specs.get(declared.get("type"))
-            if spec is None or declared["type"] not in turn.MAIN_ACTIONS:
+            if spec is None or declared["type"] not in MAIN:
                 errs["state.declared.type"] = [N_("must be a main-phase action type")]
             else:
-                from service.games import shape
                 errs.update(shape.check(spec, declared, "state.declared"))
         return errs
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from service.games.base import conservation_errors
 from service.games.kozyablo import setup
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.messages import N_
 
 #: phases a state can be in between two actions ("start"/"end" pass within one apply)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from service.games.errors import RuleViolation as violation
 from service.games.kozyablo import effects
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.sectors import (
     capital_id,
     controlled_sectors,

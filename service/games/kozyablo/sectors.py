@@ -9,7 +9,7 @@ matching kind (RULING in KOZ-13).
 
 from __future__ import annotations
 
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face
 
 RESOURCE_OF = {"gold_mine": "gold", "crystal_mine": "crystals", "energy_source": "mana"}
 
@@ -53,8 +53,8 @@ def production(state: dict, cat: Catalogue, seat: int) -> dict[str, int]:
 
     >>> st = {"players": [{"capital": "0.kz_capital"}],
     ...       "sectors": {"0.gold_mine": {"kind": "gold_mine", "owner": 0, "controller": 0}}}
-    >>> import card_db; from service.games.kozyablo.catalogue import catalogue
-    >>> production(st, catalogue(card_db.get("kozyablo")), 0)
+    >>> import card_db; from service.games.kozyablo.cards import Catalogue
+    >>> production(st, Catalogue.of(card_db.get("kozyablo")), 0)
     {'gold': 2, 'crystals': 2, 'mana': 2}
     """
     out = dict(cat.capitals[face(state["players"][seat]["capital"])]["production"])

@@ -10,8 +10,8 @@ instruction, which runs by itself once the three discards are revealed.
 from __future__ import annotations
 
 from service.games.chance import count_weights, draw_below
-from service.games.errors import InvalidSetup
-from service.games.kozyablo.catalogue import Catalogue, face, instance_ids
+from service.games.errors import InvalidSetup, RuleViolation
+from service.games.kozyablo.cards import Catalogue, face, instance_ids
 from service.games.kozyablo.deck import validate_deck
 from service.games.messages import N_, joined
 
@@ -109,6 +109,12 @@ def ordered(races: list[str], order: list[int]) -> list[int]:
     return out
 
 
+def deck_left(state: dict, seat: int) -> int:
+    """Cards in ``seat``'s deck not already promised to a queued draw."""
+    return len(state["players"][seat]["deck"]) - sum(
+        1 for q in state["queue"] if q.get("seat") == seat and "to" in q)
+
+
 def lot_group(state: dict) -> list[int]:
     """KOZ-10: the players of one race whose order the next lot decides."""
     races = [p["race"] for p in state["players"]]
@@ -162,6 +168,28 @@ def drain(draft, events: list[dict]) -> None:
         p["aside"] = []
         events.append({"type": "shuffled_back", "player": seat, "count": len(aside)})
         draft.root["queue"] = [{"seat": seat, "to": "hand"}] * len(aside) + root["queue"]
+
+
+def mulligans(state: dict, entry: dict) -> list[dict]:
+    """KOZ-9: every set of hand cards ``entry``'s player may mulligan (none after three)."""
+    seat = entry["player"]
+    p = state["players"][seat]
+    if p["mulligans"] >= MAX_MULLIGANS:
+        return []
+    hand = p["hand"]
+    return [{"type": "mulligan", "player": seat,
+             "cards": [c for i, c in enumerate(hand) if mask >> i & 1]}
+            for mask in range(1, 1 << len(hand))]
+
+
+def check_mulligan(state: dict, action: dict) -> None:
+    """KOZ-9: at most three mulligans, of different cards from the hand."""
+    p = state["players"][action["player"]]
+    if p["mulligans"] >= MAX_MULLIGANS:
+        raise RuleViolation("KOZ-9", N_("at most three mulligans"))
+    cards = action["cards"]
+    if len(set(cards)) != len(cards) or not set(cards) <= set(p["hand"]):
+        raise RuleViolation("KOZ-9", N_("mulligan different cards from your hand"))
 
 
 def mulligan(draft, action: dict, events: list[dict]) -> None:

@@ -1,4 +1,5 @@
-"""Declared shapes of Kozyablo states, actions, events and player setups."""
+"""Declared shapes of Kozyablo states, events and player setups, and the ids actions carry
+(the actions themselves are declared in ``actions``)."""
 
 from __future__ import annotations
 
@@ -62,35 +63,6 @@ STATE_FIELDS = {
 CHOICE = {"target": ID, "sector": ID,
           "squad": s.Int(minimum=0, maximum=3,
                          description="whose squad in `sector` (3-4 players, RULING KOZ-51)")}
-
-ACTION_TYPES = {
-    "lot": ({"first": SEAT}, "Chance: who goes first among players of one race (KOZ-10)."),
-    "reveal": ({"seat": SEAT, "face": ID},
-               "Chance: the card face (a card id, not an instance id) that came off a "
-               "player's deck (KOZ-8, KOZ-9, draws)."),
-    "keep": ({}, "Keep the hand (KOZ-9)."),
-    "mulligan": ({"cards": s.ListOf(ID, min_items=1, max_items=6)},
-                 "Discard the top 3 of the deck, shuffle these hand cards back, draw as many "
-                 "(KOZ-9, at most three times)."),
-    "play_card": ({"card": ID}, "Play a card from hand (KOZ-17 … KOZ-23): `sector` for a "
-                  "creature, `target` for an artifact, the effect's choice for magic/events.",
-                  CHOICE),
-    "draw": ({}, "Draw the top card of your deck (KOZ-15)."),
-    "move": ({"from": ID, "to": ID, "units": s.ListOf(ID, min_items=1, max_items=30)},
-             "Move creatures from one sector to another (KOZ-15, KOZ-16a)."),
-    "attack": ({"sector": ID}, "Declare an attack in a sector (KOZ-24)."),
-    "use_ability": ({"source": ID, "ability": s.Str(max_length=16)},
-                    "Use an on-table ability by name: 'regeneration', 'shadow' or the "
-                    "`name` of an activated ability in the card data (KOZ-16, KOZ-40, KOZ-41).", CHOICE),
-    "skip": ({}, "Skip the action (KOZ-15)."),
-    "pass": ({}, "Let the declared action be carried out (KOZ-16 response window)."),
-    "strike": ({"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
-               "Strike with the creature whose turn it is (KOZ-25, KOZ-26; two targets for Area)."),
-    "evade": ({"card": ID}, "Evasion: discard this card, the strike misses (KOZ-46)."),
-    "defend": ({"unit": ID}, "Defender: this creature takes the strike, or the effect's damage, instead "
-               "(KOZ-45, KOZ-49)."),
-    "decline": ({}, "No reaction to the strike or to the effect's damage (KOZ-45, KOZ-46)."),
-}
 
 EVENT_TYPES = {
     "chance": "A chance node resolved by the server.",

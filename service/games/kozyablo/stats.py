@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face
 
 
 class Stats(NamedTuple):
@@ -36,8 +36,8 @@ def _apply(mod: dict, attack: int, life: int, speed: int, abilities: set,
 def unit_stats(state: dict, cat: Catalogue, uid: str) -> Stats:
     """Stats of creature ``uid`` with everything laid on it.
 
-    >>> import card_db; from service.games.kozyablo.catalogue import catalogue
-    >>> cat = catalogue(card_db.get("kozyablo"))
+    >>> import card_db; from service.games.kozyablo.cards import Catalogue
+    >>> cat = Catalogue.of(card_db.get("kozyablo"))
     >>> st = {"units": {"0.kz_hero": {"owner": 0, "sector": "s", "damage": 0,
     ...        "shadow": False, "artifacts": ["0.kz_art_horns"]}}, "lasting": {}}
     >>> s = unit_stats(st, cat, "0.kz_hero"); (s.attack, s.life, s.armor)

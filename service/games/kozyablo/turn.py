@@ -24,154 +24,23 @@ player turns: the first player's first turn is turn 1.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from service.games.draft import Draft
 from service.games.errors import RuleViolation
-from service.games.kozyablo import abilities, combat, effect_damage, effects, play
-from service.games.kozyablo.catalogue import Catalogue, face
+from service.games.kozyablo import abilities, combat, effect_damage, effects
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import knock_out, sweep
-from service.games.kozyablo.sectors import (
-    capital_id,
-    garrison_room,
-    has_opposing_cards,
-    is_capital,
-    is_out,
-    over_garrison,
-    seats_after,
-    units_in,
-    update_control,
-)
-from service.games.messages import N_
+from service.games.kozyablo.sectors import capital_id, is_out, seats_after, update_control
 
-MAIN_ACTIONS = ("play_card", "draw", "move", "attack", "use_ability", "skip")
+#: ``check(state, action)`` of a main action: raise ``RuleViolation`` unless legal now
+MainCheck = Callable[[dict, dict], None]
+#: ``carry(draft, cat, action, events)``: do a main action; True when the turn ends now
+#: (False: a combat or an effect's Defender decision goes on)
+Carry = Callable[[Draft, Catalogue, dict, list[dict]], bool]
 
 
-# ------------------------------------------------------------ listing
-def deck_left(state: dict, seat: int) -> int:
-    """Cards in the deck not already promised to a queued draw."""
-    return len(state["players"][seat]["deck"]) - sum(
-        1 for q in state["queue"] if q.get("seat") == seat and "to" in q)
-
-
-def moves(state: dict, cat: Catalogue, seat: int) -> list[dict]:
-    """Moves listed: each squad whole, and each creature of it alone.
-
-    Any other non-empty part of a squad is legal too (see ``constraints``).
-    """
-    must = over_garrison(state, cat, seat)
-    cap = capital_id(state, seat)
-    squads: dict[str, list[str]] = {}
-    for u, d in state["units"].items():
-        if d["owner"] == seat:
-            squads.setdefault(d["sector"], []).append(u)
-    out = []
-    for src in sorted(squads):
-        if must and src != cap:
-            continue
-        squad = sorted(squads[src])
-        parts = [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
-        for dst in sorted(state["sectors"]):
-            if dst == src or (is_capital(state, src) and is_capital(state, dst)):
-                continue
-            for part in parts:
-                if must and len(part) < must:
-                    continue
-                if dst == cap and not garrison_room(state, cat, seat, len(part)):
-                    continue
-                out.append({"type": "move", "player": seat, "from": src, "to": dst,
-                            "units": part})
-    return out
-
-
-def attack_sectors(state: dict, seat: int) -> list[str]:
-    """KOZ-24: sectors where ``seat`` has creatures and the enemy something to strike."""
-    out = []
-    mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
-    for s in sorted(mine):
-        sec = state["sectors"][s]
-        if (sec["kind"] == "capital" and sec["owner"] != seat
-                and not is_out(state, sec["owner"])) or any(
-                d["sector"] == s and d["owner"] != seat and not d["shadow"]
-                for d in state["units"].values()) or any(
-                d["sector"] == s and d["owner"] != seat for d in state["buildings"].values()):
-            out.append(s)
-    return out
-
-
-def main_actions(state: dict, cat: Catalogue, seat: int) -> list[dict]:
-    """Every main-phase action of ``seat`` (free abilities first)."""
-    out = abilities.uses(state, cat, seat, ("free",))
-    if over_garrison(state, cat, seat):
-        return out + moves(state, cat, seat)
-    out += play.options(state, cat, seat)
-    if deck_left(state, seat) > 0:
-        out.append({"type": "draw", "player": seat})
-    out += moves(state, cat, seat)
-    out += [{"type": "attack", "player": seat, "sector": s} for s in attack_sectors(state, seat)]
-    out += abilities.uses(state, cat, seat, ("action",))
-    out.append({"type": "skip", "player": seat})
-    return out
-
-
-def response_actions(state: dict, cat: Catalogue, seat: int) -> list[dict]:
-    return abilities.uses(state, cat, seat, ("free",)) + [{"type": "pass", "player": seat}]
-
-
-# ------------------------------------------------------------ checking
-def check_main(state: dict, cat: Catalogue, action: dict) -> None:
-    """Raise ``RuleViolation`` (with its clause) unless ``action`` is a legal main action."""
-    kind, seat = action["type"], action["player"]
-    if kind == "use_ability":
-        marks = ("free", "action")
-        try:
-            mark, _ = abilities.check(state, cat, action, marks)
-        except ValueError as exc:
-            raise RuleViolation("KOZ-16", exc.args[0])
-        if mark == "free" or not over_garrison(state, cat, seat):
-            return
-    must = over_garrison(state, cat, seat)
-    if must and kind != "move":
-        raise RuleViolation("KOZ-16a", N_("your capital holds {must} creature(s) more than its "
-                                          "garrison: your action must move them out", must=must))
-    if kind == "play_card":
-        play.check(state, cat, action)
-    elif kind == "draw":
-        if deck_left(state, seat) <= 0:
-            raise RuleViolation("KOZ-50", N_("your deck is empty: drawing is not a legal action"))
-    elif kind == "move":
-        check_move(state, cat, action, must)
-    elif kind == "attack":
-        if action["sector"] not in attack_sectors(state, seat):
-            raise RuleViolation("KOZ-24", N_("an attack needs creatures of yours and something "
-                                             "of the enemy's to strike in that sector"))
-    elif kind != "skip":
-        raise RuleViolation("KOZ-15", N_("{kind!r} is not a main-phase action", kind=kind))
-
-
-def check_move(state: dict, cat: Catalogue, action: dict, must: int) -> None:
-    seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
-    for s in (src, dst):
-        if s not in state["sectors"]:
-            raise RuleViolation("KOZ-15", N_("no sector {s!r} on the table", s=s))
-    if not units or len(set(units)) != len(units):
-        raise RuleViolation("KOZ-15", N_("move one or more different creatures"))
-    for u in units:
-        d = state["units"].get(u)
-        if d is None or d["owner"] != seat or d["sector"] != src:
-            raise RuleViolation("KOZ-15", N_("{u!r} is not a creature of yours in {src}",
-                                             u=u, src=src))
-    if src == dst:
-        raise RuleViolation("KOZ-15", N_("a move goes to another sector"))
-    if is_capital(state, src) and is_capital(state, dst):
-        raise RuleViolation("KOZ-16a", N_("no direct move from one capital to another"))
-    cap = capital_id(state, seat)
-    if must and (src != cap or len(units) < must):
-        raise RuleViolation("KOZ-16a", N_("move at least {must} creature(s) out of your capital "
-                                          "to restore its garrison limit", must=must))
-    if dst == cap and not garrison_room(state, cat, seat, len(units)):
-        raise RuleViolation("KOZ-16a", N_("that would put more creatures in your capital than "
-                                          "its garrison allows"))
-
-
-# ------------------------------------------------------------ doing
+# ------------------------------------------------------------ the response window
 def can_respond(state: dict, cat: Catalogue, seat: int) -> bool:
     """Whether ``seat`` gets (or keeps) the response window (option ``response_window``)."""
     if state["options"]["response_window"] == "always":
@@ -179,26 +48,39 @@ def can_respond(state: dict, cat: Catalogue, seat: int) -> bool:
     return bool(abilities.uses(state, cat, seat, ("free",)))
 
 
-def declare(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
-    """A main-phase decision: free abilities at once; an action opens the window."""
+def declare(draft: Draft, action: dict, events: list[dict]) -> None:
+    """A main action is declared (KOZ-16): it opens the first response window,
+    or, with nobody to respond, is due at once (``Kozyablo.after_action``
+    carries a due action out)."""
     root = draft.root
-    if action["type"] == "use_ability":
-        mark = {k: m for k, m, _ in abilities.offered(root, cat, action["source"])}[
-            action["ability"]]
-        if mark == "free":
-            done = abilities.use(draft, cat, action, events)
-            settle(draft, cat, events)
-            if not done:
-                pause(draft, "main")
-            return
-    first = next_responder(root, cat, None)
+    root["declared"] = action
+    first = next_responder(root, Catalogue.of_state(root), None)
     if first is not None:
-        root["declared"] = action
         root["responder"] = first
         root["phase"] = "response"
         events.append({"type": "action_declared", "action": action, "rule": "KOZ-16"})
+
+
+def use_free(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
+    """A free ability, used at once in the main phase or in a response window
+    (KOZ-16); the window stays open while its user may still respond."""
+    root = draft.root
+    done = abilities.use(draft, cat, action, events)
+    settle(draft, cat, events)
+    if root["phase"] == "main":
+        if not done:
+            pause(draft, "main")
         return
-    carry_out(draft, cat, action, events)
+    if not done:
+        pause(draft, "response")
+    elif root["result"] is None and not can_respond(root, cat, action["player"]):
+        window_over(draft, cat, action["player"], events)
+
+
+def pass_window(draft: Draft, action: dict, events: list[dict]) -> None:
+    """``pass``: the responder lets the declared action be carried out (KOZ-16)."""
+    events.append({"type": "passed", "player": action["player"], "rule": "KOZ-16"})
+    window_over(draft, Catalogue.of_state(draft.root), action["player"], events)
 
 
 def next_responder(state: dict, cat: Catalogue, after: int | None) -> int | None:
@@ -210,87 +92,52 @@ def next_responder(state: dict, cat: Catalogue, after: int | None) -> int | None
     return next((s for s in seats if can_respond(state, cat, s)), None)
 
 
-def respond(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
-    """The opponent's free ability or ``pass`` in the response window (KOZ-16)."""
-    root = draft.root
-    if action["type"] == "use_ability":
-        done = abilities.use(draft, cat, action, events)
-        settle(draft, cat, events)
-        if not done:
-            pause(draft, "response")
-            return
-        if root["result"] is not None:
-            return
-        if can_respond(root, cat, action["player"]):
-            return
-    else:
-        events.append({"type": "passed", "player": action["player"], "rule": "KOZ-16"})
-    window_over(draft, cat, action["player"], events)
-
-
-def window_over(draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
-    """``responder``'s window is over: the next player's opens, or the action is done."""
+def window_over(draft: Draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
+    """``responder``'s window is over: the next player's opens, or the action is due."""
     root = draft.root
     following = next_responder(root, cat, responder)
     if following is not None:
         root["responder"] = following
         return
-    close_window(draft, cat, responder, events)
+    close_window(draft, responder, events)
 
 
-def close_window(draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
-    """The response window closes: the declared action is carried out (KOZ-16)."""
+def close_window(draft: Draft, responder: int, events: list[dict]) -> None:
+    """The response window closes: the declared action is due (KOZ-16)."""
     root = draft.root
     declared = root["declared"]
-    root["declared"] = None
     root["responder"] = None
-    if declared["type"] == "move":  # movers killed in the window simply do not go
+    if "units" in declared:  # movers killed in the window simply do not go
         alive = [u for u in declared["units"] if u in root["units"]]
         if alive and alive != declared["units"]:
-            declared = {**declared, "units": alive}
+            root["declared"] = {**declared, "units": alive}
     root["phase"] = "main"
     events.append({"type": "window_closed", "player": responder, "rule": "KOZ-16"})
-    carry_out(draft, cat, declared, events)
 
 
-def carry_out(draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
-    """Do the main action; the turn ends unless a combat starts."""
-    root = draft.root
+def carry_out(draft: Draft, cat: Catalogue, action: dict, events: list[dict],
+              check: MainCheck, carry: Carry) -> None:
+    """Do the due main action, unless it became illegal meanwhile (it fizzles);
+    the turn ends unless a combat or an effect's Defender decision goes on."""
     try:
-        check_main(root, cat, action)
+        check(draft.root, action)
     except RuleViolation as exc:
         events.append({"type": "action_fizzled", "action": action, "rule": exc.rule,
                        "reason": exc.reason})
         end_turn(draft, cat, events)
         return
-    kind, seat = action["type"], action["player"]
-    if kind in ("play_card", "use_ability"):
-        done = (play.play if kind == "play_card" else abilities.use)(draft, cat, action, events)
-        if not done:
-            settle(draft, cat, events)
-            pause(draft, "end_turn")
-            return
-    elif kind == "draw":
-        draft.at("queue").append({"seat": seat, "to": "hand"})
-        events.append({"type": "draw", "player": seat})
-    elif kind == "move":
-        src, dst, units = action["from"], action["to"], action["units"]
-        leaving_all = len(units) == len(units_in(root, src, seat))
-        if leaving_all and has_opposing_cards(root, src, seat) and \
-                combat.start_retreat(draft, cat, seat, src, dst, units, events):
-            after_combat(draft, cat, events)
-            return
-        for u in units:
-            draft.at("units", u)["sector"] = dst
-        events.append({"type": "moved", "units": list(units), "from": src, "to": dst})
-    elif kind == "attack":
-        combat.start(draft, cat, seat, action["sector"], events)
-        after_combat(draft, cat, events)
-        return
-    else:
-        events.append({"type": "skipped", "player": seat})
-    settle(draft, cat, events)
-    end_turn(draft, cat, events)
+    if carry(draft, cat, action, events):
+        settle(draft, cat, events)
+        end_turn(draft, cat, events)
+
+
+def effect_done(draft: Draft, cat: Catalogue, done: bool, events: list[dict]) -> bool:
+    """A card played or an ability used as the action: True when it is done;
+    otherwise its damage waits for a Defender and the turn ends after (KOZ-45)."""
+    if not done:
+        settle(draft, cat, events)
+        pause(draft, "end_turn")
+    return done
 
 
 def after_combat(draft, cat: Catalogue, events: list[dict]) -> None:

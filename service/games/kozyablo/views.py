@@ -28,7 +28,7 @@ import random
 from itertools import combinations
 
 from service.games.kozyablo import abilities
-from service.games.kozyablo.catalogue import Catalogue, face, of_state
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.sectors import production
 from service.games.kozyablo.stats import unit_stats
 
@@ -106,7 +106,7 @@ def hide(state: dict, player: int | None) -> dict:
         players.append(q)
     seen["players"] = players
     aliases = _hidden_units(state, player)
-    seen["derived"] = derived(state, of_state(state), set(aliases))
+    seen["derived"] = derived(state, Catalogue.of_state(state), set(aliases))
     if aliases:
         units = {uid: d for uid, d in state["units"].items() if uid not in aliases}
         for uid, alias in aliases.items():
@@ -123,11 +123,11 @@ def hide(state: dict, player: int | None) -> dict:
 def derived(state: dict, cat: Catalogue, hidden: set[str]) -> dict:
     """Production levels per seat and effective stats of the creatures not in ``hidden``.
 
-    >>> import card_db; from service.games.kozyablo.catalogue import catalogue
+    >>> import card_db; from service.games.kozyablo.cards import Catalogue
     >>> st = {"players": [{"capital": "0.kz_capital"}], "sectors": {}, "lasting": {},
     ...       "units": {"0.kz_hero": {"owner": 0, "sector": "s", "damage": 0,
     ...                               "shadow": False, "artifacts": ["0.kz_art_horns"]}}}
-    >>> d = derived(st, catalogue(card_db.get("kozyablo")), set())
+    >>> d = derived(st, Catalogue.of(card_db.get("kozyablo")), set())
     >>> d["production"], d["units"]["0.kz_hero"]["attack"]
     ([{'gold': 1, 'crystals': 2, 'mana': 2}], 5)
     """

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import card_db
+from service.games import catalogue
 
 
 def instance_ids(seat: int, faces: list[str]) -> list[str]:
     """Unique instance ids for a player's cards, copies numbered from #2."""
     seen: dict[str, int] = {}
-    out = []
+    out: list[str] = []
     for f in faces:
         n = seen.get(f, 0) + 1
         seen[f] = n
@@ -50,19 +52,22 @@ class Face:
     attack: int
     life: int
     speed: int
-    abilities: frozenset
+    abilities: frozenset[str]
     armor: int
     regeneration: int
-    activated: tuple
-    triggers: tuple
-    data: dict
+    activated: tuple[dict[str, Any], ...]
+    triggers: tuple[dict[str, Any], ...]
+    data: dict[str, Any]
 
 
-class Catalogue:
-    """The card set of a state, with each card as a ``Face``."""
+class Catalogue(catalogue.Catalogue):
+    """The card set of a state, with each card as a ``Face``
+    (``Catalogue.of(cards)`` / ``Catalogue.of_state(state)``)."""
 
-    def __init__(self, cards: card_db.CardSet):
-        self.set = cards
+    game_id = "kozyablo"
+
+    def __init__(self, cards: card_db.CardSet) -> None:
+        super().__init__(cards)
         self.faces: dict[str, Face] = {}
         for card in cards.data["cards"]:
             abilities = frozenset(a["type"] for a in card["abilities"])
@@ -73,26 +78,6 @@ class Catalogue:
                 speed=card.get("speed", 0), abilities=abilities,
                 armor=values.get("armor", 0), regeneration=values.get("regeneration", 0),
                 activated=tuple(card["activated"]), triggers=tuple(card["triggers"]), data=card)
-        self.capitals = {c["id"]: c for c in cards.data["capitals"]}
+        self.capitals: dict[str, dict[str, Any]] = {c["id"]: c for c in cards.data["capitals"]}
         self.sector_kinds = {s["id"] for s in cards.data["sectors"]}
-        self.decks = cards.data["reference_decks"]
-
-    def card(self, card_id: str) -> dict | None:
-        return self.set.cards.get(card_id)
-
-
-_catalogues: dict[str, Catalogue] = {}
-
-
-def catalogue(cards: card_db.CardSet) -> Catalogue:
-    """The ``Catalogue`` of a loaded set (built once per set and hash)."""
-    key = f"{cards.id}/{cards.hash}"
-    found = _catalogues.get(key)
-    if found is None:
-        found = _catalogues[key] = Catalogue(cards)
-    return found
-
-
-def of_state(state: dict) -> Catalogue:
-    """The catalogue a state was made with."""
-    return catalogue(card_db.get("kozyablo", state["card_set"]["id"]))
+        self.decks: dict[str, dict[str, Any]] = cards.data["reference_decks"]

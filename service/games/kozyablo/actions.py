@@ -1,0 +1,425 @@
+"""Every Kozyablo action type, declared once (``ACTIONS``), and the main actions (KOZ-15).
+
+Each ``Action`` bundles its fields, description, ``check``, ``resolve`` and
+``legal`` lister; ``Kozyablo`` dispatches on them (``service.games.base``).
+A main-phase action is a ``MainAction``: its ``resolve`` declares it (KOZ-16,
+``turn.declare``), and ``carry`` does it once the response window is over
+(``Kozyablo.after_action``), after its ``check`` again: an action that became
+illegal in the window fizzles.  ``check`` and ``resolve`` may ask the phase
+(``defend`` answers a strike in combat and an effect's damage alike), never
+the type.
+
+Garrison (KOZ-16a): while a player's capital holds more of their creatures
+than its Garrison, their action must be a move out of it; free abilities
+stay open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from service.games import shape as s
+from service.games.base import Action
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.kozyablo import abilities, combat, effect_damage, play, setup, turn
+from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.sectors import (
+    capital_id,
+    garrison_room,
+    has_opposing_cards,
+    is_capital,
+    is_out,
+    over_garrison,
+    units_in,
+)
+from service.games.kozyablo.shapes import CHOICE, ID, SEAT
+from service.games.messages import N_, joined
+
+
+@dataclass(frozen=True, kw_only=True)
+class MainAction(Action):
+    """A main-phase action (KOZ-15): declared, then carried out by ``carry``."""
+
+    carry: turn.Carry
+
+
+# ------------------------------------------------------------ main actions: listing
+def moves(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+    """Moves listed: each squad whole, and each creature of it alone.
+
+    Any other non-empty part of a squad is legal too (see ``constraints``).
+    """
+    must = over_garrison(state, cat, seat)
+    cap = capital_id(state, seat)
+    squads: dict[str, list[str]] = {}
+    for u, d in state["units"].items():
+        if d["owner"] == seat:
+            squads.setdefault(d["sector"], []).append(u)
+    out = []
+    for src in sorted(squads):
+        if must and src != cap:
+            continue
+        squad = sorted(squads[src])
+        parts = [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
+        for dst in sorted(state["sectors"]):
+            if dst == src or (is_capital(state, src) and is_capital(state, dst)):
+                continue
+            for part in parts:
+                if must and len(part) < must:
+                    continue
+                if dst == cap and not garrison_room(state, cat, seat, len(part)):
+                    continue
+                out.append({"type": "move", "player": seat, "from": src, "to": dst,
+                            "units": part})
+    return out
+
+
+def attack_sectors(state: dict, seat: int) -> list[str]:
+    """KOZ-24: sectors where ``seat`` has creatures and the enemy something to strike."""
+    out = []
+    mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
+    for sid in sorted(mine):
+        sec = state["sectors"][sid]
+        if (sec["kind"] == "capital" and sec["owner"] != seat
+                and not is_out(state, sec["owner"])) or any(
+                d["sector"] == sid and d["owner"] != seat and not d["shadow"]
+                for d in state["units"].values()) or any(
+                d["sector"] == sid and d["owner"] != seat for d in state["buildings"].values()):
+            out.append(sid)
+    return out
+
+
+def _free_to_act(state: dict, seat: int) -> bool:
+    """Whether ``seat``'s action may be other than a move out of the capital (KOZ-16a)."""
+    return not over_garrison(state, Catalogue.of_state(state), seat)
+
+
+def _list_plays(state: dict, entry: dict) -> list[dict]:
+    seat = entry["player"]
+    return play.options(state, Catalogue.of_state(state), seat) \
+        if _free_to_act(state, seat) else []
+
+
+def _list_draw(state: dict, entry: dict) -> list[dict]:
+    seat = entry["player"]
+    if _free_to_act(state, seat) and setup.deck_left(state, seat) > 0:
+        return [{"type": "draw", "player": seat}]
+    return []
+
+
+def _list_moves(state: dict, entry: dict) -> list[dict]:
+    return moves(state, Catalogue.of_state(state), entry["player"])
+
+
+def _list_attacks(state: dict, entry: dict) -> list[dict]:
+    seat = entry["player"]
+    if not _free_to_act(state, seat):
+        return []
+    return [{"type": "attack", "player": seat, "sector": sid}
+            for sid in attack_sectors(state, seat)]
+
+
+def _list_uses(state: dict, entry: dict) -> list[dict]:
+    """Free abilities (main phase and response window), then action abilities
+    (main phase, unless the garrison must move, KOZ-16a)."""
+    seat, cat = entry["player"], Catalogue.of_state(state)
+    free = abilities.uses(state, cat, seat, ("free",))
+    if state["phase"] == "main" and _free_to_act(state, seat):
+        return free + abilities.uses(state, cat, seat, ("action",))
+    return free
+
+
+def _list_skip(state: dict, entry: dict) -> list[dict]:
+    seat = entry["player"]
+    return [{"type": "skip", "player": seat}] if _free_to_act(state, seat) else []
+
+
+# ------------------------------------------------------------ main actions: checking
+def _garrison_first(state: dict, seat: int) -> None:
+    """KOZ-16a: an action other than a move waits until the garrison is restored."""
+    must = over_garrison(state, Catalogue.of_state(state), seat)
+    if must:
+        raise RuleViolation("KOZ-16a", N_("your capital holds {must} creature(s) more than its "
+                                          "garrison: your action must move them out", must=must))
+
+
+def _check_play(state: dict, action: dict) -> None:
+    _garrison_first(state, action["player"])
+    play.check(state, Catalogue.of_state(state), action)
+
+
+def _check_draw(state: dict, action: dict) -> None:
+    _garrison_first(state, action["player"])
+    if setup.deck_left(state, action["player"]) <= 0:
+        raise RuleViolation("KOZ-50", N_("your deck is empty: drawing is not a legal action"))
+
+
+def check_move(state: dict, action: dict) -> None:
+    """KOZ-15/KOZ-16a: the creatures move together from one sector to another."""
+    seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
+    cat = Catalogue.of_state(state)
+    for sid in (src, dst):
+        if sid not in state["sectors"]:
+            raise RuleViolation("KOZ-15", N_("no sector {s!r} on the table", s=sid))
+    if not units or len(set(units)) != len(units):
+        raise RuleViolation("KOZ-15", N_("move one or more different creatures"))
+    for u in units:
+        d = state["units"].get(u)
+        if d is None or d["owner"] != seat or d["sector"] != src:
+            raise RuleViolation("KOZ-15", N_("{u!r} is not a creature of yours in {src}",
+                                             u=u, src=src))
+    if src == dst:
+        raise RuleViolation("KOZ-15", N_("a move goes to another sector"))
+    if is_capital(state, src) and is_capital(state, dst):
+        raise RuleViolation("KOZ-16a", N_("no direct move from one capital to another"))
+    cap = capital_id(state, seat)
+    must = over_garrison(state, cat, seat)
+    if must and (src != cap or len(units) < must):
+        raise RuleViolation("KOZ-16a", N_("move at least {must} creature(s) out of your capital "
+                                          "to restore its garrison limit", must=must))
+    if dst == cap and not garrison_room(state, cat, seat, len(units)):
+        raise RuleViolation("KOZ-16a", N_("that would put more creatures in your capital than "
+                                          "its garrison allows"))
+
+
+def _check_attack(state: dict, action: dict) -> None:
+    _garrison_first(state, action["player"])
+    if action["sector"] not in attack_sectors(state, action["player"]):
+        raise RuleViolation("KOZ-24", N_("an attack needs creatures of yours and something "
+                                         "of the enemy's to strike in that sector"))
+
+
+def _check_use(state: dict, action: dict) -> None:
+    """A free ability in the main phase or a response window (KOZ-16); an action
+    ability in the main phase, as its action (KOZ-15, KOZ-16a)."""
+    main = state["phase"] == "main"
+    try:
+        mark, _ = abilities.check(state, Catalogue.of_state(state), action,
+                                  ("free", "action") if main else ("free",))
+    except ValueError as exc:
+        raise RuleViolation("KOZ-16", exc.args[0]) from None
+    if mark == "action":
+        _garrison_first(state, action["player"])
+
+
+def _check_skip(state: dict, action: dict) -> None:
+    _garrison_first(state, action["player"])
+
+
+# ------------------------------------------------------------ main actions: doing
+def _use(draft: Draft, action: dict, events: list[dict]) -> None:
+    """A free ability is used at once; an action ability is declared (KOZ-16)."""
+    root = draft.root
+    cat = Catalogue.of_state(root)
+    if root["phase"] == "response" or abilities.mark(root, cat, action) == "free":
+        turn.use_free(draft, cat, action, events)
+    else:
+        turn.declare(draft, action, events)
+
+
+def _carry_play(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    return turn.effect_done(draft, cat, play.play(draft, cat, action, events), events)
+
+
+def _carry_use(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    return turn.effect_done(draft, cat, abilities.use(draft, cat, action, events), events)
+
+
+def _carry_draw(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    draft.at("queue").append({"seat": action["player"], "to": "hand"})
+    events.append({"type": "draw", "player": action["player"]})
+    return True
+
+
+def _carry_move(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    """The creatures go; leaving a sector with opposing cards draws a retreat attack (KOZ-16a)."""
+    root = draft.root
+    seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
+    leaving_all = len(units) == len(units_in(root, src, seat))
+    if leaving_all and has_opposing_cards(root, src, seat) and \
+            combat.start_retreat(draft, cat, seat, src, dst, units, events):
+        turn.after_combat(draft, cat, events)
+        return False
+    for u in units:
+        draft.at("units", u)["sector"] = dst
+    events.append({"type": "moved", "units": list(units), "from": src, "to": dst})
+    return True
+
+
+def _carry_attack(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    combat.start(draft, cat, action["player"], action["sector"], events)
+    turn.after_combat(draft, cat, events)
+    return False
+
+
+def _carry_skip(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+    events.append({"type": "skipped", "player": action["player"]})
+    return True
+
+
+# ------------------------------------------------------------ the other decisions
+def _list_keep(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "keep", "player": entry["player"]}]
+
+
+def _keep(draft: Draft, action: dict, events: list[dict]) -> None:
+    draft.at("players", action["player"])["ready"] = True
+    events.append({"type": "kept", "player": action["player"]})
+
+
+def _list_pass(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "pass", "player": entry["player"]}]
+
+
+def _strike(draft: Draft, action: dict, events: list[dict]) -> None:
+    cat = Catalogue.of_state(draft.root)
+    combat.strike(draft, cat, action["unit"], action["targets"], events)
+    turn.after_combat(draft, cat, events)
+
+
+def _check_evade(state: dict, action: dict) -> None:
+    _one_of("KOZ-46", action["card"], combat.reaction(state, Catalogue.of_state(state)))
+
+
+def _list_evade(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "evade", "player": entry["player"], "card": c}
+            for c in _offer(state)["options"]]
+
+
+def _evade(draft: Draft, action: dict, events: list[dict]) -> None:
+    cat = Catalogue.of_state(draft.root)
+    combat.evade(draft, cat, action["card"], events)
+    turn.after_combat(draft, cat, events)
+
+
+def _offer(state: dict) -> dict:
+    """The reaction offered now: to an effect's damage, or in a combat (KOZ-45, KOZ-46)."""
+    cat = Catalogue.of_state(state)
+    offer = effect_damage.reaction(state, cat) if state["phase"] == "effect" \
+        else combat.reaction(state, cat)
+    assert offer is not None, "a reaction is pending"
+    return offer
+
+
+def _one_of(rule: str, choice: str, offer: dict | None) -> None:
+    options = offer["options"] if offer is not None else []
+    if choice not in options:
+        raise RuleViolation(rule, N_("{choice!r} is not one of: {items}",
+                                     choice=choice, items=joined(options)))
+
+
+def _check_defend(state: dict, action: dict) -> None:
+    _one_of("KOZ-45", action["unit"], _offer(state))
+
+
+def _list_defend(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "defend", "player": entry["player"], "unit": u}
+            for u in _offer(state)["options"]]
+
+
+def _defend(draft: Draft, action: dict, events: list[dict]) -> None:
+    """KOZ-45: a Defender takes the effect's damage, or the strike, instead."""
+    cat = Catalogue.of_state(draft.root)
+    if draft.root["phase"] == "effect":
+        effect_damage.defend(draft, cat, action["unit"], events)
+        turn.resume_effect(draft, cat, events)
+    else:
+        combat.defend(draft, cat, action["unit"], events)
+        turn.after_combat(draft, cat, events)
+
+
+def _list_decline(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "decline", "player": entry["player"]}]
+
+
+def _decline(draft: Draft, action: dict, events: list[dict]) -> None:
+    cat = Catalogue.of_state(draft.root)
+    if draft.root["phase"] == "effect":
+        effect_damage.decline(draft, cat, events)
+        turn.resume_effect(draft, cat, events)
+    else:
+        combat.decline(draft, cat, events)
+        turn.after_combat(draft, cat, events)
+
+
+def _list_strikes(state: dict, entry: dict) -> Iterable[dict]:
+    cat = Catalogue.of_state(state)
+    _, group = combat.candidates(state, cat)
+    return [{"type": "strike", "player": entry["player"], "unit": u, "targets": ts}
+            for u in group for ts in combat.strike_options(state, cat, u)]
+
+
+def _check_strike(state: dict, action: dict) -> None:
+    combat.check_strike(state, Catalogue.of_state(state), action)
+
+
+#: the main actions (KOZ-15), in the order the ``action`` decision lists them
+MAIN: dict[str, MainAction] = {
+    "play_card": MainAction(
+        "Play a card from hand (KOZ-17 … KOZ-23): `sector` for a creature, `target` for an "
+        "artifact, the effect's choice for magic/events.", {"card": ID}, optional=CHOICE,
+        check=_check_play, resolve=turn.declare, legal=_list_plays, carry=_carry_play),
+    "draw": MainAction("Draw the top card of your deck (KOZ-15).", {},
+                       check=_check_draw, resolve=turn.declare, legal=_list_draw,
+                       carry=_carry_draw),
+    "move": MainAction(
+        "Move creatures from one sector to another (KOZ-15, KOZ-16a).",
+        {"from": ID, "to": ID, "units": s.ListOf(ID, min_items=1, max_items=30)},
+        check=check_move, resolve=turn.declare, legal=_list_moves, carry=_carry_move),
+    "attack": MainAction("Declare an attack in a sector (KOZ-24).", {"sector": ID},
+                         check=_check_attack, resolve=turn.declare, legal=_list_attacks,
+                         carry=_carry_attack),
+    "use_ability": MainAction(
+        "Use an on-table ability by name: 'regeneration', 'shadow' or the `name` of an "
+        "activated ability in the card data (KOZ-16, KOZ-40, KOZ-41).",
+        {"source": ID, "ability": s.Str(max_length=16)}, optional=CHOICE,
+        check=_check_use, resolve=_use, legal=_list_uses, carry=_carry_use),
+    "skip": MainAction("Skip the action (KOZ-15).", {}, check=_check_skip,
+                       resolve=turn.declare, legal=_list_skip, carry=_carry_skip),
+}
+
+#: every action type (this order is the one ``describe`` shows)
+ACTIONS: dict[str, Action] = {
+    "lot": Action("Chance: who goes first among players of one race (KOZ-10).",
+                  {"first": SEAT}, resolve=setup.resolve_lot, chance=True),
+    "reveal": Action("Chance: the card face (a card id, not an instance id) that came off a "
+                     "player's deck (KOZ-8, KOZ-9, draws).", {"seat": SEAT, "face": ID},
+                     resolve=setup.resolve_reveal, chance=True),
+    "keep": Action("Keep the hand (KOZ-9).", {}, resolve=_keep, legal=_list_keep),
+    "mulligan": Action(
+        "Discard the top 3 of the deck, shuffle these hand cards back, draw as many "
+        "(KOZ-9, at most three times).", {"cards": s.ListOf(ID, min_items=1, max_items=6)},
+        check=setup.check_mulligan, resolve=setup.mulligan, legal=setup.mulligans),
+    "play_card": MAIN["play_card"],
+    "draw": MAIN["draw"],
+    "move": MAIN["move"],
+    "attack": MAIN["attack"],
+    "use_ability": MAIN["use_ability"],
+    "skip": MAIN["skip"],
+    "pass": Action("Let the declared action be carried out (KOZ-16 response window).", {},
+                   resolve=turn.pass_window, legal=_list_pass),
+    "strike": Action(
+        "Strike with the creature whose turn it is (KOZ-25, KOZ-26; two targets for Area).",
+        {"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
+        check=_check_strike, resolve=_strike, legal=_list_strikes),
+    "evade": Action("Evasion: discard this card, the strike misses (KOZ-46).", {"card": ID},
+                    check=_check_evade, resolve=_evade, legal=_list_evade),
+    "defend": Action("Defender: this creature takes the strike, or the effect's damage, "
+                     "instead (KOZ-45, KOZ-49).", {"unit": ID},
+                     check=_check_defend, resolve=_defend, legal=_list_defend),
+    "decline": Action("No reaction to the strike or to the effect's damage (KOZ-45, KOZ-46).",
+                      {}, resolve=_decline, legal=_list_decline),
+}
+
+#: pending decision kind -> the action types answering it, in listing order
+DECISIONS: dict[str, tuple[str, ...]] = {
+    "lot": ("lot",), "reveal": ("reveal",),
+    "mulligan": ("keep", "mulligan"),
+    "action": tuple(MAIN),
+    "response": ("use_ability", "pass"),
+    "defend": ("defend", "decline"),  # a strike (combat) or an effect's damage (KOZ-45)
+    "strike": ("strike",),
+    "evade": ("evade", "decline"),
+}
