@@ -1,8 +1,8 @@
 """Marshmallow schema of a Kozyablo card set (``card_db/kozyablo/<set>.yaml``).
 
-Card behaviour is data from a closed vocabulary (``ABILITIES``,
-``EFFECT_KINDS``, ``TARGETS``) that one effect engine interprets
-(``service.games.kozyablo.effects``); a card naming anything outside the
+Card behaviour is data from a closed vocabulary (``ABILITIES``, and the
+engine's own ``EFFECTS`` and ``TARGETS`` in ``service.games.kozyablo.effects``,
+each entry carrying its implementation); a card naming anything outside the
 vocabulary is refused when the set is loaded, with the card and field named.
 
 >>> from marshmallow import ValidationError
@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from service.games.kozyablo.abilities import KEYWORDS
+from service.games.kozyablo.effects import EFFECTS, TARGETS
+
 RACES = ("pozorki", "trutni", "kozly", "zhloby")
 SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")
 CARD_TYPES = ("creature", "hero", "magic", "event", "artifact", "building")
@@ -27,16 +30,10 @@ ABILITIES = ("flying", "area", "two_attacks", "archer", "magic_attack", "magic_w
              "weapon_protection", "arrow_protection", "magic_protection", "armor",
              "regeneration", "shadow", "scout", "undead", "vampirism", "defender", "evasion")
 VALUED_ABILITIES = ("armor", "regeneration")
-#: what an effect does
-EFFECT_KINDS = ("damage", "heal", "modify", "draw", "destroy_building", "dispel",
-                "reveal_shadows", "damage_capital")
-#: whom an effect reaches; see ``service.games.kozyablo.effects``
-TARGETS = ("creature", "enemy_creature", "ally_creature", "self", "enemy_squad",
-           "ally_squad", "sector", "all_creatures", "enemy_building", "lasting_magic",
-           "player", "enemy_capital")
+#: what an effect does (the kinds a card may carry)
+EFFECT_KINDS = tuple(k for k, e in EFFECTS.items() if e.printed)
 #: targets an effect can reach without anybody choosing (triggers)
-CHOICELESS_TARGETS = ("self", "ally_squad", "enemy_squad", "all_creatures", "player",
-                      "enemy_capital")
+CHOICELESS_TARGETS = tuple(t for t, e in TARGETS.items() if e.choiceless)
 MAGIC_KINDS = ("instant", "temporary", "permanent")
 RESOURCES = ("gold", "crystals", "mana")
 
@@ -67,7 +64,7 @@ class ModifySchema(Schema):
 
 class EffectSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(EFFECT_KINDS))
-    target = fields.String(required=True, validate=validate.OneOf(TARGETS))
+    target = fields.String(required=True, validate=validate.OneOf(tuple(TARGETS)))
     amount = fields.Integer(validate=validate.Range(min=1, max=12))
     modify = fields.Nested(ModifySchema)
     #: KOZ-43: undead are immune to this spell
@@ -78,21 +75,11 @@ class EffectSchema(Schema):
     @validates_schema
     def _fits(self, data, **kwargs):
         kind = data["kind"]
-        if kind in ("damage", "heal", "draw", "damage_capital") and "amount" not in data:
-            raise ValidationError(f"a {kind} effect needs an amount", "amount")
-        if kind == "modify" and "modify" not in data:
-            raise ValidationError("a modify effect needs modify", "modify")
-        allowed = {
-            "damage": ("creature", "enemy_creature", "enemy_squad", "sector", "all_creatures"),
-            "heal": ("creature", "ally_creature", "self", "ally_squad"),
-            "modify": ("creature", "ally_creature", "enemy_creature", "self", "ally_squad",
-                       "enemy_squad"),
-            "draw": ("player",),
-            "destroy_building": ("enemy_building",),
-            "dispel": ("lasting_magic",),
-            "reveal_shadows": ("sector",),
-            "damage_capital": ("enemy_capital",),
-        }[kind]
+        for key in EFFECTS[kind].needs:
+            if key not in data:
+                raise ValidationError(f"a {kind} effect needs "
+                                      + ("an amount" if key == "amount" else key), key)
+        allowed = EFFECTS[kind].targets
         if data["target"] not in allowed:
             raise ValidationError(f"a {kind} effect targets one of {', '.join(allowed)}",
                                   "target")
@@ -106,13 +93,13 @@ class ActivatedSchema(Schema):
 
     name = fields.String(required=True, validate=[
         validate.Regexp(r"^[a-z][a-z_]{1,20}$"),
-        validate.NoneOf(("regeneration", "shadow"), error="a built-in ability name")])
+        validate.NoneOf(tuple(KEYWORDS), error="a built-in ability name")])
     mark = fields.String(required=True, validate=validate.OneOf(("action", "free")))
     effect = fields.Nested(EffectSchema, required=True)
 
     @validates_schema
     def _no_modify(self, data, **kwargs):
-        if data["effect"]["kind"] == "modify":
+        if EFFECTS[data["effect"]["kind"]].lasting:
             raise ValidationError("an ability cannot modify (only lasting magic does)", "effect")
 
 
@@ -127,7 +114,7 @@ class TriggerSchema(Schema):
         if data["effect"]["target"] not in CHOICELESS_TARGETS:
             raise ValidationError("a trigger's target must need no choice: one of "
                                   + ", ".join(CHOICELESS_TARGETS), "effect")
-        if data["effect"]["kind"] == "modify":
+        if EFFECTS[data["effect"]["kind"]].lasting:
             raise ValidationError("a trigger cannot modify (only lasting magic does)", "effect")
 
 
@@ -172,9 +159,10 @@ class CardSchema(Schema):
             raise ValidationError(missing)
         if data.get("kind") == "temporary" and "time" not in data:
             raise ValidationError("temporary magic needs time (Time-N)", "time")
-        if data.get("kind") in ("temporary", "permanent") and data["effect"]["kind"] != "modify":
+        lasting = "effect" in data and EFFECTS[data["effect"]["kind"]].lasting
+        if data.get("kind") in ("temporary", "permanent") and not lasting:
             raise ValidationError("lasting magic must be a modify effect", "effect")
-        if data.get("kind") == "instant" and data["effect"]["kind"] == "modify":
+        if data.get("kind") == "instant" and lasting:
             raise ValidationError("instant magic cannot modify (make it temporary)", "effect")
         if t not in ("creature", "hero", "building") and (
                 data.get("activated") or data.get("triggers") or data.get("abilities")):

@@ -11,24 +11,49 @@ their own sector (KOZ-16).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from service.games.draft import Draft
 from service.games.kozyablo import effects
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.stats import unit_stats
+from service.games.kozyablo.stats import Stats, unit_stats
 from service.games.messages import N_, either, joined
 
 
-def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, dict | None]]:
-    """``[(key, mark, effect)]`` of a source; effect None for Shadow."""
+@dataclass(frozen=True)
+class Keyword:
+    """An on-table ability every creature with the keyword offers, under its
+    name: its ``effect`` (from the creature's stats), whether the creature is
+    ``ready`` to use it now, and its mark."""
+
+    effect: Callable[[Stats], effects.Effect]
+    ready: Callable[[dict[str, Any]], bool]
+    mark: str = "action"
+
+
+#: the keyword abilities a player uses (``schemas.cards_kozyablo`` keeps their names
+#: from activated abilities)
+KEYWORDS: dict[str, Keyword] = {
+    # KOZ-40 Regeneration X: restores X life, when the creature has damage to heal
+    "regeneration": Keyword(lambda s: {"kind": "heal", "target": "self",
+                                       "amount": s.regeneration},
+                            lambda unit: unit["damage"] > 0),
+    # KOZ-41 Shadow: the creature hides face down
+    "shadow": Keyword(lambda s: {"kind": "hide", "target": "self"},
+                      lambda unit: not unit["shadow"]),
+}
+
+
+def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, effects.Effect]]:
+    """``[(key, mark, effect)]`` of a source: its keyword abilities, then its activated ones."""
     f = cat.faces[face(source)]
-    out: list[tuple[str, str, dict | None]] = []
-    unit = state["units"].get(source)
-    if unit is not None:
+    out: list[tuple[str, str, effects.Effect]] = []
+    if source in state["units"]:
         s = unit_stats(state, cat, source)
-        if "regeneration" in s.abilities:
-            out.append(("regeneration", "action", {"kind": "heal", "target": "self",
-                                                   "amount": s.regeneration}))
-        if "shadow" in s.abilities:
-            out.append(("shadow", "action", None))
+        out += [(key, kw.mark, kw.effect(s)) for key, kw in KEYWORDS.items()
+                if key in s.abilities]
     for a in f.activated:
         out.append((a["name"], a["mark"], a["effect"]))
     return out
@@ -61,10 +86,10 @@ def uses(state: dict, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> list
     return out
 
 
-def _choices(state, cat, seat, source, key, effect) -> list[dict]:
-    if key == "shadow":
-        return [] if state["units"][source]["shadow"] else [{}]
-    if key == "regeneration" and state["units"][source]["damage"] == 0:
+def _choices(state: dict, cat: Catalogue, seat: int, source: str, key: str,
+             effect: effects.Effect) -> list[dict]:
+    keyword = KEYWORDS.get(key)
+    if keyword is not None and not keyword.ready(state["units"][source]):
         return []
     return effects.choices(state, cat, seat, effect, from_magic=False,
                            sector=sector_of(state, source), source=source)
@@ -99,7 +124,7 @@ def check(state: dict, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> 
     return mark, effect
 
 
-def use(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def use(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
     """Carry out a use (checked); False when its damage waits for a Defender (KOZ-45)."""
     root = draft.root
     source, key, seat = action["source"], action["ability"], action["player"]
@@ -108,9 +133,6 @@ def use(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
     if mark == "free":
         draft.at("used").append(f"{source}:{key}")
     events.append({"type": "ability_used", "source": source, "ability": key, "mark": mark})
-    if key == "shadow":
-        effects.hide(draft, source, events)
-        return True
     if source in root["units"] and root["units"][source]["shadow"]:
         effects.reveal(draft, [source], events, "KOZ-41")
     choice = {k: action[k] for k in ("target", "sector") if k in action}

@@ -20,6 +20,11 @@ enemy creature there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from service.games.draft import Draft
 from service.games.kozyablo import effect_damage
 from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import heal, remove_from_table, wound
@@ -27,11 +32,25 @@ from service.games.kozyablo.sectors import capital_id, seats_after
 from service.games.kozyablo.setup import deck_left
 from service.games.kozyablo.stats import unit_stats
 
-UNIT_TARGETS = ("creature", "enemy_creature", "ally_creature")
-SQUAD_TARGETS = ("enemy_squad", "ally_squad", "sector")
+Effect = dict[str, Any]
 
 
-def affected(state: dict, cat: Catalogue, uid: str, effect: dict, from_magic: bool) -> bool:
+@dataclass(frozen=True)
+class Use:
+    """One use of an effect: by ``seat``, with the ``choice`` made; ``card`` is a
+    magic/event card being played, ``source`` and ``sector`` an ability's or
+    trigger's card and its own sector."""
+
+    seat: int
+    effect: Effect
+    choice: dict[str, Any]
+    from_magic: bool
+    card: str | None = None
+    sector: str | None = None
+    source: str | None = None
+
+
+def affected(state: dict, cat: Catalogue, uid: str, effect: Effect, from_magic: bool) -> bool:
     """May this effect reach creature ``uid`` at all?"""
     unit = state["units"][uid]
     if unit["shadow"]:
@@ -46,125 +65,270 @@ def affected(state: dict, cat: Catalogue, uid: str, effect: dict, from_magic: bo
     return True
 
 
-def _side_ok(target: str, owner: int, seat: int) -> bool:
-    if target.startswith("enemy"):
+# ------------------------------------------------------------ whom an effect reaches
+def _side_ok(side: str | None, owner: int, seat: int) -> bool:
+    if side == "enemy":
         return owner != seat
-    if target.startswith("ally"):
+    if side == "ally":
         return owner == seat
     return True
 
 
-def choices(state: dict, cat: Catalogue, seat: int, effect: dict, *, from_magic: bool,
+#: ``choices(state, cat, seat, effect, from_magic, sector, source)``
+Chooser = Callable[[dict, Catalogue, int, Effect, bool, "str | None", "str | None"], list[dict]]
+#: ``reached(state, cat, use)``: the creatures an effect reaches with its choice
+Reacher = Callable[[dict, Catalogue, Use], list[str]]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Whom an effect reaches: its legal ``choices`` and the creatures ``reached``
+    (None: it reaches no creature); ``side`` the owners it may reach;
+    ``one_creature``: it reaches a single creature; ``choiceless``: no player
+    needs to choose (a trigger may use it)."""
+
+    choices: Chooser
+    reached: Reacher | None = None
+    side: str | None = None
+    one_creature: bool = False
+    choiceless: bool = False
+
+
+def _choose_creature(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+                     sector: str | None, source: str | None) -> list[dict]:
+    side = TARGETS[effect["target"]].side
+    return [{"target": u} for u, d in state["units"].items()
+            if (sector is None or d["sector"] == sector) and _side_ok(side, d["owner"], seat)
+            and affected(state, cat, u, effect, from_magic)]
+
+
+def _choose_self(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+                 sector: str | None, source: str | None) -> list[dict]:
+    return [{}] if source in state["units"] else []
+
+
+def _choose_squad(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+                  sector: str | None, source: str | None) -> list[dict]:
+    """A sector holding a creature the effect reaches (RULING KOZ-51: whose squad,
+    with more than two players); an ability or trigger: its own sector, no choice."""
+    target, on_hidden = effect["target"], EFFECTS[effect["kind"]].on_hidden
+    side = TARGETS[target].side
+    by_squad = sector is None and target == "enemy_squad" and len(state["players"]) > 2
+    sectors: list[Any] = []
+    for u, d in state["units"].items():
+        s = (d["sector"], d["owner"]) if by_squad else d["sector"]
+        if (sector is None or d["sector"] == sector) and s not in sectors \
+                and _side_ok(side, d["owner"], seat) \
+                and ((d["shadow"] and d["owner"] != seat) if on_hidden
+                     else affected(state, cat, u, effect, from_magic)):
+            sectors.append(s)
+    if sector is not None:
+        return [{}] if sectors else []
+    if by_squad:
+        return [{"sector": s, "squad": o} for s, o in sorted(sectors)]
+    return [{"sector": s} for s in sorted(sectors)]
+
+
+def _choose_nothing(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+                    sector: str | None, source: str | None) -> list[dict]:
+    return [{}]
+
+
+def _choose_building(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+                     sector: str | None, source: str | None) -> list[dict]:
+    return [{"target": b} for b, d in state["buildings"].items() if d["owner"] != seat]
+
+
+def _choose_lasting(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+                    sector: str | None, source: str | None) -> list[dict]:
+    return [{"target": m} for m in state["lasting"]]
+
+
+def _choose_capital(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+                    sector: str | None, source: str | None) -> list[dict]:
+    """RULING KOZ-51: which enemy capital, with more than two players."""
+    if len(state["players"]) > 2:
+        return [{"target": capital_id(state, s)} for s in sorted(seats_after(state, seat))]
+    return [{}]
+
+
+def _chosen_creature(state: dict, cat: Catalogue, use: Use) -> list[str]:
+    return [use.choice["target"]]
+
+
+def _source_creature(state: dict, cat: Catalogue, use: Use) -> list[str]:
+    assert use.source is not None
+    return [use.source]
+
+
+def _creatures_in_sector(state: dict, cat: Catalogue, use: Use) -> list[str]:
+    where = use.choice.get("sector", use.sector)
+    side = TARGETS[use.effect["target"]].side
+    return [u for u, d in state["units"].items()
+            if d["sector"] == where and _side_ok(side, d["owner"], use.seat)
+            and use.choice.get("squad", d["owner"]) == d["owner"]
+            and affected(state, cat, u, use.effect, use.from_magic)]
+
+
+def _every_creature(state: dict, cat: Catalogue, use: Use) -> list[str]:
+    return [u for u in state["units"] if affected(state, cat, u, use.effect, use.from_magic)]
+
+
+#: whom an effect reaches (``schemas.cards_kozyablo`` validates card data against it)
+TARGETS: dict[str, Target] = {
+    "creature": Target(_choose_creature, _chosen_creature, one_creature=True),
+    "enemy_creature": Target(_choose_creature, _chosen_creature, "enemy", one_creature=True),
+    "ally_creature": Target(_choose_creature, _chosen_creature, "ally", one_creature=True),
+    "self": Target(_choose_self, _source_creature, one_creature=True, choiceless=True),
+    "enemy_squad": Target(_choose_squad, _creatures_in_sector, "enemy", choiceless=True),
+    "ally_squad": Target(_choose_squad, _creatures_in_sector, "ally", choiceless=True),
+    "sector": Target(_choose_squad, _creatures_in_sector),
+    "all_creatures": Target(_choose_nothing, _every_creature, choiceless=True),
+    "enemy_building": Target(_choose_building),
+    "lasting_magic": Target(_choose_lasting),
+    "player": Target(_choose_nothing, choiceless=True),
+    "enemy_capital": Target(_choose_capital, choiceless=True),
+}
+
+
+def choices(state: dict, cat: Catalogue, seat: int, effect: Effect, *, from_magic: bool,
             sector: str | None = None, source: str | None = None) -> list[dict]:
     """Every legal choice for ``effect`` used by ``seat`` (``sector``: ability's own sector).
 
     An empty list means the effect cannot be used now.
     """
-    target = effect["target"]
-    units = state["units"]
-    if target in UNIT_TARGETS:
-        return [{"target": u} for u, d in units.items()
-                if (sector is None or d["sector"] == sector) and _side_ok(target, d["owner"], seat)
-                and affected(state, cat, u, effect, from_magic)]
-    if target == "self":
-        return [{}] if source in units else []
-    if target in SQUAD_TARGETS:
-        by_squad = sector is None and target == "enemy_squad" and len(state["players"]) > 2
-        sectors = []
-        for u, d in units.items():
-            s = (d["sector"], d["owner"]) if by_squad else d["sector"]
-            if (sector is None or d["sector"] == sector) and s not in sectors \
-                    and _side_ok(target, d["owner"], seat) \
-                    and (effect["kind"] == "reveal_shadows" or affected(state, cat, u, effect, from_magic)):
-                if effect["kind"] == "reveal_shadows" and not (d["shadow"] and d["owner"] != seat):
-                    continue
-                sectors.append(s)
-        if sector is not None:  # an ability or trigger: its own sector, no choice
-            return [{}] if sectors else []
-        if by_squad:  # RULING KOZ-51: whose squad
-            return [{"sector": s, "squad": o} for s, o in sorted(sectors)]
-        return [{"sector": s} for s in sorted(sectors)]
-    if target == "all_creatures":
-        return [{}]
-    if target == "enemy_building":
-        return [{"target": b} for b, d in state["buildings"].items() if d["owner"] != seat]
-    if target == "lasting_magic":
-        return [{"target": m} for m in state["lasting"]]
-    if target == "enemy_capital" and len(state["players"]) > 2:  # RULING KOZ-51: which
-        return [{"target": capital_id(state, s)} for s in sorted(seats_after(state, seat))]
-    if target in ("player", "enemy_capital"):
-        return [{}]
-    raise AssertionError(target)
+    return TARGETS[effect["target"]].choices(state, cat, seat, effect, from_magic, sector,
+                                             source)
 
 
-def reached_units(state: dict, cat: Catalogue, seat: int, effect: dict, choice: dict,
-                  from_magic: bool, sector: str | None, source: str | None) -> list[str]:
-    """The creatures an effect reaches with ``choice``."""
-    target = effect["target"]
-    if target in UNIT_TARGETS:
-        return [choice["target"]]
-    if target == "self":
-        return [source]
-    where = choice.get("sector", sector)
-    return [u for u, d in state["units"].items()
-            if (target == "all_creatures" or d["sector"] == where)
-            and _side_ok(target, d["owner"], seat) and choice.get("squad", d["owner"]) == d["owner"]
-            and affected(state, cat, u, effect, from_magic)]
+def reached_units(state: dict, cat: Catalogue, use: Use) -> list[str]:
+    """The creatures an effect reaches with its choice."""
+    reached = TARGETS[use.effect["target"]].reached
+    assert reached is not None, "the card schema allows creature effects only on creatures"
+    return reached(state, cat, use)
 
 
-def apply(draft, cat: Catalogue, seat: int, effect: dict, choice: dict, events: list[dict], *,
-          from_magic: bool, card: str | None = None, sector: str | None = None,
-          source: str | None = None) -> bool:
+# ------------------------------------------------------------ what an effect does
+#: ``apply(draft, cat, use, events)``: carry the effect out; False when its damage
+#: waits for a Defender decision (KOZ-45)
+Applier = Callable[[Draft, Catalogue, Use, list[dict]], bool]
+
+
+@dataclass(frozen=True)
+class EffectKind:
+    """What an effect does (``apply``), whom it may reach (``targets``) and the
+    fields its card data needs (``needs``).  ``lasting``: only lasting magic has
+    it (KOZ-18); ``on_hidden``: it works on enemy creatures in the shadow;
+    ``printed``: cards may carry it (False: a built-in ability's own)."""
+
+    apply: Applier
+    targets: tuple[str, ...]
+    needs: tuple[str, ...] = ()
+    lasting: bool = False
+    on_hidden: bool = False
+    printed: bool = True
+
+
+def _damage(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    return effect_damage.deal(draft, cat, use.seat, use.effect,
+                              reached_units(draft.root, cat, use), events,
+                              from_magic=use.from_magic, source=use.card or use.source)
+
+
+def _heal(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    for uid in reached_units(draft.root, cat, use):
+        heal(draft, cat, uid, use.effect["amount"], events)
+    return True
+
+
+def _modify(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    """Lasting magic laid on a creature or on a squad (KOZ-18, RULING KOZ-18a)."""
+    root = draft.root
+    assert use.card is not None, "only lasting magic modifies"
+    target = TARGETS[use.effect["target"]]
+    entry: dict[str, Any] = {"owner": use.seat, "turns_left": None, "cast_turn": root["turn"]}
+    if target.one_creature:
+        entry["unit"] = use.choice.get("target", use.source)
+    else:
+        entry["sector"] = use.choice["sector"]
+        entry["seat"] = use.seat if target.side == "ally" else use.choice.get(
+            "squad", seats_after(root, use.seat)[0])
+    lasting = cat.faces[face(use.card)].data
+    if lasting["kind"] == "temporary":
+        entry["turns_left"] = lasting["time"]
+    draft.at("lasting")[use.card] = entry
+    events.append({"type": "magic_laid", "card": use.card,
+                   **{k: entry[k] for k in ("unit", "sector") if k in entry}})
+    return True
+
+
+def _draw(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    for _ in range(min(use.effect["amount"], max(deck_left(draft.root, use.seat), 0))):
+        draft.at("queue").append({"seat": use.seat, "to": "hand"})
+    return True
+
+
+def _destroy_building(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    remove_from_table(draft, cat, use.choice["target"], events, "destroyed")
+    return True
+
+
+def _dispel(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    mid = use.choice["target"]
+    owner = draft.at("lasting").pop(mid)["owner"]
+    draft.at("players", owner, "discard").append(mid)
+    events.append({"type": "magic_ended", "card": mid, "why": "dispelled"})
+    return True
+
+
+def _reveal_shadows(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    where = use.choice.get("sector", use.sector)
+    reveal(draft, [u for u, d in draft.root["units"].items()
+                   if d["sector"] == where and d["shadow"] and d["owner"] != use.seat],
+           events, "KOZ-41")
+    return True
+
+
+def _damage_capital(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    root = draft.root
+    cap = use.choice.get("target") or capital_id(root, seats_after(root, use.seat)[0])
+    wound(draft, cat, cap, use.effect["amount"], events, source=use.card or use.source)
+    return True
+
+
+def _hide(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+    assert use.source is not None
+    hide(draft, use.source, events)
+    return True
+
+
+#: what an effect does, by ``kind`` (Forge's ApiType: one name, one implementation)
+EFFECTS: dict[str, EffectKind] = {
+    "damage": EffectKind(_damage, ("creature", "enemy_creature", "enemy_squad", "sector",
+                                   "all_creatures"), needs=("amount",)),
+    "heal": EffectKind(_heal, ("creature", "ally_creature", "self", "ally_squad"),
+                       needs=("amount",)),
+    "modify": EffectKind(_modify, ("creature", "ally_creature", "enemy_creature", "self",
+                                   "ally_squad", "enemy_squad"), needs=("modify",), lasting=True),
+    "draw": EffectKind(_draw, ("player",), needs=("amount",)),
+    "destroy_building": EffectKind(_destroy_building, ("enemy_building",)),
+    "dispel": EffectKind(_dispel, ("lasting_magic",)),
+    "reveal_shadows": EffectKind(_reveal_shadows, ("sector",), on_hidden=True),
+    "damage_capital": EffectKind(_damage_capital, ("enemy_capital",), needs=("amount",)),
+    "hide": EffectKind(_hide, ("self",), printed=False),  # KOZ-41 Shadow (``abilities``)
+}
+
+
+def apply(draft: Draft, cat: Catalogue, seat: int, effect: Effect, choice: dict,
+          events: list[dict], *, from_magic: bool, card: str | None = None,
+          sector: str | None = None, source: str | None = None) -> bool:
     """Carry ``effect`` out.  ``card`` is a magic/event card being played.
 
     False when its damage waits for a Defender decision (KOZ-45,
     ``effect_damage``): the caller records how to go on afterwards.
     """
-    root = draft.root
-    kind = effect["kind"]
-    if kind == "damage":
-        return effect_damage.deal(
-            draft, cat, seat, effect,
-            reached_units(root, cat, seat, effect, choice, from_magic, sector, source), events,
-            from_magic=from_magic, source=card or source)
-    if kind == "heal":
-        for uid in reached_units(root, cat, seat, effect, choice, from_magic, sector, source):
-            heal(draft, cat, uid, effect["amount"], events)
-    elif kind == "modify":
-        tgt = effect["target"]
-        entry = {"owner": seat, "turns_left": None, "cast_turn": root["turn"]}
-        if tgt in UNIT_TARGETS or tgt == "self":
-            entry["unit"] = choice.get("target", source)
-        else:
-            entry["sector"] = choice["sector"]
-            entry["seat"] = seat if tgt.startswith("ally") else choice.get(
-                "squad", seats_after(root, seat)[0])
-        lasting = cat.faces[face(card)].data
-        if lasting["kind"] == "temporary":
-            entry["turns_left"] = lasting["time"]
-        draft.at("lasting")[card] = entry
-        events.append({"type": "magic_laid", "card": card,
-                       **{k: entry[k] for k in ("unit", "sector") if k in entry}})
-    elif kind == "draw":
-        for _ in range(min(effect["amount"], max(deck_left(root, seat), 0))):
-            draft.at("queue").append({"seat": seat, "to": "hand"})
-    elif kind == "destroy_building":
-        remove_from_table(draft, cat, choice["target"], events, "destroyed")
-    elif kind == "dispel":
-        mid = choice["target"]
-        owner = draft.at("lasting").pop(mid)["owner"]
-        draft.at("players", owner, "discard").append(mid)
-        events.append({"type": "magic_ended", "card": mid, "why": "dispelled"})
-    elif kind == "reveal_shadows":
-        reveal(draft, [u for u, d in root["units"].items()
-                       if d["sector"] == choice.get("sector", sector) and d["shadow"]
-                       and d["owner"] != seat], events, "KOZ-41")
-    elif kind == "damage_capital":
-        cap = choice.get("target") or capital_id(root, seats_after(root, seat)[0])
-        wound(draft, cat, cap, effect["amount"], events, source=card or source)
-    else:  # pragma: no cover - the schema allows nothing else
-        raise AssertionError(kind)
-    return True
+    use = Use(seat, effect, choice, from_magic, card, sector, source)
+    return EFFECTS[effect["kind"]].apply(draft, cat, use, events)
 
 
 def squad_magic_left(draft, events: list[dict]) -> None:
