@@ -19,6 +19,7 @@ keeps a cache of its own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
 import card_db
@@ -47,7 +48,7 @@ class Catalogue:
         return found  # type: ignore[no-any-return]
 
     @classmethod
-    def of_state(cls: type[C], state: dict) -> C:
+    def of_state(cls: type[C], state: Mapping[str, Any]) -> C:
         """The catalogue of the card set a state is played with."""
         ref = state["card_set"]
         found = _built.get((cls, ref["id"], ref["hash"]))

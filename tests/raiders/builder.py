@@ -14,7 +14,7 @@ from __future__ import annotations
 import orjson
 
 from service.games.raiders import GAME
-from service.games.raiders.cards import catalogue
+from service.games.raiders.cards import Catalogue
 
 
 def table(*, players: int = 2, hands: dict | None = None, holdings: dict | None = None,
@@ -33,7 +33,7 @@ def table(*, players: int = 2, hands: dict | None = None, holdings: dict | None 
     """
     base, _ = GAME.new_game(players, {**(options or {}), "chance": "table"}, seed=0)
     opts = {**base["options"], "chance": "server"}
-    cat = catalogue(GAME.card_set())
+    cat = Catalogue.of(GAME.card_set())
     hands = {int(k): list(v) for k, v in (hands or {}).items()}
     holdings = {int(k): dict(v) for k, v in (holdings or {}).items()}
     centre = list(centre or [])

@@ -97,9 +97,9 @@ def test_rai_20_a_guard_never_dies_from_its_own_power():
     state, _ = play(state, act("capture", 1, fighter="H-9", property="bank"),
                     act("play_trick", 1, card="D-6", target="S-8"),   # Bribe -3
                     act("play_trick", 1, card="S-6", target="S-8"))   # Trip -2
-    from service.games.raiders.cards import for_state
+    from service.games.raiders.cards import Catalogue
     from service.games.raiders.power import current_power
-    assert current_power(state, for_state(state), "S-8") == -2
+    assert current_power(state, Catalogue.of_state(state), "S-8") == -2
     state, events = play(state, act("play_trick", 1, card="H-7", target="H-9"))  # Roll back
     assert state["players"][0]["holdings"] == {"bank": "S-8"}
     assert "S-8" not in state["discard"] and state["modifiers"] == []

@@ -10,7 +10,6 @@ import pytest
 import yaml
 
 import card_db
-from service.games.base import Game
 from service.games.errors import InvalidState, MalformedInput, RuleViolation
 from service.games.playout import random_playout
 from service.games.raiders import GAME
@@ -33,14 +32,34 @@ def _states(n_games=6, every=7):
 
 
 def test_direct_listing_equals_candidates_that_pass_the_checks():
-    """``actions_for`` is a fast path; it must list exactly what the generic
-    candidate+check path of the base class accepts (reject mode)."""
+    """Each action type declared with both a direct ``legal`` lister (the fast
+    path ``legal_actions`` uses) and ``candidates`` (a superset): the direct
+    list is exactly the candidates that pass the engine's check (reject mode),
+    in every pending decision that takes the type."""
+    both = {t: a for t, a in GAME.actions.items() if a.legal and a.candidates}
+    assert set(both) == {"capture", "play_trick"}
+    key = lambda a: sorted(a.items())  # noqa: E731
+    compared = {t: 0 for t in both}
     for state in _states():
-        seat = state["pending"][0]["player"]
-        fast = GAME.actions_for(state, seat)
-        slow = Game.actions_for(GAME, state, seat)
-        key = lambda a: sorted(a.items())  # noqa: E731
-        assert sorted(fast, key=key) == sorted(slow, key=key)
+        entry = state["pending"][0]
+        if entry["player"] == "chance":
+            continue
+        for kind in set(both) & set(GAME.decisions[entry["decision"]]):
+            declared = both[kind]
+            fast = list(declared.legal(state, entry))
+            slow = [a for a in declared.candidates(state, entry)
+                    if GAME.check(state, a)["legal"]]
+            assert sorted(fast, key=key) == sorted(slow, key=key), (kind, state["turn"])
+            assert len({repr(key(a)) for a in fast}) == len(fast), f"{kind} listed twice"
+            compared[kind] += len(fast)
+    assert all(compared.values()), compared  # both types were really listed and compared
+    # and legal_actions is those lists, in the order the decision names the types
+    for state in _states(n_games=2):
+        entry = state["pending"][0]
+        if entry["player"] != "chance":
+            listed = [a for kind in GAME.decisions[entry["decision"]]
+                      for a in GAME.actions[kind].legal(state, entry)]
+            assert GAME.legal_actions(state) == listed
 
 
 def test_view_hides_other_hands_and_deck_contents():

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from service.games.raiders import GAME
-from service.games.raiders.cards import for_state
+from service.games.raiders.cards import Catalogue
 from tests.contract import SteeringBot, check_random_games
 
 VARIANTS = [
@@ -50,7 +50,7 @@ class CaptureBot:
         actions = game.legal_actions(state, player)
         captures = [a for a in actions if a["type"] == "capture"]
         if captures and rng.random() < 0.8:
-            cat = for_state(state)
+            cat = Catalogue.of_state(state)
             return max(captures, key=lambda a: (cat.fighter(a["fighter"])["power"],
                                                 rng.random()))
         return actions[rng.randrange(len(actions))]

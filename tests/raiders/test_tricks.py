@@ -11,7 +11,7 @@ import yaml
 import card_db
 from service.games.errors import RuleViolation
 from service.games.raiders import GAME
-from service.games.raiders.cards import for_state
+from service.games.raiders.cards import Catalogue
 from service.games.raiders.power import current_power
 from service.games.raiders.tricks import change_problem
 
@@ -19,7 +19,7 @@ from .builder import act, pass_all, play, table, types
 
 
 def _power(state, card):
-    return current_power(state, for_state(state), card)
+    return current_power(state, Catalogue.of_state(state), card)
 
 
 def test_rai_22_tricks_come_from_the_hand_and_go_to_the_discard():
@@ -176,7 +176,7 @@ def test_rai_28_no_trick_only_to_discard():
         GAME.apply(state, act("play_trick", 0, card="S-Q", target="S-9"))
     assert exc.value.rule == "RAI-24" and "another player" in exc.value.reason
     assert not any(a["type"] == "play_trick" for a in GAME.legal_actions(state, 0))
-    turncoat = for_state(state).fighter("S-Q")["trick"]
+    turncoat = Catalogue.of_state(state).fighter("S-Q")["trick"]
     assert "already yours" in change_problem(state, 0, turncoat, "S-9")
     # Boar ("discard any card from your hand: ...") only to get rid of a card: the
     # original's own example.  On your guard in your own turn, or on a fighter that

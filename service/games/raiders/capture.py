@@ -25,18 +25,41 @@ attacking fighter returns to its owner's hand and the attempt stays used up
 
 from __future__ import annotations
 
+from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
-from service.games.raiders.cards import Catalogue, for_state
+from service.games.raiders.cards import Catalogue
 from service.games.raiders.power import current_power, expire, forget_card
-from service.games.raiders.table import free_property, holder_of
+from service.games.raiders.state import RaidersState, fizzles_allowed, in_capture, root
+from service.games.raiders.table import free_property, guard_of, holder_of, property_in_play
 
 
-def capture_problem(state: dict, action: dict, cat: Catalogue) -> RuleViolation | None:
+def captures(power: int, property_power: int) -> bool:
+    """RAI-16: a fighter takes an unguarded property when its power is greater
+    than or equal to the property's; otherwise it dies.
+
+    >>> captures(4, 4), captures(3, 4)
+    (True, False)
+    """
+    return power >= property_power
+
+
+def dies_fighting(power: int, opponent_power: int) -> bool:
+    """RAI-17: attacker against guard, the smaller dies and equal both die: a
+    fighter dies unless its power is greater than its opponent's.
+
+    >>> dies_fighting(5, 5), dies_fighting(4, 5), dies_fighting(6, 5)
+    (True, True, False)
+    """
+    return power <= opponent_power
+
+
+def capture_problem(state: RaidersState, action: dict, cat: Catalogue) -> RuleViolation | None:
     """Why a ``capture`` is illegal, or ``None`` (RAI-2, RAI-12, RAI-15, RAI-21)."""
     player, fighter, prop = action["player"], action["fighter"], action["property"]
-    if state["phase"] == "capture":
-        if player == state["capture"]["attacker"]:
+    capture = state["capture"]
+    if in_capture(state):
+        if capture is not None and player == capture["attacker"]:
             return RuleViolation("RAI-12", N_("your capture attempt is in progress: one turn, "
                                               "one fighter, one attempt"))
         return RuleViolation("RAI-21", N_("a capture is in progress: only tricks or a pass now"))
@@ -57,25 +80,25 @@ def capture_problem(state: dict, action: dict, cat: Catalogue) -> RuleViolation 
     return None
 
 
-def can_fizzle(state: dict, action: dict) -> bool:
+def can_fizzle(state: RaidersState, action: dict) -> bool:
     """RAI-30 (RULING): with ``illegal_play: fizzle`` a capture fizzles only when
     its fighter is really in the player's hand and it points at a property in
     play; anything else is refused."""
-    prop = action["property"]
-    return (state["options"]["illegal_play"] == "fizzle"
+    return (fizzles_allowed(state)
             and action["fighter"] in state["players"][action["player"]]["hand"]
-            and (prop in state["centre"] or holder_of(state, prop) is not None))
+            and property_in_play(state, action["property"]))
 
 
-def check_capture(state: dict, action: dict, cat: Catalogue) -> None:
-    problem = capture_problem(state, action, cat)
+def check_capture(state: RaidersState, action: dict) -> None:
+    """``check`` of a ``capture``: refused unless legal or, RAI-30, it may fizzle."""
+    problem = capture_problem(state, action, Catalogue.of_state(state))
     if problem is not None and not can_fizzle(state, action):
         raise problem
 
 
-def fizzle_notes(state: dict, action: dict) -> dict:
-    """RAI-30 for ``check``: an illegal capture that ``apply`` lets fizzle."""
-    problem = capture_problem(state, action, for_state(state))
+def fizzle_note(problem: RuleViolation | None) -> dict:
+    """RAI-30 for ``check``: the clause an illegal play that ``apply`` lets
+    fizzle breaks, ``{"fizzles": True, "rule", "reason"}``; ``{}`` if legal."""
     if problem is None:
         return {}
     return {"fizzles": True, "rule": problem.rule,
@@ -83,7 +106,12 @@ def fizzle_notes(state: dict, action: dict) -> dict:
                          reason=problem.reason)}
 
 
-def capture_targets(state: dict, player: int) -> list[str]:
+def fizzle_notes(state: RaidersState, action: dict) -> dict:
+    """RAI-30 for ``check``: an illegal capture that ``apply`` lets fizzle."""
+    return fizzle_note(capture_problem(state, action, Catalogue.of_state(state)))
+
+
+def capture_targets(state: RaidersState, player: int) -> list[str]:
     """Properties ``player`` may attack: the centre and others' holdings (RAI-15)."""
     out = list(state["centre"])
     for seat, p in enumerate(state["players"]):
@@ -92,56 +120,88 @@ def capture_targets(state: dict, player: int) -> list[str]:
     return out
 
 
-def declare(draft, action: dict, events: list) -> None:
+def legal_captures(state: RaidersState, entry: dict) -> list[dict]:
+    """Every legal ``capture`` now, listed directly: outside a capture, while
+    the turn's attempt is unused (RAI-12), each fighter with a power (RAI-2)
+    against each property of the centre or of another player (RAI-15)."""
+    if state["phase"] != "main" or state["capture_used"]:
+        return []
+    player = entry["player"]
+    cat = Catalogue.of_state(state)
+    targets = capture_targets(state, player)
+    return [{"type": "capture", "player": player, "fighter": card, "property": prop}
+            for card in state["players"][player]["hand"] if cat.fighter(card)["power"] is not None
+            for prop in targets]
+
+
+def capture_candidates(state: RaidersState, entry: dict) -> list[dict]:
+    """A superset of the legal captures (every card against every property in
+    play), for ``check`` to filter: the tests hold ``legal_captures`` to it."""
+    player = entry["player"]
+    props = list(state["centre"]) + [p for pl in state["players"] for p in pl["holdings"]]
+    return [{"type": "capture", "player": player, "fighter": card, "property": prop}
+            for card in state["players"][player]["hand"] for prop in props]
+
+
+def out_of_turn(state: RaidersState, action: dict) -> tuple[str, str]:
+    """The clause a capture by a player who may not act now breaks: it is the
+    active player's one attempt in their own turn (RAI-12); while a capture
+    is in progress the others may only play tricks (RAI-21)."""
+    capture = state["capture"]
+    if capture is None or not in_capture(state):
+        return "RAI-12", (N_("only the active player (seat {active}) captures, once, in "
+                             "their own turn", active=state['active']))
+    if action.get("player") == capture["attacker"]:
+        return "RAI-12", (N_("your capture attempt is in progress: one turn, one fighter, "
+                             "one attempt"))
+    return "RAI-21", N_("a capture is in progress: the other players may only play tricks")
+
+
+def declare(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-15: the fighter leaves the hand and faces the property; RAI-12 the
     attempt is used; RAI-26 the window opens with the attacker.  RAI-30: an
     illegal capture accepted in ``fizzle`` mode only discards its fighter."""
     player = action["player"]
-    root = draft.root
-    problem = capture_problem(root, action, for_state(root))
+    state = root(draft)
+    problem = capture_problem(state, action, Catalogue.of_state(state))
     draft.at("players", player, "hand").remove(action["fighter"])
     if problem is not None:  # RAI-30 fizzle: to the discard; RAI-12 the attempt is spent
         draft.at("discard").append(action["fighter"])
-        if player == root["active"]:
-            root["capture_used"] = True
+        if player == state["active"]:
+            state["capture_used"] = True
         events.append({"type": "fizzled", "player": player, "card": action["fighter"],
                        "rule": problem.rule, "reason": problem.reason})
         return
-    root["capture"] = {"attacker": player, "fighter": action["fighter"],
-                       "property": action["property"], "priority": player, "passes": 0}
-    root["capture_used"] = True
-    root["phase"] = "capture"
+    state["capture"] = {"attacker": player, "fighter": action["fighter"],
+                        "property": action["property"], "priority": player, "passes": 0}
+    state["capture_used"] = True
+    state["phase"] = "capture"
     events.append({"type": "capture_declared", "player": player, "fighter": action["fighter"],
-                   "property": action["property"], "guard": _guard(root, action["property"])})
+                   "property": action["property"], "guard": guard_of(state, action["property"])})
 
 
-def _guard(state: dict, prop: str) -> str | None:
-    seat = holder_of(state, prop)
-    return None if seat is None else state["players"][seat]["holdings"][prop]
-
-
-def check_pass(state: dict, action: dict) -> None:
-    if state["phase"] != "capture":
+def check_pass(state: RaidersState, action: dict) -> None:
+    if not in_capture(state):
         raise RuleViolation("RAI-26", N_("there is no capture response window to pass in"))
 
 
-def check_end_turn(state: dict, action: dict) -> None:
-    if state["phase"] == "capture":
+def check_end_turn(state: RaidersState, action: dict) -> None:
+    if in_capture(state):
         raise RuleViolation("RAI-26", N_("the capture resolves first: every player must pass"))
 
 
-def restart_round(draft) -> None:
+def restart_round(draft: Draft) -> None:
     """RAI-26: any trick restarts the round, from the attacker."""
     capture = draft.at("capture")
     capture["priority"] = capture["attacker"]
     capture["passes"] = 0
 
 
-def pass_priority(draft, action: dict, events: list) -> None:
+def pass_priority(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-26: the next player gets priority; all passed in succession → resolve."""
     capture = draft.at("capture")
     capture["passes"] += 1
-    n = len(draft.root["players"])
+    n = len(root(draft)["players"])
     events.append({"type": "passed", "player": action["player"]})
     if capture["passes"] >= n:
         resolve(draft, events)
@@ -149,35 +209,36 @@ def pass_priority(draft, action: dict, events: list) -> None:
         capture["priority"] = (capture["priority"] + 1) % n
 
 
-def _dies(draft, card: str, role: str, rule: str, events: list) -> None:
+def _dies(draft: Draft, card: str, role: str, rule: str, events: list[dict]) -> None:
     forget_card(draft, card)
     draft.at("discard").append(card)
     events.append({"type": "fighter_died", "card": card, "role": role, "cause": "combat",
                    "rule": rule})
 
 
-def resolve(draft, events: list) -> None:
+def resolve(draft: Draft, events: list[dict]) -> None:
     """RAI-16 … RAI-19: fight the guard, then the property."""
-    root = draft.root
-    cat = for_state(root)
-    capture = root["capture"]
+    state = root(draft)
+    cat = Catalogue.of_state(state)
+    capture = state["capture"]
+    assert capture is not None, "a capture resolves while in progress"
     attacker, fighter, prop = capture["attacker"], capture["fighter"], capture["property"]
-    power = current_power(root, cat, fighter)
-    holder = holder_of(root, prop)
+    power = current_power(state, cat, fighter)
+    holder = holder_of(state, prop)
     if holder is not None:
-        guard = root["players"][holder]["holdings"][prop]
-        guard_power = current_power(root, cat, guard)
+        guard = state["players"][holder]["holdings"][prop]
+        guard_power = current_power(state, cat, guard)
         events.append({"type": "combat", "attacker": fighter, "attacker_power": power,
                        "guard": guard, "guard_power": guard_power, "rule": "RAI-17"})
-        if power >= guard_power:
+        if dies_fighting(guard_power, power):
             free_property(draft, holder, prop, events)
             _dies(draft, guard, "guard", "RAI-17", events)
-        if power <= guard_power:
+        if dies_fighting(power, guard_power):
             _dies(draft, fighter, "attacker", "RAI-17", events)
             end_capture(draft, events, "failed", "the attacker died against the guard")
             return
     prop_power = cat.property(prop)["power"]
-    if power >= prop_power:
+    if captures(power, prop_power):
         draft.at("centre").remove(prop)
         draft.at("players", attacker, "holdings")[prop] = fighter
         events.append({"type": "captured", "player": attacker, "property": prop,
@@ -190,13 +251,14 @@ def resolve(draft, events: list) -> None:
                     f"power {power} is below the property's power {prop_power}")
 
 
-def end_capture(draft, events: list, outcome: str, reason: str,
+def end_capture(draft: Draft, events: list[dict], outcome: str, reason: str,
                 rule: str | None = None) -> None:
     """Close the window; RAI-25 capture modifiers expire; back to the turn."""
-    root = draft.root
-    capture = root["capture"]
-    root["capture"] = None
-    root["phase"] = "main"
+    state = root(draft)
+    capture = state["capture"]
+    assert capture is not None, "only a capture in progress ends"
+    state["capture"] = None
+    state["phase"] = "main"
     event = {"type": "capture_ended", "player": capture["attacker"],
              "property": capture["property"], "outcome": outcome, "reason": reason}
     if rule is not None:
@@ -205,16 +267,18 @@ def end_capture(draft, events: list, outcome: str, reason: str,
     expire(draft, "capture", events)
 
 
-def attacker_controls_target(state: dict) -> bool:
+def attacker_controls_target(state: RaidersState) -> bool:
     """RULING RAI-17a: the property under capture is already the attacker's."""
     capture = state["capture"]
     return capture is not None and holder_of(state, capture["property"]) == capture["attacker"]
 
 
-def end_without_fight(draft, events: list, outcome: str, reason: str, rule: str) -> None:
+def end_without_fight(draft: Draft, events: list[dict], outcome: str, reason: str,
+                      rule: str) -> None:
     """RULING RAI-17a / RAI-6a: the capture ends with no fight; the attacking
     fighter returns to its owner's hand; the attempt stays used (RAI-12)."""
-    capture = draft.root["capture"]
+    capture = root(draft)["capture"]
+    assert capture is not None, "only a capture in progress ends"
     fighter, seat = capture["fighter"], capture["attacker"]
     forget_card(draft, fighter)
     draft.at("players", seat, "hand").append(fighter)

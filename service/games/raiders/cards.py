@@ -13,11 +13,53 @@ RAI-9).  Instance ids are unique within a state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Literal, TypedDict
 
 import card_db
+from service.games import catalogue
 
-GAME_ID = "raiders"
+Deck = Literal["fighters", "properties"]
+
+
+class Trick(TypedDict):
+    """A fighter card's trick (``schemas/cards_raiders.py``; words from ``vocabulary``)."""
+
+    name: dict[str, str]
+    text: dict[str, str]
+    effect: str
+    target: str | None
+    filters: list[str]
+    timing: str
+    cost: str | None
+    amount: int | None
+    count: int | None
+
+
+class Fighter(TypedDict):
+    """A fighter-deck card (RAI-2): a power, a trick, or both."""
+
+    id: str
+    suit: str
+    rank: str
+    name: dict[str, str]
+    power: int | None
+    trick: Trick | None
+
+
+class Bonus(TypedDict):
+    count: int
+    total: int
+
+
+class Property(TypedDict):
+    """A property card (RAI-3)."""
+
+    id: str
+    name: dict[str, str]
+    money: int
+    power: int
+    copies: int
+    bonuses: list[Bonus]
 
 
 def face(card: str) -> str:
@@ -30,21 +72,39 @@ def instance_ids(face_id: str, copies: int) -> list[str]:
     return [face_id] + [f"{face_id}#{k}" for k in range(2, copies + 1)]
 
 
-@dataclass(frozen=True)
-class Catalogue:
-    """Fast look-ups over one validated card set."""
+class Catalogue(catalogue.Catalogue):
+    """Fast look-ups over one validated Raiders card set
+    (``Catalogue.of(cards)``, ``Catalogue.of_state(state)``)."""
 
-    fighters: dict   # face -> fighter card (suit, rank, power, trick)
-    properties: dict  # face -> property card (money, power, copies, bonuses)
-    fighter_instances: dict   # every fighter instance id (doubled too) -> its card
-    property_instances: dict  # every property instance id (doubled too) -> its card
-    decks: dict               # ("fighters" | "properties", double) -> sorted instance ids
+    game_id = "raiders"
 
-    def fighter(self, card: str) -> dict:
+    def __init__(self, cards: card_db.CardSet) -> None:
+        super().__init__(cards)
+        data = cards.data
+        #: face -> card
+        self.fighters: dict[str, Fighter] = {f["id"]: f for f in data["fighters"]}
+        self.properties: dict[str, Property] = {p["id"]: p for p in data["properties"]}
+        #: every instance id (doubled decks too) -> its card
+        self.fighter_instances: dict[str, Fighter] = {
+            c: f for fid, f in self.fighters.items() for c in instance_ids(fid, 2)}
+        self.property_instances: dict[str, Property] = {
+            c: p for pid, p in self.properties.items()
+            for c in instance_ids(pid, 2 * p["copies"])}
+        #: (deck, double_deck) -> its sorted instance ids (RAI-1, RAI-3, RAI-9)
+        self.decks: dict[tuple[Deck, bool], tuple[str, ...]] = {}
+        for double in (False, True):
+            factor = 2 if double else 1
+            self.decks[("fighters", double)] = tuple(sorted(
+                c for f in self.fighters for c in instance_ids(f, factor)))
+            self.decks[("properties", double)] = tuple(sorted(
+                c for f, p in self.properties.items()
+                for c in instance_ids(f, p["copies"] * factor)))
+
+    def fighter(self, card: str) -> Fighter:
         found = self.fighter_instances.get(card)
         return found if found is not None else self.fighters[face(card)]
 
-    def property(self, card: str) -> dict:
+    def property(self, card: str) -> Property:
         found = self.property_instances.get(card)
         return found if found is not None else self.properties[face(card)]
 
@@ -61,41 +121,3 @@ class Catalogue:
     def property_deck(self, double: bool) -> list[str]:
         """Every property instance of a game, sorted (RAI-1, RAI-3, RAI-9)."""
         return list(self.decks[("properties", double)])
-
-
-def _decks(fighters: dict, properties: dict) -> dict:
-    out = {}
-    for double in (False, True):
-        factor = 2 if double else 1
-        out[("fighters", double)] = tuple(sorted(
-            c for f in fighters for c in instance_ids(f, factor)))
-        out[("properties", double)] = tuple(sorted(
-            c for f, p in properties.items() for c in instance_ids(f, p["copies"] * factor)))
-    return out
-
-
-_catalogues: dict[tuple[str, str], Catalogue] = {}
-
-
-def catalogue(card_set: card_db.CardSet) -> Catalogue:
-    key = (card_set.id, card_set.hash)
-    found = _catalogues.get(key)
-    if found is None:
-        data = card_set.data
-        fighters = {f["id"]: f for f in data["fighters"]}
-        properties = {p["id"]: p for p in data["properties"]}
-        found = _catalogues[key] = Catalogue(
-            fighters, properties,
-            {c: f for fid, f in fighters.items() for c in instance_ids(fid, 2)},
-            {c: p for pid, p in properties.items() for c in instance_ids(pid, 2 * p["copies"])},
-            _decks(fighters, properties))
-    return found
-
-
-def for_state(state: dict) -> Catalogue:
-    """The catalogue of the set a state is played with."""
-    ref = state["card_set"]
-    found = _catalogues.get((ref["id"], ref["hash"]))
-    if found is None:
-        found = catalogue(card_db.get(GAME_ID, ref["id"]))
-    return found

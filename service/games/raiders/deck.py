@@ -19,17 +19,23 @@ instance.  The nodes, in order of precedence:
 
 from __future__ import annotations
 
-from service.games.chance import CHANCE, count_weights
-from service.games.raiders.cards import face, for_state
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from service.games.chance import CHANCE, count_weights
+from service.games.draft import Draft
+from service.games.raiders.cards import Catalogue, face
+from service.games.raiders.state import RaidersState, root
+
+#: RAI-4 the deal and RAI-10 the draw fill a hand to this many cards
 HAND_SIZE = 6
 
 
-def deal_recipient(state: dict) -> int | None:
+def deal_recipient(state: RaidersState) -> int | None:
     """RAI-4: who gets the next dealt card (fewest cards, from the first player)."""
     n = len(state["players"])
     first = state["first_player"]
-    best = None
+    best: int | None = None
     for k in range(n):
         seat = (first + k) % n
         size = len(state["players"][seat]["hand"])
@@ -38,11 +44,11 @@ def deal_recipient(state: dict) -> int | None:
     return best
 
 
-def can_draw(state: dict) -> bool:
+def can_draw(state: RaidersState) -> bool:
     return bool(state["fighter_deck"]) or state["bottom"] is not None or bool(state["discard"])
 
 
-def draw_recipient(state: dict) -> int | None:
+def draw_recipient(state: RaidersState) -> int | None:
     """Who draws now: a trick's owed draws first, then the turn's draw to 6."""
     owed = state["owed_draws"]
     if owed is not None:
@@ -54,7 +60,7 @@ def draw_recipient(state: dict) -> int | None:
     return None
 
 
-def chance_node(state: dict) -> dict | None:
+def chance_node(state: RaidersState) -> dict | None:
     """The pending chance decision, or ``None``."""
     phase = state["phase"]
     if phase == "deal":
@@ -69,80 +75,102 @@ def chance_node(state: dict) -> dict | None:
     return None
 
 
-_OUTCOME_TYPE = {"deal_fighter": "deal", "reveal_trump": "reveal_trump",
-                 "draw_fighter": "draw", "reveal_property": "reveal"}
-
-
-def outcomes(state: dict) -> list[tuple[dict, int]]:
+def outcomes(state: RaidersState) -> list[tuple[dict, int]]:
     """``[({"type", "player": "chance", "card": face}, copies)]`` at the node."""
     node = chance_node(state)
     if node is None:
         return []
-    kind = _OUTCOME_TYPE[node["decision"]]
-    if kind == "reveal":
-        source = state["property_deck"]
-    elif kind == "draw" and not state["fighter_deck"]:
-        source = [state["bottom"]] if state["bottom"] is not None else state["discard"]
-    else:
-        source = state["fighter_deck"]
-    return [({"type": kind, "player": CHANCE, "card": f}, n)
-            for f, n in count_weights(source, face)]
+    kind = NODES[node["decision"]]
+    return [({"type": kind.outcome, "player": CHANCE, "card": f}, n)
+            for f, n in count_weights(kind.source(state), face)]
 
 
-def _take(draft, zone: str, card_face: str) -> str:
-    cards = draft.at(zone)
+def _fighter_deck(state: RaidersState) -> list[str]:
+    return state["fighter_deck"]
+
+
+def _draw_source(state: RaidersState) -> list[str]:
+    """RAI-5: the trump card under the deck is drawn last; RAI-14: then the
+    discard is reshuffled."""
+    if state["fighter_deck"]:
+        return state["fighter_deck"]
+    return [state["bottom"]] if state["bottom"] is not None else state["discard"]
+
+
+def _property_deck(state: RaidersState) -> list[str]:
+    return state["property_deck"]
+
+
+def _take(draft: Draft, zone: str, card_face: str) -> str:
+    cards: list[str] = draft.at(zone)
     for i, card in enumerate(cards):
         if card == card_face or face(card) == card_face:
             return cards.pop(i)
     raise AssertionError(f"{card_face} not in {zone}")  # guarded by base: listed outcomes only
 
 
-def resolve_deal(draft, action: dict, events: list) -> None:
+def resolve_deal(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-4: the dealt card goes to the next recipient; the deal ends at 6 each."""
-    seat = deal_recipient(draft.root)
+    seat = deal_recipient(root(draft))
+    assert seat is not None, "a deal_fighter node has a recipient"
     card = _take(draft, "fighter_deck", action["card"])
     draft.at("players", seat, "hand").append(card)
     events.append({"type": "dealt", "player": seat, "card": card})
-    if deal_recipient(draft.root) is None:
-        draft.root["phase"] = "trump"
+    if deal_recipient(root(draft)) is None:
+        root(draft)["phase"] = "trump"
 
 
-def resolve_trump(draft, action: dict, events: list) -> None:
+def resolve_trump(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-5: the card lies face up under the deck; its suit is trump."""
     card = _take(draft, "fighter_deck", action["card"])
-    draft.root["bottom"] = card
-    suit = for_state(draft.root).fighter(card)["suit"]
-    draft.root["trump"] = {"card": card, "suit": suit}
+    state = root(draft)
+    state["bottom"] = card
+    suit = Catalogue.of_state(state).fighter(card)["suit"]
+    state["trump"] = {"card": card, "suit": suit}
     events.append({"type": "trump_revealed", "card": card, "suit": suit})
 
 
-def resolve_draw(draft, action: dict, events: list) -> None:
+def resolve_draw(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-10 / a ``draw`` trick; RAI-14 reshuffles the discard when needed."""
-    root = draft.root
-    seat = draw_recipient(root)
-    if root["fighter_deck"]:
+    state = root(draft)
+    seat = draw_recipient(state)
+    assert seat is not None, "a draw_fighter node has a recipient"
+    if state["fighter_deck"]:
         card = _take(draft, "fighter_deck", action["card"])
-    elif root["bottom"] is not None:
-        card, root["bottom"] = root["bottom"], None
+    elif state["bottom"] is not None:
+        card, state["bottom"] = state["bottom"], None
     else:
-        root["fighter_deck"], root["discard"] = sorted(root["discard"]), []
+        state["fighter_deck"], state["discard"] = sorted(state["discard"]), []
         events.append({"type": "reshuffled", "deck": "fighter",
-                       "cards": len(root["fighter_deck"])})
+                       "cards": len(state["fighter_deck"])})
         card = _take(draft, "fighter_deck", action["card"])
     draft.at("players", seat, "hand").append(card)
     events.append({"type": "drew", "player": seat, "card": card})
-    owed = root["owed_draws"]
+    owed = state["owed_draws"]
     if owed is not None:
         left = owed["count"] - 1
-        root["owed_draws"] = {"player": seat, "count": left} if left and can_draw(root) else None
+        state["owed_draws"] = {"player": seat, "count": left} if left and can_draw(state) else None
 
 
-def resolve_reveal(draft, action: dict, events: list) -> None:
+def resolve_reveal(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-11: the top property card goes face up into the centre."""
     card = _take(draft, "property_deck", action["card"])
     draft.at("centre").append(card)
     events.append({"type": "property_revealed", "property": card})
 
 
-RESOLVERS = {"deal": resolve_deal, "reveal_trump": resolve_trump, "draw": resolve_draw,
-             "reveal": resolve_reveal}
+@dataclass(frozen=True)
+class ChanceNode:
+    """One chance node, declared once: the clause of what it deals or reveals,
+    the outcome action type it takes, and the cards it draws from."""
+
+    rule: str
+    outcome: str
+    source: Callable[[RaidersState], list[str]]
+
+
+#: pending decision -> its node
+NODES = {"deal_fighter": ChanceNode("RAI-4", "deal", _fighter_deck),
+         "reveal_trump": ChanceNode("RAI-5", "reveal_trump", _fighter_deck),
+         "draw_fighter": ChanceNode("RAI-10", "draw", _draw_source),
+         "reveal_property": ChanceNode("RAI-11", "reveal", _property_deck)}

@@ -1,27 +1,33 @@
 """The Raiders rules engine on the shared contract (``service.games.base``).
 
-The class wires the declarative parts (options, shapes) to the concept
-modules: ``deck`` (chance), ``turn``, ``capture``, ``tricks`` + ``effects``,
-``power``, ``scoring``, ``views``, ``invariants``.
+The class wires the declarative parts (options, shapes, one ``RaidersAction``
+per action type) to the concept modules: ``deck`` (chance), ``turn``,
+``capture``, ``tricks`` + ``effects``, ``power``, ``scoring``, ``views``,
+``invariants``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, cast
 
 import card_db
-from service.games.base import Game
+from service.games.base import Action, Game, Resolve
 from service.games.chance import CHANCE
+from service.games.draft import Draft
 from service.games.errors import InvalidOptions, RuleViolation
 from service.games.messages import N_
 from service.games.options import Option
 from service.games.raiders import capture, deck, invariants, scoring, tricks, turn, views
-from service.games.raiders.cards import catalogue, face, for_state
-from service.games.raiders.shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
-from service.games.raiders.table import fighters_in_play
+from service.games.raiders.cards import Catalogue, face
+from service.games.raiders.shapes import CARD, CHANCE_CARD, EVENT_TYPES, STATE_FIELDS
+from service.games.raiders.state import RaidersState, in_capture, typed
+
+T = TypeVar("T")
 
 
-def _short_game_check(value, players, given):
+def _short_game_check(value: Any, players: int, given: dict) -> str | None:
     if value and players < 3:
         return N_("short_game needs 3 or more players (RAI-7)")
     if value and given.get("teams"):
@@ -29,21 +35,17 @@ def _short_game_check(value, players, given):
     return None
 
 
-def _teams_check(value, players, given):
+def _teams_check(value: Any, players: int, given: dict) -> str | None:
     if value and players != 4:
         return N_("teams needs exactly 4 players (RAI-8)")
     return None
 
 
-def _first_player_check(value, players, given):
+def _first_player_check(value: Any, players: int, given: dict) -> str | None:
     if value is not None and value >= players:
         return N_("must be a seat from 0 to {last}", last=players - 1)
     return None
 
-
-#: the clause of each chance node, cited for an impossible outcome
-CHANCE_RULES = {"deal_fighter": "RAI-4", "reveal_trump": "RAI-5",
-                "draw_fighter": "RAI-10", "reveal_property": "RAI-11"}
 
 OPTIONS = (
     Option("short_game", "boolean", False, clause="RAI-7",
@@ -67,27 +69,64 @@ OPTIONS = (
 )
 
 
-def _out_of_turn_play(state: dict, action) -> tuple[str, str] | None:
-    """``(clause, reason)`` for a trick or capture sent by a player who may not
-    act now, when a player (not chance) is pending; else ``None``."""
-    if not isinstance(action, dict) or state["result"] is not None:
-        return None
-    if not state["pending"] or state["pending"][0]["player"] == CHANCE:
-        return None
-    kind, phase = action.get("type"), state["phase"]
-    if kind == "capture":
-        if phase != "capture":
-            return "RAI-12", (N_("only the active player (seat {active}) captures, once, in "
-                                 "their own turn", active=state['active']))
-        if action.get("player") == state["capture"]["attacker"]:
-            return "RAI-12", (N_("your capture attempt is in progress: one turn, one fighter, "
-                                 "one attempt"))
-        return "RAI-21", N_("a capture is in progress: the other players may only play tricks")
-    if kind == "play_trick" and phase == "main":
-        return "RAI-23", (N_("outside a capture only the active player (seat {active}) plays "
-                             "tricks, in their own turn; the others may in a capture's response "
-                             "window", active=state['active']))
-    return None
+def _reads(fn: Callable[[RaidersState, dict], T]) -> Callable[[dict, dict], T]:
+    """``fn`` as the base class calls it: with the state as a plain dict."""
+    return cast(Callable[[dict, dict], T], fn)
+
+
+def _one(kind: str) -> Callable[[dict, dict], list[dict]]:
+    """The lister of an action type without fields: the one action."""
+    return lambda state, entry: [{"type": kind, "player": entry["player"]}]
+
+
+def _then_win_check(resolve: Resolve) -> Resolve:
+    """``resolve``, then RAI-6: a pass (a capture resolving, RAI-18) and a
+    trick (RAI-24) are the actions that move properties."""
+    def resolved(draft: Draft, action: dict, events: list[dict]) -> None:
+        resolve(draft, action, events)
+        scoring.check_win(draft, events)
+    return resolved
+
+
+@dataclass(frozen=True)
+class RaidersAction(Action):
+    """A Raiders action type: an ``Action`` and, for a trick or a capture, the
+    clause a player who may not act now breaks by sending it (RAI-12, RAI-21,
+    RAI-23) instead of the turn order (RAI-5a)."""
+
+    out_of_turn: Callable[[dict, dict], tuple[str, str] | None] | None = None
+
+
+def _chance(description: str, resolve: Resolve) -> RaidersAction:
+    return RaidersAction(description, CHANCE_CARD, resolve=resolve, chance=True)
+
+
+ACTIONS: Mapping[str, RaidersAction] = {
+    "capture": RaidersAction(
+        "RAI-15: put a fighter from your hand against a property in play",
+        {"fighter": CARD, "property": CARD}, resolve=capture.declare,
+        check=_reads(capture.check_capture), legal=_reads(capture.legal_captures),
+        candidates=_reads(capture.capture_candidates), notes=_reads(capture.fizzle_notes),
+        out_of_turn=_reads(capture.out_of_turn)),
+    "play_trick": RaidersAction(
+        "RAI-22: play a card's trick from your hand", {"card": CARD},
+        optional={"target": CARD, "cost_card": CARD},
+        resolve=_then_win_check(tricks.play_trick), check=_reads(tricks.check_play_trick),
+        legal=_reads(tricks.legal_tricks), candidates=_reads(tricks.trick_candidates),
+        notes=_reads(tricks.fizzle_notes), out_of_turn=_reads(tricks.out_of_turn)),
+    "pass": RaidersAction(
+        "RAI-26: pass priority in a capture's response window", {},
+        resolve=_then_win_check(capture.pass_priority), check=_reads(capture.check_pass),
+        legal=_one("pass")),
+    "end_turn": RaidersAction(
+        "RAI-13: end your turn", {}, resolve=turn.end_turn,
+        check=_reads(capture.check_end_turn), legal=_one("end_turn")),
+    "deal": _chance("chance (RAI-4): the card dealt to the next player", deck.resolve_deal),
+    "reveal_trump": _chance("chance (RAI-5): the card turned up as trump", deck.resolve_trump),
+    "draw": _chance("chance (RAI-10, RAI-14): the fighter card drawn", deck.resolve_draw),
+    "reveal": _chance("chance (RAI-11): the property revealed into the centre",
+                      deck.resolve_reveal),
+}
 
 
 class Raiders(Game):
@@ -102,9 +141,12 @@ class Raiders(Game):
     min_players = 2
     max_players = 6
     game_options = OPTIONS
-    action_types = ACTION_TYPES
+    actions: ClassVar[Mapping[str, RaidersAction]] = ACTIONS
     event_types = EVENT_TYPES
-    decisions = {"turn": ("capture", "play_trick", "end_turn"), "respond": ("play_trick", "pass"),
+    #: in listing order; a capture in the response window is never legal, but
+    #: ``illegal_play: fizzle`` lets one fizzle (RAI-21, RAI-30)
+    decisions = {"turn": ("capture", "play_trick", "end_turn"),
+                 "respond": ("capture", "play_trick", "pass"),
                  "deal_fighter": ("deal",), "reveal_trump": ("reveal_trump",),
                  "draw_fighter": ("draw",), "reveal_property": ("reveal",)}
     state_fields = STATE_FIELDS
@@ -116,7 +158,7 @@ class Raiders(Game):
               cards: card_db.CardSet, events: list[dict]) -> dict:
         """RAI-1, RAI-9: two separate decks (doubled on request); the deal
         (RAI-4) and the trump (RAI-5) follow as chance nodes."""
-        cat = catalogue(cards)
+        cat = Catalogue.of(cards)
         fighters = cat.fighter_deck(options["double_deck"])
         if len(fighters) < deck.HAND_SIZE * players + 1:
             raise InvalidOptions({"options.double_deck": [
@@ -136,24 +178,26 @@ class Raiders(Game):
 
     # --------------------------------------------------------- decisions
     def compute_pending(self, state: dict) -> list[dict]:
-        return turn.compute_pending(state)
+        return turn.compute_pending(typed(state))
 
     def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
-        return deck.outcomes(state)
+        return deck.outcomes(typed(state))
 
-    def check_action(self, state: dict, action: dict) -> None:
-        kind = action["type"]
-        if kind == "capture":
-            capture.check_capture(state, action, for_state(state))
-        elif kind == "play_trick":
-            tricks.check_play_trick(state, action)
-        elif kind == "pass":
-            capture.check_pass(state, action)
-        elif kind == "end_turn":
-            capture.check_end_turn(state, action)
-        else:
-            raise RuleViolation(self.not_your_turn_rule, N_("{kind} is a chance outcome, not a "
-                                                            "player's action", kind=kind))
+    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
+        """The refusal of the type's own ``check`` (RAI-26: a pass with no
+        response window, an end of turn during one); a chance outcome sent by
+        a player cites the turn order (RAI-5a)."""
+        check = self.actions[action["type"]].check
+        if check is not None:
+            try:
+                check(state, action)
+            except RuleViolation as exc:
+                return exc.rule, exc.reason
+        return self.not_your_turn_rule, super().wrong_decision(state, entry, action)[1]
+
+    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+        """The steps that need no decision and no chance (``turn.advance``)."""
+        turn.advance(draft, events)
 
     def finished_rule(self, state: dict) -> str:
         """RAI-31 after the turn limit ended the game, else RAI-6 (a win)."""
@@ -166,15 +210,15 @@ class Raiders(Game):
         RAI-5a (turns in seat order)."""
         pending = state["pending"]
         if pending and pending[0]["player"] == CHANCE:
-            return CHANCE_RULES[pending[0]["decision"]]
-        return "RAI-26" if state["phase"] == "capture" else self.not_your_turn_rule
+            return deck.NODES[pending[0]["decision"]].rule
+        return "RAI-26" if in_capture(typed(state)) else self.not_your_turn_rule
 
     def describe(self) -> dict:
         """``GET /v1/games/raiders`` adds ``targets``: the money a side needs
         to win (RAI-6, RAI-7 ``short_game``, RAI-8 ``teams``)."""
         return {**super().describe(), "targets": scoring.describe_targets(self.max_players)}
 
-    def check(self, state: dict, action) -> dict:
+    def check(self, state: dict, action: Any) -> dict:
         """RULING RAI-30: a play that ``illegal_play: fizzle`` would let fizzle is
         still illegal for ``check`` (only what legal-actions lists is legal);
         the answer names the fizzle it would cause (``"fizzles": true``)."""
@@ -183,21 +227,17 @@ class Raiders(Game):
             answer["legal"] = False
         return answer
 
-    def check_notes(self, state: dict, action: dict) -> dict:
-        """RAI-30: the fizzle ``apply`` would turn the play into, and why."""
-        if action["type"] == "play_trick":
-            return tricks.fizzle_notes(state, action)
-        if action["type"] == "capture":
-            return capture.fizzle_notes(state, action)
-        return {}
-
     def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
         """Cite the clause a player breaks by acting out of turn with a trick
-        or a capture, instead of the turn order (RAI-5a): outside a capture a
-        trick belongs to the active player's turn (RAI-23), a capture to the
-        active player's one attempt (RAI-12); while one is in progress others
-        may only play tricks (RAI-21)."""
-        return _out_of_turn_play(state, action) or super().out_of_turn(state, action, reason)
+        or a capture (its type's ``out_of_turn``), instead of the turn order
+        (RAI-5a), while a player (not chance) is pending."""
+        own = self.actions[action["type"]].out_of_turn
+        pending = state["pending"]
+        if own is not None and pending and pending[0]["player"] != CHANCE:
+            found = own(state, action)
+            if found is not None:
+                return found
+        return super().out_of_turn(state, action, reason)
 
     def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
                                   outcomes: list[dict]) -> str:
@@ -209,7 +249,7 @@ class Raiders(Game):
         kinds = {o["type"] for o in outcomes}
         if action["type"] not in kinds or not isinstance(card, str):
             return expected
-        cat = for_state(state)
+        cat = Catalogue.of_state(state)
         reveals_property = "reveal" in kinds
         if cat.is_property_card(card) and not reveals_property:
             return N_("{card} is a property card and never in the fighter deck (RAI-1); "
@@ -225,74 +265,19 @@ class Raiders(Game):
                       "or in the discard); {expected}", face=face(card), expected=expected)
         return expected
 
-    def actions_for(self, state: dict, player: int) -> list[dict]:
-        """Listed directly (faster than testing candidates); the tests check
-        both ways agree."""
-        cat = for_state(state)
-        out: list[dict] = []
-        if state["phase"] == "main":
-            if not state["capture_used"]:
-                targets = capture.capture_targets(state, player)
-                for card in state["players"][player]["hand"]:
-                    if cat.fighter(card)["power"] is not None:
-                        out.extend({"type": "capture", "player": player, "fighter": card,
-                                    "property": prop} for prop in targets)
-            out.extend(tricks.legal_tricks(state, cat, player))
-            out.append({"type": "end_turn", "player": player})
-        elif state["phase"] == "capture":
-            out.extend(tricks.legal_tricks(state, cat, player))
-            out.append({"type": "pass", "player": player})
-        return out
-
-    def candidate_actions(self, state: dict, player: int) -> Iterable[dict]:
-        """A superset of the legal actions (every card against everything)."""
-        hand = state["players"][player]["hand"]
-        props = list(state["centre"]) + [p for pl in state["players"] for p in pl["holdings"]]
-        in_play = [f for f, _, _ in fighters_in_play(state)]
-        for card in hand:
-            for prop in props:
-                yield {"type": "capture", "player": player, "fighter": card, "property": prop}
-            for target in [None] + in_play:
-                for cost in [None] + [c for c in hand if c != card]:
-                    action = {"type": "play_trick", "player": player, "card": card}
-                    if target is not None:
-                        action["target"] = target
-                    if cost is not None:
-                        action["cost_card"] = cost
-                    yield action
-        yield {"type": "pass", "player": player}
-        yield {"type": "end_turn", "player": player}
-
-    # ---------------------------------------------------------- resolve
-    def resolve(self, draft, action: dict, events: list[dict]) -> None:
-        kind = action["type"]
-        if action["player"] == CHANCE:
-            deck.RESOLVERS[kind](draft, action, events)
-        elif kind == "capture":
-            capture.declare(draft, action, events)
-        elif kind == "pass":
-            capture.pass_priority(draft, action, events)
-        elif kind == "play_trick":
-            tricks.play_trick(draft, action, events)
-        else:
-            turn.end_turn(draft, action, events)
-        if kind in ("pass", "play_trick"):  # only these move properties (RAI-18, RAI-24)
-            scoring.check_win(draft, events)
-        turn.advance(draft, events)
-
     # ------------------------------------------------------------ score
     def compute_score(self, state: dict) -> dict:
-        return scoring.compute_score(state)
+        return scoring.compute_score(typed(state))
 
     # ------------------------------------------------------------ views
     def hide(self, state: dict, player: int | None) -> dict:
-        return views.hide(state, player)
+        return views.hide(typed(state), player)
 
     def secret_cards(self, state: dict, player: int | None) -> set[str]:
-        return views.secret_cards(state, player)
+        return views.secret_cards(typed(state), player)
 
     def determinize(self, state: dict, player: int | None, seed: int) -> dict:
-        return views.determinize(state, player, seed)
+        return views.determinize(typed(state), player, seed)
 
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
-        return invariants.check_invariants(state, catalogue(cards))
+        return invariants.check_invariants(typed(state), Catalogue.of(cards))

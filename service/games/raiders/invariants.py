@@ -12,16 +12,18 @@ consistent state is accepted and played on, whatever its history.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from service.games.base import conservation_errors
 from service.games.messages import N_
 from service.games.raiders.cards import Catalogue
-from service.games.raiders.table import fighters_in_play
+from service.games.raiders.deck import HAND_SIZE
+from service.games.raiders.state import PHASES, SETUP_PHASES, RaidersState, in_capture
+from service.games.raiders.table import fighters_in_play, property_in_play
 from service.games.raiders.turn import compute_pending
 
-PHASES = ("deal", "trump", "turn_start", "main", "capture", "over")
 
-
-def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
+def check_invariants(state: RaidersState, cat: Catalogue) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
 
     def err(path: str, message: str) -> None:
@@ -43,19 +45,19 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     if errors:
         return errors
 
-    fighter_zones: dict[str, list[str]] = {"state.fighter_deck": state["fighter_deck"],
+    fighter_zones: dict[str, Iterable[str]] = {"state.fighter_deck": state["fighter_deck"],
                                            "state.discard": state["discard"]}
     if state["bottom"] is not None:
         fighter_zones["state.bottom"] = [state["bottom"]]
-    property_zones: dict[str, list[str]] = {"state.property_deck": state["property_deck"],
+    property_zones: dict[str, Iterable[str]] = {"state.property_deck": state["property_deck"],
                                             "state.centre": state["centre"]}
     for seat, p in enumerate(state["players"]):
         fighter_zones[f"state.players.{seat}.hand"] = p["hand"]
         fighter_zones[f"state.players.{seat}.holdings"] = list(p["holdings"].values())
         property_zones[f"state.players.{seat}.holdings"] = list(p["holdings"])
-        if phase == "deal" and len(p["hand"]) > 6:
+        if phase == "deal" and len(p["hand"]) > HAND_SIZE:
             err(f"state.players.{seat}.hand", N_("more than 6 cards during the deal (RAI-4)"))
-        if phase == "trump" and len(p["hand"]) != 6:
+        if phase == "trump" and len(p["hand"]) != HAND_SIZE:
             err(f"state.players.{seat}.hand", N_("6 cards each after the deal (RAI-4)"))
     capture = state["capture"]
     if capture is not None:
@@ -81,7 +83,7 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
 
     # RAI-5: trump
     trump = state["trump"]
-    if phase in ("deal", "trump"):
+    if phase in SETUP_PHASES:
         if trump is not None or state["bottom"] is not None:
             err("state.trump", N_("no trump before the trump card is revealed"))
     elif trump is None:
@@ -94,7 +96,7 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         if state["bottom"] is not None and state["bottom"] != trump["card"]:
             err("state.bottom", N_("the card under the deck must be the trump card"))
     # capture consistent with the phase
-    if (phase == "capture") != (capture is not None):
+    if in_capture(state) != (capture is not None):
         err("state.capture", N_("a capture is in progress exactly in phase 'capture'"))
     if capture is not None:
         if capture["attacker"] != state["active"]:
@@ -106,8 +108,7 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         if cat.fighter(capture["fighter"])["power"] is None:
             err("state.capture.fighter", N_("a card without power cannot capture (RAI-2)"))
         prop = capture["property"]
-        if prop not in state["centre"] and not any(prop in p["holdings"]
-                                                   for p in state["players"]):
+        if not property_in_play(state, prop):
             err("state.capture.property", N_("is not a property in play"))
         if not state["capture_used"]:
             err("state.capture_used", N_("must be true while capturing (RAI-12)"))
@@ -115,7 +116,7 @@ def check_invariants(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         if 0 <= attacker < n and prop in state["players"][attacker]["holdings"]:
             err("state.capture.property", N_("the attacker already controls it: that capture "
                                              "ends without a fight (RAI-17a)"))
-    if phase in ("deal", "trump") and state["turn"] != 0:
+    if phase in SETUP_PHASES and state["turn"] != 0:
         err("state.turn", N_("is 0 until the first turn"))
     if phase in ("turn_start", "main", "capture") and state["turn"] < 1:
         err("state.turn", N_("turns count from 1"))

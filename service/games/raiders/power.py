@@ -13,39 +13,44 @@ turn.  Modifiers never outlive their card's stay in play.
 
 from __future__ import annotations
 
+from service.games.draft import Draft
 from service.games.raiders.cards import Catalogue
+from service.games.raiders.state import Modifier, RaidersState, root
 
 
-def power_bonus(state: dict, card: str) -> int:
+def power_bonus(state: RaidersState, card: str) -> int:
     return sum(m["amount"] for m in state["modifiers"] if m["card"] == card)
 
 
-def current_power(state: dict, cat: Catalogue, card: str) -> int:
+def current_power(state: RaidersState, cat: Catalogue, card: str) -> int:
     """Printed power plus live modifiers; may be negative (RAI-20)."""
     base = cat.fighter(card)["power"]
     return (base or 0) + power_bonus(state, card)
 
 
-def add_modifier(draft, card: str, amount: int, during_capture: bool) -> dict:
+def add_modifier(draft: Draft, card: str, amount: int, during_capture: bool) -> Modifier:
     """RAI-25: record a power change with its expiry."""
-    modifier = {"card": card, "amount": amount, "until": "capture" if during_capture else "turn"}
+    modifier: Modifier = {"card": card, "amount": amount,
+                          "until": "capture" if during_capture else "turn"}
     draft.at("modifiers").append(modifier)
     return modifier
 
 
-def expire(draft, until: str, events: list) -> None:
+def expire(draft: Draft, until: str, events: list[dict]) -> None:
     """Drop modifiers that end now: ``"capture"`` at a capture's end,
     ``"turn"`` (all of them) at the end of a turn (RAI-25)."""
-    mods = draft.root["modifiers"]
+    state = root(draft)
+    mods = state["modifiers"]
     keep = [m for m in mods if until == "capture" and m["until"] != "capture"]
     if len(keep) != len(mods):
-        draft.root["modifiers"] = keep
+        state["modifiers"] = keep
         events.append({"type": "modifiers_expired", "at": f"end_of_{until}",
                        "count": len(mods) - len(keep)})
 
 
-def forget_card(draft, card: str) -> None:
+def forget_card(draft: Draft, card: str) -> None:
     """A card leaving play loses its modifiers."""
-    mods = draft.root["modifiers"]
+    state = root(draft)
+    mods = state["modifiers"]
     if any(m["card"] == card for m in mods):
-        draft.root["modifiers"] = [m for m in mods if m["card"] != card]
+        state["modifiers"] = [m for m in mods if m["card"] != card]

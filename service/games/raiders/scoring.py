@@ -12,13 +12,29 @@ cards beyond a bonus's count add their face value.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from service.games.draft import Draft
 from service.games.raiders.capture import end_without_fight
-from service.games.raiders.cards import face, for_state
+from service.games.raiders.cards import Catalogue, Property, face
+from service.games.raiders.state import RaidersState, before_first_turn, root
 
+#: RAI-6: the money a player (RAI-8: a pair) needs to win
 BASE_TARGET = 36
+#: RAI-7 ``short_game``: the target drops by this much for every player beyond two
+SHORT_GAME_STEP = 6
 
 
-def kind_money(prop: dict, count: int) -> int:
+def reaches_target(money: int, target: int) -> bool:
+    """RAI-6: a side wins at once at the target or more (RAI-7, RAI-8 set the target).
+
+    >>> reaches_target(36, 36), reaches_target(35, 36)
+    (True, False)
+    """
+    return money >= target
+
+
+def kind_money(prop: Property, count: int) -> int:
     """RAI-3: money of ``count`` properties of one kind, set bonuses included."""
     best = count * prop["money"]
     for bonus in prop["bonuses"]:
@@ -27,10 +43,10 @@ def kind_money(prop: dict, count: int) -> int:
     return best
 
 
-def target_money(options: dict, players: int) -> int:
+def target_money(options: Mapping[str, object], players: int) -> int:
     """RAI-6: 36; RAI-7 ``short_game``: 6 less for every player beyond two."""
     if options["short_game"]:
-        return BASE_TARGET - 6 * max(0, players - 2)
+        return BASE_TARGET - SHORT_GAME_STEP * max(0, players - 2)
     return BASE_TARGET
 
 
@@ -46,7 +62,7 @@ def describe_targets(max_players: int) -> dict:
                        "money or more, set bonuses included (RAI-3)",
         "short_game": {
             "rule": "RAI-7",
-            "description": f"{BASE_TARGET} less 6 for every player beyond two",
+            "description": f"{BASE_TARGET} less {SHORT_GAME_STEP} for every player beyond two",
             "by_players": {str(n): target_money({"short_game": True}, n)
                            for n in range(3, max_players + 1)}},
         "teams": {
@@ -56,14 +72,15 @@ def describe_targets(max_players: int) -> dict:
     }
 
 
-def player_money(state: dict, seat: int, cat=None) -> tuple[int, list[dict]]:
+def player_money(state: RaidersState, seat: int,
+                 cat: Catalogue | None = None) -> tuple[int, list[dict]]:
     """A player's money and its breakdown by property kind (RAI-3)."""
-    cat = cat or for_state(state)
+    cat = cat or Catalogue.of_state(state)
     counts: dict[str, int] = {}
     for prop in state["players"][seat]["holdings"]:
         kind = face(prop)
         counts[kind] = counts.get(kind, 0) + 1
-    breakdown = []
+    breakdown: list[dict] = []
     total = 0
     for kind in sorted(counts):
         card = cat.properties[kind]
@@ -74,7 +91,7 @@ def player_money(state: dict, seat: int, cat=None) -> tuple[int, list[dict]]:
     return total, breakdown
 
 
-def sides(state: dict) -> list[list[int]]:
+def sides(state: RaidersState) -> list[list[int]]:
     """Who wins together: each seat alone, or RAI-8 pairs 0+2 and 1+3."""
     n = len(state["players"])
     if state["options"]["teams"]:
@@ -82,63 +99,64 @@ def sides(state: dict) -> list[list[int]]:
     return [[seat] for seat in range(n)]
 
 
-def side_money(state: dict) -> list[int]:
+def side_money(state: RaidersState) -> list[int]:
     """Money per side; RAI-8: bonuses per player, summed across partners."""
-    cat = for_state(state)
+    cat = Catalogue.of_state(state)
     money = [player_money(state, seat, cat)[0] for seat in range(len(state["players"]))]
     return [sum(money[s] for s in side) for side in sides(state)]
 
 
-def check_win(draft, events: list) -> bool:
+def check_win(draft: Draft, events: list[dict]) -> bool:
     """RAI-6: a side at or above the target wins at once; RULING RAI-6a: also
     in a capture's response window, which then closes with no fight (the
     attacking fighter back in its owner's hand), so the finished state is a
     valid one."""
-    root = draft.root
-    if root["result"] is not None or root["phase"] in ("deal", "trump"):
+    state = root(draft)
+    if state["result"] is not None or before_first_turn(state):
         return False
-    target = target_money(root["options"], len(root["players"]))
-    winners = [seat for side, money in zip(sides(root), side_money(root))
-               if money >= target for seat in side]
+    target = target_money(state["options"], len(state["players"]))
+    winners = [seat for side, money in zip(sides(state), side_money(state), strict=True)
+               if reaches_target(money, target) for seat in side]
     if not winners:
         return False
-    if root["capture"] is not None:
+    if state["capture"] is not None:
         end_without_fight(draft, events, "game_won", "the game was won during the capture",
                           "RAI-6a")
-    root["result"] = {"finished": True, "winners": winners, "reason": "target_reached",
-                      "target": target}
-    root["phase"] = "over"
+    state["result"] = {"finished": True, "winners": winners, "reason": "target_reached",
+                       "target": target}
+    state["phase"] = "over"
     events.append({"type": "game_won", "winners": winners, "rule": "RAI-6", "target": target})
     return True
 
 
-def finish_by_turn_limit(draft, events: list) -> None:
+def finish_by_turn_limit(draft: Draft, events: list[dict]) -> None:
     """RULING RAI-31: the most money wins; equal money shares the win."""
-    root = draft.root
-    money = side_money(root)
+    state = root(draft)
+    money = side_money(state)
     best = max(money)
-    winners = sorted(seat for side, m in zip(sides(root), money) if m == best for seat in side)
-    root["result"] = {"finished": True, "winners": winners, "reason": "turn_limit"}
-    root["phase"] = "over"
+    winners = sorted(seat for side, m in zip(sides(state), money, strict=True) if m == best
+                     for seat in side)
+    state["result"] = {"finished": True, "winners": winners, "reason": "turn_limit"}
+    state["phase"] = "over"
     events.append({"type": "game_won", "winners": winners, "rule": "RAI-31", "money": best})
 
 
-def compute_score(state: dict) -> dict:
-    cat = for_state(state)
+def compute_score(state: RaidersState) -> dict:
+    cat = Catalogue.of_state(state)
     n = len(state["players"])
-    scores = []
+    scores: list[dict] = []
     for seat in range(n):
         total, breakdown = player_money(state, seat, cat)
-        entry = {"player": seat, "total": total, "breakdown": breakdown}
+        entry: dict = {"player": seat, "total": total, "breakdown": breakdown}
         if state["options"]["teams"]:
             entry["team"] = seat % 2
         scores.append(entry)
     result = state["result"]
-    out = {"finished": result is not None,
-           "winners": list(result["winners"]) if result else [],
-           "scores": scores,
-           "target": target_money(state["options"], n)}
+    out: dict = {"finished": result is not None,
+                 "winners": list(result["winners"]) if result else [],
+                 "scores": scores,
+                 "target": target_money(state["options"], n)}
     if state["options"]["teams"]:
         out["teams"] = [{"players": side, "total": m}
-                        for side, m in zip(sides(state), side_money(state))]
+                        for side, m in zip(sides(state), side_money(state), strict=True)]
     return out

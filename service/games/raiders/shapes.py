@@ -1,5 +1,6 @@
-"""Declared shapes of the Raiders state and actions (checked on input,
-exported to OpenAPI)."""
+"""Declared shapes of the Raiders state, action fields and events (checked
+on input, exported to OpenAPI); the actions themselves are declared in
+``game.ACTIONS``."""
 
 from __future__ import annotations
 
@@ -37,21 +38,8 @@ STATE_FIELDS = {
                                             "count": shape.Int(minimum=1, maximum=20)})),
 }
 
-_CHANCE_CARD = {"card": shape.Str(max_length=48, description="the face that came up")}
-
-ACTION_TYPES = {
-    "capture": ({"fighter": CARD, "property": CARD},
-                "RAI-15: put a fighter from your hand against a property in play"),
-    "play_trick": ({"card": CARD},
-                   "RAI-22: play a card's trick from your hand",
-                   {"target": CARD, "cost_card": CARD}),
-    "pass": ({}, "RAI-26: pass priority in a capture's response window"),
-    "end_turn": ({}, "RAI-13: end your turn"),
-    "deal": (_CHANCE_CARD, "chance (RAI-4): the card dealt to the next player"),
-    "reveal_trump": (_CHANCE_CARD, "chance (RAI-5): the card turned up as trump"),
-    "draw": (_CHANCE_CARD, "chance (RAI-10, RAI-14): the fighter card drawn"),
-    "reveal": (_CHANCE_CARD, "chance (RAI-11): the property revealed into the centre"),
-}
+#: the fields of every chance outcome (deal, reveal_trump, draw, reveal)
+CHANCE_CARD = {"card": shape.Str(max_length=48, description="the face that came up")}
 
 EVENT_TYPES = {
     "dealt": "a fighter card was dealt (RAI-4)",

@@ -15,10 +15,17 @@ is unguarded and ownerless, back in the centre (RAI-19).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from service.games.draft import Draft
 from service.games.raiders.power import forget_card
+from service.games.raiders.state import RaidersState, root
+
+#: fighter in play -> (controller, role: "attacker" | "guard")
+InPlay = dict[str, tuple[int, str]]
 
 
-def holder_of(state: dict, prop: str) -> int | None:
+def holder_of(state: RaidersState, prop: str) -> int | None:
     """The seat controlling ``prop``, or ``None`` (centre or deck)."""
     for seat, player in enumerate(state["players"]):
         if prop in player["holdings"]:
@@ -26,12 +33,17 @@ def holder_of(state: dict, prop: str) -> int | None:
     return None
 
 
-def guard_of(state: dict, prop: str) -> str | None:
+def property_in_play(state: RaidersState, prop: str) -> bool:
+    """``prop`` is a property in play: in the centre or held (RAI-15)."""
+    return prop in state["centre"] or holder_of(state, prop) is not None
+
+
+def guard_of(state: RaidersState, prop: str) -> str | None:
     seat = holder_of(state, prop)
     return None if seat is None else state["players"][seat]["holdings"][prop]
 
 
-def fighters_in_play(state: dict):
+def fighters_in_play(state: RaidersState) -> Iterator[tuple[str, int, str]]:
     """``(fighter, controller, role)`` for the attacker and every guard."""
     capture = state.get("capture")
     if capture is not None:
@@ -41,7 +53,14 @@ def fighters_in_play(state: dict):
             yield guard, seat, "guard"
 
 
-def locate_guard(state: dict, fighter: str) -> tuple[int, str] | None:
+def in_play_map(state: RaidersState, known: InPlay | None = None) -> InPlay:
+    """fighter -> (controller, role) for every fighter in play (``known`` if given)."""
+    if known is not None:
+        return known
+    return {f: (seat, role) for f, seat, role in fighters_in_play(state)}
+
+
+def locate_guard(state: RaidersState, fighter: str) -> tuple[int, str] | None:
     """``(seat, property)`` of a guarding fighter, or ``None``."""
     for seat, player in enumerate(state["players"]):
         for prop, guard in player["holdings"].items():
@@ -50,20 +69,22 @@ def locate_guard(state: dict, fighter: str) -> tuple[int, str] | None:
     return None
 
 
-def free_property(draft, seat: int, prop: str, events: list) -> str:
+def free_property(draft: Draft, seat: int, prop: str, events: list[dict]) -> str:
     """RAI-19: the property loses its guard and returns to the centre.
 
     Returns the guard that stood on it (the caller decides where it goes).
     """
-    guard = draft.at("players", seat, "holdings").pop(prop)
+    guard: str = draft.at("players", seat, "holdings").pop(prop)
     draft.at("centre").append(prop)
     events.append({"type": "property_freed", "property": prop, "from_player": seat})
     return guard
 
 
-def remove_guard(draft, fighter: str, events: list) -> int:
+def remove_guard(draft: Draft, fighter: str, events: list[dict]) -> int:
     """Take a guard out of play (its property goes to the centre); its seat."""
-    seat, prop = locate_guard(draft.root, fighter)
+    found = locate_guard(root(draft), fighter)
+    assert found is not None, f"{fighter} guards no property"
+    seat, prop = found
     free_property(draft, seat, prop, events)
     forget_card(draft, fighter)
     return seat

@@ -9,37 +9,35 @@ with no effect, and a ``fizzled`` event names the clause it broke.
 
 from __future__ import annotations
 
+from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
-from service.games.raiders import deck
-from service.games.raiders.capture import attacker_controls_target, end_without_fight, restart_round
-from service.games.raiders.cards import Catalogue, for_state
-from service.games.raiders.effects import apply_effect
-from service.games.raiders.table import fighters_in_play, guard_of
+from service.games.raiders.capture import (
+    attacker_controls_target,
+    end_without_fight,
+    fizzle_note,
+    restart_round,
+)
+from service.games.raiders.cards import Catalogue, Trick
+from service.games.raiders.state import RaidersState, fizzles_allowed, in_capture, root
+from service.games.raiders.table import InPlay, fighters_in_play, guard_of, in_play_map
 from service.games.raiders.vocabulary import EFFECTS
 
 
-def timing_problem(state: dict, player: int, trick: dict) -> str | None:
+def timing_problem(state: RaidersState, player: int, trick: Trick) -> str | None:
     """RAI-23: the trick's timing limit against the moment."""
     timing = trick["timing"]
-    in_capture = state["phase"] == "capture"
-    if timing == "capture_only" and not in_capture:
+    if timing == "capture_only" and not in_capture(state):
         return N_("this trick may only be played during a capture")
     if timing == "own_turn" and player != state["active"]:
         return N_("this trick may only be played in your own turn")
     return None
 
 
-def in_play_map(state: dict) -> dict[str, tuple[int, str]]:
-    """fighter -> (controller, role) for every fighter in play."""
-    return {f: (seat, role) for f, seat, role in fighters_in_play(state)}
-
-
-def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: dict,
-                   target: str, in_play: dict | None = None) -> str | None:
+def target_problem(state: RaidersState, cat: Catalogue, player: int, card: str, trick: Trick,
+                   target: str, in_play: InPlay | None = None) -> str | None:
     """RAI-24: does ``target`` match the trick's text exactly?"""
-    if in_play is None:
-        in_play = in_play_map(state)
+    in_play = in_play_map(state, in_play)
     if target not in in_play:
         return N_("{target} is not a fighter in play", target=target)
     seat, role = in_play[target]
@@ -61,7 +59,8 @@ def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: d
     filters = trick["filters"]
     if "same_suit" in filters:
         suit = cat.fighter(card)["suit"]
-        if suit != state["trump"]["suit"] and cat.fighter(target)["suit"] != suit:
+        trump = state["trump"]
+        if (trump is None or suit != trump["suit"]) and cat.fighter(target)["suit"] != suit:
             return (N_("this trick targets only a fighter of its own suit ({suit}); only a trump "
                        "trick reaches every suit", suit=suit))
     if "not_own" in filters and seat == player:
@@ -69,41 +68,21 @@ def target_problem(state: dict, cat: Catalogue, player: int, card: str, trick: d
     return None
 
 
-def power_change_can_matter(state: dict, target: str, in_play: dict) -> bool:
-    """RAI-28 with RAI-25: a power change expires with the capture (outside
-    one, with the turn), so it changes the game only for a fighter that can
-    still fight before then — the attacker or the guard under capture, or,
-    outside a capture, a guard the active player may still attack this turn.
-    Anything else (e.g. "Boar" on your own guard in your own turn) would only
-    discard cards."""
-    capture = state["capture"]
-    if capture is not None:
-        return target == capture["fighter"] or target == guard_of(state, capture["property"])
-    seat, role = in_play.get(target, (None, None))
-    return not state["capture_used"] and role == "guard" and seat != state["active"]
+def change_problem(state: RaidersState, player: int, trick: Trick, target: str | None,
+                   in_play: InPlay | None = None) -> str | None:
+    """RAI-28: a trick must change the game state, not just discard a card
+    (each effect type's own test, ``vocabulary.EffectType.futile``)."""
+    return EFFECTS[trick["effect"]].futile(state, player, target, in_play)
 
 
-def change_problem(state: dict, player: int, trick: dict, target: str | None,
-                   in_play: dict | None = None) -> str | None:
-    """RAI-28: a trick must change the game state, not just discard a card."""
-    effect = trick["effect"]
-    if effect == "draw" and not deck.can_draw(state):
-        return N_("there is no fighter card left to draw")
-    if effect == "modify_power":
-        if in_play is None:
-            in_play = in_play_map(state)
-        if not power_change_can_matter(state, target, in_play):
-            return (N_("{target} fights in no capture before this power change expires, so "
-                       "playing it would only discard cards", target=target))
-    if effect == "steal_guard":
-        if in_play is None:
-            in_play = in_play_map(state)
-        if in_play.get(target, (None,))[0] == player:
-            return N_("that guard is already yours")
-    return None
+def _usable_on(state: RaidersState, cat: Catalogue, player: int, card: str, trick: Trick,
+               target: str, in_play: InPlay) -> bool:
+    """RAI-24 and RAI-28: ``target`` is one the trick may name and changes the game."""
+    return (target_problem(state, cat, player, card, trick, target, in_play) is None
+            and change_problem(state, player, trick, target, in_play) is None)
 
 
-def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | None:
+def trick_problem(state: RaidersState, cat: Catalogue, action: dict) -> RuleViolation | None:
     """Why a ``play_trick`` of a card in hand is illegal, or ``None``."""
     player, card = action["player"], action["card"]
     trick = cat.fighter(card)["trick"]
@@ -127,9 +106,7 @@ def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | 
     if EFFECTS[trick["effect"]].target_needed:
         if target is None:
             in_play = in_play_map(state)
-            if not any(target_problem(state, cat, player, card, trick, f, in_play) is None
-                       and change_problem(state, player, trick, f, in_play) is None
-                       for f in in_play):
+            if not any(_usable_on(state, cat, player, card, trick, f, in_play) for f in in_play):
                 return RuleViolation("RAI-28", N_("this trick has no legal target now: playing "
                                                   "it would only discard cards"))
             return RuleViolation("RAI-24", N_("this trick needs a target fighter"))
@@ -144,67 +121,88 @@ def trick_problem(state: dict, cat: Catalogue, action: dict) -> RuleViolation | 
     return None
 
 
-def check_play_trick(state: dict, action: dict) -> None:
+def check_play_trick(state: RaidersState, action: dict) -> None:
     """RAI-22 always; the rest unless ``illegal_play: fizzle`` (RAI-30)."""
     player, card = action["player"], action["card"]
     if card not in state["players"][player]["hand"]:
         raise RuleViolation("RAI-22", N_("{card} is not in your hand: tricks are played from the "
                                          "hand", card=card))
-    problem = trick_problem(state, for_state(state), action)
-    if problem is not None and state["options"]["illegal_play"] != "fizzle":
+    problem = trick_problem(state, Catalogue.of_state(state), action)
+    if problem is not None and not fizzles_allowed(state):
         raise problem
 
 
-def fizzle_notes(state: dict, action: dict) -> dict:
+def fizzle_notes(state: RaidersState, action: dict) -> dict:
     """RAI-30 for ``check``: a ``play_trick`` that ``apply`` accepts only to
     let it fizzle (``illegal_play: fizzle``) is reported with the clause it
     breaks: ``{"fizzles": True, "rule", "reason"}``; a valid play: ``{}``."""
-    problem = trick_problem(state, for_state(state), action)
-    if problem is None:
-        return {}
-    return {"fizzles": True, "rule": problem.rule,
-            "reason": N_("{reason}; the card would go to the discard with no effect",
-                         reason=problem.reason)}
+    return fizzle_note(trick_problem(state, Catalogue.of_state(state), action))
 
 
-def legal_tricks(state: dict, cat: Catalogue, player: int) -> list[dict]:
-    """Every legal ``play_trick`` for ``player`` now, listed directly."""
-    out = []
+def _play(player: int, card: str, target: str | None, cost: str | None) -> dict:
+    action = {"type": "play_trick", "player": player, "card": card}
+    if target is not None:
+        action["target"] = target
+    if cost is not None:
+        action["cost_card"] = cost
+    return action
+
+
+def legal_tricks(state: RaidersState, entry: dict) -> list[dict]:
+    """Every legal ``play_trick`` for the pending player now, listed directly."""
+    player = entry["player"]
+    cat = Catalogue.of_state(state)
+    out: list[dict] = []
     hand = state["players"][player]["hand"]
-    in_play = None
+    in_play: InPlay | None = None
     for card in hand:
         trick = cat.fighter(card)["trick"]
         if trick is None or timing_problem(state, player, trick):
             continue
-        costs = [c for c in hand if c != card] if trick["cost"] is not None else [None]
+        costs: list[str | None] = (list(c for c in hand if c != card)
+                                   if trick["cost"] is not None else [None])
         if not costs:
             continue
+        targets: list[str | None]
         if EFFECTS[trick["effect"]].target_needed:
-            if in_play is None:
-                in_play = in_play_map(state)
+            in_play = in_play_map(state, in_play)
             targets = [t for t in in_play
-                       if target_problem(state, cat, player, card, trick, t, in_play) is None
-                       and change_problem(state, player, trick, t, in_play) is None]
+                       if _usable_on(state, cat, player, card, trick, t, in_play)]
         else:
             targets = [None] if change_problem(state, player, trick, None) is None else []
-        for target in targets:
-            for cost in costs:
-                action = {"type": "play_trick", "player": player, "card": card}
-                if target is not None:
-                    action["target"] = target
-                if cost is not None:
-                    action["cost_card"] = cost
-                out.append(action)
+        out.extend(_play(player, card, target, cost) for target in targets for cost in costs)
     return out
 
 
-def play_trick(draft, action: dict, events: list) -> None:
+def trick_candidates(state: RaidersState, entry: dict) -> list[dict]:
+    """A superset of the legal tricks (every card of the hand, with or without
+    any fighter in play as target and any other card as cost), for ``check``
+    to filter: the tests hold ``legal_tricks`` to it."""
+    player = entry["player"]
+    hand = state["players"][player]["hand"]
+    targets: list[str | None] = [None, *(f for f, _, _ in fighters_in_play(state))]
+    return [_play(player, card, target, cost)
+            for card in hand for target in targets
+            for cost in [None, *(c for c in hand if c != card)]]
+
+
+def out_of_turn(state: RaidersState, action: dict) -> tuple[str, str] | None:
+    """RAI-23: outside a capture a trick belongs to the active player's turn
+    (in a capture's window the turn order of RAI-26 applies)."""
+    if state["phase"] == "main":
+        return "RAI-23", (N_("outside a capture only the active player (seat {active}) plays "
+                             "tricks, in their own turn; the others may in a capture's response "
+                             "window", active=state['active']))
+    return None
+
+
+def play_trick(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-22: the card goes to the discard; RAI-27 the effect resolves at once;
     RAI-26 a trick in a response window restarts the round."""
-    root = draft.root
-    cat = for_state(root)
+    state = root(draft)
+    cat = Catalogue.of_state(state)
     player, card = action["player"], action["card"]
-    problem = trick_problem(root, cat, action)
+    problem = trick_problem(state, cat, action)
     draft.at("players", player, "hand").remove(card)
     draft.at("discard").append(card)
     if problem is not None:
@@ -212,6 +210,7 @@ def play_trick(draft, action: dict, events: list) -> None:
                        "rule": problem.rule, "reason": problem.reason})
         return
     trick = cat.fighter(card)["trick"]
+    assert trick is not None, "trick_problem refuses a card without a trick (RAI-2)"
     cost = action.get("cost_card")
     if cost is not None:
         draft.at("players", player, "hand").remove(cost)
@@ -220,9 +219,9 @@ def play_trick(draft, action: dict, events: list) -> None:
     events.append({"type": "trick_played", "player": player, "card": card,
                    "trick": trick["name"]["en"], "effect": trick["effect"],
                    "target": action.get("target")})
-    apply_effect(draft, cat, player, trick, action.get("target"), events)
-    if root["phase"] == "capture":
-        if attacker_controls_target(root):
+    EFFECTS[trick["effect"]].apply(draft, cat, player, trick, action.get("target"), events)
+    if in_capture(state):
+        if attacker_controls_target(state):
             end_without_fight(draft, events, "unopposed",
                               "the property under capture came under the attacker's control",
                               "RAI-17a")

@@ -12,57 +12,64 @@ reveal) happen in ``advance`` after every action.
 
 from __future__ import annotations
 
+from service.games.draft import Draft
 from service.games.raiders import deck
 from service.games.raiders.power import expire
 from service.games.raiders.scoring import finish_by_turn_limit
+from service.games.raiders.state import RaidersState, in_capture, root
 
 
-def compute_pending(state: dict) -> list[dict]:
+def compute_pending(state: RaidersState) -> list[dict]:
     if state["result"] is not None:
         return []
     node = deck.chance_node(state)
     if node is not None:
         return [node]
-    phase = state["phase"]
-    if phase == "main":
+    capture = state["capture"]
+    if state["phase"] == "main":
         return [{"player": state["active"], "decision": "turn"}]
-    if phase == "capture":
-        return [{"player": state["capture"]["priority"], "decision": "respond"}]
+    if in_capture(state) and capture is not None:
+        return [{"player": capture["priority"], "decision": "respond"}]
     return []
 
 
-def begin_turn(draft, seat: int, events: list) -> None:
+def begin_turn(draft: Draft, seat: int, events: list[dict]) -> None:
     """A new turn for ``seat``: draw (RAI-10) and reveal (RAI-11) come as chance."""
-    root = draft.root
-    root["active"] = seat
-    root["turn"] += 1
-    root["capture_used"] = False
-    root["phase"] = "turn_start"
-    events.append({"type": "turn_started", "player": seat, "turn": root["turn"]})
+    state = root(draft)
+    state["active"] = seat
+    state["turn"] += 1
+    state["capture_used"] = False
+    state["phase"] = "turn_start"
+    events.append({"type": "turn_started", "player": seat, "turn": state["turn"]})
 
 
-def advance(draft, events: list) -> None:
-    """Carry out the steps that need no decision and no chance."""
-    root = draft.root
-    if root["result"] is not None:
-        root["phase"] = "over"
+def advance(draft: Draft, events: list[dict]) -> None:
+    """Carry out the steps that need no decision and no chance (after every action)."""
+    state = root(draft)
+    if state["result"] is not None:
+        state["phase"] = "over"
         return
-    if root["owed_draws"] is not None and not deck.can_draw(root):
-        root["owed_draws"] = None
-    if root["phase"] == "trump" and root["trump"] is not None:
-        begin_turn(draft, root["first_player"], events)
-    if root["phase"] == "turn_start" and deck.chance_node(root) is None:
-        root["phase"] = "main"
+    if state["owed_draws"] is not None and not deck.can_draw(state):
+        state["owed_draws"] = None
+    if state["phase"] == "trump" and state["trump"] is not None:
+        begin_turn(draft, state["first_player"], events)
+    if state["phase"] == "turn_start" and deck.chance_node(state) is None:
+        state["phase"] = "main"
 
 
-def end_turn(draft, action: dict, events: list) -> None:
+def limit_reached(state: RaidersState) -> bool:
+    """RULING RAI-31: the game ends after ``turn_limit`` turns (if set)."""
+    limit = state["options"]["turn_limit"]
+    return limit is not None and state["turn"] >= limit
+
+
+def end_turn(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-13; RAI-25 turn modifiers expire; RAI-31 the turn limit; RAI-5a next seat."""
-    root = draft.root
-    seat = root["active"]
+    state = root(draft)
+    seat = state["active"]
     expire(draft, "turn", events)
-    events.append({"type": "turn_ended", "player": seat, "turn": root["turn"]})
-    limit = root["options"]["turn_limit"]
-    if limit is not None and root["turn"] >= limit:
+    events.append({"type": "turn_ended", "player": seat, "turn": state["turn"]})
+    if limit_reached(state):
         finish_by_turn_limit(draft, events)
         return
-    begin_turn(draft, (seat + 1) % len(root["players"]), events)
+    begin_turn(draft, (seat + 1) % len(state["players"]), events)

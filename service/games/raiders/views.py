@@ -19,14 +19,16 @@ derived, so it lives in the view only; the state keeps the parts
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from service.games.raiders.cards import for_state
+from service.games.raiders.cards import Catalogue
 from service.games.raiders.power import power_bonus
+from service.games.raiders.state import Player, RaidersState, before_first_turn
 from service.games.raiders.table import fighters_in_play
 
 
-def hide(state: dict, player: int | None) -> dict:
-    seen = dict(state)
+def hide(state: RaidersState, player: int | None) -> dict:
+    seen: dict[str, Any] = dict(state)
     seen["players"] = [
         p if seat == player else {**p, "hand": {"count": len(p["hand"])}}
         for seat, p in enumerate(state["players"])]
@@ -40,7 +42,7 @@ def hide(state: dict, player: int | None) -> dict:
     return seen
 
 
-def powers_in_play(state: dict) -> list[dict]:
+def powers_in_play(state: RaidersState) -> list[dict]:
     """Each fighter in play with its power now (RAI-20: it may be negative).
 
     >>> from service.games.raiders import GAME
@@ -53,25 +55,26 @@ def powers_in_play(state: dict) -> list[dict]:
     >>> guard["printed_power"], guard["modifiers"], guard["power"]
     (4, -3, 1)
     """
-    if state["phase"] in ("deal", "trump"):
+    if before_first_turn(state):
         return []
-    cat = for_state(state)
+    cat = Catalogue.of_state(state)
     capture = state["capture"]
     out = []
     for card, seat, role in fighters_in_play(state):
         printed = cat.fighter(card)["power"]
         bonus = power_bonus(state, card)
-        prop = capture["property"] if role == "attacker" else next(
+        prop = capture["property"] if capture is not None and role == "attacker" else next(
             p for p, g in state["players"][seat]["holdings"].items() if g == card)
         out.append({"card": card, "player": seat, "role": role, "property": prop,
-                    "printed_power": printed, "modifiers": bonus, "power": printed + bonus})
+                    "printed_power": printed, "modifiers": bonus,
+                    "power": (printed or 0) + bonus})
     # canonical order (the attacker, then guards by seat and property): a view must not
     # depend on the key order of ``holdings``, which a JSON round trip may change
     out.sort(key=lambda f: (f["role"] != "attacker", f["player"], f["property"]))
     return out
 
 
-def secret_cards(state: dict, player: int | None) -> set[str]:
+def secret_cards(state: RaidersState, player: int | None) -> set[str]:
     secret = set(state["fighter_deck"]) | set(state["property_deck"])
     for seat, p in enumerate(state["players"]):
         if seat != player:
@@ -79,7 +82,7 @@ def secret_cards(state: dict, player: int | None) -> set[str]:
     return secret
 
 
-def determinize(state: dict, player: int | None, seed: int) -> dict:
+def determinize(state: RaidersState, player: int | None, seed: int) -> dict:
     """Re-deal the cards ``player`` cannot locate (others' hands + the fighter
     deck) at random, keeping every hand size; new chance seed.
 
@@ -95,8 +98,8 @@ def determinize(state: dict, player: int | None, seed: int) -> dict:
         pool.extend(state["players"][seat]["hand"])
     pool.sort()
     rng.shuffle(pool)
-    out = dict(state)
-    players = list(state["players"])
+    out: dict[str, Any] = dict(state)
+    players: list[Player] = list(state["players"])
     at = 0
     for seat in others:
         size = len(players[seat]["hand"])
@@ -107,7 +110,7 @@ def determinize(state: dict, player: int | None, seed: int) -> dict:
     out["property_deck"] = sorted(state["property_deck"])
     trump = state["trump"]
     if trump is not None and state["bottom"] is None:
-        cat = for_state(state)
+        cat = Catalogue.of_state(state)
         out["trump"] = {"card": next(
             c for c in cat.fighter_deck(state["options"]["double_deck"])
             if cat.fighter(c)["suit"] == trump["suit"]), "suit": trump["suit"]}
