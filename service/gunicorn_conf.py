@@ -153,8 +153,8 @@ def problem_answer(status_int: int, reason: str, mesg: str) -> bytes:
                               or ("HTTP Version" in mesg and "(" not in mesg)):
         detail = f"{mesg}: {REQUEST_LINE_HINT}"  # a raw or spaced URL breaks the request line
     rid = new_request_id.new()
-    instance = getattr(problems, "INSTANCE_PREFIX", "urn:referee:request:") + rid
-    body = orjson.dumps({"type": problems.PROBLEM_BASE + slug, "title": title,
+    instance = problems.INSTANCE_PREFIX + rid
+    body = orjson.dumps({"type": problems.problem_type(slug), "title": title,
                          "status": status_int, "detail": detail, "instance": instance})
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {problems.PROBLEM_MIME}\r\nContent-Length: {len(body)}\r\n"

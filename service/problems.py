@@ -17,7 +17,9 @@ lists them; ``service.http.rules``).  RFC 9457 §3.1.1 allows a relative type
 the full path; it is kept relative so that the same error has the same type
 on every host and behind any proxy, and so that a worker with no request at
 hand (an evaluation's failure) can name it too.  Every slug is a row of
-``PROBLEM_TYPES``: add a row there to add a kind of error.
+``PROBLEM_TYPES``: add a row there to add a kind of error.  The engines'
+exceptions carry no HTTP: ``ERROR_TYPES`` maps each exception class to its
+row, and ``evaluation_problem`` builds every problem an evaluation records.
 
 **Instance.** ``instance`` is ``urn:referee:request:<X-Request-Id>``: the id
 the response carries and the log lines share.
@@ -48,6 +50,7 @@ Blueprints raise engine errors or ``werkzeug`` HTTP exceptions, or return
 from __future__ import annotations
 
 import logging
+import traceback
 from dataclasses import dataclass
 
 import orjson
@@ -55,9 +58,12 @@ from flask import Flask, Response, current_app, g, has_app_context, has_request_
 from werkzeug.exceptions import HTTPException
 
 from service import rules_reference
+from service.evaluations.kinds import ChunkTimeout, UnknownKind
 from service.games.errors import (
+    IncompatibleState,
     InvalidOptions,
     InvalidSetup,
+    InvalidState,
     MalformedInput,
     RefereeError,
     RuleViolation,
@@ -105,7 +111,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("The body is not valid JSON, or does not have the documented shape: a "
                    "missing or unknown field, a wrong type, a list too long. `errors` maps each "
                    "field path (`state.players.0.hand`, or `body`) to its messages."),
-                N_("Fix each field named in `errors`; the request schemas are in `/openapi.yaml`.")),
+                N_("Fix each field named in `errors`; the request schemas are in "
+                   "`/openapi.yaml`.")),
     ProblemType("invalid-state", 400, N_("Invalid game state"),
                 N_("The game state sent is corrupt: a wrong shape, or a broken invariant (a card "
                    "in two places, a count that does not add up). `errors` names the field."),
@@ -230,6 +237,70 @@ def problem_type(slug: str) -> str:
     return PROBLEM_BASE + slug
 
 
+#: the problem type of each exception the engines and the evaluations raise on
+#: purpose: the engines name what went wrong, this table what HTTP says about it
+#: (the nearest class in the exception's MRO decides)
+ERROR_TYPES: dict[type[Exception], str] = {
+    RuleViolation: "illegal-action",
+    InvalidSetup: "invalid-setup",
+    InvalidState: "invalid-state",
+    IncompatibleState: "incompatible-state",
+    InvalidOptions: "invalid-options",
+    UnknownKind: "unknown-evaluation-kind",
+    MalformedInput: "malformed-request",
+    RefereeError: "referee-error",
+    ChunkTimeout: "evaluation-timeout",
+}
+
+
+def type_of(exc: BaseException) -> ProblemType | None:
+    """The problem type of an exception (``ERROR_TYPES``), ``None`` for any other.
+
+    >>> type_of(RuleViolation("RAI-15", "no")).slug, type_of(InvalidState({"x": ["bad"]})).status
+    ('illegal-action', 400)
+    >>> type_of(KeyError("x")) is None
+    True
+    """
+    for cls in type(exc).__mro__:
+        slug = ERROR_TYPES.get(cls)
+        if slug is not None:
+            return PROBLEM_TYPES[slug]
+    return None
+
+
+def evaluation_problem(detail: str, slug: str = "evaluation-failed", **extra) -> dict:
+    """The problem+json object an evaluation records as its ``error`` (the one
+    builder of the embedded runner, the RQ runner and the jobs): the type's
+    title and status from ``PROBLEM_TYPES``, English (the status route
+    translates nothing recorded).
+
+    >>> evaluation_problem("chunk 3 failed: boom")["type"]
+    '/problems/evaluation-failed'
+    """
+    row = PROBLEM_TYPES[slug]
+    return {"type": row.uri, "title": row.title, "status": row.status, "detail": detail,
+            **extra}
+
+
+def failure_problem(exc: BaseException, where: str = "") -> dict:
+    """The ``error`` of an evaluation that failed with ``exc``: its problem type
+    when it has one (an engine error, a timeout), else ``evaluation-failed``
+    with the exception's last line.
+
+    >>> failure_problem(RuleViolation("TRE-20", "no"), "aggregation")["detail"]
+    'aggregation: TRE-20: no'
+    >>> failure_problem(ZeroDivisionError("division by zero"))["detail"]
+    'ZeroDivisionError: division by zero'
+    """
+    prefix = f"{where}: " if where else ""
+    row = type_of(exc)
+    if row is None:
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return evaluation_problem(prefix + last)
+    rule = getattr(exc, "rule", None)
+    return evaluation_problem(prefix + str(exc), row.slug, **({"rule": rule} if rule else {}))
+
+
 def rule_links(clause_id, language: str) -> dict:
     """``{rule_text, rule_url}`` of a clause, or ``{}`` when no reference has it."""
     if not isinstance(clause_id, str):
@@ -275,8 +346,8 @@ def option_clauses(errors: dict, language: str) -> dict:
         return {}
     out = {}
     for path in errors:
-        name = path[len("options."):] if path.startswith("options.") else None
-        clause = getattr(declared.get(name), "clause", None)
+        name = path.removeprefix("options.")
+        clause = getattr(declared.get(name), "clause", None) if name != path else None
         if clause:
             out[path] = {"rule": clause, **rule_links(clause, language)}
     return out
@@ -289,7 +360,7 @@ def problem(status: int, slug: str, title: str, detail: str,
     A member naming a clause gets its text and link (``with_rule_links``).
     """
     language = request_language()
-    body = {"type": PROBLEM_BASE + slug, "title": gettext(title, language), "status": status,
+    body = {"type": problem_type(slug), "title": gettext(title, language), "status": status,
             "detail": detail}
     rid = g.get("request_id") if has_request_context() else None
     if rid:
@@ -311,12 +382,26 @@ class ProblemError(Exception):
     404
     """
 
-    def __init__(self, status: int, slug: str, title: str, detail: str, **extra):
+    def __init__(self, status: int, slug: str, title: str, detail: str,
+                 headers: dict | None = None, **extra):
         super().__init__(detail)
-        self.status, self.slug, self.title, self.detail, self.extra = status, slug, title, detail, extra
+        self.status, self.slug, self.title = status, slug, title
+        self.detail, self.headers, self.extra = detail, headers, extra
+
+    @classmethod
+    def of(cls, slug: str, detail: str, headers: dict | None = None, **extra) -> ProblemError:
+        """The problem of a row of ``PROBLEM_TYPES``: its status and title.
+
+        >>> ProblemError.of("unknown-evaluation", "no evaluation 'x'").status
+        404
+        """
+        row = PROBLEM_TYPES[slug]
+        assert row.status is not None, slug
+        return cls(row.status, slug, row.title, detail, headers, **extra)
 
     def response(self) -> Response:
-        return problem(self.status, self.slug, self.title, self.detail, **self.extra)
+        return problem(self.status, self.slug, self.title, self.detail, self.headers,
+                       **self.extra)
 
 
 def from_error(exc: RefereeError) -> Response:
@@ -339,7 +424,8 @@ def from_error(exc: RefereeError) -> Response:
         detail = exc.detail
     else:
         detail = str(exc)
-    return problem(exc.status, exc.slug, exc.title, detail, **extra)
+    row = type_of(exc) or PROBLEM_TYPES["referee-error"]
+    return problem(row.status or 400, row.slug, row.title, detail, **extra)
 
 
 MAX_ERRORS = 50
@@ -348,8 +434,8 @@ MAX_ERRORS = 50
 def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, list[str]]:
     """At most ``limit`` field paths, so a body with 100 000 bad keys gets a short answer.
 
-    >>> capped({f"options.o{i}": ["unknown option"] for i in range(60)}, 2)
-    {'options.o0': ['unknown option'], 'options.o1': ['unknown option'], '…': ['and 58 more fields']}
+    >>> capped({f"o{i}": ["bad"] for i in range(60)}, 2)
+    {'o0': ['bad'], 'o1': ['bad'], '…': ['and 58 more fields']}
     """
     if len(errors) <= limit:
         return errors
@@ -359,7 +445,7 @@ def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, l
 
 
 #: werkzeug's own descriptions (its English, unchanged), marked so that they are translated
-WERKZEUG_DETAILS = {m: m for m in (
+WERKZEUG_DETAILS: dict[str, str] = {m: m for m in (
     N_("The browser (or proxy) sent a request that this server could not understand."),
     N_("The requested URL was not found on the server. If you entered the URL manually please "
        "check your spelling and try again."),

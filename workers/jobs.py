@@ -10,35 +10,27 @@
   re-run dependents), it answers the recorded outcome and changes nothing.
 * ``single_job`` — a one-chunk evaluation: the chunk and the aggregate.
 
-Every job keeps a heartbeat key alive from a thread while it runs (see
-``service.evaluations.rq_runner``), so a job whose worker died is noticed in
-seconds, not after RQ's worker TTL.
+A job whose worker died is RQ's to notice and retry (its execution
+heartbeat, see ``service.evaluations.rq_runner``): nothing here for it.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 
 from rq import get_current_job
 from rq.job import Job, JobStatus
 
 from service.evaluations.kinds import Cancelled, get_kind
-from service.evaluations.rq_runner import (
-    BEAT_EVERY,
-    BEAT_TTL,
-    beat_key,
-    cancel_key,
-    load_outcome,
-    progress_key,
-    store_outcome,
-)
-from service.evaluations.runner import (
-    RESULT_TTL,
-    TOMBSTONE_TTL,
-    evaluation_problem,
-    failure_problem,
-)
+from service.evaluations.rq_runner import cancel_key, load_outcome, progress_key, store_outcome
+from service.evaluations.runner import RESULT_TTL, TOMBSTONE_TTL
+from service.problems import evaluation_problem, failure_problem
+
+
+def _current_job() -> Job:
+    job = get_current_job()
+    assert job is not None, "run by an RQ worker"
+    return job
 
 
 class EvaluationFailed(Exception):
@@ -47,33 +39,6 @@ class EvaluationFailed(Exception):
     def __init__(self, problem: dict):
         super().__init__(problem["detail"])
         self.problem = problem
-
-
-class _Heartbeat:
-    """Refresh ``referee:beat:<job id>`` every ``BEAT_EVERY`` s while running."""
-
-    def __init__(self, job: Job):
-        self.job, self.stop = job, threading.Event()
-        self.thread = threading.Thread(target=self._run, name="evaluation-beat", daemon=True)
-
-    def _run(self) -> None:
-        key = beat_key(self.job.id)
-        while True:
-            try:
-                self.job.connection.set(key, b"1", ex=BEAT_TTL)
-            except Exception:  # a lost beat only makes the job look dead; keep trying
-                pass
-            if self.stop.wait(BEAT_EVERY):
-                return
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join(timeout=2)
-        self.job.connection.delete(beat_key(self.job.id))
 
 
 def _progress(job: Job, eval_id: str, k: int):
@@ -111,66 +76,63 @@ def _finished(job: Job, eval_id: str, result):
 
 
 def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
-    job = get_current_job()
+    job = _current_job()
     kind = get_kind(kind_name)
-    with _Heartbeat(job):
-        if job.connection.exists(cancel_key(eval_id)):
-            return {"canceled": True}
-        if load_outcome(job.connection, eval_id) is not None:  # a late re-run: nothing to do
-            return {"over": True}
-        try:
-            return {"partial": kind.run_chunk(plan, chunk,
-                                              _progress(job, eval_id, job.meta.get("chunk", 0)))}
-        except Cancelled:
-            return {"canceled": True}
+    if job.connection.exists(cancel_key(eval_id)):
+        return {"canceled": True}
+    if load_outcome(job.connection, eval_id) is not None:  # a late re-run: nothing to do
+        return {"over": True}
+    try:
+        return {"partial": kind.run_chunk(plan, chunk,
+                                          _progress(job, eval_id, job.meta.get("chunk", 0)))}
+    except Cancelled:
+        return {"canceled": True}
 
 
 def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]):
-    job = get_current_job()
+    job = _current_job()
     kind = get_kind(kind_name)
-    with _Heartbeat(job):
-        recorded = load_outcome(job.connection, eval_id)
-        if recorded is not None:  # run again by RQ: the evaluation already ended
-            return _answer(recorded)
-        partials = []
-        for k, chunk in enumerate(Job.fetch_many(chunk_ids, connection=job.connection)):
-            if chunk is None:
-                return _fail(job, eval_id,
-                             evaluation_problem(f"chunk {k} has disappeared before aggregation"))
-            status = chunk.get_status(refresh=False)
-            if status != JobStatus.FINISHED:
-                result = chunk.latest_result()
-                text = (result.exc_string if result is not None else "") or status.value
-                why = ("its worker died (AbandonedJobError)" if "AbandonedJobError" in text
-                       else text.strip().splitlines()[-1])
-                return _fail(job, eval_id, evaluation_problem(f"chunk {k} failed: {why}"))
-            value = chunk.return_value()
-            if value.get("canceled") or "partial" not in value:
-                return None
-            partials.append(value["partial"])
-        try:
-            result = kind.aggregate(plan, partials)
-        except Exception as exc:
-            return _fail(job, eval_id, failure_problem(exc, "aggregation"))
-        return _finished(job, eval_id, result)
+    recorded = load_outcome(job.connection, eval_id)
+    if recorded is not None:  # run again by RQ: the evaluation already ended
+        return _answer(recorded)
+    partials = []
+    for k, chunk in enumerate(Job.fetch_many(chunk_ids, connection=job.connection)):
+        if chunk is None:
+            return _fail(job, eval_id,
+                         evaluation_problem(f"chunk {k} has disappeared before aggregation"))
+        status = chunk.get_status(refresh=False)
+        if status != JobStatus.FINISHED:
+            result = chunk.latest_result()
+            text = (result.exc_string if result is not None else "") or status.value
+            why = ("its worker died (AbandonedJobError)" if "AbandonedJobError" in text
+                   else text.strip().splitlines()[-1])
+            return _fail(job, eval_id, evaluation_problem(f"chunk {k} failed: {why}"))
+        value = chunk.return_value() or {}
+        if value.get("canceled") or "partial" not in value:
+            return None
+        partials.append(value["partial"])
+    try:
+        aggregated = kind.aggregate(plan, partials)
+    except Exception as exc:
+        return _fail(job, eval_id, failure_problem(exc, "aggregation"))
+    return _finished(job, eval_id, aggregated)
 
 
 def single_job(eval_id: str, kind_name: str, plan: dict):
-    job = get_current_job()
+    job = _current_job()
     kind = get_kind(kind_name)
-    with _Heartbeat(job):
-        recorded = load_outcome(job.connection, eval_id)
-        if recorded is not None:  # run again by RQ: the evaluation already ended
-            return _answer(recorded)
-        try:
-            chunk = kind.chunks(plan)[0]
-            result = kind.aggregate(plan, [kind.run_chunk(plan, chunk,
-                                                          _progress(job, eval_id, 0))])
-        except Cancelled:
-            return None
-        except Exception as exc:
-            return _fail(job, eval_id, failure_problem(exc))
-        return _finished(job, eval_id, result)
+    recorded = load_outcome(job.connection, eval_id)
+    if recorded is not None:  # run again by RQ: the evaluation already ended
+        return _answer(recorded)
+    try:
+        chunk = kind.chunks(plan)[0]
+        result = kind.aggregate(plan, [kind.run_chunk(plan, chunk,
+                                                      _progress(job, eval_id, 0))])
+    except Cancelled:
+        return None
+    except Exception as exc:
+        return _fail(job, eval_id, failure_problem(exc))
+    return _finished(job, eval_id, result)
 
 
 def _fail(job: Job, eval_id: str, problem: dict):

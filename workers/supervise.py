@@ -130,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                         default=int(os.environ.get("REFEREE_WORKERS") or 1),
                         help="worker processes to keep running (default: REFEREE_WORKERS or 1)")
     parser.add_argument("extra", nargs="*",
-                        help="more `rq worker` options, after `--` (e.g. -- --logging_level WARNING)")
+                        help="more `rq worker` options, after `--` "
+                             "(e.g. -- --logging_level WARNING)")
     args = parser.parse_args(argv)
     if not args.url:
         parser.error("no Redis URL: pass --url or set REDIS_URL")

@@ -5,8 +5,11 @@ imports the job function.  For an evaluation that is the engines and the
 validated card sets — about half a second, paid again by every chunk.
 ``RefereeWorker`` loads them in the parent at start-up, so each horse
 inherits them already loaded (copy-on-write memory) and a chunk costs its
-own work plus RQ's ~11 ms round trip.  Its maintenance (every 15 s) also
-retries or fails the jobs of workers that died, even when nobody polls.
+own work plus RQ's ~11 ms round trip.  A running job's execution heartbeat
+(RQ's own) is sent every second and lasts 5 s instead of RQ's 30 s and 90 s,
+so RQ's abandoned-job handling — in every worker's maintenance (every 15 s)
+and on a status poll — retries or fails the jobs of a worker that died within
+seconds, even when nobody polls.
 
 Run under ``python -m workers.supervise`` (the Procfile's ``worker`` line),
 which starts ``rq worker -w workers.worker.RefereeWorker referee`` processes
@@ -19,10 +22,15 @@ from __future__ import annotations
 import gc
 import os
 
-import rq
 from rq import Worker
+from rq.job import Job
 
-RQ_MAJOR = int(rq.__version__.split(".")[0])
+from service.evaluations.rq_runner import (
+    HEARTBEAT_EVERY,
+    HEARTBEAT_TTL,
+    abandoned_incident,
+    record_incident,
+)
 
 
 def preload() -> None:
@@ -45,8 +53,9 @@ MAINTENANCE_SECONDS = int(os.environ.get("REFEREE_WORKER_MAINTENANCE") or 15)
 
 
 class RefereeWorker(Worker):
-    """``rq.Worker`` with the engines and card data preloaded, whose
-    maintenance also finds jobs of workers that died (``reap_queue``)."""
+    """``rq.Worker`` with the engines and card data preloaded, a short
+    execution heartbeat, and the incidents of dead workers and work horses
+    recorded on their evaluations."""
 
     def __init__(self, *args, **kwargs):
         preload()
@@ -55,49 +64,22 @@ class RefereeWorker(Worker):
         gc.freeze()
         super().__init__(*args, **kwargs)
         self.maintenance_interval = min(self.maintenance_interval, MAINTENANCE_SECONDS)
+        self.job_monitoring_interval = HEARTBEAT_EVERY
+        self.push_exc_handler(abandoned_incident)  # RQ's cleanup calls it per abandoned job
 
     @property
     def dequeue_timeout(self) -> int:
         """Wake up from waiting for jobs often enough to run maintenance."""
         return min(super().dequeue_timeout, MAINTENANCE_SECONDS)
 
-    def run_maintenance_tasks(self):
-        from service.evaluations.rq_runner import drop_leftovers, reap_queue
-        try:  # before RQ's registry cleanup, which would fail such leftovers
-            drop_leftovers(self.connection)
-        except Exception:  # maintenance must never take the worker down
-            self.log.exception("dropping started-registry leftovers failed")
-        super().run_maintenance_tasks()
-        try:
-            reap_queue(self.connection)
-        except Exception:
-            self.log.exception("evaluation reaper failed")
-
-    # rq/rq#2424 (RQ 2.x, fixed upstream by rq/rq#2466 in RQ 3.0): when the
-    # success transaction of ``handle_job_success`` hits a WatchError it is
-    # retried, but the first attempt's ``cleanup_execution`` has already
-    # dropped ``self.execution``, so the retry no longer removes the job from
-    # the started registry.  Keep the execution until the transaction commits.
-    if RQ_MAJOR < 3:
-        _in_success = False
-
-        def handle_job_success(self, *args, **kwargs):
-            self._in_success = True
-            try:
-                super().handle_job_success(*args, **kwargs)
-            finally:
-                self._in_success = False
-            self.execution = None
-
-        def cleanup_execution(self, *args, **kwargs):
-            execution = self.execution
-            super().cleanup_execution(*args, **kwargs)
-            if self._in_success:
-                self.execution = execution  # a WatchError retry needs it again
+    def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
+        """How long a running job's execution heartbeat lasts: ``HEARTBEAT_TTL``
+        (RQ: the monitoring interval + 60 s), so that a job whose worker died
+        is found abandoned seconds later."""
+        return HEARTBEAT_TTL
 
     def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
         super().handle_work_horse_killed(job, retpid, ret_val, rusage)
-        from service.evaluations.rq_runner import record_incident
         how = (f"killed by signal {os.WTERMSIG(ret_val)}" if ret_val and os.WIFSIGNALED(ret_val)
                else f"exited with status {ret_val}")
         try:

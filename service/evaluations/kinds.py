@@ -31,11 +31,12 @@ class Cancelled(Exception):
     """The evaluation was cancelled while a chunk was running."""
 
 
-class UnknownKind(MalformedInput):
-    """No such evaluation kind, or not for that game (HTTP 400)."""
+class ChunkTimeout(Exception):
+    """A chunk ran past its time limit (``runner.CHUNK_TIMEOUT``)."""
 
-    slug = "unknown-evaluation-kind"
-    title = "Unknown evaluation kind"
+
+class UnknownKind(MalformedInput):
+    """No such evaluation kind, or not for that game."""
 
 
 class Kind:
@@ -128,7 +129,7 @@ def prepare(request: Any) -> tuple[Kind, dict]:
         errors["game"] = [f"unknown game {game!r}; one of " + ", ".join(games)]
     if not isinstance(name, str) or name not in _KINDS:
         errors["kind"] = ["unknown kind; one of " + ", ".join(_KINDS)]
-    if errors:
+    if errors or not isinstance(name, str):
         raise UnknownKind(errors)
     kind = _KINDS[name]
     if kind.games is not None and game not in kind.games:

@@ -3,37 +3,38 @@
 Submitting an evaluation with ``n`` chunks enqueues, on the ``referee``
 queue, the chunk jobs ``ev-<id>-<k>`` (``workers.jobs.chunk_job``) and one
 aggregating job ``ev-<id>`` (``workers.jobs.aggregate_job``) that depends on
-all of them (``Dependency(allow_failure=True)``, so it also runs — and
+all of them (RQ's ``Dependency(allow_failure=True)``, so it also runs — and
 reports the failure — when a chunk failed).  A kind with a single chunk is
 one job (``workers.jobs.single_job``).  A small record
 ``referee:evaluation:<id>`` remembers the evaluation for ``TOMBSTONE_TTL``,
-so an expired id answers 410 instead of 404.
+so an expired id answers 410 instead of 404 (until it is removed).
 
-Robustness:
+What is RQ's and what is ours:
 
-* progress: each chunk writes its share (0..1) into one small hash per
-  evaluation, ``referee:evaluation:<id>:progress`` — never into the job
+* progress (ours): each chunk writes its share (0..1) into one small hash
+  per evaluation, ``referee:evaluation:<id>:progress`` — never into the job
   hashes, which the aggregate's dependency check WATCHes (a write there
-  made RQ retry a chunk's success transaction, and RQ 2.12 then left the
-  chunk in the started registry: rq/rq#2424); the status averages them;
-* an outcome is written once: the first aggregate (or status read) to see
-  the evaluation end stores ``referee:evaluation:<id>:outcome`` (``SET NX``)
-  and every later read answers it — a finished evaluation can never turn
-  "failed", whatever RQ does later with a chunk or the aggregate;
-* timeouts: ``job_timeout`` per chunk from the kind's work estimate;
+  makes RQ retry a chunk's success transaction); the status averages them;
+* an outcome is written once (ours): the first aggregate (or status read)
+  to see the evaluation end stores ``referee:evaluation:<id>:outcome``
+  (``SET NX``) and every later read answers it — a finished evaluation never
+  turns "failed", whatever RQ does later with a chunk or the aggregate;
+* timeouts (RQ's): ``job_timeout`` per chunk from the kind's work estimate;
   results and failures are kept ``RESULT_TTL``;
-* a dead worker: every running job refreshes a heartbeat key
-  ``referee:beat:<job id>`` (TTL ``BEAT_TTL``) from a thread of the work
-  horse.  When a job is "started" but its beat has lapsed, its worker died:
-  its entry in RQ's StartedJobRegistry is expired at once and RQ's own
-  abandoned-job cleanup runs — the chunk is retried once (``Retry(max=1)``)
-  or failed, and its dependents are released.  Both a status poll and the
-  maintenance of any ``workers.worker.RefereeWorker`` (every 15 s) do this;
-  RQ's own maintenance would only after the worker's heartbeat TTL;
-* cancellation: a flag key that running chunks check at every progress
-  report, and ``job.cancel()`` for the jobs still waiting;
-* backpressure: a submission is refused (``Busy``, HTTP 503) when the jobs
-  waiting on the queue would pass ``REFEREE_MAX_QUEUED`` (``runner.admit``).
+* a dead worker (RQ's): a running job's execution heartbeat is RQ's own,
+  sent by its worker every second with a 5 s TTL
+  (``workers.worker.RefereeWorker``; RQ's default TTL is 90 s).  RQ's
+  abandoned-job handling (``StartedJobRegistry.cleanup``) retries the job
+  once (``Retry(max=1)``) or fails it and releases its dependents; ``reap``
+  runs it from a status poll, every worker's maintenance runs it too, and
+  ``abandoned_incident`` (its exception handler) records the incident;
+* cancellation: ``job.cancel()`` (RQ's) for the jobs still waiting,
+  ``send_stop_job_command`` (RQ's) for the running ones, and a flag key
+  (ours) that a chunk checks when it starts and at every progress report,
+  for a job dequeued between the two;
+* backpressure (ours): a submission is refused (``Busy``, HTTP 503) when the
+  jobs waiting on the queue would pass ``REFEREE_MAX_QUEUED``
+  (``runner.admit``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from typing import Any
 import orjson
 from redis import Redis
 from rq import Queue, Retry
+from rq.command import send_stop_job_command
+from rq.exceptions import AbandonedJobError, InvalidJobOperation, NoSuchJobError
 from rq.job import Dependency, Job, JobStatus
 from rq.registry import StartedJobRegistry
 
@@ -57,17 +60,18 @@ from service.evaluations.runner import (
     UnknownEvaluation,
     admit,
     configured_max_queued,
-    evaluation_problem,
     iso,
     new_id,
     status_body,
 )
+from service.problems import evaluation_problem
 
 QUEUE = "referee"
-BEAT_TTL = 5
-BEAT_EVERY = 1.0
-#: a started job without a beat for this long after it started has lost its worker
-BEAT_GRACE = 3.0
+#: seconds between the execution heartbeats of a running job, and how long
+#: one lasts: a job whose heartbeat lapsed has lost its worker
+#: (``workers.worker.RefereeWorker``)
+HEARTBEAT_EVERY = 1
+HEARTBEAT_TTL = 5
 MIN_JOB_TIMEOUT = 60
 MAX_JOB_TIMEOUT = 1800
 AGGREGATE_TIMEOUT = 120
@@ -110,8 +114,8 @@ def load_outcome(connection: Redis, eval_id: str) -> dict | None:
     return orjson.loads(raw) if raw else None
 
 
-def beat_key(job_id: str) -> str:
-    return f"referee:beat:{job_id}"
+def reported_key(eval_id: str) -> str:
+    return f"referee:evaluation-reported:{eval_id}"
 
 
 def main_job_id(eval_id: str) -> str:
@@ -147,7 +151,7 @@ class RQRunner:
             pipe.hset(record_key(eval_id), mapping={k: orjson.dumps(v) for k, v in record.items()})
             pipe.expire(record_key(eval_id), TOMBSTONE_TTL)
             pipe.execute()
-        common = {"result_ttl": self.result_ttl, "failure_ttl": self.result_ttl,
+        common: dict[str, Any] = {"result_ttl": self.result_ttl, "failure_ttl": self.result_ttl,
                   "retry": Retry(max=1)}
         if len(chunks) == 1:
             self.queue.enqueue("workers.jobs.single_job", eval_id, kind.name, plan,
@@ -171,7 +175,8 @@ class RQRunner:
         raw = self.connection.hgetall(record_key(eval_id)) if _plausible(eval_id) else {}
         if not raw:
             raise UnknownEvaluation(eval_id)
-        return {k.decode(): orjson.loads(v) for k, v in raw.items()}
+        return {k.decode() if isinstance(k, bytes) else k: orjson.loads(v)
+                for k, v in raw.items()}
 
     def _jobs(self, eval_id: str, record: dict) -> tuple[Job | None, list[Job | None]]:
         ids = [main_job_id(eval_id)]
@@ -187,7 +192,9 @@ class RQRunner:
             ended = record.get("ended_at") or record.get("canceled_at")
             raise ExpiredEvaluation(eval_id, iso(ended + self.result_ttl) if ended else None)
         outcome = load_outcome(self.connection, eval_id)
-        if outcome is None and reap(self.connection, [main] + [c for c in chunks if c is not None]):
+        if outcome is None and any(j is not None and j.get_status(refresh=False)
+                                   == JobStatus.STARTED for j in [main, *chunks]) \
+                and reap(self.connection):
             main, chunks = self._jobs(eval_id, record)
             if main is None:
                 raise ExpiredEvaluation(eval_id)
@@ -254,39 +261,71 @@ class RQRunner:
                 total += shares.get(k, 0.0)
         return total / len(parts)
 
-    # ------------------------------------------------------------ cancel
+    # ------------------------------------------------------------ cancel, remove
     def cancel(self, eval_id: str) -> dict:
         record = self._record(eval_id)
         main, chunks = self._jobs(eval_id, record)
         if main is None:
             raise ExpiredEvaluation(eval_id)
-        status = main.get_status(refresh=False)
-        outcome = load_outcome(self.connection, eval_id)
         if record.get("canceled_at") is None:
+            outcome = load_outcome(self.connection, eval_id)
             if outcome is not None:
                 raise AlreadyOver(outcome["status"])
+            status = main.get_status(refresh=False)
             if status in (JobStatus.FINISHED, JobStatus.FAILED):
                 raise AlreadyOver(status.value)
-            now = time.time()
-            with self.connection.pipeline() as pipe:
-                pipe.set(cancel_key(eval_id), b"1", ex=TOMBSTONE_TTL)
-                pipe.hset(record_key(eval_id), "canceled_at", orjson.dumps(now))
-                pipe.execute()
-            for job in [main] + chunks:
-                if job is None:
-                    continue
-                if job.get_status(refresh=True) in (JobStatus.QUEUED, JobStatus.DEFERRED,
-                                                    JobStatus.SCHEDULED):
-                    try:
-                        job.cancel()
-                    except Exception:  # finished or canceled meanwhile
-                        pass
-                self.connection.expire(job.key, self.result_ttl)
+            self._stop(eval_id, [main, *chunks])
         return self.status(eval_id)
 
-    # ------------------------------------------------------------ reaper
+    def _stop(self, eval_id: str, jobs: list[Job | None]) -> None:
+        """Cancel the evaluation's waiting jobs and stop its running ones."""
+        now = time.time()
+        with self.connection.pipeline() as pipe:
+            pipe.set(cancel_key(eval_id), b"1", ex=TOMBSTONE_TTL)
+            pipe.hset(record_key(eval_id), "canceled_at", orjson.dumps(now))
+            pipe.execute()
+        for job in jobs:
+            if job is None:
+                continue
+            status = job.get_status(refresh=True)
+            try:
+                if status in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
+                    job.cancel()
+                elif status == JobStatus.STARTED:
+                    send_stop_job_command(self.connection, job.id)
+            except (InvalidJobOperation, NoSuchJobError):  # it ended meanwhile
+                pass
+            self.connection.expire(job.key, self.result_ttl)
+
+    def remove(self, eval_id: str) -> None:
+        """Forget the evaluation — its record, result, progress and jobs —
+        after stopping it if it still runs; its id then answers 404."""
+        record = self._record(eval_id)
+        main, chunks = self._jobs(eval_id, record)
+        jobs = [main, *chunks]
+        if record.get("canceled_at") is None and load_outcome(self.connection, eval_id) is None:
+            self._stop(eval_id, jobs)
+        for job in jobs:
+            if job is None:
+                continue
+            if job.get_status(refresh=True) == JobStatus.STARTED:
+                continue  # being stopped: its worker ends it, the key expires (``_stop``)
+            try:
+                job.delete()
+            except NoSuchJobError:
+                pass
+        # the cancel flag stays (it expires): a chunk dequeued meanwhile stops at once
+        self.connection.delete(record_key(eval_id), outcome_key(eval_id),
+                               progress_key(eval_id), incidents_key(eval_id),
+                               reported_key(eval_id))
+
+    def first_report(self, eval_id: str) -> bool:
+        """True the first time any process reports this evaluation's end (``SET NX``)."""
+        return bool(self.connection.set(reported_key(eval_id), b"1", nx=True,
+                                        ex=int(self.result_ttl) + 3600))
 
 
+# ------------------------------------------------------------------ dead workers
 def eval_id_of(job_id: str) -> str | None:
     """``ev-<id>`` or ``ev-<id>-<k>`` → ``<id>``."""
     parts = job_id.split("-")
@@ -306,81 +345,34 @@ def record_incident(connection: Redis, job: Job, event: str, detail: str,
     connection.expire(incidents_key(eval_id), TOMBSTONE_TTL)
 
 
-def reap(connection: Redis, jobs: list[Job]) -> bool:
-    """Fail or retry started jobs whose worker died; True if any was found.
+def abandoned_incident(job: Job, exc_type: type, exc_value: BaseException, tb: Any) -> None:
+    """An RQ exception handler: record ``worker-died`` for a job that RQ's
+    abandoned-job handling is about to retry or fail (any other exception
+    passes through)."""
+    if exc_type is AbandonedJobError:
+        record_incident(job.connection, job, "worker-died",
+                        "the worker running this job stopped sending heartbeats; "
+                        + ("the job was retried" if job.retries_left else "the job failed"))
 
-    A job is dead when it has been "started" for more than ``BEAT_GRACE``
-    seconds and its heartbeat key has lapsed.  Its StartedJobRegistry entry
-    is expired at once and RQ's own abandoned-job cleanup does the rest
-    (retry while ``retries_left``, else failed; dependents released).  The
-    first reaper to claim a dead execution records the incident.
-    """
-    now = time.time()
-    suspects = [j for j in jobs if j.get_status(refresh=False) == JobStatus.STARTED
-                and j.started_at is not None and now - j.started_at.timestamp() > BEAT_GRACE]
-    if not suspects:
+
+def reap(connection: Redis) -> bool:
+    """RQ's abandoned-job handling, now, for the ``referee`` queue: every job
+    whose execution heartbeat lapsed is retried or failed and its dependents
+    released (``StartedJobRegistry.cleanup``), the incident recorded.  Under
+    RQ's maintenance lock of the queue, so it never runs twice at once (a
+    worker's maintenance holds it meanwhile: then it is being done).  True
+    if any such job was found."""
+    registry = StartedJobRegistry(QUEUE, connection=connection)
+    if not registry.get_expired_job_ids():
         return False
-    with connection.pipeline() as pipe:
-        for j in suspects:
-            pipe.exists(beat_key(j.id))
-        alive = pipe.execute()
-    dead = [j for j, a in zip(suspects, alive) if not a]
-    claimed = [j for j in dead if connection.set(
-        f"referee:reaped:{j.id}:{j.started_at.timestamp()}", b"1", nx=True, ex=TOMBSTONE_TTL)]
-    if not claimed:
-        return bool(dead)
-    registry = StartedJobRegistry(QUEUE, connection=connection)
-    ids = {j.id for j in claimed}
-    entries = [e for e in connection.zrange(registry.key, 0, -1)
-               if e.decode().split(":")[0] in ids]
-    with connection.pipeline() as pipe:
-        for entry in entries:
-            pipe.zadd(registry.key, {entry: 1}, xx=True)
-        for j in claimed:
-            record_incident(pipe, j, "worker-died",
-                            "the worker running this job stopped sending heartbeats; "
-                            + ("the job was retried" if j.retries_left else "the job failed"))
-        pipe.execute()
-    drop_leftovers(connection)  # RQ's cleanup must not take an ended job for abandoned
-    registry.cleanup()
+    queue = Queue(QUEUE, connection=connection)
+    if not queue.acquire_maintenance_lock():
+        return True
+    try:
+        registry.cleanup(exception_handlers=[abandoned_incident])
+    finally:
+        queue.release_maintenance_lock()
     return True
-
-
-def reap_queue(connection: Redis) -> bool:
-    """Worker maintenance: drop the started-registry leftovers of jobs that
-    ended (``drop_leftovers``), then ``reap`` every job the ``referee`` queue
-    has started."""
-    drop_leftovers(connection)
-    registry = StartedJobRegistry(QUEUE, connection=connection)
-    ids = registry.get_job_ids(cleanup=False)
-    jobs = [j for j in Job.fetch_many(ids, connection=connection) if j is not None]
-    return reap(connection, jobs)
-
-
-#: a job in one of these states is not running, whatever the started registry says
-ENDED = (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
-
-
-def drop_leftovers(connection: Redis) -> int:
-    """Remove started-registry entries of jobs that have already ended; how many.
-
-    RQ 2.12 can leave a finished job's entry behind (rq/rq#2424, see
-    ``workers.worker.RefereeWorker.cleanup_execution``); when such an entry
-    expired, RQ's cleanup would take the job for abandoned, fail or re-run it
-    and re-run its dependents.  A job is only dropped when its status says it
-    ended — a job about to start is "queued", never one of ``ENDED``.
-    """
-    registry = StartedJobRegistry(QUEUE, connection=connection)
-    entries = connection.zrange(registry.key, 0, -1)
-    if not entries:
-        return 0
-    ids = [e.decode().split(":")[0] for e in entries]
-    jobs = Job.fetch_many(ids, connection=connection)
-    stale = [e for e, j in zip(entries, jobs)
-             if j is None or j.get_status(refresh=False) in ENDED]
-    if stale:
-        connection.zrem(registry.key, *stale)
-    return len(stale)
 
 
 def _plausible(eval_id: str) -> bool:

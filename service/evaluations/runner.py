@@ -16,7 +16,8 @@ file shared by the processes of one service instance (``store_path``), so
 ``make run`` (gunicorn, several workers) works on a bare machine.
 
 Both runners refuse a submission when the queue is full (``admit``: at most
-``REFEREE_MAX_QUEUED`` chunks waiting, default 256).
+``REFEREE_MAX_QUEUED`` chunks waiting, default 256), and both are a
+``Runner``: the only thing ``service.http.evaluations`` knows of them.
 """
 
 from __future__ import annotations
@@ -26,23 +27,19 @@ import os
 import sqlite3
 import tempfile
 import time
-import traceback
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from datetime import UTC, datetime
-from typing import Any
+from functools import partial
+from typing import Any, Protocol
 
 import orjson
 
-from service.evaluations.kinds import Cancelled, Kind, get_kind
-from service.games.errors import RefereeError
+from service.evaluations.kinds import Cancelled, ChunkTimeout, Kind, get_kind
 from service.games.messages import N_
-from service.problems import problem_type
-
-STATUSES = ("queued", "started", "finished", "failed", "canceled")
-TERMINAL = ("finished", "failed", "canceled")
+from service.problems import evaluation_problem, failure_problem
 
 #: how long a finished/failed/canceled evaluation is kept (seconds)
 RESULT_TTL = 3600
@@ -55,6 +52,43 @@ CHUNK_TIMEOUT = 300
 DEFAULT_MAX_QUEUED = 256
 #: seconds a refused client is told to wait (``Retry-After``)
 BUSY_RETRY_AFTER = 10
+
+
+class Runner(Protocol):
+    """Where evaluations run: ``EmbeddedRunner`` or ``rq_runner.RQRunner``.
+
+    Every method that takes an id raises ``UnknownEvaluation`` for an id it
+    does not know (or that was removed) and, except ``remove``,
+    ``ExpiredEvaluation`` for one whose result has expired.
+    """
+
+    #: ``embedded`` or ``rq`` (``GET /v1/evaluations/kinds`` says which)
+    backend: str
+
+    def submit(self, kind: Kind, plan: dict, game: str) -> dict:
+        """Queue a validated plan (``kinds.prepare``); its status.  ``Busy``
+        when the queue is full (``admit``)."""
+        ...
+
+    def status(self, eval_id: str) -> dict:
+        """The one shape of ``GET /v1/evaluations/{id}`` (``status_body``)."""
+        ...
+
+    def cancel(self, eval_id: str) -> dict:
+        """Stop a queued or running evaluation; its status, ``canceled``
+        (again for one already canceled).  ``AlreadyOver`` when it finished
+        or failed: an outcome never changes."""
+        ...
+
+    def remove(self, eval_id: str) -> None:
+        """Forget the evaluation (expired or not), cancelling it first if it
+        still runs: its id then answers 404."""
+        ...
+
+    def first_report(self, eval_id: str) -> bool:
+        """True the first time any process of the service reports this
+        evaluation's end (so that it is counted once)."""
+        ...
 
 
 class UnknownEvaluation(KeyError):
@@ -107,10 +141,6 @@ def admit(waiting: int, new: int, cap: int) -> None:
                       waiting=waiting, cap=cap, new=new))
 
 
-class ChunkTimeout(Exception):
-    """A chunk ran past ``CHUNK_TIMEOUT``."""
-
-
 def new_id() -> str:
     return uuid.uuid4().hex
 
@@ -121,27 +151,6 @@ def iso(ts: float | None) -> str | None:
         return None
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace(
         "+00:00", "Z")
-
-
-def evaluation_problem(detail: str, slug: str = "evaluation-failed",
-                       title: str = "Evaluation failed", status: int = 500) -> dict:
-    """The problem+json object an evaluation records when it fails (one builder
-    for the embedded runner, the RQ runner and the jobs)."""
-    return {"type": problem_type(slug), "title": title, "status": status, "detail": detail}
-
-
-def failure_problem(exc: BaseException, where: str = "") -> dict:
-    """A problem+json object for an evaluation that failed with ``exc``."""
-    prefix = f"{where}: " if where else ""
-    if isinstance(exc, RefereeError):
-        body = evaluation_problem(prefix + str(exc), exc.slug, exc.title, exc.status)
-        if getattr(exc, "rule", None):
-            body["rule"] = exc.rule
-        return body
-    if isinstance(exc, ChunkTimeout):
-        return evaluation_problem(prefix + str(exc), "evaluation-timeout", "Evaluation timed out")
-    last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-    return evaluation_problem(prefix + last)
 
 
 def status_body(eval_id: str, game: str, kind: str, status: str, progress: float, *,
@@ -162,13 +171,15 @@ def status_body(eval_id: str, game: str, kind: str, status: str, progress: float
     return body
 
 
-def run_chunks(kind: Kind, plan: dict, chunks: list[dict], progress, cancelled) -> list:
+def run_chunks(kind: Kind, plan: dict, chunks: list[dict],
+               progress: Callable[[int, int, int], None],
+               cancelled: Callable[[], bool]) -> list:
     """Run chunks one after another (the embedded runner's work)."""
     partials = []
     for k, chunk in enumerate(chunks):
         if cancelled():
             raise Cancelled()
-        partials.append(kind.run_chunk(plan, chunk, lambda d, t, k=k: progress(k, d, t)))
+        partials.append(kind.run_chunk(plan, chunk, partial(progress, k)))
     return partials
 
 
@@ -177,7 +188,8 @@ CREATE TABLE IF NOT EXISTS evaluations (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
     progress REAL NOT NULL DEFAULT 0, chunks INTEGER NOT NULL, pid INTEGER NOT NULL,
     submitted_at REAL NOT NULL, started_at REAL, finished_at REAL, expires_at REAL,
-    beat_at REAL NOT NULL, cancel INTEGER NOT NULL DEFAULT 0, result BLOB, error BLOB)
+    beat_at REAL NOT NULL, cancel INTEGER NOT NULL DEFAULT 0, result BLOB, error BLOB);
+CREATE TABLE IF NOT EXISTS evaluation_reported (id TEXT PRIMARY KEY, at REAL NOT NULL);
 """
 #: a queued or started evaluation whose process has not reported for this
 #: long, and is gone, has failed
@@ -270,7 +282,7 @@ class EmbeddedRunner:
         self.db_path = db_path or store_path()
         with closing(self._db()) as db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute(SCHEMA)
+            db.executescript(SCHEMA)
             db.execute("DELETE FROM evaluations WHERE submitted_at < ?",
                        (time.time() - TOMBSTONE_TTL,))
 
@@ -326,8 +338,9 @@ class EmbeddedRunner:
             with closing(self._db()) as db:
                 db.execute("UPDATE evaluations SET progress = ?, beat_at = ? WHERE id = ?",
                            (sum(done) / len(done), time.time(), eval_id))
-                if db.execute("SELECT cancel FROM evaluations WHERE id = ?",
-                              (eval_id,)).fetchone()[0]:
+                flag = db.execute("SELECT cancel FROM evaluations WHERE id = ?",
+                                  (eval_id,)).fetchone()
+                if flag is None or flag[0]:  # removed, or cancelled
                     raise Cancelled()
             if now - began > self.chunk_timeout * len(chunks):
                 raise ChunkTimeout(f"ran longer than {self.chunk_timeout} s per chunk")
@@ -388,6 +401,27 @@ class EmbeddedRunner:
         while self._row(eval_id)["status"] == "started" and time.monotonic() < deadline:
             time.sleep(0.02)
         return self.status(eval_id)
+
+    def remove(self, eval_id: str) -> None:
+        """Delete the record: a running chunk finds it gone at its next
+        progress report and stops; nothing is written for it afterwards."""
+        with closing(self._db()) as db:
+            removed = db.execute("DELETE FROM evaluations WHERE id = ?", (eval_id,)).rowcount
+            db.execute("DELETE FROM evaluation_reported WHERE id = ?", (eval_id,))
+        if not removed:
+            raise UnknownEvaluation(eval_id)
+
+    def first_report(self, eval_id: str) -> bool:
+        """Claimed in this store's ``evaluation_reported`` table (every process
+        of the instance shares it)."""
+        now = time.time()
+        with closing(self._db()) as db:
+            claimed = db.execute("INSERT OR IGNORE INTO evaluation_reported VALUES (?, ?)",
+                                 (eval_id, now)).rowcount == 1
+            if claimed:
+                db.execute("DELETE FROM evaluation_reported WHERE at < ?",
+                           (now - 2 * self.result_ttl - 86400,))
+        return claimed
 
 
 def run_inline(kind_name: str, plan: dict) -> dict:

@@ -1,7 +1,8 @@
-"""The engine's error taxonomy: four exceptions, each with one HTTP meaning.
+"""The engine's error taxonomy: precise exceptions, no HTTP in them.
 
-Engines raise these; the HTTP layer (``service.problems``) maps each to an
-``application/problem+json`` response.  Nothing here knows about Flask.
+Engines raise these; the HTTP layer maps each class to a problem type
+(``service.problems.ERROR_TYPES``: its slug, status and title) and an
+``application/problem+json`` response.  Nothing here knows about HTTP.
 
 >>> try:
 ...     raise RuleViolation("RAI-15", "you already control that property")
@@ -18,23 +19,14 @@ from service.games.messages import N_, join_messages
 class RefereeError(Exception):
     """Base of every error an engine raises on purpose."""
 
-    #: short, stable problem type slug (its ``type`` is ``/problems/<slug>``)
-    slug = "referee-error"
-    title = "Referee error"
-    status = 400
-
 
 class RuleViolation(RefereeError):
-    """An action that the rules forbid (HTTP 422).
+    """An action that the rules forbid.
 
     ``rule`` is the clause id the action breaks (``RAI-15``) and ``reason`` one
     sentence saying why (an ``N_`` message, so the HTTP layer can translate it).
     ``index`` is set by replay to the failing step.
     """
-
-    slug = "illegal-action"
-    title = "Illegal action"
-    status = 422
 
     def __init__(self, rule: str, reason: str, index: int | None = None):
         super().__init__(f"{rule}: {reason}")
@@ -44,15 +36,11 @@ class RuleViolation(RefereeError):
 
 
 class MalformedInput(RefereeError):
-    """Input that does not have the documented shape (HTTP 400).
+    """Input that does not have the documented shape.
 
     ``errors`` maps a field path (``state.players.0.hand``) to messages, the
     same form marshmallow uses, so clients handle one format.
     """
-
-    slug = "malformed-request"
-    title = "Malformed request"
-    status = 400
 
     def __init__(self, errors: dict[str, list[str]], detail: str | None = None):
         self.errors = errors
@@ -63,35 +51,22 @@ class MalformedInput(RefereeError):
 
 
 class InvalidState(MalformedInput):
-    """A game state that is corrupt: wrong shape or a broken invariant (400)."""
-
-    slug = "invalid-state"
-    title = "Invalid game state"
+    """A game state that is corrupt: wrong shape or a broken invariant."""
 
 
 class IncompatibleState(MalformedInput):
-    """A state written for another game, rules version or card set (400)."""
-
-    slug = "incompatible-state"
-    title = "Incompatible game state"
+    """A state written for another game, rules version or card set."""
 
 
 class InvalidOptions(MalformedInput):
     """Unknown options, bad values, or a player count the game does not allow."""
 
-    slug = "invalid-options"
-    title = "Invalid game options"
-
 
 class InvalidSetup(RefereeError):
-    """A per-player setup the rules forbid, e.g. an illegal deck (HTTP 422).
+    """A per-player setup the rules forbid, e.g. an illegal deck.
 
     ``violations`` lists every problem at once, each ``{rule, reason, ...}``.
     """
-
-    slug = "invalid-setup"
-    title = "Invalid setup"
-    status = 422
 
     def __init__(self, violations: list[dict]):
         self.violations = violations
@@ -99,8 +74,3 @@ class InvalidSetup(RefereeError):
         self.detail = N_("{count} setup violation(s): {violations}", count=len(violations),
                          violations=join_messages(each))
         super().__init__(self.detail)
-
-
-def errors_at(path: str, message: str) -> dict[str, list[str]]:
-    """One-entry error map, the form every ``MalformedInput`` carries."""
-    return {path: [message]}

@@ -5,9 +5,12 @@
   Everything is validated first: a request that cannot succeed is refused
   (400/422) and nothing is queued.
 * ``GET /v1/evaluations/{id}`` → status, progress, result or error, expiry;
-  an unknown id → 404, an expired one → 410.
-* ``DELETE /v1/evaluations/{id}`` → cancels a queued or running evaluation
-  (200 with its status); one already finished or failed → 409.
+  an unknown (or removed) id → 404, an expired one → 410.
+* ``POST /v1/evaluations/{id}/cancel`` → stops a queued or running
+  evaluation (200 with its status, ``canceled``; again 200 for one already
+  canceled); one already finished or failed → 409: an outcome never changes.
+* ``DELETE /v1/evaluations/{id}`` → removes the evaluation, stopping it
+  first if it still runs (204); its id then answers 404 to every method.
 * ``GET /v1/evaluations/kinds`` → the kinds, their inputs, params and caps.
 * ``POST /v1/games/tremble/odds`` → exact battle odds synchronously.
 
@@ -20,7 +23,8 @@ file, to share one on purpose; ``EVALUATION_DB`` is the older name; default:
 one file per service instance, see ``runner.store_path``).
 
 Where the jobs run: with ``REDIS_URL`` on RQ workers (queue ``referee``),
-without it in this process (``EmbeddedRunner``) — same routes, same shapes.
+without it in this process (``EmbeddedRunner``) — same routes, same shapes;
+this module talks to either through ``runner.Runner`` only.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from __future__ import annotations
 import os
 import threading
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Response, current_app
 from redis.exceptions import RedisError
 from werkzeug.routing import BaseConverter
 
@@ -42,6 +46,7 @@ from service.evaluations.runner import (
     Busy,
     EmbeddedRunner,
     ExpiredEvaluation,
+    Runner,
     UnknownEvaluation,
     configured_max_queued,
     retry_after,
@@ -49,7 +54,7 @@ from service.evaluations.runner import (
 )
 from service.games.messages import N_
 from service.http.body import json_response, read_json
-from service.problems import ProblemError, problem
+from service.problems import ProblemError
 
 bp = Blueprint("evaluations", __name__)
 
@@ -61,13 +66,14 @@ class EvaluationIdConverter(BaseConverter):
     regex = r"(?!kinds(?:/|$))[^/]+"
 
 
-bp.record_once(lambda state: state.app.url_map.converters.setdefault(
-    "evaluation_id", EvaluationIdConverter))
+@bp.record_once
+def _add_converter(state) -> None:
+    state.app.url_map.converters.setdefault("evaluation_id", EvaluationIdConverter)
 
 _lock = threading.Lock()
 
 
-def runner():
+def runner() -> Runner:
     """This app's runner: RQ when ``REDIS_URL`` is configured, else embedded."""
     ext = current_app.extensions.setdefault("evaluations", {})
     if "runner" not in ext:
@@ -78,54 +84,20 @@ def runner():
                           or os.environ.get("EVALUATION_RESULT_TTL") or RESULT_TTL)
                 cap = int(current_app.config.get("REFEREE_MAX_QUEUED")
                           or configured_max_queued())
+                chosen: Runner
                 if url:
                     from service.evaluations.rq_runner import RQRunner
-                    ext["runner"] = RQRunner(url, result_ttl=ttl, max_queued=cap)
+                    chosen = RQRunner(url, result_ttl=ttl, max_queued=cap)
                 else:
-                    ext["runner"] = EmbeddedRunner(
+                    chosen = EmbeddedRunner(
                         result_ttl=ttl, db_path=store_path(current_app.config), max_queued=cap)
+                ext["runner"] = chosen
     return ext["runner"]
 
 
 #: how an evaluation ends on its own, counted the first time the API reports it
+#: (``Runner.first_report``: polls repeat and reach any worker)
 ENDS = ("finished", "failed")
-#: ids whose end this process counted, when the runner has no shared store (bounded)
-_reported: dict[str, None] = {}
-
-
-def first_report(run, eval_id: str) -> bool:
-    """True the first time any process of the service reports this evaluation's end.
-
-    A status poll is where the API learns that a job finished or failed;
-    polls repeat and hit any worker, so the claim is kept where every worker
-    sees it: a Redis key (``SET NX``, expiring with the result) for RQ, a row
-    in the embedded runner's SQLite file, else this process's memory.
-    """
-    if run.backend == "rq":
-        return bool(run.connection.set(f"referee:evaluation-reported:{eval_id}", b"1",
-                                       nx=True, ex=int(run.result_ttl) + 3600))
-    db_path = getattr(run, "db_path", None)
-    if db_path:
-        import sqlite3
-        import time
-        from contextlib import closing
-
-        with closing(sqlite3.connect(db_path, timeout=10, isolation_level=None)) as db:
-            db.execute("CREATE TABLE IF NOT EXISTS evaluation_reported "
-                       "(id TEXT PRIMARY KEY, at REAL NOT NULL)")
-            now = time.time()
-            claimed = db.execute("INSERT OR IGNORE INTO evaluation_reported VALUES (?, ?)",
-                                 (eval_id, now)).rowcount == 1
-            if claimed:
-                db.execute("DELETE FROM evaluation_reported WHERE at < ?",
-                           (now - 2 * int(run.result_ttl) - 86400,))
-            return claimed
-    if eval_id in _reported:
-        return False
-    if len(_reported) >= 100_000:
-        _reported.pop(next(iter(_reported)))
-    _reported[eval_id] = None
-    return True
 
 
 def _location(eval_id: str) -> str:
@@ -136,22 +108,22 @@ def _lookup(fn, eval_id: str):
     try:
         return fn(eval_id)
     except UnknownEvaluation:
-        raise ProblemError(404, "unknown-evaluation", "Unknown evaluation",
-                           N_("no evaluation {id!r}", id=eval_id)) from None
+        raise ProblemError.of("unknown-evaluation",
+                              N_("no evaluation {id!r}", id=eval_id)) from None
     except ExpiredEvaluation as exc:
         detail = (N_("evaluation {id!r} has expired (at {at}); submit it again",
                      id=eval_id, at=exc.expired_at) if exc.expired_at else
                   N_("evaluation {id!r} has expired; submit it again", id=eval_id))
-        raise ProblemError(410, "evaluation-expired", "Evaluation expired", detail) from None
+        raise ProblemError.of("evaluation-expired", detail) from None
 
 
 @bp.errorhandler(RedisError)
 def _backend_down(exc: RedisError):
     """Redis unreachable or failing: 503, never a 500 (``/readyz`` says so too)."""
-    return problem(503, "evaluation-backend-unavailable", "Evaluation backend unavailable",
-                   N_("the job queue (Redis) is not answering: {error}",
-                      error=type(exc).__name__),
-                   headers={"Retry-After": "5"})
+    return ProblemError.of("evaluation-backend-unavailable",
+                           N_("the job queue (Redis) is not answering: {error}",
+                              error=type(exc).__name__),
+                           headers={"Retry-After": "5"}).response()
 
 
 @bp.post("/v1/evaluations")
@@ -161,11 +133,10 @@ def submit():
         request["state"] = signing.accept(request["state"])
     kind, plan = kinds_mod.prepare(request)
     try:
-        body = runner().submit(kind, plan, plan.get("game") or kind.games[0])
+        body = runner().submit(kind, plan, plan.get("game") or (kind.games or ("",))[0])
     except Busy as exc:
-        return problem(503, "evaluations-busy", "Too many evaluations",
-                       N_("{why}; retry later", why=exc.args[0]),
-                       headers={"Retry-After": str(BUSY_RETRY_AFTER)})
+        raise ProblemError.of("evaluations-busy", N_("{why}; retry later", why=exc.args[0]),
+                              headers={"Retry-After": str(BUSY_RETRY_AFTER)}) from None
     metrics.count_evaluation(kind.name, "submitted")
     wait = retry_after(kind, plan)
     return json_response(body, 202, headers={"Location": _location(body["id"]),
@@ -182,7 +153,7 @@ def list_kinds():
 def status(eval_id: str):
     run = runner()
     body = _lookup(run.status, eval_id)
-    if body["status"] in ENDS and first_report(run, eval_id):
+    if body["status"] in ENDS and run.first_report(eval_id):
         metrics.count_evaluation(str(body.get("kind")), body["status"])
     headers = {}
     if body["status"] in ("queued", "started"):
@@ -190,16 +161,22 @@ def status(eval_id: str):
     return json_response(body, headers=headers)
 
 
-@bp.delete("/v1/evaluations/<evaluation_id:eval_id>")
+@bp.post("/v1/evaluations/<evaluation_id:eval_id>/cancel")
 def cancel(eval_id: str):
     try:
         body = _lookup(runner().cancel, eval_id)
     except AlreadyOver as exc:
-        raise ProblemError(409, "evaluation-over", "Evaluation already over",
-                           N_("evaluation {id!r} has already {status}; nothing to cancel",
-                              id=eval_id, status=exc.status)) from None
+        raise ProblemError.of("evaluation-over",
+                              N_("evaluation {id!r} has already {status}; nothing to cancel",
+                                 id=eval_id, status=exc.status)) from None
     metrics.count_evaluation(str(body.get("kind")), "canceled")
     return json_response(body)
+
+
+@bp.delete("/v1/evaluations/<evaluation_id:eval_id>")
+def remove(eval_id: str):
+    _lookup(runner().remove, eval_id)
+    return Response(status=204)
 
 
 @bp.post("/v1/games/tremble/odds")
@@ -238,7 +215,8 @@ def _schemas() -> dict[str, dict]:
                        **inputs,
                        "params": {"type": "object", "properties": params,
                                   "additionalProperties": False,
-                                  "description": "Kind parameters (see GET /v1/evaluations/kinds)."}},
+                                  "description": "Kind parameters "
+                                                 "(see GET /v1/evaluations/kinds)."}},
         "additionalProperties": False}
     when = {"type": ["string", "null"], "format": "date-time"}
     status = {
@@ -317,11 +295,24 @@ def document(spec) -> None:
                 "parameters": [eval_id],
                 "responses": {"200": ok("EvaluationStatus", "The evaluation."),
                               **{str(s): error(s) for s in (401, 404, 405, 410, 500, 503)}}},
-        "delete": {"summary": "Cancel a queued or running evaluation", "tags": tags,
-                   "parameters": [eval_id],
-                   "responses": {"200": ok("EvaluationStatus", "Canceled."),
-                                 **{str(s): error(s) for s in (401, 404, 405, 409, 410, 500,
-                                                               503)}}}})
+        "delete": {"summary": "Remove an evaluation (stopping it first if it still runs)",
+                   "tags": tags, "parameters": [eval_id],
+                   "description": "Forgets the evaluation — its status, result or error — "
+                                  "whether it is queued, running, over or expired; a running "
+                                  "one is stopped first. Afterwards every method on its "
+                                  "address answers 404. To stop one and keep its status, "
+                                  "`POST .../cancel`.",
+                   "responses": {"204": {"description": "Removed."},
+                                 **{str(s): error(s) for s in (401, 404, 405, 500, 503)}}}})
+    spec.path("/v1/evaluations/{eval_id}/cancel", operations={"post": {
+        "summary": "Cancel a queued or running evaluation", "tags": tags,
+        "parameters": [eval_id],
+        "description": "Stops it; its status stays readable (`canceled`) until it expires. "
+                       "Cancelling a canceled one answers the same; one that finished or "
+                       "failed is 409: an outcome never changes.",
+        "responses": {"200": ok("EvaluationStatus", "Canceled."),
+                      **{str(s): error(s) for s in (401, 404, 405, 409, 410, 429, 500,
+                                                    503)}}}})
     spec.path("/v1/games/tremble/odds", operations={"post": {
         "summary": "Exact Tremble battle odds (TRE-20, TRE-24), at once", "tags": tags,
         "requestBody": body("OddsRequest", {"strengths": [16, 17]}),

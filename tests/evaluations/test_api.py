@@ -94,8 +94,9 @@ def test_invalid_submissions_queue_nothing_on_rq(make_app, fresh_redis):
 def test_unknown_ids_are_404(make_app, fresh_redis, backend):
     client = make_app(fresh_redis if backend == "rq" else None).test_client()
     for eval_id in ("0" * 32, "not-an-id", "ev-1"):
-        for method in (client.get, client.delete):
-            r = method(f"/v1/evaluations/{eval_id}")
+        for r in (client.get(f"/v1/evaluations/{eval_id}"),
+                  client.delete(f"/v1/evaluations/{eval_id}"),
+                  client.post(f"/v1/evaluations/{eval_id}/cancel")):
             assert r.status_code == 404, r.json
             assert r.json["type"].endswith("/unknown-evaluation")
 
@@ -124,9 +125,17 @@ def test_odds_job_on_an_rq_worker(make_app, workers):
     assert body["result"] == client.post("/v1/games/tremble/odds", json={
         "strengths": [16, 17], "army": 20}).json
     assert body["expires_at"] > body["finished_at"]
-    # finished: nothing left to cancel
-    r = client.delete(r.headers["Location"])
-    assert r.status_code == 409
+    # finished: nothing left to cancel, and the outcome stays as it is
+    location = r.headers["Location"]
+    r = client.post(location + "/cancel")
+    assert r.status_code == 409 and r.json["type"].endswith("/evaluation-over")
+    assert client.get(location).json == body
+    # removed: every method answers 404, and nothing of it is left in Redis
+    assert client.delete(location).status_code == 204
+    assert client.get(location).status_code == 404
+    assert client.delete(location).status_code == 404
+    left = redis.Redis.from_url(workers.url).keys(f"*{body['id']}*")
+    assert not [k for k in left if not k.endswith(b":cancel")], left
 
 
 @pytest.mark.parametrize("backend", ["embedded", "rq"])
@@ -145,14 +154,17 @@ def test_expired_results_answer_410(make_app, workers, backend):
     assert gone.status_code == 410, gone.json
     assert gone.json["type"].endswith("/evaluation-expired")
     assert "(at 20" in gone.json["detail"], gone.json  # says when it expired
-    assert client.delete(r.headers["Location"]).status_code == 410
+    assert client.post(r.headers["Location"] + "/cancel").status_code == 410
+    # removing it forgets even that it existed
+    assert client.delete(r.headers["Location"]).status_code == 204
+    assert client.get(r.headers["Location"]).status_code == 404
 
 
 def test_cancel_a_queued_job_on_rq(make_app, workers):
     client = make_app(workers.url).test_client()
     r = client.post("/v1/evaluations", json=ODDS)
     location = r.headers["Location"]
-    d = client.delete(location)
+    d = client.post(location + "/cancel")
     assert d.status_code == 200 and d.json["status"] == "canceled"
     workers.start("w1")
     workers.wait_registered(1)
@@ -161,7 +173,7 @@ def test_cancel_a_queued_job_on_rq(make_app, workers):
     # the cancelled one never ran
     assert client.get(location).json["status"] == "canceled"
     assert client.get(location).json["started_at"] is None
-    assert client.delete(location).status_code == 200  # idempotent
+    assert client.post(location + "/cancel").status_code == 200  # idempotent
 
 
 def test_redis_down_is_503_not_500(make_app):

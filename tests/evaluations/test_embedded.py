@@ -20,18 +20,39 @@ def _long_playouts() -> dict:
 
 
 def test_two_processes_share_evaluations(make_app):
-    """Submitted to one app (one gunicorn worker), read and cancelled through
-    another with the same EVALUATION_DB."""
+    """Submitted to one app (one gunicorn worker), read, cancelled and removed
+    through another with the same EVALUATION_DB."""
     a, b = make_app().test_client(), make_app().test_client()
     r = a.post("/v1/evaluations", json={"game": "tremble", "kind": "tremble.battle_odds",
                                         "strengths": [16, 17]})
     assert poll(b, r.headers["Location"])["result"]["win_exact"] == ["435/1156", "721/1156"]
     location = a.post("/v1/evaluations", json=_long_playouts()).headers["Location"]
     poll(b, location, until=("started",))
-    d = b.delete(location)
+    d = b.post(location + "/cancel")
     assert d.status_code == 200 and d.json["status"] == "canceled", d.json
     seen_by_a = a.get(location).json
     assert seen_by_a["status"] == "canceled" and seen_by_a["progress"] < 1
+    assert b.delete(location).status_code == 204
+    assert a.get(location).status_code == 404 and a.delete(location).status_code == 404
+
+
+def test_removing_a_running_evaluation_stops_it(make_app):
+    """DELETE while it runs: 204, then 404 everywhere; the thread gives the
+    evaluation up at its next progress report and writes nothing back."""
+    client = make_app().test_client()
+    location = client.post("/v1/evaluations", json=_long_playouts()).headers["Location"]
+    poll(client, location, until=("started",))
+    assert client.delete(location).status_code == 204
+    runner = client.application.extensions["evaluations"]["runner"]
+    time.sleep(0.5)
+    assert client.get(location).status_code == 404
+    assert runner.pool._work_queue.qsize() == 0
+    db = sqlite3.connect(runner.db_path)
+    assert db.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 0
+    # both threads are free again: a new evaluation starts at once
+    odds = client.post("/v1/evaluations", json={"game": "tremble", "kind": "tremble.battle_odds",
+                                                "strengths": [16, 17]}).headers["Location"]
+    assert poll(client, odds, timeout=5)["status"] == "finished"
 
 
 def test_cancel_queued_embedded(make_app):
@@ -41,10 +62,10 @@ def test_cancel_queued_embedded(make_app):
             for _ in range(2)]
     queued = client.post("/v1/evaluations", json=_long_playouts())
     assert queued.json["status"] == "queued"
-    r = client.delete(queued.headers["Location"])
+    r = client.post(queued.headers["Location"] + "/cancel")
     assert r.json["status"] == "canceled" and r.json["started_at"] is None
     for location in busy:
-        assert client.delete(location).json["status"] == "canceled"
+        assert client.post(location + "/cancel").json["status"] == "canceled"
     time.sleep(0.2)
     assert client.get(queued.headers["Location"]).json["started_at"] is None
 
@@ -94,4 +115,5 @@ def test_too_many_waiting_is_503_and_kinds_are_listed(make_app):
     db = sqlite3.connect(client.application.extensions["evaluations"]["runner"].db_path)
     assert db.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 4
     for location in running + [waiting.headers["Location"], small.headers["Location"]]:
-        client.delete(location)
+        assert client.delete(location).status_code == 204
+    assert db.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 0

@@ -1,6 +1,6 @@
 """Playouts fanned out over real RQ worker processes: both workers take
 chunks, the aggregate equals the in-process result, a worker killed mid-job
-is noticed and its chunk retried, a running job can be cancelled."""
+is noticed and its chunk retried, a running job can be cancelled or removed."""
 
 from __future__ import annotations
 
@@ -104,10 +104,10 @@ def test_cancel_a_running_job(make_app, workers):
     location = client.post("/v1/evaluations",
                            json=playouts_request(2000, 250)).headers["Location"]
     poll(client, location, until=("started",))
-    r = client.delete(location)
+    r = client.post(location + "/cancel")
     assert r.status_code == 200 and r.json["status"] == "canceled"
     assert r.json["progress"] < 1
-    # the worker gives the running chunk up at its next progress report
+    # the worker stops the running chunk at once (RQ's send_stop_job_command)
     odds = client.post("/v1/evaluations", json=ODDS).headers["Location"]
     began = time.monotonic()
     assert poll(client, odds, timeout=20)["status"] == "finished"
@@ -117,10 +117,32 @@ def test_cancel_a_running_job(make_app, workers):
     single = client.post("/v1/evaluations", json=playouts_request(2000, 2000)).headers["Location"]
     poll(client, single, until=("started",))
     time.sleep(0.3)
-    assert client.delete(single).json["status"] == "canceled"
+    assert client.post(single + "/cancel").json["status"] == "canceled"
     time.sleep(0.5)
     after = client.get(single).json
     assert after["status"] == "canceled" and "result" not in after, after
+
+
+def test_remove_a_running_job(make_app, workers):
+    """DELETE while its chunks run: 204, then 404; the worker is free again
+    at once and the evaluation's keys are gone (its jobs' end with them)."""
+    client = make_app(workers.url).test_client()
+    workers.start("w1")
+    workers.wait_registered(1)
+    location = client.post("/v1/evaluations",
+                           json=playouts_request(2000, 250)).headers["Location"]
+    eval_id = location.rsplit("/", 1)[1]
+    poll(client, location, until=("started",))
+    assert client.delete(location).status_code == 204
+    assert client.get(location).status_code == 404
+    assert client.post(location + "/cancel").status_code == 404
+    odds = client.post("/v1/evaluations", json=ODDS).headers["Location"]
+    began = time.monotonic()
+    assert poll(client, odds, timeout=20)["status"] == "finished"
+    assert time.monotonic() - began < 5
+    conn = redis.Redis.from_url(workers.url)
+    assert conn.exists(f"referee:evaluation:{eval_id}") == 0
+    assert client.get(location).status_code == 404
 
 
 def test_job_whose_workers_keep_dying_ends_failed_and_says_so(make_app, workers):

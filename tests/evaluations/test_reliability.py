@@ -84,7 +84,8 @@ def test_a_finished_evaluation_is_immutable(make_app, workers):
     after = client.get(location).json
     assert after["status"] == "finished" and after["result"] == done["result"], after
     assert conn.get(outcome_key(eval_id)) == recorded
-    assert client.delete(location).status_code == 409  # over: nothing to cancel
+    assert client.post(location + "/cancel").status_code == 409  # over: nothing to cancel
+    assert client.get(location).json["result"] == done["result"]
 
 
 def test_a_finished_outcome_wins_over_a_later_failed_job(make_app, workers):

@@ -247,24 +247,21 @@ def test_finished_evaluations_are_counted_once_over_polls_and_workers(make_clien
 
 
 def test_an_ended_evaluation_is_claimed_once_in_each_backend(redis_url, tmp_path):
-    from service.evaluations.rq_runner import RQRunner
-    from service.evaluations.runner import EmbeddedRunner
-    from service.http.evaluations import first_report
-
-    class Plain:  # a runner with no shared store: this process remembers
-        backend = "other"
-
     import time
 
-    runners = [RQRunner(redis_url), EmbeddedRunner(db_path=str(tmp_path / "e.sqlite3")), Plain()]
+    from service.evaluations.rq_runner import RQRunner
+    from service.evaluations.runner import EmbeddedRunner, Runner
+
+    runners: list[Runner] = [RQRunner(redis_url),
+                             EmbeddedRunner(db_path=str(tmp_path / "e.sqlite3"))]
     claimed = {}
     for run in runners:
         eval_id = claimed[run.backend] = f"claim-{run.backend}-{time.time_ns()}"
-        assert [first_report(run, eval_id) for _ in range(3)] == [True, False, False], run.backend
-        assert first_report(run, eval_id + "-other")
+        assert [run.first_report(eval_id) for _ in range(3)] == [True, False, False], run.backend
+        assert run.first_report(eval_id + "-other")
     again = EmbeddedRunner(db_path=str(tmp_path / "e.sqlite3"))  # another process, same file
-    assert not first_report(again, claimed["embedded"])
-    assert first_report(again, claimed["embedded"] + "-new")
+    assert not again.first_report(claimed["embedded"])
+    assert again.first_report(claimed["embedded"] + "-new")
 
 
 def test_procfile_web_sums_metrics_over_its_workers_in_a_fresh_directory(tmp_path):

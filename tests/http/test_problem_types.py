@@ -22,9 +22,12 @@ from service.problems import HTTP_PROBLEMS, INSTANCE_PREFIX, PROBLEM_BASE, PROBL
 ROOT = Path(__file__).resolve().parents[2]
 SLUG_SOURCES = ("service", "workers")
 #: how the code names a problem's slug: ProblemError(404, "slug"…), problem(503, "slug"…),
-#: an error class's ``slug = "…"``, and ``PROBLEM_BASE + "slug"`` / a full type URI
+#: ProblemError.of("slug"…), an exception class's row of ``ERROR_TYPES``
+#: (``RuleViolation: "illegal-action",``), and ``PROBLEM_BASE + "slug"`` / a full type URI
 SLUG_PATTERNS = (
     re.compile(r"\b(?:ProblemError|problem)\(\s*\d{3},\s*\"([a-z0-9-]+)\""),
+    re.compile(r"\bProblemError\.of\(\s*\"([a-z0-9-]+)\""),
+    re.compile(r"^\s+[A-Z]\w*: \"([a-z0-9-]+)\",$", re.M),
     re.compile(r"^\s*slug = \"([a-z0-9-]+)\"", re.M),
     re.compile(r"PROBLEM_BASE \+ \"([a-z0-9-]+)\""),
     re.compile(r"/problems/([a-z0-9-]+)\""),
@@ -48,6 +51,12 @@ def test_every_slug_the_code_uses_is_in_the_table():
     assert {"illegal-action", "unknown-game", "bad-signature", "not-ready"} <= set(found)
     missing = {slug: where for slug, where in found.items() if slug not in PROBLEM_TYPES}
     assert not missing, f"problem slugs without a row in service.problems.PROBLEM_TYPES: {missing}"
+
+
+def test_every_exception_class_maps_to_a_row():
+    from service.problems import ERROR_TYPES
+
+    assert set(ERROR_TYPES.values()) <= set(PROBLEM_TYPES)
 
 
 def test_every_http_status_the_service_answers_itself_has_a_type():
