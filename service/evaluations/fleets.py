@@ -22,10 +22,10 @@ CITY_TYPES = ("culture", "science", "industry")
 def fleet_strengths(fleets: list, city, card_set: str = "reference") -> list[int]:
     """TRE-29 strength of each fleet attacking ``city``."""
     from service.games.tremble.battle import strength
-    from service.games.tremble.cards import catalog, design_of
+    from service.games.tremble.cards import Catalogue, design_of
 
     try:
-        cat = catalog(card_db.get("tremble", card_set))
+        cat = Catalogue.of(card_db.get("tremble", card_set))
     except card_db.UnknownCardSet:
         raise MalformedInput({"card_set": [
             "unknown card set; available: " + ", ".join(card_db.available("tremble"))]})

@@ -38,24 +38,17 @@ from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
 
-#: number of ways 2d6 shows each total, 2..12 (out of 36)
-TWO_D6 = {t: 6 - abs(t - 7) for t in range(2, 13)}
-#: ways 2d6 shows strictly less than t (index t, 0..13)
-_BELOW = [sum(w for s, w in TWO_D6.items() if s < t) for t in range(14)]
-#: ways 2d6 shows at least t (index t, 0..14)
-_AT_LEAST = [sum(w for s, w in TWO_D6.items() if s >= t) for t in range(15)]
-#: a fighter this far (or further) below the strongest can never win
-_OUT_OF_REACH = 11
+from service.games.tremble.battle import ROLL_WEIGHTS, highest, holds
+
+#: the engine's 2d6 table (TRE-20): ways out of 36 of each total
+DICE = ROLL_WEIGHTS
+_OUTCOMES = sum(DICE.values())
+_LOW, _HIGH = min(DICE), max(DICE)
+#: a fighter this far (or further) below the strongest can never win: the
+#: strongest's lowest total beats the other's highest
+_OUT_OF_REACH = _HIGH - _LOW + 1
 
 MAX_FIGHTERS = 5
-
-
-def _ways(x: int) -> int:
-    return TWO_D6.get(x, 0)
-
-
-def _below(x: int) -> int:
-    return 0 if x <= 0 else 36 if x >= 13 else _BELOW[x]
 
 
 def battle_odds(strengths: Sequence[int]) -> list[Fraction]:
@@ -76,10 +69,22 @@ def battle_odds(strengths: Sequence[int]) -> list[Fraction]:
     return out
 
 
-#: per difference d: ways a fighter d below the strongest shows m (resp. less
-#: than m), for m from 2 to 12
-_AT_ROWS = [[_ways(m + d) for m in range(2, 13)] for d in range(_OUT_OF_REACH)]
-_BELOW_ROWS = [[_below(m + d) for m in range(2, 13)] for d in range(_OUT_OF_REACH)]
+def _rows(d: int) -> tuple[list[int], list[int]]:
+    """For a fighter ``d`` below the strongest: per candidate highest total m
+    (relative to the strongest's base, ``_LOW`` .. ``_HIGH``), the ways the
+    fighter's dice tie m at the top, and the ways they fall below it — both
+    judged by the engine's ``highest`` (TRE-20)."""
+    at, below = [], []
+    for m in range(_LOW, _HIGH + 1):
+        outcome = {t: highest([m, t - d]) for t in DICE}
+        at.append(sum(w for t, w in DICE.items() if outcome[t] == [0, 1]))
+        below.append(sum(w for t, w in DICE.items() if outcome[t] == [0]))
+    return at, below
+
+
+#: per difference d: ``_rows(d)`` (the ways to tie the top total m, and to
+#: fall below it)
+_AT_ROWS, _BELOW_ROWS = zip(*(_rows(d) for d in range(_OUT_OF_REACH)), strict=True)
 
 
 @lru_cache(maxsize=8192)
@@ -100,7 +105,7 @@ def _solve(diffs: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     # by_mask[T][m]: ways that exactly the fighters in T show the highest
     # total m, the others less; m runs over 2..12 (relative to the strongest's
     # base), since the strongest alone already shows at least 2
-    by_mask: dict[int, list[int]] = {0: [1] * 11}
+    by_mask: dict[int, list[int]] = {0: [1] * (_HIGH - _LOW + 1)}
     for i, d in enumerate(diffs):
         at = _AT_ROWS[d]
         below = _BELOW_ROWS[d]
@@ -136,24 +141,19 @@ def _solve(diffs: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
         for k, i in enumerate(members):
             numer[i] += scale * nums[k]
     again = sum(by_mask.get(everyone, ()))
-    denominator = (36 ** n - again) * common
+    denominator = (_OUTCOMES ** n - again) * common
     g = gcd(denominator, *numer)
     return tuple(x // g for x in numer), denominator // g
 
 
 def totals_distribution(strength: int) -> dict[int, Fraction]:
     """The chance of each total ``strength + 2d6`` (TRE-20)."""
-    return {strength + t: Fraction(w, 36) for t, w in TWO_D6.items()}
+    return {strength + t: Fraction(w, _OUTCOMES) for t, w in DICE.items()}
 
 
 def hold_probability(strength: int, army: int) -> Fraction:
-    """TRE-24: the chance that ``strength + 2d6 >= army`` (the army does not roll)."""
-    need = army - strength
-    if need <= 2:
-        return Fraction(1)
-    if need > 12:
-        return Fraction(0)
-    return Fraction(_AT_LEAST[need], 36)
+    """TRE-24: the chance that the engine's ``holds(strength, 2d6, army)``."""
+    return Fraction(sum(w for t, w in DICE.items() if holds(strength, t, army)), _OUTCOMES)
 
 
 def fraction_text(f: Fraction) -> str:

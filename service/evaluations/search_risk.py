@@ -228,12 +228,12 @@ class SearchRisk(Kind):
 
     def run_chunk(self, plan, chunk, progress):
         from service.games.tremble.battle import side_strength
-        from service.games.tremble.game import catalog_of
+        from service.games.tremble.cards import Catalogue
         from service.games.tremble.intel import SLOTS
         from service.games.tremble.reward import SEARCH_TURNS, TEMPO_TURNS
 
         state, city, ships = plan["state"], plan["city"], plan["ships"]
-        cat = catalog_of(state)
+        cat = Catalogue.of_state(state)
         countdown = plan["countdown"]
         in_progress = countdown is not None
         if not in_progress:

@@ -88,12 +88,12 @@ def crafted_states(game_id: str) -> list[dict]:
     magic; a card declared for play, shown but still in its owner's hand; and a
     shadowed creature at a three-player table (RULING KOZ-51)."""
     if game_id == "tremble":
-        from service.games.tremble.game import catalog_of
+        from service.games.tremble.cards import Catalogue
         from service.games.tremble.planning import redeploy_actions
 
         return [first_state("tremble", 3, 16, lambda state: any(
             p["redeploy"] is not None
-            and len(redeploy_actions(state, catalog_of(state), seat)) > 1
+            and len(redeploy_actions(state, Catalogue.of_state(state), seat)) > 1
             for seat, p in enumerate(state["players"])))]
     if game_id != "kozyablo":
         return []

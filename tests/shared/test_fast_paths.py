@@ -193,10 +193,10 @@ def test_tremble_unnamed_zones_hold_the_named_zones_cards():
     same cards as the named ``zones`` that ``conservation_errors`` walks."""
     from itertools import chain
 
-    from service.games.tremble.cards import catalog
+    from service.games.tremble.cards import Catalogue
     from service.games.tremble.invariants import _every_card_once, cards_in_zones, zones
 
-    cat = catalog(get_game("tremble").card_set())
+    cat = Catalogue.of(get_game("tremble").card_set())
     rng = random.Random(5)
     checked = 0
     for state in states_of("tremble", seeds=3, every=3):

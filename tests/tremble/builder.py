@@ -15,9 +15,9 @@ from __future__ import annotations
 import card_db
 from service.games.chance import CHANCE
 from service.games.tremble import GAME
-from service.games.tremble.cards import catalog, design_of
+from service.games.tremble.cards import Catalogue, design_of
 
-CAT = catalog(card_db.get("tremble"))
+CAT = Catalogue.of(card_db.get("tremble"))
 
 
 def act(kind: str, player, **fields) -> dict:

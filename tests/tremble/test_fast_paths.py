@@ -14,10 +14,10 @@ from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.tremble import GAME
 from service.games.tremble.buying import draw, draw_outcomes
-from service.games.tremble.cards import catalog, design_of
+from service.games.tremble.cards import Catalogue, design_of
 from service.games.tremble.invariants import _every_card_once, cards_in_zones, zones
 
-CAT = catalog(GAME.card_set())
+CAT = Catalogue.of(GAME.card_set())
 
 
 def states(seeds=4, every=5):

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from service.games.draft import Draft
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.planning import MAX_SHIPS_PER_CITY
 from service.games.tremble.zones import discard_ship, ships_to_hand
 
@@ -60,17 +60,41 @@ def strength_breakdown(ships: Sequence[Mapping], city_type: str | None) -> list[
     return out
 
 
-def side_strength(cat: Catalog, ship_ids: Iterable[str], city: str) -> int:
+def side_strength(cat: Catalogue, ship_ids: Iterable[str], city: str) -> int:
     """Strength of the instance ids ``ship_ids`` at city card ``city``."""
     return strength([cat.ships[s] for s in ship_ids], cat.cities[city]["type"])
 
 
-ROLL_WEIGHTS = {total: 6 - abs(7 - total) for total in range(2, 13)}
-"""2d6 totals and their weights out of 36: a roll outcome is the sum."""
+ROLL_WEIGHTS: dict[int, int] = {total: 6 - abs(7 - total) for total in range(2, 13)}
+"""2d6 totals and their weights out of 36: a roll outcome is the sum (TRE-20, TRE-24)."""
+
+
+def highest(totals: Sequence[int]) -> list[int]:
+    """TRE-20: the indices of the fighters whose total is the highest.
+
+    One index: that fighter wins.  Several: they are tied and roll again from
+    their base strength; every fighter not listed has lost (RULING: with three
+    or more, only those tied for the highest re-roll).
+
+    >>> highest([14, 17, 12]), highest([15, 15, 9]), highest([8, 8])
+    ([1], [0, 1], [0, 1])
+    """
+    best = max(totals)
+    return [i for i, total in enumerate(totals) if total == best]
+
+
+def holds(strength: int, dice: int, army: int) -> bool:
+    """TRE-24: searching ships of ``strength`` rolling ``dice`` (2d6) hold
+    against an army of strength ``army`` (the army does not roll).
+
+    >>> holds(14, 6, 20), holds(14, 5, 20)
+    (True, False)
+    """
+    return strength + dice >= army
 
 
 # ----------------------------------------------------------------- steps
-def start(draft: Draft, cat: Catalog, index: int, events: list) -> None:
+def start(draft: Draft, cat: Catalogue, index: int, events: list) -> None:
     """Open the battle for ``attacks[index]`` (or settle it if uncontested)."""
     attack = draft.root["attacks"][index]
     sides = attack["sides"]
@@ -102,6 +126,12 @@ def side_index(state: dict, index: int, player: int) -> int:
                 if s["player"] == player)
 
 
+def own_side(state: dict, player: int) -> dict:
+    """``player``'s side in the open battle."""
+    index = attack_index(state)
+    return state["attacks"][index]["sides"][side_index(state, index, player)]
+
+
 def reserve_full(state: dict, player: int) -> bool:
     """RULING TRE-31a: the player's side in the open battle already has the
     TRE-9 maximum of ships at one city, so no reserve ship may join it."""
@@ -110,7 +140,7 @@ def reserve_full(state: dict, player: int) -> bool:
     return len(side["ships"]) >= MAX_SHIPS_PER_CITY
 
 
-def reserve_ships(state: dict, cat: Catalog, player: int) -> list[str]:
+def reserve_ships(state: dict, cat: Catalogue, player: int) -> list[str]:
     """TRE-31: ships in hand with ``reserve`` that have not flown this turn and
     whose fuel the player can pay now; none once the player's side holds the
     TRE-9 maximum of two ships at the city (RULING TRE-31a)."""
@@ -141,7 +171,7 @@ def decide(draft: Draft, player: int, choice: str, events: list) -> None:
         events.append({"type": "fight", "player": player, "slot": battle["slot"]})
 
 
-def join_reserve(draft: Draft, cat: Catalog, player: int, ship: str, events: list) -> None:
+def join_reserve(draft: Draft, cat: Catalogue, player: int, ship: str, events: list) -> None:
     """TRE-31: a reserve ship joins this battle; its fuel is paid now."""
     state = draft.root
     index = attack_index(state)
@@ -172,15 +202,17 @@ def roll(draft: Draft, total: int, events: list) -> None:
                    "total": side["strength"] + total, "rule": "TRE-20"})
     if any(r["total"] is None for r in rolls):
         return
-    best = max(r["total"] for r in rolls)
-    top = [r["player"] for r in rolls if r["total"] == best]
-    for r in rolls:
-        if r["total"] != best:
+    totals = [r["total"] for r in rolls]
+    tops = highest(totals)
+    best = totals[tops[0]]
+    top = [rolls[i]["player"] for i in tops]
+    for i, r in enumerate(rolls):
+        if i not in tops:
             _mark_lost(draft, index, r["player"])
     if len(top) == 1:
         draft.at("battle")["step"] = "lose"
         draft.at("battle")["winner"] = top[0]
-        draft.at("battle")["rolls"] = [r for r in rolls if r["total"] == best]
+        draft.at("battle")["rolls"] = [rolls[tops[0]]]
         events.append({"type": "battle_won", "player": top[0], "slot": state["battle"]["slot"],
                        "total": best, "rule": "TRE-21"})
     else:
@@ -213,7 +245,7 @@ def losers(state: dict) -> list[dict]:
     return [s for s in state["attacks"][index]["sides"] if s["status"] == "lost"]
 
 
-def advance(draft: Draft, cat: Catalog, events: list) -> bool:
+def advance(draft: Draft, cat: Catalogue, events: list) -> bool:
     """Carry the open battle on as far as no decision is needed.
 
     Returns True while the battle still waits for a decision or a roll."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
-from service.games.tremble.cards import Catalog, design_of
+from service.games.tremble.cards import Catalogue, design_of
 from service.games.tremble.zones import discard_ship, fleet_size, not_in_hand
 
 FUEL_PER_TURN = 8
@@ -81,7 +81,7 @@ def start_buy(draft: Draft, player: int, choice: str, events: list) -> None:
         events.append({"type": "buy_declined", "player": player, "rule": "TRE-12a"})
 
 
-def impossible_draw(state: dict, cat: Catalog, ship: str) -> str | None:
+def impossible_draw(state: dict, cat: Catalogue, ship: str) -> str | None:
     """Why ``ship`` cannot be the next card of the ship deck (``None``: it can).
 
     >>> impossible_draw({"ship_deck": ["S-X#2"], "ship_discard": ["S-X"], "players": []},
@@ -104,7 +104,7 @@ def impossible_draw(state: dict, cat: Catalog, ship: str) -> str | None:
               ship=ship, where=where, design=design)
 
 
-def check_buy(state: dict, cat: Catalog, action: dict) -> None:
+def check_buy(state: dict, cat: Catalogue, action: dict) -> None:
     player = state["players"][action["player"]]
     ship, discard = action["ship"], action["discard"]
     if ship is None:
@@ -128,7 +128,7 @@ def check_buy(state: dict, cat: Catalog, action: dict) -> None:
         raise RuleViolation("TRE-12", not_in_hand(discard, player["hand"]))
 
 
-def buy_actions(state: dict, cat: Catalog, player: int) -> list[dict]:
+def buy_actions(state: dict, cat: Catalogue, player: int) -> list[dict]:
     p = state["players"][player]
     out = [{"type": "buy", "player": player, "ship": None, "discard": None}]
     full = fleet_size(state, player) >= FLEET_LIMIT
@@ -143,7 +143,7 @@ def buy_actions(state: dict, cat: Catalog, player: int) -> list[dict]:
     return out
 
 
-def buy(draft: Draft, cat: Catalog, action: dict, events: list) -> None:
+def buy(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
     """TRE-12: pay, take the ship into hand (secretly), discard the rest."""
     player = action["player"]
     p = draft.at("players", player)

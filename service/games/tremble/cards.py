@@ -1,11 +1,12 @@
 """The card set as the engine uses it: instances, designs and lookups (TRE-1).
 
 A design with ``copies: n`` becomes n instances ``ID``, ``ID#2`` … ``ID#n``
-(instance ids are unique within a state).  ``catalog(card_set)`` is built
-once per loaded set.
+(instance ids are unique within a state).  ``Catalogue.of(card_set)`` /
+``Catalogue.of_state(state)`` build it once per loaded set (the shared cache
+of ``service.games.catalogue``).
 
 >>> import card_db
->>> cat = catalog(card_db.get("tremble"))
+>>> cat = Catalogue.of(card_db.get("tremble"))
 >>> len(cat.cities), len(cat.armies), len(cat.ships), len(cat.missions), len(cat.credits)
 (90, 6, 35, 30, 5)
 >>> cat.ships["S-CRUISER#2"]["type"], design_of("S-CRUISER#2")
@@ -14,10 +15,8 @@ once per loaded set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
-
 import card_db
+from service.games import catalogue
 
 
 def instances(design: dict) -> list[str]:
@@ -52,55 +51,35 @@ def designs_of(instances: list[str]) -> list[str]:
     return found
 
 
-@dataclass(frozen=True)
-class Catalog:
+class Catalogue(catalogue.Catalogue):
     """Lookups for one card set; ``ships``/``credits`` map instance -> design."""
 
-    cities: dict
-    armies: dict
-    ships: dict
-    missions: dict
-    credits: dict
-    starting_ships: tuple
-    deck_ships: tuple
-    credit_repay: int
-    credit_amount: int
+    game_id = "tremble"
 
-    def all_cards(self) -> list[str]:
-        """Every instance id of the set exactly once (for conservation checks)."""
-        return [*self.cities, *self.armies, *self.ships, *self.missions, *self.credits]
-
-    @cached_property
-    def card_ids(self) -> frozenset[str]:
-        """Every instance id of the set (built once)."""
-        return frozenset(self.all_cards())
-
-    def is_army(self, card: str) -> bool:
-        return card in self.armies
-
-
-_catalogs: dict[str, Catalog] = {}
-
-
-def catalog(cards: card_db.CardSet) -> Catalog:
-    """The catalog of a loaded set (cached by the set's content hash)."""
-    found = _catalogs.get(cards.hash)
-    if found is None:
+    def __init__(self, cards: card_db.CardSet) -> None:
+        super().__init__(cards)
         data = cards.data
-        ships: dict = {}
-        starting: list = []
-        deck: list = []
+        ships: dict[str, dict] = {}
+        starting: list[str] = []
+        deck: list[str] = []
         for design in data["ships"]:
             for inst in instances(design):
                 ships[inst] = design
                 (starting if design.get("starting") else deck).append(inst)
-        credits = {inst: d for d in data["credits"] for inst in instances(d)}
         credit = data["credits"][0]
-        found = Catalog(
-            cities={c["id"]: c for c in data["cities"]},
-            armies={a["id"]: a for a in data["armies"]},
-            ships=ships, missions={m["id"]: m for m in data["missions"]}, credits=credits,
-            starting_ships=tuple(starting), deck_ships=tuple(deck),
-            credit_repay=credit["repay"], credit_amount=credit["amount"])
-        _catalogs[cards.hash] = found
-    return found
+        self.cities: dict[str, dict] = {c["id"]: c for c in data["cities"]}
+        self.armies: dict[str, dict] = {a["id"]: a for a in data["armies"]}
+        self.ships = ships
+        self.missions: dict[str, dict] = {m["id"]: m for m in data["missions"]}
+        self.credits: dict[str, dict] = {inst: d for d in data["credits"]
+                                         for inst in instances(d)}
+        self.starting_ships = tuple(starting)
+        self.deck_ships = tuple(deck)
+        self.credit_repay: int = credit["repay"]
+        self.credit_amount: int = credit["amount"]
+        #: every instance id of the set (built once)
+        self.card_ids = frozenset(self.all_cards())
+
+    def all_cards(self) -> list[str]:
+        """Every instance id of the set exactly once (for conservation checks)."""
+        return [*self.cities, *self.armies, *self.ships, *self.missions, *self.credits]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.zones import fleet_size
 
 POOR_BELOW = 30_000
@@ -31,7 +31,7 @@ def can_take(state: dict, player: int) -> str | None:
     return None
 
 
-def can_repay(state: dict, cat: Catalog, player: int) -> str | None:
+def can_repay(state: dict, cat: Catalogue, player: int) -> str | None:
     p = state["players"][player]
     if not p["credits"]:
         return N_("you hold no credit")
@@ -40,14 +40,19 @@ def can_repay(state: dict, cat: Catalog, player: int) -> str | None:
     return None
 
 
-def check(state: dict, cat: Catalog, action: dict) -> None:
-    why = (can_take(state, action["player"]) if action["type"] == "take_credit"
-           else can_repay(state, cat, action["player"]))
+def check_take(state: dict, action: dict) -> None:
+    why = can_take(state, action["player"])
     if why:
         raise RuleViolation("TRE-26", why)
 
 
-def take(draft: Draft, cat: Catalog, player: int, events: list) -> None:
+def check_repay(state: dict, action: dict) -> None:
+    why = can_repay(state, Catalogue.of_state(state), action["player"])
+    if why:
+        raise RuleViolation("TRE-26", why)
+
+
+def take(draft: Draft, cat: Catalogue, player: int, events: list) -> None:
     card = draft.root["credit_supply"][0]
     draft.at("credit_supply").pop(0)
     p = draft.at("players", player)
@@ -58,7 +63,7 @@ def take(draft: Draft, cat: Catalog, player: int, events: list) -> None:
                    "people": cat.credit_amount, "rule": "TRE-26"})
 
 
-def repay(draft: Draft, cat: Catalog, player: int, events: list, at_end: bool = False) -> None:
+def repay(draft: Draft, cat: Catalogue, player: int, events: list, at_end: bool = False) -> None:
     card = draft.root["players"][player]["credits"][0]
     draft.at("players", player, "credits").pop(0)
     draft.at("players", player)["people"] -= cat.credit_repay

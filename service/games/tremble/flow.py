@@ -16,8 +16,9 @@ from __future__ import annotations
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.tremble import battle, buying, credit, intel, planning, reward
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.scoring import final_result
+from service.games.tremble.setup import MISSIONS_DEALT
 
 #: the clause behind each kind of decision (cited for a wrong action type)
 DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy": "TRE-12",
@@ -25,15 +26,6 @@ DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy"
                   "discard_unfueled": "TRE-15", "redeploy": "TRE-32",
                   "fight_or_retreat": "TRE-19", "reserve": "TRE-31", "lose_ship": "TRE-21",
                   "army_choice": "TRE-24", "army_loss": "TRE-24", "reward": "TRE-22"}
-#: action types that answer each decision (credit actions answer none: TRE-26)
-DECISION_ACTIONS = {"keep_missions": ("keep_missions",),
-                    "draw_or_decline": ("draw_ships", "decline_buy"), "buy": ("buy",),
-                    "plan": ("plan",),
-                    "discard_unfueled": ("discard_unfueled",), "redeploy": ("redeploy",),
-                    "fight_or_retreat": ("battle_choice",),
-                    "reserve": ("join_reserve", "reserve_done"),
-                    "lose_ship": ("lose_ship",), "army_loss": ("lose_ship",),
-                    "army_choice": ("army_choice",), "reward": ("raid", "search")}
 
 
 def chance_entry(decision: str, **context) -> list[dict]:
@@ -46,7 +38,7 @@ def pending(state: dict) -> list[dict]:
     players = state["players"]
     if phase == "missions":
         for p, pl in enumerate(players):
-            if not pl["missions_kept"] and len(pl["mission_offer"]) < 4 and state["mission_deck"]:
+            if not pl["missions_kept"] and len(pl["mission_offer"]) < MISSIONS_DEALT and state["mission_deck"]:
                 return chance_entry("deal_mission", **{"for": p})
         return [{"player": p, "decision": "keep_missions"}
                 for p, pl in enumerate(players) if not pl["missions_kept"]]
@@ -78,7 +70,7 @@ def pending(state: dict) -> list[dict]:
                 if pl["orders"] is None]
     if phase == "refuel":
         return [{"player": p, "decision": "discard_unfueled"}
-                for p in planning.short_of_fuel(state, _cat(state))]
+                for p in planning.short_of_fuel(state, Catalogue.of_state(state))]
     if phase == "redeploy":
         return [{"player": p, "decision": "redeploy"} for p, pl in enumerate(players)
                 if pl["redeploy"] is None]
@@ -102,11 +94,6 @@ def pending(state: dict) -> list[dict]:
     raise AssertionError(f"no decision in phase {phase}")  # pragma: no cover
 
 
-def _cat(state: dict) -> Catalog:
-    from service.games.tremble.game import catalog_of
-    return catalog_of(state)
-
-
 # ----------------------------------------------------------------- advance
 def begin_turn(draft: Draft, events: list) -> None:
     """TRE-11 then TRE-12: fuel for all; each player then draws two ships or
@@ -120,7 +107,7 @@ def begin_turn(draft: Draft, events: list) -> None:
         draft.at("players", p).update(offer=[], to_draw=0, bought=False, buy_choice=None)
 
 
-def advance(draft: Draft, cat: Catalog, events: list) -> None:
+def advance(draft: Draft, cat: Catalogue, events: list) -> None:
     """Automatic steps until a decision or chance node is pending."""
     while True:
         root = draft.root
@@ -204,7 +191,7 @@ def _open_battles(draft: Draft, events: list) -> None:
     reward.discard_unattacked(draft, events)
 
 
-def end_turn(draft: Draft, cat: Catalog, events: list) -> None:
+def end_turn(draft: Draft, cat: Catalogue, events: list) -> None:
     """Searches count down; the game ends once the city deck has run out."""
     reward.count_down(draft, cat, events)
     root = draft.root
@@ -216,7 +203,7 @@ def end_turn(draft: Draft, cat: Catalog, events: list) -> None:
         begin_turn(draft, events)
 
 
-def finish(draft: Draft, cat: Catalog, events: list) -> None:
+def finish(draft: Draft, cat: Catalogue, events: list) -> None:
     """TRE-28: the city deck is played out; credits are repaid (TRE-26)."""
     reward.abandon_unfinished(draft, events)
     for p, pl in enumerate(draft.root["players"]):

@@ -3,7 +3,8 @@
 The hooks dispatch to one module per concept: ``setup`` (TRE-2 … TRE-10),
 ``flow`` (the turn, TRE-11 … TRE-17), ``buying``, ``intel`` (with armies),
 ``planning`` (orders, refuel, redeploy), ``battle``, ``reward``, ``credit``,
-``missions``, ``scoring`` and ``visibility`` (TRE-33).
+``missions``, ``scoring`` and ``views`` (TRE-33); ``actions`` declares each
+action type once (the base class dispatches on it).
 
 >>> state, _ = GAME.new_game(3, {"missions": False}, seed=1)
 >>> state["phase"], [p["decision"] for p in state["pending"]]
@@ -15,49 +16,27 @@ The hooks dispatch to one module per concept: ``setup`` (TRE-2 … TRE-10),
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import card_db
 from service.games.base import Game
-from service.games.chance import CHANCE
 from service.games.draft import Draft
-from service.games.errors import InvalidState, RuleViolation
+from service.games.errors import InvalidState
 from service.games.messages import N_
 from service.games.options import Option
-from service.games.tremble import (
-    battle,
-    buying,
-    credit,
-    flow,
-    intel,
-    invariants,
-    missions,
-    planning,
-    reward,
-    scoring,
-    visibility,
-)
-from service.games.tremble.cards import Catalog, catalog
+from service.games.tremble import flow, intel, invariants, planning, scoring, views
+from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.setup import new_state
-from service.games.tremble.shapes import ACTION_TYPES, EVENT_TYPES, STATE_FIELDS
-from service.games.tremble.zones import attacking
+from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
+from service.games.tremble.state import typed
 
-CREDIT_ACTIONS = ("take_credit", "repay_credit")
-#: the clause behind each chance node (rolls: TRE-20 in battle, TRE-24 against an army)
-CHANCE_RULES = {"deal_mission": "TRE-10", "draw_ship": "TRE-12", "reveal": "TRE-13"}
-
-
-def catalog_of(state: dict) -> Catalog:
-    """The catalog of the state's card set (hash-keyed cache, then the loader)."""
-    found = _by_hash.get(state["card_set"]["hash"])
-    if found is None:
-        found = catalog(card_db.get("tremble", state["card_set"]["id"]))
-        _by_hash[state["card_set"]["hash"]] = found
-    return found
+#: the machine-readable constraint of each decision too large to list
+CONSTRAINTS: dict[str, Callable[[dict, Catalogue, int], dict]] = {
+    "plan": planning.plan_constraints, "redeploy": planning.redeploy_constraints}
 
 
-_by_hash: dict[str, Catalog] = {}
-
-
-class TrembleGame(Game):
+class Tremble(Game):
     id = "tremble"
     title = {"en": "Tremble, Humans!", "ru": "Трепещите, человеки!"}
     #: 2: the buy step is optional (RULING TRE-12a: ``buy_choice``, a
@@ -69,18 +48,17 @@ class TrembleGame(Game):
         Option("missions", "boolean", True, clause="TRE-10",
                description="play with secret missions (false: the recommended first game)"),
     )
-    action_types = ACTION_TYPES
+    actions = ACTIONS
     event_types = EVENT_TYPES
-    #: credit (TRE-26) may be taken or repaid while any decision of the player is pending
-    decisions = {**{d: types + CREDIT_ACTIONS for d, types in flow.DECISION_ACTIONS.items()},
-                 **{d: (d,) for d in CHANCE_RULES}, "roll": ("roll",)}
+    decisions = DECISIONS
     state_fields = STATE_FIELDS
     not_your_turn_rule = "TRE-11"
     game_over_rule = "TRE-28"
 
     # ------------------------------------------------------------ setup
-    def setup(self, players, setups, options, cards, events):
-        cat = catalog(cards)
+    def setup(self, players: int, setups: list[dict], options: dict,
+              cards: card_db.CardSet, events: list[dict]) -> dict:
+        cat = Catalogue.of(cards)
         state = new_state(players, setups, options, cat)
         state["turn"] = 0
         state["result"] = None
@@ -90,79 +68,35 @@ class TrembleGame(Game):
         flow.advance(draft, cat, events)
         return draft.root
 
-    def compute_pending(self, state):
+    def compute_pending(self, state: dict) -> list[dict]:
         if state["result"] is not None:
             return []
         try:
-            return flow.pending(state)
+            return flow.pending(typed(state))
         except (LookupError, StopIteration, TypeError, ValueError) as exc:
             # only a hand-edited state gets here: its phase data do not fit together
             raise InvalidState({"state.phase": [
                 N_("the {value!r} phase data are inconsistent ({name})",
                    value=state.get('phase'), name=type(exc).__name__)]})
 
-    def constraints(self, state, player):
+    def constraints(self, state: dict, player: int) -> dict | None:
         entry = next((e for e in state["pending"] if e["player"] == player), None)
-        if entry is None:
-            return None
-        if entry["decision"] == "plan":
-            return planning.plan_constraints(state, catalog_of(state), player)
-        if entry["decision"] == "redeploy":
-            return planning.redeploy_constraints(state, catalog_of(state), player)
-        return None
+        constraint = CONSTRAINTS.get(entry["decision"]) if entry is not None else None
+        return constraint(state, Catalogue.of_state(state), player) if constraint else None
 
     # ------------------------------------------------------------ actions
-    def candidate_actions(self, state, player):
-        return self.actions_for(state, player)
+    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+        """The automatic steps after every action, up to the next decision."""
+        flow.advance(draft, Catalogue.of_state(draft.root), events)
 
-    def actions_for(self, state, player):
-        """Listed directly (every listed action is legal; see the tests)."""
-        entry = next(e for e in state["pending"] if e["player"] == player)
+    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
+        """The clause of the pending decision (e.g. TRE-14 for a ``plan``)."""
         decision = entry["decision"]
-        cat = catalog_of(state)
-        p = state["players"][player]
-        if decision == "keep_missions":
-            out = [{"type": "keep_missions", "player": player, "missions": m}
-                   for m in missions.keep_subsets(p["mission_offer"])]
-        elif decision == "draw_or_decline":
-            out = [{"type": "draw_ships", "player": player},
-                   {"type": "decline_buy", "player": player}]
-        elif decision == "buy":
-            out = buying.buy_actions(state, cat, player)
-        elif decision == "plan":
-            out = planning.plan_actions(state, player)
-        elif decision == "discard_unfueled":
-            out = [{"type": "discard_unfueled", "player": player, "ship": s}
-                   for s in sorted(set(attacking(state, player)))]
-        elif decision == "redeploy":
-            out = planning.redeploy_actions(state, cat, player)
-        elif decision == "fight_or_retreat":
-            out = [{"type": "battle_choice", "player": player, "choice": c}
-                   for c in ("fight", "retreat")]
-        elif decision == "reserve":
-            out = [{"type": "join_reserve", "player": player, "ship": s}
-                   for s in battle.reserve_ships(state, cat, player)]
-            out.append({"type": "reserve_done", "player": player})
-        elif decision == "lose_ship":
-            side = self._side(state, player)
-            out = [{"type": "lose_ship", "player": player, "ship": s} for s in side["ships"]]
-        elif decision == "army_loss":
-            ships = state["searches"][intel.search_index(state, entry["city"])]["ships"]
-            out = [{"type": "lose_ship", "player": player, "ship": s} for s in ships]
-        elif decision == "army_choice":
-            out = [{"type": "army_choice", "player": player, "city": c, "choice": ch}
-                   for c in entry["cities"] for ch in ("fight", "abandon")]
-        elif decision == "reward":
-            out = reward.actions(state, player)
-        else:  # pragma: no cover
-            raise AssertionError(decision)
-        if credit.can_take(state, player) is None:
-            out.append({"type": "take_credit", "player": player})
-        if credit.can_repay(state, cat, player) is None:
-            out.append({"type": "repay_credit", "player": player})
-        return out
+        return flow.DECISION_RULES[decision], N_(
+            "the decision now is {decision!r}, not {kind!r}", decision=decision,
+            kind=action["type"])
 
-    def out_of_turn_rule(self, state):
+    def out_of_turn_rule(self, state: dict) -> str:
         """The clause of the decision now pending, cited to a player who acts
         out of turn: e.g. TRE-19 while a weaker attacker decides to fight or
         retreat, TRE-14 when a plan is already submitted, TRE-20 during a
@@ -171,12 +105,11 @@ class TrembleGame(Game):
             return self.not_your_turn_rule
         entry = state["pending"][0]
         decision = entry["decision"]
-        if decision == "roll":
-            return "TRE-24" if entry.get("context") == "army" else "TRE-20"
-        return CHANCE_RULES.get(decision) or flow.DECISION_RULES.get(decision,
-                                                                     self.not_your_turn_rule)
+        if decision in CHANCES:
+            return CHANCES[decision].rule(entry)
+        return flow.DECISION_RULES.get(decision, self.not_your_turn_rule)
 
-    def out_of_turn(self, state, action, reason):
+    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
         """A credit action out of turn cites TRE-26: a credit is taken or repaid
         while the game waits for a decision of that player."""
         if action["type"] in CREDIT_ACTIONS:
@@ -184,187 +117,38 @@ class TrembleGame(Game):
                                 "decision of yours; {reason}", reason=reason)
         return super().out_of_turn(state, action, reason)
 
-    def impossible_outcome_reason(self, state, entry, action, outcomes):
+    def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
+                                  outcomes: list[dict]) -> str:
         """Why a well-formed chance outcome cannot happen: the ship is not in
         the ship deck (and which copies of its design are), the card lies in
         the lower pile or was already revealed or removed, the mission was
         dealt; otherwise the base's generic reason."""
-        decision = entry["decision"]
-        cat = catalog_of(state)
+        node = CHANCES[entry["decision"]]
         why = None
-        if decision == "draw_ship" and action["type"] == "draw_ship":
-            why = buying.impossible_draw(state, cat, action["ship"])
-        elif decision == "reveal" and action["type"] == "reveal":
-            why = intel.impossible_reveal(state, cat, action["card"])
-        elif decision == "deal_mission" and action["type"] == "deal_mission":
-            mission = action["mission"]
-            if mission not in cat.missions:
-                why = N_("{mission} is not a mission card of this card set", mission=mission)
-            elif mission in state["box"]:
-                why = N_("{mission} is not in this game (removed at setup, TRE-2 / TRE-10)",
-                         mission=mission)
-            else:
-                why = N_("{mission} has already been dealt", mission=mission)
+        if action["type"] == entry["decision"] and node.impossible is not None:
+            why = node.impossible(state, action)
         return why or super().impossible_outcome_reason(state, entry, action, outcomes)
 
-    @staticmethod
-    def _side(state, player):
-        index = battle.attack_index(state)
-        return state["attacks"][index]["sides"][battle.side_index(state, index, player)]
-
-    def check_action(self, state, action):
-        kind = action["type"]
-        player = action["player"]
-        cat = catalog_of(state)
-        if kind in CREDIT_ACTIONS:
-            credit.check(state, cat, action)
-            return
-        entry = next(e for e in state["pending"] if e["player"] == player)
-        decision = entry["decision"]
-        if kind not in flow.DECISION_ACTIONS[decision]:
-            raise RuleViolation(flow.DECISION_RULES[decision],
-                                N_("the decision now is {decision!r}, not {kind!r}",
-                                   decision=decision, kind=kind))
-        if kind == "keep_missions":
-            chosen = action["missions"]
-            offer = state["players"][player]["mission_offer"]
-            if not 1 <= len(chosen) <= 3:
-                raise RuleViolation("TRE-10", N_("keep 1 to 3 of the missions dealt"))
-            if len(set(chosen)) != len(chosen) or any(m not in offer for m in chosen):
-                raise RuleViolation("TRE-10", N_("keep only missions dealt to you, each once"))
-        elif kind == "buy":
-            buying.check_buy(state, cat, action)
-        elif kind == "plan":
-            planning.check_orders(state, player, action["orders"])
-        elif kind == "discard_unfueled":
-            if action["ship"] not in attacking(state, player):
-                raise RuleViolation("TRE-15", N_("{ship} is not one of your attacking ships",
-                                                 ship=action['ship']))
-        elif kind == "redeploy":
-            planning.check_redeploy(state, cat, player, action["moves"])
-        elif kind == "join_reserve":
-            if battle.reserve_full(state, player):
-                raise RuleViolation("TRE-31a", N_("you already have {max_ships_per_city} ships "
-                                                  "at this city: a reserve ship joining counts "
-                                                  "toward the TRE-9 limit",
-                                                  max_ships_per_city=planning.MAX_SHIPS_PER_CITY))
-            if action["ship"] not in battle.reserve_ships(state, cat, player):
-                raise RuleViolation("TRE-31", N_("{ship} is not a reserve ship in your hand that "
-                                                 "has not flown and whose fuel you have",
-                                                 ship=action['ship']))
-        elif kind == "lose_ship":
-            if decision == "army_loss":
-                intel.check_army_loss(state, action)
-            elif action["ship"] not in self._side(state, player)["ships"]:
-                raise RuleViolation("TRE-21", N_("{ship} did not attack this city",
-                                                 ship=action['ship']))
-        elif kind == "army_choice":
-            intel.check_army_choice(state, action)
-        elif kind in ("raid", "search"):
-            reward.check(state, action)
-
-    def resolve(self, draft, action, events):
-        state = draft.root
-        cat = catalog_of(state)
-        kind = action["type"]
-        player = action["player"]
-        if player == CHANCE:
-            self._resolve_chance(draft, cat, action, events)
-        elif kind == "keep_missions":
-            offer = state["players"][player]["mission_offer"]
-            p = draft.at("players", player)
-            p["missions"] = list(action["missions"])
-            p["missions_discarded"] = [m for m in offer if m not in action["missions"]]
-            p["mission_offer"] = []
-            p["missions_kept"] = True
-            events.append({"type": "missions_kept", "player": player,
-                           "count": len(action["missions"]), "rule": "TRE-10"})
-        elif kind in ("draw_ships", "decline_buy"):
-            buying.start_buy(draft, player, "draw" if kind == "draw_ships" else "decline",
-                             events)
-        elif kind == "buy":
-            buying.buy(draft, cat, action, events)
-        elif kind == "plan":
-            draft.at("players", player)["orders"] = [dict(o) for o in action["orders"]]
-            events.append({"type": "plan_submitted", "player": player, "rule": "TRE-14"})
-        elif kind == "discard_unfueled":
-            planning.discard_unfueled(draft, player, action["ship"], events)
-        elif kind == "redeploy":
-            draft.at("players", player)["redeploy"] = [dict(m) for m in action["moves"]]
-            events.append({"type": "redeploy_submitted", "player": player, "rule": "TRE-32"})
-        elif kind == "battle_choice":
-            battle.decide(draft, player, action["choice"], events)
-        elif kind == "join_reserve":
-            battle.join_reserve(draft, cat, player, action["ship"], events)
-        elif kind == "reserve_done":
-            draft.at("battle")["next"] += 1
-        elif kind == "lose_ship":
-            if state["phase"] == "intel":
-                intel.army_loss(draft, action["ship"], events)
-            else:
-                battle.lose_ship(draft, player, action["ship"], events)
-        elif kind == "army_choice":
-            intel.army_choice(draft, action, events)
-        elif kind in ("raid", "search"):
-            reward.resolve(draft, cat, action, events)
-        elif kind == "take_credit":
-            credit.take(draft, cat, player, events)
-        elif kind == "repay_credit":
-            credit.repay(draft, cat, player, events)
-        flow.advance(draft, cat, events)
-
-    def _resolve_chance(self, draft, cat, action, events):
-        entry = draft.root["pending"][0]
-        kind = action["type"]
-        if kind == "deal_mission":
-            who = entry["for"]
-            draft.at("mission_deck").remove(action["mission"])
-            draft.at("players", who, "mission_offer").append(action["mission"])
-            events.append({"type": "mission_dealt", "player": who, "rule": "TRE-10"})
-        elif kind == "draw_ship":
-            buying.draw(draft, entry["for"], action["ship"], events)
-            events.append({"type": "ship_drawn", "player": entry["for"], "rule": "TRE-12"})
-        elif kind == "reveal":
-            intel.reveal(draft, cat, action["card"], events)
-        elif kind == "roll":
-            if entry["context"] == "army":
-                intel.army_roll(draft, cat, action["total"], events)
-            else:
-                battle.roll(draft, action["total"], events)
-
-    def chance_outcomes(self, state):
+    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+        """The pending chance node's outcomes (its decision names its action type)."""
         entry = state["pending"][0]
-        decision = entry["decision"]
-        if decision == "deal_mission":
-            return [({"type": "deal_mission", "player": CHANCE, "mission": m}, 1)
-                    for m in state["mission_deck"]]
-        if decision == "draw_ship":
-            return [({"type": "draw_ship", "player": CHANCE, "ship": ship}, 1)
-                    for ship in buying.draw_outcomes(state)]
-        if decision == "reveal":
-            pile = state["piles"][intel.top_pile(state["piles"])]
-            return [({"type": "reveal", "player": CHANCE, "card": c}, 1)
-                    for c in pile["candidates"]]
-        if decision == "roll":
-            return [({"type": "roll", "player": CHANCE, "total": t}, w)
-                    for t, w in battle.ROLL_WEIGHTS.items()]
-        raise AssertionError(decision)  # pragma: no cover
+        return CHANCES[entry["decision"]].outcomes(state, entry)
 
     # ------------------------------------------------------------ scoring & views
-    def compute_score(self, state):
-        return scoring.score(state, catalog_of(state))
+    def compute_score(self, state: dict) -> dict:
+        return scoring.score(typed(state), Catalogue.of_state(state))
 
-    def hide(self, state, player):
-        return visibility.hide(state, player)
+    def hide(self, state: dict, player: int | None) -> dict:
+        return views.hide(typed(state), player)
 
-    def secret_cards(self, state, player):
-        return visibility.secret_cards(state, player)
+    def secret_cards(self, state: dict, player: int | None) -> set[str]:
+        return views.secret_cards(typed(state), player)
 
-    def determinize(self, state, player, seed):
-        return visibility.determinize(state, player, seed, catalog_of(state))
+    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
+        return views.determinize(typed(state), player, seed, Catalogue.of_state(state))
 
-    def check_invariants(self, state, cards):
-        return invariants.errors(state, catalog(cards))
+    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
+        return invariants.errors(typed(state), Catalogue.of(cards))
 
 
-GAME = TrembleGame()
+GAME = Tremble()

@@ -21,8 +21,8 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
-from service.games.tremble.battle import side_strength
-from service.games.tremble.cards import Catalog
+from service.games.tremble.battle import holds, side_strength
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.zones import discard_city, discard_ship, ships_to_hand
 
 SLOTS = {2: 4, 3: 4, 4: 5, 5: 6}
@@ -36,7 +36,7 @@ def top_pile(piles: list[dict]) -> int | None:
     return None
 
 
-def impossible_reveal(state: dict, cat: Catalog, card: str) -> str | None:
+def impossible_reveal(state: dict, cat: Catalogue, card: str) -> str | None:
     """Why ``card`` cannot be the next card of the city deck (``None``: it can).
 
     >>> piles = [{"mark": "*", "candidates": ["A"], "removed": 0},
@@ -72,7 +72,7 @@ def next_empty_slot(state: dict) -> int | None:
     return None
 
 
-def reveal(draft: Draft, cat: Catalog, card: str, events: list) -> None:
+def reveal(draft: Draft, cat: Catalogue, card: str, events: list) -> None:
     """TRE-13: the revealed card fills the next slot, or (an army) strikes."""
     i = top_pile(draft.root["piles"])
     draft.at("piles", i, "candidates").remove(card)
@@ -84,7 +84,7 @@ def reveal(draft: Draft, cat: Catalog, card: str, events: list) -> None:
     events.append({"type": "city_revealed", "slot": slot, "city": card, "rule": "TRE-13"})
 
 
-def _army_arrives(draft: Draft, cat: Catalog, card: str, events: list) -> None:
+def _army_arrives(draft: Draft, cat: Catalogue, card: str, events: list) -> None:
     """TRE-24: each search in progress gets its own abandon-or-fight choice."""
     searches = draft.root["searches"]
     events.append({"type": "army_revealed", "army": card,
@@ -137,7 +137,7 @@ def _end_search(draft: Draft, city: str, lost_ship: str | None, events: list, ho
                    "how": how, "ship_lost": lost_ship, "rule": "TRE-24"})
 
 
-def army_roll(draft: Draft, cat: Catalog, dice: int, events: list) -> None:
+def army_roll(draft: Draft, cat: Catalogue, dice: int, events: list) -> None:
     """TRE-24: searching ships' strength + 2d6 ≥ army strength holds the city."""
     army = draft.root["army"]
     k = next(i for i, c in enumerate(army["choices"]) if c["choice"] == "fight")
@@ -145,7 +145,7 @@ def army_roll(draft: Draft, cat: Catalog, dice: int, events: list) -> None:
     search = draft.root["searches"][search_index(draft.root, entry["city"])]
     power = side_strength(cat, search["ships"], entry["city"])
     total = power + dice
-    held = total >= army["strength"]
+    held = holds(power, dice, army["strength"])
     events.append({"type": "army_fight", "player": entry["player"], "city": entry["city"],
                    "strength": power, "dice": dice, "total": total,
                    "army": army["strength"], "held": held, "rule": "TRE-24"})

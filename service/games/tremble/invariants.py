@@ -11,7 +11,7 @@ from __future__ import annotations
 from service.games.base import conservation_errors
 from service.games.messages import N_
 from service.games.tremble.buying import FLEET_LIMIT
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.intel import SLOTS
 
 PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
@@ -38,7 +38,7 @@ def zones(state: dict) -> dict[str, list[str]]:
     return out
 
 
-def _every_card_once(state: dict, cat: Catalog) -> bool:
+def _every_card_once(state: dict, cat: Catalogue) -> bool:
     """The cards of ``zones(state)`` are the set's, each exactly once (the
     common case: one flat list, one C-level set build and comparison;
     ``conservation_errors`` names what is wrong otherwise).
@@ -85,7 +85,7 @@ def cards_in_zones(state: dict) -> list[str]:
     return cards
 
 
-def errors(state: dict, cat: Catalog) -> dict[str, list[str]]:
+def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     errs: dict[str, list[str]] = {}
 
     def add(path, msg):

@@ -16,7 +16,11 @@ True
 
 from __future__ import annotations
 
-from service.games.tremble.cards import Catalog
+from service.games.chance import CHANCE
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.messages import N_
+from service.games.tremble.cards import Catalogue
 
 CITY_TYPES = ("culture", "science", "industry")
 
@@ -33,12 +37,12 @@ def met(condition: dict, captured_types: list[str]) -> bool:
     raise ValueError(f"unknown mission condition {kind!r}")  # refused by the schema
 
 
-def captured_types(state: dict, cat: Catalog, player: int) -> list[str]:
+def captured_types(state: dict, cat: Catalogue, player: int) -> list[str]:
     """The city types of the cards ``player`` captured (the open facts judged)."""
     return [cat.cities[c]["type"] for c in state["players"][player]["captured"]]
 
 
-def score_missions(state: dict, cat: Catalog, player: int) -> list[dict]:
+def score_missions(state: dict, cat: Catalogue, player: int) -> list[dict]:
     """TRE-27: each kept mission with ``met`` and its signed ``points``."""
     types = captured_types(state, cat, player)
     out = []
@@ -57,3 +61,57 @@ def keep_subsets(offer: list[str]) -> list[list[str]]:
 
 _KEEP_CHOICES = {n: [[i for i in range(n) if mask >> i & 1] for mask in range(1, 1 << n)
                      if 1 <= bin(mask).count("1") <= 3] for n in range(5)}
+
+
+def keep_actions(state: dict, entry: dict) -> list[dict]:
+    """TRE-10: every ``keep_missions`` choice of the player's offer."""
+    player = entry["player"]
+    return [{"type": "keep_missions", "player": player, "missions": m}
+            for m in keep_subsets(state["players"][player]["mission_offer"])]
+
+
+def check_keep(state: dict, action: dict) -> None:
+    """TRE-10: keep 1 to 3 of the missions dealt to you, each once."""
+    chosen = action["missions"]
+    offer = state["players"][action["player"]]["mission_offer"]
+    if not 1 <= len(chosen) <= 3:
+        raise RuleViolation("TRE-10", N_("keep 1 to 3 of the missions dealt"))
+    if len(set(chosen)) != len(chosen) or any(m not in offer for m in chosen):
+        raise RuleViolation("TRE-10", N_("keep only missions dealt to you, each once"))
+
+
+def keep(draft: Draft, action: dict, events: list) -> None:
+    """TRE-10: the kept missions stay secret; the others are discarded."""
+    player = action["player"]
+    offer = draft.root["players"][player]["mission_offer"]
+    p = draft.at("players", player)
+    p["missions"] = list(action["missions"])
+    p["missions_discarded"] = [m for m in offer if m not in action["missions"]]
+    p["mission_offer"] = []
+    p["missions_kept"] = True
+    events.append({"type": "missions_kept", "player": player,
+                   "count": len(action["missions"]), "rule": "TRE-10"})
+
+
+def deal(draft: Draft, action: dict, events: list) -> None:
+    """TRE-10 (chance): the mission card dealt to the player being dealt to."""
+    who = draft.root["pending"][0]["for"]
+    draft.at("mission_deck").remove(action["mission"])
+    draft.at("players", who, "mission_offer").append(action["mission"])
+    events.append({"type": "mission_dealt", "player": who, "rule": "TRE-10"})
+
+
+def deal_outcomes(state: dict, entry: dict) -> list[tuple[dict, int]]:
+    return [({"type": "deal_mission", "player": CHANCE, "mission": m}, 1)
+            for m in state["mission_deck"]]
+
+
+def impossible_deal(state: dict, action: dict) -> str:
+    """Why the mission ``action`` names cannot be dealt now."""
+    mission = action["mission"]
+    if mission not in Catalogue.of_state(state).missions:
+        return N_("{mission} is not a mission card of this card set", mission=mission)
+    if mission in state["box"]:
+        return N_("{mission} is not in this game (removed at setup, TRE-2 / TRE-10)",
+                  mission=mission)
+    return N_("{mission} has already been dealt", mission=mission)

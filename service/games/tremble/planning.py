@@ -17,7 +17,7 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.zones import attacking, discard_ship, not_in_hand
 
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
@@ -69,7 +69,7 @@ def plan_actions(state: dict, player: int) -> list[dict]:
     return out
 
 
-def plan_constraints(state: dict, cat: Catalog, player: int) -> dict:
+def plan_constraints(state: dict, cat: Catalogue, player: int) -> dict:
     """Machine-readable constraint of a ``plan`` (the full decision)."""
     p = state["players"][player]
     return {
@@ -120,11 +120,11 @@ def reveal_orders(draft: Draft, events: list) -> None:
     events.append({"type": "orders_revealed", "orders": revealed, "rule": "TRE-14"})
 
 
-def fuel_due(state: dict, cat: Catalog, player: int) -> int:
+def fuel_due(state: dict, cat: Catalogue, player: int) -> int:
     return sum(cat.ships[s]["fuel"] for s in attacking(state, player))
 
 
-def short_of_fuel(state: dict, cat: Catalog) -> list[int]:
+def short_of_fuel(state: dict, cat: Catalogue) -> list[int]:
     """TRE-15: players whose attacking ships cost more fuel than they hold."""
     return [p for p, pl in enumerate(state["players"]) if fuel_due(state, cat, p) > pl["fuel"]]
 
@@ -151,7 +151,7 @@ def remove_from_attacks(draft: Draft, player: int, ship: str) -> None:
     raise AssertionError(f"{ship} is not attacking")  # pragma: no cover
 
 
-def pay_fuel(draft: Draft, cat: Catalog, events: list) -> None:
+def pay_fuel(draft: Draft, cat: Catalogue, events: list) -> None:
     """TRE-15: each player pays the summed fuel of their attacking ships."""
     for p in range(len(draft.root["players"])):
         due = fuel_due(draft.root, cat, p)
@@ -161,7 +161,7 @@ def pay_fuel(draft: Draft, cat: Catalog, events: list) -> None:
 
 
 # ----------------------------------------------------------------- redeploy
-def redeployable(state: dict, cat: Catalog, player: int) -> list[str]:
+def redeployable(state: dict, cat: Catalogue, player: int) -> list[str]:
     """TRE-32: the player's attacking ships with the redeploy ability."""
     return [s for s in attacking(state, player) if "redeploy" in cat.ships[s]["abilities"]]
 
@@ -170,7 +170,7 @@ def slot_of(state: dict, ship: str) -> int:
     return next(a["slot"] for a in state["attacks"] for s in a["sides"] if ship in s["ships"])
 
 
-def check_redeploy(state: dict, cat: Catalog, player: int, moves: list[dict]) -> None:
+def check_redeploy(state: dict, cat: Catalogue, player: int, moves: list[dict]) -> None:
     """TRE-32 (+ TRE-9): only redeploy ships, each once, to open cities, ≤ 2 per city."""
     able = redeployable(state, cat, player)
     slots = open_slots(state)
@@ -202,7 +202,7 @@ def check_redeploy(state: dict, cat: Catalog, player: int, moves: list[dict]) ->
                                             slot=slot, max_ships_per_city=MAX_SHIPS_PER_CITY))
 
 
-def redeploy_actions(state: dict, cat: Catalog, player: int) -> list[dict]:
+def redeploy_actions(state: dict, cat: Catalogue, player: int) -> list[dict]:
     """Listed: keep every order, and each single move that stays legal."""
     out = [{"type": "redeploy", "player": player, "moves": []}]
     for ship in redeployable(state, cat, player):
@@ -219,7 +219,7 @@ def redeploy_actions(state: dict, cat: Catalog, player: int) -> list[dict]:
     return out
 
 
-def redeploy_constraints(state: dict, cat: Catalog, player: int) -> dict:
+def redeploy_constraints(state: dict, cat: Catalogue, player: int) -> dict:
     return {"decision": "redeploy",
             "action": {"type": "redeploy", "player": player,
                        "moves": [{"ship": "<ship id>", "slot": "<slot>"}]},

@@ -14,7 +14,7 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.zones import discard_city, ships_to_hand
 
 SEARCH_TURNS = 2
@@ -40,51 +40,78 @@ def next_reward(state: dict) -> tuple[int, dict] | None:
     return None
 
 
-def check(state: dict, action: dict) -> None:
+def _reward_attack(state: dict, action: dict) -> dict:
+    """The attack whose reward is chosen now; refuses another ``city`` (TRE-22)."""
     found = next_reward(state)
-    _, attack = found
-    side = attack["sides"][0]
+    assert found is not None, "a reward is pending"
+    attack = found[1]
     if action["city"] != attack["city"]:
         raise RuleViolation("TRE-22", N_("the reward to choose now is for {city}",
                                          city=attack['city']))
-    if action["type"] == "search":
-        ships = action["ships"]
-        if not ships:
-            raise RuleViolation("TRE-22", N_("a search needs at least one ship to stay"))
-        if len(set(ships)) != len(ships):
-            raise RuleViolation("TRE-22", N_("a ship is named twice"))
-        for s in ships:
-            if s not in side["ships"]:
-                raise RuleViolation("TRE-22", N_("{s} did not attack {city}",
-                                                 s=s, city=attack['city']))
+    return attack
 
 
-def actions(state: dict, player: int) -> list[dict]:
-    _, attack = next_reward(state)
-    ships = sorted(attack["sides"][0]["ships"])
-    out = [{"type": "raid", "player": player, "city": attack["city"]}]
+def check_raid(state: dict, action: dict) -> None:
+    _reward_attack(state, action)
+
+
+def check_search(state: dict, action: dict) -> None:
+    attack = _reward_attack(state, action)
+    side = attack["sides"][0]
+    ships = action["ships"]
+    if not ships:
+        raise RuleViolation("TRE-22", N_("a search needs at least one ship to stay"))
+    if len(set(ships)) != len(ships):
+        raise RuleViolation("TRE-22", N_("a ship is named twice"))
+    for s in ships:
+        if s not in side["ships"]:
+            raise RuleViolation("TRE-22", N_("{s} did not attack {city}",
+                                             s=s, city=attack['city']))
+
+
+def raid_actions(state: dict, entry: dict) -> list[dict]:
+    """The one raid of the pending reward."""
+    return [{"type": "raid", "player": entry["player"], "city": entry["city"]}]
+
+
+def search_actions(state: dict, entry: dict) -> list[dict]:
+    """Every non-empty set of the winning ships that may stay to search."""
+    found = next_reward(state)
+    assert found is not None, "a reward is pending"
+    ships = sorted(found[1]["sides"][0]["ships"])
     n = len(ships)
-    for mask in range(1, 1 << n):
-        out.append({"type": "search", "player": player, "city": attack["city"],
-                    "ships": [ships[i] for i in range(n) if mask >> i & 1]})
-    return out
+    return [{"type": "search", "player": entry["player"], "city": entry["city"],
+             "ships": [ships[i] for i in range(n) if mask >> i & 1]}
+            for mask in range(1, 1 << n)]
 
 
-def resolve(draft: Draft, cat: Catalog, action: dict, events: list) -> None:
-    i, attack = next_reward(draft.root)
-    player, city = action["player"], attack["city"]
-    ships = attack["sides"][0]["ships"]
+def _take_reward(draft: Draft) -> tuple[str, list[str]]:
+    """The rewarded attack leaves ``attacks`` and its slot: its city and ships."""
+    found = next_reward(draft.root)
+    assert found is not None, "a reward is pending"
+    i, attack = found
     draft.at("attacks").pop(i)
     draft.at("slots")[attack["slot"] - 1] = None
-    if action["type"] == "raid":
-        value = cat.cities[city]["raid"]
-        draft.at("players", player)["people"] += value
-        draft.at("players", player, "captured").append(city)
-        draft.at("players", player, "stats")["raids"] += 1
-        ships_to_hand(draft, player, ships)
-        events.append({"type": "raid", "player": player, "city": city, "people": value,
-                       "rule": "TRE-22"})
-        return
+    return attack["city"], attack["sides"][0]["ships"]
+
+
+def raid(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
+    """TRE-22: the raid value in people now, and the city card."""
+    player = action["player"]
+    city, ships = _take_reward(draft)
+    value = cat.cities[city]["raid"]
+    draft.at("players", player)["people"] += value
+    draft.at("players", player, "captured").append(city)
+    draft.at("players", player, "stats")["raids"] += 1
+    ships_to_hand(draft, player, ships)
+    events.append({"type": "raid", "player": player, "city": city, "people": value,
+                   "rule": "TRE-22"})
+
+
+def search(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
+    """TRE-22 / TRE-30: the chosen ships stay and search; the rest return to hand."""
+    player = action["player"]
+    city, ships = _take_reward(draft)
     staying = action["ships"]
     ships_to_hand(draft, player, [s for s in ships if s not in staying])
     tempo = any("search_tempo" in cat.ships[s]["abilities"] for s in staying)
@@ -96,7 +123,7 @@ def resolve(draft: Draft, cat: Catalog, action: dict, events: list) -> None:
                    "rule": "TRE-30" if tempo else "TRE-22"})
 
 
-def count_down(draft: Draft, cat: Catalog, events: list) -> None:
+def count_down(draft: Draft, cat: Catalogue, events: list) -> None:
     """End of turn: every search begun in an earlier turn counts down; at 0
     the player is paid the search value and takes the city (TRE-22)."""
     turn = draft.root["turn"]

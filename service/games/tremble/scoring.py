@@ -9,11 +9,11 @@ win, equal totals share the win (TRE-28 RULING).
 
 from __future__ import annotations
 
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.missions import score_missions
 
 
-def totals(state: dict, cat: Catalog) -> list[dict]:
+def totals(state: dict, cat: Catalogue) -> list[dict]:
     finished = state["result"] is not None or state["phase"] == "over"
     out = []
     for p, pl in enumerate(state["players"]):
@@ -29,14 +29,14 @@ def totals(state: dict, cat: Catalog) -> list[dict]:
     return out
 
 
-def final_result(state: dict, cat: Catalog) -> dict:
+def final_result(state: dict, cat: Catalogue) -> dict:
     scores = totals(state, cat)
     best = max(s["total"] for s in scores)
     return {"finished": True, "winners": [s["player"] for s in scores if s["total"] == best],
             "reason": "city deck played out"}
 
 
-def score(state: dict, cat: Catalog) -> dict:
+def score(state: dict, cat: Catalogue) -> dict:
     result = state["result"]
     return {"finished": result is not None,
             "winners": list(result["winners"]) if result else [],

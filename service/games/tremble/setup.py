@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 from service.games.tremble.intel import SLOTS
 
 START_PEOPLE = 50_000
@@ -29,7 +29,7 @@ def kept_by_mark(mark: str | None, players: int) -> bool:
     return True
 
 
-def new_state(players: int, setups: list[dict], options: dict, cat: Catalog) -> dict:
+def new_state(players: int, setups: list[dict], options: dict, cat: Catalogue) -> dict:
     box: list[str] = []
     star: list[str] = []
     rest: list[str] = []

@@ -1,8 +1,10 @@
-"""Declarative shapes of a Tremble state and its actions (also exported to OpenAPI)."""
+"""Declarative shapes of a Tremble state and its events (also exported to OpenAPI);
+the fields of each action are declared with the action, in ``actions.py``."""
 
 from __future__ import annotations
 
 from service.games import shape as s
+from service.games.tremble.setup import MISSIONS_DEALT
 
 ID = s.Str(max_length=40)
 IDS = s.ListOf(ID, max_items=120)
@@ -18,8 +20,8 @@ PLAYER = s.Obj({
     "buy_choice": s.Nullable(s.Enum("draw", "decline"),
                              description="this turn's buy step: drawing or declined "
                                          "(RULING TRE-12a); null: not said yet"),
-    "missions": s.ListOf(ID, max_items=3), "mission_offer": s.ListOf(ID, max_items=4),
-    "missions_discarded": s.ListOf(ID, max_items=4), "missions_kept": s.Bool(),
+    "missions": s.ListOf(ID, max_items=3), "mission_offer": s.ListOf(ID, max_items=MISSIONS_DEALT),
+    "missions_discarded": s.ListOf(ID, max_items=MISSIONS_DEALT), "missions_kept": s.Bool(),
     "credits": s.ListOf(ID, max_items=5), "captured": IDS,
     "orders": s.Nullable(ORDERS, description="hidden from the others until revealed (TRE-14)"),
     "redeploy": s.Nullable(ORDERS, description="hidden until revealed (TRE-32)"),
@@ -57,37 +59,6 @@ STATE_FIELDS = {
     "box": IDS, "sent": s.ListOf(ID, max_items=35),
     "attacks": s.ListOf(ATTACK, max_items=6), "battle": s.Nullable(BATTLE),
     "searches": s.ListOf(SEARCH, max_items=90), "army": s.Nullable(ARMY),
-}
-
-ACTION_TYPES = {
-    "keep_missions": ({"missions": s.ListOf(ID, max_items=4)},
-                      "TRE-10: keep 1 to 3 of the 4 missions dealt (secret)"),
-    "draw_ships": ({}, "RULING TRE-12a: take part in the buy step: draw two ship cards"),
-    "decline_buy": ({}, "RULING TRE-12a: skip the buy step this turn: draw nothing"),
-    "buy": ({"ship": s.Nullable(ID), "discard": s.Nullable(ID)},
-            "TRE-12: buy one drawn ship (or null); `discard` a ship in hand when the fleet is full"),
-    "plan": ({"orders": ORDERS},
-             "TRE-14: secret attack orders [{ship, slot}] (committed, revealed when all submitted)"),
-    "discard_unfueled": ({"ship": ID}, "TRE-15: discard one attacking ship you cannot fuel"),
-    "redeploy": ({"moves": ORDERS},
-                 "TRE-32: secret new slots for redeploy ships (omitted ships keep their order)"),
-    "battle_choice": ({"choice": s.Enum("fight", "retreat")}, "TRE-19: fight or retreat"),
-    "join_reserve": ({"ship": ID}, "TRE-31: a reserve ship joins this battle, paying its fuel"),
-    "reserve_done": ({}, "TRE-31: no more reserve ships for this battle"),
-    "lose_ship": ({"ship": ID}, "TRE-21 / TRE-24: the ship you lose"),
-    "army_choice": ({"city": ID, "choice": s.Enum("fight", "abandon")},
-                    "TRE-24: abandon the search at `city` or fight the army"),
-    "raid": ({"city": ID}, "TRE-22: take the raid value and the city now"),
-    "search": ({"city": ID, "ships": s.ListOf(ID, max_items=5)},
-               "TRE-22: search with these ships (the rest return to hand)"),
-    "take_credit": ({}, "TRE-26: take a credit (+50,000 people)"),
-    "repay_credit": ({}, "TRE-26: repay a credit (60,000 people)"),
-    "deal_mission": ({"mission": ID}, "chance: the mission card dealt (TRE-10)"),
-    "draw_ship": ({"ship": ID}, "chance: the ship card drawn, by its copy id as the deck "
-                                "holds it (any copy of the design seen will do) (TRE-12)"),
-    "reveal": ({"card": ID}, "chance: the city or army card revealed (TRE-13)"),
-    "roll": ({"total": s.Int(minimum=2, maximum=12)},
-             "chance: the sum of 2d6 (weight (6-|7-total|)/36) (TRE-20, TRE-24)"),
 }
 
 EVENT_TYPES = {

@@ -26,11 +26,9 @@ from __future__ import annotations
 
 from service.games.chance import draw_below
 from service.games.tremble import planning
-from service.games.tremble.cards import Catalog
+from service.games.tremble.cards import Catalogue
 
 HIDDEN_PLAYER_ZONES = ("hand", "offer", "missions", "mission_offer", "missions_discarded")
-#: zones shown as a count plus the ships of ``sent`` lying there (TRE-33)
-FLOWN_ZONES = ("hand", "ship_discard")
 
 
 def flown_in(cards: list[str], sent: list[str]) -> list[str]:
@@ -84,7 +82,7 @@ def secret_cards(state: dict, player: int | None) -> set[str]:
     return out
 
 
-def determinize(state: dict, player: int | None, seed: int, cat: Catalog) -> dict:
+def determinize(state: dict, player: int | None, seed: int, cat: Catalogue) -> dict:
     """A state ``player`` cannot tell from ``state``: every ship and mission
     they cannot locate is re-dealt (seeded) over the same zone sizes, other
     players' unrevealed orders and redeploy orders are drawn again (seeded,

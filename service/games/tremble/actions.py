@@ -1,0 +1,377 @@
+"""Every Tremble action type, declared once: fields, clause, check, resolve, listing.
+
+``ACTIONS`` is ``Tremble.actions``: the base class dispatches ``check``,
+``apply`` and ``legal_actions`` on it (``service.games.base.Action``).  A
+chance outcome (``Chance``) also lists its outcomes with their weights and
+says why a well-formed outcome cannot happen.  ``DECISIONS`` names the action
+types answering each pending decision, in the order they are listed; a
+credit (TRE-26) answers every decision of a player.
+
+>>> [t for t, a in ACTIONS.items() if a.chance]
+['deal_mission', 'draw_ship', 'reveal', 'roll']
+>>> DECISIONS["reserve"]
+('join_reserve', 'reserve_done', 'take_credit', 'repay_credit')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from service.games import shape as s
+from service.games.base import Action
+from service.games.chance import CHANCE
+from service.games.draft import Draft
+from service.games.errors import RuleViolation
+from service.games.messages import N_
+from service.games.tremble import battle, buying, credit, intel, missions, planning, reward
+from service.games.tremble.cards import Catalogue
+from service.games.tremble.shapes import ID, ORDERS
+from service.games.tremble.setup import MISSIONS_DEALT
+from service.games.tremble.state import typed
+from service.games.tremble.zones import attacking
+
+#: ``outcomes(state, entry)``: a chance node's outcomes and their weights
+Outcomes = Callable[[dict, dict], list[tuple[dict, int]]]
+#: ``impossible(state, outcome)``: why a well-formed outcome cannot happen (``None``: it can)
+Impossible = Callable[[dict, dict], str | None]
+
+
+def _no_outcomes(state: dict, entry: dict) -> list[tuple[dict, int]]:  # pragma: no cover
+    raise NotImplementedError
+
+
+def _clause(rule: str) -> Callable[[dict], str]:
+    return lambda entry: rule
+
+
+@dataclass(frozen=True)
+class Chance(Action):
+    """A chance outcome: its ``outcomes`` at the pending node, ``impossible``,
+    and ``rule(entry)``: the clause of the draw, deal or roll pending."""
+
+    outcomes: Outcomes = _no_outcomes
+    impossible: Impossible | None = None
+    rule: Callable[[dict], str] = _clause("TRE-11")
+
+
+def _each(kind: str, **fields: object) -> Callable[[dict, dict], list[dict]]:
+    """A lister of the one action ``{type: kind, **fields}`` of the pending player."""
+    return lambda state, entry: [{"type": kind, "player": entry["player"], **fields}]
+
+
+# ----------------------------------------------------------------- buy (TRE-12)
+def _start_drawing(draft: Draft, action: dict, events: list) -> None:
+    buying.start_buy(draft, action["player"], "draw", events)
+
+
+def _decline(draft: Draft, action: dict, events: list) -> None:
+    buying.start_buy(draft, action["player"], "decline", events)
+
+
+def _buys(state: dict, entry: dict) -> list[dict]:
+    return buying.buy_actions(typed(state), Catalogue.of_state(state), entry["player"])
+
+
+def _check_buy(state: dict, action: dict) -> None:
+    buying.check_buy(typed(state), Catalogue.of_state(state), action)
+
+
+def _buy(draft: Draft, action: dict, events: list) -> None:
+    buying.buy(draft, Catalogue.of_state(draft.root), action, events)
+
+
+# ----------------------------------------------------------------- plan, refuel, redeploy
+def _plans(state: dict, entry: dict) -> list[dict]:
+    return planning.plan_actions(typed(state), entry["player"])
+
+
+def _check_plan(state: dict, action: dict) -> None:
+    planning.check_orders(typed(state), action["player"], action["orders"])
+
+
+def _plan(draft: Draft, action: dict, events: list) -> None:
+    """TRE-14: the orders stay secret until everyone has submitted."""
+    draft.at("players", action["player"])["orders"] = [dict(o) for o in action["orders"]]
+    events.append({"type": "plan_submitted", "player": action["player"], "rule": "TRE-14"})
+
+
+def _unfueled(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "discard_unfueled", "player": entry["player"], "ship": ship}
+            for ship in sorted(set(attacking(typed(state), entry["player"])))]
+
+
+def _check_unfueled(state: dict, action: dict) -> None:
+    if action["ship"] not in attacking(typed(state), action["player"]):
+        raise RuleViolation("TRE-15", N_("{ship} is not one of your attacking ships",
+                                         ship=action['ship']))
+
+
+def _discard_unfueled(draft: Draft, action: dict, events: list) -> None:
+    planning.discard_unfueled(draft, action["player"], action["ship"], events)
+
+
+def _redeploys(state: dict, entry: dict) -> list[dict]:
+    return planning.redeploy_actions(typed(state), Catalogue.of_state(state), entry["player"])
+
+
+def _check_redeploy(state: dict, action: dict) -> None:
+    planning.check_redeploy(typed(state), Catalogue.of_state(state), action["player"],
+                            action["moves"])
+
+
+def _redeploy(draft: Draft, action: dict, events: list) -> None:
+    """TRE-32: the moves stay secret until everyone has submitted."""
+    draft.at("players", action["player"])["redeploy"] = [dict(m) for m in action["moves"]]
+    events.append({"type": "redeploy_submitted", "player": action["player"], "rule": "TRE-32"})
+
+
+# ----------------------------------------------------------------- battle (TRE-19 … TRE-21, TRE-31)
+def _choices(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "battle_choice", "player": entry["player"], "choice": c}
+            for c in ("fight", "retreat")]
+
+
+def _battle_choice(draft: Draft, action: dict, events: list) -> None:
+    battle.decide(draft, action["player"], action["choice"], events)
+
+
+def _reserves(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "join_reserve", "player": entry["player"], "ship": ship}
+            for ship in battle.reserve_ships(typed(state), Catalogue.of_state(state),
+                                             entry["player"])]
+
+
+def _check_reserve(state: dict, action: dict) -> None:
+    player = action["player"]
+    if battle.reserve_full(typed(state), player):
+        raise RuleViolation("TRE-31a", N_("you already have {max_ships_per_city} ships "
+                                          "at this city: a reserve ship joining counts "
+                                          "toward the TRE-9 limit",
+                                          max_ships_per_city=planning.MAX_SHIPS_PER_CITY))
+    if action["ship"] not in battle.reserve_ships(typed(state), Catalogue.of_state(state),
+                                                  player):
+        raise RuleViolation("TRE-31", N_("{ship} is not a reserve ship in your hand that "
+                                         "has not flown and whose fuel you have",
+                                         ship=action['ship']))
+
+
+def _join_reserve(draft: Draft, action: dict, events: list) -> None:
+    battle.join_reserve(draft, Catalogue.of_state(draft.root), action["player"],
+                        action["ship"], events)
+
+
+def _reserve_done(draft: Draft, action: dict, events: list) -> None:
+    draft.at("battle")["next"] += 1
+
+
+def _losing_ships(state: dict, entry: dict) -> list[str]:
+    """The ships one of which the pending loser discards: their side's in a
+    battle (TRE-21), their searching ships against an army (TRE-24)."""
+    if entry["decision"] == "army_loss":
+        return typed(state)["searches"][intel.search_index(typed(state), entry["city"])]["ships"]
+    return battle.own_side(typed(state), entry["player"])["ships"]
+
+
+def _losses(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "lose_ship", "player": entry["player"], "ship": ship}
+            for ship in _losing_ships(state, entry)]
+
+
+def _check_loss(state: dict, action: dict) -> None:
+    entry = next(e for e in state["pending"] if e["player"] == action["player"])
+    if entry["decision"] == "army_loss":
+        intel.check_army_loss(typed(state), action)
+    elif action["ship"] not in battle.own_side(typed(state), action["player"])["ships"]:
+        raise RuleViolation("TRE-21", N_("{ship} did not attack this city",
+                                         ship=action['ship']))
+
+
+def _lose_ship(draft: Draft, action: dict, events: list) -> None:
+    if draft.root["phase"] == "intel":
+        intel.army_loss(draft, action["ship"], events)
+    else:
+        battle.lose_ship(draft, action["player"], action["ship"], events)
+
+
+# ----------------------------------------------------------------- armies (TRE-24)
+def _army_choices(state: dict, entry: dict) -> list[dict]:
+    return [{"type": "army_choice", "player": entry["player"], "city": city, "choice": choice}
+            for city in entry["cities"] for choice in ("fight", "abandon")]
+
+
+def _check_army_choice(state: dict, action: dict) -> None:
+    intel.check_army_choice(typed(state), action)
+
+
+# ----------------------------------------------------------------- rewards (TRE-22)
+def _raid(draft: Draft, action: dict, events: list) -> None:
+    reward.raid(draft, Catalogue.of_state(draft.root), action, events)
+
+
+def _search(draft: Draft, action: dict, events: list) -> None:
+    reward.search(draft, Catalogue.of_state(draft.root), action, events)
+
+
+# ----------------------------------------------------------------- credit (TRE-26)
+def _credits_to_take(state: dict, entry: dict) -> list[dict]:
+    if credit.can_take(typed(state), entry["player"]) is not None:
+        return []
+    return [{"type": "take_credit", "player": entry["player"]}]
+
+
+def _credits_to_repay(state: dict, entry: dict) -> list[dict]:
+    if credit.can_repay(typed(state), Catalogue.of_state(state), entry["player"]) is not None:
+        return []
+    return [{"type": "repay_credit", "player": entry["player"]}]
+
+
+def _take_credit(draft: Draft, action: dict, events: list) -> None:
+    credit.take(draft, Catalogue.of_state(draft.root), action["player"], events)
+
+
+def _repay_credit(draft: Draft, action: dict, events: list) -> None:
+    credit.repay(draft, Catalogue.of_state(draft.root), action["player"], events)
+
+
+# ----------------------------------------------------------------- chance
+def _draws(state: dict, entry: dict) -> list[tuple[dict, int]]:
+    return [({"type": "draw_ship", "player": CHANCE, "ship": ship}, 1)
+            for ship in buying.draw_outcomes(typed(state))]
+
+
+def _draw(draft: Draft, action: dict, events: list) -> None:
+    who = draft.root["pending"][0]["for"]
+    buying.draw(draft, who, action["ship"], events)
+    events.append({"type": "ship_drawn", "player": who, "rule": "TRE-12"})
+
+
+def _impossible_draw(state: dict, action: dict) -> str | None:
+    return buying.impossible_draw(typed(state), Catalogue.of_state(state), action["ship"])
+
+
+def _reveals(state: dict, entry: dict) -> list[tuple[dict, int]]:
+    piles = typed(state)["piles"]
+    top = intel.top_pile(piles)
+    assert top is not None, "a reveal is pending"
+    return [({"type": "reveal", "player": CHANCE, "card": card}, 1)
+            for card in piles[top]["candidates"]]
+
+
+def _reveal(draft: Draft, action: dict, events: list) -> None:
+    intel.reveal(draft, Catalogue.of_state(draft.root), action["card"], events)
+
+
+def _impossible_reveal(state: dict, action: dict) -> str | None:
+    return intel.impossible_reveal(typed(state), Catalogue.of_state(state), action["card"])
+
+
+def _rolls(state: dict, entry: dict) -> list[tuple[dict, int]]:
+    return [({"type": "roll", "player": CHANCE, "total": total}, weight)
+            for total, weight in battle.ROLL_WEIGHTS.items()]
+
+
+def _roll_rule(entry: dict) -> str:
+    """TRE-24 for a roll against an army, TRE-20 for a battle roll."""
+    return "TRE-24" if entry.get("context") == "army" else "TRE-20"
+
+
+def _roll(draft: Draft, action: dict, events: list) -> None:
+    """2d6 against an army (TRE-24) or in a battle (TRE-20)."""
+    if draft.root["pending"][0]["context"] == "army":
+        intel.army_roll(draft, Catalogue.of_state(draft.root), action["total"], events)
+    else:
+        battle.roll(draft, action["total"], events)
+
+
+# ----------------------------------------------------------------- the table
+ACTIONS: dict[str, Action] = {
+    "keep_missions": Action(
+        "TRE-10: keep 1 to 3 of the 4 missions dealt (secret)",
+        {"missions": s.ListOf(ID, max_items=MISSIONS_DEALT)},
+        resolve=missions.keep, check=missions.check_keep, legal=missions.keep_actions),
+    "draw_ships": Action(
+        "RULING TRE-12a: take part in the buy step: draw two ship cards", {},
+        resolve=_start_drawing, legal=_each("draw_ships")),
+    "decline_buy": Action(
+        "RULING TRE-12a: skip the buy step this turn: draw nothing", {},
+        resolve=_decline, legal=_each("decline_buy")),
+    "buy": Action(
+        "TRE-12: buy one drawn ship (or null); `discard` a ship in hand when the fleet is full",
+        {"ship": s.Nullable(ID), "discard": s.Nullable(ID)},
+        resolve=_buy, check=_check_buy, legal=_buys),
+    "plan": Action(
+        "TRE-14: secret attack orders [{ship, slot}] (committed, revealed when all submitted)",
+        {"orders": ORDERS}, resolve=_plan, check=_check_plan, legal=_plans),
+    "discard_unfueled": Action(
+        "TRE-15: discard one attacking ship you cannot fuel", {"ship": ID},
+        resolve=_discard_unfueled, check=_check_unfueled, legal=_unfueled),
+    "redeploy": Action(
+        "TRE-32: secret new slots for redeploy ships (omitted ships keep their order)",
+        {"moves": ORDERS}, resolve=_redeploy, check=_check_redeploy, legal=_redeploys),
+    "battle_choice": Action(
+        "TRE-19: fight or retreat", {"choice": s.Enum("fight", "retreat")},
+        resolve=_battle_choice, legal=_choices),
+    "join_reserve": Action(
+        "TRE-31: a reserve ship joins this battle, paying its fuel", {"ship": ID},
+        resolve=_join_reserve, check=_check_reserve, legal=_reserves),
+    "reserve_done": Action(
+        "TRE-31: no more reserve ships for this battle", {},
+        resolve=_reserve_done, legal=_each("reserve_done")),
+    "lose_ship": Action(
+        "TRE-21 / TRE-24: the ship you lose", {"ship": ID},
+        resolve=_lose_ship, check=_check_loss, legal=_losses),
+    "army_choice": Action(
+        "TRE-24: abandon the search at `city` or fight the army",
+        {"city": ID, "choice": s.Enum("fight", "abandon")},
+        resolve=intel.army_choice, check=_check_army_choice, legal=_army_choices),
+    "raid": Action(
+        "TRE-22: take the raid value and the city now", {"city": ID},
+        resolve=_raid, check=reward.check_raid, legal=reward.raid_actions),
+    "search": Action(
+        "TRE-22: search with these ships (the rest return to hand)",
+        {"city": ID, "ships": s.ListOf(ID, max_items=5)},
+        resolve=_search, check=reward.check_search, legal=reward.search_actions),
+    "take_credit": Action(
+        "TRE-26: take a credit (+50,000 people)", {},
+        resolve=_take_credit, check=credit.check_take, legal=_credits_to_take),
+    "repay_credit": Action(
+        "TRE-26: repay a credit (60,000 people)", {},
+        resolve=_repay_credit, check=credit.check_repay, legal=_credits_to_repay),
+}
+
+#: the chance outcomes; each chance node's decision is named after its type
+CHANCES: dict[str, Chance] = {
+    "deal_mission": Chance(
+        "chance: the mission card dealt (TRE-10)", {"mission": ID}, chance=True,
+        resolve=missions.deal, outcomes=missions.deal_outcomes,
+        impossible=missions.impossible_deal, rule=_clause("TRE-10")),
+    "draw_ship": Chance(
+        "chance: the ship card drawn, by its copy id as the deck holds it (any copy of the "
+        "design seen will do) (TRE-12)", {"ship": ID}, chance=True,
+        resolve=_draw, outcomes=_draws, impossible=_impossible_draw, rule=_clause("TRE-12")),
+    "reveal": Chance(
+        "chance: the city or army card revealed (TRE-13)", {"card": ID}, chance=True,
+        resolve=_reveal, outcomes=_reveals, impossible=_impossible_reveal,
+        rule=_clause("TRE-13")),
+    "roll": Chance(
+        "chance: the sum of 2d6 (weight (6-|7-total|)/36) (TRE-20, TRE-24)",
+        {"total": s.Int(minimum=min(battle.ROLL_WEIGHTS), maximum=max(battle.ROLL_WEIGHTS))},
+        chance=True, resolve=_roll, outcomes=_rolls, rule=_roll_rule),
+}
+ACTIONS.update(CHANCES)
+
+#: a credit may be taken or repaid while any decision of the player is pending (TRE-26)
+CREDIT_ACTIONS = ("take_credit", "repay_credit")
+#: the action types answering each decision, in the order ``legal_actions`` lists them
+DECISIONS: dict[str, tuple[str, ...]] = {
+    **{decision: types + CREDIT_ACTIONS for decision, types in {
+        "keep_missions": ("keep_missions",),
+        "draw_or_decline": ("draw_ships", "decline_buy"), "buy": ("buy",),
+        "plan": ("plan",), "discard_unfueled": ("discard_unfueled",),
+        "redeploy": ("redeploy",), "fight_or_retreat": ("battle_choice",),
+        "reserve": ("join_reserve", "reserve_done"),
+        "lose_ship": ("lose_ship",), "army_loss": ("lose_ship",),
+        "army_choice": ("army_choice",), "reward": ("raid", "search")}.items()},
+    **{kind: (kind,) for kind in CHANCES},
+}
