@@ -21,10 +21,12 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from service.games.kozyablo.abilities import KEYWORDS
 from service.games.kozyablo.effects import EFFECTS, TARGETS
+from service.games.kozyablo.play import CARD_TYPES as PLAYED
 
 RACES = ("pozorki", "trutni", "kozly", "zhloby")
 SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")
-CARD_TYPES = ("creature", "hero", "magic", "event", "artifact", "building")
+#: every card type a deck holds, as the engine plays them (``play.CARD_TYPES``)
+CARD_TYPES = tuple(PLAYED)
 #: keyword abilities KOZ-30 … KOZ-46; ``value`` for Armor X and Regeneration X
 ABILITIES = ("flying", "area", "two_attacks", "archer", "magic_attack", "magic_weapon",
              "weapon_protection", "arrow_protection", "magic_protection", "armor",

@@ -18,6 +18,7 @@ from typing import Any
 from service.games.draft import Draft
 from service.games.kozyablo import effects
 from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.state import KozyabloState, Unit, typed
 from service.games.kozyablo.stats import Stats, unit_stats
 from service.games.messages import N_, either, joined
 
@@ -29,7 +30,7 @@ class Keyword:
     ``ready`` to use it now, and its mark."""
 
     effect: Callable[[Stats], effects.Effect]
-    ready: Callable[[dict[str, Any]], bool]
+    ready: Callable[[Unit], bool]
     mark: str = "action"
 
 
@@ -46,7 +47,7 @@ KEYWORDS: dict[str, Keyword] = {
 }
 
 
-def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, effects.Effect]]:
+def offered(state: KozyabloState, cat: Catalogue, source: str) -> list[tuple[str, str, effects.Effect]]:
     """``[(key, mark, effect)]`` of a source: its keyword abilities, then its activated ones."""
     f = cat.faces[face(source)]
     out: list[tuple[str, str, effects.Effect]] = []
@@ -59,17 +60,17 @@ def offered(state: dict, cat: Catalogue, source: str) -> list[tuple[str, str, ef
     return out
 
 
-def mark(state: dict, cat: Catalogue, action: dict) -> str:
+def mark(state: KozyabloState, cat: Catalogue, action: dict) -> str:
     """``"free"`` or ``"action"``: the mark of the ability a ``use_ability`` names."""
     return next(m for k, m, _ in offered(state, cat, action["source"]) if k == action["ability"])
 
 
-def sector_of(state: dict, source: str) -> str:
+def sector_of(state: KozyabloState, source: str) -> str:
     d = state["units"].get(source) or state["buildings"][source]
     return d["sector"]
 
 
-def uses(state: dict, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> list[dict]:
+def uses(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> list[dict]:
     """Every legal ``use_ability`` action of ``seat`` with one of ``marks``."""
     out = []
     used = state["used"]
@@ -86,7 +87,7 @@ def uses(state: dict, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> list
     return out
 
 
-def _choices(state: dict, cat: Catalogue, seat: int, source: str, key: str,
+def _choices(state: KozyabloState, cat: Catalogue, seat: int, source: str, key: str,
              effect: effects.Effect) -> list[dict]:
     keyword = KEYWORDS.get(key)
     if keyword is not None and not keyword.ready(state["units"][source]):
@@ -95,7 +96,7 @@ def _choices(state: dict, cat: Catalogue, seat: int, source: str, key: str,
                            sector=sector_of(state, source), source=source)
 
 
-def check(state: dict, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> tuple[str, dict]:
+def check(state: KozyabloState, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> tuple[str, dict]:
     """``(mark, effect)`` of a legal use, or raise ``ValueError(reason)``."""
     source = action["source"]
     seat = action["player"]
@@ -126,7 +127,7 @@ def check(state: dict, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> 
 
 def use(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
     """Carry out a use (checked); False when its damage waits for a Defender (KOZ-45)."""
-    root = draft.root
+    root = typed(draft.root)
     source, key, seat = action["source"], action["ability"], action["player"]
     found = {k: (m, e) for k, m, e in offered(root, cat, source)}
     mark, effect = found[key]

@@ -35,6 +35,7 @@ from service.games.kozyablo.sectors import (
     units_in,
 )
 from service.games.kozyablo.shapes import CHOICE, ID, SEAT
+from service.games.kozyablo.state import KozyabloState, reads, typed
 from service.games.messages import N_, joined
 
 
@@ -46,7 +47,7 @@ class MainAction(Action):
 
 
 # ------------------------------------------------------------ main actions: listing
-def moves(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[dict]:
     """Moves listed: each squad whole, and each creature of it alone.
 
     Any other non-empty part of a squad is legal too (see ``constraints``).
@@ -76,7 +77,7 @@ def moves(state: dict, cat: Catalogue, seat: int) -> list[dict]:
     return out
 
 
-def attack_sectors(state: dict, seat: int) -> list[str]:
+def attack_sectors(state: KozyabloState, seat: int) -> list[str]:
     """KOZ-24: sectors where ``seat`` has creatures and the enemy something to strike."""
     out = []
     mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
@@ -91,29 +92,29 @@ def attack_sectors(state: dict, seat: int) -> list[str]:
     return out
 
 
-def _free_to_act(state: dict, seat: int) -> bool:
+def _free_to_act(state: KozyabloState, seat: int) -> bool:
     """Whether ``seat``'s action may be other than a move out of the capital (KOZ-16a)."""
     return not over_garrison(state, Catalogue.of_state(state), seat)
 
 
-def _list_plays(state: dict, entry: dict) -> list[dict]:
+def _list_plays(state: KozyabloState, entry: dict) -> list[dict]:
     seat = entry["player"]
     return play.options(state, Catalogue.of_state(state), seat) \
         if _free_to_act(state, seat) else []
 
 
-def _list_draw(state: dict, entry: dict) -> list[dict]:
+def _list_draw(state: KozyabloState, entry: dict) -> list[dict]:
     seat = entry["player"]
     if _free_to_act(state, seat) and setup.deck_left(state, seat) > 0:
         return [{"type": "draw", "player": seat}]
     return []
 
 
-def _list_moves(state: dict, entry: dict) -> list[dict]:
+def _list_moves(state: KozyabloState, entry: dict) -> list[dict]:
     return moves(state, Catalogue.of_state(state), entry["player"])
 
 
-def _list_attacks(state: dict, entry: dict) -> list[dict]:
+def _list_attacks(state: KozyabloState, entry: dict) -> list[dict]:
     seat = entry["player"]
     if not _free_to_act(state, seat):
         return []
@@ -121,7 +122,7 @@ def _list_attacks(state: dict, entry: dict) -> list[dict]:
             for sid in attack_sectors(state, seat)]
 
 
-def _list_uses(state: dict, entry: dict) -> list[dict]:
+def _list_uses(state: KozyabloState, entry: dict) -> list[dict]:
     """Free abilities (main phase and response window), then action abilities
     (main phase, unless the garrison must move, KOZ-16a)."""
     seat, cat = entry["player"], Catalogue.of_state(state)
@@ -131,13 +132,13 @@ def _list_uses(state: dict, entry: dict) -> list[dict]:
     return free
 
 
-def _list_skip(state: dict, entry: dict) -> list[dict]:
+def _list_skip(state: KozyabloState, entry: dict) -> list[dict]:
     seat = entry["player"]
     return [{"type": "skip", "player": seat}] if _free_to_act(state, seat) else []
 
 
 # ------------------------------------------------------------ main actions: checking
-def _garrison_first(state: dict, seat: int) -> None:
+def _garrison_first(state: KozyabloState, seat: int) -> None:
     """KOZ-16a: an action other than a move waits until the garrison is restored."""
     must = over_garrison(state, Catalogue.of_state(state), seat)
     if must:
@@ -145,18 +146,18 @@ def _garrison_first(state: dict, seat: int) -> None:
                                           "garrison: your action must move them out", must=must))
 
 
-def _check_play(state: dict, action: dict) -> None:
+def _check_play(state: KozyabloState, action: dict) -> None:
     _garrison_first(state, action["player"])
     play.check(state, Catalogue.of_state(state), action)
 
 
-def _check_draw(state: dict, action: dict) -> None:
+def _check_draw(state: KozyabloState, action: dict) -> None:
     _garrison_first(state, action["player"])
     if setup.deck_left(state, action["player"]) <= 0:
         raise RuleViolation("KOZ-50", N_("your deck is empty: drawing is not a legal action"))
 
 
-def check_move(state: dict, action: dict) -> None:
+def check_move(state: KozyabloState, action: dict) -> None:
     """KOZ-15/KOZ-16a: the creatures move together from one sector to another."""
     seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
     cat = Catalogue.of_state(state)
@@ -184,14 +185,14 @@ def check_move(state: dict, action: dict) -> None:
                                           "its garrison allows"))
 
 
-def _check_attack(state: dict, action: dict) -> None:
+def _check_attack(state: KozyabloState, action: dict) -> None:
     _garrison_first(state, action["player"])
     if action["sector"] not in attack_sectors(state, action["player"]):
         raise RuleViolation("KOZ-24", N_("an attack needs creatures of yours and something "
                                          "of the enemy's to strike in that sector"))
 
 
-def _check_use(state: dict, action: dict) -> None:
+def _check_use(state: KozyabloState, action: dict) -> None:
     """A free ability in the main phase or a response window (KOZ-16); an action
     ability in the main phase, as its action (KOZ-15, KOZ-16a)."""
     main = state["phase"] == "main"
@@ -204,14 +205,14 @@ def _check_use(state: dict, action: dict) -> None:
         _garrison_first(state, action["player"])
 
 
-def _check_skip(state: dict, action: dict) -> None:
+def _check_skip(state: KozyabloState, action: dict) -> None:
     _garrison_first(state, action["player"])
 
 
 # ------------------------------------------------------------ main actions: doing
 def _use(draft: Draft, action: dict, events: list[dict]) -> None:
     """A free ability is used at once; an action ability is declared (KOZ-16)."""
-    root = draft.root
+    root = typed(draft.root)
     cat = Catalogue.of_state(root)
     if root["phase"] == "response" or abilities.mark(root, cat, action) == "free":
         turn.use_free(draft, cat, action, events)
@@ -235,7 +236,7 @@ def _carry_draw(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) 
 
 def _carry_move(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
     """The creatures go; leaving a sector with opposing cards draws a retreat attack (KOZ-16a)."""
-    root = draft.root
+    root = typed(draft.root)
     seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
     leaving_all = len(units) == len(units_in(root, src, seat))
     if leaving_all and has_opposing_cards(root, src, seat) and \
@@ -260,7 +261,7 @@ def _carry_skip(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) 
 
 
 # ------------------------------------------------------------ the other decisions
-def _list_keep(state: dict, entry: dict) -> list[dict]:
+def _list_keep(state: KozyabloState, entry: dict) -> list[dict]:
     return [{"type": "keep", "player": entry["player"]}]
 
 
@@ -269,7 +270,7 @@ def _keep(draft: Draft, action: dict, events: list[dict]) -> None:
     events.append({"type": "kept", "player": action["player"]})
 
 
-def _list_pass(state: dict, entry: dict) -> list[dict]:
+def _list_pass(state: KozyabloState, entry: dict) -> list[dict]:
     return [{"type": "pass", "player": entry["player"]}]
 
 
@@ -279,11 +280,11 @@ def _strike(draft: Draft, action: dict, events: list[dict]) -> None:
     turn.after_combat(draft, cat, events)
 
 
-def _check_evade(state: dict, action: dict) -> None:
+def _check_evade(state: KozyabloState, action: dict) -> None:
     _one_of("KOZ-46", action["card"], combat.reaction(state, Catalogue.of_state(state)))
 
 
-def _list_evade(state: dict, entry: dict) -> list[dict]:
+def _list_evade(state: KozyabloState, entry: dict) -> list[dict]:
     return [{"type": "evade", "player": entry["player"], "card": c}
             for c in _offer(state)["options"]]
 
@@ -294,7 +295,7 @@ def _evade(draft: Draft, action: dict, events: list[dict]) -> None:
     turn.after_combat(draft, cat, events)
 
 
-def _offer(state: dict) -> dict:
+def _offer(state: KozyabloState) -> dict:
     """The reaction offered now: to an effect's damage, or in a combat (KOZ-45, KOZ-46)."""
     cat = Catalogue.of_state(state)
     offer = effect_damage.reaction(state, cat) if state["phase"] == "effect" \
@@ -310,11 +311,11 @@ def _one_of(rule: str, choice: str, offer: dict | None) -> None:
                                      choice=choice, items=joined(options)))
 
 
-def _check_defend(state: dict, action: dict) -> None:
+def _check_defend(state: KozyabloState, action: dict) -> None:
     _one_of("KOZ-45", action["unit"], _offer(state))
 
 
-def _list_defend(state: dict, entry: dict) -> list[dict]:
+def _list_defend(state: KozyabloState, entry: dict) -> list[dict]:
     return [{"type": "defend", "player": entry["player"], "unit": u}
             for u in _offer(state)["options"]]
 
@@ -330,7 +331,7 @@ def _defend(draft: Draft, action: dict, events: list[dict]) -> None:
         turn.after_combat(draft, cat, events)
 
 
-def _list_decline(state: dict, entry: dict) -> list[dict]:
+def _list_decline(state: KozyabloState, entry: dict) -> list[dict]:
     return [{"type": "decline", "player": entry["player"]}]
 
 
@@ -344,14 +345,14 @@ def _decline(draft: Draft, action: dict, events: list[dict]) -> None:
         turn.after_combat(draft, cat, events)
 
 
-def _list_strikes(state: dict, entry: dict) -> Iterable[dict]:
+def _list_strikes(state: KozyabloState, entry: dict) -> Iterable[dict]:
     cat = Catalogue.of_state(state)
     _, group = combat.candidates(state, cat)
     return [{"type": "strike", "player": entry["player"], "unit": u, "targets": ts}
             for u in group for ts in combat.strike_options(state, cat, u)]
 
 
-def _check_strike(state: dict, action: dict) -> None:
+def _check_strike(state: KozyabloState, action: dict) -> None:
     combat.check_strike(state, Catalogue.of_state(state), action)
 
 
@@ -360,24 +361,24 @@ MAIN: dict[str, MainAction] = {
     "play_card": MainAction(
         "Play a card from hand (KOZ-17 … KOZ-23): `sector` for a creature, `target` for an "
         "artifact, the effect's choice for magic/events.", {"card": ID}, optional=CHOICE,
-        check=_check_play, resolve=turn.declare, legal=_list_plays, carry=_carry_play),
+        check=reads(_check_play), resolve=turn.declare, legal=reads(_list_plays), carry=_carry_play),
     "draw": MainAction("Draw the top card of your deck (KOZ-15).", {},
-                       check=_check_draw, resolve=turn.declare, legal=_list_draw,
+                       check=reads(_check_draw), resolve=turn.declare, legal=reads(_list_draw),
                        carry=_carry_draw),
     "move": MainAction(
         "Move creatures from one sector to another (KOZ-15, KOZ-16a).",
         {"from": ID, "to": ID, "units": s.ListOf(ID, min_items=1, max_items=30)},
-        check=check_move, resolve=turn.declare, legal=_list_moves, carry=_carry_move),
+        check=reads(check_move), resolve=turn.declare, legal=reads(_list_moves), carry=_carry_move),
     "attack": MainAction("Declare an attack in a sector (KOZ-24).", {"sector": ID},
-                         check=_check_attack, resolve=turn.declare, legal=_list_attacks,
+                         check=reads(_check_attack), resolve=turn.declare, legal=reads(_list_attacks),
                          carry=_carry_attack),
     "use_ability": MainAction(
         "Use an on-table ability by name: 'regeneration', 'shadow' or the `name` of an "
         "activated ability in the card data (KOZ-16, KOZ-40, KOZ-41).",
         {"source": ID, "ability": s.Str(max_length=16)}, optional=CHOICE,
-        check=_check_use, resolve=_use, legal=_list_uses, carry=_carry_use),
-    "skip": MainAction("Skip the action (KOZ-15).", {}, check=_check_skip,
-                       resolve=turn.declare, legal=_list_skip, carry=_carry_skip),
+        check=reads(_check_use), resolve=_use, legal=reads(_list_uses), carry=_carry_use),
+    "skip": MainAction("Skip the action (KOZ-15).", {}, check=reads(_check_skip),
+                       resolve=turn.declare, legal=reads(_list_skip), carry=_carry_skip),
 }
 
 #: every action type (this order is the one ``describe`` shows)
@@ -387,11 +388,11 @@ ACTIONS: dict[str, Action] = {
     "reveal": Action("Chance: the card face (a card id, not an instance id) that came off a "
                      "player's deck (KOZ-8, KOZ-9, draws).", {"seat": SEAT, "face": ID},
                      resolve=setup.resolve_reveal, chance=True),
-    "keep": Action("Keep the hand (KOZ-9).", {}, resolve=_keep, legal=_list_keep),
+    "keep": Action("Keep the hand (KOZ-9).", {}, resolve=_keep, legal=reads(_list_keep)),
     "mulligan": Action(
         "Discard the top 3 of the deck, shuffle these hand cards back, draw as many "
         "(KOZ-9, at most three times).", {"cards": s.ListOf(ID, min_items=1, max_items=6)},
-        check=setup.check_mulligan, resolve=setup.mulligan, legal=setup.mulligans),
+        check=reads(setup.check_mulligan), resolve=setup.mulligan, legal=reads(setup.mulligans)),
     "play_card": MAIN["play_card"],
     "draw": MAIN["draw"],
     "move": MAIN["move"],
@@ -399,18 +400,18 @@ ACTIONS: dict[str, Action] = {
     "use_ability": MAIN["use_ability"],
     "skip": MAIN["skip"],
     "pass": Action("Let the declared action be carried out (KOZ-16 response window).", {},
-                   resolve=turn.pass_window, legal=_list_pass),
+                   resolve=turn.pass_window, legal=reads(_list_pass)),
     "strike": Action(
         "Strike with the creature whose turn it is (KOZ-25, KOZ-26; two targets for Area).",
         {"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
-        check=_check_strike, resolve=_strike, legal=_list_strikes),
+        check=reads(_check_strike), resolve=_strike, legal=reads(_list_strikes)),
     "evade": Action("Evasion: discard this card, the strike misses (KOZ-46).", {"card": ID},
-                    check=_check_evade, resolve=_evade, legal=_list_evade),
+                    check=reads(_check_evade), resolve=_evade, legal=reads(_list_evade)),
     "defend": Action("Defender: this creature takes the strike, or the effect's damage, "
                      "instead (KOZ-45, KOZ-49).", {"unit": ID},
-                     check=_check_defend, resolve=_defend, legal=_list_defend),
+                     check=reads(_check_defend), resolve=_defend, legal=reads(_list_defend)),
     "decline": Action("No reaction to the strike or to the effect's damage (KOZ-45, KOZ-46).",
-                      {}, resolve=_decline, legal=_list_decline),
+                      {}, resolve=_decline, legal=reads(_list_decline)),
 }
 
 #: pending decision kind -> the action types answering it, in listing order

@@ -42,25 +42,26 @@ from service.games.kozyablo.damage import (
 from service.games.kozyablo.damage import heal as heal_unit
 from service.games.kozyablo.effects import reveal
 from service.games.kozyablo.sectors import seats_after
+from service.games.kozyablo.state import KozyabloState, fight, typed
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_, joined
 
 
-def _present(state: dict, cid: str, sector: str) -> bool:
+def _present(state: KozyabloState, cid: str, sector: str) -> bool:
     d = state["units"].get(cid) or state["buildings"].get(cid)
     return d is not None and d["sector"] == sector
 
 
-def owner_of(state: dict, cid: str) -> int:
+def owner_of(state: KozyabloState, cid: str) -> int:
     d = state["units"].get(cid) or state["buildings"].get(cid)
     if d is not None:
         return d["owner"]
     return int(cid.partition(".")[0])  # a capital
 
 
-def start(draft, cat: Catalogue, seat: int, sector: str, events: list[dict]) -> None:
+def start(draft: Draft, cat: Catalogue, seat: int, sector: str, events: list[dict]) -> None:
     """KOZ-24: ``seat`` declared an attack in ``sector``."""
-    root = draft.root
+    root = typed(draft.root)
     reveal(draft, [u for u, d in root["units"].items()
                    if d["sector"] == sector and d["owner"] == seat and d["shadow"]],
            events, "KOZ-41")
@@ -75,10 +76,10 @@ def start(draft, cat: Catalogue, seat: int, sector: str, events: list[dict]) -> 
                    "fighters": sorted(fighters)})
 
 
-def start_retreat(draft, cat: Catalogue, seat: int, sector: str, to: str, movers: list[str],
+def start_retreat(draft: Draft, cat: Catalogue, seat: int, sector: str, to: str, movers: list[str],
                   events: list[dict]) -> bool:
     """KOZ-16a retreat attack; False when the enemy there has nothing to strike with."""
-    root = draft.root
+    root = typed(draft.root)
     strikers = [u for u, d in root["units"].items()
                 if d["sector"] == sector and d["owner"] != seat and not d["shadow"]
                 and unit_stats(root, cat, u).attack > 0]
@@ -96,9 +97,9 @@ def start_retreat(draft, cat: Catalogue, seat: int, sector: str, to: str, movers
     return True
 
 
-def legal_targets(state: dict, cat: Catalogue, striker: str) -> list[str]:
+def legal_targets(state: KozyabloState, cat: Catalogue, striker: str) -> list[str]:
     """KOZ-26: whom ``striker`` may strike (KOZ-30 flying, KOZ-41 shadow)."""
-    c = state["combat"]
+    c = fight(state)
     sector = c["sector"]
     me = owner_of(state, striker)
     abilities = striker_stats(state, cat, striker).abilities
@@ -115,7 +116,7 @@ def legal_targets(state: dict, cat: Catalogue, striker: str) -> list[str]:
     return sorted(t for t in pool if can_strike(state, cat, abilities, t))
 
 
-def strike_options(state: dict, cat: Catalogue, striker: str) -> list[list[str]]:
+def strike_options(state: KozyabloState, cat: Catalogue, striker: str) -> list[list[str]]:
     """KOZ-26/KOZ-31: the target lists ``striker`` may choose now.
 
     One legal target each; with Area, two different opposing *creatures* at
@@ -130,7 +131,7 @@ def strike_options(state: dict, cat: Catalogue, striker: str) -> list[list[str]]
         [t] for t in targets if t not in state["units"]]
 
 
-def check_strike(state: dict, cat: Catalogue, action: dict) -> None:
+def check_strike(state: KozyabloState, cat: Catalogue, action: dict) -> None:
     """Raise ``RuleViolation`` unless ``action`` is a legal strike now (KOZ-25, KOZ-26,
     KOZ-30, KOZ-31, KOZ-36a, KOZ-41)."""
     seat, group = candidates(state, cat)
@@ -152,7 +153,7 @@ def check_strike(state: dict, cat: Catalogue, action: dict) -> None:
         raise RuleViolation("KOZ-26", N_("a strike has exactly one target"))
 
 
-def _why_not_target(state: dict, cat: Catalogue, seat: int | None, unit: str, t: str) -> None:
+def _why_not_target(state: KozyabloState, cat: Catalogue, seat: int | None, unit: str, t: str) -> None:
     """Raise the clause that keeps ``unit`` from striking ``t``, when it is a
     creature's own (KOZ-41 shadow, KOZ-30 Flying, KOZ-36a Weapon protection)."""
     tgt = state["units"].get(t)
@@ -160,8 +161,8 @@ def _why_not_target(state: dict, cat: Catalogue, seat: int | None, unit: str, t:
         return
     if tgt["shadow"]:
         raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be struck"))
-    if t in (state["combat"].get("movers") or [t]) \
-            and tgt["owner"] != seat and tgt["sector"] == state["combat"]["sector"]:
+    if t in (fight(state).get("movers") or [t]) \
+            and tgt["owner"] != seat and tgt["sector"] == fight(state)["sector"]:
         mine = striker_stats(state, cat, unit).abilities
         theirs = unit_stats(state, cat, t).abilities
         if not flyer_reached(mine, theirs):
@@ -173,9 +174,9 @@ def _why_not_target(state: dict, cat: Catalogue, seat: int | None, unit: str, t:
                                               "strike it", t=t))
 
 
-def candidates(state: dict, cat: Catalogue) -> tuple[int | None, list[str]]:
+def candidates(state: KozyabloState, cat: Catalogue) -> tuple[int | None, list[str]]:
     """Who strikes next: ``(seat, [striker ids])`` — several: that seat chooses (KOZ-25)."""
-    c = state["combat"]
+    c = fight(state)
     if c["current"] is not None:
         return owner_of(state, c["current"]), [c["current"]]
     sector = c["sector"]
@@ -195,9 +196,9 @@ def candidates(state: dict, cat: Catalogue) -> tuple[int | None, list[str]]:
     return seat, group
 
 
-def reaction(state: dict, cat: Catalogue) -> dict | None:
+def reaction(state: KozyabloState, cat: Catalogue) -> dict | None:
     """The reaction offered now: ``{"kind", "player", "target", "options"}`` or None."""
-    c = state["combat"]
+    c = fight(state)
     if not c["hits"]:
         return None
     hit = c["hits"][0]
@@ -210,13 +211,13 @@ def reaction(state: dict, cat: Catalogue) -> dict | None:
             "options": defenders(state, cat, target)}
 
 
-def defenders(state: dict, cat: Catalogue, target: str) -> list[str]:
+def defenders(state: KozyabloState, cat: Catalogue, target: str) -> list[str]:
     """KOZ-45/KOZ-49: allies that may take the strike meant for ``target``.
 
     A Defender takes damage dealt to allied *creatures* (KOZ-45), so a struck
     building has none; a struck capital has its whole garrison (KOZ-49).
     """
-    c = state["combat"]
+    c = fight(state)
     sector = c["sector"]
     who = owner_of(state, target)
     capital = target == sector and state["sectors"][sector]["kind"] == "capital"
@@ -230,24 +231,25 @@ def defenders(state: dict, cat: Catalogue, target: str) -> list[str]:
     return sorted(out)
 
 
-def _needs_evade_offer(state: dict, cat: Catalogue, target: str) -> bool:
-    c = state["combat"]
+def _needs_evade_offer(state: KozyabloState, cat: Catalogue, target: str) -> bool:
+    c = fight(state)
     return (not c["area"] and target in state["units"]
             and "evasion" in unit_stats(state, cat, target).abilities
             and bool(state["players"][owner_of(state, target)]["hand"]))
 
 
-def step(draft, cat: Catalogue, events: list[dict]) -> bool:
+def step(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
     """Run the combat on until someone must decide; True when it is over."""
-    root = draft.root
+    root = typed(draft.root)
     while root["result"] is None:
-        c = root["combat"]
+        c = fight(root)
         sector = c["sector"]
         if c["hits"]:
             hit = c["hits"][0]
             target = hit["target"]
             alive = target == sector or _present(root, target, sector)
-            if not alive or not _present(root, c["current"], sector):
+            striker = c["current"]
+            if not alive or striker is None or not _present(root, striker, sector):
                 draft.at("combat", "hits").pop(0)
                 continue
             if hit["stage"] == "evade":
@@ -257,7 +259,7 @@ def step(draft, cat: Catalogue, events: list[dict]) -> bool:
             if defenders(root, cat, target):
                 return False
             draft.at("combat", "hits").pop(0)
-            resolve_hit(draft, cat, c["current"], target, events)
+            resolve_hit(draft, cat, striker, target, events)
             continue
         if c["current"] is not None:
             cur = c["current"]
@@ -279,16 +281,16 @@ def step(draft, cat: Catalogue, events: list[dict]) -> bool:
     return True
 
 
-def _skip(draft, idle: list[str], events: list[dict]) -> None:
+def _skip(draft: Draft, idle: list[str], events: list[dict]) -> None:
     waiting = draft.at("combat", "waiting")
     for g in idle:
         waiting.remove(g)
         events.append({"type": "no_target", "unit": g})
 
 
-def strike(draft, cat: Catalogue, unit: str, targets: list[str], events: list[dict]) -> None:
+def strike(draft: Draft, cat: Catalogue, unit: str, targets: list[str], events: list[dict]) -> None:
     """KOZ-25/26/31/32: ``unit`` strikes ``targets`` (two for Area)."""
-    root = draft.root
+    root = typed(draft.root)
     c = draft.at("combat")
     if c["current"] is None:
         c["waiting"] = [w for w in c["waiting"] if w != unit]
@@ -304,9 +306,16 @@ def strike(draft, cat: Catalogue, unit: str, targets: list[str], events: list[di
     events.append({"type": "strike", "unit": unit, "targets": list(targets)})
 
 
-def resolve_hit(draft, cat: Catalogue, striker: str, target: str, events: list[dict]) -> None:
+def striker(state: KozyabloState) -> str:
+    """The creature or building whose strike is being resolved."""
+    current = fight(state)["current"]
+    assert current is not None, "a strike is being resolved"
+    return current
+
+
+def resolve_hit(draft: Draft, cat: Catalogue, striker: str, target: str, events: list[dict]) -> None:
     """Damage ``target``; KOZ-44 Vampirism heals the striker."""
-    root = draft.root
+    root = typed(draft.root)
     dmg = strike_damage(root, cat, striker, target)
     before = life_left(root, cat, target)
     vampire = (striker in root["units"] and target in root["units"]
@@ -320,10 +329,10 @@ def resolve_hit(draft, cat: Catalogue, striker: str, target: str, events: list[d
                            "rule": "KOZ-44"})
 
 
-def evade(draft, cat: Catalogue, card: str, events: list[dict]) -> None:
+def evade(draft: Draft, cat: Catalogue, card: str, events: list[dict]) -> None:
     """KOZ-46: discard ``card``; the strike misses its target."""
-    root = draft.root
-    hit = root["combat"]["hits"][0]
+    root = typed(draft.root)
+    hit = fight(root)["hits"][0]
     who = owner_of(root, hit["target"])
     draft.at("players", who, "hand").remove(card)
     draft.at("players", who, "discard").append(card)
@@ -332,30 +341,30 @@ def evade(draft, cat: Catalogue, card: str, events: list[dict]) -> None:
                    "rule": "KOZ-46"})
 
 
-def defend(draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
+def defend(draft: Draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
     """KOZ-45: ``defender`` takes the whole strike instead."""
-    root = draft.root
+    root = typed(draft.root)
     hit = draft.at("combat", "hits").pop(0)
     events.append({"type": "defended", "unit": defender, "instead_of": hit["target"],
                    "rule": "KOZ-45"})
-    resolve_hit(draft, cat, root["combat"]["current"], defender, events)
+    resolve_hit(draft, cat, striker(root), defender, events)
 
 
-def decline(draft, cat: Catalogue, events: list[dict]) -> None:
+def decline(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """No reaction: from the Evasion offer on to Defender, or take the hit."""
-    root = draft.root
-    hit = root["combat"]["hits"][0]
+    root = typed(draft.root)
+    hit = fight(root)["hits"][0]
     if hit["stage"] == "evade":
         draft.at("combat", "hits", 0)["stage"] = "defend"
         return
     draft.at("combat", "hits").pop(0)
-    resolve_hit(draft, cat, root["combat"]["current"], hit["target"], events)
+    resolve_hit(draft, cat, striker(root), hit["target"], events)
 
 
-def finish(draft, cat: Catalogue, events: list[dict]) -> None:
+def finish(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """The combat is over; a retreat's surviving movers arrive (KOZ-16a)."""
-    root = draft.root
-    c = root["combat"]
+    root = typed(draft.root)
+    c = fight(root)
     root["combat"] = None
     if c["kind"] == "retreat":
         movers = [m for m in c["movers"] if m in root["units"]]

@@ -6,17 +6,19 @@ card.  The functions here are the one place those rules are computed.
 
 from __future__ import annotations
 
+from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.stats import building_stats, unit_stats
+from service.games.kozyablo.state import KozyabloState, typed
+from service.games.kozyablo.stats import Stats, building_stats, unit_stats
 
 CAPITAL_LIFE, CAPITAL_ARMOR = 12, 2
 
 
-def striker_stats(state: dict, cat: Catalogue, sid: str):
+def striker_stats(state: KozyabloState, cat: Catalogue, sid: str) -> Stats:
     return unit_stats(state, cat, sid) if sid in state["units"] else building_stats(cat, sid)
 
 
-def can_strike(state: dict, cat: Catalogue, striker_abilities: frozenset, target: str) -> bool:
+def can_strike(state: KozyabloState, cat: Catalogue, striker_abilities: frozenset, target: str) -> bool:
     """Whether a striker with ``striker_abilities`` may choose ``target``.
 
     KOZ-30 Flying: a flyer can be struck only by flyers, KOZ-33 archers and
@@ -50,7 +52,7 @@ def weapon_protection_pierced(striker: frozenset[str], target: frozenset[str]) -
     return "weapon_protection" not in target or bool(striker & {"magic_weapon", "magic_attack"})
 
 
-def strike_damage(state: dict, cat: Catalogue, striker: str, target: str) -> int:
+def strike_damage(state: KozyabloState, cat: Catalogue, striker: str, target: str) -> int:
     """Damage a strike of ``striker`` deals to ``target`` (a creature, building or capital).
 
     KOZ-36 Weapon protection (0 from a striker without KOZ-35 Magic weapon or
@@ -83,7 +85,7 @@ def strike_damage(state: dict, cat: Catalogue, striker: str, target: str) -> int
     return dmg
 
 
-def magic_damage(state: dict, cat: Catalogue, target: str, amount: int, from_magic: bool) -> int:
+def magic_damage(state: KozyabloState, cat: Catalogue, target: str, amount: int, from_magic: bool) -> int:
     """Damage of an effect (a magic card when ``from_magic``): KOZ-43 Undead +1."""
     if from_magic and target in state["units"] and \
             "undead" in unit_stats(state, cat, target).abilities:
@@ -91,7 +93,7 @@ def magic_damage(state: dict, cat: Catalogue, target: str, amount: int, from_mag
     return amount
 
 
-def life_left(state: dict, cat: Catalogue, target: str) -> int:
+def life_left(state: KozyabloState, cat: Catalogue, target: str) -> int:
     if target in state["units"]:
         return unit_stats(state, cat, target).life - state["units"][target]["damage"]
     if target in state["buildings"]:
@@ -100,7 +102,7 @@ def life_left(state: dict, cat: Catalogue, target: str) -> int:
     return CAPITAL_LIFE - state["players"][seat]["capital_damage"]
 
 
-def wound(draft, cat: Catalogue, target: str, amount: int, events: list[dict],
+def wound(draft: Draft, cat: Catalogue, target: str, amount: int, events: list[dict],
           source: str | None = None) -> int:
     """Put ``amount`` damage on ``target`` (damage stays: KOZ-27); deaths follow.
 
@@ -108,7 +110,7 @@ def wound(draft, cat: Catalogue, target: str, amount: int, events: list[dict],
     overkill, in the event or on the card).  A capital at 12 damage is
     destroyed (KOZ-49).
     """
-    root = draft.root
+    root = typed(draft.root)
     amount = min(amount, max(0, life_left(root, cat, target)))
     if amount <= 0:
         events.append({"type": "damage", "target": target, "amount": 0, "source": source})
@@ -125,7 +127,7 @@ def wound(draft, cat: Catalogue, target: str, amount: int, events: list[dict],
     return amount
 
 
-def heal(draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> int:
+def heal(draft: Draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> int:
     """Restore up to ``amount`` life (never above the maximum)."""
     unit = draft.root["units"][uid]
     healed = min(amount, unit["damage"])
@@ -135,9 +137,9 @@ def heal(draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> in
     return healed
 
 
-def sweep(draft, cat: Catalogue, events: list[dict]) -> None:
+def sweep(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """KOZ-29: everything at 0 life dies; a capital at 12 damage is destroyed."""
-    root = draft.root
+    root = typed(draft.root)
     while True:
         dead = [u for u in root["units"] if life_left(root, cat, u) <= 0]
         dead += [b for b in root["buildings"] if life_left(root, cat, b) <= 0]
@@ -153,7 +155,7 @@ def sweep(draft, cat: Catalogue, events: list[dict]) -> None:
             knock_out(draft, cat, seat, "destruction", events)
 
 
-def knock_out(draft, cat: Catalogue, seat: int, reason: str, events: list[dict]) -> None:
+def knock_out(draft: Draft, cat: Catalogue, seat: int, reason: str, events: list[dict]) -> None:
     """RULING KOZ-53: ``seat``'s capital fell (``reason``: capture or destruction).
 
     When one player is left they win and the game ends there.  Otherwise ``seat``
@@ -161,7 +163,7 @@ def knock_out(draft, cat: Catalogue, seat: int, reason: str, events: list[dict])
     their discard, their queued draws are dropped, the sectors they controlled
     become neutral, and they take no more turns.
     """
-    root = draft.root
+    root = typed(draft.root)
     left = [s for s, p in enumerate(root["players"]) if not p["out"] and s != seat]
     if len(left) == 1:
         root["result"] = {"finished": True, "winners": left, "reason": reason}
@@ -186,13 +188,13 @@ def knock_out(draft, cat: Catalogue, seat: int, reason: str, events: list[dict])
     events.append({"type": "player_out", "player": seat, "reason": reason, "rule": "KOZ-53"})
 
 
-def remove_from_table(draft, cat: Catalogue, cid: str, events: list[dict], why: str) -> None:
+def remove_from_table(draft: Draft, cat: Catalogue, cid: str, events: list[dict], why: str) -> None:
     """A creature or building leaves the table for its owner's discard.
 
     Its artifacts and the lasting magic laid on it go with it; a hero is
     remembered so it can never be played again (KOZ-20).
     """
-    root = draft.root
+    root = typed(draft.root)
     if cid in root["units"]:
         unit = draft.at("units").pop(cid)
         owner = unit["owner"]

@@ -29,12 +29,14 @@ Armor does not apply, it reduces only creature damage (KOZ-39).
 
 from __future__ import annotations
 
+from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import magic_damage, wound
+from service.games.kozyablo.state import KozyabloState, PendingEffect, typed, waiting_effect
 from service.games.kozyablo.stats import unit_stats
 
 
-def may_take(state: dict, cat: Catalogue, uid: str, pending: dict) -> bool:
+def may_take(state: KozyabloState, cat: Catalogue, uid: str, pending: PendingEffect) -> bool:
     """Could the pending effect reach creature ``uid`` itself (KOZ-38, KOZ-41, KOZ-43)?"""
     if state["units"][uid]["shadow"]:
         return False
@@ -44,7 +46,7 @@ def may_take(state: dict, cat: Catalogue, uid: str, pending: dict) -> bool:
     return not (pending["undead_immune"] and "undead" in ab)
 
 
-def defenders(state: dict, cat: Catalogue, target: str, pending: dict) -> list[str]:
+def defenders(state: KozyabloState, cat: Catalogue, target: str, pending: PendingEffect) -> list[str]:
     """KOZ-45: allies in ``target``'s sector with Defender that may take its damage."""
     d = state["units"].get(target)
     if d is None:
@@ -55,15 +57,15 @@ def defenders(state: dict, cat: Catalogue, target: str, pending: dict) -> list[s
                   and may_take(state, cat, u, pending))
 
 
-def reaction(state: dict, cat: Catalogue) -> dict:
+def reaction(state: KozyabloState, cat: Catalogue) -> dict:
     """The offer now: ``{"kind": "defend", "player", "target", "options"}``."""
-    pending = state["effect"]
+    pending = waiting_effect(state)
     target = pending["hits"][0]["target"]
     return {"kind": "defend", "player": state["units"][target]["owner"], "target": target,
             "options": defenders(state, cat, target, pending)}
 
 
-def deal(draft, cat: Catalogue, seat: int, effect: dict, units: list[str], events: list[dict],
+def deal(draft: Draft, cat: Catalogue, seat: int, effect: dict, units: list[str], events: list[dict],
          *, from_magic: bool, source: str | None) -> bool:
     """Deal ``effect``'s damage to ``units``; False when it waits for a Defender decision.
 
@@ -79,15 +81,15 @@ def deal(draft, cat: Catalogue, seat: int, effect: dict, units: list[str], event
     return run(draft, cat, events)
 
 
-def run(draft, cat: Catalogue, events: list[dict]) -> bool:
+def run(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
     """Land hits until one must be offered to a Defender; True (and no ``effect``) when done."""
-    root = draft.root
-    while root["effect"]["hits"] and root["result"] is None:
-        hit = root["effect"]["hits"][0]
+    root = typed(draft.root)
+    while waiting_effect(root)["hits"] and root["result"] is None:
+        hit = waiting_effect(root)["hits"][0]
         if hit["target"] not in root["units"]:
             draft.at("effect", "hits").pop(0)  # died from an earlier hit
             continue
-        if defenders(root, cat, hit["target"], root["effect"]):
+        if defenders(root, cat, hit["target"], waiting_effect(root)):
             return False
         draft.at("effect", "hits").pop(0)
         _land(draft, cat, hit["target"], hit["amount"], events)
@@ -95,13 +97,13 @@ def run(draft, cat: Catalogue, events: list[dict]) -> bool:
     return True
 
 
-def _land(draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> None:
-    pending = draft.root["effect"]
-    wound(draft, cat, uid, magic_damage(draft.root, cat, uid, amount, pending["magic"]),
+def _land(draft: Draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> None:
+    pending = waiting_effect(typed(draft.root))
+    wound(draft, cat, uid, magic_damage(typed(draft.root), cat, uid, amount, pending["magic"]),
           events, source=pending["source"])
 
 
-def defend(draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
+def defend(draft: Draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
     """KOZ-45: ``defender`` takes the whole damage of the offered hit instead."""
     hit = draft.at("effect", "hits").pop(0)
     events.append({"type": "defended", "unit": defender, "instead_of": hit["target"],
@@ -109,7 +111,7 @@ def defend(draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
     _land(draft, cat, defender, hit["amount"], events)
 
 
-def decline(draft, cat: Catalogue, events: list[dict]) -> None:
+def decline(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """No Defender takes it: the offered creature takes the damage."""
     hit = draft.at("effect", "hits").pop(0)
     _land(draft, cat, hit["target"], hit["amount"], events)

@@ -30,6 +30,7 @@ from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import heal, remove_from_table, wound
 from service.games.kozyablo.sectors import capital_id, seats_after
 from service.games.kozyablo.setup import deck_left
+from service.games.kozyablo.state import KozyabloState, typed
 from service.games.kozyablo.stats import unit_stats
 
 Effect = dict[str, Any]
@@ -50,7 +51,7 @@ class Use:
     source: str | None = None
 
 
-def affected(state: dict, cat: Catalogue, uid: str, effect: Effect, from_magic: bool) -> bool:
+def affected(state: KozyabloState, cat: Catalogue, uid: str, effect: Effect, from_magic: bool) -> bool:
     """May this effect reach creature ``uid`` at all?"""
     unit = state["units"][uid]
     if unit["shadow"]:
@@ -75,9 +76,9 @@ def _side_ok(side: str | None, owner: int, seat: int) -> bool:
 
 
 #: ``choices(state, cat, seat, effect, from_magic, sector, source)``
-Chooser = Callable[[dict, Catalogue, int, Effect, bool, "str | None", "str | None"], list[dict]]
+Chooser = Callable[[KozyabloState, Catalogue, int, Effect, bool, "str | None", "str | None"], list[dict]]
 #: ``reached(state, cat, use)``: the creatures an effect reaches with its choice
-Reacher = Callable[[dict, Catalogue, Use], list[str]]
+Reacher = Callable[[KozyabloState, Catalogue, Use], list[str]]
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Target:
     choiceless: bool = False
 
 
-def _choose_creature(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_creature(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
                      sector: str | None, source: str | None) -> list[dict]:
     side = TARGETS[effect["target"]].side
     return [{"target": u} for u, d in state["units"].items()
@@ -102,12 +103,12 @@ def _choose_creature(state: dict, cat: Catalogue, seat: int, effect: Effect, fro
             and affected(state, cat, u, effect, from_magic)]
 
 
-def _choose_self(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_self(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
                  sector: str | None, source: str | None) -> list[dict]:
     return [{}] if source in state["units"] else []
 
 
-def _choose_squad(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_squad(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
                   sector: str | None, source: str | None) -> list[dict]:
     """A sector holding a creature the effect reaches (RULING KOZ-51: whose squad,
     with more than two players); an ability or trigger: its own sector, no choice."""
@@ -129,22 +130,22 @@ def _choose_squad(state: dict, cat: Catalogue, seat: int, effect: Effect, from_m
     return [{"sector": s} for s in sorted(sectors)]
 
 
-def _choose_nothing(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_nothing(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
                     sector: str | None, source: str | None) -> list[dict]:
     return [{}]
 
 
-def _choose_building(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_building(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
                      sector: str | None, source: str | None) -> list[dict]:
     return [{"target": b} for b, d in state["buildings"].items() if d["owner"] != seat]
 
 
-def _choose_lasting(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_lasting(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
                     sector: str | None, source: str | None) -> list[dict]:
     return [{"target": m} for m in state["lasting"]]
 
 
-def _choose_capital(state: dict, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_capital(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
                     sector: str | None, source: str | None) -> list[dict]:
     """RULING KOZ-51: which enemy capital, with more than two players."""
     if len(state["players"]) > 2:
@@ -152,16 +153,16 @@ def _choose_capital(state: dict, cat: Catalogue, seat: int, effect: Effect, from
     return [{}]
 
 
-def _chosen_creature(state: dict, cat: Catalogue, use: Use) -> list[str]:
+def _chosen_creature(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]:
     return [use.choice["target"]]
 
 
-def _source_creature(state: dict, cat: Catalogue, use: Use) -> list[str]:
+def _source_creature(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]:
     assert use.source is not None
     return [use.source]
 
 
-def _creatures_in_sector(state: dict, cat: Catalogue, use: Use) -> list[str]:
+def _creatures_in_sector(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]:
     where = use.choice.get("sector", use.sector)
     side = TARGETS[use.effect["target"]].side
     return [u for u, d in state["units"].items()
@@ -170,7 +171,7 @@ def _creatures_in_sector(state: dict, cat: Catalogue, use: Use) -> list[str]:
             and affected(state, cat, u, use.effect, use.from_magic)]
 
 
-def _every_creature(state: dict, cat: Catalogue, use: Use) -> list[str]:
+def _every_creature(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]:
     return [u for u in state["units"] if affected(state, cat, u, use.effect, use.from_magic)]
 
 
@@ -191,7 +192,7 @@ TARGETS: dict[str, Target] = {
 }
 
 
-def choices(state: dict, cat: Catalogue, seat: int, effect: Effect, *, from_magic: bool,
+def choices(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, *, from_magic: bool,
             sector: str | None = None, source: str | None = None) -> list[dict]:
     """Every legal choice for ``effect`` used by ``seat`` (``sector``: ability's own sector).
 
@@ -201,7 +202,7 @@ def choices(state: dict, cat: Catalogue, seat: int, effect: Effect, *, from_magi
                                              source)
 
 
-def reached_units(state: dict, cat: Catalogue, use: Use) -> list[str]:
+def reached_units(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]:
     """The creatures an effect reaches with its choice."""
     reached = TARGETS[use.effect["target"]].reached
     assert reached is not None, "the card schema allows creature effects only on creatures"
@@ -231,19 +232,19 @@ class EffectKind:
 
 def _damage(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
     return effect_damage.deal(draft, cat, use.seat, use.effect,
-                              reached_units(draft.root, cat, use), events,
+                              reached_units(typed(draft.root), cat, use), events,
                               from_magic=use.from_magic, source=use.card or use.source)
 
 
 def _heal(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
-    for uid in reached_units(draft.root, cat, use):
+    for uid in reached_units(typed(draft.root), cat, use):
         heal(draft, cat, uid, use.effect["amount"], events)
     return True
 
 
 def _modify(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
     """Lasting magic laid on a creature or on a squad (KOZ-18, RULING KOZ-18a)."""
-    root = draft.root
+    root = typed(draft.root)
     assert use.card is not None, "only lasting magic modifies"
     target = TARGETS[use.effect["target"]]
     entry: dict[str, Any] = {"owner": use.seat, "turns_left": None, "cast_turn": root["turn"]}
@@ -263,7 +264,7 @@ def _modify(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
 
 
 def _draw(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
-    for _ in range(min(use.effect["amount"], max(deck_left(draft.root, use.seat), 0))):
+    for _ in range(min(use.effect["amount"], max(deck_left(typed(draft.root), use.seat), 0))):
         draft.at("queue").append({"seat": use.seat, "to": "hand"})
     return True
 
@@ -290,7 +291,7 @@ def _reveal_shadows(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) 
 
 
 def _damage_capital(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
-    root = draft.root
+    root = typed(draft.root)
     cap = use.choice.get("target") or capital_id(root, seats_after(root, use.seat)[0])
     wound(draft, cat, cap, use.effect["amount"], events, source=use.card or use.source)
     return True
@@ -331,10 +332,10 @@ def apply(draft: Draft, cat: Catalogue, seat: int, effect: Effect, choice: dict,
     return EFFECTS[effect["kind"]].apply(draft, cat, use, events)
 
 
-def squad_magic_left(draft, events: list[dict]) -> None:
+def squad_magic_left(draft: Draft, events: list[dict]) -> None:
     """RULING KOZ-18a: magic laid on a squad goes to the discard as soon as that
     squad has no creature left in its sector (moved out or died)."""
-    root = draft.root
+    root = typed(draft.root)
     present = {(d["sector"], d["owner"]) for d in root["units"].values()}
     for mid, m in list(root["lasting"].items()):
         if "sector" in m and (m["sector"], m["seat"]) not in present:
@@ -344,7 +345,7 @@ def squad_magic_left(draft, events: list[dict]) -> None:
                            "rule": "KOZ-18a"})
 
 
-def hide(draft, uid: str, events: list[dict]) -> None:
+def hide(draft: Draft, uid: str, events: list[dict]) -> None:
     """KOZ-41: the creature hides face down.
 
     It takes the smallest ``shadow_number`` no hidden creature holds: the
@@ -363,7 +364,7 @@ def hide(draft, uid: str, events: list[dict]) -> None:
     events.append({"type": "entered_shadow", "unit": uid, "rule": "KOZ-41"})
 
 
-def reveal(draft, uids: list[str], events: list[dict], rule: str) -> None:
+def reveal(draft: Draft, uids: list[str], events: list[dict], rule: str) -> None:
     """Creatures leave the shadow (turned face up)."""
     for uid in uids:
         if draft.root["units"][uid]["shadow"]:
@@ -373,14 +374,14 @@ def reveal(draft, uids: list[str], events: list[dict], rule: str) -> None:
             events.append({"type": "left_shadow", "unit": uid, "rule": rule})
 
 
-def scout_reveals(draft, cat: Catalogue, events: list[dict]) -> None:
+def scout_reveals(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """KOZ-42: enemy creatures in a sector with a Scout leave the shadow."""
     units = draft.root["units"]
     hidden = [u for u, d in units.items() if d["shadow"]]
     if not hidden:
         return
     scouts = {(d["sector"], d["owner"]) for u, d in units.items()
-              if not d["shadow"] and "scout" in unit_stats(draft.root, cat, u).abilities}
+              if not d["shadow"] and "scout" in unit_stats(typed(draft.root), cat, u).abilities}
     found = [u for u in hidden  # an enemy Scout: of any other player (RULING KOZ-51)
              if any(s == units[u]["sector"] and o != units[u]["owner"] for s, o in scouts)]
     reveal(draft, found, events, "KOZ-42")

@@ -14,6 +14,7 @@ order, then turns.
 from __future__ import annotations
 
 import secrets
+
 import card_db
 from service.games import shape
 from service.games.base import MAX_SEED, Game
@@ -30,6 +31,7 @@ from service.games.kozyablo import (
 )
 from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN
 from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.state import typed
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -69,7 +71,8 @@ class Kozyablo(Game):
     game_over_rule = "KOZ-47"
 
     # ------------------------------------------------------------- setup
-    def new_game(self, players, options=None, seed=None, card_set="reference"):
+    def new_game(self, players: int | list, options: dict | None = None,
+                 seed: int | None = None, card_set: str = "reference") -> tuple[dict, list]:
         """With only a player count, reference decks of different races by the seed."""
         if seed is None:
             seed = secrets.randbits(63)
@@ -90,7 +93,8 @@ class Kozyablo(Game):
         return state
 
     # ----------------------------------------------------------- pending
-    def compute_pending(self, state: dict) -> list[dict]:
+    def compute_pending(self, plain: dict) -> list[dict]:
+        state = typed(plain)
         if state["result"] is not None:
             return []
         phase = state["phase"]
@@ -106,21 +110,21 @@ class Kozyablo(Game):
         if phase == "response":
             return [{"player": state["responder"], "decision": "response"}]
         if phase == "effect":
-            r = effect_damage.reaction(state, Catalogue.of_state(state))
-            return [{"player": r["player"], "decision": "defend"}]
+            offer = effect_damage.reaction(state, Catalogue.of_state(state))
+            return [{"player": offer["player"], "decision": "defend"}]
         if phase == "combat":
             cat = Catalogue.of_state(state)
-            r = combat.reaction(state, cat)
-            if r is not None:
-                return [{"player": r["player"], "decision": r["kind"]}]
-            seat, _ = combat.candidates(state, cat)
-            return [{"player": seat, "decision": "strike"}]
+            reaction = combat.reaction(state, cat)
+            if reaction is not None:
+                return [{"player": reaction["player"], "decision": reaction["kind"]}]
+            striker_seat, _ = combat.candidates(state, cat)
+            return [{"player": striker_seat, "decision": "strike"}]
         raise AssertionError(f"no decision in phase {phase!r}")  # pragma: no cover
 
     def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
         if state["phase"] == "setup" and len(state["order"]) < len(state["players"]):
-            return setup.lot_outcomes(state)
-        return setup.reveal_outcomes(state)
+            return setup.lot_outcomes(typed(state))
+        return setup.reveal_outcomes(typed(state))
 
     # ----------------------------------------------------------- actions
     def actions_for(self, state: dict, player: int) -> list[dict]:
@@ -130,7 +134,7 @@ class Kozyablo(Game):
         listed = super().actions_for(state, player)
         if state["phase"] != "main":
             return listed
-        free = abilities.uses(state, Catalogue.of_state(state), player, ("free",))
+        free = abilities.uses(typed(state), Catalogue.of_state(state), player, ("free",))
         return free + [a for a in listed if a not in free] if free else listed
 
     def constraints(self, state: dict, player: int) -> dict | None:
@@ -163,7 +167,7 @@ class Kozyablo(Game):
         strike order, KOZ-46/KOZ-45 an Evasion/Defender offer, else KOZ-15.
         At a chance node: KOZ-10 the lot, KOZ-8/KOZ-9 the opening draws and
         mulligans, KOZ-15 a drawn card."""
-        phase = state.get("phase")
+        phase = state.get("phase", "")
         pending = state.get("pending") or []
         if pending and pending[0]["player"] == CHANCE:
             if pending[0]["decision"] == "lot":
@@ -172,8 +176,9 @@ class Kozyablo(Game):
         if phase == "effect" and not state.get("queue"):
             return "KOZ-45"
         if phase == "combat" and state.get("combat") and not state.get("queue"):
-            r = combat.reaction(state, Catalogue.of_state(state))
-            return {"evade": "KOZ-46", "defend": "KOZ-45"}.get(r["kind"] if r else "", "KOZ-25")
+            offer = combat.reaction(typed(state), Catalogue.of_state(state))
+            return {"evade": "KOZ-46", "defend": "KOZ-45"}.get(offer["kind"] if offer else "",
+                                                               "KOZ-25")
         return {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, self.not_your_turn_rule)
 
     def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
@@ -213,16 +218,16 @@ class Kozyablo(Game):
 
     # ------------------------------------------------------------- views
     def hide(self, state: dict, player: int | None) -> dict:
-        return views.hide(state, player)
+        return views.hide(typed(state), player)
 
     def secret_cards(self, state: dict, player: int | None) -> set[str]:
-        return views.secret_cards(state, player)
+        return views.secret_cards(typed(state), player)
 
     def determinize(self, state: dict, player: int | None, seed: int) -> dict:
-        return views.determinize(state, Catalogue.of_state(state), player, seed)
+        return views.determinize(typed(state), Catalogue.of_state(state), player, seed)
 
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
-        errs = invariants.errors(state, Catalogue.of(cards))
+        errs = invariants.errors(typed(state), Catalogue.of(cards))
         declared = state.get("declared")
         if not errs and declared is not None:
             spec = self.action_specs.get(declared.get("type"))

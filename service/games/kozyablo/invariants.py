@@ -6,10 +6,16 @@ it, so a forged or corrupted state can never cause an unexpected error.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from service.games.base import conservation_errors
 from service.games.kozyablo import setup
 from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.state import KozyabloState, PendingEffect
 from service.games.messages import N_
+
+#: ``bad(path, message)``: report an invariant error
+Bad = Callable[[str, str], None]
 
 #: phases a state can be in between two actions ("start"/"end" pass within one apply)
 PHASES = ("setup", "mulligan", "main", "response", "combat", "effect")
@@ -57,7 +63,7 @@ def _kind_of(cat: Catalogue, cid: str) -> str | None:
     return None
 
 
-def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
+def errors(state: KozyabloState, cat: Catalogue) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
 
     def bad(path: str, msg: str) -> None:
@@ -119,13 +125,13 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         if len(uids) > 1:
             bad("state.units", N_("shadow_number {n} is held by {items}; each hidden creature "
                                   "has its own", n=n, items=', '.join(uids)))
-    for bid, d in state["buildings"].items():
-        if kinds.get(bid) != "building" or not bid.startswith(f"{d['owner']}."):
+    for bid, b in state["buildings"].items():
+        if kinds.get(bid) != "building" or not bid.startswith(f"{b['owner']}."):
             bad(f"state.buildings.{bid}", N_("not a building card of its owner"))
             continue
-        if d["sector"] != players[d["owner"]]["capital"]:
+        if b["sector"] != players[b["owner"]]["capital"]:
             bad(f"state.buildings.{bid}.sector", N_("a building stands in its owner's capital"))
-        zones[d["owner"]].setdefault("state.buildings", []).append(bid)
+        zones[b["owner"]].setdefault("state.buildings", []).append(bid)
     for mid, m in state["lasting"].items():
         ok = kinds.get(mid) in ("magic", "event") and mid.startswith(f"{m['owner']}.") \
             and cat.faces[face(mid)].data["kind"] != "instant"
@@ -147,12 +153,13 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     if out:
         return out
     for seat, p in enumerate(players):
-        out.update(conservation_errors(zones[seat], p["cards"]))
+        held: dict[str, Iterable[str]] = dict(zones[seat])
+        out.update(conservation_errors(held, p["cards"]))
     _flow(state, cat, bad)
     return out
 
 
-def _flow(state: dict, cat: Catalogue, bad) -> None:
+def _flow(state: KozyabloState, cat: Catalogue, bad: Bad) -> None:
     n = len(state["players"])
     phase = state["phase"]
     allowed = PHASES if state["result"] is None else PHASES + ("start", "end")
@@ -222,7 +229,7 @@ def _flow(state: dict, cat: Catalogue, bad) -> None:
             bad("state.combat.to", N_("no such sector"))
 
 
-def _out(state: dict, n: int, bad) -> None:
+def _out(state: KozyabloState, n: int, bad: Bad) -> None:
     """RULING KOZ-53: a player who is out has nothing on the table and controls no
     sector; while the game goes on, at least two players are in."""
     out = {s for s, p in enumerate(state["players"]) if p["out"]}
@@ -241,7 +248,7 @@ def _out(state: dict, n: int, bad) -> None:
         bad("state.active", N_("a player who is out takes no turn (RULING KOZ-53)"))
 
 
-def _effect(state: dict, cat: Catalogue, e: dict, bad) -> None:
+def _effect(state: KozyabloState, cat: Catalogue, e: PendingEffect, bad: Bad) -> None:
     """KOZ-45: the offered hit names a creature on the table; the rest are creature ids."""
     head = e["hits"][0]["target"]
     if head not in state["units"]:
@@ -264,5 +271,5 @@ def _effect(state: dict, cat: Catalogue, e: dict, bad) -> None:
         bad("state.effect.source", N_("not a card on the table or in a discard"))
 
 
-def _gone(cid: str, state: dict) -> bool:
+def _gone(cid: str, state: KozyabloState) -> bool:
     return any(cid in p["discard"] for p in state["players"])

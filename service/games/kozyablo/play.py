@@ -11,9 +11,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from service.games.draft import Draft
 from service.games.errors import RuleViolation as violation
 from service.games.kozyablo import effects
-from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, Face, face
 from service.games.kozyablo.sectors import (
     capital_id,
     controlled_sectors,
@@ -22,17 +26,16 @@ from service.games.kozyablo.sectors import (
     has_opposing_cards,
     production,
 )
+from service.games.kozyablo.state import KozyabloState, typed
 from service.games.kozyablo.stats import unit_stats
-from service.games.messages import N_, joined
+from service.games.messages import N_, Message, joined
 
-#: KOZ-17 … KOZ-22: which production a card type needs, and its clause
-NEEDS = {"creature": ("gold", "KOZ-17"), "hero": ("crystals", "KOZ-20"),
-         "magic": ("mana", "KOZ-18"), "event": ("crystals", "KOZ-19"),
-         "artifact": ("gold", "KOZ-21"), "building": ("crystals", "KOZ-22")}
 HERO_CRYSTALS = 3
+#: the keys a magic or event card's choice may have (``effects.choices``)
+CHOICE_KEYS = ("sector", "target", "squad")
 
 
-def level_needed(f) -> int:
+def level_needed(f: Face) -> int:
     """The production a card needs: its level; a hero needs crystals 3 whatever
     its printed level ("добыча кристаллов должна быть 3 или больше", KOZ-20).
 
@@ -43,13 +46,14 @@ def level_needed(f) -> int:
     return HERO_CRYSTALS if f.type == "hero" else f.level
 
 
-def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = None) -> str | None:
+def affordable(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
+               prod: dict[str, int] | None = None) -> Message | None:
     """Why ``seat`` cannot pay for ``f`` now (None: they can)."""
     if f.type == "hero" and f.id in state["players"][seat]["dead_heroes"]:
         return N_("{rule}: {why}", rule="KOZ-20",
                   why=N_("this hero was destroyed and can never be played again"))
     prod = prod or production(state, cat, seat)
-    resource, rule = NEEDS[f.type]
+    resource, rule = CARD_TYPES[f.type].resource, CARD_TYPES[f.type].rule
     need = level_needed(f)
     if prod[resource] < need:
         if f.type == "hero":
@@ -74,7 +78,7 @@ def affordable(state: dict, cat: Catalogue, seat: int, f, prod: dict | None = No
     return None
 
 
-def creature_sectors(state: dict, cat: Catalogue, seat: int) -> list[str]:
+def creature_sectors(state: KozyabloState, cat: Catalogue, seat: int) -> list[str]:
     """KOZ-17/KOZ-23/KOZ-16a: sectors a creature of ``seat`` may be played into."""
     cap = capital_id(state, seat)
     own_ok = garrison_room(state, cat, seat, 1)
@@ -90,7 +94,7 @@ def creature_sectors(state: dict, cat: Catalogue, seat: int) -> list[str]:
     return sorted(out)
 
 
-def _heroes_for(state: dict, cat: Catalogue, seat: int, f) -> list[str]:
+def _heroes_for(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[str]:
     """KOZ-21 heroes of ``seat`` that may carry artifact ``f`` (KOZ-23: only in
     the capital while an enemy creature stands there; KOZ-41: a hero in the
     shadow cannot be a card's target)."""
@@ -102,9 +106,153 @@ def _heroes_for(state: dict, cat: Catalogue, seat: int, f) -> list[str]:
                   and (not only_capital or d["sector"] == cap))
 
 
-def options(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+# ------------------------------------------------------------ by card type
+def _check_creature(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+                    extra: set[str]) -> None:
+    """KOZ-17/KOZ-23/KOZ-16a: a creature or hero enters a ``sector``."""
+    if extra != {"sector"}:
+        raise violation("KOZ-17", N_("a creature is played with `sector` only"))
+    sector = action["sector"]
+    if sector not in state["sectors"]:
+        raise violation("KOZ-17", N_("no sector {sector!r} on the table", sector=sector))
+    if sector in creature_sectors(state, cat, seat):
+        return
+    cap = capital_id(state, seat)
+    if enemy_creature_in_capital(state, seat) and sector != cap:
+        raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
+                                     "creatures may be played only into your capital"))
+    if sector == cap and not garrison_room(state, cat, seat, 1):
+        limit = cat.capitals[face(cap)]["garrison"]
+        raise violation("KOZ-16a", N_("your capital's garrison is full ({limit} of "
+                                      "{limit} creatures)", limit=limit))
+    raise violation("KOZ-17", N_("a creature cannot be played into a sector with "
+                                 "opposing cards or into the opponent's capital"))
+
+
+def _check_artifact(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+                    extra: set[str]) -> None:
+    """KOZ-21/KOZ-23/KOZ-41: an artifact goes onto a hero of the player (``target``)."""
+    if extra != {"target"}:
+        raise violation("KOZ-21", N_("an artifact is played with `target` (a hero) only"))
+    if action["target"] in _heroes_for(state, cat, seat, f):
+        return
+    tgt = state["units"].get(action["target"])
+    if tgt is not None and tgt["shadow"] and tgt["owner"] == seat:
+        raise violation("KOZ-41", N_("a creature in the shadow cannot be the target of a "
+                                     "card: bring the hero out of the shadow first"))
+    if enemy_creature_in_capital(state, seat):
+        raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
+                                     "artifacts only onto a hero in your capital"))
+    raise violation("KOZ-21", N_("this artifact may be carried only by {heroes} of yours "
+                                 "on the table", heroes=joined(f.data["heroes"])))
+
+
+def _check_building(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+                    extra: set[str]) -> None:
+    if extra:
+        raise violation("KOZ-22", N_("a building takes no target: it enters your capital"))
+
+
+def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+                       extra: set[str]) -> None:
+    """KOZ-18/KOZ-19: a magic or event card with a choice its effect allows
+    (KOZ-38 Magic protection, KOZ-41 shadow, KOZ-43 Undead named when they refuse it)."""
+    choice = {k: action[k] for k in CHOICE_KEYS if k in action}
+    if extra - set(CHOICE_KEYS):
+        raise violation("KOZ-18", N_("unknown fields for a magic or event card"))
+    effect, magic = f.data["effect"], f.type == "magic"
+    if choice in effects.choices(state, cat, seat, effect, from_magic=magic):
+        return
+    tgt = state["units"].get(choice.get("target", ""))
+    if tgt is not None and tgt["shadow"]:
+        raise violation("KOZ-41", N_("a creature in the shadow cannot be chosen"))
+    if tgt is not None:
+        ab = unit_stats(state, cat, choice["target"]).abilities
+        if magic and "magic_protection" in ab and not effect.get("pierces_magic_protection"):
+            raise violation("KOZ-38", N_("that creature has Magic protection: no magic "
+                                         "card but Word of Letaro affects it"))
+        if effect.get("undead_immune") and "undead" in ab:
+            raise violation("KOZ-43", N_("that creature is Undead, and Undead are immune "
+                                         "to this card"))
+    raise violation(CARD_TYPES[f.type].rule,
+                    N_("not a legal target for this card: its effect reaches {target}",
+                       target=effect['target']))
+
+
+def _sectors_to_enter(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+    return [{"sector": s} for s in creature_sectors(state, cat, seat)]
+
+
+def _heroes_to_carry(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+    return [{"target": h} for h in _heroes_for(state, cat, seat, f)]
+
+
+def _no_choice(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+    return [{}]
+
+
+def _effect_choices(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+    return effects.choices(state, cat, seat, f.data["effect"], from_magic=f.type == "magic")
+
+
+def _enter(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
+           events: list[dict]) -> bool:
+    draft.at("units")[card] = {"owner": seat, "sector": action["sector"], "damage": 0,
+                               "shadow": False, "artifacts": []}
+    return True
+
+
+def _attach(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
+            events: list[dict]) -> bool:
+    draft.at("units", action["target"], "artifacts").append(card)
+    return True
+
+
+def _build(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
+           events: list[dict]) -> bool:
+    draft.at("buildings")[card] = {"owner": seat, "sector": capital_id(typed(draft.root), seat),
+                                   "damage": 0}
+    return True
+
+
+def _cast(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
+          events: list[dict]) -> bool:
+    choice = {k: action[k] for k in CHOICE_KEYS if k in action}
+    if f.data["kind"] == "instant":  # discarded at once: its damage may wait (KOZ-45)
+        draft.at("players", seat, "discard").append(card)
+    return effects.apply(draft, cat, seat, f.data["effect"], choice, events,
+                         from_magic=f.type == "magic", card=card)
+
+
+@dataclass(frozen=True)
+class CardType:
+    """How a card type is played (KOZ-17 … KOZ-22): the production it needs
+    (``resource``, its ``rule``), the ``choices`` a play of it carries, what
+    else may refuse one (``check``), and what playing it does (``put``: False
+    when its damage waits for a Defender)."""
+
+    resource: str
+    rule: str
+    choices: Callable[[KozyabloState, Catalogue, int, Face], list[dict]]
+    check: Callable[[KozyabloState, Catalogue, int, Face, dict, set[str]], None]
+    put: Callable[[Draft, Catalogue, int, str, Face, dict, list[dict]], bool]
+
+
+#: every card type a deck holds (``schemas.cards_kozyablo`` reads its names here)
+CARD_TYPES: dict[str, CardType] = {
+    "creature": CardType("gold", "KOZ-17", _sectors_to_enter, _check_creature, _enter),
+    "hero": CardType("crystals", "KOZ-20", _sectors_to_enter, _check_creature, _enter),
+    "magic": CardType("mana", "KOZ-18", _effect_choices, _check_effect_card, _cast),
+    "event": CardType("crystals", "KOZ-19", _effect_choices, _check_effect_card, _cast),
+    "artifact": CardType("gold", "KOZ-21", _heroes_to_carry, _check_artifact, _attach),
+    "building": CardType("crystals", "KOZ-22", _no_choice, _check_building, _build),
+}
+
+
+# ------------------------------------------------------------ the play
+def options(state: KozyabloState, cat: Catalogue, seat: int) -> list[dict]:
     """Every legal play (one instance per card face: copies are interchangeable)."""
-    out = []
+    out: list[dict] = []
     prod = production(state, cat, seat)
     seen = set()
     for card in state["players"][seat]["hand"]:
@@ -116,19 +264,11 @@ def options(state: dict, cat: Catalogue, seat: int) -> list[dict]:
         if affordable(state, cat, seat, f, prod):
             continue
         base = {"type": "play_card", "player": seat, "card": card}
-        if f.type in ("creature", "hero"):
-            out.extend({**base, "sector": s} for s in creature_sectors(state, cat, seat))
-        elif f.type == "artifact":
-            out.extend({**base, "target": h} for h in _heroes_for(state, cat, seat, f))
-        elif f.type == "building":
-            out.append(base)
-        else:
-            out.extend({**base, **c} for c in effects.choices(
-                state, cat, seat, f.data["effect"], from_magic=f.type == "magic"))
+        out.extend({**base, **c} for c in CARD_TYPES[f.type].choices(state, cat, seat, f))
     return out
 
 
-def check(state: dict, cat: Catalogue, action: dict) -> None:
+def check(state: KozyabloState, cat: Catalogue, action: dict) -> None:
     """Raise a ``RuleViolation`` naming the clause unless the play is legal."""
     seat, card = action["player"], action["card"]
     if card not in state["players"][seat]["hand"]:
@@ -138,83 +278,14 @@ def check(state: dict, cat: Catalogue, action: dict) -> None:
     if why:
         raise violation(why.params["rule"], why.params["why"])
     extra = set(action) - {"type", "player", "card"}
-    if f.type in ("creature", "hero"):
-        if extra != {"sector"}:
-            raise violation("KOZ-17", N_("a creature is played with `sector` only"))
-        sector = action["sector"]
-        if sector not in state["sectors"]:
-            raise violation("KOZ-17", N_("no sector {sector!r} on the table", sector=sector))
-        if sector not in creature_sectors(state, cat, seat):
-            cap = capital_id(state, seat)
-            if enemy_creature_in_capital(state, seat) and sector != cap:
-                raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
-                                             "creatures may be played only into your capital"))
-            if sector == cap and not garrison_room(state, cat, seat, 1):
-                limit = cat.capitals[face(cap)]["garrison"]
-                raise violation("KOZ-16a", N_("your capital's garrison is full ({limit} of "
-                                              "{limit} creatures)", limit=limit))
-            raise violation("KOZ-17", N_("a creature cannot be played into a sector with "
-                                         "opposing cards or into the opponent's capital"))
-    elif f.type == "artifact":
-        if extra != {"target"}:
-            raise violation("KOZ-21", N_("an artifact is played with `target` (a hero) only"))
-        if action["target"] not in _heroes_for(state, cat, seat, f):
-            tgt = state["units"].get(action["target"])
-            if tgt is not None and tgt["shadow"] and tgt["owner"] == seat:
-                raise violation("KOZ-41", N_("a creature in the shadow cannot be the target of a "
-                                             "card: bring the hero out of the shadow first"))
-            if enemy_creature_in_capital(state, seat):
-                raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
-                                             "artifacts only onto a hero in your capital"))
-            raise violation("KOZ-21", N_("this artifact may be carried only by {heroes} of yours "
-                                         "on the table", heroes=joined(f.data["heroes"])))
-    elif f.type == "building":
-        if extra:
-            raise violation("KOZ-22", N_("a building takes no target: it enters your capital"))
-    else:
-        choice = {k: action[k] for k in ("target", "sector", "squad") if k in action}
-        if extra - {"target", "sector", "squad"}:
-            raise violation("KOZ-18", N_("unknown fields for a magic or event card"))
-        legal = effects.choices(state, cat, seat, f.data["effect"], from_magic=f.type == "magic")
-        if choice not in legal:
-            tgt = state["units"].get(choice.get("target", ""))
-            if tgt is not None and tgt["shadow"]:
-                raise violation("KOZ-41", N_("a creature in the shadow cannot be chosen"))
-            effect = f.data["effect"]
-            if tgt is not None:
-                ab = unit_stats(state, cat, choice["target"]).abilities
-                if f.type == "magic" and "magic_protection" in ab \
-                        and not effect.get("pierces_magic_protection"):
-                    raise violation("KOZ-38", N_("that creature has Magic protection: no magic "
-                                                 "card but Word of Letaro affects it"))
-                if effect.get("undead_immune") and "undead" in ab:
-                    raise violation("KOZ-43", N_("that creature is Undead, and Undead are immune "
-                                                 "to this card"))
-            raise violation("KOZ-19" if f.type == "event" else "KOZ-18",
-                            N_("not a legal target for this card: its effect reaches {target}",
-                               target=effect['target']))
+    CARD_TYPES[f.type].check(state, cat, seat, f, action, extra)
 
 
-def play(draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def play(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
     """Put the card into play (checked); False when its damage waits for a Defender."""
-    root = draft.root
     seat, card = action["player"], action["card"]
     f = cat.faces[face(card)]
     draft.at("players", seat, "hand").remove(card)
     events.append({"type": "card_played", "player": seat, "card": card,
-                   **{k: action[k] for k in ("sector", "target", "squad") if k in action}})
-    if f.type in ("creature", "hero"):
-        draft.at("units")[card] = {"owner": seat, "sector": action["sector"], "damage": 0,
-                                   "shadow": False, "artifacts": []}
-    elif f.type == "artifact":
-        draft.at("units", action["target"], "artifacts").append(card)
-    elif f.type == "building":
-        draft.at("buildings")[card] = {"owner": seat, "sector": capital_id(root, seat),
-                                       "damage": 0}
-    else:
-        choice = {k: action[k] for k in ("target", "sector", "squad") if k in action}
-        if f.data["kind"] == "instant":  # discarded at once: its damage may wait (KOZ-45)
-            draft.at("players", seat, "discard").append(card)
-        return effects.apply(draft, cat, seat, f.data["effect"], choice, events,
-                             from_magic=f.type == "magic", card=card)
-    return True
+                   **{k: action[k] for k in CHOICE_KEYS if k in action}})
+    return CARD_TYPES[f.type].put(draft, cat, seat, card, f, action, events)

@@ -9,17 +9,19 @@ matching kind (RULING in KOZ-13).
 
 from __future__ import annotations
 
+from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.state import KozyabloState, typed
 
 RESOURCE_OF = {"gold_mine": "gold", "crystal_mine": "crystals", "energy_source": "mana"}
 
 
-def is_out(state: dict, seat: int) -> bool:
+def is_out(state: KozyabloState, seat: int) -> bool:
     """RULING KOZ-53: ``seat``'s capital was captured or destroyed; they play no more."""
     return state["players"][seat]["out"]
 
 
-def seats_after(state: dict, seat: int) -> list[int]:
+def seats_after(state: KozyabloState, seat: int) -> list[int]:
     """The other players still in, in turn order after ``seat`` (KOZ-10, RULING KOZ-52).
 
     With more than two players "opponent" means every other player (RULING
@@ -35,20 +37,20 @@ def seats_after(state: dict, seat: int) -> list[int]:
     return [s for s in order[i + 1:] + order[:i] if not is_out(state, s)]
 
 
-def still_in(state: dict) -> list[int]:
+def still_in(state: KozyabloState) -> list[int]:
     """Players not out (RULING KOZ-53), by seat."""
     return [s for s in range(len(state["players"])) if not is_out(state, s)]
 
 
-def capital_id(state: dict, seat: int) -> str:
+def capital_id(state: KozyabloState, seat: int) -> str:
     return state["players"][seat]["capital"]
 
 
-def is_capital(state: dict, sector: str) -> bool:
+def is_capital(state: KozyabloState, sector: str) -> bool:
     return state["sectors"][sector]["kind"] == "capital"
 
 
-def production(state: dict, cat: Catalogue, seat: int) -> dict[str, int]:
+def production(state: KozyabloState, cat: Catalogue, seat: int) -> dict[str, int]:
     """KOZ-12/KOZ-13: production levels of ``seat``.
 
     >>> st = {"players": [{"capital": "0.kz_capital"}],
@@ -64,19 +66,19 @@ def production(state: dict, cat: Catalogue, seat: int) -> dict[str, int]:
     return out
 
 
-def controlled_sectors(state: dict, seat: int) -> int:
+def controlled_sectors(state: KozyabloState, seat: int) -> int:
     """Non-capital sectors under ``seat``'s control (Sabotage's requirement)."""
     return sum(1 for s in state["sectors"].values()
                if s["controller"] == seat and s["kind"] != "capital")
 
 
-def units_in(state: dict, sector: str, seat: int | None = None) -> list[str]:
+def units_in(state: KozyabloState, sector: str, seat: int | None = None) -> list[str]:
     """Creature ids in ``sector`` (of ``seat`` only, if given), shadowed included."""
     return [u for u, d in state["units"].items()
             if d["sector"] == sector and (seat is None or d["owner"] == seat)]
 
 
-def has_opposing_cards(state: dict, sector: str, seat: int) -> bool:
+def has_opposing_cards(state: KozyabloState, sector: str, seat: int) -> bool:
     """Whether ``sector`` holds any card of ``seat``'s opponents (KOZ-17).
 
     Opposing cards: creatures (face down too), buildings, and an opponent's
@@ -89,19 +91,17 @@ def has_opposing_cards(state: dict, sector: str, seat: int) -> bool:
     for d in state["units"].values():
         if d["sector"] == sector and d["owner"] != seat:
             return True
-    for d in state["buildings"].values():
-        if d["sector"] == sector and d["owner"] != seat:
-            return True
-    return False
+    return any(b["sector"] == sector and b["owner"] != seat
+               for b in state["buildings"].values())
 
 
-def enemy_creature_in_capital(state: dict, seat: int) -> bool:
+def enemy_creature_in_capital(state: KozyabloState, seat: int) -> bool:
     """KOZ-23: an opposing creature stands in ``seat``'s capital."""
     cap = capital_id(state, seat)
     return any(d["sector"] == cap and d["owner"] != seat for d in state["units"].values())
 
 
-def garrison_room(state: dict, cat: Catalogue, seat: int, adding: int) -> bool:
+def garrison_room(state: KozyabloState, cat: Catalogue, seat: int, adding: int) -> bool:
     """KOZ-16a: may ``adding`` more of ``seat``'s creatures stand in their capital?
 
     The limit does not apply while opposing cards are in the capital.
@@ -113,7 +113,7 @@ def garrison_room(state: dict, cat: Catalogue, seat: int, adding: int) -> bool:
     return len(units_in(state, cap, seat)) + adding <= limit
 
 
-def over_garrison(state: dict, cat: Catalogue, seat: int) -> int:
+def over_garrison(state: KozyabloState, cat: Catalogue, seat: int) -> int:
     """How many creatures ``seat`` must move out of their capital now (KOZ-16a)."""
     cap = capital_id(state, seat)
     if has_opposing_cards(state, cap, seat):
@@ -122,13 +122,13 @@ def over_garrison(state: dict, cat: Catalogue, seat: int) -> int:
     return max(0, len(units_in(state, cap, seat)) - limit)
 
 
-def update_control(draft, events: list[dict]) -> None:
+def update_control(draft: Draft, events: list[dict]) -> None:
     """KOZ-11: re-derive control of every non-capital sector from who is there.
 
     One player's creatures present: that player controls it.  Several
     players': neutral.  Nobody: control stays as it was.
     """
-    root = draft.root
+    root = typed(draft.root)
     present: dict[str, set] = {}
     for d in root["units"].values():
         present.setdefault(d["sector"], set()).add(d["owner"])

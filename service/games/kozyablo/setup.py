@@ -10,9 +10,11 @@ instruction, which runs by itself once the three discards are revealed.
 from __future__ import annotations
 
 from service.games.chance import count_weights, draw_below
+from service.games.draft import Draft
 from service.games.errors import InvalidSetup, RuleViolation
 from service.games.kozyablo.cards import Catalogue, face, instance_ids
 from service.games.kozyablo.deck import validate_deck
+from service.games.kozyablo.state import KozyabloState, typed
 from service.games.messages import N_, joined
 
 #: KOZ-10: turn order by race
@@ -109,13 +111,13 @@ def ordered(races: list[str], order: list[int]) -> list[int]:
     return out
 
 
-def deck_left(state: dict, seat: int) -> int:
+def deck_left(state: KozyabloState, seat: int) -> int:
     """Cards in ``seat``'s deck not already promised to a queued draw."""
     return len(state["players"][seat]["deck"]) - sum(
         1 for q in state["queue"] if q.get("seat") == seat and "to" in q)
 
 
-def lot_group(state: dict) -> list[int]:
+def lot_group(state: KozyabloState) -> list[int]:
     """KOZ-10: the players of one race whose order the next lot decides."""
     races = [p["race"] for p in state["players"]]
     left = [s for s in range(len(races)) if s not in state["order"]]
@@ -123,28 +125,28 @@ def lot_group(state: dict) -> list[int]:
     return [s for s in left if RACE_ORDER.index(races[s]) == first]
 
 
-def lot_outcomes(state: dict) -> list[tuple[dict, int]]:
+def lot_outcomes(state: KozyabloState) -> list[tuple[dict, int]]:
     """KOZ-10: who goes first among players of the same race — a fair lot."""
     return [({"type": "lot", "player": "chance", "first": s}, 1) for s in lot_group(state)]
 
 
-def reveal_outcomes(state: dict) -> list[tuple[dict, int]]:
+def reveal_outcomes(state: KozyabloState) -> list[tuple[dict, int]]:
     seat = state["queue"][0]["seat"]
     return [({"type": "reveal", "player": "chance", "seat": seat, "face": f}, n)
             for f, n in count_weights(state["players"][seat]["deck"], face)]
 
 
-def resolve_lot(draft, action: dict, events: list[dict]) -> None:
+def resolve_lot(draft: Draft, action: dict, events: list[dict]) -> None:
     """KOZ-10: ``first`` goes next among its race; the order runs on by race (the
     last of a group needs no lot)."""
-    root = draft.root
+    root = typed(draft.root)
     group = [s for s in lot_group(root) if s != action["first"]]
     order = root["order"] + [action["first"]] + (group if len(group) == 1 else [])
     root["order"] = ordered([p["race"] for p in root["players"]], order)
     events.append({"type": "lot", "first": action["first"], "rule": "KOZ-10"})
 
 
-def resolve_reveal(draft, action: dict, events: list[dict]) -> None:
+def resolve_reveal(draft: Draft, action: dict, events: list[dict]) -> None:
     """The top card turned out to be ``card``: into the hand or the discard."""
     seat, fid = action["seat"], action["face"]
     head = draft.at("queue").pop(0)
@@ -157,9 +159,9 @@ def resolve_reveal(draft, action: dict, events: list[dict]) -> None:
     drain(draft, events)
 
 
-def drain(draft, events: list[dict]) -> None:
+def drain(draft: Draft, events: list[dict]) -> None:
     """Run queued instructions that need no chance (a mulligan's shuffle back)."""
-    root = draft.root
+    root = typed(draft.root)
     while root["queue"] and "do" in root["queue"][0]:
         seat = draft.at("queue").pop(0)["seat"]
         aside = root["players"][seat]["aside"]
@@ -170,7 +172,7 @@ def drain(draft, events: list[dict]) -> None:
         draft.root["queue"] = [{"seat": seat, "to": "hand"}] * len(aside) + root["queue"]
 
 
-def mulligans(state: dict, entry: dict) -> list[dict]:
+def mulligans(state: KozyabloState, entry: dict) -> list[dict]:
     """KOZ-9: every set of hand cards ``entry``'s player may mulligan (none after three)."""
     seat = entry["player"]
     p = state["players"][seat]
@@ -182,7 +184,7 @@ def mulligans(state: dict, entry: dict) -> list[dict]:
             for mask in range(1, 1 << len(hand))]
 
 
-def check_mulligan(state: dict, action: dict) -> None:
+def check_mulligan(state: KozyabloState, action: dict) -> None:
     """KOZ-9: at most three mulligans, of different cards from the hand."""
     p = state["players"][action["player"]]
     if p["mulligans"] >= MAX_MULLIGANS:
@@ -192,7 +194,7 @@ def check_mulligan(state: dict, action: dict) -> None:
         raise RuleViolation("KOZ-9", N_("mulligan different cards from your hand"))
 
 
-def mulligan(draft, action: dict, events: list[dict]) -> None:
+def mulligan(draft: Draft, action: dict, events: list[dict]) -> None:
     """KOZ-9: top 3 to the discard, the chosen cards back, as many drawn."""
     seat, cards = action["player"], action["cards"]
     p = draft.at("players", seat)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.state import KozyabloState
 
 
 class Stats(NamedTuple):
@@ -33,7 +34,7 @@ def _apply(mod: dict, attack: int, life: int, speed: int, abilities: set,
     return attack, life, speed
 
 
-def unit_stats(state: dict, cat: Catalogue, uid: str) -> Stats:
+def unit_stats(state: KozyabloState, cat: Catalogue, uid: str) -> Stats:
     """Stats of creature ``uid`` with everything laid on it.
 
     >>> import card_db; from service.games.kozyablo.cards import Catalogue

@@ -32,6 +32,7 @@ from service.games.kozyablo import abilities, combat, effect_damage, effects
 from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import knock_out, sweep
 from service.games.kozyablo.sectors import capital_id, is_out, seats_after, update_control
+from service.games.kozyablo.state import KozyabloState, Trigger, active, typed, waiting_effect
 
 #: ``check(state, action)`` of a main action: raise ``RuleViolation`` unless legal now
 MainCheck = Callable[[dict, dict], None]
@@ -41,7 +42,7 @@ Carry = Callable[[Draft, Catalogue, dict, list[dict]], bool]
 
 
 # ------------------------------------------------------------ the response window
-def can_respond(state: dict, cat: Catalogue, seat: int) -> bool:
+def can_respond(state: KozyabloState, cat: Catalogue, seat: int) -> bool:
     """Whether ``seat`` gets (or keeps) the response window (option ``response_window``)."""
     if state["options"]["response_window"] == "always":
         return True
@@ -52,7 +53,7 @@ def declare(draft: Draft, action: dict, events: list[dict]) -> None:
     """A main action is declared (KOZ-16): it opens the first response window,
     or, with nobody to respond, is due at once (``Kozyablo.after_action``
     carries a due action out)."""
-    root = draft.root
+    root = typed(draft.root)
     root["declared"] = action
     first = next_responder(root, Catalogue.of_state(root), None)
     if first is not None:
@@ -64,7 +65,7 @@ def declare(draft: Draft, action: dict, events: list[dict]) -> None:
 def use_free(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
     """A free ability, used at once in the main phase or in a response window
     (KOZ-16); the window stays open while its user may still respond."""
-    root = draft.root
+    root = typed(draft.root)
     done = abilities.use(draft, cat, action, events)
     settle(draft, cat, events)
     if root["phase"] == "main":
@@ -83,10 +84,10 @@ def pass_window(draft: Draft, action: dict, events: list[dict]) -> None:
     window_over(draft, Catalogue.of_state(draft.root), action["player"], events)
 
 
-def next_responder(state: dict, cat: Catalogue, after: int | None) -> int | None:
+def next_responder(state: KozyabloState, cat: Catalogue, after: int | None) -> int | None:
     """RULING KOZ-52: the next player in turn order after the active one (after
     ``after``, the one whose window just closed) who gets a response window."""
-    seats = seats_after(state, state["active"])
+    seats = seats_after(state, active(state))
     if after is not None:
         seats = seats[seats.index(after) + 1:]
     return next((s for s in seats if can_respond(state, cat, s)), None)
@@ -94,7 +95,7 @@ def next_responder(state: dict, cat: Catalogue, after: int | None) -> int | None
 
 def window_over(draft: Draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
     """``responder``'s window is over: the next player's opens, or the action is due."""
-    root = draft.root
+    root = typed(draft.root)
     following = next_responder(root, cat, responder)
     if following is not None:
         root["responder"] = following
@@ -104,8 +105,9 @@ def window_over(draft: Draft, cat: Catalogue, responder: int, events: list[dict]
 
 def close_window(draft: Draft, responder: int, events: list[dict]) -> None:
     """The response window closes: the declared action is due (KOZ-16)."""
-    root = draft.root
+    root = typed(draft.root)
     declared = root["declared"]
+    assert declared is not None, "a declared action waits"
     root["responder"] = None
     if "units" in declared:  # movers killed in the window simply do not go
         alive = [u for u in declared["units"] if u in root["units"]]
@@ -140,7 +142,7 @@ def effect_done(draft: Draft, cat: Catalogue, done: bool, events: list[dict]) ->
     return done
 
 
-def after_combat(draft, cat: Catalogue, events: list[dict]) -> None:
+def after_combat(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """A combat decision was made: run on; end the turn when the fight is over."""
     if combat.step(draft, cat, events):
         settle(draft, cat, events)
@@ -149,7 +151,7 @@ def after_combat(draft, cat: Catalogue, events: list[dict]) -> None:
         settle(draft, cat, events)
 
 
-def settle(draft, cat: Catalogue, events: list[dict]) -> None:
+def settle(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """After every change: deaths, squad magic without its squad (KOZ-18a), Scout
     reveals, sector control."""
     sweep(draft, cat, events)
@@ -158,10 +160,10 @@ def settle(draft, cat: Catalogue, events: list[dict]) -> None:
     update_control(draft, events)
 
 
-def pause(draft, then: str, triggers: list[dict] | None = None) -> None:
+def pause(draft: Draft, then: str, triggers: list[dict] | None = None) -> None:
     """An effect's damage waits for a Defender decision (KOZ-45, ``effect_damage``);
     ``then`` (and the ``triggers`` still to fire) say how the turn goes on."""
-    root = draft.root
+    root = typed(draft.root)
     pending = draft.at("effect")
     pending["then"] = then
     if triggers is not None:
@@ -169,10 +171,10 @@ def pause(draft, then: str, triggers: list[dict] | None = None) -> None:
     root["phase"] = "effect"
 
 
-def resume_effect(draft, cat: Catalogue, events: list[dict]) -> None:
+def resume_effect(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """After a ``defend``/``decline`` on an effect's damage: land the rest, then go on."""
-    root = draft.root
-    pending = root["effect"]
+    root = typed(draft.root)
+    pending = waiting_effect(root)
     then, todo = pending["then"], pending.get("triggers")
     done = effect_damage.run(draft, cat, events)
     settle(draft, cat, events)
@@ -183,26 +185,27 @@ def resume_effect(draft, cat: Catalogue, events: list[dict]) -> None:
         return
     if then == "response":
         responder = root["responder"]
+        assert responder is not None, "the window is open"
         if not can_respond(root, cat, responder):
             window_over(draft, cat, responder, events)
-    elif then == "end_turn" or (then == "main" and is_out(root, root["active"])):
+    elif then == "end_turn" or (then == "main" and is_out(root, active(root))):
         end_turn(draft, cat, events)
     elif then == "start":
-        if _triggers(draft, cat, root["active"], "start", events, todo):
+        if _triggers(draft, cat, active(root), "start", events, todo):
             _main_begins(draft, cat, events)
     elif then == "end":
-        if _triggers(draft, cat, root["active"], "end", events, todo):
+        if _triggers(draft, cat, active(root), "end", events, todo):
             _turn_over(draft, cat, events)
 
 
-def _triggers(draft, cat: Catalogue, seat: int, when: str, events: list[dict],
-              todo: list[dict] | None = None) -> bool:
+def _triggers(draft: Draft, cat: Catalogue, seat: int, when: str, events: list[dict],
+              todo: list[Trigger] | None = None) -> bool:
     """KOZ-14: 'at the start/end of turn' texts of ``seat``'s cards on the table.
 
     They fire in source-id order (creatures, then buildings).  False when one
     waits for a Defender decision; ``todo`` then lists those still to fire.
     """
-    root = draft.root
+    root = typed(draft.root)
     if todo is None:
         sources = sorted(u for u, d in root["units"].items() if d["owner"] == seat) + sorted(
             b for b, d in root["buildings"].items() if d["owner"] == seat)
@@ -229,19 +232,19 @@ def _triggers(draft, cat: Catalogue, seat: int, when: str, events: list[dict],
     return True
 
 
-def end_turn(draft, cat: Catalogue, events: list[dict]) -> None:
+def end_turn(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """End phase, then the next player's turn."""
-    root = draft.root
+    root = typed(draft.root)
     if root["result"] is not None:
         return
     root["phase"] = "end"
-    if _triggers(draft, cat, root["active"], "end", events):
+    if _triggers(draft, cat, active(root), "end", events):
         _turn_over(draft, cat, events)
 
 
-def _turn_over(draft, cat: Catalogue, events: list[dict]) -> None:
+def _turn_over(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """The end phase after its triggers: Time-N magic runs out (KOZ-18), next turn."""
-    root = draft.root
+    root = typed(draft.root)
     seat = root["active"]
     for mid, m in list(root["lasting"].items()):
         if m["turns_left"] is not None and m["cast_turn"] < root["turn"]:
@@ -258,9 +261,9 @@ def _turn_over(draft, cat: Catalogue, events: list[dict]) -> None:
     start_turn(draft, cat, events)
 
 
-def start_turn(draft, cat: Catalogue, events: list[dict]) -> None:
+def start_turn(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """Start phase of the next player in turn order (KOZ-10, KOZ-14)."""
-    root = draft.root
+    root = typed(draft.root)
     if root["result"] is not None:
         return
     order = root["order"]
@@ -278,21 +281,21 @@ def start_turn(draft, cat: Catalogue, events: list[dict]) -> None:
         _main_begins(draft, cat, events)
 
 
-def _main_begins(draft, cat: Catalogue, events: list[dict]) -> None:
+def _main_begins(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """The start phase is over: the main phase, after the capture check (KOZ-48)."""
-    root = draft.root
+    root = typed(draft.root)
     if root["result"] is not None:
         return
     root["phase"] = "main"
-    check_capture(draft, cat, root["active"], events)
+    check_capture(draft, cat, active(root), events)
 
 
-def check_capture(draft, cat: Catalogue, seat: int, events: list[dict]) -> None:
+def check_capture(draft: Draft, cat: Catalogue, seat: int, events: list[dict]) -> None:
     """KOZ-48: at the moment of ``seat``'s action a creature of theirs stands in an
     opposing capital, which holds none of its owner's creatures or defensive
     buildings: the capital is captured.  RULING KOZ-53: its owner is out (the
     last player left wins); several such capitals fall in turn order."""
-    root = draft.root
+    root = typed(draft.root)
     for enemy in seats_after(root, seat):
         if root["result"] is not None:
             return
@@ -310,7 +313,7 @@ def check_capture(draft, cat: Catalogue, seat: int, events: list[dict]) -> None:
             settle(draft, cat, events)
 
 
-def end_by_turn_limit(root: dict, events: list[dict]) -> None:
+def end_by_turn_limit(root: KozyabloState, events: list[dict]) -> None:
     """RULING KOZ-50: the least-damaged capital wins; equal damage shares the win.
     RULING KOZ-53: only players still in can win."""
     damage = {i: p["capital_damage"] for i, p in enumerate(root["players"]) if not p["out"]}

@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import Any
 
 from service.games.kozyablo import abilities
 from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.sectors import production
+from service.games.kozyablo.state import KozyabloState, typed
 from service.games.kozyablo.stats import unit_stats
 
 
-def _hidden_units(state: dict, player: int | None) -> dict[str, str]:
+def _hidden_units(state: KozyabloState, player: int | None) -> dict[str, str]:
     """Shadowed creatures ``player`` may not identify -> ``hidden-N``, by N."""
     hidden = sorted((d["shadow_number"], uid) for uid, d in state["units"].items()
                     if d["shadow"] and d["owner"] != player)
@@ -48,7 +50,7 @@ def _renamed(text: str, names: dict[str, str]) -> str:
     return f"{names[source]}:{rest}" if colon and source in names else text
 
 
-def _replace(value, names: dict[str, str]):
+def _replace(value: Any, names: dict[str, str]) -> Any:
     if isinstance(value, str):
         return _renamed(value, names)
     if isinstance(value, list):
@@ -62,7 +64,7 @@ def _replace(value, names: dict[str, str]):
 _NAMING = ("lasting", "declared", "combat", "effect", "used")
 
 
-def secret_cards(state: dict, player: int | None) -> set[str]:
+def secret_cards(state: KozyabloState, player: int | None) -> set[str]:
     """Instance ids (and ``used`` entries) ``player`` may not see in a view.
 
     The other player's hand, deck and set-aside cards; each enemy creature in
@@ -75,8 +77,8 @@ def secret_cards(state: dict, player: int | None) -> set[str]:
             out.update(p["aside"])
             out.update(p["hand"])
     declared = state["declared"]
-    if declared is not None and declared["type"] == "play_card":
-        out.discard(declared["card"])  # shown when the play was declared (KOZ-16)
+    if declared is not None and "card" in declared:
+        out.discard(declared["card"])  # a card played is shown when declared (KOZ-16)
     hidden = _hidden_units(state, player)
     for uid in hidden:
         out.add(uid)
@@ -85,15 +87,15 @@ def secret_cards(state: dict, player: int | None) -> set[str]:
     return out
 
 
-def hide(state: dict, player: int | None) -> dict:
+def hide(state: KozyabloState, player: int | None) -> dict:
     """``state`` as ``player`` (None: a spectator) may see it.
 
     Enemy creatures in the shadow come after the others, by alias.
     """
-    seen = dict(state)
+    seen: dict[str, Any] = dict(state)
     players = []
     for seat, p in enumerate(state["players"]):
-        q = {k: v for k, v in p.items() if k not in ("deck", "aside", "cards")}
+        q: dict[str, Any] = {k: v for k, v in p.items() if k not in ("deck", "aside", "cards")}
         q["deck_count"] = len(p["deck"])
         q["aside_count"] = len(p["aside"])
         q["card_count"] = len(p["cards"])
@@ -108,7 +110,8 @@ def hide(state: dict, player: int | None) -> dict:
     aliases = _hidden_units(state, player)
     seen["derived"] = derived(state, Catalogue.of_state(state), set(aliases))
     if aliases:
-        units = {uid: d for uid, d in state["units"].items() if uid not in aliases}
+        units: dict[str, Any] = {uid: d for uid, d in state["units"].items()
+                                 if uid not in aliases}
         for uid, alias in aliases.items():
             d = state["units"][uid]
             units[alias] = {"owner": d["owner"], "sector": d["sector"], "damage": d["damage"],
@@ -116,11 +119,11 @@ def hide(state: dict, player: int | None) -> dict:
                             "artifact_count": len(d["artifacts"])}
         seen["units"] = units
         for key in _NAMING:
-            seen[key] = _replace(state[key], aliases)
+            seen[key] = _replace(seen[key], aliases)
     return seen
 
 
-def derived(state: dict, cat: Catalogue, hidden: set[str]) -> dict:
+def derived(state: KozyabloState, cat: Catalogue, hidden: set[str]) -> dict:
     """Production levels per seat and effective stats of the creatures not in ``hidden``.
 
     >>> import card_db; from service.games.kozyablo.cards import Catalogue
@@ -142,7 +145,7 @@ def derived(state: dict, cat: Catalogue, hidden: set[str]) -> dict:
             "units": units}
 
 
-def determinize(state: dict, cat: Catalogue, player: int | None, seed: int) -> dict:
+def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: int) -> dict:
     """Re-deal what ``player`` cannot locate; a fresh chance seed.
 
     For each other player: their hand, deck and the cards set aside in a
@@ -159,13 +162,14 @@ def determinize(state: dict, cat: Catalogue, player: int | None, seed: int) -> d
     view aliases is renamed, and every hidden list comes out sorted.
     """
     rng = random.Random(seed)
-    out = dict(state)
-    out["players"] = [dict(p) for p in state["players"]]
+    out: dict[str, Any] = dict(state)
+    players: list[dict[str, Any]] = [dict(p) for p in state["players"]]
+    out["players"] = players
     aliases = _hidden_units(state, player)
     declared = state["declared"]
-    shown = declared["card"] if declared is not None and declared["type"] == "play_card" else None
+    shown = declared.get("card") if declared is not None else None
     cast: dict[str, tuple[str, list[str]]] = {}
-    for seat, p in enumerate(out["players"]):
+    for seat, p in enumerate(players):
         for zone in ("deck", "aside", "cards"):
             p[zone] = sorted(p[zone])
         if seat == player:
@@ -184,19 +188,19 @@ def determinize(state: dict, cat: Catalogue, player: int | None, seed: int) -> d
         p["aside"] = sorted(pool[n:n + len(p["aside"])])
         p["deck"] = sorted(pool[n + len(p["aside"]):])
     if cast:
-        units = {u: d for u, d in state["units"].items() if u not in cast}
+        units: dict[str, Any] = {u: d for u, d in state["units"].items() if u not in cast}
         for uid in aliases:  # alias order
             new, arts = cast[uid]
             units[new] = {**state["units"][uid], "artifacts": arts}
         out["units"] = units
         renamed = {uid: new for uid, (new, _) in cast.items()}
         for key in _NAMING:
-            out[key] = _replace(state[key], renamed)
+            out[key] = _replace(out[key], renamed)
     out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
     return out
 
 
-def _cast(state: dict, cat: Catalogue, hidden: list[str], pool: list[str],
+def _cast(state: KozyabloState, cat: Catalogue, hidden: list[str], pool: list[str],
           rng: random.Random) -> list[tuple[str, list[str]]]:
     """A ``(card, artifacts)`` from ``pool`` for each of one player's ``hidden`` creatures.
 
@@ -215,16 +219,16 @@ def _cast(state: dict, cat: Catalogue, hidden: list[str], pool: list[str],
     declared = state["declared"]
     needs = {uid: {e.partition(":")[2] for e in state["used"] if e.partition(":")[0] == uid}
              for uid in hidden}
-    if declared is not None and declared["type"] == "use_ability" and declared["source"] in needs:
+    if declared is not None and declared.get("source") in needs:  # an ability declared
         needs[declared["source"]].add(declared["ability"])
     order = sorted(hidden, key=lambda u: -len(state["units"][u]["artifacts"]))  # stable
     budget = [SEARCH_BUDGET]
 
     def plausible(uid: str, c: str, arts: list[str]) -> bool:
         d = state["units"][uid]
-        trial = {"units": {c: {**d, "artifacts": arts}},
-                 "lasting": {m: ({**x, "unit": c} if x.get("unit") == uid else x)
-                             for m, x in state["lasting"].items()}}
+        trial = typed({"units": {c: {**d, "artifacts": arts}},
+                       "lasting": {m: ({**x, "unit": c} if x.get("unit") == uid else x)
+                                   for m, x in state["lasting"].items()}})
         keys = {key for key, _, _ in abilities.offered(trial, cat, c)}
         return "shadow" in keys and needs[uid] <= keys \
             and unit_stats(trial, cat, c).life > d["damage"]
