@@ -1,50 +1,50 @@
-"""Request and response envelopes of the HTTP API (marshmallow).
+"""Request and response envelopes of the HTTP API.
 
 The envelopes are the small JSON objects around a game state: ``{state,
-action}``, ``{players, options, seed}`` and so on.  They serve twice:
+action}``, ``{players, options, seed}`` and so on.
 
-* ``service.openapi`` turns them into ``openapi.yaml`` with apispec;
-* the request schemas validate incoming envelopes (``schema.load``), cheap
-  because the big part — the state — is a ``GameStateField`` that marshmallow
-  passes through untouched.  The state itself is checked by the engine's own
-  ``validate_state`` (a few µs, against ~1 ms for a marshmallow load of a
-  nested state), so no state ever goes through marshmallow.
+* **Requests** are declared once, as ``shape`` specs (``Envelope``): the same
+  declaration checks an incoming body (its JSON Schema compiled by
+  jsonschema-rs, the field paths and messages from ``shape.validate`` when it
+  refuses), fills the defaults in, and is the request's component in
+  ``openapi.yaml`` (``Envelope.schema``).  The state inside passes through
+  as any object: the engine's ``validate_state`` checks it.
+* **Responses** are marshmallow schemas, for apispec only (never loaded).
 
-On the hot path the request envelopes are checked by a precompiled ``shape``
-spec instead (``ENVELOPE_SHAPES``, a few hundred ns against ~25 µs for a
-marshmallow ``load``): ``service.http.body.load_envelope`` takes the fast
-verdict when it accepts and falls back to marshmallow — for its messages —
-when it refuses.  ``tests/http/test_envelope_shapes.py`` checks on a fuzzed
-corpus that both accept and refuse the same envelopes, with the same result.
+Fields whose shape depends on the game (state, action, event) are ``$ref``s
+to the components built from the engines' shape specs (``GameState``,
+``Action``…): ``shape.Ref`` in a request, ``ref`` metadata in a response.
 
-Fields whose shape depends on the game (state, action, event) carry a
-``ref`` in their metadata: the OpenAPI generator emits a ``$ref`` to the
-component built from the engines' shape specs (``GameState``, ``Action``…).
-
->>> NewRequest().load({"players": 2, "seed": 7})
-{'players': 2, 'options': None, 'seed': 7, 'card_set': 'reference'}
+>>> NEW.load({"players": 2, "seed": 7})
+{'options': None, 'seed': 7, 'card_set': 'reference', 'players': 2}
 >>> try:
-...     ApplyRequest().load({"state": {}, "actoin": {}})
-... except Exception as exc:
-...     sorted(exc.messages)
-['action', 'actoin']
+...     APPLY.load({"state": {}, "actoin": {}})
+... except MalformedInput as exc:
+...     exc.errors
+{'action': ['missing required field'], 'actoin': ['unknown field']}
 """
 
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate
+from typing import Any
+
+from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
 
 from service.games import shape
+from service.games.errors import MalformedInput
+from service.games.messages import N_
 from service.problems import PROBLEM_BASE, PROBLEM_TYPES
 
 MAX_SEED = (1 << 63) - 1
 MAX_PLAYERS_LISTED = 16
+MAX_REPLAY_ACTIONS = 20_000
 
 
 def _ref(name: str, description: str = "") -> dict:
     return {"ref": name, "description": description} if description else {"ref": name}
 
 
+# ------------------------------------- fields for a blueprint's own marshmallow schemas
 class GameStateField(fields.Raw):
     """A full game state (checked by the engine, never by marshmallow)."""
 
@@ -63,172 +63,121 @@ class ObjectField(fields.Raw):
         return value
 
 
-class PlayersField(fields.Raw):
-    """A player count, or a list of per-player setup objects."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, bool):
-            raise ValidationError("must be a player count or a list of player setups")
-        if isinstance(value, int):
-            if not 0 < value <= MAX_PLAYERS_LISTED:
-                raise ValidationError(f"must be from 1 to {MAX_PLAYERS_LISTED}")
-            return value
-        if isinstance(value, list):
-            if not 0 < len(value) <= MAX_PLAYERS_LISTED:
-                raise ValidationError(f"must list 1 to {MAX_PLAYERS_LISTED} players")
-            if not all(isinstance(v, dict) for v in value):
-                raise ValidationError("every player setup must be an object")
-            return value
-        raise ValidationError("must be a player count or a list of player setups")
-
-
-class SeatField(fields.Raw):
-    """A seat number (0-based), or ``"chance"`` when ``allow_chance``."""
-
-    def __init__(self, *, allow_chance: bool = False, **kwargs):
-        self.allow_chance = allow_chance
-        super().__init__(**kwargs)
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 15:
-            return value
-        if self.allow_chance and value == "chance":
-            return value
-        raise ValidationError("must be a seat number" + (' or "chance"' if self.allow_chance else ""))
-
-
-class StrictInteger(fields.Integer):
-    def __init__(self, **kwargs):
-        super().__init__(strict=True, **kwargs)
-
-
 # ------------------------------------------------------------------ requests
-class _Request(Schema):
-    class Meta:
-        unknown = RAISE
+class Envelope:
+    """A request body: its ``shape`` spec (an ``Obj``), checked and loaded at once.
+
+    ``load`` answers the body with every optional field's default filled in
+    (``shape.Default``; in a nested envelope too), or raises ``MalformedInput``
+    naming each field.  A body the compiled schema accepts costs one call.
+    """
+
+    def __init__(self, name: str, spec: shape.Obj, description: str | None = None):
+        self.name, self.spec, self.description = name, spec, description
+        self.defaults = {k: s.value for k, s in spec.optional.items()
+                         if isinstance(s, shape.Default)}
+        self.nested = [(k, _ENVELOPE_OF[id(s.spec)]) for k, s in spec.required.items()
+                       if isinstance(s, shape.Ref) and id(s.spec) in _ENVELOPE_OF]
+        _ENVELOPE_OF[id(spec)] = self
+
+    def load(self, body: Any) -> dict:
+        errors = shape.check(self.spec, body)
+        if errors:
+            raise MalformedInput(errors)
+        return self.filled(body)
+
+    def filled(self, body: dict) -> dict:
+        out = {**self.defaults, **body}
+        for key, inner in self.nested:
+            out[key] = inner.filled(out[key])
+        return out
+
+    def schema(self) -> dict:
+        """The JSON Schema of the ``openapi.yaml`` component ``name``."""
+        out = self.spec.schema()
+        if self.description:
+            out["description"] = self.description
+        return out
 
 
-class Setup(_Request):
-    """How a game starts: the same fields as ``new``."""
+_ENVELOPE_OF: dict[int, Envelope] = {}
 
-    players = PlayersField(required=True, metadata={
-        "description": "A player count, or one setup object per player (e.g. `{\"name\": \"Ann\"}`; "
-                       "some games take more, such as a Kozyablo deck).",
-        "oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS_LISTED},
-                  {"type": "array", "minItems": 1, "maxItems": MAX_PLAYERS_LISTED,
-                   "items": {"$ref": "#/components/schemas/PlayerSetup"}}]})
-    options = ObjectField(load_default=None, allow_none=True, metadata={
-        "type": "object",
-        "description": "Game options by name; omitted ones take their defaults "
-                       "(`GET /v1/games/{game}` lists them)."})
-    seed = StrictInteger(load_default=None, allow_none=True,
-                         validate=validate.Range(0, MAX_SEED), metadata={
-                             "description": "Seed of the chance generator (`chance: server`); "
-                                            "random when omitted. Same seed and actions, same game."})
-    card_set = fields.String(load_default="reference", validate=validate.Length(1, 64), metadata={
-        "description": "Card set id (`GET /v1/games/{game}` lists them)."})
-
-
-class NewRequest(Setup):
-    """Start a game."""
-
-    for_player = SeatField(allow_none=True, metadata={
-        "description": "Also answer what this seat may see: `view` (its view of the new "
-                       "state) and `events_for_player` (the setup events with every card it "
-                       "may not see replaced by `\"hidden\"`), as `apply` and `replay` do; "
-                       "`null`: a spectator. The full `state` and `events` are still returned, "
-                       "for the host.",
-        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 15}, {"type": "null"}]})
-
-
-class StateRequest(_Request):
-    """Any request about one state."""
-
-    state = GameStateField(required=True, metadata=_ref("GameState", "A full game state."))
-
-
-class LegalActionsRequest(StateRequest):
-    player = SeatField(allow_chance=True, load_default=None, allow_none=True, metadata={
-        "description": "Only this player's actions (a seat, or `chance`); all pending players when omitted.",
-        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 15},
-                  {"enum": ["chance"]}, {"type": "null"}]})
-
-
-class ActionRequest(StateRequest):
-    action = ObjectField(required=True, metadata=_ref("Action", "An action object, as `legal-actions` lists it."))
-
-
-class ApplyRequest(ActionRequest):
-    """Apply one action."""
-
-    for_player = SeatField(allow_none=True, metadata={
-        "description": "Also answer what this seat may see: `view` (its view of the new state) "
-                       "and `events_for_player` (the events with every card it may not see "
-                       "replaced by `\"hidden\"`); `null`: a spectator. The full `state` and "
-                       "`events` are still returned, for the host.",
-        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 15}, {"type": "null"}]})
-
-
-class CheckRequest(ActionRequest):
-    """Check one action without applying it."""
-
-
-class ScoreRequest(StateRequest):
-    """Score a state."""
-
-
-class ViewRequest(StateRequest):
-    player = SeatField(required=True, allow_none=True, metadata={
-        "description": "The seat whose view to return; `null` for a spectator.",
-        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 15}, {"type": "null"}]})
-
-
-class ReplayRequest(_Request):
-    setup = fields.Nested(Setup, required=True)
-    actions = fields.List(ObjectField(metadata=_ref("Action", "One action.")), required=True,
-                          validate=validate.Length(max=20_000), metadata={
-                              "description": "The actions in order: the players' decisions, plus the "
-                                             "chance outcomes in `chance: table` games."})
-    for_player = SeatField(allow_none=True, metadata={
-        "description": "Also answer what this seat may see: `view` (its view of the final "
-                       "state) and `events_for_player` (every step's events, each card it may "
-                       "not see before or after that step replaced by `\"hidden\"`, as `apply` "
-                       "does); `null`: a spectator. The full answer is still returned.",
-        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 15}, {"type": "null"}]})
-
-
-# ------------------------------------------- the same requests as shape specs
-class _NonEmptyStr(shape.Str):
-    """A string of 1 to ``max_length`` characters (as ``validate.Length(1, n)``)."""
-
-    def ok(self, value, depth):
-        return isinstance(value, str) and 0 < len(value) <= self.max_length
-
-
-_OBJECT = shape.Obj({}, extra=True)  # any JSON object, contents checked later
+_OBJECT = shape.Obj({}, extra=True)  # any JSON object, its contents checked later
 _SEAT = shape.Int(0, 15)
-_SEAT_OR_CHANCE = shape.OneOf(_SEAT, shape.Enum("chance"))
-_SETUP_FIELDS = {
-    "players": shape.OneOf(shape.Int(1, MAX_PLAYERS_LISTED),
-                           shape.ListOf(_OBJECT, max_items=MAX_PLAYERS_LISTED, min_items=1)),
-}
-_SETUP_OPTIONAL = {"options": shape.Nullable(_OBJECT), "seed": shape.Nullable(shape.Int(0, MAX_SEED)),
-                   "card_set": _NonEmptyStr(max_length=64)}
-_SETUP = shape.Obj(_SETUP_FIELDS, _SETUP_OPTIONAL)
-_STATE = {"state": _OBJECT}
-_ACTION = {"state": _OBJECT, "action": _OBJECT}
 
-#: request schema → the shape spec accepting exactly the envelopes its ``load`` accepts
-ENVELOPE_SHAPES: dict[type[Schema], shape.Spec] = {
-    NewRequest: shape.Obj(_SETUP_FIELDS, {**_SETUP_OPTIONAL, "for_player": shape.Nullable(_SEAT)}),
-    LegalActionsRequest: shape.Obj(_STATE, {"player": shape.Nullable(_SEAT_OR_CHANCE)}),
-    ApplyRequest: shape.Obj(_ACTION, {"for_player": shape.Nullable(_SEAT)}),
-    CheckRequest: shape.Obj(_ACTION),
-    ScoreRequest: shape.Obj(_STATE),
-    ViewRequest: shape.Obj({**_STATE, "player": shape.Nullable(_SEAT)}),
-    ReplayRequest: shape.Obj({"setup": _SETUP, "actions": shape.ListOf(_OBJECT, max_items=20_000)},
-                             {"for_player": shape.Nullable(_SEAT)}),
-}
+
+def _for_player(what: str, rest: str) -> shape.Spec:
+    return shape.Nullable(_SEAT, description=(
+        f"Also answer what this seat may see: {what}; `null`: a spectator. {rest}"))
+
+
+_FOR_HOST = "The full `state` and `events` are still returned, for the host."
+
+
+STATE = shape.Ref("GameState", _OBJECT, "A full game state.")
+ACTION = shape.Ref("Action", _OBJECT, "An action object, as `legal-actions` lists it.")
+
+SETUP = Envelope("Setup", shape.Obj({
+    "players": shape.OneOf(
+        shape.Int(1, MAX_PLAYERS_LISTED),
+        shape.ListOf(shape.Ref("PlayerSetup", _OBJECT), max_items=MAX_PLAYERS_LISTED,
+                     min_items=1),
+        message=N_("must be a player count or a list of player setups"),
+        description="A player count, or one setup object per player (e.g. "
+                    "`{\"name\": \"Ann\"}`; some games take more, such as a Kozyablo deck)."),
+}, {
+    "options": shape.Default(shape.Nullable(_OBJECT, description=(
+        "Game options by name; omitted ones take their defaults (`GET /v1/games/{game}` "
+        "lists them).")), None),
+    "seed": shape.Default(shape.Nullable(shape.Int(0, MAX_SEED), description=(
+        "Seed of the chance generator (`chance: server`); random when omitted. Same seed "
+        "and actions, same game.")), None),
+    "card_set": shape.Default(shape.Str(64, non_empty=True, description=(
+        "Card set id (`GET /v1/games/{game}` lists them).")), "reference"),
+}))  # how a game starts: the same fields as `new`
+
+NEW = Envelope("NewRequest", shape.Obj(SETUP.spec.required, {
+    **SETUP.spec.optional,
+    "for_player": _for_player("`view` (its view of the new state) and `events_for_player` "
+                              "(the setup events with every card it may not see replaced by "
+                              "`\"hidden\"`), as `apply` and `replay` do", _FOR_HOST),
+}))
+LEGAL_ACTIONS = Envelope("LegalActionsRequest", shape.Obj({"state": STATE}, {
+    "player": shape.Default(shape.Nullable(shape.OneOf(_SEAT, shape.Enum("chance")), description=(
+        "Only this player's actions (a seat, or `chance`); all pending players when "
+        "omitted.")), None)}))
+APPLY = Envelope("ApplyRequest", shape.Obj({"state": STATE, "action": ACTION}, {
+    "for_player": _for_player("`view` (its view of the new state) and `events_for_player` "
+                              "(the events with every card it may not see replaced by "
+                              "`\"hidden\"`)", _FOR_HOST)}))
+CHECK = Envelope("CheckRequest", shape.Obj({"state": STATE, "action": ACTION}))
+SCORE = Envelope("ScoreRequest", shape.Obj({"state": STATE}))
+VIEW = Envelope("ViewRequest", shape.Obj({"state": STATE, "player": shape.Nullable(
+    _SEAT, description="The seat whose view to return; `null` for a spectator.")}))
+REPLAY = Envelope("ReplayRequest", shape.Obj({
+    "setup": shape.Ref("Setup", SETUP.spec),
+    "actions": shape.ListOf(shape.Ref("Action", _OBJECT, "One action."),
+                            max_items=MAX_REPLAY_ACTIONS, description=(
+                                "The actions in order: the players' decisions, plus the chance "
+                                "outcomes in `chance: table` games.")),
+}, {"for_player": _for_player(
+    "`view` (its view of the final state) and `events_for_player` (every step's events, each "
+    "card it may not see before or after that step replaced by `\"hidden\"`, as `apply` does)",
+    "The full answer is still returned.")}))
+
+#: every request envelope by component name (``service.openapi`` documents them)
+REQUESTS = {e.name: e for e in (SETUP, NEW, LEGAL_ACTIONS, APPLY, CHECK, SCORE, VIEW, REPLAY)}
+
+
+class Setup(Schema):
+    """``SETUP`` for a blueprint's own marshmallow schema (``fields.Nested(Setup)``): it
+    loads with the one declaration, and ``service.openapi`` documents it as ``Setup``."""
+
+    def load(self, data, **kwargs):
+        try:
+            return SETUP.load(data)
+        except MalformedInput as exc:
+            raise ValidationError(exc.errors) from None
 
 
 # ----------------------------------------------------------------- responses
@@ -490,39 +439,3 @@ class ProblemTypeInfo(_Response):
 
 class ProblemTypeList(_Response):
     problem_types = fields.List(fields.Nested(ProblemTypeInfo), required=True)
-
-
-def flatten_messages(messages, prefix: str = "") -> dict[str, list[str]]:
-    """Marshmallow's nested messages as ``{"field.path": [messages]}``.
-
-    >>> flatten_messages({"setup": {"players": ["bad"]}, "x": ["Unknown field."]})
-    {'setup.players': ['bad'], 'x': ['unknown field']}
-    """
-    out: dict[str, list[str]] = {}
-    if isinstance(messages, dict):
-        for key, sub in messages.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            for k, v in flatten_messages(sub, path).items():
-                out.setdefault(k, []).extend(v)
-    elif isinstance(messages, list):
-        for m in messages:
-            if isinstance(m, (dict, list)):
-                for k, v in flatten_messages(m, prefix).items():
-                    out.setdefault(k, []).extend(v)
-            else:
-                out.setdefault(prefix or "body", []).append(_plain(str(m)))
-    else:
-        out.setdefault(prefix or "body", []).append(_plain(str(messages)))
-    return out
-
-
-_PLAIN = {"Unknown field.": "unknown field",
-          "Missing data for required field.": "missing required field",
-          "Field may not be null.": "may not be null",
-          "Not a valid integer.": "must be an integer",
-          "Not a valid string.": "must be a string",
-          "Not a valid list.": "must be a list"}
-
-
-def _plain(message: str) -> str:
-    return _PLAIN.get(message, message)

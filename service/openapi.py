@@ -2,8 +2,9 @@
 
 Two sources, so the documented shapes and the enforced shapes cannot drift:
 
-* the marshmallow envelopes in ``schemas/envelopes.py`` (requests, responses,
-  ``Problem``), converted by apispec's marshmallow plugin;
+* the envelopes in ``schemas/envelopes.py``: the requests' JSON Schema from
+  their shape declarations (the same that checks them), the responses and
+  ``Problem`` from marshmallow by apispec's marshmallow plugin;
 * each engine's shape specs (``game.state_spec``, ``game.action_specs``,
   ``game.player_setup_spec``) as JSON Schema: components ``<Game>State``,
   ``<Game>Action`` (one of its action types, each a component of its own),
@@ -54,6 +55,7 @@ import sys
 import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import make_schema_key
 
 import card_db
 from schemas import envelopes
@@ -271,8 +273,12 @@ def build_spec(modules=None) -> APISpec:
     spec.components.schema("PlayerSetup", {
         "description": "A per-player setup of the game in the path.",
         "anyOf": [{"$ref": f"#/components/schemas/{n}PlayerSetup"} for n in by_name]})
-    for name in ENVELOPES:
-        spec.components.schema(name, schema=getattr(envelopes, name))
+    for name in ENVELOPES:  # requests: their one declaration's JSON Schema (shape)
+        request = envelopes.REQUESTS.get(name)
+        spec.components.schema(name, request.schema() if request else None,
+                               schema=None if request else getattr(envelopes, name))
+    # a blueprint's marshmallow ``fields.Nested(envelopes.Setup)`` is that component
+    plugin.converter.refs[make_schema_key(envelopes.Setup())] = "Setup"
 
     spec.components.parameter("game", "path", {
         "description": "Game id.", "required": True,

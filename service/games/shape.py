@@ -1,28 +1,40 @@
-"""A tiny declarative shape language for JSON states and actions.
+"""A tiny declarative shape language for JSON states, actions and request envelopes.
 
-Each game declares the shape of its state and actions once with these specs.
-The same declaration
+Each game declares the shape of its state and actions once with these specs
+(and ``schemas.envelopes`` the request envelopes).  From that one declaration:
 
-* checks incoming JSON fast (a few µs for a typical state — a marshmallow
-  ``load`` of the same state costs about 1 ms, too much for the hot path),
-  collecting every problem with its field path; and
-* exports a JSON Schema for ``openapi.yaml``, so the documented shape and the
-  enforced shape cannot drift apart.
+* ``schema()`` exports JSON Schema: what ``openapi.yaml`` documents, and
+* what ``check`` enforces: the exported schema compiled by jsonschema-rs
+  answers whether a value is valid (a few µs for a mid-game state; chosen by
+  measurement over ``fastjsonschema`` and the spec's own Python checks:
+  ``python -m bench validation``), and only a value it refuses is walked by
+  ``validate``, which names every problem with its field path and an English
+  message (``N_``, translated per request).
+
+Every rule is one JSON Schema can say, so both agree on every value (but
+``MAX_DEPTH``, a bound on the spec itself: a spec that deep is checked by
+``validate`` alone).  Numbers follow JSON Schema: ``1.0`` is the integer
+``1`` (the HTTP layer reads such a number as an ``int``:
+``service.http.body.integral``).
 
 >>> spec = Obj({"turn": Int(minimum=1), "hand": ListOf(Str())})
 >>> check(spec, {"turn": 0, "hand": ["a", 3]}, "state")
 {'state.turn': ['must be at least 1'], 'state.hand.1': ['must be a string']}
->>> check(spec, {"turn": 1, "hand": []}, "state")
-{}
+>>> check(spec, {"turn": 1, "hand": []}, "state"), check(spec, {"turn": 1.0, "hand": []})
+({}, {})
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import jsonschema_rs
 
 from service.games.messages import N_
 
 Errors = dict[str, list[str]]
+#: a spec nested deeper than this refuses every value there (no real spec is near it)
 MAX_DEPTH = 32
 
 
@@ -30,13 +42,30 @@ def _add(errors: Errors, path: str, message: str) -> None:
     errors.setdefault(path, []).append(message)
 
 
+def _is_int(value: Any) -> bool:
+    """An integer as JSON Schema reads one: ``3`` or ``3.0``, never ``true``."""
+    return (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, float) and value.is_integer())
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``1 == 1.0``, but ``true`` is not ``1``.
+
+    >>> _json_equal(1, 1.0), _json_equal(True, 1), _json_equal("a", "a"), _json_equal([1], [1])
+    (True, False, True, False)
+    """
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and not isinstance(a, (dict, list)) and a == b
+
+
 class Spec:
     """Base class: ``validate`` appends to ``errors``; ``schema`` is JSON Schema.
 
-    ``ok(value, depth)`` is the fast path of ``check``: ``True`` exactly when
-    ``validate`` would add no error, found without building any field path
-    or message (a valid state is the common case on the hot path).  A spec
-    without its own ``ok`` falls back to ``validate``.
+    ``ok(value)`` is the fast verdict (the compiled schema, see ``compiled``):
+    ``True`` exactly when ``validate`` would add no error.
     """
 
     description: str | None = None
@@ -44,10 +73,8 @@ class Spec:
     def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         raise NotImplementedError
 
-    def ok(self, value: Any, depth: int) -> bool:
-        errors: Errors = {}
-        self.validate(value, "", errors, depth)
-        return not errors
+    def ok(self, value: Any, depth: int = 0) -> bool:
+        return compiled(self)(value)
 
     def schema(self) -> dict:
         raise NotImplementedError
@@ -66,9 +93,6 @@ class Any_(Spec):
         if depth > MAX_DEPTH:
             _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
 
-    def ok(self, value, depth):
-        return depth <= MAX_DEPTH
-
     def schema(self):
         return self._described({})
 
@@ -81,9 +105,6 @@ class Bool(Spec):
         if not isinstance(value, bool):
             _add(errors, path, N_("must be a boolean"))
 
-    def ok(self, value, depth):
-        return isinstance(value, bool)
-
     def schema(self):
         return self._described({"type": "boolean"})
 
@@ -94,17 +115,12 @@ class Int(Spec):
         self.minimum, self.maximum, self.description = minimum, maximum, description
 
     def validate(self, value, path, errors, depth):
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not _is_int(value):
             _add(errors, path, N_("must be an integer"))
         elif self.minimum is not None and value < self.minimum:
             _add(errors, path, N_("must be at least {minimum}", minimum=self.minimum))
         elif self.maximum is not None and value > self.maximum:
             _add(errors, path, N_("must be at most {maximum}", maximum=self.maximum))
-
-    def ok(self, value, depth):
-        return (isinstance(value, int) and not isinstance(value, bool)
-                and (self.minimum is None or value >= self.minimum)
-                and (self.maximum is None or value <= self.maximum))
 
     def schema(self):
         out = {"type": "integer"}
@@ -116,8 +132,10 @@ class Int(Spec):
 
 
 class Str(Spec):
-    def __init__(self, max_length: int = 200, description: str | None = None):
-        self.max_length, self.description = max_length, description
+    def __init__(self, max_length: int = 200, description: str | None = None,
+                 non_empty: bool = False):
+        self.max_length, self.non_empty = max_length, non_empty
+        self.description = description
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, str):
@@ -125,12 +143,14 @@ class Str(Spec):
         elif len(value) > self.max_length:
             _add(errors, path, N_("longer than {max_length} characters",
                                   max_length=self.max_length))
-
-    def ok(self, value, depth):
-        return isinstance(value, str) and len(value) <= self.max_length
+        elif self.non_empty and not value:
+            _add(errors, path, N_("empty"))
 
     def schema(self):
-        return self._described({"type": "string", "maxLength": self.max_length})
+        out: dict[str, Any] = {"type": "string", "maxLength": self.max_length}
+        if self.non_empty:
+            out["minLength"] = 1
+        return self._described(out)
 
 
 class Enum(Spec):
@@ -138,13 +158,8 @@ class Enum(Spec):
         self.values, self.description = values, description
 
     def validate(self, value, path, errors, depth):
-        if isinstance(value, (dict, list)) or not any(
-                value == v and type(value) is type(v) for v in self.values):
+        if not any(_json_equal(value, v) for v in self.values):
             _add(errors, path, N_("must be one of {items}", items=", ".join(map(str, self.values))))
-
-    def ok(self, value, depth):
-        return not isinstance(value, (dict, list)) and any(
-            value == v and type(value) is type(v) for v in self.values)
 
     def schema(self):
         return self._described({"enum": list(self.values)})
@@ -158,20 +173,19 @@ class Nullable(Spec):
         if value is not None:
             self.inner.validate(value, path, errors, depth)
 
-    def ok(self, value, depth):
-        return value is None or self.inner.ok(value, depth)
-
     def schema(self):
         inner = dict(self.inner.schema())
         inner.pop("description", None)
-        return self._described({"anyOf": [inner, {"type": "null"}]})
+        forms = inner["anyOf"] if list(inner) == ["anyOf"] else [inner]  # a OneOf: its forms
+        return self._described({"anyOf": [*forms, {"type": "null"}]})
 
 
 class OneOf(Spec):
     """The value must match at least one of ``options`` (tried in order)."""
 
-    def __init__(self, *options: Spec, description: str | None = None):
-        self.options, self.description = options, description
+    def __init__(self, *options: Spec, description: str | None = None,
+                 message: str | None = None):
+        self.options, self.description, self.message = options, description, message
 
     def validate(self, value, path, errors, depth):
         for option in self.options:
@@ -179,10 +193,7 @@ class OneOf(Spec):
             option.validate(value, path, trial, depth)
             if not trial:
                 return
-        _add(errors, path, N_("does not match any allowed form"))
-
-    def ok(self, value, depth):
-        return any(option.ok(value, depth) for option in self.options)
+        _add(errors, path, self.message or N_("does not match any allowed form"))
 
     def schema(self):
         return self._described({"anyOf": [o.schema() for o in self.options]})
@@ -210,23 +221,6 @@ class ListOf(Spec):
         for i, v in enumerate(value):
             item.validate(v, f"{path}.{i}", errors, depth + 1)
 
-    def ok(self, value, depth):
-        if not isinstance(value, list) or not self.min_items <= len(value) <= self.max_items \
-                or depth >= MAX_DEPTH:
-            return False
-        item = self.item
-        if type(item) is Str:  # the commonest list (card ids): no call per item
-            longest = item.max_length
-            for v in value:
-                if not isinstance(v, str) or len(v) > longest:
-                    return False
-            return True
-        ok, depth = item.ok, depth + 1
-        for v in value:
-            if not ok(v, depth):
-                return False
-        return True
-
     def schema(self):
         out = {"type": "array", "items": self.item.schema(), "maxItems": self.max_items}
         if self.min_items:
@@ -253,18 +247,36 @@ class MapOf(Spec):
         for k, v in value.items():
             self.value.validate(v, f"{path}.{k}", errors, depth + 1)
 
-    def ok(self, value, depth):
-        if not isinstance(value, dict) or len(value) > self.max_items or depth >= MAX_DEPTH:
-            return False
-        ok, depth = self.value.ok, depth + 1
-        for v in value.values():
-            if not ok(v, depth):
-                return False
-        return True
-
     def schema(self):
         return self._described({"type": "object", "additionalProperties": self.value.schema(),
                                 "maxProperties": self.max_items})
+
+
+class Ref(Spec):
+    """Checked as ``spec``; documented as a ``$ref`` to the OpenAPI component
+    ``name`` (which the document defines: a game's state, an action…)."""
+
+    def __init__(self, name: str, spec: Spec, description: str | None = None):
+        self.name, self.spec, self.description = name, spec, description
+
+    def validate(self, value, path, errors, depth):
+        self.spec.validate(value, path, errors, depth)
+
+    def schema(self):
+        return {**self._described({}), "$ref": f"#/components/schemas/{self.name}"}
+
+
+class Default(Spec):
+    """An optional field's ``spec`` and the value a loader fills in when it is left out."""
+
+    def __init__(self, spec: Spec, value: Any):
+        self.spec, self.value, self.description = spec, value, spec.description
+
+    def validate(self, value, path, errors, depth):
+        self.spec.validate(value, path, errors, depth)
+
+    def schema(self):
+        return {"default": self.value, **self.spec.schema()}
 
 
 class Obj(Spec):
@@ -274,7 +286,6 @@ class Obj(Spec):
                  extra: bool = False, description: str | None = None):
         self.required, self.optional = required, optional or {}
         self.extra, self.description = extra, description
-        self._allowed = frozenset(self.required) | frozenset(self.optional)
 
     def validate(self, value, path, errors, depth):
         if not isinstance(value, dict):
@@ -297,20 +308,6 @@ class Obj(Spec):
                 if key not in self.required and key not in self.optional:
                     _add(errors, prefix + str(key), N_("unknown field"))
 
-    def ok(self, value, depth):
-        if not isinstance(value, dict) or depth >= MAX_DEPTH:
-            return False
-        if not self.extra and not self._allowed.issuperset(value):
-            return False
-        depth += 1
-        for key, spec in self.required.items():
-            if key not in value or not spec.ok(value[key], depth):
-                return False
-        for key, spec in self.optional.items():
-            if key in value and not spec.ok(value[key], depth):
-                return False
-        return True
-
     def schema(self):
         props = {k: s.schema() for k, s in {**self.required, **self.optional}.items()}
         out = {"type": "object", "properties": props,
@@ -320,121 +317,83 @@ class Obj(Spec):
         return self._described(out)
 
 
+
+
 def check(spec: Spec, value: Any, path: str = "") -> Errors:
     """Every problem of ``value`` against ``spec``, keyed by field path.
 
-    A valid value costs one call of the spec's compiled check (``compiled``:
-    no paths, no messages); the detailed pass runs only to name what is wrong.
-    A spec is compiled on its ``COMPILE_AFTER``-th check (compiling costs a
-    few hundred µs): a spec built for one call never pays it.
+    A valid value costs one call of the compiled schema (``compiled``: no
+    paths, no messages); ``validate`` runs only to name what is wrong.  A
+    spec is compiled on its ``COMPILE_AFTER``-th check (compiling costs up to
+    a millisecond): a spec built for one call never pays it.
     """
     fast = spec.__dict__.get("_compiled")
     if fast is None:
         spec._checks = seen = spec.__dict__.get("_checks", 0) + 1
         if seen >= COMPILE_AFTER:
             fast = compiled(spec)
-    if fast(value) if fast is not None else spec.ok(value, 0):
+    if fast is not None and fast(value):
         return {}
     errors: Errors = {}
     spec.validate(value, path, errors, 0)
     return errors
 
 
-_MISSING = object()
 #: checks of one spec before it is compiled (see ``check``)
 COMPILE_AFTER = 3
 
 
-def compiled(spec: Spec):
-    """``spec.ok(value, 0)`` as one generated function, cached on the spec.
-
-    The spec tree becomes straight-line Python (``isinstance`` tests, bounds,
-    one ``for`` loop per list or map), so checking a valid state makes no
-    call per field.  It answers exactly as ``ok`` does; a spec it cannot
-    inline (``OneOf``, a game's own ``Spec`` subclass) is called through its
-    ``ok``.  Specs are not changed after construction (the cache relies on it).
+def compiled(spec: Spec) -> Callable[[Any], bool]:
+    """The spec's JSON Schema compiled by jsonschema-rs: its ``is_valid``, cached
+    on the spec (specs are not changed after construction).
 
     >>> fast = compiled(Obj({"n": Int(minimum=1)}, {"tags": ListOf(Str(max_length=3))}))
     >>> fast({"n": 1, "tags": ["a"]}), fast({"n": 1, "tags": ["long"]}), fast({"n": 1, "x": 0})
     (True, False, False)
     """
-    consts: dict[str, Any] = {"_MISSING": _MISSING}
-    lines = ["def _fast(v0):"]
-    names = iter(range(1, 1 << 30))
-
-    def const(value) -> str:
-        name = f"_k{len(consts)}"
-        consts[name] = value
-        return name
-
-    def emit(sp: Spec, var: str, depth: int, ind: int) -> None:
-        pad = "    " * ind
-        kind = type(sp)
-        if kind is Any_:
-            if depth > MAX_DEPTH:
-                lines.append(f"{pad}return False")
-        elif kind is Bool:
-            lines.append(f"{pad}if not isinstance({var}, bool): return False")
-        elif kind is Int:
-            cond = f"not isinstance({var}, int) or isinstance({var}, bool)"
-            if sp.minimum is not None:
-                cond += f" or {var} < {sp.minimum!r}"
-            if sp.maximum is not None:
-                cond += f" or {var} > {sp.maximum!r}"
-            lines.append(f"{pad}if {cond}: return False")
-        elif kind is Str:
-            lines.append(f"{pad}if not isinstance({var}, str) or len({var}) > {sp.max_length!r}: "
-                         "return False")
-        elif kind is Enum and sp.values and all(type(x) is str for x in sp.values):
-            lines.append(f"{pad}if type({var}) is not str or {var} not in "
-                         f"{const(frozenset(sp.values))}: return False")
-        elif kind is Nullable:
-            lines.append(f"{pad}if {var} is not None:")
-            lines.append(f"{pad}    pass")
-            emit(sp.inner, var, depth, ind + 1)
-        elif kind in (ListOf, MapOf, Obj) and depth >= MAX_DEPTH:
-            lines.append(f"{pad}return False")  # every value gets an error there
-        elif kind is ListOf:
-            lines.append(f"{pad}if not isinstance({var}, list) or not "
-                         f"{sp.min_items!r} <= len({var}) <= {sp.max_items!r}: return False")
-            item = f"v{next(names)}"
-            lines.append(f"{pad}for {item} in {var}:")
-            lines.append(f"{pad}    pass")
-            emit(sp.item, item, depth + 1, ind + 1)
-        elif kind is MapOf:
-            lines.append(f"{pad}if not isinstance({var}, dict) or len({var}) > {sp.max_items!r}: "
-                         "return False")
-            item = f"v{next(names)}"
-            lines.append(f"{pad}for {item} in {var}.values():")
-            lines.append(f"{pad}    pass")
-            emit(sp.value, item, depth + 1, ind + 1)
-        elif kind is Obj:
-            lines.append(f"{pad}if not isinstance({var}, dict): return False")
-            if not sp.extra:
-                lines.append(f"{pad}if not {const(sp._allowed)}.issuperset({var}): return False")
-            for key, field in sp.required.items():
-                item = f"v{next(names)}"
-                lines.append(f"{pad}{item} = {var}.get({const(key)}, _MISSING)")
-                lines.append(f"{pad}if {item} is _MISSING: return False")
-                emit(field, item, depth + 1, ind)
-            for key, field in sp.optional.items():
-                item = f"v{next(names)}"
-                lines.append(f"{pad}{item} = {var}.get({const(key)}, _MISSING)")
-                lines.append(f"{pad}if {item} is not _MISSING:")
-                lines.append(f"{pad}    pass")
-                emit(field, item, depth + 1, ind + 1)
-        else:  # OneOf, Enum of mixed values, a game's own Spec subclass
-            lines.append(f"{pad}if not {const(sp)}.ok({var}, {depth}): return False")
-
-    try:
-        emit(spec, "v0", 0, 1)
-        lines.append("    return True")
-        namespace = dict(consts)
-        exec(compile("\n".join(lines), f"<shape check of {type(spec).__name__}>", "exec"),
-             namespace)
-        fast = namespace["_fast"]
-    except (SyntaxError, RecursionError, MemoryError):  # too deeply nested to inline
-        def fast(value, _ok=spec.ok):
-            return _ok(value, 0)
-    spec._compiled = fast
+    fast = spec.__dict__.get("_compiled")
+    if fast is None:
+        if _deeper_than(spec, MAX_DEPTH):
+            def fast(value: Any) -> bool:
+                errors: Errors = {}
+                spec.validate(value, "", errors, 0)
+                return not errors
+        else:
+            schema = spec.schema()
+            refs = {r.name: r.spec.schema() for r in _walk(spec) if isinstance(r, Ref)}
+            if refs:  # where a document's ``$ref`` points: the checked spec
+                schema["components"] = {"schemas": refs}
+            fast = jsonschema_rs.validator_for(schema).is_valid
+        spec._compiled = fast
     return fast
+
+
+def _inside(spec: Spec) -> tuple[list[Spec], list[Spec]]:
+    """(specs at the same level, specs one level down) of ``spec``."""
+    if isinstance(spec, Nullable):
+        return [spec.inner], []
+    if isinstance(spec, OneOf):
+        return list(spec.options), []
+    if isinstance(spec, (Ref, Default)):
+        return [spec.spec], []
+    if isinstance(spec, ListOf):
+        return [], [spec.item]
+    if isinstance(spec, MapOf):
+        return [], [spec.value]
+    if isinstance(spec, Obj):
+        return [], [*spec.required.values(), *spec.optional.values()]
+    return [], []
+
+
+def _deeper_than(spec: Spec, levels: int) -> bool:
+    if levels < 0:
+        return True
+    same, below = _inside(spec)
+    return any(_deeper_than(s, levels) for s in same) or \
+        any(_deeper_than(s, levels - 1) for s in below)
+
+
+def _walk(spec: Spec):
+    yield spec
+    for part in (lambda same, below: same + below)(*_inside(spec)):
+        yield from _walk(part)

@@ -8,6 +8,11 @@ by the schema itself only when that refuses it (for marshmallow's messages);
 the state passes through untouched and the engine's ``validate_state`` then
 checks the state itself.
 
+Numbers follow JSON Schema: ``1.0`` is the integer ``1``.  A body that may
+hold a number written with a fraction or an exponent (``_MAY_HOLD_FLOAT``: a
+byte scan, far cheaper than a walk) has its integral floats made ``int``
+(``integral``), so the validators and the engines only ever see ``1``.
+
 Every failure here is a problem+json answer: a body that is not JSON → 400,
 not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
 (``MAX_CONTENT_LENGTH``: werkzeug refuses a ``Content-Length`` over it;
@@ -22,16 +27,15 @@ not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
 from flask import Response, request
-from marshmallow import Schema, ValidationError, fields
-from marshmallow.utils import missing
+from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
-from schemas.envelopes import ENVELOPE_SHAPES, flatten_messages
-from service.games import shape
+from schemas.envelopes import Envelope
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 
@@ -77,6 +81,35 @@ def read_body() -> bytes:
     return b"".join(parts)
 
 
+#: a number orjson reads as a float may be in the body: a fraction or an exponent
+#: (``1.0``, ``1e3``), or 20 digits and more (past 64 bits), after ``:``, ``,`` or
+#: ``[``; a string holding such bytes only costs a walk
+_MAY_HOLD_FLOAT = re.compile(rb"[:,\[][ \t\n\r]*-?(?:[0-9]+[.eE]|[0-9]{20})")
+
+
+#: a float beyond this is no exact integer (orjson reads a literal past 64 bits as a float)
+MAX_EXACT_FLOAT = 2 ** 53
+
+
+def integral(value: Any) -> Any:
+    """``value`` with every integral float an ``int`` (JSON Schema: ``1.0`` is ``1``); one
+    past ``MAX_EXACT_FLOAT`` (a literal too large for 64 bits) becomes ±infinity, which
+    no integer field takes ("must be an integer", as before).
+
+    >>> integral({"players": 2.0, "seed": 1e3, "odds": [0.5, -0.0], "turn": -1e23})
+    {'players': 2, 'seed': 1000, 'odds': [0.5, 0], 'turn': -inf}
+    """
+    if isinstance(value, float):
+        if not value.is_integer():
+            return value
+        return int(value) if abs(value) <= MAX_EXACT_FLOAT else value * float("inf")
+    if isinstance(value, dict):
+        return {k: integral(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [integral(v) for v in value]
+    return value
+
+
 def read_json() -> dict:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
     if request.environ.get("CONTENT_TYPE") != "application/json" \
@@ -92,54 +125,58 @@ def read_json() -> dict:
         raise MalformedInput({"body": [N_("not valid JSON: {error}", error=str(exc))]}) from None
     if not isinstance(body, dict):
         raise MalformedInput({"body": [N_("must be a JSON object")]})
+    if _MAY_HOLD_FLOAT.search(raw):
+        body = integral(body)
     return body
 
 
-def load_envelope(schema: Schema, body: Any) -> dict:
-    """``schema.load(body)``, with marshmallow's messages as field paths.
-
-    An envelope its compiled shape spec accepts skips marshmallow: the same
-    dict, defaults filled in, at a fraction of the cost.
-    """
-    fast = _fast_loaders.get(schema)
-    if fast is None:
-        fast = _fast_loaders[schema] = fast_loader(schema)
-    if fast:
-        accepts, defaults, nested = fast
-        if accepts(body):
-            out = {**defaults, **body}
-            for name, inner in nested:
-                if name in out:
-                    out[name] = {**inner, **out[name]}
-            return out
+def load_envelope(schema: Envelope | Schema, body: Any) -> dict:
+    """The envelope loaded (defaults filled in), or ``MalformedInput`` naming each field."""
+    if isinstance(schema, Envelope):
+        return schema.load(body)
     try:
         return schema.load(body)
     except ValidationError as exc:
         raise MalformedInput(flatten_messages(exc.messages)) from None
 
 
-_fast_loaders: dict[Schema, tuple | bool] = {}
+def flatten_messages(messages, prefix: str = "") -> dict[str, list[str]]:
+    """Marshmallow's nested messages as ``{"field.path": [messages]}``.
 
-
-def _defaults(schema: Schema) -> dict:
-    return {name: f.load_default() if callable(f.load_default) else f.load_default
-            for name, f in schema.fields.items() if f.load_default is not missing}
-
-
-def fast_loader(schema: Schema) -> tuple | bool:
-    """(compiled check, defaults, [(nested field, its defaults)]) for a schema in
-    ``ENVELOPE_SHAPES`` loaded as declared; ``False`` for any other (marshmallow).
+    >>> flatten_messages({"setup": {"players": ["bad"]}, "x": ["Unknown field."]})
+    {'setup.players': ['bad'], 'x': ['unknown field']}
     """
-    spec = ENVELOPE_SHAPES.get(type(schema))
-    if spec is None or schema.only is not None or schema.exclude or schema.partial \
-            or schema.unknown != "raise":
-        return False
-    nested = [(name, _defaults(f.schema)) for name, f in schema.fields.items()
-              if isinstance(f, fields.Nested)]
-    return shape.compiled(spec), _defaults(schema), [(n, d) for n, d in nested if d]
+    out: dict[str, list[str]] = {}
+    if isinstance(messages, dict):
+        for key, sub in messages.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            for k, v in flatten_messages(sub, path).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(messages, list):
+        for m in messages:
+            if isinstance(m, (dict, list)):
+                for k, v in flatten_messages(m, prefix).items():
+                    out.setdefault(k, []).extend(v)
+            else:
+                out.setdefault(prefix or "body", []).append(_plain(str(m)))
+    else:
+        out.setdefault(prefix or "body", []).append(_plain(str(messages)))
+    return out
 
 
-def read_envelope(schema: Schema) -> dict:
+_PLAIN = {"Unknown field.": "unknown field",
+          "Missing data for required field.": "missing required field",
+          "Field may not be null.": "may not be null",
+          "Not a valid integer.": "must be an integer",
+          "Not a valid string.": "must be a string",
+          "Not a valid list.": "must be a list"}
+
+
+def _plain(message: str) -> str:
+    return _PLAIN.get(message, message)
+
+
+def read_envelope(schema: Envelope | Schema) -> dict:
     """Read the JSON body and validate it against an envelope schema."""
     return load_envelope(schema, read_json())
 

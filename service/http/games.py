@@ -31,13 +31,8 @@ from service.redaction import ReplayRedaction, events_for
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
-NEW = envelopes.NewRequest()
-LEGAL_ACTIONS = envelopes.LegalActionsRequest()
-APPLY = envelopes.ApplyRequest()
-CHECK = envelopes.CheckRequest()
-SCORE = envelopes.ScoreRequest()
-VIEW = envelopes.ViewRequest()
-REPLAY = envelopes.ReplayRequest()
+NEW, LEGAL_ACTIONS, APPLY = envelopes.NEW, envelopes.LEGAL_ACTIONS, envelopes.APPLY
+CHECK, SCORE, VIEW, REPLAY = envelopes.CHECK, envelopes.SCORE, envelopes.VIEW, envelopes.REPLAY
 
 #: query parameters of ``/cards`` that are not card-field filters
 CARD_QUERY_KEYS = ("set", "q")
