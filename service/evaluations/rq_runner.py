@@ -11,10 +11,12 @@ so an expired id answers 410 instead of 404 (until it is removed).
 
 What is RQ's and what is ours:
 
-* progress (ours): each chunk writes its share (0..1) into one small hash
-  per evaluation, ``referee:evaluation:<id>:progress`` — never into the job
-  hashes, which the aggregate's dependency check WATCHes (a write there
-  makes RQ retry a chunk's success transaction); the status averages them;
+* progress (ours; RQ has none): each chunk writes its share (0..1) into
+  one small hash per evaluation, ``referee:evaluation:<id>:progress`` —
+  never into the job hashes (``job.meta``), which the aggregate's
+  dependency check WATCHes (a write there made RQ retry a chunk's success
+  transaction: 9–16 of 128 chunks left behind, docs/operations.md); the
+  status averages them;
 * an outcome is written once (ours): the first aggregate (or status read)
   to see the evaluation end stores ``referee:evaluation:<id>:outcome``
   (``SET NX``) and every later read answers it — a finished evaluation never
@@ -27,11 +29,12 @@ What is RQ's and what is ours:
   abandoned-job handling (``StartedJobRegistry.cleanup``) retries the job
   once (``Retry(max=1)``) or fails it and releases its dependents; ``reap``
   runs it from a status poll, every worker's maintenance runs it too, and
-  ``abandoned_incident`` (its exception handler) records the incident;
+  ``abandoned_incident`` (its exception handler) records the incident
+  (a machine kill is retried 4.1–4.6 s later; docs/operations.md);
 * cancellation: ``job.cancel()`` (RQ's) for the jobs still waiting,
   ``send_stop_job_command`` (RQ's) for the running ones, and a flag key
   (ours) that a chunk checks when it starts and at every progress report,
-  for a job dequeued between the two;
+  for a job dequeued between the two (the embedded runner's only way);
 * backpressure (ours): a submission is refused (``Busy``, HTTP 503) when the
   jobs waiting on the queue would pass ``REFEREE_MAX_QUEUED``
   (``runner.admit``).
