@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from service.games.draft import Draft
 from service.games.kozyablo import effects
@@ -47,7 +46,8 @@ KEYWORDS: dict[str, Keyword] = {
 }
 
 
-def offered(state: KozyabloState, cat: Catalogue, source: str) -> list[tuple[str, str, effects.Effect]]:
+def offered(state: KozyabloState, cat: Catalogue, source: str) -> list[tuple[str, str,
+            effects.Effect]]:
     """``[(key, mark, effect)]`` of a source: its keyword abilities, then its activated ones."""
     f = cat.faces[face(source)]
     out: list[tuple[str, str, effects.Effect]] = []
@@ -96,7 +96,8 @@ def _choices(state: KozyabloState, cat: Catalogue, seat: int, source: str, key: 
                            sector=sector_of(state, source), source=source)
 
 
-def check(state: KozyabloState, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> tuple[str, dict]:
+def check(state: KozyabloState, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> tuple[str,
+          dict]:
     """``(mark, effect)`` of a legal use, or raise ``ValueError(reason)``."""
     source = action["source"]
     seat = action["player"]

@@ -361,7 +361,8 @@ MAIN: dict[str, MainAction] = {
     "play_card": MainAction(
         "Play a card from hand (KOZ-17 … KOZ-23): `sector` for a creature, `target` for an "
         "artifact, the effect's choice for magic/events.", {"card": ID}, optional=CHOICE,
-        check=reads(_check_play), resolve=turn.declare, legal=reads(_list_plays), carry=_carry_play),
+        check=reads(_check_play), resolve=turn.declare, legal=reads(_list_plays),
+        carry=_carry_play),
     "draw": MainAction("Draw the top card of your deck (KOZ-15).", {},
                        check=reads(_check_draw), resolve=turn.declare, legal=reads(_list_draw),
                        carry=_carry_draw),
@@ -370,7 +371,8 @@ MAIN: dict[str, MainAction] = {
         {"from": ID, "to": ID, "units": s.ListOf(ID, min_items=1, max_items=30)},
         check=reads(check_move), resolve=turn.declare, legal=reads(_list_moves), carry=_carry_move),
     "attack": MainAction("Declare an attack in a sector (KOZ-24).", {"sector": ID},
-                         check=reads(_check_attack), resolve=turn.declare, legal=reads(_list_attacks),
+                         check=reads(_check_attack), resolve=turn.declare,
+                         legal=reads(_list_attacks),
                          carry=_carry_attack),
     "use_ability": MainAction(
         "Use an on-table ability by name: 'regeneration', 'shadow' or the `name` of an "

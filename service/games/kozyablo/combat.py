@@ -12,8 +12,9 @@ attacking player's first, then the others in turn order after the attacker
 (RULING KOZ-52; in a retreat attack, in turn order after the leaving player);
 several of one player at that speed: that player chooses (RULING).  Every
 creature and building there takes part, of every player (RULING KOZ-52): a
-striker picks among the cards of all other players in the combat.  The controller picks the target(s) (KOZ-26) among the
-legal ones.  When a creature with Evasion is targeted by a non-Area strike,
+striker picks among the cards of all other players in the combat.  The
+controller picks the target(s) (KOZ-26) among the legal ones.  When a creature
+with Evasion is targeted by a non-Area strike,
 its controller may discard a card to make the striker miss (KOZ-46).  When a
 creature is hit, an allied Defender in the sector may take the whole strike
 onto itself; the strike is then resolved against the Defender (KOZ-45).  When
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
-from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import (
     can_strike,
     flyer_reached,
@@ -67,7 +68,7 @@ def start(draft: Draft, cat: Catalogue, seat: int, sector: str, events: list[dic
            events, "KOZ-41")
     fighters = [u for u, d in root["units"].items() if d["sector"] == sector and not d["shadow"]]
     fighters += [b for b, d in root["buildings"].items()
-                 if d["sector"] == sector and cat.faces[b.partition(".")[2].partition("#")[0]].attack > 0]
+                 if d["sector"] == sector and cat.faces[face(b)].attack > 0]
     root["combat"] = {"sector": sector, "attacker": seat, "kind": "attack",
                       "waiting": sorted(fighters), "current": None, "strikes_left": 0,
                       "hits": [], "area": False}
@@ -85,7 +86,7 @@ def start_retreat(draft: Draft, cat: Catalogue, seat: int, sector: str, to: str,
                 and unit_stats(root, cat, u).attack > 0]
     strikers += [b for b, d in root["buildings"].items()
                  if d["sector"] == sector and d["owner"] != seat
-                 and cat.faces[b.partition(".")[2].partition("#")[0]].attack > 0]
+                 and cat.faces[face(b)].attack > 0]
     if not strikers:
         return False
     root["combat"] = {"sector": sector, "attacker": seat, "kind": "retreat",
@@ -153,7 +154,8 @@ def check_strike(state: KozyabloState, cat: Catalogue, action: dict) -> None:
         raise RuleViolation("KOZ-26", N_("a strike has exactly one target"))
 
 
-def _why_not_target(state: KozyabloState, cat: Catalogue, seat: int | None, unit: str, t: str) -> None:
+def _why_not_target(state: KozyabloState, cat: Catalogue, seat: int | None, unit: str,
+                    t: str) -> None:
     """Raise the clause that keeps ``unit`` from striking ``t``, when it is a
     creature's own (KOZ-41 shadow, KOZ-30 Flying, KOZ-36a Weapon protection)."""
     tgt = state["units"].get(t)
@@ -313,7 +315,8 @@ def striker(state: KozyabloState) -> str:
     return current
 
 
-def resolve_hit(draft: Draft, cat: Catalogue, striker: str, target: str, events: list[dict]) -> None:
+def resolve_hit(draft: Draft, cat: Catalogue, striker: str, target: str,
+                events: list[dict]) -> None:
     """Damage ``target``; KOZ-44 Vampirism heals the striker."""
     root = typed(draft.root)
     dmg = strike_damage(root, cat, striker, target)

@@ -18,7 +18,8 @@ def striker_stats(state: KozyabloState, cat: Catalogue, sid: str) -> Stats:
     return unit_stats(state, cat, sid) if sid in state["units"] else building_stats(cat, sid)
 
 
-def can_strike(state: KozyabloState, cat: Catalogue, striker_abilities: frozenset, target: str) -> bool:
+def can_strike(state: KozyabloState, cat: Catalogue, striker_abilities: frozenset,
+               target: str) -> bool:
     """Whether a striker with ``striker_abilities`` may choose ``target``.
 
     KOZ-30 Flying: a flyer can be struck only by flyers, KOZ-33 archers and
@@ -56,8 +57,9 @@ def strike_damage(state: KozyabloState, cat: Catalogue, striker: str, target: st
     """Damage a strike of ``striker`` deals to ``target`` (a creature, building or capital).
 
     KOZ-36 Weapon protection (0 from a striker without KOZ-35 Magic weapon or
-    KOZ-34 Magic attack, even as Area's second target: RULING KOZ-36a), KOZ-37 Arrow protection, KOZ-38 Magic protection,
-    KOZ-43 Undead (+1 from Magic weapon / Magic attack), then KOZ-39 Armor X
+    KOZ-34 Magic attack, even as Area's second target: RULING KOZ-36a), KOZ-37 Arrow
+    protection, KOZ-38 Magic protection, KOZ-43 Undead (+1 from Magic weapon / Magic
+    attack), then KOZ-39 Armor X
     (never below 1, not against Magic attack); capitals have Armor 2 (KOZ-49).
     """
     s = striker_stats(state, cat, striker)
@@ -85,7 +87,8 @@ def strike_damage(state: KozyabloState, cat: Catalogue, striker: str, target: st
     return dmg
 
 
-def magic_damage(state: KozyabloState, cat: Catalogue, target: str, amount: int, from_magic: bool) -> int:
+def magic_damage(state: KozyabloState, cat: Catalogue, target: str, amount: int,
+                 from_magic: bool) -> int:
     """Damage of an effect (a magic card when ``from_magic``): KOZ-43 Undead +1."""
     if from_magic and target in state["units"] and \
             "undead" in unit_stats(state, cat, target).abilities:

@@ -46,7 +46,8 @@ def may_take(state: KozyabloState, cat: Catalogue, uid: str, pending: PendingEff
     return not (pending["undead_immune"] and "undead" in ab)
 
 
-def defenders(state: KozyabloState, cat: Catalogue, target: str, pending: PendingEffect) -> list[str]:
+def defenders(state: KozyabloState, cat: Catalogue, target: str,
+              pending: PendingEffect) -> list[str]:
     """KOZ-45: allies in ``target``'s sector with Defender that may take its damage."""
     d = state["units"].get(target)
     if d is None:
@@ -65,7 +66,8 @@ def reaction(state: KozyabloState, cat: Catalogue) -> dict:
             "options": defenders(state, cat, target, pending)}
 
 
-def deal(draft: Draft, cat: Catalogue, seat: int, effect: dict, units: list[str], events: list[dict],
+def deal(draft: Draft, cat: Catalogue, seat: int, effect: dict, units: list[str],
+         events: list[dict],
          *, from_magic: bool, source: str | None) -> bool:
     """Deal ``effect``'s damage to ``units``; False when it waits for a Defender decision.
 

@@ -51,7 +51,8 @@ class Use:
     source: str | None = None
 
 
-def affected(state: KozyabloState, cat: Catalogue, uid: str, effect: Effect, from_magic: bool) -> bool:
+def affected(state: KozyabloState, cat: Catalogue, uid: str, effect: Effect,
+             from_magic: bool) -> bool:
     """May this effect reach creature ``uid`` at all?"""
     unit = state["units"][uid]
     if unit["shadow"]:
@@ -76,7 +77,8 @@ def _side_ok(side: str | None, owner: int, seat: int) -> bool:
 
 
 #: ``choices(state, cat, seat, effect, from_magic, sector, source)``
-Chooser = Callable[[KozyabloState, Catalogue, int, Effect, bool, "str | None", "str | None"], list[dict]]
+Chooser = Callable[[KozyabloState, Catalogue, int, Effect, bool, "str | None", "str | None"],
+                   list[dict]]
 #: ``reached(state, cat, use)``: the creatures an effect reaches with its choice
 Reacher = Callable[[KozyabloState, Catalogue, Use], list[str]]
 
@@ -95,7 +97,8 @@ class Target:
     choiceless: bool = False
 
 
-def _choose_creature(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_creature(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
+                     from_magic: bool,
                      sector: str | None, source: str | None) -> list[dict]:
     side = TARGETS[effect["target"]].side
     return [{"target": u} for u, d in state["units"].items()
@@ -130,22 +133,26 @@ def _choose_squad(state: KozyabloState, cat: Catalogue, seat: int, effect: Effec
     return [{"sector": s} for s in sorted(sectors)]
 
 
-def _choose_nothing(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_nothing(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
+                    from_magic: bool,
                     sector: str | None, source: str | None) -> list[dict]:
     return [{}]
 
 
-def _choose_building(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_building(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
+                     from_magic: bool,
                      sector: str | None, source: str | None) -> list[dict]:
     return [{"target": b} for b, d in state["buildings"].items() if d["owner"] != seat]
 
 
-def _choose_lasting(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_lasting(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
+                    from_magic: bool,
                     sector: str | None, source: str | None) -> list[dict]:
     return [{"target": m} for m in state["lasting"]]
 
 
-def _choose_capital(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
+def _choose_capital(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
+                    from_magic: bool,
                     sector: str | None, source: str | None) -> list[dict]:
     """RULING KOZ-51: which enemy capital, with more than two players."""
     if len(state["players"]) > 2:

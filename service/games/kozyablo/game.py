@@ -4,7 +4,9 @@ The class wires the declarative parts (options, shapes) to the concept
 modules: ``deck`` (KOZ-1…6), ``setup`` (KOZ-7…10, chance), ``sectors``
 (KOZ-11…13), ``turn`` (KOZ-14…16a, 47…50), ``play`` (KOZ-17…23), ``combat``
 (KOZ-24…29), ``damage`` + ``stats`` (KOZ-30…46), ``effects`` (the effect
-engine) + ``effect_damage`` (its damage offered to Defenders, KOZ-45), ``abilities``, ``views``, ``invariants``.
+engine) + ``effect_damage`` (its damage offered to Defenders, KOZ-45), ``abilities``,
+``views``, ``invariants``.  ``actions`` declares every action type once (the main
+actions of KOZ-15 with the response window of KOZ-16), ``state`` the state's types.
 
 Two to four players (RULINGS KOZ-51…53; two is the rulebook's duel).
 Decisions in order: the lots (chance), six reveals each, mulligans in turn
@@ -31,12 +33,12 @@ from service.games.kozyablo import (
 )
 from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN
 from service.games.kozyablo.cards import Catalogue
-from service.games.kozyablo.state import typed
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
     STATE_FIELDS,
 )
+from service.games.kozyablo.state import typed
 from service.games.messages import N_, either
 from service.games.options import Option
 

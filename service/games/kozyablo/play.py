@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.games.draft import Draft
-from service.games.errors import RuleViolation as violation
+from service.games.errors import RuleViolation
 from service.games.kozyablo import effects
 from service.games.kozyablo.cards import Catalogue, Face, face
 from service.games.kozyablo.sectors import (
@@ -85,7 +85,7 @@ def creature_sectors(state: KozyabloState, cat: Catalogue, seat: int) -> list[st
     if enemy_creature_in_capital(state, seat):
         return [cap] if own_ok else []
     out = []
-    for sid, sec in state["sectors"].items():
+    for sid in state["sectors"]:
         if sid == cap:
             if own_ok and not has_opposing_cards(state, sid, seat):
                 out.append(sid)
@@ -111,21 +111,21 @@ def _check_creature(state: KozyabloState, cat: Catalogue, seat: int, f: Face, ac
                     extra: set[str]) -> None:
     """KOZ-17/KOZ-23/KOZ-16a: a creature or hero enters a ``sector``."""
     if extra != {"sector"}:
-        raise violation("KOZ-17", N_("a creature is played with `sector` only"))
+        raise RuleViolation("KOZ-17", N_("a creature is played with `sector` only"))
     sector = action["sector"]
     if sector not in state["sectors"]:
-        raise violation("KOZ-17", N_("no sector {sector!r} on the table", sector=sector))
+        raise RuleViolation("KOZ-17", N_("no sector {sector!r} on the table", sector=sector))
     if sector in creature_sectors(state, cat, seat):
         return
     cap = capital_id(state, seat)
     if enemy_creature_in_capital(state, seat) and sector != cap:
-        raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
+        raise RuleViolation("KOZ-23", N_("an opposing creature stands in your capital: "
                                      "creatures may be played only into your capital"))
     if sector == cap and not garrison_room(state, cat, seat, 1):
         limit = cat.capitals[face(cap)]["garrison"]
-        raise violation("KOZ-16a", N_("your capital's garrison is full ({limit} of "
+        raise RuleViolation("KOZ-16a", N_("your capital's garrison is full ({limit} of "
                                       "{limit} creatures)", limit=limit))
-    raise violation("KOZ-17", N_("a creature cannot be played into a sector with "
+    raise RuleViolation("KOZ-17", N_("a creature cannot be played into a sector with "
                                  "opposing cards or into the opponent's capital"))
 
 
@@ -133,24 +133,24 @@ def _check_artifact(state: KozyabloState, cat: Catalogue, seat: int, f: Face, ac
                     extra: set[str]) -> None:
     """KOZ-21/KOZ-23/KOZ-41: an artifact goes onto a hero of the player (``target``)."""
     if extra != {"target"}:
-        raise violation("KOZ-21", N_("an artifact is played with `target` (a hero) only"))
+        raise RuleViolation("KOZ-21", N_("an artifact is played with `target` (a hero) only"))
     if action["target"] in _heroes_for(state, cat, seat, f):
         return
     tgt = state["units"].get(action["target"])
     if tgt is not None and tgt["shadow"] and tgt["owner"] == seat:
-        raise violation("KOZ-41", N_("a creature in the shadow cannot be the target of a "
+        raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be the target of a "
                                      "card: bring the hero out of the shadow first"))
     if enemy_creature_in_capital(state, seat):
-        raise violation("KOZ-23", N_("an opposing creature stands in your capital: "
+        raise RuleViolation("KOZ-23", N_("an opposing creature stands in your capital: "
                                      "artifacts only onto a hero in your capital"))
-    raise violation("KOZ-21", N_("this artifact may be carried only by {heroes} of yours "
+    raise RuleViolation("KOZ-21", N_("this artifact may be carried only by {heroes} of yours "
                                  "on the table", heroes=joined(f.data["heroes"])))
 
 
 def _check_building(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
                     extra: set[str]) -> None:
     if extra:
-        raise violation("KOZ-22", N_("a building takes no target: it enters your capital"))
+        raise RuleViolation("KOZ-22", N_("a building takes no target: it enters your capital"))
 
 
 def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
@@ -159,22 +159,22 @@ def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
     (KOZ-38 Magic protection, KOZ-41 shadow, KOZ-43 Undead named when they refuse it)."""
     choice = {k: action[k] for k in CHOICE_KEYS if k in action}
     if extra - set(CHOICE_KEYS):
-        raise violation("KOZ-18", N_("unknown fields for a magic or event card"))
+        raise RuleViolation("KOZ-18", N_("unknown fields for a magic or event card"))
     effect, magic = f.data["effect"], f.type == "magic"
     if choice in effects.choices(state, cat, seat, effect, from_magic=magic):
         return
     tgt = state["units"].get(choice.get("target", ""))
     if tgt is not None and tgt["shadow"]:
-        raise violation("KOZ-41", N_("a creature in the shadow cannot be chosen"))
+        raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be chosen"))
     if tgt is not None:
         ab = unit_stats(state, cat, choice["target"]).abilities
         if magic and "magic_protection" in ab and not effect.get("pierces_magic_protection"):
-            raise violation("KOZ-38", N_("that creature has Magic protection: no magic "
+            raise RuleViolation("KOZ-38", N_("that creature has Magic protection: no magic "
                                          "card but Word of Letaro affects it"))
         if effect.get("undead_immune") and "undead" in ab:
-            raise violation("KOZ-43", N_("that creature is Undead, and Undead are immune "
+            raise RuleViolation("KOZ-43", N_("that creature is Undead, and Undead are immune "
                                          "to this card"))
-    raise violation(CARD_TYPES[f.type].rule,
+    raise RuleViolation(CARD_TYPES[f.type].rule,
                     N_("not a legal target for this card: its effect reaches {target}",
                        target=effect['target']))
 
@@ -272,11 +272,11 @@ def check(state: KozyabloState, cat: Catalogue, action: dict) -> None:
     """Raise a ``RuleViolation`` naming the clause unless the play is legal."""
     seat, card = action["player"], action["card"]
     if card not in state["players"][seat]["hand"]:
-        raise violation("KOZ-15", N_("{card!r} is not in your hand", card=card))
+        raise RuleViolation("KOZ-15", N_("{card!r} is not in your hand", card=card))
     f = cat.faces[face(card)]
     why = affordable(state, cat, seat, f)
     if why:
-        raise violation(why.params["rule"], why.params["why"])
+        raise RuleViolation(why.params["rule"], why.params["why"])
     extra = set(action) - {"type", "player", "card"}
     CARD_TYPES[f.type].check(state, cat, seat, f, action, extra)
 

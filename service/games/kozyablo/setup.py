@@ -55,7 +55,8 @@ def resolve_decks(cat: Catalogue, setups: list[dict]) -> list[dict]:
             if race not in cat.decks:
                 violations.append({"rule": "KOZ-1", "player": i, "cards": [],
                                    "reason": N_("no reference deck for race {race!r}; known: "
-                                                "{items}", race=race, items=joined(sorted(cat.decks)))})
+                                                "{items}", race=race,
+                                                items=joined(sorted(cat.decks)))})
                 continue
             deck = cat.decks[race]
         decks.append(deck)
@@ -67,13 +68,13 @@ def resolve_decks(cat: Catalogue, setups: list[dict]) -> list[dict]:
 def initial_state(cat: Catalogue, setups: list[dict], decks: list[dict]) -> dict:
     """KOZ-7/KOZ-8: capitals and sectors out (sectors neutral), six draws queued."""
     players, sectors, queue = [], {}, []
-    for seat, (s, deck) in enumerate(zip(setups, decks)):
+    for seat, (s, deck) in enumerate(zip(setups, decks, strict=True)):
         cap = f"{seat}.{deck['capital']}"
         race = cat.capitals[deck["capital"]]["race"]
         cards = instance_ids(seat, deck["cards"])
         secs = [f"{seat}.{k}" for k in deck["sectors"]]
         sectors[cap] = {"kind": "capital", "owner": seat, "controller": seat}
-        for sid, kind in zip(secs, deck["sectors"]):
+        for sid, kind in zip(secs, deck["sectors"], strict=True):
             sectors[sid] = {"kind": kind, "owner": seat, "controller": None}
         players.append({
             "name": s.get("name", f"Player {seat + 1}"), "race": race, "capital": cap,

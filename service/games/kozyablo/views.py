@@ -177,7 +177,7 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
         mine = [u for u in aliases if state["units"][u]["owner"] == seat]
         pool = sorted([c for c in p["hand"] if c != shown] + p["deck"] + p["aside"] + mine
                       + [a for u in mine for a in state["units"][u]["artifacts"]])
-        for uid, (new, arts) in zip(mine, _cast(state, cat, mine, pool, rng)):
+        for uid, (new, arts) in zip(mine, _cast(state, cat, mine, pool, rng), strict=True):
             cast[uid] = new, arts
             for c in (new, *arts):
                 pool.remove(c)
@@ -263,7 +263,7 @@ def _cast(state: KozyabloState, cat: Catalogue, hidden: list[str], pool: list[st
     if found is None:
         found = search(0, set(), False)
     assert found is not None, "the real cards are a solution"
-    by_uid = dict(zip(order, found))
+    by_uid = dict(zip(order, found, strict=True))
     return [by_uid[uid] for uid in hidden]
 
 
