@@ -1,0 +1,190 @@
+"""``suggest``: rank a player's legal actions by information-set MCTS.
+
+The search (``service.games.ismcts``) starts every iteration from a fresh
+``determinize(state, player, seed)``, so it never peeks: the answer is a
+function of ``view(state, player)``, the parameters and the seed.  A large
+budget fans out like ``playouts`` (root parallelism): chunk ``k`` searches
+``its`` share of the iterations with the seed ``playout_seed(seed, k)``, and
+the aggregate sums the chunks' root statistics (``ismcts.merge``) before
+ranking.  The same request — seed and ``chunk_size`` included — gives the
+same answer in-process and on any number of workers.
+
+Result: every legal action of ``params.player`` with its visits, mean
+result (1 a win, 0 a loss, ½ a shared win; a position cut off after the
+rollout is rated by the game's position value) and a 95% interval, the
+``best`` action (most visited) and its ``principal_line``, the iterations
+and the CPU time spent.
+
+``suggest_now`` is the synchronous form (``POST /v1/games/{game}/suggest``):
+one in-process search capped at ``SYNC_MAX_MILLISECONDS``.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import Any
+
+from service.evaluations.kinds import Kind, Progress, register
+from service.evaluations.playouts import playout_seed
+from service.games import ismcts, shape
+from service.games.base import MAX_SEED
+from service.games.errors import MalformedInput
+from service.games.registry import get_game
+
+MAX_ITERATIONS = 100_000
+DEFAULT_ITERATIONS = 1000
+#: the synchronous form: at most this long, this many iterations
+SYNC_MAX_MILLISECONDS = 200
+SYNC_DEFAULT_ITERATIONS = 64
+MAX_WORK_SECONDS = 1800
+CHUNK_SECONDS = 1.0
+MAX_CHUNKS = 64
+#: seconds per iteration with the default tuning (random rollouts), measured
+#: on this machine over the positions of 2-player greedy games
+#: (``bench/strength.py``); unknown games use the default
+#: (0.7, 0.6 and 1.4 ms measured, rounded up for a loaded machine)
+ITERATION_SECONDS: dict[str, float] = {"raiders": 0.001, "tremble": 0.001, "kozyablo": 0.002}
+DEFAULT_ITERATION_SECONDS = 0.002
+
+
+def cost_of(game: str) -> float:
+    return ITERATION_SECONDS.get(game, DEFAULT_ITERATION_SECONDS)
+
+
+SEARCH_PARAMS: dict[str, shape.Spec] = {
+    "player": shape.Int(minimum=0, maximum=15,
+                        description="whose decision to rank; the search sees only that "
+                                    "player's view (required)"),
+    "seed": shape.Int(minimum=0, maximum=MAX_SEED, description="default: random"),
+    "exploration": shape.Any_(description="UCB constant, a number from 0 to 10 (default "
+                                          f"{ismcts.EXPLORATION})"),
+    "rollout": shape.Enum(*ismcts.ROLLOUT_BOTS,
+                          description="rollout policy below the tree (default random)"),
+    "rollout_depth": shape.Int(minimum=0, maximum=200,
+                               description="rollout actions before the position is rated "
+                                           f"(default {ismcts.ROLLOUT_DEPTH})"),
+}
+
+
+def _tuning(params: dict) -> dict:
+    """The search keywords of ``params`` (``exploration`` checked here:
+    ``shape`` has no number spec)."""
+    c = params.get("exploration", ismcts.EXPLORATION)
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c <= 10:
+        raise MalformedInput({"params.exploration": ["must be a number from 0 to 10"]})
+    return {k: params[k] for k in ("exploration", "rollout", "rollout_depth") if k in params}
+
+
+def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:
+    """The game, the state and the player of a request, checked: the player
+    must have a decision pending."""
+    game = get_game(game_id)
+    if "state" not in request:
+        raise MalformedInput({"state": ["missing required field: the game state to search"]})
+    state = request["state"]
+    game.validate_state(state)
+    params = request.get("params") or {}
+    if "player" not in params:
+        raise MalformedInput({"params.player": ["missing: whose decision to rank"]})
+    player = params["player"]
+    seats = len(state["players"])
+    if player >= seats:
+        raise MalformedInput({"params.player": [f"must be a seat from 0 to {seats - 1}"]})
+    if not any(p["player"] == player for p in state["pending"]):
+        raise MalformedInput({"params.player": [f"player {player} has no decision to make now"]})
+    return game, state, player
+
+
+class Suggest(Kind):
+    name = "suggest"
+    games = None
+    description = ("`params.player`'s legal actions ranked by information-set Monte Carlo tree "
+                   "search over determinizations of that player's view (never peeking): each "
+                   "action's visits, mean result with a 95% interval, the best action and its "
+                   "principal line.")
+    inputs = {"state": shape.Any_(description="A full game state (not a player's view); the "
+                                              "search sees only `params.player`'s view of it.")}
+    params = {
+        **SEARCH_PARAMS,
+        "iterations": shape.Int(minimum=1, maximum=MAX_ITERATIONS,
+                                description=f"search iterations (default {DEFAULT_ITERATIONS})"),
+        "chunk_size": shape.Int(minimum=1, maximum=MAX_ITERATIONS,
+                                description="iterations per chunk job (default: about "
+                                            f"{CHUNK_SECONDS} s of work; at most {MAX_CHUNKS} "
+                                            "chunks)"),
+    }
+    caps = {"iterations": MAX_ITERATIONS, "work_seconds": MAX_WORK_SECONDS,
+            "chunk_seconds": CHUNK_SECONDS, "max_chunks": MAX_CHUNKS}
+
+    def prepare(self, request: dict) -> dict:
+        game, state, player = _position(request["game"], request)
+        params = request.get("params") or {}
+        n = params.get("iterations", DEFAULT_ITERATIONS)
+        cost = cost_of(game.id)
+        most = max(1, int(MAX_WORK_SECONDS / cost))
+        if n > most:
+            raise MalformedInput({"params.iterations": [
+                f"at most {most} iterations of {game.id} per job "
+                f"(cap: {MAX_WORK_SECONDS} s of work per job)"]})
+        if "chunk_size" in params:
+            size = params["chunk_size"]
+            if math.ceil(n / size) > MAX_CHUNKS:
+                raise MalformedInput({"params.chunk_size": [
+                    f"at most {MAX_CHUNKS} chunks per job: use at least "
+                    f"{math.ceil(n / MAX_CHUNKS)} iterations per chunk"]})
+        else:
+            size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
+        seed = params.get("seed")
+        if seed is None:
+            seed = secrets.randbits(63)
+        return {"game": game.id, "state": state, "player": player, "seed": seed,
+                "iterations": n, "chunk_size": min(size, n), "tuning": _tuning(params)}
+
+    def estimate_seconds(self, plan: dict) -> float:
+        return plan["iterations"] * cost_of(plan["game"])
+
+    def chunks(self, plan: dict) -> list[dict]:
+        n, size = plan["iterations"], plan["chunk_size"]
+        return [{"index": k, "iterations": min(size, n - start)}
+                for k, start in enumerate(range(0, n, size))]
+
+    def run_chunk(self, plan: dict, chunk: dict, progress: Progress) -> dict:
+        game = get_game(plan["game"])
+        stats = ismcts.search(game, plan["state"], plan["player"],
+                              seed=playout_seed(plan["seed"], chunk["index"]),
+                              iterations=chunk["iterations"], progress=progress,
+                              **plan["tuning"])
+        progress(chunk["iterations"], chunk["iterations"])
+        return stats
+
+    def aggregate(self, plan: dict, partials: list) -> dict:
+        return {**ismcts.summarize(ismcts.merge(*partials)), "seed": plan["seed"]}
+
+
+def suggest_now(game_id: str, body: Any) -> dict:
+    """The synchronous suggestion: ``body`` is ``{state, params}`` with the
+    ``suggest`` params but ``chunk_size``, plus ``milliseconds`` (≤
+    ``SYNC_MAX_MILLISECONDS``); ``iterations`` defaults to
+    ``SYNC_DEFAULT_ITERATIONS``; the search stops at whichever comes first."""
+    if not isinstance(body, dict):
+        raise MalformedInput({"body": ["must be a JSON object"]})
+    spec = shape.Obj({}, {**SEARCH_PARAMS,
+                          "iterations": shape.Int(minimum=1, maximum=MAX_ITERATIONS),
+                          "milliseconds": shape.Int(minimum=1, maximum=SYNC_MAX_MILLISECONDS)})
+    params = body.get("params") or {}
+    errors = shape.check(spec, params, "params")
+    if errors:
+        raise MalformedInput(errors)
+    game, state, player = _position(game_id, body)
+    seed = params.get("seed")
+    if seed is None:
+        seed = secrets.randbits(63)
+    stats = ismcts.search(game, state, player, seed=seed,
+                          iterations=params.get("iterations", SYNC_DEFAULT_ITERATIONS),
+                          milliseconds=params.get("milliseconds", SYNC_MAX_MILLISECONDS),
+                          **_tuning(params))
+    return {**ismcts.summarize(stats), "seed": seed}
+
+
+register(Suggest())
