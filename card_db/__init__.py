@@ -6,8 +6,9 @@ An operator can put their own sets in a directory named by ``CARD_DB_PATH``
 (``<dir>/<game>/<set>.yaml``, several dirs separated by ``:``); a set found
 there shadows a shipped one of the same name.
 
-Each game's file is validated by the marshmallow schema in
-``schemas/cards_<game>.py`` (class ``CardSetSchema``).  A broken file raises
+Each game's file is validated by the marshmallow schema the game declares
+(``Game.card_schema``, handed over with ``register_schema`` when the engine is
+created: this package never imports the engines).  A broken file raises
 ``CardDataError`` naming the file, the card and the field, and the service
 refuses to start.
 
@@ -19,15 +20,14 @@ refuses to start.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import pathlib
 import threading
 from dataclasses import dataclass, field
 
 import orjson
-import yaml
-from marshmallow import ValidationError
+import yaml  # type: ignore[import-untyped]
+from marshmallow import Schema, ValidationError
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -60,6 +60,15 @@ class CardSet:
     def ref(self) -> dict:
         """How a state names this set: ``{"id", "hash"}``."""
         return {"id": self.id, "hash": self.hash}
+
+
+#: game id -> the marshmallow schema its card files are validated with
+_schemas: dict[str, type[Schema]] = {}
+
+
+def register_schema(game: str, schema: type[Schema]) -> None:
+    """Validate ``game``'s card files with ``schema`` from now on."""
+    _schemas[game] = schema
 
 
 def search_dirs() -> list[pathlib.Path]:
@@ -95,7 +104,10 @@ def load(game: str, set_id: str) -> CardSet:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise CardDataError(path, [f"not valid YAML: {exc}"]) from exc
-    schema_cls = importlib.import_module(f"schemas.cards_{game}").CardSetSchema
+    schema_cls = _schemas.get(game)
+    if schema_cls is None:
+        raise CardDataError(path, [f"no card schema for {game!r}: its engine declares "
+                                   "`card_schema` and registers it when created"])
     try:
         data = schema_cls().load(raw)
     except ValidationError as exc:

@@ -15,11 +15,12 @@ Configuration comes from the environment, overridable by ``config``:
                        (``service.operations``)
 =====================  ==================================================
 
-Blueprints come from ``BLUEPRINT_MODULES``; a module that does not exist
-(yet) is skipped, so a game or feature adds its routes by adding its module.
-Each module exposes ``bp`` and ``document(spec)``, which documents its routes
-in ``openapi.yaml`` (example in ``service.openapi``; undocumented routes fail
-``tests/http/test_openapi.py``).
+Blueprints are the modules of ``BLUEPRINT_MODULES``, imported by name here,
+so a module that is missing or misspelt stops the import of this module.  A
+game adds no module: its own routes are data (``Game.operations``), served by
+``service.http.game_operations``.  Each module exposes ``bp`` and
+``document(spec)``, which documents its routes in ``openapi.yaml`` (example in
+``service.openapi``; undocumented routes fail ``tests/http/test_openapi.py``).
 
 >>> app = create_app({"TESTING": True})
 >>> app.test_client().get("/healthz").json
@@ -28,8 +29,6 @@ in ``openapi.yaml`` (example in ``service.openapi``; undocumented routes fail
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 from types import ModuleType
 
@@ -38,18 +37,13 @@ from flask import Flask
 import card_db
 from service import i18n, operations, problems
 from service.games import registry
+from service.http import evaluations, game_operations, games, metrics, ops, rules
 
 DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
 
-#: blueprint modules, registered in this order when they exist
-BLUEPRINT_MODULES = (
-    "service.http.ops",
-    "service.http.games",
-    "service.http.kozyablo",
-    "service.http.evaluations",
-    "service.http.metrics",
-    "service.http.rules",
-)
+#: blueprint modules, registered (and documented) in this order
+BLUEPRINT_MODULES: tuple[ModuleType, ...] = (
+    ops, games, evaluations, game_operations, metrics, rules)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -80,9 +74,8 @@ def create_app(config: dict | None = None) -> Flask:
 
 
 def blueprint_modules() -> list[ModuleType]:
-    """The modules of ``BLUEPRINT_MODULES`` that exist, imported."""
-    return [importlib.import_module(name) for name in BLUEPRINT_MODULES
-            if importlib.util.find_spec(name) is not None]
+    """The modules of ``BLUEPRINT_MODULES``."""
+    return list(BLUEPRINT_MODULES)
 
 
 def load_card_data() -> dict[tuple[str, str], card_db.CardSet]:

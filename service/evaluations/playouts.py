@@ -49,15 +49,8 @@ MAX_WORK_SECONDS = 1800
 CHUNK_SECONDS = 1.0
 MAX_CHUNKS = 64
 
-#: cost of one playout in seconds, (game, bot) -> s, measured on this machine
-#: from new 2-3 player games (``random`` 60-turn horizon for Raiders); used
-#: for chunk sizes, ``Retry-After`` and the work cap; unknown pairs use the
-#: default
-PLAYOUT_SECONDS: dict[tuple[str, str], float] = {
-    ("raiders", "random"): 0.015, ("raiders", "greedy"): 0.12,
-    ("tremble", "random"): 0.005, ("tremble", "greedy"): 0.011,
-    ("kozyablo", "random"): 0.005, ("kozyablo", "greedy"): 0.007,
-}
+#: cost of one playout (seconds) with a bot for which the game declares none
+#: (``Game.playout_seconds``, used for chunk sizes, ``Retry-After`` and the work cap)
 DEFAULT_PLAYOUT_SECONDS = 0.05
 
 _MASK = (1 << 64) - 1
@@ -70,7 +63,8 @@ def playout_seed(seed: int, index: int, salt: int = 0) -> int:
 
 def cost_of(game: str, bots: list[str]) -> float:
     """Estimated seconds per playout with these bots (the slowest seat's bot)."""
-    return max(PLAYOUT_SECONDS.get((game, b), DEFAULT_PLAYOUT_SECONDS) for b in set(bots))
+    seconds = get_game(game).playout_seconds
+    return max(seconds.get(b, DEFAULT_PLAYOUT_SECONDS) for b in set(bots))
 
 
 BOTS = shape.OneOf(shape.Enum(*BOT_NAMES), shape.ListOf(shape.Enum(*BOT_NAMES), max_items=16),
@@ -118,7 +112,8 @@ class Playouts(Kind):
         seats = len(state["players"])
         player = params.get("player")
         if player is not None and player >= seats:
-            raise MalformedInput({"params.player": [f"must be a seat from 0 to {seats - 1} or null"]})
+            raise MalformedInput({"params.player": [
+                f"must be a seat from 0 to {seats - 1} or null"]})
         bots = params.get("bots", "greedy")
         if isinstance(bots, str):
             bots = [bots] * seats

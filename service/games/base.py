@@ -42,7 +42,15 @@ Hooks a game implements (see ``service/games/raiders`` for the pattern):
 ``compute_score``      the score dict
 ``hide``               redact a state for one player (or ``None``: public)
 ``check_invariants``   invariant errors of a well-shaped state
+``position_value``     optional: how good a state is for a player (the greedy
+                       bot's heuristic; default the score lead)
 =====================  ====================================================
+
+And data: ``card_schema`` (the marshmallow schema ``card_db`` validates the
+game's card files with), ``playout_seconds`` (a playout's cost per bot, for
+evaluations) and ``operations`` (questions only this game answers, each an
+``Operation`` served at ``POST /v1/games/<game>/<path>``).  README "How it is
+built" lists the steps of adding a game.
 """
 
 from __future__ import annotations
@@ -53,6 +61,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, ClassVar
+
+from marshmallow import Schema
 
 import card_db
 from service.games import shape
@@ -136,6 +146,45 @@ class Action:
     chance: bool = False
 
 
+#: ``handler(body) -> answer``: an ``Operation`` answered from its validated body
+Handler = Callable[[dict], dict]
+#: a JSON Schema, as the OpenAPI document holds it
+JsonSchema = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """A question only this game answers, declared as data.
+
+    Served at ``POST /v1/games/<game>/<path>`` and documented in
+    ``openapi.yaml`` by one generic blueprint (``service.http.operations``):
+    the body is checked against ``request`` (a marshmallow schema or a shape
+    spec) and handed to the pure ``handler``; its answer is documented by
+    ``response`` (a marshmallow schema, a shape spec or a JSON Schema).  An
+    unknown ``card_set`` in the body (``card_db.UnknownCardSet``) answers 404.
+    ``localized``: the answer holds messages, sent in the request's language.
+    ``document_request`` refines the request's JSON Schema where a shape
+    cannot say it (e.g. a ``oneOf``, enums read from the card data).
+    """
+
+    path: str
+    operation_id: str
+    summary: str
+    request: type[Schema] | shape.Spec
+    request_name: str
+    response: type[Schema] | shape.Spec | JsonSchema
+    response_name: str
+    handler: Handler
+    example: Mapping[str, Any]
+    ok_text: str
+    errors: tuple[int, ...] = (400, 405, 413, 415, 429, 500)
+    description: str | None = None
+    #: OpenAPI tags (default: the game id)
+    tags: tuple[str, ...] = ()
+    localized: bool = False
+    document_request: Callable[[dict], dict] | None = None
+
+
 class Game:
     """Base class of every rules engine.  Subclasses fill the class data."""
 
@@ -159,12 +208,22 @@ class Game:
     game_over_rule: ClassVar[str]
     #: schema of a per-player setup object in ``new`` (besides a count)
     player_setup_fields: ClassVar[dict[str, shape.Spec]] = {"name": shape.Str(max_length=64)}
+    #: the marshmallow schema of the game's card files (``card_db/<game>/<set>.yaml``)
+    card_schema: ClassVar[type[Schema]]
+    #: seconds one playout costs per bot name, measured from new 2-3 player
+    #: games on the reference machine; evaluations size chunks, ``Retry-After``
+    #: and the work cap with it (``service.evaluations.playouts``)
+    playout_seconds: ClassVar[Mapping[str, float]] = {}
+    #: questions only this game answers, besides the contract
+    operations: ClassVar[tuple[Operation, ...]] = ()
 
     def __init__(self) -> None:
         legacy = getattr(self, "action_types", None)  # TEMPORARY until the engines move over
         if legacy and not self.actions:
-            type(self).actions = {t: Action(doc, fields, resolve=None, optional=(opt[0] if opt else {}))
+            type(self).actions = {t: Action(doc, fields, resolve=None,  # type: ignore[arg-type]
+                                            optional=(opt[0] if opt else {}))
                                   for t, (fields, doc, *opt) in legacy.items()}
+        card_db.register_schema(self.id, self.card_schema)
         self.options = (CHANCE_OPTION,) + tuple(self.game_options)
         self.state_spec = shape.Obj({**COMMON_STATE_FIELDS, **self.state_fields},
                                     description=f"A {self.id} game state.")
@@ -208,7 +267,7 @@ class Game:
         except card_db.UnknownCardSet:
             raise InvalidOptions({"card_set": [
                 N_("unknown card set; available: {items}",
-                   items=', '.join(card_db.available(self.id)))]})
+                   items=', '.join(card_db.available(self.id)))]}) from None
         state = {
             "game": self.id, "rules_version": self.rules_version, "card_set": cards.ref(),
             "options": opts, "chance": {"mode": opts["chance"], "seed": seed, "counter": 0},
@@ -335,7 +394,7 @@ class Game:
         try:
             cards = self.card_set(ref["id"])
         except card_db.UnknownCardSet:
-            raise IncompatibleState({"state.card_set.id": [N_("unknown card set")]})
+            raise IncompatibleState({"state.card_set.id": [N_("unknown card set")]}) from None
         if cards.hash != ref["hash"]:
             raise IncompatibleState({"state.card_set.hash": [
                 N_("the card set {id!r} has changed since this state was made (service has "
@@ -343,7 +402,7 @@ class Game:
         try:
             opts = resolve_options(self.options, state["options"], len(state["players"]))
         except InvalidOptions as exc:
-            raise InvalidState({f"state.{k}": v for k, v in exc.errors.items()})
+            raise InvalidState({f"state.{k}": v for k, v in exc.errors.items()}) from None
         if opts != state["options"]:
             raise InvalidState({"state.options": [N_("missing options; send them as `new` "
                                                      "returned them")]})
@@ -364,6 +423,7 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, (int, list)):
             raise InvalidOptions({"players": [N_("must be a player count or a list of player "
                                                  "setups")]})
+        setups: list[dict]
         if isinstance(players, int):
             count, setups = players, [{} for _ in range(max(players, 0))]
         else:
@@ -371,7 +431,8 @@ class Game:
         if not self.min_players <= count <= self.max_players:
             raise InvalidOptions({"players": [
                 N_("{id} takes {min_players} to {max_players} players, not {count}",
-                   id=self.id, min_players=self.min_players, max_players=self.max_players, count=count)]})
+                   id=self.id, min_players=self.min_players, max_players=self.max_players,
+                   count=count)]})
         errors: dict[str, list[str]] = {}
         for i, s in enumerate(setups):
             errors.update(shape.check(self.player_setup_spec, s, f"players.{i}"))
@@ -515,6 +576,11 @@ class Game:
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         return {}
 
+    def position_value(self, state: dict, player: int) -> float:
+        """How good ``state`` is for ``player``, higher is better: the greedy
+        bot's heuristic (``service.games.bots``).  Default: ``score_lead``."""
+        return score_lead(self, state, player)
+
     def determinize(self, state: dict, player: int | None, seed: int) -> dict:
         """A full state that ``player`` cannot tell apart from ``state``.
 
@@ -538,6 +604,13 @@ class Game:
         the view may equal one of these.  Instance ids are unique in a state.
         """
         raise NotImplementedError
+
+
+def score_lead(game: Game, state: dict, player: int) -> float:
+    """``player``'s score total minus the best other total (``game.score``)."""
+    totals = {s["player"]: s["total"] for s in game.score(state)["scores"]}
+    others = [t for p, t in totals.items() if p != player]
+    return float(totals.get(player, 0) - (max(others) if others else 0))
 
 
 def _shown(value: Any) -> str:

@@ -27,13 +27,15 @@ and cheap enough to call per draw.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from typing import TypeVar
+
+T = TypeVar("T")
 
 CHANCE = "chance"
 """The pseudo-player that owns chance nodes."""
 
-MODES = ("server", "table")
 _MASK = (1 << 64) - 1
 
 
@@ -60,7 +62,7 @@ def draw_below(rng: dict, n: int) -> int:
             return value % n
 
 
-def pick_weighted(rng: dict, weighted: Sequence[tuple[object, int]]):
+def pick_weighted(rng: dict, weighted: Sequence[tuple[T, int]]) -> T:
     """Pick one item of ``[(item, weight), ...]`` with probability weight/total."""
     total = sum(w for _, w in weighted)
     r = draw_below(rng, total)
@@ -85,7 +87,8 @@ def _fraction_text(f: Fraction) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
-def count_weights(cards: Iterable[str], face=lambda card: card) -> list[tuple[str, int]]:
+def count_weights(cards: Iterable[str],
+                  face: Callable[[str], str] = lambda card: card) -> list[tuple[str, int]]:
     """Group a multiset of card ids by face: ``[(face, copies), ...]`` sorted.
 
     A face drawn from a deck with two copies is twice as likely; the outcome

@@ -18,17 +18,19 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class Draft:
     """A state being edited; ``root`` is the new state when done."""
 
     __slots__ = ("root", "_own")
 
-    def __init__(self, base: dict):
+    def __init__(self, base: dict) -> None:
         self.root = dict(base)
         self._own = {id(self.root)}
 
-    def at(self, *path):
+    def at(self, *path: str | int) -> Any:
         """The container at ``path``, copied (once) so it may be mutated."""
         node = self.root
         own = self._own
@@ -40,8 +42,3 @@ class Draft:
                 own.add(id(child))
             node = child
         return node
-
-    def set(self, *path_and_value):
-        """``draft.set("players", 0, "money", 5)``: assign one leaf."""
-        *path, key, value = path_and_value
-        self.at(*path)[key] = value

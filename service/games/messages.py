@@ -25,6 +25,7 @@ A param may itself be a message; it is rendered in the same language:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -41,7 +42,8 @@ class Message(str):
         self.params = params
         return self
 
-    def __reduce__(self):  # pickles (RQ jobs) and copies as a message, not a bare str
+    def __reduce__(self) -> tuple[type[Message], tuple[str, dict[str, Any]]]:
+        # pickles (RQ jobs) and copies as a message, not a bare str
         return (Message, (self.msgid, self.params))
 
 
@@ -51,7 +53,7 @@ _new_str = str.__new__
 _CONSTANTS: dict[str, Message] = {}
 
 
-def N_(msgid: str, /, **params: Any) -> Message:
+def N_(msgid: str, /, **params: Any) -> Message:  # noqa: N802 (gettext's name)
     """Mark ``msgid`` for translation and fill its ``{placeholders}`` from ``params``."""
     if params:
         return Message(msgid, params)
@@ -61,18 +63,18 @@ def N_(msgid: str, /, **params: Any) -> Message:
     return found
 
 
-def join_messages(items, separator: str = "; ") -> Message:
+def join_messages(items: Iterable[Any], separator: str = "; ") -> Message:
     """Messages joined into one, each rendered in the reader's language.
 
     >>> join_messages([N_("the game is over"), "RAI-6"]).params
     {'m0': 'the game is over', 'm1': 'RAI-6'}
     """
     items = list(items)
-    msgid = separator.join("{m%d}" % i for i in range(len(items)))
+    msgid = separator.join(f"{{m{i}}}" for i in range(len(items)))
     return Message(msgid, {f"m{i}": item for i, item in enumerate(items)})
 
 
-def either(items) -> str:
+def either(items: Iterable[Any]) -> str:
     """Alternatives for a message param: ``a or b or c`` in English, ``a или b или c`` in
     Russian (each ``or`` is a message of its own).
 
@@ -88,7 +90,7 @@ def either(items) -> str:
     return out
 
 
-def joined(items) -> str:
+def joined(items: Iterable[Any]) -> str:
     """A list of ids for a message param: ``a, b, c`` (ids are never translated).
 
     >>> joined(["S1", "S2"])

@@ -96,8 +96,8 @@ def _type_problem(opt: Option, value: Any) -> str | None:
         return N_("must be a {type}", type=opt.type)
     if opt.choices is not None and value not in opt.choices:
         return N_("must be one of {items}", items=', '.join(map(str, opt.choices)))
-    if opt.minimum is not None and value < opt.minimum:
+    if opt.minimum is not None and value < opt.minimum:  # type: ignore[operator]
         return N_("must be at least {minimum}", minimum=opt.minimum)
-    if opt.maximum is not None and value > opt.maximum:
+    if opt.maximum is not None and value > opt.maximum:  # type: ignore[operator]
         return N_("must be at most {maximum}", maximum=opt.maximum)
     return None

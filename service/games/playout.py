@@ -56,7 +56,7 @@ def choose_chance(game: Game, state: dict, rng: random.Random) -> dict:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def next_actor(state: dict, rng: random.Random, order: str = "lowest"):
+def next_actor(state: dict, rng: random.Random, order: str = "lowest") -> int | str | None:
     """The pending player to act next: chance first, then the lowest seat
     (``order="lowest"``) or a random one among simultaneous deciders."""
     pending = state["pending"]
@@ -90,7 +90,7 @@ def random_playout(game: Game, state: dict, seed: int, max_steps: int = DEFAULT_
         who = next_actor(state, rng, order)
         if who is None:
             break
-        if who == CHANCE:
+        if isinstance(who, str):  # CHANCE
             action = choose_chance(game, state, rng)
         else:
             bot = bots[who] if isinstance(bots, Sequence) else bots

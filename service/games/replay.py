@@ -6,11 +6,14 @@ the seed); in ``table`` mode they include the chance outcomes as they
 happened at the table.
 
 >>> from service.games.registry import get_game          # doctest: +SKIP
->>> replay(get_game("raiders"), {"players": 2, "seed": 1}, [])["outcome"]["finished"]  # doctest: +SKIP
+>>> setup = {"players": 2, "seed": 1}                       # doctest: +SKIP
+>>> replay(get_game("raiders"), setup, [])["outcome"]["finished"]  # doctest: +SKIP
 False
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from service.games.base import Game
 from service.games.errors import MalformedInput, RuleViolation
@@ -20,7 +23,7 @@ MAX_REPLAY_ACTIONS = 20_000
 
 
 def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REPLAY_ACTIONS,
-           observe=None) -> dict:
+           observe: Callable[[dict | None, dict, list[dict]], None] | None = None) -> dict:
     """Re-run a game; raise ``RuleViolation`` with ``index`` at the first illegal step.
 
     ``observe(before, after, events)``, when given, is called after every
@@ -41,7 +44,7 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
         raise MalformedInput({"setup.players": [N_("missing required field")]})
     state, events = game.new_game(setup["players"], setup.get("options"), setup.get("seed"),
                                   setup.get("card_set", "reference"))
-    steps = [{"index": None, "events": events}]
+    steps: list[dict] = [{"index": None, "events": events}]
     if observe is not None:
         observe(None, state, events)
     for index, action in enumerate(actions):

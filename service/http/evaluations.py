@@ -1,4 +1,4 @@
-"""``/v1/evaluations``: long questions as jobs; ``/v1/games/tremble/odds`` at once.
+"""``/v1/evaluations``: long questions as jobs.
 
 * ``POST /v1/evaluations`` ``{game, kind, ...inputs, params?}`` → 202 with
   ``Location`` and ``Retry-After``; the body is the evaluation's status.
@@ -12,7 +12,9 @@
 * ``DELETE /v1/evaluations/{id}`` → removes the evaluation, stopping it
   first if it still runs (204); its id then answers 404 to every method.
 * ``GET /v1/evaluations/kinds`` → the kinds, their inputs, params and caps.
-* ``POST /v1/games/tremble/odds`` → exact battle odds synchronously.
+
+(``POST /v1/games/tremble/odds``, the odds at once, is Tremble's own
+operation: ``service.games.tremble.operations``.)
 
 Configuration (app config or environment): ``EVALUATION_RESULT_TTL``
 (seconds a finished evaluation is kept, default 3600);
@@ -38,7 +40,6 @@ from werkzeug.routing import BaseConverter
 
 from service import metrics, signing
 from service.evaluations import kinds as kinds_mod
-from service.evaluations.battle import odds_result
 from service.evaluations.runner import (
     BUSY_RETRY_AFTER,
     RESULT_TTL,
@@ -179,12 +180,6 @@ def remove(eval_id: str):
     return Response(status=204)
 
 
-@bp.post("/v1/games/tremble/odds")
-def tremble_odds():
-    """Exact battle odds at once (TRE-20, TRE-24): ``{"strengths": [16, 17]}``."""
-    return json_response(odds_result(read_json()))
-
-
 # ------------------------------------------------------------------ openapi
 EXTRA_ERRORS = {
     409: "The evaluation is already over (finished or failed): nothing to cancel.",
@@ -193,7 +188,6 @@ EXTRA_ERRORS = {
 
 
 def _schemas() -> dict[str, dict]:
-    from service.evaluations import battle
     from service.games import shape
 
     problem_ref = {"$ref": "#/components/schemas/Problem"}
@@ -238,23 +232,10 @@ def _schemas() -> dict[str, dict]:
             "result": {"type": "object", "description": "When finished: the kind's result."},
             "error": problem_ref,
         }}
-    odds_response = {
-        "type": "object", "required": ["strengths", "win", "win_exact", "totals", "rules"],
-        "properties": {
-            "strengths": {"type": "array", "items": {"type": "integer"}},
-            "win": {"type": "array", "items": {"type": "number"}},
-            "win_exact": {"type": "array", "items": {"type": "string", "pattern": r"^\d+/\d+$"}},
-            "totals": {"type": "array", "items": {"type": "object"}},
-            "army": {"type": "integer"},
-            "hold": {"type": "array", "items": {"type": "number"}},
-            "hold_exact": {"type": "array", "items": {"type": "string"}},
-            "rules": {"type": "array", "items": {"type": "string"}}}}
     return {"EvaluationRequest": request, "EvaluationStatus": status,
             "EvaluationKinds": {"type": "object", "properties": {
                 "kinds": {"type": "array", "items": {"type": "object"}},
-                "backend": {"enum": ["embedded", "rq"]}}},
-            "OddsRequest": shape.Obj({}, battle.INPUTS).schema(),
-            "OddsResponse": odds_response}
+                "backend": {"enum": ["embedded", "rq"]}}}}
 
 
 def document(spec) -> None:
@@ -313,8 +294,3 @@ def document(spec) -> None:
         "responses": {"200": ok("EvaluationStatus", "Canceled."),
                       **{str(s): error(s) for s in (401, 404, 405, 409, 410, 429, 500,
                                                     503)}}}})
-    spec.path("/v1/games/tremble/odds", operations={"post": {
-        "summary": "Exact Tremble battle odds (TRE-20, TRE-24), at once", "tags": tags,
-        "requestBody": body("OddsRequest", {"strengths": [16, 17]}),
-        "responses": {"200": ok("OddsResponse", "`win_exact` as p/q strings, one per fighter."),
-                      **{str(s): error(s) for s in (400, 405, 413, 415, 429, 500)}}}})

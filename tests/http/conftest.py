@@ -16,7 +16,6 @@ documented, and the body validates against the documented JSON Schema.
 from __future__ import annotations
 
 import re
-import sys
 import types
 
 import orjson
@@ -122,6 +121,7 @@ class Pebbles(Game):
         "current": shape.Int(minimum=0, maximum=3),
     }
     not_your_turn_rule, game_over_rule = "PEB-3", "PEB-4"
+    card_schema = PebblesCardSetSchema
 
     def setup(self, players, setups, options, cards, events):
         unnamed = [i for i, s in enumerate(setups) if s.get("name") == ""]
@@ -169,12 +169,11 @@ def pebbles_env(monkeypatch, tmp_path):
     """Registry = {pebbles}; its card set in a temporary ``CARD_DB_PATH``."""
     (tmp_path / "pebbles").mkdir()
     (tmp_path / "pebbles" / "reference.yaml").write_text(PEBBLES_CARDS, encoding="utf-8")
-    module = types.ModuleType("schemas.cards_pebbles")
-    module.CardSetSchema = PebblesCardSetSchema
-    monkeypatch.setitem(sys.modules, "schemas.cards_pebbles", module)
     monkeypatch.setenv("CARD_DB_PATH", str(tmp_path))
-    monkeypatch.setattr(registry, "GAME_IDS", ("pebbles",))
-    monkeypatch.setattr(registry, "_games", {"pebbles": Pebbles()})
+    monkeypatch.setattr(registry, "_sources", {})
+    monkeypatch.setattr(registry, "_games", {})
+    monkeypatch.setattr(registry, "GAME_IDS", ())
+    registry.register("pebbles", Pebbles())
     card_db.clear_cache()
     yield tmp_path
     card_db.clear_cache()

@@ -1,6 +1,9 @@
-"""The app factory: card data checked at start-up, tolerant blueprint list."""
+"""The app factory: card data checked at start-up, blueprints imported by name."""
 
 from __future__ import annotations
+
+import pathlib
+import types
 
 import pytest
 
@@ -29,13 +32,24 @@ def test_every_card_set_is_loaded_at_startup(pebbles_env, make_app):
     assert "second.yaml" in str(info.value)
 
 
-def test_missing_blueprint_modules_are_skipped(monkeypatch, make_app):
-    monkeypatch.setattr(app_module, "BLUEPRINT_MODULES",
-                        app_module.BLUEPRINT_MODULES + ("service.http.not_written_yet",))
+def test_a_misspelt_blueprint_module_fails_at_import():
+    """The factory names its blueprint modules in an import statement: a typo is an
+    ImportError when ``service.app`` is imported, never a silently missing route."""
+    source = pathlib.Path(app_module.__file__).read_text(encoding="utf-8")
+    line = "from service.http import evaluations, game_operations, games, metrics, ops, rules"
+    assert line in source
+    broken = types.ModuleType("service.app_with_a_typo")
+    with pytest.raises(ImportError, match="metrcs"):
+        exec(compile(source.replace(line, line.replace("metrics", "metrcs")),
+                     "service/app.py", "exec"), broken.__dict__)
+
+
+def test_every_blueprint_module_is_registered(make_app):
     app = make_app()
     names = [m.__name__ for m in app.extensions["referee"]["modules"]]
-    assert "service.http.not_written_yet" not in names
+    assert names == [m.__name__ for m in app_module.BLUEPRINT_MODULES]
     assert names[:2] == ["service.http.ops", "service.http.games"]
+    assert set(app.blueprints) == {m.bp.name for m in app_module.BLUEPRINT_MODULES}
 
 
 def test_card_db_path_config_is_applied(pebbles_env, tmp_path_factory, make_app):

@@ -9,10 +9,10 @@ import pytest
 import yaml
 from marshmallow import ValidationError
 
-import card_db
 from schemas.cards_kozyablo import ABILITIES, RACES, CardSetSchema
+from service.games.kozyablo import GAME
 
-SET = card_db.get("kozyablo")
+SET = GAME.card_set()
 CARDS = SET.data["cards"]
 
 

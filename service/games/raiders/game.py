@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
 import card_db
+from schemas.cards_raiders import CardSetSchema
 from service.games.base import Action, Game, Resolve
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import InvalidOptions, RuleViolation
 from service.games.messages import N_
 from service.games.options import Option
-from service.games.raiders import capture, deck, invariants, scoring, tricks, turn, views
+from service.games.raiders import capture, deck, invariants, scoring, strategy, tricks, turn, views
 from service.games.raiders.cards import Catalogue, face
 from service.games.raiders.shapes import CARD, CHANCE_CARD, EVENT_TYPES, STATE_FIELDS
 from service.games.raiders.state import RaidersState, in_capture, typed
@@ -140,6 +141,9 @@ class Raiders(Game):
     rules_version = "raiders/2"
     min_players = 2
     max_players = 6
+    card_schema = CardSetSchema
+    playout_seconds = {"random": 0.015, "greedy": 0.12}  # random: 60-turn horizon
+    position_value = strategy.position_value
     game_options = OPTIONS
     actions: ClassVar[Mapping[str, RaidersAction]] = ACTIONS
     event_types = EVENT_TYPES
