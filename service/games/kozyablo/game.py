@@ -4,7 +4,9 @@ The class wires the declarative parts (options, shapes) to the concept
 modules: ``deck`` (KOZ-1…6), ``setup`` (KOZ-7…10, chance), ``sectors``
 (KOZ-11…13), ``turn`` (KOZ-14…16a, 47…50), ``play`` (KOZ-17…23), ``combat``
 (KOZ-24…29), ``damage`` + ``stats`` (KOZ-30…46), ``effects`` (the effect
-engine) + ``effect_damage`` (its damage offered to Defenders, KOZ-45), ``abilities``, ``views``, ``invariants``.
+engine) + ``effect_damage`` (its damage offered to Defenders, KOZ-45), ``abilities``,
+``views``, ``invariants``.  ``actions`` declares every action type once (the main
+actions of KOZ-15 with the response window of KOZ-16), ``state`` the state's types.
 
 Two to four players (RULINGS KOZ-51…53; two is the rulebook's duel).
 Decisions in order: the lots (chance), six reveals each, mulligans in turn
@@ -16,7 +18,6 @@ from __future__ import annotations
 import secrets
 
 import card_db
-from schemas.cards_kozyablo import CardSetSchema
 from service.games import shape
 from service.games.base import MAX_SEED, Game
 from service.games.chance import CHANCE
@@ -27,13 +28,11 @@ from service.games.kozyablo import (
     effect_damage,
     invariants,
     setup,
-    strategy,
     turn,
     views,
 )
 from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN
 from service.games.kozyablo.cards import Catalogue
-from service.games.kozyablo.operations import VALIDATE_DECK
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -64,10 +63,6 @@ class Kozyablo(Game):
     rules_version = "kozyablo/3"
     min_players = 2
     max_players = 4  # RULING KOZ-51
-    card_schema = CardSetSchema
-    playout_seconds = {"random": 0.005, "greedy": 0.007}
-    position_value = strategy.position_value
-    operations = (VALIDATE_DECK,)
     game_options = OPTIONS
     actions = ACTIONS
     event_types = EVENT_TYPES

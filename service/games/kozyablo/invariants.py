@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from service.games.base import conservation_errors
 from service.games.kozyablo import setup
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.state import KozyabloState, PendingEffect
+from service.games.kozyablo.state import Combat, KozyabloState, PendingEffect
 from service.games.messages import N_
 
 #: ``bad(path, message)``: report an invariant error
@@ -63,15 +63,43 @@ def _kind_of(cat: Catalogue, cid: str) -> str | None:
     return None
 
 
+#: per seat: zone path -> the cards found there (for ``conservation_errors``)
+Zones = list[dict[str, list[str]]]
+
+
 def errors(state: KozyabloState, cat: Catalogue) -> dict[str, list[str]]:
+    """Every invariant error, by path: the card lists first, then every zone
+    (each card exactly once, held by its owner), then the flow of the game."""
     out: dict[str, list[str]] = {}
 
     def bad(path: str, msg: str) -> None:
         out.setdefault(path, []).append(msg)
 
-    players = state["players"]
+    kinds = _card_kinds(state, cat, bad)
+    if out:
+        return out
+    zones: Zones = [{f"state.players.{seat}.hand": p["hand"],
+                     f"state.players.{seat}.deck": p["deck"],
+                     f"state.players.{seat}.discard": p["discard"],
+                     f"state.players.{seat}.aside": p["aside"]}
+                    for seat, p in enumerate(state["players"])]
+    _sectors(state, kinds, zones, bad)
+    _units(state, cat, kinds, zones, bad)
+    _buildings(state, kinds, zones, bad)
+    _lasting(state, cat, kinds, zones, bad)
+    if out:
+        return out
+    for seat, p in enumerate(state["players"]):
+        held: dict[str, Iterable[str]] = dict(zones[seat])
+        out.update(conservation_errors(held, p["cards"]))
+    _flow(state, cat, bad)
+    return out
+
+
+def _card_kinds(state: KozyabloState, cat: Catalogue, bad: Bad) -> dict[str, str]:
+    """The kind of each card of each player's card list (each must be theirs)."""
     kinds: dict[str, str] = {}
-    for seat, p in enumerate(players):
+    for seat, p in enumerate(state["players"]):
         for cid in p["cards"]:
             kind = _known(cat, cid, seat)
             if kind is None:
@@ -81,12 +109,11 @@ def errors(state: KozyabloState, cat: Catalogue) -> dict[str, list[str]]:
                 kinds[cid] = kind
         if kinds.get(p["capital"]) != "capital":
             bad(f"state.players.{seat}.capital", N_("must be this player's capital card"))
-    if out:
-        return out
-    zones: list[dict[str, list[str]]] = [{} for _ in players]
-    for seat, p in enumerate(players):
-        for z in ("hand", "deck", "discard", "aside"):
-            zones[seat][f"state.players.{seat}.{z}"] = p[z]
+    return kinds
+
+
+def _sectors(state: KozyabloState, kinds: dict[str, str], zones: Zones, bad: Bad) -> None:
+    players = state["players"]
     for sid, sec in state["sectors"].items():
         owner = sec["owner"]
         if kinds.get(sid) not in ("capital", "sector") or not sid.startswith(f"{owner}."):
@@ -100,6 +127,11 @@ def errors(state: KozyabloState, cat: Catalogue) -> dict[str, list[str]]:
             bad(f"state.sectors.{sid}", N_("a capital is its owner's and always controlled by "
                                            "them"))
         zones[owner].setdefault("state.sectors", []).append(sid)
+
+
+def _units(state: KozyabloState, cat: Catalogue, kinds: dict[str, str], zones: Zones,
+           bad: Bad) -> None:
+    """Creatures and the artifacts they carry (KOZ-21); shadow numbers (KOZ-41)."""
     numbers: dict[int, list[str]] = {}
     for uid, d in state["units"].items():
         if kinds.get(uid) not in ("creature", "hero") or not uid.startswith(f"{d['owner']}."):
@@ -125,13 +157,21 @@ def errors(state: KozyabloState, cat: Catalogue) -> dict[str, list[str]]:
         if len(uids) > 1:
             bad("state.units", N_("shadow_number {n} is held by {items}; each hidden creature "
                                   "has its own", n=n, items=', '.join(uids)))
+
+
+def _buildings(state: KozyabloState, kinds: dict[str, str], zones: Zones, bad: Bad) -> None:
     for bid, b in state["buildings"].items():
         if kinds.get(bid) != "building" or not bid.startswith(f"{b['owner']}."):
             bad(f"state.buildings.{bid}", N_("not a building card of its owner"))
             continue
-        if b["sector"] != players[b["owner"]]["capital"]:
+        if b["sector"] != state["players"][b["owner"]]["capital"]:
             bad(f"state.buildings.{bid}.sector", N_("a building stands in its owner's capital"))
         zones[b["owner"]].setdefault("state.buildings", []).append(bid)
+
+
+def _lasting(state: KozyabloState, cat: Catalogue, kinds: dict[str, str], zones: Zones,
+             bad: Bad) -> None:
+    """Lasting magic lies on a creature or a squad that is there (KOZ-18, RULING KOZ-18a)."""
     for mid, m in state["lasting"].items():
         ok = kinds.get(mid) in ("magic", "event") and mid.startswith(f"{m['owner']}.") \
             and cat.faces[face(mid)].data["kind"] != "instant"
@@ -150,45 +190,63 @@ def errors(state: KozyabloState, cat: Catalogue) -> dict[str, list[str]]:
             bad(f"state.lasting.{mid}", N_("magic laid on a squad leaves with its last creature "
                                            "(RULING KOZ-18a): that squad has none in the sector"))
         zones[m["owner"]].setdefault("state.lasting", []).append(mid)
-    if out:
-        return out
-    for seat, p in enumerate(players):
-        held: dict[str, Iterable[str]] = dict(zones[seat])
-        out.update(conservation_errors(held, p["cards"]))
-    _flow(state, cat, bad)
-    return out
 
 
 def _flow(state: KozyabloState, cat: Catalogue, bad: Bad) -> None:
+    """The phase fits the rest: turn order, mulligans, the response window, a
+    waiting effect, a combat."""
     n = len(state["players"])
     phase = state["phase"]
     allowed = PHASES if state["result"] is None else PHASES + ("start", "end")
     if phase not in allowed:
         bad("state.phase", N_("must be one of {items}", items=", ".join(allowed)))
         return
-    order = state["order"]
-    if len(set(order)) != len(order) or not set(order) <= set(range(n)):
-        bad("state.order", N_("each seat at most once"))
-    elif order != setup.ordered([p["race"] for p in state["players"]], order):
-        bad("state.order", N_("a seat that needs no lot is placed by race as soon as it can be "
-                              "(KOZ-10)"))
-    if state["result"] is None:
-        if phase != "setup" and len(order) != n:
-            bad("state.order", N_("only the setup comes before the lots that complete it"))
-        if phase == "setup" and state["order"] and not state["queue"]:
-            bad("state.phase", N_("the setup is over once the lot is cast and the cards dealt"))
-        if phase == "mulligan" and not state["queue"] and all(
-                p["ready"] for p in state["players"]):
-            bad("state.phase", N_("every player has kept: the mulligan phase is over"))
-        if phase in ("main", "response", "combat", "effect") and not all(
-                p["ready"] for p in state["players"]):
-            bad("state.players", N_("a player has not finished the mulligan"))
+    _order(state, n, phase, bad)
     if phase in ("start", "main", "response", "combat", "end", "effect"):
         if state["active"] is None or len(state["order"]) != n:
             bad("state.active", N_("a turn needs the active player and the turn order"))
     for i, q in enumerate(state["queue"]):
         if ("to" in q) == ("do" in q):
             bad(f"state.queue.{i}", N_("either a reveal (`to`) or an instruction (`do`)"))
+    _window(state, n, phase, bad)
+    _out(state, n, bad)
+    e = state["effect"]
+    if (phase == "effect") != (e is not None):
+        bad("state.effect", N_("an effect's damage waits exactly in the effect phase"))
+    if e is not None:
+        _effect(state, cat, e, bad)
+    if (phase == "combat") != (state["combat"] is not None):
+        bad("state.combat", N_("a combat exists exactly in the combat phase"))
+    c = state["combat"]
+    if c is not None:
+        _combat(state, c, bad)
+
+
+def _order(state: KozyabloState, n: int, phase: str, bad: Bad) -> None:
+    """KOZ-10 the turn order; the setup and the mulligans (KOZ-9) come first."""
+    order = state["order"]
+    if len(set(order)) != len(order) or not set(order) <= set(range(n)):
+        bad("state.order", N_("each seat at most once"))
+    elif order != setup.ordered([p["race"] for p in state["players"]], order):
+        bad("state.order", N_("a seat that needs no lot is placed by race as soon as it can be "
+                              "(KOZ-10)"))
+    if state["result"] is not None:
+        return
+    if phase != "setup" and len(order) != n:
+        bad("state.order", N_("only the setup comes before the lots that complete it"))
+    if phase == "setup" and state["order"] and not state["queue"]:
+        bad("state.phase", N_("the setup is over once the lot is cast and the cards dealt"))
+    if phase == "mulligan" and not state["queue"] and all(
+            p["ready"] for p in state["players"]):
+        bad("state.phase", N_("every player has kept: the mulligan phase is over"))
+    if phase in ("main", "response", "combat", "effect") and not all(
+            p["ready"] for p in state["players"]):
+        bad("state.players", N_("a player has not finished the mulligan"))
+
+
+def _window(state: KozyabloState, n: int, phase: str, bad: Bad) -> None:
+    """KOZ-16, RULING KOZ-52: a declared action and its responder exist exactly
+    while a response window is open."""
     e = state["effect"]
     in_window = phase == "response" or (phase == "effect" and e is not None
                                          and e["then"] == "response")
@@ -201,32 +259,27 @@ def _flow(state: KozyabloState, cat: Catalogue, bad: Bad) -> None:
     elif responder is not None and (responder >= n or responder == state["active"]
                                     or state["players"][responder]["out"]):
         bad("state.responder", N_("another player still in the game (KOZ-16, RULING KOZ-52)"))
-    _out(state, n, bad)
-    if (phase == "effect") != (e is not None):
-        bad("state.effect", N_("an effect's damage waits exactly in the effect phase"))
-    if e is not None:
-        _effect(state, cat, e, bad)
-    if (phase == "combat") != (state["combat"] is not None):
-        bad("state.combat", N_("a combat exists exactly in the combat phase"))
-    c = state["combat"]
-    if c is not None:
-        known = set(state["units"]) | set(state["buildings"])
-        if c["sector"] not in state["sectors"]:
-            bad("state.combat.sector", N_("no such sector"))
-        for w in c["waiting"] + c.get("movers", []):
-            if w not in known and not _gone(w, state):
-                bad("state.combat", N_("{w!r} is not a card on the table or in a discard", w=w))
-        if c["current"] is not None and c["current"] not in known:
-            bad("state.combat.current", N_("the striker must be on the table"))
-        if c["hits"] and c["current"] is None:
-            bad("state.combat.hits", N_("hits belong to the current striker"))
-        for h in c["hits"]:
-            if h["target"] not in known and h["target"] != c["sector"]:
-                bad("state.combat.hits", N_("{target!r} cannot be struck", target=h['target']))
-        if (c["kind"] == "retreat") != ("movers" in c and "to" in c):
-            bad("state.combat", N_("a retreat attack (and only it) has `movers` and `to`"))
-        if "to" in c and c["to"] not in state["sectors"]:
-            bad("state.combat.to", N_("no such sector"))
+
+
+def _combat(state: KozyabloState, c: Combat, bad: Bad) -> None:
+    """The fighters, the striker and its hits are on the table (or gone to a discard)."""
+    known = set(state["units"]) | set(state["buildings"])
+    if c["sector"] not in state["sectors"]:
+        bad("state.combat.sector", N_("no such sector"))
+    for w in c["waiting"] + c.get("movers", []):
+        if w not in known and not _gone(w, state):
+            bad("state.combat", N_("{w!r} is not a card on the table or in a discard", w=w))
+    if c["current"] is not None and c["current"] not in known:
+        bad("state.combat.current", N_("the striker must be on the table"))
+    if c["hits"] and c["current"] is None:
+        bad("state.combat.hits", N_("hits belong to the current striker"))
+    for h in c["hits"]:
+        if h["target"] not in known and h["target"] != c["sector"]:
+            bad("state.combat.hits", N_("{target!r} cannot be struck", target=h['target']))
+    if (c["kind"] == "retreat") != ("movers" in c and "to" in c):
+        bad("state.combat", N_("a retreat attack (and only it) has `movers` and `to`"))
+    if "to" in c and c["to"] not in state["sectors"]:
+        bad("state.combat.to", N_("no such sector"))
 
 
 def _out(state: KozyabloState, n: int, bad: Bad) -> None:

@@ -153,7 +153,7 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
     in the shadow with the artifacts these carry (sizes kept; a card
     declared for play stays in the hand, KOZ-16).  Each creature in the
     shadow first becomes an unlocated creature or hero carrying as many
-    unlocated artifacts as the view shows (``_cast``).
+    unlocated artifacts as the view shows (``_Casting``).
 
     A function of ``view(state, player)``, the other players' card lists
     (which the view does not show) and ``seed``: pools are sorted before the
@@ -177,16 +177,12 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
         mine = [u for u in aliases if state["units"][u]["owner"] == seat]
         pool = sorted([c for c in p["hand"] if c != shown] + p["deck"] + p["aside"] + mine
                       + [a for u in mine for a in state["units"][u]["artifacts"]])
-        for uid, (new, arts) in zip(mine, _cast(state, cat, mine, pool, rng), strict=True):
+        for uid, (new, arts) in zip(mine, _Casting(state, cat, mine, pool, rng).cast(),
+                                    strict=True):
             cast[uid] = new, arts
             for c in (new, *arts):
                 pool.remove(c)
-        rng.shuffle(pool)
-        kept = [c for c in p["hand"] if c == shown]
-        n = len(p["hand"]) - len(kept)
-        p["hand"] = sorted(kept + pool[:n])
-        p["aside"] = sorted(pool[n:n + len(p["aside"])])
-        p["deck"] = sorted(pool[n + len(p["aside"]):])
+        _redeal(p, pool, shown, rng)
     if cast:
         units: dict[str, Any] = {u: d for u, d in state["units"].items() if u not in cast}
         for uid in aliases:  # alias order
@@ -200,8 +196,18 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
     return out
 
 
-def _cast(state: KozyabloState, cat: Catalogue, hidden: list[str], pool: list[str],
-          rng: random.Random) -> list[tuple[str, list[str]]]:
+def _redeal(p: dict[str, Any], pool: list[str], shown: str | None, rng: random.Random) -> None:
+    """Player ``p``'s hand (but a card declared for play), set-aside cards and deck
+    re-dealt from ``pool``, sizes kept."""
+    rng.shuffle(pool)
+    kept = [c for c in p["hand"] if c == shown]
+    n = len(p["hand"]) - len(kept)
+    p["hand"] = sorted(kept + pool[:n])
+    p["aside"] = sorted(pool[n:n + len(p["aside"])])
+    p["deck"] = sorted(pool[n + len(p["aside"]):])
+
+
+class _Casting:
     """A ``(card, artifacts)`` from ``pool`` for each of one player's ``hidden`` creatures.
 
     What the view tells about a hidden creature holds for its stand-in: a
@@ -214,57 +220,65 @@ def _cast(state: KozyabloState, cat: Catalogue, hidden: list[str], pool: list[st
     artifacts are cast first (their heroes and artifacts are the scarce
     ones), and every other one finds a creature left.
     """
-    creatures = [c for c in pool if cat.faces[face(c)].type in ("creature", "hero")]
-    artifacts = [c for c in pool if cat.faces[face(c)].type == "artifact"]
-    declared = state["declared"]
-    needs = {uid: {e.partition(":")[2] for e in state["used"] if e.partition(":")[0] == uid}
-             for uid in hidden}
-    if declared is not None and declared.get("source") in needs:  # an ability declared
-        needs[declared["source"]].add(declared["ability"])
-    order = sorted(hidden, key=lambda u: -len(state["units"][u]["artifacts"]))  # stable
-    budget = [SEARCH_BUDGET]
 
-    def plausible(uid: str, c: str, arts: list[str]) -> bool:
+    def __init__(self, state: KozyabloState, cat: Catalogue, hidden: list[str],
+                 pool: list[str], rng: random.Random) -> None:
+        self.state, self.cat, self.hidden, self.rng = state, cat, hidden, rng
+        self.creatures = [c for c in pool if cat.faces[face(c)].type in ("creature", "hero")]
+        self.artifacts = [c for c in pool if cat.faces[face(c)].type == "artifact"]
+        declared = state["declared"]
+        self.needs = {uid: {e.partition(":")[2] for e in state["used"]
+                            if e.partition(":")[0] == uid} for uid in hidden}
+        if declared is not None and declared.get("source") in self.needs:  # an ability declared
+            self.needs[declared["source"]].add(declared["ability"])
+        self.order = sorted(hidden, key=lambda u: -len(state["units"][u]["artifacts"]))  # stable
+        self.budget = SEARCH_BUDGET
+
+    def cast(self) -> list[tuple[str, list[str]]]:
+        """The stand-ins, in the order of ``hidden``."""
+        found = self.search(0, set(), True)
+        if found is None:
+            found = self.search(0, set(), False)
+        assert found is not None, "the real cards are a solution"
+        by_uid = dict(zip(self.order, found, strict=True))
+        return [by_uid[uid] for uid in self.hidden]
+
+    def plausible(self, uid: str, c: str, arts: list[str]) -> bool:
+        state, cat = self.state, self.cat
         d = state["units"][uid]
         trial = typed({"units": {c: {**d, "artifacts": arts}},
                        "lasting": {m: ({**x, "unit": c} if x.get("unit") == uid else x)
                                    for m, x in state["lasting"].items()}})
         keys = {key for key, _, _ in abilities.offered(trial, cat, c)}
-        return "shadow" in keys and needs[uid] <= keys \
+        return "shadow" in keys and self.needs[uid] <= keys \
             and unit_stats(trial, cat, c).life > d["damage"]
 
-    def options(uid: str, taken: set[str], strict: bool) -> list[tuple[str, list[str]]]:
-        k = len(state["units"][uid]["artifacts"])
+    def options(self, uid: str, taken: set[str], strict: bool) -> list[tuple[str, list[str]]]:
+        cat = self.cat
+        k = len(self.state["units"][uid]["artifacts"])
         out = []
-        for c in creatures:
+        for c in self.creatures:
             if c in taken or (k and cat.faces[face(c)].type != "hero"):
                 continue
-            fits = [a for a in artifacts
+            fits = [a for a in self.artifacts
                     if a not in taken and face(c) in cat.faces[face(a)].data["heroes"]]
             out += [(c, list(arts)) for arts in combinations(fits, k)]
-        rng.shuffle(out)
+        self.rng.shuffle(out)
         if strict:
-            return [o for o in out if plausible(uid, *o)]
-        return sorted(out, key=lambda o: not plausible(uid, *o))  # stable: plausible first
+            return [o for o in out if self.plausible(uid, *o)]
+        return sorted(out, key=lambda o: not self.plausible(uid, *o))  # stable: plausible first
 
-    def search(i: int, taken: set[str], strict: bool) -> list | None:
-        if i == len(order):
+    def search(self, i: int, taken: set[str], strict: bool) -> list | None:
+        if i == len(self.order):
             return []
-        for c, arts in options(order[i], taken, strict):
-            budget[0] -= 1
-            if strict and budget[0] < 0:
+        for c, arts in self.options(self.order[i], taken, strict):
+            self.budget -= 1
+            if strict and self.budget < 0:
                 return None
-            rest = search(i + 1, taken | {c, *arts}, strict)
+            rest = self.search(i + 1, taken | {c, *arts}, strict)
             if rest is not None:
                 return [(c, arts)] + rest
         return None
-
-    found = search(0, set(), True)
-    if found is None:
-        found = search(0, set(), False)
-    assert found is not None, "the real cards are a solution"
-    by_uid = dict(zip(order, found, strict=True))
-    return [by_uid[uid] for uid in hidden]
 
 
 #: steps of the search for fully plausible stand-ins before settling for fewer
