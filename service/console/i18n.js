@@ -1,0 +1,69 @@
+// The console's texts in English and Russian; API answers come in the same
+// language (the requests carry Accept-Language).
+const TEXTS = {
+  en: {
+    "title": "Scorekeeper console",
+    "tab.record": "Record a game", "tab.verify": "Verify a game", "tab.standings": "Standings",
+    "game": "Game", "players": "Players", "seed": "Seed", "options": "Options", "start": "Start",
+    "pending": "Pending decision", "score": "Score", "view": "Player's view", "show": "Show",
+    "log": "Steps", "undo": "Undo last step", "to.verify": "Verify this game",
+    "odds": "Playouts chart", "hand.label": "Enter a hand at once (cards by id or name, comma-separated)",
+    "hand.apply": "Apply the hand", "chance": "Chance (what came up at the table)",
+    "seat": "Seat {n}", "spectator": "Spectator", "setup": "setup",
+    "finished": "Finished. Winners: {winners}", "running": "In progress", "nobody": "nobody",
+    "total": "Total", "breakdown": "Breakdown", "player": "Player",
+    "verify.help": "Paste or upload the setup and the actions: {\"game\", \"setup\", \"actions\"}.",
+    "verify.run": "Verify", "export": "Export the result (JSON)",
+    "verdict.ok": "Legal: {steps} steps. {result}", "verdict.illegal": "Illegal at step {index}",
+    "illegal.step": "Illegal step", "illegal.clause": "Clause",
+    "signed": "signed by the server", "unsigned": "unsigned (the server has no state keys)",
+    "standings.help": "The tournament so far: {\"players\": [...], \"rounds\": [{\"matches\": [{\"players\": [a, b], \"games\": [result…]}], \"byes\": [], \"drops\": []}]}; each game a replay or an exported result.",
+    "standings.run": "Compute standings", "next.round": "Next round",
+    "rank": "Rank", "mp": "Points", "wdl": "W-D-L", "byes": "Byes", "omw": "OMW%", "gw": "GW%", "ogw": "OGW%",
+    "dropped": "dropped", "bye": "bye", "no.pairing": "No pairing without a rematch is left.",
+    "win.rates": "Win rate (95% interval), {n} playouts", "histogram": "Scores of seat {n}",
+    "working": "Working…", "bad.json": "Not valid JSON: {error}",
+    "no.chance": "No chance outcome is pending.",
+  },
+  ru: {
+    "title": "Пульт судьи-секретаря",
+    "tab.record": "Запись партии", "tab.verify": "Проверка партии", "tab.standings": "Турнирная таблица",
+    "game": "Игра", "players": "Игроков", "seed": "Зерно", "options": "Опции", "start": "Начать",
+    "pending": "Ожидается решение", "score": "Счёт", "view": "Что видит игрок", "show": "Показать",
+    "log": "Ходы", "undo": "Отменить последний шаг", "to.verify": "Проверить эту партию",
+    "odds": "График розыгрышей", "hand.label": "Ввести руку целиком (карты через запятую: код или название)",
+    "hand.apply": "Внести руку", "chance": "Случай (что выпало за столом)",
+    "seat": "Место {n}", "spectator": "Зритель", "setup": "расстановка",
+    "finished": "Партия окончена. Победители: {winners}", "running": "Идёт игра", "nobody": "никто",
+    "total": "Итого", "breakdown": "Из чего", "player": "Игрок",
+    "verify.help": "Вставьте или загрузите расстановку и ходы: {\"game\", \"setup\", \"actions\"}.",
+    "verify.run": "Проверить", "export": "Выгрузить результат (JSON)",
+    "verdict.ok": "Всё по правилам: {steps} шагов. {result}", "verdict.illegal": "Нарушение на шаге {index}",
+    "illegal.step": "Недопустимый шаг", "illegal.clause": "Пункт правил",
+    "signed": "подписан сервером", "unsigned": "без подписи (у сервера нет ключей)",
+    "standings.help": "Турнир на сегодня: {\"players\": [...], \"rounds\": [{\"matches\": [{\"players\": [a, b], \"games\": [результат…]}], \"byes\": [], \"drops\": []}]}; каждая партия — запись или выгруженный результат.",
+    "standings.run": "Посчитать таблицу", "next.round": "Следующий тур",
+    "rank": "Место", "mp": "Очки", "wdl": "В-Н-П", "byes": "Без пары", "omw": "OMW%", "gw": "GW%", "ogw": "OGW%",
+    "dropped": "выбыл", "bye": "без пары", "no.pairing": "Пар без повторных встреч не осталось.",
+    "win.rates": "Доля побед (95% интервал), {n} розыгрышей", "histogram": "Очки места {n}",
+    "working": "Считаю…", "bad.json": "Это не JSON: {error}",
+    "no.chance": "Сейчас не ждут исхода случая.",
+  },
+};
+
+export const LANGUAGES = Object.keys(TEXTS);
+let current = "en";
+
+export function language() { return current; }
+
+export function setLanguage(lang) {
+  current = TEXTS[lang] ? lang : "en";
+  document.documentElement.lang = current;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}
+
+// The text of `key` in the current language, `{name}` filled from `params`.
+export function t(key, params = {}) {
+  const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (all, name) => (name in params ? String(params[name]) : all));
+}

@@ -1,0 +1,221 @@
+"""``POST /v1/tournaments/standings``: Swiss standings from verified results.
+
+The body is a tournament so far: its players and its rounds, each round's
+matches (two players, seat 0 and seat 1 of every game they played), byes and
+drops.  Every game is verified here, never taken on trust: either its
+**replay** (``{game, setup, actions}``, replayed as ``/replay`` does: an
+illegal step is a 422 with its ``index``, ``rule`` and ``at``, the game's
+path in the body) or its **signed result** (``{game, state}``: a finished
+game's final state carrying the signature this server gave it,
+``REFEREE_STATE_KEYS``; unsigned or altered → 400 / 403).  The replay is
+used when both are sent (the console's exported result holds both), other
+fields are ignored.  A game must be finished and have two players.
+
+The answer is the standings with the usual tiebreakers (match points, OMW%,
+GW%, OGW%, with the 33% floor; ``service.tournaments``) and the next round's
+Swiss pairings (no rematch, the bye to the lowest player without one;
+``null`` when no pairing without a rematch is left).  Stateless: send the
+whole tournament every time.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from marshmallow import EXCLUDE, Schema, fields, validate
+
+from schemas.envelopes import GameStateField, ObjectField, Setup
+from service import signing, tournaments
+from service.games.errors import MalformedInput, RuleViolation
+from service.games.messages import N_
+from service.games.replay import replay as replay_game
+from service.http.body import json_response, read_envelope
+from service.http.games import game_or_404
+from service.problems import ProblemError
+
+bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
+
+MAX_PLAYERS = 512
+MAX_ROUNDS = 30
+NAME = fields.String(validate=validate.Length(min=1, max=100))
+
+
+class TournamentGame(Schema):
+    """One game of a match: its replay (``setup`` + ``actions``) or its signed final ``state``;
+    other fields (an exported result's ``outcome``…) are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    game = fields.String(required=True, metadata={"description": "The game id (`raiders`…).",
+                                                  "example": "raiders"})
+    setup = fields.Nested(Setup, metadata={"description": "With `actions`: the game's replay."})
+    actions = fields.List(ObjectField(metadata={"ref": "Action"}),
+                          validate=validate.Length(max=20_000))
+    state = GameStateField(metadata={"ref": "GameState", "description":
+                                     "Instead of a replay: the finished game's final state, "
+                                     "signed by this server (`REFEREE_STATE_KEYS`)."})
+
+
+class TournamentMatch(Schema):
+    players = fields.List(NAME, required=True, validate=validate.Length(equal=2), metadata={
+        "description": "The two players: seat 0 and seat 1 of every game of the match."})
+    games = fields.List(fields.Nested(TournamentGame), required=True,
+                        validate=validate.Length(min=1, max=9))
+
+
+class TournamentRound(Schema):
+    matches = fields.List(fields.Nested(TournamentMatch), required=True,
+                          validate=validate.Length(max=MAX_PLAYERS // 2))
+    byes = fields.List(NAME, load_default=list, metadata={
+        "description": "Players given a bye this round (a match win, no opponent)."})
+    drops = fields.List(NAME, load_default=list, metadata={
+        "description": "Players who leave after this round: still in the standings, never "
+                       "paired again."})
+
+
+class StandingsRequest(Schema):
+    players = fields.List(NAME, required=True, validate=validate.Length(min=2, max=MAX_PLAYERS))
+    rounds = fields.List(fields.Nested(TournamentRound), required=True,
+                         validate=validate.Length(max=MAX_ROUNDS))
+
+
+class StandingLine(Schema):
+    rank = fields.Integer(required=True, metadata={"description": "Shared by players equal on "
+                                                   "every tiebreaker."})
+    player = fields.String(required=True)
+    match_points = fields.Integer(required=True, metadata={
+        "description": "Win 3, draw 1, loss 0, bye 3."})
+    wins = fields.Integer(required=True)
+    draws = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    byes = fields.Integer(required=True)
+    games = fields.Integer(required=True, metadata={"description": "Games played (a bye: one)."})
+    game_points = fields.Integer(required=True, metadata={
+        "description": "A game won 3, drawn 1 (a bye: 3)."})
+    omw = fields.Float(required=True, metadata={
+        "description": "Opponents' match-win %, as a fraction of 1 (each opponent at least "
+                       "0.33); 0.33 without opponents."})
+    gw = fields.Float(required=True, metadata={"description": "Game-win %, a fraction of 1."})
+    ogw = fields.Float(required=True, metadata={
+        "description": "Opponents' game-win %, a fraction of 1 (each at least 0.33)."})
+    opponents = fields.List(fields.String(), required=True)
+    dropped = fields.Boolean(required=True)
+
+
+class NextRound(Schema):
+    round = fields.Integer(required=True, metadata={"description": "Its number, from 1."})
+    pairings = fields.List(fields.List(fields.String()), required=True, metadata={
+        "description": "Pairs in table order; the first of each is seat 0."})
+    bye = fields.String(required=True, allow_none=True)
+
+
+class StandingsResponse(Schema):
+    standings = fields.List(fields.Nested(StandingLine), required=True)
+    next_round = fields.Nested(NextRound, required=True, allow_none=True, metadata={
+        "description": "`null` when every pairing of the players left would be a rematch."})
+    games_verified = fields.Integer(required=True)
+
+
+REQUEST = StandingsRequest()
+
+
+def verified_winner(match: dict, found: dict, path: str) -> str | None:
+    """The name of the game's winner (``None``: drawn), after verifying it."""
+    game = game_or_404(found["game"])
+    try:
+        if "setup" in found and "actions" in found:
+            state = replay_game(game, found["setup"], found["actions"])["state"]
+        elif "state" in found:
+            state = signing.unseal(found["state"], signing.app_keys(), required=True)
+            game.validate_state(state)
+        else:
+            raise MalformedInput({"": [N_("send the game's replay (`setup` and `actions`) or "
+                                          "its signed final `state`")]})
+    except MalformedInput as exc:
+        raise MalformedInput({f"{path}.{k}".rstrip("."): v for k, v in exc.errors.items()}) \
+            from None
+    except RuleViolation as exc:
+        raise ProblemError(422, "illegal-action", "Illegal action", exc.reason, rule=exc.rule,
+                           index=exc.index, at=path) from None
+    outcome = game.score(state)
+    if len(state["players"]) != 2:
+        raise MalformedInput({path: [N_("a match game has two players")]})
+    if not outcome["finished"]:
+        raise MalformedInput({path: [N_("the game is not finished")]})
+    winners = outcome["winners"]
+    return match["players"][winners[0]] if len(winners) == 1 else None
+
+
+@bp.post("/standings")
+def standings():
+    """Standings and the next round's pairings of a tournament (module docstring)."""
+    body = read_envelope(REQUEST)
+    rounds, verified = [], 0
+    for r, rnd in enumerate(body["rounds"]):
+        matches = []
+        for m, match in enumerate(rnd["matches"]):
+            winners = [verified_winner(match, found, f"rounds.{r}.matches.{m}.games.{g}")
+                       for g, found in enumerate(match["games"])]
+            verified += len(winners)
+            matches.append(tournaments.Match(tuple(match["players"]), winners))
+        rounds.append(tournaments.Round(matches, rnd["byes"], rnd["drops"]))
+    table = tournaments.standings(body["players"], rounds)
+    pairing = tournaments.next_round(table, rounds)
+    return json_response({
+        "standings": [line.to_json() for line in table],
+        "next_round": None if pairing is None else {
+            "round": len(rounds) + 1, "pairings": [list(p) for p in pairing.pairs],
+            "bye": pairing.bye},
+        "games_verified": verified})
+
+
+#: the steering of ``example_game``: the first listed action of the first type found
+EXAMPLE_PREFERENCE = ("capture", "pass", "draw", "end_turn")
+
+
+def example_game(seed: int = 7, turns: int = 2) -> dict:
+    """A short finished two-player Raiders game as a replay (``turn_limit``, RAI-31).
+
+    >>> game = example_game()
+    >>> game["game"], game["setup"]["options"], len(game["actions"])
+    ('raiders', {'turn_limit': 2}, 8)
+    """
+    from service.games.registry import get_game
+
+    game = get_game("raiders")
+    options = {"turn_limit": turns}
+    state, _ = game.new_game(2, options, seed, "reference")
+    actions = []
+    while not game.score(state)["finished"]:
+        listed = game.legal_actions(state, None)
+        action = min(listed, key=lambda a: (EXAMPLE_PREFERENCE + (a["type"],)).index(a["type"]))
+        actions.append(action)
+        state, _ = game.apply(state, action)
+    return {"game": "raiders", "setup": {"players": 2, "options": options, "seed": seed},
+            "actions": actions}
+
+
+def document(spec) -> None:
+    """Document the route in ``openapi.yaml``."""
+    from service.openapi import body, error, ok
+
+    spec.components.schema("TournamentGame", schema=TournamentGame)
+    spec.components.schema("TournamentMatch", schema=TournamentMatch)
+    spec.components.schema("TournamentRound", schema=TournamentRound)
+    spec.components.schema("StandingsRequest", schema=StandingsRequest)
+    spec.components.schema("StandingLine", schema=StandingLine)
+    spec.components.schema("NextRound", schema=NextRound)
+    spec.components.schema("StandingsResponse", schema=StandingsResponse)
+    spec.path("/v1/tournaments/standings", operations={"post": {
+        "summary": "Tournament standings and the next Swiss round",
+        "description": __doc__.split("\n\n", 1)[1].strip(),
+        "tags": ["tournaments"], "operationId": "tournament_standings",
+        "requestBody": body("StandingsRequest", {
+            "players": ["Ann", "Bob", "Cat"],
+            "rounds": [{"matches": [{"players": ["Ann", "Bob"], "games": [example_game()]}],
+                        "byes": ["Cat"], "drops": []}]}),
+        "responses": {"200": ok("StandingsResponse", "Standings, best first, and the next "
+                                "round's pairings."),
+                      **{str(s): error(s) for s in (400, 403, 404, 405, 413, 415, 422, 429,
+                                                    500)}}}})
+

@@ -1,0 +1,61 @@
+"""The console in a real browser: the Procfile's gunicorn on loopback and Debian's
+chromium driven by Playwright (sync API, headless, bounded timeouts).
+
+``make test`` installs chromium when it is missing (as root; otherwise it says how).
+Playwright drives ``/usr/bin/chromium`` itself (``executable_path``), so no
+``playwright install`` is needed.  Without chromium these tests fail saying so.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
+#: every wait of a page, in ms
+TIMEOUT_MS = 15_000
+#: the state keys of the test server: the exported results are signed
+STATE_KEY = "console-test-key"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    from bench import servers
+
+    tmp = tmp_path_factory.mktemp("console_server")
+    with servers.gunicorn(servers.SERVICE_APP, tmp / "gunicorn.log", {
+            "REFEREE_EVALUATION_STORE": str(tmp / "evaluations.sqlite3"),
+            "REFEREE_ACCESS_LOG": "0", "REFEREE_STATE_KEYS": STATE_KEY}) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium as root "
+                    "(or: sudo apt-get install -y chromium; REFEREE_CHROMIUM=… for another path)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"], timeout=TIMEOUT_MS * 2)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US",
+                                  accept_downloads=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/console")
+    page.wait_for_selector("body[data-ready=true]")
+    yield page
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"

@@ -1,0 +1,213 @@
+"""The scorekeeper's console (issue 16) in headless Chromium against the real server.
+
+Records a full two-player Raiders game at the table (hands entered at once,
+then the pending decision's buttons clicked until the game ends, with an undo
+and a playouts chart on the way), verifies a reported Tremble game with an
+illegal step (index, clause, the clause's text) and exports a verified, signed
+result, and shows the standings of 8 players over 3 rounds.  Screenshots go
+to each test's ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from tests.console.conftest import TIMEOUT_MS
+from tests.tournaments.played import played_game
+
+#: the steering of the recorded game: the first button of the first type found
+#: (a capture whenever one is offered, then the cheapest way on; chance: the first)
+PREFERENCE = ("capture", "pass", "end_turn", "draw")
+MAX_STEPS = 600
+
+
+def api(server: str, path: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(server + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def steps_done(page) -> int:
+    return int(page.get_attribute("#rec-actions", "data-steps"))
+
+
+def click_and_wait(page, locator, expected_steps: int) -> None:
+    locator.click()
+    page.wait_for_selector(f'#rec-actions[data-steps="{expected_steps}"]', state="attached")
+
+
+def enter_hand(page, use_names: bool) -> None:
+    """Six dealt cards typed at once: the first six chance buttons' cards (or their names)."""
+    buttons = page.locator('#rec-actions button.chance')
+    cards = [json.loads(buttons.nth(i).get_attribute("data-action"))["card"] for i in range(6)]
+    if use_names:
+        names = [buttons.nth(i).inner_text().split(" (")[0].removeprefix("deal · ") for i in range(6)]
+        page.fill("#rec-hand-input", ", ".join(names))
+    else:
+        page.fill("#rec-hand-input", ", ".join(cards))
+    before = steps_done(page)
+    click_and_wait(page, page.locator("#rec-hand-apply"), before + 6)
+    logged = page.locator("#rec-log li")
+    assert logged.count() == before + 6
+    assert all(card in logged.nth(before + i).inner_text() for i, card in enumerate(cards))
+
+
+def next_button(page):
+    chance = page.locator("#rec-actions button.chance")
+    if chance.count():
+        return chance.first
+    for kind in PREFERENCE:
+        found = page.locator(f'#rec-actions button[data-type="{kind}"]')
+        if found.count():
+            return found.first
+    return page.locator("#rec-actions button").first
+
+
+def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
+    page.select_option("#rec-game", "raiders")
+    page.fill("#rec-players", "2")
+    assert page.input_value("#opt-chance") == "table"
+    page.click("#rec-start")
+    page.wait_for_selector('#rec-actions[data-steps="0"] button.chance')
+    assert "deal_fighter" in page.inner_text("#rec-pending")
+    enter_hand(page, use_names=False)  # seat 0's hand by card id
+    enter_hand(page, use_names=True)   # seat 1's hand by card name
+
+    # one step and its undo
+    step = steps_done(page)
+    click_and_wait(page, next_button(page), step + 1)
+    click_and_wait(page, page.locator("#rec-undo"), step)
+    assert page.locator("#rec-log li").count() == step
+
+    charted = False
+    while page.get_attribute("#rec-actions", "data-finished") != "true":
+        step = steps_done(page)
+        assert step < MAX_STEPS, "the recorded game does not end"
+        click_and_wait(page, next_button(page), step + 1)
+        if step == 40 and not charted:  # mid-game: playouts from here, as a chart
+            page.click("#rec-odds")
+            page.wait_for_selector("#rec-chart svg.win-rates", timeout=TIMEOUT_MS * 4)
+            assert page.locator("#rec-chart svg.histogram").count() == 2
+            page.locator("#rec-view-seat").select_option("0")
+            page.click("#rec-view")
+            page.wait_for_selector("#rec-view-out:not(:empty)")
+            assert '"hand"' in page.inner_text("#rec-view-out")
+            page.screenshot(path=str(tmp_path / "record-mid-game.png"), full_page=True)
+            charted = True
+    assert charted
+    assert page.inner_text("#rec-status").startswith("Finished. Winners: Seat")
+    assert page.locator("#rec-score tr").count() == 3  # header + two seats
+    assert page.locator("#rec-actions button").count() == 0
+    page.screenshot(path=str(tmp_path / "record-finished.png"), full_page=True)
+
+    # the recorded game goes to verification as a replay: legal, finished
+    page.click("#rec-to-verify")
+    page.click("#ver-run")
+    page.wait_for_selector('#ver-verdict[data-done="ok"]')
+    assert "Finished" in page.inner_text("#ver-verdict")
+    assert page.locator("#ver-steps li").count() == steps_done(page) + 1
+
+
+def tremble_report(server: str, steps: int = 14) -> dict:
+    """A Tremble game reported with an illegal last step: ``steps`` legal actions (the
+    first listed, server chance) and then a repeat of the first, refused with a clause."""
+    setup = {"players": 2, "seed": 5, "options": {"missions": False}}
+    status, answer = api(server, "/v1/games/tremble/new", setup)
+    assert status == 200
+    state, actions = answer["state"], []
+    for _ in range(steps):
+        _, listed = api(server, "/v1/games/tremble/legal-actions", {"state": state})
+        action = listed["actions"][0]
+        actions.append(action)
+        status, answer = api(server, "/v1/games/tremble/apply", {"state": state, "action": action})
+        assert status == 200, answer
+        state = answer["state"]
+    return {"game": "tremble", "setup": setup, "actions": [*actions, actions[0]]}
+
+
+def test_verify_a_reported_tremble_game_with_an_illegal_step(page, server, tmp_path):
+    report = tremble_report(server)
+    status, problem = api(server, "/v1/games/tremble/replay",
+                          {"setup": report["setup"], "actions": report["actions"]})
+    assert status == 422 and problem["index"] == len(report["actions"]) - 1
+    page.click('#tabs button[data-tab="verify"]')
+    page.fill("#ver-input", json.dumps(report))
+    page.click("#ver-run")
+    page.wait_for_selector('#ver-verdict[data-done="illegal"]')
+    assert page.inner_text("#ver-verdict") == f"Illegal at step {problem['index']}"
+    assert page.inner_text("#ver-index") == f"#{problem['index']}"
+    assert page.inner_text("#ver-rule") == problem["rule"]
+    assert page.inner_text("#ver-detail") == problem["detail"]
+    with urllib.request.urlopen(server + problem["rule_url"], timeout=30) as answer:
+        clause_text = json.load(answer)["text"]
+    assert page.text_content("#ver-rule-text") == clause_text
+    steps = page.locator("#ver-steps li")
+    assert steps.count() == len(report["actions"]) + 1  # the setup, the legal steps, the bad one
+    assert steps.last.get_attribute("class") == "bad"
+    assert page.is_disabled("#ver-export")
+    page.screenshot(path=str(tmp_path / "verify-illegal.png"), full_page=True)
+
+    # in Russian: the console's texts and the service's problem
+    page.click("#lang-ru")
+    page.click("#ver-run")
+    page.wait_for_selector('#ver-verdict[data-done="illegal"]')
+    assert page.inner_text("#ver-verdict") == f"Нарушение на шаге {problem['index']}"
+    assert page.inner_text("#ver-detail") != problem["detail"]
+    page.click("#lang-en")
+
+    # the legal part verifies, and its result is exported signed (the server has keys)
+    legal = {**report, "actions": report["actions"][:-1]}
+    page.fill("#ver-input", json.dumps(legal))
+    page.click("#ver-run")
+    page.wait_for_selector('#ver-verdict[data-done="ok"]')
+    with page.expect_download() as download:
+        page.click("#ver-export")
+    exported = json.loads(open(download.value.path()).read())
+    assert exported["state"]["signature"].startswith("hmac-sha256:")
+    assert exported["actions"] == legal["actions"] and exported["signed"] is True
+    assert page.get_attribute("#ver-export-out", "data-signed") == "true"
+
+
+def tournament(server: str) -> dict:
+    """8 players, 3 rounds of real games; Swiss pairings from the service after round 1;
+    Hal drops after round 2, so round 3 has a bye."""
+    players = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    body: dict = {"players": players, "rounds": []}
+    pairs, bye, seed = [tuple(players[i:i + 2]) for i in range(0, 8, 2)], None, 0
+    for number in range(3):
+        matches = []
+        for pair in pairs:
+            seed += 1
+            matches.append({"players": list(pair), "games": [played_game(seed)]})
+        body["rounds"].append({"matches": matches, "byes": [bye] if bye else [],
+                               "drops": ["Hal"] if number == 1 else []})
+        status, answer = api(server, "/v1/tournaments/standings", body)
+        assert status == 200, answer
+        pairs, bye = answer["next_round"]["pairings"], answer["next_round"]["bye"]
+    return body
+
+
+def test_standings_for_8_players_over_3_rounds(page, server, tmp_path):
+    body = tournament(server)
+    status, expected = api(server, "/v1/tournaments/standings", body)
+    assert status == 200 and expected["games_verified"] == 11
+    assert body["rounds"][2]["byes"]  # Hal dropped: seven players, one bye
+    page.click('#tabs button[data-tab="standings"]')
+    page.fill("#st-input", json.dumps(body))
+    page.click("#st-run")
+    page.wait_for_selector('#st-table[data-done="true"]')
+    rows = page.locator("#st-table tr")
+    assert rows.count() == 9
+    shown = [rows.nth(i).get_attribute("data-player") for i in range(1, 9)]
+    assert shown == [line["player"] for line in expected["standings"]]
+    assert page.locator("#st-table tr.dropped").get_attribute("data-player") == "Hal"
+    pairs = expected["next_round"]["pairings"]
+    listed = page.locator("#st-next li")
+    assert listed.count() == len(pairs) + 1
+    assert listed.last.inner_text() == f"{expected['next_round']['bye']}: bye"
+    page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)

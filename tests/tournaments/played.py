@@ -1,0 +1,42 @@
+"""Real finished games for tournament tests: two-player Raiders replays.
+
+``played_game(seed)`` plays a short game (``turn_limit`` 6, RAI-31; the greedy
+bot for both seats, server chance from ``seed``) and returns it as a replay
+``{game, setup, actions}`` with the winners it ends with: seeds give wins for
+either seat and drawn games, all of them verified again by the service.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+TURNS = 6
+
+
+@cache
+def _played(seed: int) -> tuple[dict, tuple[int, ...]]:
+    from service.games.bots import bot_named
+    from service.games.registry import get_game
+
+    game, bot, rng = get_game("raiders"), bot_named("greedy"), random.Random(seed)
+    setup = {"players": 2, "options": {"turn_limit": TURNS}, "seed": seed}
+    state, _ = game.new_game(2, setup["options"], seed, "reference")
+    actions = []
+    while not game.score(state)["finished"]:
+        action = bot.choose(game, state, state["pending"][0]["player"], rng)
+        actions.append(action)
+        state, _ = game.apply(state, action)
+    return {"game": "raiders", "setup": setup, "actions": actions}, \
+        tuple(game.score(state)["winners"])
+
+
+def played_game(seed: int) -> dict:
+    """The replay of the game of ``seed`` (a fresh copy)."""
+    replay, _ = _played(seed)
+    return {**replay, "actions": list(replay["actions"])}
+
+
+def winners(seed: int) -> tuple[int, ...]:
+    """The seats that won the game of ``seed`` (both: a drawn game)."""
+    return _played(seed)[1]
