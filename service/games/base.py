@@ -522,6 +522,9 @@ class Game:
         >>> Game.impossible_outcome_reason(None, {}, {"decision": "roll"},
         ...     {"type": "roll", "total": 13}, [{"type": "roll", "total": t} for t in (2, 3)])
         "total 13 cannot happen at the 'roll' chance node; possible: 2, 3"
+        >>> Game.impossible_outcome_reason(None, {}, {"decision": "roll"},
+        ...     {"type": "roll", "dice": [7]}, [{"type": "roll", "dice": [t]} for t in (2, 1)])
+        "dice [7] cannot happen at the 'roll' chance node; possible: [1], [2]"
         """
         node = N_("the {decision!r} chance node", decision=entry["decision"])
         kinds = sorted({o["type"] for o in outcomes})
@@ -533,7 +536,9 @@ class Game:
                                                             for x in same)})
         if len(varying) == 1:
             key = varying[0]
-            values = sorted({o[key] for o in same}, key=lambda v: (str(type(v)), v))
+            distinct = {repr(o[key]): o[key] for o in same}  # a value may be a list
+            values = sorted(distinct.values(), key=lambda v: (
+                str(type(v)), v if isinstance(v, (int, float, str)) else repr(v)))
             listed = ", ".join(map(_shown, values[:12])) + (" …" if len(values) > 12 else "")
             return (N_("{key} {value} cannot happen at {node}; possible: {listed}",
                        key=key, value=_shown(action.get(key)), node=node, listed=listed))

@@ -1,0 +1,111 @@
+"""A fourth game built by README "How it is built" only (a package, its card
+data, one registry line), played through the contract checks and over HTTP."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from service.games.playout import random_playout
+from tests.contract import check_random_games
+
+SEEDS = range(40)
+
+
+def test_the_contract_holds_with_the_server_rolling(dice_duel):
+    report = check_random_games(dice_duel, [(2, {}, seed) for seed in SEEDS])
+    assert report["games"] == len(SEEDS)
+
+
+def test_the_contract_holds_with_the_table_rolling(dice_duel):
+    check_random_games(dice_duel, [(2, {"chance": "table"}, seed) for seed in SEEDS])
+
+
+def test_games_end_by_a_bank_at_the_target_after_busts(dice_duel):
+    events: Counter = Counter()
+    for seed in SEEDS:
+        state, _ = dice_duel.new_game(2, seed=seed)
+        final, actions, _ = random_playout(dice_duel, state, seed=seed)
+        assert final["result"]["winners"] == [final["players"].index(
+            max(final["players"], key=lambda p: p["bank"]))]
+        replayed = state
+        for action in actions:
+            replayed, happened = dice_duel.apply(replayed, action)
+            events.update(e["type"] for e in happened)
+    assert events["bust"] and events["banked"] and events["won"] == len(SEEDS)
+
+
+def test_the_game_cites_its_own_clauses(dice_duel):
+    state, _ = dice_duel.new_game(2, seed=1)
+    idle = 1 - state["current"]
+    assert dice_duel.check(state, {"type": "bank", "player": idle})["rule"] == "DUEL-6"
+    table, _ = dice_duel.new_game(2, {"chance": "table"}, seed=1)
+    refused = dice_duel.check(table, {"type": "roll", "player": "chance", "dice": [7, 1]})
+    assert refused["rule"] == "DUEL-2" and "dice [7, 1] cannot happen" in refused["reason"]
+
+
+# ---------------------------------------------------------------------- HTTP
+@pytest.fixture
+def api(dice_duel):
+    from service.app import create_app
+    from tests.http.conftest import Api  # every answer checked against the spec
+
+    return Api(create_app({"TESTING": True}))
+
+
+def post(api, verb: str, body: dict) -> dict:
+    r = api.post(f"/v1/games/dice_duel/{verb}", json=body)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    return r.json
+
+
+def test_it_is_listed_and_described(api):
+    listed = api.get("/v1/games").json["games"]
+    assert [g["id"] for g in listed][-1] == "dice_duel"
+    described = api.get("/v1/games/dice_duel").json
+    assert described["decisions"] == {"roll": ["roll"], "bank_or_roll": ["bank", "roll_again"]}
+    assert described["card_sets"] == ["reference"]
+    cards = api.get("/v1/games/dice_duel/cards?q=white").json
+    assert [d["id"] for d in cards["cards"]["dice"]] == ["white"]
+    spec = api.spec
+    assert "/v1/games/dice_duel/apply" in spec["paths"] and "DiceDuelState" in \
+        spec["components"]["schemas"]
+
+
+def test_a_server_game_over_http(api):
+    new = post(api, "new", {"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 5})
+    state, actions = new["state"], []
+    while state["result"] is None:
+        legal = post(api, "legal-actions", {"state": state})["actions"]
+        assert {a["type"] for a in legal} == {"bank", "roll_again"}
+        action = legal[0] if state["turn_total"] >= 12 else legal[1]  # bank at 12 or more
+        assert post(api, "check", {"state": state, "action": action})["legal"] is True
+        state = post(api, "apply", {"state": state, "action": action})["state"]
+        actions.append(action)
+    score = post(api, "score", {"state": state})
+    assert score["finished"] and score["winners"] == state["result"]["winners"]
+    view = post(api, "view", {"state": state, "player": 1})["view"]
+    assert view["players"] == state["players"] and "seed" not in view["chance"]
+    replay = post(api, "replay", {"setup": {"players": 2, "seed": 5}, "actions": actions})
+    assert replay["state"]["players"][1]["bank"] == state["players"][1]["bank"]
+    idle = 1 - new["state"]["current"]
+    wrong = api.post("/v1/games/dice_duel/apply",
+                     json={"state": new["state"], "action": {"type": "bank", "player": idle}})
+    assert wrong.status_code == 422 and wrong.json["rule"] == "DUEL-6"
+
+
+def test_a_table_game_over_http(api):
+    state = post(api, "new", {"players": 2, "options": {"chance": "table"}, "seed": 1})["state"]
+    assert state["pending"] == [{"player": "chance", "decision": "roll"}]
+    outcomes = post(api, "legal-actions", {"state": state})["actions"]
+    assert len(outcomes) == 36 and {o["probability"] for o in outcomes} == {"1/36"}
+    after = post(api, "apply", {"state": state, "action": {
+        "type": "roll", "player": "chance", "dice": [6, 5]}})
+    assert after["state"]["turn_total"] == 11
+    assert after["events"][0] == {"type": "rolled", "player": 0, "dice": [6, 5],
+                                  "rule": "DUEL-2"}
+    bust = post(api, "apply", {"state": state, "action": {
+        "type": "roll", "player": "chance", "dice": [1, 4]}})
+    assert bust["state"]["current"] == 1 and [e["type"] for e in bust["events"]] == [
+        "rolled", "bust", "turn"]
