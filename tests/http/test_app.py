@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import ast
 import pathlib
-import types
 
 import pytest
 
@@ -35,13 +35,14 @@ def test_every_card_set_is_loaded_at_startup(pebbles_env, make_app):
 def test_a_misspelt_blueprint_module_fails_at_import():
     """The factory names its blueprint modules in an import statement: a typo is an
     ImportError when ``service.app`` is imported, never a silently missing route."""
-    source = pathlib.Path(app_module.__file__).read_text(encoding="utf-8")
-    line = "from service.http import evaluations, game_operations, games, metrics, ops, rules"
-    assert line in source
-    broken = types.ModuleType("service.app_with_a_typo")
+    tree = ast.parse(pathlib.Path(app_module.__file__).read_text(encoding="utf-8"))
+    imported = next(node for node in tree.body
+                    if isinstance(node, ast.ImportFrom) and node.module == "service.http")
+    names = [alias.name for alias in imported.names]
+    assert {m.__name__.rsplit(".", 1)[1] for m in app_module.BLUEPRINT_MODULES} <= set(names)
+    imported.names[names.index("metrics")].name = "metrcs"
     with pytest.raises(ImportError, match="metrcs"):
-        exec(compile(source.replace(line, line.replace("metrics", "metrcs")),
-                     "service/app.py", "exec"), broken.__dict__)
+        exec(compile(tree, "service/app.py", "exec"), {"__name__": "service.app_with_a_typo"})
 
 
 def test_every_blueprint_module_is_registered(make_app):
