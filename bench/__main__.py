@@ -1,6 +1,6 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
-Parts: ``http``, ``engine``, ``evaluations`` (default: all three).  Writes
+Parts: ``http``, ``engine``, ``validation``, ``evaluations`` (default: all four).  Writes
 ``bench/results/latest.{json,md,png}`` after a full run (``--no-write``
 skips it; a partial run never overwrites them unless ``--write``).
 """
@@ -15,10 +15,10 @@ import subprocess
 import sys
 import time
 
-from bench import chart, engine, evaluations, http_load, report, request_costs
+from bench import chart, engine, evaluations, http_load, report, request_costs, validation
 from bench.states import SETUPS, representative_cases
 
-PARTS = ("http", "engine", "evaluations")
+PARTS = ("http", "engine", "validation", "evaluations")
 
 
 def commit() -> str:
@@ -83,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
             results["engine"][g] = engine.measure(g, args.quick)
             middle = next(c for c in cases if c.game == g and c.stage == "middle")
             results["request_costs"][g] = request_costs.measure(app, middle, args.quick)
+    if "validation" in parts:
+        log("validation: jsonschema_rs, fastjsonschema, validate on the middle states")
+        results["validation"] = validation.measure(
+            [c for c in cases if c.stage == "middle"], args.quick)
     if "evaluations" in parts:
         log("evaluations: exact odds, RQ playouts on 1 and 2 workers")
         results["evaluations"] = evaluations.measure(args.playouts, log)

@@ -99,6 +99,10 @@ def markdown(results: dict) -> str:
                          f"| {fig['legal_actions']['median_us']:.1f} / "
                          f"{fig['legal_actions']['p99_us']:.0f} | {fig['playouts_per_s']:.0f} "
                          f"| {shares[0]} | {shares[1]} |")
+    if results.get("validation"):
+        from bench.validation import markdown as validation_markdown
+
+        lines += validation_markdown(results["validation"])
     ev = results.get("evaluations")
     if ev:
         o, p = ev["odds"], ev["playouts"]

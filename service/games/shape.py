@@ -13,20 +13,24 @@ Each game declares the shape of its state and actions once with these specs
 
 Every rule is one JSON Schema can say, so both agree on every value (but
 ``MAX_DEPTH``, a bound on the spec itself: a spec that deep is checked by
-``validate`` alone).  Numbers follow JSON Schema: ``1.0`` is the integer
-``1`` (the HTTP layer reads such a number as an ``int``:
-``service.http.body.integral``).
+``validate`` alone).  Numbers follow JSON Schema, where ``1.0`` is the
+integer ``1``: the compiled check is strict (Draft 4's ``integer`` has no
+fraction part, so a valid value holds Python ``int``s wherever the spec says
+integer, as the engines need), and ``check`` reads an integral float the
+compiled check refused as the integer it is, rewriting it in place
+(``integral``) before naming any problem.
 
 >>> spec = Obj({"turn": Int(minimum=1), "hand": ListOf(Str())})
 >>> check(spec, {"turn": 0, "hand": ["a", 3]}, "state")
 {'state.turn': ['must be at least 1'], 'state.hand.1': ['must be a string']}
->>> check(spec, {"turn": 1, "hand": []}, "state"), check(spec, {"turn": 1.0, "hand": []})
-({}, {})
+>>> sent = {"turn": 1.0, "hand": []}
+>>> check(spec, {"turn": 1, "hand": []}, "state"), check(spec, sent), sent
+({}, {}, {'turn': 1, 'hand': []})
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonschema_rs
@@ -40,12 +44,6 @@ MAX_DEPTH = 32
 
 def _add(errors: Errors, path: str, message: str) -> None:
     errors.setdefault(path, []).append(message)
-
-
-def _is_int(value: Any) -> bool:
-    """An integer as JSON Schema reads one: ``3`` or ``3.0``, never ``true``."""
-    return (isinstance(value, int) and not isinstance(value, bool)) or (
-        isinstance(value, float) and value.is_integer())
 
 
 def _json_equal(a: Any, b: Any) -> bool:
@@ -69,6 +67,8 @@ class Spec:
     """
 
     description: str | None = None
+    _checks: int  # ``check`` calls so far (set by ``check``)
+    _compiled: Callable[[Any], bool]  # set by ``compiled``
 
     def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         raise NotImplementedError
@@ -85,45 +85,45 @@ class Spec:
         return schema
 
 
-class Any_(Spec):
-    def __init__(self, description: str | None = None):
+class Any_(Spec):  # noqa: N801  (the engines spell it so; `Any` is typing's)
+    def __init__(self, description: str | None = None) -> None:
         self.description = description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if depth > MAX_DEPTH:
             _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
 
-    def schema(self):
+    def schema(self) -> dict:
         return self._described({})
 
 
 class Bool(Spec):
-    def __init__(self, description: str | None = None):
+    def __init__(self, description: str | None = None) -> None:
         self.description = description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, bool):
             _add(errors, path, N_("must be a boolean"))
 
-    def schema(self):
+    def schema(self) -> dict:
         return self._described({"type": "boolean"})
 
 
 class Int(Spec):
     def __init__(self, minimum: int | None = None, maximum: int | None = None,
-                 description: str | None = None):
+                 description: str | None = None) -> None:
         self.minimum, self.maximum, self.description = minimum, maximum, description
 
-    def validate(self, value, path, errors, depth):
-        if not _is_int(value):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+        if not isinstance(value, int) or isinstance(value, bool):
             _add(errors, path, N_("must be an integer"))
         elif self.minimum is not None and value < self.minimum:
             _add(errors, path, N_("must be at least {minimum}", minimum=self.minimum))
         elif self.maximum is not None and value > self.maximum:
             _add(errors, path, N_("must be at most {maximum}", maximum=self.maximum))
 
-    def schema(self):
-        out = {"type": "integer"}
+    def schema(self) -> dict:
+        out: dict[str, Any] = {"type": "integer"}
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.maximum is not None:
@@ -133,11 +133,11 @@ class Int(Spec):
 
 class Str(Spec):
     def __init__(self, max_length: int = 200, description: str | None = None,
-                 non_empty: bool = False):
+                 non_empty: bool = False) -> None:
         self.max_length, self.non_empty = max_length, non_empty
         self.description = description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, str):
             _add(errors, path, N_("must be a string"))
         elif len(value) > self.max_length:
@@ -146,7 +146,7 @@ class Str(Spec):
         elif self.non_empty and not value:
             _add(errors, path, N_("empty"))
 
-    def schema(self):
+    def schema(self) -> dict:
         out: dict[str, Any] = {"type": "string", "maxLength": self.max_length}
         if self.non_empty:
             out["minLength"] = 1
@@ -154,26 +154,26 @@ class Str(Spec):
 
 
 class Enum(Spec):
-    def __init__(self, *values, description: str | None = None):
+    def __init__(self, *values: Any, description: str | None = None) -> None:
         self.values, self.description = values, description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if not any(_json_equal(value, v) for v in self.values):
             _add(errors, path, N_("must be one of {items}", items=", ".join(map(str, self.values))))
 
-    def schema(self):
+    def schema(self) -> dict:
         return self._described({"enum": list(self.values)})
 
 
 class Nullable(Spec):
-    def __init__(self, inner: Spec, description: str | None = None):
+    def __init__(self, inner: Spec, description: str | None = None) -> None:
         self.inner, self.description = inner, description or inner.description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if value is not None:
             self.inner.validate(value, path, errors, depth)
 
-    def schema(self):
+    def schema(self) -> dict:
         inner = dict(self.inner.schema())
         inner.pop("description", None)
         forms = inner["anyOf"] if list(inner) == ["anyOf"] else [inner]  # a OneOf: its forms
@@ -184,10 +184,10 @@ class OneOf(Spec):
     """The value must match at least one of ``options`` (tried in order)."""
 
     def __init__(self, *options: Spec, description: str | None = None,
-                 message: str | None = None):
+                 message: str | None = None) -> None:
         self.options, self.description, self.message = options, description, message
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         for option in self.options:
             trial: Errors = {}
             option.validate(value, path, trial, depth)
@@ -195,17 +195,17 @@ class OneOf(Spec):
                 return
         _add(errors, path, self.message or N_("does not match any allowed form"))
 
-    def schema(self):
+    def schema(self) -> dict:
         return self._described({"anyOf": [o.schema() for o in self.options]})
 
 
 class ListOf(Spec):
     def __init__(self, item: Spec, max_items: int = 1000, min_items: int = 0,
-                 description: str | None = None):
+                 description: str | None = None) -> None:
         self.item, self.max_items, self.min_items = item, max_items, min_items
         self.description = description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, list):
             _add(errors, path, N_("must be a list"))
             return
@@ -221,7 +221,7 @@ class ListOf(Spec):
         for i, v in enumerate(value):
             item.validate(v, f"{path}.{i}", errors, depth + 1)
 
-    def schema(self):
+    def schema(self) -> dict:
         out = {"type": "array", "items": self.item.schema(), "maxItems": self.max_items}
         if self.min_items:
             out["minItems"] = self.min_items
@@ -231,10 +231,10 @@ class ListOf(Spec):
 class MapOf(Spec):
     """An object with free keys (ids) whose values share one shape."""
 
-    def __init__(self, value: Spec, max_items: int = 1000, description: str | None = None):
+    def __init__(self, value: Spec, max_items: int = 1000, description: str | None = None) -> None:
         self.value, self.max_items, self.description = value, max_items, description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, dict):
             _add(errors, path, N_("must be an object"))
             return
@@ -247,7 +247,7 @@ class MapOf(Spec):
         for k, v in value.items():
             self.value.validate(v, f"{path}.{k}", errors, depth + 1)
 
-    def schema(self):
+    def schema(self) -> dict:
         return self._described({"type": "object", "additionalProperties": self.value.schema(),
                                 "maxProperties": self.max_items})
 
@@ -256,26 +256,26 @@ class Ref(Spec):
     """Checked as ``spec``; documented as a ``$ref`` to the OpenAPI component
     ``name`` (which the document defines: a game's state, an action…)."""
 
-    def __init__(self, name: str, spec: Spec, description: str | None = None):
+    def __init__(self, name: str, spec: Spec, description: str | None = None) -> None:
         self.name, self.spec, self.description = name, spec, description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         self.spec.validate(value, path, errors, depth)
 
-    def schema(self):
+    def schema(self) -> dict:
         return {**self._described({}), "$ref": f"#/components/schemas/{self.name}"}
 
 
 class Default(Spec):
     """An optional field's ``spec`` and the value a loader fills in when it is left out."""
 
-    def __init__(self, spec: Spec, value: Any):
+    def __init__(self, spec: Spec, value: Any) -> None:
         self.spec, self.value, self.description = spec, value, spec.description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         self.spec.validate(value, path, errors, depth)
 
-    def schema(self):
+    def schema(self) -> dict:
         return {"default": self.value, **self.spec.schema()}
 
 
@@ -283,11 +283,11 @@ class Obj(Spec):
     """An object with known keys; unknown keys are errors unless ``extra``."""
 
     def __init__(self, required: dict[str, Spec], optional: dict[str, Spec] | None = None,
-                 extra: bool = False, description: str | None = None):
+                 extra: bool = False, description: str | None = None) -> None:
         self.required, self.optional = required, optional or {}
         self.extra, self.description = extra, description
 
-    def validate(self, value, path, errors, depth):
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, dict):
             _add(errors, path, N_("must be an object"))
             return
@@ -308,7 +308,7 @@ class Obj(Spec):
                 if key not in self.required and key not in self.optional:
                     _add(errors, prefix + str(key), N_("unknown field"))
 
-    def schema(self):
+    def schema(self) -> dict:
         props = {k: s.schema() for k, s in {**self.required, **self.optional}.items()}
         out = {"type": "object", "properties": props,
                "additionalProperties": self.extra}
@@ -323,9 +323,11 @@ def check(spec: Spec, value: Any, path: str = "") -> Errors:
     """Every problem of ``value`` against ``spec``, keyed by field path.
 
     A valid value costs one call of the compiled schema (``compiled``: no
-    paths, no messages); ``validate`` runs only to name what is wrong.  A
-    spec is compiled on its ``COMPILE_AFTER``-th check (compiling costs up to
-    a millisecond): a spec built for one call never pays it.
+    paths, no messages).  A refused one has its integral floats made ``int``
+    in place (``integral``; JSON Schema's ``1.0`` is ``1``), and is checked
+    again; ``validate`` runs only to name what is still wrong.  A spec is
+    compiled on its ``COMPILE_AFTER``-th check (compiling costs up to a
+    millisecond): a spec built for one call never pays it.
     """
     fast = spec.__dict__.get("_compiled")
     if fast is None:
@@ -334,9 +336,36 @@ def check(spec: Spec, value: Any, path: str = "") -> Errors:
             fast = compiled(spec)
     if fast is not None and fast(value):
         return {}
+    if integral(value) and fast is not None and fast(value):
+        return {}
     errors: Errors = {}
     spec.validate(value, path, errors, 0)
     return errors
+
+
+#: a float past this is no exact integer (orjson reads a literal past 64 bits as a float)
+MAX_EXACT_FLOAT = 2 ** 53
+
+
+def integral(value: Any) -> bool:
+    """Make every integral float inside ``value`` (a dict or a list) an ``int``, in place;
+    ``True`` if any was.  A float past ``MAX_EXACT_FLOAT`` stays (no integer takes it).
+
+    >>> body = {"players": 2.0, "odds": [0.5, -0.0, 1e23], "n": 3}
+    >>> integral(body), body
+    (True, {'players': 2, 'odds': [0.5, 0, 1e+23], 'n': 3})
+    """
+    changed = False
+    items = value.items() if isinstance(value, dict) else enumerate(value) \
+        if isinstance(value, list) else ()
+    for key, item in items:
+        if type(item) is float:
+            if item.is_integer() and abs(item) <= MAX_EXACT_FLOAT:
+                value[key] = int(item)
+                changed = True
+        elif isinstance(item, (dict, list)):
+            changed = integral(item) or changed
+    return changed
 
 
 #: checks of one spec before it is compiled (see ``check``)
@@ -345,7 +374,9 @@ COMPILE_AFTER = 3
 
 def compiled(spec: Spec) -> Callable[[Any], bool]:
     """The spec's JSON Schema compiled by jsonschema-rs: its ``is_valid``, cached
-    on the spec (specs are not changed after construction).
+    on the spec (specs are not changed after construction).  Compiled as Draft 4
+    (every keyword the specs export is in it), whose ``integer`` is strict:
+    ``1.0`` is refused here and made ``1`` by ``check``.
 
     >>> fast = compiled(Obj({"n": Int(minimum=1)}, {"tags": ListOf(Str(max_length=3))}))
     >>> fast({"n": 1, "tags": ["a"]}), fast({"n": 1, "tags": ["long"]}), fast({"n": 1, "x": 0})
@@ -363,7 +394,7 @@ def compiled(spec: Spec) -> Callable[[Any], bool]:
             refs = {r.name: r.spec.schema() for r in _walk(spec) if isinstance(r, Ref)}
             if refs:  # where a document's ``$ref`` points: the checked spec
                 schema["components"] = {"schemas": refs}
-            fast = jsonschema_rs.validator_for(schema).is_valid
+            fast = jsonschema_rs.Draft4Validator(schema).is_valid
         spec._compiled = fast
     return fast
 
@@ -393,7 +424,9 @@ def _deeper_than(spec: Spec, levels: int) -> bool:
         any(_deeper_than(s, levels - 1) for s in below)
 
 
-def _walk(spec: Spec):
+def _walk(spec: Spec) -> Iterator[Spec]:
+    """``spec`` and every spec inside it."""
     yield spec
-    for part in (lambda same, below: same + below)(*_inside(spec)):
+    same, below = _inside(spec)
+    for part in same + below:
         yield from _walk(part)

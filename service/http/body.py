@@ -2,16 +2,14 @@
 
 Bodies are parsed with orjson (not ``request.get_json``): a few µs for a
 typical state where the stdlib parser takes several times longer.  The
-envelope (``{state, action}`` and the like) is checked by the compiled shape
-spec of its marshmallow schema (``schemas.envelopes.ENVELOPE_SHAPES``), and
-by the schema itself only when that refuses it (for marshmallow's messages);
-the state passes through untouched and the engine's ``validate_state`` then
-checks the state itself.
+envelope (``{state, action}`` and the like) is checked by its one
+declaration (``schemas.envelopes.Envelope``: a shape spec, compiled); the
+state passes through untouched and the engine's ``validate_state`` then
+checks the state itself.  A marshmallow schema is still taken (a blueprint's
+own request), its messages flattened to field paths.
 
-Numbers follow JSON Schema: ``1.0`` is the integer ``1``.  A body that may
-hold a number written with a fraction or an exponent (``_MAY_HOLD_FLOAT``: a
-byte scan, far cheaper than a walk) has its integral floats made ``int``
-(``integral``), so the validators and the engines only ever see ``1``.
+Numbers follow JSON Schema: ``1.0`` is the integer ``1`` (``shape.check``
+makes it an ``int`` wherever a check refused it, so the engines only see ``1``).
 
 Every failure here is a problem+json answer: a body that is not JSON → 400,
 not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
@@ -27,7 +25,6 @@ not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import orjson
@@ -81,35 +78,6 @@ def read_body() -> bytes:
     return b"".join(parts)
 
 
-#: a number orjson reads as a float may be in the body: a fraction or an exponent
-#: (``1.0``, ``1e3``), or 20 digits and more (past 64 bits), after ``:``, ``,`` or
-#: ``[``; a string holding such bytes only costs a walk
-_MAY_HOLD_FLOAT = re.compile(rb"[:,\[][ \t\n\r]*-?(?:[0-9]+[.eE]|[0-9]{20})")
-
-
-#: a float beyond this is no exact integer (orjson reads a literal past 64 bits as a float)
-MAX_EXACT_FLOAT = 2 ** 53
-
-
-def integral(value: Any) -> Any:
-    """``value`` with every integral float an ``int`` (JSON Schema: ``1.0`` is ``1``); one
-    past ``MAX_EXACT_FLOAT`` (a literal too large for 64 bits) becomes ±infinity, which
-    no integer field takes ("must be an integer", as before).
-
-    >>> integral({"players": 2.0, "seed": 1e3, "odds": [0.5, -0.0], "turn": -1e23})
-    {'players': 2, 'seed': 1000, 'odds': [0.5, 0], 'turn': -inf}
-    """
-    if isinstance(value, float):
-        if not value.is_integer():
-            return value
-        return int(value) if abs(value) <= MAX_EXACT_FLOAT else value * float("inf")
-    if isinstance(value, dict):
-        return {k: integral(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [integral(v) for v in value]
-    return value
-
-
 def read_json() -> dict:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
     if request.environ.get("CONTENT_TYPE") != "application/json" \
@@ -125,8 +93,6 @@ def read_json() -> dict:
         raise MalformedInput({"body": [N_("not valid JSON: {error}", error=str(exc))]}) from None
     if not isinstance(body, dict):
         raise MalformedInput({"body": [N_("must be a JSON object")]})
-    if _MAY_HOLD_FLOAT.search(raw):
-        body = integral(body)
     return body
 
 
