@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test venv redis-server openapi bench load wrk node clients
+.PHONY: run test venv redis-server chromium openapi bench load wrk node clients
 
 # (Re)install when pyproject.toml changes; create the venv if missing.
 $(STAMP): pyproject.toml
@@ -60,7 +60,20 @@ $(NODE_STAMP): package.json package-lock.json | node
 	npm ci --prefer-offline --no-audit --no-fund
 	@touch $(NODE_STAMP)
 
-test: venv redis-server $(NODE_STAMP)
+# tests/console drive the scorekeeper's console in Debian's chromium through Playwright
+# (which uses /usr/bin/chromium as it is: no `playwright install`).
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing chromium (tests/console drive the console in it)"; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		else \
+			echo "make test needs chromium for tests/console: sudo apt-get install -y chromium" >&2; \
+			exit 1; \
+		fi; \
+	fi
+
+test: venv redis-server chromium $(NODE_STAMP)
 	$(PY) -m pytest
 
 # Generate both clients from openapi.yaml as tests/clients does, to read them:

@@ -37,13 +37,23 @@ from flask import Flask
 import card_db
 from service import i18n, operations, problems
 from service.games import registry
-from service.http import evaluations, game_operations, games, metrics, ops, rules
+from service.http import (
+    console,
+    evaluations,
+    game_operations,
+    games,
+    metrics,
+    ops,
+    rules,
+    table,
+    tournaments,
+)
 
 DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
 
 #: blueprint modules, registered (and documented) in this order
 BLUEPRINT_MODULES: tuple[ModuleType, ...] = (
-    ops, games, evaluations, game_operations, metrics, rules)
+    ops, games, evaluations, game_operations, metrics, rules, table, tournaments, console)
 
 
 def create_app(config: dict | None = None) -> Flask:
