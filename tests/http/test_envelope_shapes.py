@@ -117,3 +117,40 @@ def test_refused_envelopes_name_every_field():
     with pytest.raises(MalformedInput) as err:
         load_envelope(games.APPLY, {"state": {}, "actoin": {}})
     assert err.value.errors == {"action": ["missing required field"], "actoin": ["unknown field"]}
+
+
+def _with_floats(value):
+    """``value`` with every integer written as a float (``3`` → ``3.0``), as a client
+    whose JSON library has no integers would send it."""
+    if isinstance(value, bool) or not isinstance(value, (int, dict, list)):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _with_floats(v) for k, v in value.items()}
+    return [_with_floats(v) for v in value]
+
+
+def test_integers_written_as_floats_are_those_integers_over_http(real_api):
+    """docs/api.md, "Numbers": ``2.0`` is the integer 2 everywhere (JSON Schema's reading,
+    the one ``openapi.yaml`` states); the answer writes integers back, and ``2.5`` is refused."""
+    r = real_api.post("/v1/games/raiders/new", json={"players": 2.0, "seed": 15.0})
+    assert r.status_code == 200, r.json
+    state = r.json["state"]
+    assert state == real_api.post("/v1/games/raiders/new",
+                                  json={"players": 2, "seed": 15}).json["state"]
+    action = {"type": "capture", "player": 0.0, "fighter": "C-J", "property": "market"}
+    r = real_api.post("/v1/games/raiders/legal-actions", json={
+        "state": _with_floats(state), "player": 0.0})
+    assert r.status_code == 200 and r.json["pending"] == [{"player": 0, "decision": "turn"}]
+    r = real_api.post("/v1/games/raiders/apply", json={
+        "state": _with_floats(state), "action": action, "for_player": 1.0})
+    assert r.status_code == 200, r.json
+    assert b"0.0" not in r.get_data() and b"1.0" not in r.get_data()
+    assert r.json["state"] == real_api.post("/v1/games/raiders/apply", json={
+        "state": state, "action": {**action, "player": 0}}).json["state"]
+    r = real_api.post("/v1/games/raiders/new", json={"players": 2.5})
+    assert r.status_code == 400
+    assert r.json["errors"] == {"players": ["must be a player count or a list of player setups"]}
+    r = real_api.post("/v1/games/raiders/score", json={"state": {**state, "active": 0.5}})
+    assert r.status_code == 400 and r.json["errors"] == {"state.active": ["must be an integer"]}
