@@ -21,6 +21,8 @@ trick word comes from ``service/games/raiders/vocabulary.py``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from service.games.raiders.vocabulary import COSTS, EFFECTS, FILTERS, TARGETS, TIMINGS
@@ -66,9 +68,9 @@ class TrickSchema(Schema):
                            validate=validate.Range(min=1, max=6))
 
     @validates_schema
-    def _parameters(self, data, **kwargs):
+    def _parameters(self, data: dict, **kwargs: Any) -> None:
         effect = EFFECTS[data["effect"]]
-        errors = {}
+        errors: dict[str, list[str]] = {}
         if effect.target_needed and data["target"] is None:
             errors["target"] = [f"effect {data['effect']!r} needs a target"]
         if not effect.target_needed and (data["target"] is not None or data["filters"]):
@@ -105,7 +107,7 @@ class FighterSchema(Schema):
     trick = fields.Nested(TrickSchema, load_default=None, allow_none=True)
 
     @validates_schema
-    def _power_or_trick(self, data, **kwargs):
+    def _power_or_trick(self, data: dict, **kwargs: Any) -> None:
         if data["power"] is None and data["trick"] is None:
             raise ValidationError("a fighter-deck card needs a power, a trick or both (RAI-2)",
                                   "power")
@@ -131,7 +133,7 @@ class PropertySchema(Schema):
     bonuses = fields.List(fields.Nested(BonusSchema), load_default=list)
 
     @validates_schema
-    def _bonuses(self, data, **kwargs):
+    def _bonuses(self, data: dict, **kwargs: Any) -> None:
         counts = [b["count"] for b in data["bonuses"]]
         if len(set(counts)) != len(counts):
             raise ValidationError("two bonuses for the same count", "bonuses")
@@ -166,7 +168,7 @@ class CardSetSchema(Schema):
                              validate=validate.Length(min=1, max=100))
 
     @validates_schema
-    def _cross_checks(self, data, **kwargs):
+    def _cross_checks(self, data: dict, **kwargs: Any) -> None:
         errors: dict = {}
         suit_ids = {s["id"] for s in data["suits"]}
         seen: set[str] = set()

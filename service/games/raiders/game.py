@@ -285,3 +285,6 @@ class Raiders(Game):
 
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         return invariants.check_invariants(typed(state), Catalogue.of(cards))
+
+
+GAME = Raiders()
