@@ -13,14 +13,25 @@ from service.games import registry
 CARDS = pathlib.Path(__file__).parent / "dice_duel" / "cards"
 
 
+def _registered(monkeypatch, sources: dict) -> object:
+    monkeypatch.setenv("CARD_DB_PATH", str(CARDS))
+    monkeypatch.setattr(registry, "_sources", dict(sources))
+    monkeypatch.setattr(registry, "_games", {})
+    monkeypatch.setattr(registry, "GAME_IDS", tuple(sources))
+    registry.register("dice_duel", "tests.extension.dice_duel")  # the one registry line
+    card_db.clear_cache()
+    return registry.get_game("dice_duel")
+
+
 @pytest.fixture
 def dice_duel(monkeypatch):
     """The real games plus Dice Duel, registered as README "How it is built" says."""
-    monkeypatch.setenv("CARD_DB_PATH", str(CARDS))
-    monkeypatch.setattr(registry, "_sources", dict(registry._sources))
-    monkeypatch.setattr(registry, "_games", dict(registry._games))
-    monkeypatch.setattr(registry, "GAME_IDS", registry.GAME_IDS)
-    registry.register("dice_duel", "tests.extension.dice_duel")
+    yield _registered(monkeypatch, registry._sources)
     card_db.clear_cache()
-    yield registry.get_game("dice_duel")
+
+
+@pytest.fixture
+def dice_duel_alone(monkeypatch):
+    """Dice Duel as the only game (its OpenAPI document is built in a second)."""
+    yield _registered(monkeypatch, {})
     card_db.clear_cache()

@@ -47,7 +47,7 @@ def test_the_game_cites_its_own_clauses(dice_duel):
 
 # ---------------------------------------------------------------------- HTTP
 @pytest.fixture
-def api(dice_duel):
+def api(dice_duel_alone):
     from service.app import create_app
     from tests.http.conftest import Api  # every answer checked against the spec
 
@@ -60,9 +60,16 @@ def post(api, verb: str, body: dict) -> dict:
     return r.json
 
 
+def test_it_is_served_beside_the_real_games(dice_duel):
+    from service.app import create_app
+
+    listed = create_app({"TESTING": True}).test_client().get("/v1/games").json["games"]
+    ids = [g["id"] for g in listed]
+    assert ids[-1] == "dice_duel" and {"raiders", "tremble", "kozyablo"} <= set(ids)
+
+
 def test_it_is_listed_and_described(api):
-    listed = api.get("/v1/games").json["games"]
-    assert [g["id"] for g in listed][-1] == "dice_duel"
+    assert [g["id"] for g in api.get("/v1/games").json["games"]] == ["dice_duel"]
     described = api.get("/v1/games/dice_duel").json
     assert described["decisions"] == {"roll": ["roll"], "bank_or_roll": ["bank", "roll_again"]}
     assert described["card_sets"] == ["reference"]
