@@ -1,10 +1,10 @@
 """Marshmallow schema of a Tremble, Humans! card set (``card_db/tremble/<set>.yaml``).
 
-Card behaviour is data from a closed vocabulary that one module interprets:
-ship strength bonuses (``BONUS_KINDS``, TRE-29) and abilities (``ABILITIES``,
-TRE-30 … TRE-32) in ``service.games.tremble.battle`` / ``abilities``; mission
-conditions (``MISSION_KINDS``, TRE-27) in ``service.games.tremble.missions``.
-A card naming anything outside the vocabulary is refused when the set loads.
+Card behaviour is data from the one vocabulary of ``service.games.tremble.effects``
+(each name declared there with what it does): ship strength bonuses
+(``BONUSES``, TRE-29), abilities (``ABILITIES``, TRE-30 … TRE-32) and mission
+conditions (``CONDITIONS``, TRE-27).  A card naming anything outside the
+vocabulary is refused when the set loads.
 
 A set must have exactly the counts of TRE-1 (90 cities, 6 armies, 35 ships,
 30 missions, 5 credits); ``copies`` counts identical cards (instance ids
@@ -22,23 +22,15 @@ A set must have exactly the counts of TRE-1 (90 cities, 6 armies, 35 ships,
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-CITY_TYPES = ("culture", "science", "industry")
-SHIP_TYPES = ("saucer", "tripod", "cruiser")
+from service.games.tremble.effects import ABILITIES, BONUSES, CITY_TYPES, CONDITIONS, SHIP_TYPES
+
 #: TRE-2 / TRE-3 marks (``null``: no mark)
 CITY_MARKS = ("*", "4+", "5+")
 MISSION_MARKS = ("4+", "5+")
-#: TRE-29: ``city_type`` (+amount against a city type), ``with_ship`` (+amount
-#: when another ship of ``ship_type`` attacks the same city)
-BONUS_KINDS = ("city_type", "with_ship")
-#: TRE-30 search tempo, TRE-31 reserve, TRE-32 redeploy
-ABILITIES = ("search_tempo", "reserve", "redeploy")
-#: TRE-27 mission conditions, see ``service.games.tremble.missions``: all judged
-#: on the captured city cards, which the rulebook has the captain keep "to
-#: confirm the missions at the end of the game"
-MISSION_KINDS = ("cities_of_type", "cities_total", "type_set")
-_MISSION_PARAMS = {"cities_of_type": {"city_type", "count"}}
 TRE1_COUNTS = {"cities": 90, "armies": 6, "ships": 35, "missions": 30, "credits": 5}
 
 _ID = validate.Regexp(r"^[A-Z0-9][A-Z0-9-]{0,31}$", error="ids are capitals, digits and '-'")
@@ -59,7 +51,7 @@ class CitySchema(Schema):
     search = fields.Integer(required=True, validate=_PEOPLE)
 
     @validates_schema
-    def _larger_search(self, data, **kwargs):
+    def _larger_search(self, data: dict, **kwargs: Any) -> None:
         if data["search"] <= data["raid"]:
             raise ValidationError("the search value must be larger than the raid value (TRE-22)",
                                   "search")
@@ -73,19 +65,19 @@ class ArmySchema(Schema):
 
 
 class BonusSchema(Schema):
-    kind = fields.String(required=True, validate=validate.OneOf(BONUS_KINDS))
+    kind = fields.String(required=True, validate=validate.OneOf(tuple(BONUSES)))
     amount = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
     city_type = fields.String(validate=validate.OneOf(CITY_TYPES))
     ship_type = fields.String(validate=validate.OneOf(SHIP_TYPES))
 
     @validates_schema
-    def _param(self, data, **kwargs):
-        need = "city_type" if data["kind"] == "city_type" else "ship_type"
-        other = "ship_type" if need == "city_type" else "city_type"
+    def _param(self, data: dict, **kwargs: Any) -> None:
+        need = BONUSES[data["kind"]].param
         if need not in data:
             raise ValidationError(f"a {data['kind']} bonus needs {need}", need)
-        if other in data:
-            raise ValidationError(f"a {data['kind']} bonus takes no {other}", other)
+        for other in sorted({b.param for b in BONUSES.values()} - {need}):
+            if other in data:
+                raise ValidationError(f"a {data['kind']} bonus takes no {other}", other)
 
 
 class ShipSchema(Schema):
@@ -99,17 +91,18 @@ class ShipSchema(Schema):
     #: TRE-6: one per player at setup, never in the ship deck
     starting = fields.Boolean(load_default=False)
     bonuses = fields.List(fields.Nested(BonusSchema), load_default=list)
-    abilities = fields.List(fields.String(validate=validate.OneOf(ABILITIES)), load_default=list)
+    abilities = fields.List(fields.String(validate=validate.OneOf(tuple(ABILITIES))),
+                            load_default=list)
 
 
 class ConditionSchema(Schema):
-    kind = fields.String(required=True, validate=validate.OneOf(MISSION_KINDS))
+    kind = fields.String(required=True, validate=validate.OneOf(tuple(CONDITIONS)))
     count = fields.Integer(validate=validate.Range(min=1, max=30))
     city_type = fields.String(validate=validate.OneOf(CITY_TYPES))
 
     @validates_schema
-    def _params(self, data, **kwargs):
-        want = _MISSION_PARAMS.get(data["kind"], {"count"})
+    def _params(self, data: dict, **kwargs: Any) -> None:
+        want = CONDITIONS[data["kind"]].params
         have = set(data) - {"kind"}
         for missing in sorted(want - have):
             raise ValidationError(f"a {data['kind']} condition needs {missing}", missing)
@@ -151,7 +144,7 @@ class CardSetSchema(Schema):
     credits = fields.List(fields.Nested(CreditSchema), required=True)
 
     @validates_schema
-    def _set(self, data, **kwargs):
+    def _set(self, data: dict, **kwargs: Any) -> None:
         ids = [c["id"] for key in TRE1_COUNTS for c in data[key]]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:

@@ -19,6 +19,11 @@ more than 10 below the strongest can never win, so results are cached by the
 tuple of clamped differences from the strongest; every contest of up to four
 fighters is solved at import (``_prewarm``).
 
+Every rule comes from the engine (``service.games.tremble.battle``): the 2d6
+table ``ROLL_WEIGHTS``, who is at the top (``highest``: one wins, several
+re-roll) and the hold comparison (``holds``); ``tests/tremble/test_odds_rules.py``
+plays every roll through the engine's own battle and compares.
+
 >>> battle_odds([16, 17])
 [Fraction(435, 1156), Fraction(721, 1156)]
 >>> battle_odds([10, 10, 10])
@@ -38,10 +43,10 @@ from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
 
-from service.games.tremble.battle import ROLL_WEIGHTS, highest, holds
+from service.games.tremble import battle as rules
 
 #: the engine's 2d6 table (TRE-20): ways out of 36 of each total
-DICE = ROLL_WEIGHTS
+DICE = rules.ROLL_WEIGHTS
 _OUTCOMES = sum(DICE.values())
 _LOW, _HIGH = min(DICE), max(DICE)
 #: a fighter this far (or further) below the strongest can never win: the
@@ -76,7 +81,7 @@ def _rows(d: int) -> tuple[list[int], list[int]]:
     judged by the engine's ``highest`` (TRE-20)."""
     at, below = [], []
     for m in range(_LOW, _HIGH + 1):
-        outcome = {t: highest([m, t - d]) for t in DICE}
+        outcome = {t: rules.highest([m, t - d]) for t in DICE}
         at.append(sum(w for t, w in DICE.items() if outcome[t] == [0, 1]))
         below.append(sum(w for t, w in DICE.items() if outcome[t] == [0]))
     return at, below
@@ -112,10 +117,10 @@ def _solve(diffs: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
         bit = 1 << i
         nxt: dict[int, list[int]] = {}
         for mask, vec in by_mask.items():
-            v = [x * y for x, y in zip(vec, at)]
+            v = [x * y for x, y in zip(vec, at, strict=True)]
             if any(v):
                 nxt[mask | bit] = v
-            v = [x * y for x, y in zip(vec, below)]
+            v = [x * y for x, y in zip(vec, below, strict=True)]
             if any(v):
                 nxt[mask] = v
         by_mask = nxt
@@ -153,7 +158,7 @@ def totals_distribution(strength: int) -> dict[int, Fraction]:
 
 def hold_probability(strength: int, army: int) -> Fraction:
     """TRE-24: the chance that the engine's ``holds(strength, 2d6, army)``."""
-    return Fraction(sum(w for t, w in DICE.items() if holds(strength, t, army)), _OUTCOMES)
+    return Fraction(sum(w for t, w in DICE.items() if rules.holds(strength, t, army)), _OUTCOMES)
 
 
 def fraction_text(f: Fraction) -> str:

@@ -230,15 +230,14 @@ class SearchRisk(Kind):
         from service.games.tremble.battle import side_strength
         from service.games.tremble.cards import Catalogue
         from service.games.tremble.intel import SLOTS
-        from service.games.tremble.reward import SEARCH_TURNS, TEMPO_TURNS
+        from service.games.tremble.reward import search_countdown
 
         state, city, ships = plan["state"], plan["city"], plan["ships"]
         cat = Catalogue.of_state(state)
         countdown = plan["countdown"]
         in_progress = countdown is not None
         if not in_progress:
-            tempo = any("search_tempo" in cat.ships[s]["abilities"] for s in ships)
-            countdown = TEMPO_TURNS if tempo else SEARCH_TURNS
+            countdown = search_countdown(cat, ships)
         elif plan["started_now"]:  # set this turn: counts down from the next turn on
             in_progress = False
         phases = tuple(exposure(state, countdown, in_progress, SLOTS[len(state["players"])]))

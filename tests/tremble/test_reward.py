@@ -217,7 +217,7 @@ def test_tre_27_missions_are_judged_on_the_captured_city_cards():
     reference set is judged on the captured cities alone — their types and
     number — never on facts no card records (how a city was taken, battles or
     armies won, credit); each has a bonus and a penalty."""
-    from schemas.cards_tremble import MISSION_KINDS
+    from service.games.tremble.effects import CONDITIONS as MISSION_KINDS
     from service.games.tremble.missions import met
     assert set(MISSION_KINDS) == {"cities_of_type", "cities_total", "type_set"}
     for mission in CAT.missions.values():

@@ -2,18 +2,17 @@
 
 ``GAME`` is the engine registered as ``tremble``; see ``game.py`` for how the
 contract hooks map to the modules of this package, and ``battle.strength``
-for the TRE-29 strength function the evaluations use.
-
-``GAME`` is loaded on first use (PEP 562, as in the other games), so that the
-evaluations can import ``battle`` without importing the game, whose own
-operation (``operations``: the odds at once) imports them.
+for the TRE-29 strength function the evaluations use.  ``GAME`` and
+``Tremble`` are loaded on first use (PEP 562), so that the card schema
+(``schemas.cards_tremble``, which the game declares) can import the effect
+vocabulary (``effects``) without importing the game first.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "Tremble"]
 
 
 def __getattr__(name: str) -> Any:

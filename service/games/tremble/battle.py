@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from service.games.draft import Draft
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.effects import BONUSES, has
 from service.games.tremble.planning import MAX_SHIPS_PER_CITY
 from service.games.tremble.zones import discard_ship, ships_to_hand
 
@@ -50,12 +51,12 @@ def strength_breakdown(ships: Sequence[Mapping], city_type: str | None) -> list[
     out = []
     for i, ship in enumerate(ships):
         bonus = 0
-        for b in ship.get("bonuses", ()):
-            if b["kind"] == "city_type":
-                if b["city_type"] == city_type:
+        bonuses = ship.get("bonuses", ())
+        if bonuses:
+            others = types[:i] + types[i + 1:]
+            for b in bonuses:
+                if BONUSES[b["kind"]].applies(b, city_type, others):
                     bonus += b["amount"]
-            elif any(t == b["ship_type"] for j, t in enumerate(types) if j != i):
-                bonus += b["amount"]
         out.append({"base": ship["strength"], "bonus": bonus, "total": ship["strength"] + bonus})
     return out
 
@@ -149,7 +150,7 @@ def reserve_ships(state: dict, cat: Catalogue, player: int) -> list[str]:
     fuel = state["players"][player]["fuel"]
     sent = state["sent"]
     return [s for s in state["players"][player]["hand"]
-            if "reserve" in cat.ships[s]["abilities"] and s not in sent
+            if has(cat.ships[s], "reserve") and s not in sent
             and cat.ships[s]["fuel"] <= fuel]
 
 

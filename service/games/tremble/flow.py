@@ -38,7 +38,8 @@ def pending(state: dict) -> list[dict]:
     players = state["players"]
     if phase == "missions":
         for p, pl in enumerate(players):
-            if not pl["missions_kept"] and len(pl["mission_offer"]) < MISSIONS_DEALT and state["mission_deck"]:
+            if (not pl["missions_kept"] and len(pl["mission_offer"]) < MISSIONS_DEALT
+                    and state["mission_deck"]):
                 return chance_entry("deal_mission", **{"for": p})
         return [{"player": p, "decision": "keep_missions"}
                 for p, pl in enumerate(players) if not pl["missions_kept"]]
@@ -138,7 +139,8 @@ def advance(draft: Draft, cat: Catalogue, events: list) -> None:
                     return
                 intel.army_done(draft, events)
                 continue
-            if intel.next_empty_slot(root) is not None and intel.top_pile(root["piles"]) is not None:
+            if (intel.next_empty_slot(root) is not None
+                    and intel.top_pile(root["piles"]) is not None):
                 return
             if not planning.open_slots(root):
                 end_turn(draft, cat, events)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import card_db
-from schemas.cards_tremble import CardSetSchema
 from service.games.base import Game
 from service.games.draft import Draft
 from service.games.errors import InvalidState
@@ -28,7 +27,6 @@ from service.games.options import Option
 from service.games.tremble import flow, intel, invariants, planning, scoring, views
 from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
 from service.games.tremble.cards import Catalogue
-from service.games.tremble.operations import ODDS
 from service.games.tremble.setup import new_state
 from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
 from service.games.tremble.state import typed
@@ -46,9 +44,6 @@ class Tremble(Game):
     rules_version = "tremble/2"
     min_players = 2
     max_players = 5
-    card_schema = CardSetSchema
-    playout_seconds = {"random": 0.005, "greedy": 0.011}
-    operations = (ODDS,)
     game_options = (
         Option("missions", "boolean", True, clause="TRE-10",
                description="play with secret missions (false: the recommended first game)"),
@@ -82,7 +77,7 @@ class Tremble(Game):
             # only a hand-edited state gets here: its phase data do not fit together
             raise InvalidState({"state.phase": [
                 N_("the {value!r} phase data are inconsistent ({name})",
-                   value=state.get('phase'), name=type(exc).__name__)]})
+                   value=state.get('phase'), name=type(exc).__name__)]}) from exc
 
     def constraints(self, state: dict, player: int) -> dict | None:
         entry = next((e for e in state["pending"] if e["player"] == player), None)

@@ -1,7 +1,7 @@
 """Missions (TRE-10, TRE-27): the one interpreter of mission conditions.
 
 A mission's ``condition`` is data from a closed vocabulary
-(``schemas.cards_tremble.MISSION_KINDS``) judged at the end of the game on
+(``effects.CONDITIONS``) judged at the end of the game on
 the player's captured city cards only: the rulebook has a captain keep the
 city card of a raid or a finished search "to confirm the missions at the
 end of the game", and those cards are open information (TRE-27).  Completed
@@ -21,20 +21,17 @@ from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.cards import Catalogue
-
-CITY_TYPES = ("culture", "science", "industry")
+from service.games.tremble.effects import CITY_TYPES as CITY_TYPES  # re-exported
+from service.games.tremble.effects import CONDITIONS
 
 
 def met(condition: dict, captured_types: list[str]) -> bool:
-    """Whether ``condition`` holds for the types of a player's captured cities."""
-    kind = condition["kind"]
-    if kind == "cities_of_type":
-        return captured_types.count(condition["city_type"]) >= condition["count"]
-    if kind == "cities_total":
-        return len(captured_types) >= condition["count"]
-    if kind == "type_set":
-        return all(captured_types.count(t) >= condition["count"] for t in CITY_TYPES)
-    raise ValueError(f"unknown mission condition {kind!r}")  # refused by the schema
+    """Whether ``condition`` holds for the types of a player's captured cities
+    (its kind's ``effects.CONDITIONS`` entry judges it)."""
+    found = CONDITIONS.get(condition["kind"])
+    if found is None:  # refused by the schema
+        raise ValueError(f"unknown mission condition {condition['kind']!r}")
+    return found.met(condition, captured_types)
 
 
 def captured_types(state: dict, cat: Catalogue, player: int) -> list[str]:

@@ -18,6 +18,7 @@ from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.effects import has
 from service.games.tremble.zones import attacking, discard_ship, not_in_hand
 
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
@@ -163,7 +164,7 @@ def pay_fuel(draft: Draft, cat: Catalogue, events: list) -> None:
 # ----------------------------------------------------------------- redeploy
 def redeployable(state: dict, cat: Catalogue, player: int) -> list[str]:
     """TRE-32: the player's attacking ships with the redeploy ability."""
-    return [s for s in attacking(state, player) if "redeploy" in cat.ships[s]["abilities"]]
+    return [s for s in attacking(state, player) if has(cat.ships[s], "redeploy")]
 
 
 def slot_of(state: dict, ship: str) -> int:

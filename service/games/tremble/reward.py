@@ -11,10 +11,13 @@ return to hand.  Cities nobody attacked go to the city discard (TRE-23).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.effects import has
 from service.games.tremble.zones import discard_city, ships_to_hand
 
 SEARCH_TURNS = 2
@@ -38,6 +41,13 @@ def next_reward(state: dict) -> tuple[int, dict] | None:
         if a["resolved"] and a["sides"] and a["sides"][0]["status"] == "won":
             return i, a
     return None
+
+
+def search_countdown(cat: Catalogue, ships: Iterable[str]) -> int:
+    """The search token's start (TRE-22): 2 turns, or 1 when a searching ship
+    has ``search_tempo`` (TRE-30)."""
+    tempo = any(has(cat.ships[s], "search_tempo") for s in ships)
+    return TEMPO_TURNS if tempo else SEARCH_TURNS
 
 
 def _reward_attack(state: dict, action: dict) -> dict:
@@ -114,13 +124,12 @@ def search(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
     city, ships = _take_reward(draft)
     staying = action["ships"]
     ships_to_hand(draft, player, [s for s in ships if s not in staying])
-    tempo = any("search_tempo" in cat.ships[s]["abilities"] for s in staying)
-    countdown = TEMPO_TURNS if tempo else SEARCH_TURNS
+    countdown = search_countdown(cat, staying)
     draft.at("searches").append({"player": player, "city": city, "ships": list(staying),
                                  "countdown": countdown, "since": draft.root["turn"]})
     events.append({"type": "search_started", "player": player, "city": city,
                    "ships": list(staying), "countdown": countdown,
-                   "rule": "TRE-30" if tempo else "TRE-22"})
+                   "rule": "TRE-30" if countdown == TEMPO_TURNS else "TRE-22"})
 
 
 def count_down(draft: Draft, cat: Catalogue, events: list) -> None:

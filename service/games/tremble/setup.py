@@ -52,7 +52,8 @@ def new_state(players: int, setups: list[dict], options: dict, cat: Catalogue) -
     seats = []
     for p in range(players):
         seats.append({
-            "name": setups[p].get("name", f"Player {p + 1}") if p < len(setups) else f"Player {p + 1}",
+            "name": (setups[p].get("name", f"Player {p + 1}") if p < len(setups)
+                     else f"Player {p + 1}"),
             "people": START_PEOPLE, "fuel": START_FUEL,
             "hand": [starting[p]], "offer": [], "to_draw": 0, "bought": True,
             "buy_choice": None,
