@@ -123,13 +123,14 @@ def _list_attacks(state: KozyabloState, entry: dict) -> list[dict]:
 
 
 def _list_uses(state: KozyabloState, entry: dict) -> list[dict]:
-    """Free abilities (main phase and response window), then action abilities
-    (main phase, unless the garrison must move, KOZ-16a)."""
+    """The free abilities of a response window; the action abilities of the main
+    phase (unless the garrison must move, KOZ-16a).  The main phase's free
+    abilities open its whole listing (``Kozyablo.actions_for``): any number of
+    them may come before the one action (KOZ-15)."""
     seat, cat = entry["player"], Catalogue.of_state(state)
-    free = abilities.uses(state, cat, seat, ("free",))
-    if state["phase"] == "main" and _free_to_act(state, seat):
-        return free + abilities.uses(state, cat, seat, ("action",))
-    return free
+    if state["phase"] != "main":
+        return abilities.uses(state, cat, seat, ("free",))
+    return abilities.uses(state, cat, seat, ("action",)) if _free_to_act(state, seat) else []
 
 
 def _list_skip(state: KozyabloState, entry: dict) -> list[dict]:

@@ -116,10 +116,8 @@ def garrison_room(state: KozyabloState, cat: Catalogue, seat: int, adding: int) 
 def over_garrison(state: KozyabloState, cat: Catalogue, seat: int) -> int:
     """How many creatures ``seat`` must move out of their capital now (KOZ-16a)."""
     cap = capital_id(state, seat)
-    if has_opposing_cards(state, cap, seat):
-        return 0
-    limit = cat.capitals[face(cap)]["garrison"]
-    return max(0, len(units_in(state, cap, seat)) - limit)
+    over = len(units_in(state, cap, seat)) - cat.capitals[face(cap)]["garrison"]
+    return 0 if over <= 0 or has_opposing_cards(state, cap, seat) else over
 
 
 def update_control(draft: Draft, events: list[dict]) -> None:
