@@ -116,3 +116,16 @@ def test_a_table_game_over_http(api):
         "type": "roll", "player": "chance", "dice": [1, 4]}})
     assert bust["state"]["current"] == 1 and [e["type"] for e in bust["events"]] == [
         "rolled", "bust", "turn"]
+
+
+def test_its_own_operation_is_served_and_documented(api):
+    assert post(api, "survival", {"rolls": 2}) == {
+        "rolls": 2, "survive_exact": "625/1296", "rule": "DUEL-4"}
+    assert api.post("/v1/games/dice_duel/survival", json={"rolls": 0}).status_code == 400
+    unknown = api.post("/v1/games/dice_duel/survival", json={"rolls": 1, "card_set": "nope"})
+    assert unknown.status_code == 404 and unknown.json["type"] == "/problems/unknown-card-set"
+    assert api.get("/v1/games/dice_duel/survival").status_code == 405
+    documented = api.spec["paths"]["/v1/games/dice_duel/survival"]["post"]
+    assert documented["operationId"] == "dice_duel_survival"
+    assert documented["responses"]["200"]["content"]["application/json"]["example"][
+        "survive_exact"] == "625/1296"

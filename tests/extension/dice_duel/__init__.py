@@ -7,6 +7,8 @@ roll the player banks the turn total (the turn passes) or rolls again.
 DUEL-4: a roll showing a 1 loses the turn total and ends the turn.  DUEL-5:
 whoever banks the set's ``target`` or more wins at once.  DUEL-6: only the
 player whose turn it is decides.  DUEL-7: nothing is played after the end.
+Its own operation, ``POST /v1/games/dice_duel/survival``, says how likely
+``rolls`` rolls in a row are to show no 1.
 
 The package (``game``, ``cards``), its card data (``cards/dice_duel/``, a
 directory on ``CARD_DB_PATH``) and one ``registry.register`` line are all of it.
