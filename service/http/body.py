@@ -149,5 +149,5 @@ def read_envelope(schema: Envelope | Schema) -> dict:
 
 def json_response(payload: Any, status: int = 200, headers: dict | None = None) -> Response:
     """A JSON reply encoded with orjson."""
-    return Response(orjson.dumps(payload), status=status, mimetype="application/json",
-                    headers=headers)
+    return Response(orjson.dumps(payload), status=status, headers=headers,
+                    content_type="application/json")  # as is: no mimetype parsing per reply
