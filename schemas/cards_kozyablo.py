@@ -22,9 +22,10 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from service.games.kozyablo.abilities import KEYWORDS
 from service.games.kozyablo.effects import EFFECTS, TARGETS
 from service.games.kozyablo.play import CARD_TYPES as PLAYED
+from service.games.kozyablo.sectors import RESOURCE_OF
 
 RACES = ("pozorki", "trutni", "kozly", "zhloby")
-SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")
+SECTOR_KINDS = tuple(RESOURCE_OF)
 #: every card type a deck holds, as the engine plays them (``play.CARD_TYPES``)
 CARD_TYPES = tuple(PLAYED)
 #: keyword abilities KOZ-30 … KOZ-46; ``value`` for Armor X and Regeneration X
@@ -37,7 +38,7 @@ EFFECT_KINDS = tuple(k for k, e in EFFECTS.items() if e.printed)
 #: targets an effect can reach without anybody choosing (triggers)
 CHOICELESS_TARGETS = tuple(t for t, e in TARGETS.items() if e.choiceless)
 MAGIC_KINDS = ("instant", "temporary", "permanent")
-RESOURCES = ("gold", "crystals", "mana")
+RESOURCES = tuple(RESOURCE_OF.values())
 
 
 class NameSchema(Schema):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
-from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face, seat_of
 from service.games.kozyablo.damage import (
     can_strike,
     flyer_reached,
@@ -57,7 +57,7 @@ def owner_of(state: KozyabloState, cid: str) -> int:
     d = state["units"].get(cid) or state["buildings"].get(cid)
     if d is not None:
         return d["owner"]
-    return int(cid.partition(".")[0])  # a capital
+    return seat_of(cid)  # a capital
 
 
 def start(draft: Draft, cat: Catalogue, seat: int, sector: str, events: list[dict]) -> None:

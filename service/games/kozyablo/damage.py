@@ -7,7 +7,7 @@ card.  The functions here are the one place those rules are computed.
 from __future__ import annotations
 
 from service.games.draft import Draft
-from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, face, seat_of
 from service.games.kozyablo.state import KozyabloState, typed
 from service.games.kozyablo.stats import Stats, building_stats, unit_stats
 
@@ -101,7 +101,7 @@ def life_left(state: KozyabloState, cat: Catalogue, target: str) -> int:
         return unit_stats(state, cat, target).life - state["units"][target]["damage"]
     if target in state["buildings"]:
         return building_stats(cat, target).life - state["buildings"][target]["damage"]
-    seat = int(target.partition(".")[0])
+    seat = seat_of(target)
     return CAPITAL_LIFE - state["players"][seat]["capital_damage"]
 
 
@@ -123,7 +123,7 @@ def wound(draft: Draft, cat: Catalogue, target: str, amount: int, events: list[d
     elif target in root["buildings"]:
         draft.at("buildings", target)["damage"] += amount
     else:
-        seat = int(target.partition(".")[0])
+        seat = seat_of(target)
         draft.at("players", seat)["capital_damage"] += amount
     events.append({"type": "damage", "target": target, "amount": amount, "source": source})
     sweep(draft, cat, events)
@@ -214,8 +214,8 @@ def remove_from_table(draft: Draft, cat: Catalogue, cid: str, events: list[dict]
         gone = [cid]
     discard = draft.at("players", owner, "discard")
     for g in gone:
-        if g.partition(".")[0] == str(owner):
+        if seat_of(g) == owner:
             discard.append(g)
         else:  # an artifact is always its carrier's owner's card; kept general
-            draft.at("players", int(g.partition(".")[0]), "discard").append(g)
+            draft.at("players", seat_of(g), "discard").append(g)
     events.append({"type": why, "card": cid})

@@ -6,6 +6,7 @@ first problem, and what a capital lifts (KOZ-6) is read from the capital's
 
 >>> import card_db
 >>> from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.sectors import RESOURCE_OF
 >>> cat = Catalogue.of(card_db.get("kozyablo"))
 >>> validate_deck(cat, cat.decks["kozly"])
 []
@@ -20,11 +21,12 @@ from __future__ import annotations
 from collections import Counter
 
 from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.sectors import RESOURCE_OF
 from service.games.messages import N_, joined
 
 MIN_CARDS, MAX_CARDS, MAX_COPIES = 15, 25, 3
-SECTOR_KINDS = ("gold_mine", "crystal_mine", "energy_source")
-PLAYABLE_TYPES = ("creature", "hero", "magic", "event", "artifact", "building")
+#: the three sector cards of a deck (KOZ-5), one of each kind
+SECTOR_KINDS = tuple(RESOURCE_OF)
 
 
 def _v(rule: str, reason: str, cards: list[str]) -> dict:

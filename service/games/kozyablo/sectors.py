@@ -13,6 +13,7 @@ from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.state import KozyabloState, typed
 
+#: each sector kind and the resource it produces (KOZ-13)
 RESOURCE_OF = {"gold_mine": "gold", "crystal_mine": "crystals", "energy_source": "mana"}
 
 
@@ -35,11 +36,6 @@ def seats_after(state: KozyabloState, seat: int) -> list[int]:
     order = state["order"]
     i = order.index(seat)
     return [s for s in order[i + 1:] + order[:i] if not is_out(state, s)]
-
-
-def still_in(state: KozyabloState) -> list[int]:
-    """Players not out (RULING KOZ-53), by seat."""
-    return [s for s in range(len(state["players"])) if not is_out(state, s)]
 
 
 def capital_id(state: KozyabloState, seat: int) -> str:
