@@ -111,13 +111,14 @@ def _take(draft: Draft, zone: str, card_face: str) -> str:
 
 def resolve_deal(draft: Draft, action: dict, events: list[dict]) -> None:
     """RAI-4: the dealt card goes to the next recipient; the deal ends at 6 each."""
-    seat = deal_recipient(root(draft))
+    state = root(draft)
+    seat = deal_recipient(state)
     assert seat is not None, "a deal_fighter node has a recipient"
     card = _take(draft, "fighter_deck", action["card"])
     draft.at("players", seat, "hand").append(card)
     events.append({"type": "dealt", "player": seat, "card": card})
-    if deal_recipient(root(draft)) is None:
-        root(draft)["phase"] = "trump"
+    if deal_recipient(state) is None:
+        state["phase"] = "trump"
 
 
 def resolve_trump(draft: Draft, action: dict, events: list[dict]) -> None:

@@ -120,8 +120,9 @@ def power_change_can_matter(state: RaidersState, target: str, in_play: InPlay) -
 
 def power_change_futile(state: RaidersState, player: int, target: str | None,
                         in_play: InPlay | None) -> str | None:
-    fighter = _fighter(target)
-    if not power_change_can_matter(state, fighter, in_play_map(state, in_play)):
+    if in_play is None:
+        in_play = in_play_map(state)
+    if not power_change_can_matter(state, _fighter(target), in_play):
         return (N_("{target} fights in no capture before this power change expires, so "
                    "playing it would only discard cards", target=target))
     return None
@@ -129,7 +130,9 @@ def power_change_futile(state: RaidersState, player: int, target: str | None,
 
 def steal_futile(state: RaidersState, player: int, target: str | None,
                  in_play: InPlay | None) -> str | None:
-    if in_play_map(state, in_play).get(_fighter(target), (None,))[0] == player:
+    if in_play is None:
+        in_play = in_play_map(state)
+    if in_play.get(_fighter(target), (None,))[0] == player:
         return N_("that guard is already yours")
     return None
 

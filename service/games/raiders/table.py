@@ -53,10 +53,8 @@ def fighters_in_play(state: RaidersState) -> Iterator[tuple[str, int, str]]:
             yield guard, seat, "guard"
 
 
-def in_play_map(state: RaidersState, known: InPlay | None = None) -> InPlay:
-    """fighter -> (controller, role) for every fighter in play (``known`` if given)."""
-    if known is not None:
-        return known
+def in_play_map(state: RaidersState) -> InPlay:
+    """fighter -> (controller, role) for every fighter in play."""
     return {f: (seat, role) for f, seat, role in fighters_in_play(state)}
 
 

@@ -37,7 +37,8 @@ def timing_problem(state: RaidersState, player: int, trick: Trick) -> str | None
 def target_problem(state: RaidersState, cat: Catalogue, player: int, card: str, trick: Trick,
                    target: str, in_play: InPlay | None = None) -> str | None:
     """RAI-24: does ``target`` match the trick's text exactly?"""
-    in_play = in_play_map(state, in_play)
+    if in_play is None:
+        in_play = in_play_map(state)
     if target not in in_play:
         return N_("{target} is not a fighter in play", target=target)
     seat, role = in_play[target]
@@ -159,18 +160,28 @@ def legal_tricks(state: RaidersState, entry: dict) -> list[dict]:
         trick = cat.fighter(card)["trick"]
         if trick is None or timing_problem(state, player, trick):
             continue
-        costs: list[str | None] = (list(c for c in hand if c != card)
+        costs: list[str | None] = ([c for c in hand if c != card]
                                    if trick["cost"] is not None else [None])
         if not costs:
             continue
         targets: list[str | None]
         if EFFECTS[trick["effect"]].target_needed:
-            in_play = in_play_map(state, in_play)
-            targets = [t for t in in_play
-                       if _usable_on(state, cat, player, card, trick, t, in_play)]
+            if in_play is None:
+                in_play = in_play_map(state)
+            futile = EFFECTS[trick["effect"]].futile
+            targets = [t for t in in_play  # _usable_on, inlined: the hot path of listing
+                       if target_problem(state, cat, player, card, trick, t, in_play) is None
+                       and futile(state, player, t, in_play) is None]
         else:
             targets = [None] if change_problem(state, player, trick, None) is None else []
-        out.extend(_play(player, card, target, cost) for target in targets for cost in costs)
+        for target in targets:  # _play, inlined: the hot path of listing
+            for cost in costs:
+                action = {"type": "play_trick", "player": player, "card": card}
+                if target is not None:
+                    action["target"] = target
+                if cost is not None:
+                    action["cost_card"] = cost
+                out.append(action)
     return out
 
 
