@@ -6,7 +6,6 @@ first problem, and what a capital lifts (KOZ-6) is read from the capital's
 
 >>> import card_db
 >>> from service.games.kozyablo.cards import Catalogue
-from service.games.kozyablo.sectors import RESOURCE_OF
 >>> cat = Catalogue.of(card_db.get("kozyablo"))
 >>> validate_deck(cat, cat.decks["kozly"])
 []
