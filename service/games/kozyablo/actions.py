@@ -282,7 +282,7 @@ def _strike(draft: Draft, action: dict, events: list[dict]) -> None:
 
 
 def _check_evade(state: KozyabloState, action: dict) -> None:
-    _one_of("KOZ-46", action["card"], combat.reaction(state, Catalogue.of_state(state)))
+    _one_of("KOZ-46", action["card"], _offer(state)["options"])
 
 
 def _list_evade(state: KozyabloState, entry: dict) -> list[dict]:
@@ -305,15 +305,14 @@ def _offer(state: KozyabloState) -> dict:
     return offer
 
 
-def _one_of(rule: str, choice: str, offer: dict | None) -> None:
-    options = offer["options"] if offer is not None else []
+def _one_of(rule: str, choice: str, options: list[str]) -> None:
     if choice not in options:
         raise RuleViolation(rule, N_("{choice!r} is not one of: {items}",
                                      choice=choice, items=joined(options)))
 
 
 def _check_defend(state: KozyabloState, action: dict) -> None:
-    _one_of("KOZ-45", action["unit"], _offer(state))
+    _one_of("KOZ-45", action["unit"], _offer(state)["options"])
 
 
 def _list_defend(state: KozyabloState, entry: dict) -> list[dict]:

@@ -53,6 +53,7 @@ OPTIONS = (
                        "equal damage shares the win"),
 )
 
+
 class Kozyablo(Game):
     """Kozyablo (Козябло): capture or destroy the opposing capital."""
 
