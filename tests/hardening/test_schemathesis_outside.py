@@ -29,9 +29,11 @@ def _schemathesis() -> str | None:
 
 @pytest.mark.skipif(_schemathesis() is None, reason="schemathesis CLI not installed")
 def test_an_outside_run_with_the_repos_config_reports_no_failure(tmp_path):
+    cli = _schemathesis()
+    assert cli is not None
     with gunicorn(SERVICE_APP, tmp_path / "server.log") as base:
         run = subprocess.run(
-            [_schemathesis(), "run", f"{base}/openapi.yaml", "--checks", "all",
+            [cli, "run", f"{base}/openapi.yaml", "--checks", "all",
              "--phases", "examples,fuzzing,stateful", "-n", str(EXAMPLES), "--seed", "1",
              "--no-color"],
             cwd=REPO, capture_output=True, text=True, timeout=900)
