@@ -33,7 +33,7 @@ from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import magic_damage, wound
 from service.games.kozyablo.state import KozyabloState, PendingEffect, typed, waiting_effect
-from service.games.kozyablo.stats import unit_stats
+from service.games.kozyablo.stats import magic_shielded, undead_spared, unit_stats
 
 
 def may_take(state: KozyabloState, cat: Catalogue, uid: str, pending: PendingEffect) -> bool:
@@ -41,9 +41,8 @@ def may_take(state: KozyabloState, cat: Catalogue, uid: str, pending: PendingEff
     if state["units"][uid]["shadow"]:
         return False
     ab = unit_stats(state, cat, uid).abilities
-    if pending["magic"] and "magic_protection" in ab and not pending["pierces"]:
-        return False
-    return not (pending["undead_immune"] and "undead" in ab)
+    return not (magic_shielded(ab, pending["magic"], pending["pierces"])
+                or undead_spared(ab, pending["undead_immune"]))
 
 
 def defenders(state: KozyabloState, cat: Catalogue, target: str,

@@ -31,7 +31,7 @@ from service.games.kozyablo.damage import heal, remove_from_table, wound
 from service.games.kozyablo.sectors import capital_id, seats_after
 from service.games.kozyablo.setup import deck_left
 from service.games.kozyablo.state import KozyabloState, typed
-from service.games.kozyablo.stats import unit_stats
+from service.games.kozyablo.stats import magic_shielded, undead_spared, unit_stats
 
 Effect = dict[str, Any]
 
@@ -60,11 +60,8 @@ def affected(state: KozyabloState, cat: Catalogue, uid: str, effect: Effect,
     if not from_magic and not effect.get("undead_immune"):
         return True
     ab = unit_stats(state, cat, uid).abilities
-    if from_magic and "magic_protection" in ab and not effect.get("pierces_magic_protection"):
-        return False
-    if effect.get("undead_immune") and "undead" in ab:
-        return False
-    return True
+    return not (magic_shielded(ab, from_magic, bool(effect.get("pierces_magic_protection")))
+                or undead_spared(ab, bool(effect.get("undead_immune"))))
 
 
 # ------------------------------------------------------------ whom an effect reaches

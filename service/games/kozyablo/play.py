@@ -27,7 +27,7 @@ from service.games.kozyablo.sectors import (
     production,
 )
 from service.games.kozyablo.state import KozyabloState, typed
-from service.games.kozyablo.stats import unit_stats
+from service.games.kozyablo.stats import magic_shielded, undead_spared, unit_stats
 from service.games.messages import N_, Message, joined
 
 HERO_CRYSTALS = 3
@@ -168,10 +168,10 @@ def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
         raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be chosen"))
     if tgt is not None:
         ab = unit_stats(state, cat, choice["target"]).abilities
-        if magic and "magic_protection" in ab and not effect.get("pierces_magic_protection"):
+        if magic_shielded(ab, magic, bool(effect.get("pierces_magic_protection"))):
             raise RuleViolation("KOZ-38", N_("that creature has Magic protection: no magic "
                                          "card but Word of Letaro affects it"))
-        if effect.get("undead_immune") and "undead" in ab:
+        if undead_spared(ab, bool(effect.get("undead_immune"))):
             raise RuleViolation("KOZ-43", N_("that creature is Undead, and Undead are immune "
                                          "to this card"))
     raise RuleViolation(CARD_TYPES[f.type].rule,

@@ -7,6 +7,7 @@ effect engine read.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from service.games.kozyablo.cards import Catalogue, face
@@ -32,6 +33,22 @@ def _apply(mod: dict, attack: int, life: int, speed: int, abilities: set,
         if "value" in g:
             values[g["type"]] = values.get(g["type"], 0) + g["value"]
     return attack, life, speed
+
+
+def magic_shielded(abilities: AbstractSet[str], magic: bool, pierces: bool) -> bool:
+    """KOZ-38 Magic protection: no magic card affects the creature, unless it pierces
+    the protection (Word of Letaro).
+
+    >>> shield = {"magic_protection"}
+    >>> magic_shielded(shield, True, False), magic_shielded(shield, True, True)
+    (True, False)
+    """
+    return magic and not pierces and "magic_protection" in abilities
+
+
+def undead_spared(abilities: AbstractSet[str], undead_immune: bool) -> bool:
+    """KOZ-43: an Undead creature is immune to a card that says so."""
+    return undead_immune and "undead" in abilities
 
 
 def unit_stats(state: KozyabloState, cat: Catalogue, uid: str) -> Stats:
