@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 
 import card_db
+from schemas.cards_kozyablo import CardSetSchema
 from service.games import shape
 from service.games.base import MAX_SEED, Game
 from service.games.chance import CHANCE
@@ -28,11 +29,13 @@ from service.games.kozyablo import (
     effect_damage,
     invariants,
     setup,
+    strategy,
     turn,
     views,
 )
 from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN
 from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.operations import VALIDATE_DECK
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -64,6 +67,10 @@ class Kozyablo(Game):
     rules_version = "kozyablo/3"
     min_players = 2
     max_players = 4  # RULING KOZ-51
+    card_schema = CardSetSchema
+    playout_seconds = {"random": 0.005, "greedy": 0.007}
+    position_value = strategy.position_value
+    operations = (VALIDATE_DECK,)
     game_options = OPTIONS
     actions = ACTIONS
     event_types = EVENT_TYPES
