@@ -1,6 +1,6 @@
 """Suggestion strength: the ISMCTS bot against the greedy bot, per game.
 
-``python -m bench.strength [--games g,...] [--count N] [--budgets 8,32,128]
+``python -m bench.strength [--games g,...] [--count N] [--budgets 8,32,64]
 [--fixed 32] [--procs 2] [--no-write]``
 
 Two-player games from the bench setups (``SETUPS``): game ``i`` deals seed
@@ -11,7 +11,7 @@ only; the greedy bot is ``service.games.bots.GreedyBot``.  A win counts 1,
 a shared win ½.  Reported per game and budget: the win rate with its 95%
 Wilson interval, and the mean time per suggestion (decisions with a single
 legal action are not searched and not timed).  The ``--fixed`` budget is
-played ``--count`` games, the other budgets ``--count // 2`` (the chart).
+played ``--count`` games, the other budgets ``--chart-count`` (the chart).
 Writes ``bench/results/strength.{json,md,png}``.
 """
 
@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from service.evaluations.stats import wilson
+from service.games import ismcts
 from service.games.bots import GreedyBot
 from service.games.chance import CHANCE
 from service.games.ismcts import SearchBot
@@ -96,18 +97,27 @@ def summarise(rows: list[dict]) -> dict:
 
 
 def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int,
-        tuning: dict | None = None,
+        tuning: dict | None = None, chart_count: int | None = None, rows_path: Path | None = None,
         log=lambda msg: print(msg, file=sys.stderr, flush=True)) -> dict:
-    jobs = [(g, i, b, tuning or {}) for g in games for b in budgets
-            for i in range(count if b == fixed else max(2, count // 2))]
+    """Play every game (the fixed budget first); ``rows_path`` gets one JSON
+    line per game as it ends."""
+    others = chart_count if chart_count is not None else max(2, count // 2)
+    order = [fixed] + [b for b in budgets if b != fixed]
+    jobs = [(g, i, b, tuning or {}) for b in order for g in games
+            for i in range(count if b == fixed else others)]
     begin = time.perf_counter()
     rows: list[dict] = []
     with multiprocessing.get_context("fork").Pool(procs) as pool:
         for k, row in enumerate(pool.imap_unordered(play_one, jobs, chunksize=1)):
             rows.append(row)
+            if rows_path is not None:
+                with rows_path.open("a") as sink:
+                    sink.write(json.dumps(row) + "\n")
             if (k + 1) % 50 == 0:
                 log(f"{k + 1}/{len(jobs)} games, {time.perf_counter() - begin:.0f} s")
-    out: dict = {"fixed_budget": fixed, "tuning": tuning or {}, "budgets": budgets, "goal": GOAL,
+    defaults = {"exploration": ismcts.EXPLORATION, "rollout": "random",
+                "rollout_depth": ismcts.ROLLOUT_DEPTH, "widening": ismcts.WIDENING}
+    out: dict = {"fixed_budget": fixed, "tuning": {**defaults, **(tuning or {})}, "budgets": budgets, "goal": GOAL,
                  "seconds": round(time.perf_counter() - begin, 1), "games": {}}
     for g in games:
         out["games"][g] = {str(b): summarise([r for r in rows if r["game"] == g
@@ -163,8 +173,11 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default=",".join(SETUPS))
     ap.add_argument("--count", type=int, default=200, help="games at the fixed budget")
-    ap.add_argument("--budgets", default="8,32,128")
+    ap.add_argument("--budgets", default="8,32,64")
     ap.add_argument("--fixed", type=int, default=32)
+    ap.add_argument("--chart-count", type=int, default=None,
+                    help="games at the other budgets (default count // 2)")
+    ap.add_argument("--rows", type=Path, default=None, help="append each game as a JSON line")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--tuning", default="{}", help="JSON: search() keywords (exploration, "
                     "rollout, rollout_depth, value_scale)")
@@ -172,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     budgets = sorted({int(b) for b in args.budgets.split(",")} | {args.fixed})
     result = run([g for g in args.games.split(",") if g], args.count, budgets, args.fixed,
-                 args.procs, json.loads(args.tuning))
+                 args.procs, json.loads(args.tuning), args.chart_count, args.rows)
     print(markdown(result))
     if not args.no_write:
         RESULTS.mkdir(exist_ok=True)

@@ -64,6 +64,9 @@ SEARCH_PARAMS: dict[str, shape.Spec] = {
     "rollout_depth": shape.Int(minimum=0, maximum=200,
                                description="rollout actions before the position is rated "
                                            f"(default {ismcts.ROLLOUT_DEPTH})"),
+    "widening": shape.Int(minimum=0, maximum=10,
+                          description="root progressive widening (default "
+                                      f"{ismcts.WIDENING:g}; 0: every action at once)"),
 }
 
 
@@ -73,7 +76,8 @@ def _tuning(params: dict) -> dict:
     c = params.get("exploration", ismcts.EXPLORATION)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c <= 10:
         raise MalformedInput({"params.exploration": ["must be a number from 0 to 10"]})
-    return {k: params[k] for k in ("exploration", "rollout", "rollout_depth") if k in params}
+    return {k: params[k] for k in ("exploration", "rollout", "rollout_depth", "widening")
+            if k in params}
 
 
 def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:

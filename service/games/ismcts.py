@@ -13,7 +13,12 @@ The tree is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012;
 OpenSpiel's ``ismcts.py``), open loop: a node is the sequence of actions
 from the root, shared by every determinization that reaches it; a child's
 UCB term counts the times it was *available* (hidden cards make the legal
-sets differ between determinizations).  Every player's decisions are in the
+sets differ between determinizations).  At the root, the asking player's
+actions get a prior — the greedy bot's one-step rating, on the first
+determinization — and enter the search by progressive widening, best prior
+first (``WIDENING``), with a prior bias that fades as visits come: a small
+budget refines the greedy choice instead of spreading one visit over every
+action.  Every player's decisions are in the
 tree, each choosing by its own results (max-n); chance is sampled — in
 ``server`` mode by the determinization's fresh seed inside ``apply``, in
 ``table`` mode with the listed weights.  Below the tree a rollout policy
@@ -61,7 +66,10 @@ from service.games.playout import RandomBot, choose_chance
 #: UCB exploration constant (results are in [0, 1])
 EXPLORATION = 0.7
 #: rollout actions after the tree before the position is rated
-ROLLOUT_DEPTH = 8
+ROLLOUT_DEPTH = 4
+#: root progressive widening: after n iterations the 1 + WIDENING * sqrt(n)
+#: actions with the best prior (greedy one-step rating) compete; 0: all at once
+WIDENING = 1.0
 #: the most actions the greedy rollout policy rates per decision (a sample beyond)
 ROLLOUT_WIDTH = 8
 #: tree nodes below the root action kept in the statistics (for the line)
@@ -115,7 +123,7 @@ class _Node:
 class _Search:
     def __init__(self, game: Game, player: int, rng: random.Random, exploration: float,
                  rollout: str, rollout_depth: int, rollout_width: int,
-                 value_scale: float) -> None:
+                 value_scale: float, widening: float) -> None:
         self.game, self.player, self.rng = game, player, rng
         self.exploration = exploration
         self.policy = bots.GreedyBot(rollout_width) if rollout == "greedy" else RandomBot()
@@ -123,6 +131,27 @@ class _Search:
         self.value_scale = value_scale
         self.rate = position_rater(game)
         self.seats = 0
+        self.widening = widening
+        #: root action key -> its prior result (greedy one-step rating), when widening
+        self.priors: dict[str, float] | None = None
+
+    def rate_root(self, world: dict, actions: list[dict]) -> None:
+        """Priors of the root actions: each one applied to a determinization
+        with chance left pending (as the greedy bot looks ahead), rated by
+        the position value; actions that cannot be applied alone get none."""
+        blind = {**world, "chance": {**world["chance"], "mode": "table"}}
+        self.priors = {}
+        for action in actions:
+            try:
+                after, _ = self.game.apply(blind, action)
+            except RefereeError:
+                continue
+            self.priors[action_key(action)] = self.squash(self.rate(after, self.player))
+
+    def squash(self, value: float) -> float:
+        """A position value as a result in (0, 1): logistic of ``value / scale``."""
+        lead = value / self.value_scale
+        return 1 / (1 + math.exp(-max(-50.0, min(50.0, lead))))
 
     # one iteration: select/expand in the tree, roll out, back up
     def iterate(self, root: _Node, state: dict) -> None:
@@ -140,8 +169,15 @@ class _Search:
             actions = game.legal_actions(state, who)
             if not actions:
                 break
-            child, expanded = self._select(node, who, actions)
-            state, _ = game.apply(state, child.action)
+            if node is root and self.priors is not None:
+                child, expanded = self._select_root(root, who, actions)
+            else:
+                child, expanded = self._select(node, who, actions)
+            try:
+                state, _ = game.apply(state, child.action)
+            except RefereeError:  # a listed part of a larger decision: not a move
+                del node.children[action_key(child.action or {})]
+                break
             path.append(child)
             node = child
             if expanded:
@@ -186,6 +222,31 @@ class _Search:
                    + c * math.sqrt(math.log(ch.available) / ch.visits))
         return best, False
 
+    def _select_root(self, root: _Node, who: int, actions: list[dict]) -> tuple[_Node, bool]:
+        """Progressive widening by prior: only the ``1 + widening * sqrt(n)``
+        best-rated actions compete after ``n`` iterations, untried ones in
+        prior order, then UCB plus a prior bias that fades with visits."""
+        priors = self.priors or {}
+        ranked = sorted((a for a in actions if action_key(a) in priors),
+                        key=lambda a: (-priors[action_key(a)], action_key(a))) or actions
+        width = 1 + int(self.widening * math.sqrt(root.visits))
+        children = root.children
+        here: list[_Node] = []
+        for action in ranked[:width]:
+            key = action_key(action)
+            child = children.get(key)
+            if child is None:
+                child = children[key] = _Node(action, who)
+                child.available = 1
+                return child, True
+            child.available += 1
+            here.append(child)
+        c = self.exploration
+        best = max(here, key=lambda ch: ch.total / ch.visits
+                   + c * math.sqrt(math.log(ch.available) / ch.visits)
+                   + priors.get(action_key(ch.action or {}), 0.0) / (ch.visits + 1))
+        return best, False
+
     def _rollout(self, state: dict) -> list[float]:
         game, rng = self.game, self.rng
         for _ in range(self.rollout_depth):
@@ -212,18 +273,14 @@ class _Search:
         if state["result"] is not None:
             winners = self.game.score(state)["winners"]
             return [1 / len(winners) if s in winners else 0.0 for s in range(seats)]
-        out = []
-        for s in range(seats):
-            lead = self.rate(state, s) / self.value_scale
-            out.append(1 / (1 + math.exp(-max(-50.0, min(50.0, lead)))))
-        return out
+        return [self.squash(self.rate(state, s)) for s in range(seats)]
 
 
 def search(game: Game, state: dict, player: int, *, seed: int, iterations: int | None = None,
            milliseconds: float | None = None, exploration: float = EXPLORATION,
            rollout: str = "random", rollout_depth: int = ROLLOUT_DEPTH,
            rollout_width: int = ROLLOUT_WIDTH, value_scale: float | None = None,
-           progress: Callable[[int, int], None] | None = None) -> dict:
+           widening: float = WIDENING, progress: Callable[[int, int], None] | None = None) -> dict:
     """Root statistics of an ISMCTS for ``player`` (who must be pending).
 
     Stops after ``iterations`` or ``milliseconds`` (whichever comes first;
@@ -240,7 +297,7 @@ def search(game: Game, state: dict, player: int, *, seed: int, iterations: int |
     rng = random.Random(seed)
     scale = value_scale or VALUE_SCALES.get(game.id, DEFAULT_VALUE_SCALE)
     engine = _Search(game, player, rng, exploration, rollout, rollout_depth, rollout_width,
-                     scale)
+                     scale, widening)
     root = _Node(None, -1)
     begin = time.perf_counter()
     deadline = None if milliseconds is None else begin + milliseconds / 1000
@@ -251,8 +308,11 @@ def search(game: Game, state: dict, player: int, *, seed: int, iterations: int |
         if done == 0:
             if not any(p["player"] == player for p in world["pending"]):
                 raise ValueError(f"player {player} has no decision to make now")
-            for action in game.legal_actions(world, player):
+            first = game.legal_actions(world, player)
+            for action in first:
                 listed.setdefault(action_key(action), action)
+            if widening > 0:
+                engine.rate_root(world, first)
         engine.iterate(root, world)
         done += 1
         if progress is not None and done % PROGRESS_EVERY == 0:

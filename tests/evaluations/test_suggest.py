@@ -186,3 +186,15 @@ def test_suggest_now_is_capped():
         suggest.suggest_now("tremble", {**body, "params": {**body["params"],
                                                            "chunk_size": 3}})
     assert ismcts.EXPLORATION > 0
+
+
+def test_without_widening_every_action_is_tried_first():
+    """``widening=0`` is plain ISMCTS: each root action gets a visit before
+    any gets a second; with widening, the best-rated ones are searched first."""
+    game = get_game("raiders")
+    state, player = position("raiders")
+    n = len(game.legal_actions(state, player))
+    plain = search(game, state, player, seed=4, iterations=n, widening=0, **FAST)
+    assert [r["visits"] for r in plain["actions"]] == [1] * n
+    widened = search(game, state, player, seed=4, iterations=n, **FAST)
+    assert max(r["visits"] for r in widened["actions"]) > 1 or n <= 2
