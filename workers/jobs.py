@@ -22,7 +22,13 @@ from rq import get_current_job
 from rq.job import Job, JobStatus
 
 from service.evaluations.kinds import Cancelled, get_kind
-from service.evaluations.rq_runner import cancel_key, load_outcome, progress_key, store_outcome
+from service.evaluations.rq_runner import (
+    cancel_key,
+    failure_reason,
+    load_outcome,
+    progress_key,
+    store_outcome,
+)
 from service.evaluations.runner import RESULT_TTL, TOMBSTONE_TTL
 from service.problems import evaluation_problem, failure_problem
 
@@ -102,10 +108,7 @@ def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]
                          evaluation_problem(f"chunk {k} has disappeared before aggregation"))
         status = chunk.get_status(refresh=False)
         if status != JobStatus.FINISHED:
-            result = chunk.latest_result()
-            text = (result.exc_string if result is not None else "") or status.value
-            why = ("its worker died (AbandonedJobError)" if "AbandonedJobError" in text
-                   else text.strip().splitlines()[-1])
+            why = failure_reason(chunk, "its worker died")
             return _fail(job, eval_id, evaluation_problem(f"chunk {k} failed: {why}"))
         value = chunk.return_value() or {}
         if value.get("canceled") or "partial" not in value:

@@ -387,10 +387,20 @@ def _job_problem(job: Job) -> dict:
     recorded = job.meta.get("problem")
     if recorded:
         return recorded
+    return evaluation_problem(failure_reason(job, "the worker running this evaluation died"))
+
+
+def failure_reason(job: Job, died: str) -> str:
+    """Why a failed job failed, in one line: ``died`` (with RQ's reason) when
+    its worker died, else the last line of its exception.
+
+    >>> class Failed:  # what RQ's abandoned-job handling records
+    ...     exc_string = "Moved to FailedJobRegistry, due to AbandonedJobError, at 2026-11-23"
+    >>> failure_reason(type("J", (), {"latest_result": lambda self: Failed()})(), "it died")
+    'it died (AbandonedJobError)'
+    """
     result = job.latest_result()
     text = (result.exc_string if result is not None else None) or "the job failed"
     if "AbandonedJobError" in text:
-        detail = "the worker running this evaluation died (AbandonedJobError)"
-    else:
-        detail = text.strip().splitlines()[-1]
-    return evaluation_problem(detail)
+        return f"{died} (AbandonedJobError)"
+    return text.strip().splitlines()[-1]

@@ -68,16 +68,13 @@ SEMANTIC_REFUSALS = {
     "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",
     "invalid-setup": "a setup (e.g. a Kozyablo deck) that breaks a deck-building rule",
+    "invalid-tournament": "rounds that cannot have happened (a name not among the players, "
+                          "twice in a round) or a game not finished: no schema ties them",
 }
 #: ...answered by these operations (paths end so); the generic ``{game}`` ones also
 #: refuse a state of another game than the path's (`incompatible-state`)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
-                  "/v1/evaluations")
-#: The one known failure left: ``DELETE /v1/evaluations/{id}`` answers 200 while the
-#: evaluation stays readable (schemathesis ST301, stateful phase).  The lead is
-#: changing ``service/http/evaluations.py`` to fix it; until then that check is
-#: skipped for that operation only.  (Remove this once the fix lands.)
-KNOWN_DELETE_ISSUE = "DELETE /v1/evaluations/{eval_id}"
+                  "/v1/evaluations", "/v1/tournaments/standings")
 #: JSON Schema's ``integer`` admits ``1.0`` (the same number as ``1``), and
 #: schemathesis sends such values; the service, on purpose so far, reads only
 #: integers written without a fraction (``shape.Int``, the envelope fields) and
@@ -186,15 +183,15 @@ def test_semantic_refusals_are_real_problem_types():
 class Workflow(schema.as_state_machine()):
     """schemathesis's stateful phase: sequences that follow the document's ``links``
     (a state a typed operation answers goes on to score, view, legal-actions, check,
-    apply) and the links it infers (an evaluation's ``Location``)."""
+    apply) and the links it infers (an evaluation's ``Location``).  Every check runs,
+    ``use_after_free`` included: ``DELETE /v1/evaluations/{id}`` removes the evaluation,
+    and a later ``GET`` is 404."""
 
     def get_call_kwargs(self, case):
         return {"app": APP, "headers": {"X-API-Key": "schemathesis-api-key"}}
 
     def validate_response(self, response, case, additional_checks=None, **kwargs):
-        # ``use_after_free`` only concerns KNOWN_DELETE_ISSUE (the one DELETE): see above
-        case.validate_response(response, excluded_checks=[checks.positive_data_acceptance,
-                                                          checks.use_after_free],
+        case.validate_response(response, excluded_checks=[checks.positive_data_acceptance],
                                additional_checks=[positive_data_acceptance_but_semantics],
                                recorder=self.recorder)
 
