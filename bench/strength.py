@@ -9,8 +9,9 @@ played from both sides (seats swapped).  The search bot (``SearchBot``, an
 iteration budget: deterministic) decides from its own determinizations
 only; the greedy bot is ``service.games.bots.GreedyBot``.  A win counts 1,
 a shared win ½.  Reported per game and budget: the win rate with its 95%
-Wilson interval, and the mean time per suggestion (decisions with a single
-legal action are not searched and not timed).  The ``--fixed`` budget is
+Wilson interval, and the mean time per suggestion, wall and CPU (the wall
+time grows with the machine's load; decisions with a single legal action
+are not searched and not timed).  The ``--fixed`` budget is
 played ``--count`` games, the other budgets ``--chart-count`` (the chart).
 Writes ``bench/results/strength.{json,md,png}``.
 """
@@ -63,7 +64,7 @@ def play_one(job: tuple[str, int, int, dict]) -> dict:
     state, _ = game.new_game(players_for(game_id, deal), SETUPS[game_id][1], seed=deal)
     rng = random.Random(deal * 7919 + seat)
     bots: dict[int, Bot] = {seat: SearchBot(iterations=budget, **tuning), 1 - seat: GreedyBot()}
-    searched, spent, steps = 0, 0.0, 0
+    searched, spent, cpu, steps = 0, 0.0, 0.0, 0
     while state["result"] is None and steps < MAX_STEPS:
         who = next_actor(state, rng)
         if who is None:
@@ -73,17 +74,18 @@ def play_one(job: tuple[str, int, int, dict]) -> dict:
         else:
             assert isinstance(who, int)
             timed = who == seat and len(game.legal_actions(state, who)) > 1
-            begin = time.perf_counter()
+            begin, begin_cpu = time.perf_counter(), time.process_time()
             action = bots[who].choose(game, state, who, rng)
             if timed:
                 searched += 1
                 spent += time.perf_counter() - begin
+                cpu += time.process_time() - begin_cpu
         state, _ = game.apply(state, action)
         steps += 1
     winners = game.score(state)["winners"] if state["result"] is not None else []
     score = (1 / len(winners)) if seat in winners else 0.0
     return {"game": game_id, "index": index, "budget": budget, "score": score,
-            "searches": searched, "seconds": spent, "steps": steps}
+            "searches": searched, "seconds": spent, "cpu_seconds": cpu, "steps": steps}
 
 
 def summarise(rows: list[dict]) -> dict:
@@ -93,7 +95,10 @@ def summarise(rows: list[dict]) -> dict:
     searches = sum(r["searches"] for r in rows)
     return {"games": n, "points": points, "rate": points / n if n else None, "ci95": [lo, hi],
             "ms_per_suggestion": 1000 * sum(r["seconds"] for r in rows) / searches
-            if searches else None, "suggestions": searches}
+            if searches else None,
+            "cpu_ms_per_suggestion": 1000 * sum(r.get("cpu_seconds", 0) for r in rows) / searches
+            if searches and all("cpu_seconds" in r for r in rows) else None,
+            "suggestions": searches}
 
 
 def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int,
@@ -115,24 +120,33 @@ def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int
                     sink.write(json.dumps(row) + "\n")
             if (k + 1) % 50 == 0:
                 log(f"{k + 1}/{len(jobs)} games, {time.perf_counter() - begin:.0f} s")
+    return collect(rows, games, budgets, fixed, tuning, time.perf_counter() - begin)
+
+
+def collect(rows: list[dict], games: list[str], budgets: list[int], fixed: int,
+            tuning: dict | None, seconds: float) -> dict:
+    """The result of played games (``rows``) per game and budget."""
     defaults = {"exploration": ismcts.EXPLORATION, "rollout": "random",
                 "rollout_depth": ismcts.ROLLOUT_DEPTH, "widening": ismcts.WIDENING}
-    out: dict = {"fixed_budget": fixed, "tuning": {**defaults, **(tuning or {})}, "budgets": budgets, "goal": GOAL,
-                 "seconds": round(time.perf_counter() - begin, 1), "games": {}}
+    out: dict = {"fixed_budget": fixed, "tuning": {**defaults, **(tuning or {})},
+                 "budgets": budgets, "goal": GOAL, "seconds": round(seconds, 1), "games": {}}
     for g in games:
         out["games"][g] = {str(b): summarise([r for r in rows if r["game"] == g
-                                              and r["budget"] == b]) for b in budgets}
+                                              and r["budget"] == b]) for b in budgets
+                           if any(r["game"] == g and r["budget"] == b for r in rows)}
     return out
 
 
 def markdown(result: dict) -> str:
-    lines = ["| game | budget (iterations) | games | win rate vs greedy | 95% CI | ms per suggestion |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| game | budget (iterations) | games | win rate vs greedy | 95% CI "
+             "| ms per suggestion (wall) | CPU ms |", "|---|---|---|---|---|---|---|"]
     for g, per in result["games"].items():
         for b, s in per.items():
             mark = " (fixed)" if int(b) == result["fixed_budget"] else ""
             lines.append(f"| {g} | {b}{mark} | {s['games']} | {s['rate']:.3f} | "
-                         f"{s['ci95'][0]:.3f}–{s['ci95'][1]:.3f} | {s['ms_per_suggestion']:.0f} |")
+                         f"{s['ci95'][0]:.3f}–{s['ci95'][1]:.3f} | {s['ms_per_suggestion']:.0f} | "
+                         + (f"{s['cpu_ms_per_suggestion']:.0f} |"
+                            if s.get("cpu_ms_per_suggestion") is not None else "– |"))
     return "\n".join(lines)
 
 
@@ -178,14 +192,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chart-count", type=int, default=None,
                     help="games at the other budgets (default count // 2)")
     ap.add_argument("--rows", type=Path, default=None, help="append each game as a JSON line")
+    ap.add_argument("--from-rows", type=Path, default=None,
+                    help="summarise the games of a --rows file instead of playing")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--tuning", default="{}", help="JSON: search() keywords (exploration, "
                     "rollout, rollout_depth, value_scale)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     budgets = sorted({int(b) for b in args.budgets.split(",")} | {args.fixed})
-    result = run([g for g in args.games.split(",") if g], args.count, budgets, args.fixed,
-                 args.procs, json.loads(args.tuning), args.chart_count, args.rows)
+    games = [g for g in args.games.split(",") if g]
+    if args.from_rows:
+        rows = [json.loads(line) for line in args.from_rows.read_text().splitlines() if line]
+        result = collect(rows, games, budgets, args.fixed, json.loads(args.tuning), 0.0)
+    else:
+        result = run(games, args.count, budgets, args.fixed, args.procs, json.loads(args.tuning),
+                     args.chart_count, args.rows)
     print(markdown(result))
     if not args.no_write:
         RESULTS.mkdir(exist_ok=True)
