@@ -22,6 +22,7 @@ The result (also served synchronously by ``POST /v1/games/tremble/odds``):
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from service.evaluations import odds
 from service.evaluations.kinds import Kind, register
@@ -78,7 +79,7 @@ def odds_result(body: dict) -> dict:
         raise MalformedInput(errors)
     strengths = strengths_of(body)
     win = odds.battle_odds(strengths)
-    out = {
+    out: dict[str, Any] = {
         "strengths": strengths,
         "win": [float(p) for p in win],
         "win_exact": [fraction_text(p) for p in win],

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from service.evaluations.kinds import Kind, register
 from service.evaluations.odds import fraction_text, hold_probability
@@ -271,7 +272,7 @@ class SearchRisk(Kind):
             "clear_probability": p_clear,
             "unfinished_probability": 1 - p_finish,
         }
-        out = {k: float(v) for k, v in exact.items()}
+        out: dict[str, Any] = {k: float(v) for k, v in exact.items()}
         out.update({f"{k}_exact": fraction_text(v) for k, v in exact.items()})
         out.update({
             "player": plan["player"], "city": city, "ships": ships, "fleet_strength": fleet,

@@ -26,9 +26,9 @@ from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble import battle, buying, credit, intel, missions, planning, reward
 from service.games.tremble.cards import Catalogue
-from service.games.tremble.shapes import ID, ORDERS
 from service.games.tremble.setup import MISSIONS_DEALT
-from service.games.tremble.state import typed
+from service.games.tremble.shapes import ID, ORDERS
+from service.games.tremble.state import required, typed
 from service.games.tremble.zones import attacking
 
 #: ``outcomes(state, entry)``: a chance node's outcomes and their weights
@@ -252,8 +252,7 @@ def _impossible_draw(state: dict, action: dict) -> str | None:
 
 def _reveals(state: dict, entry: dict) -> list[tuple[dict, int]]:
     piles = typed(state)["piles"]
-    top = intel.top_pile(piles)
-    assert top is not None, "a reveal is pending"
+    top = required(intel.top_pile(piles), "the top pile")
     return [({"type": "reveal", "player": CHANCE, "card": card}, 1)
             for card in piles[top]["candidates"]]
 

@@ -30,6 +30,7 @@ from service.games.draft import Draft
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import BONUSES, has
 from service.games.tremble.planning import MAX_SHIPS_PER_CITY
+from service.games.tremble.state import Battle, Side, TrembleState, required, typed
 from service.games.tremble.zones import discard_ship, ships_to_hand
 
 
@@ -117,23 +118,28 @@ def start(draft: Draft, cat: Catalogue, index: int, events: list) -> None:
                    "rule": "TRE-19"})
 
 
-def attack_index(state: dict) -> int:
-    slot = state["battle"]["slot"]
+def open_battle(state: TrembleState) -> Battle:
+    """The battle being fought (TRE-18 … TRE-21)."""
+    return required(state["battle"], "the battle")
+
+
+def attack_index(state: TrembleState) -> int:
+    slot = open_battle(state)["slot"]
     return next(i for i, a in enumerate(state["attacks"]) if a["slot"] == slot)
 
 
-def side_index(state: dict, index: int, player: int) -> int:
+def side_index(state: TrembleState, index: int, player: int) -> int:
     return next(j for j, s in enumerate(state["attacks"][index]["sides"])
                 if s["player"] == player)
 
 
-def own_side(state: dict, player: int) -> dict:
+def own_side(state: TrembleState, player: int) -> Side:
     """``player``'s side in the open battle."""
     index = attack_index(state)
     return state["attacks"][index]["sides"][side_index(state, index, player)]
 
 
-def reserve_full(state: dict, player: int) -> bool:
+def reserve_full(state: TrembleState, player: int) -> bool:
     """RULING TRE-31a: the player's side in the open battle already has the
     TRE-9 maximum of ships at one city, so no reserve ship may join it."""
     index = attack_index(state)
@@ -141,7 +147,7 @@ def reserve_full(state: dict, player: int) -> bool:
     return len(side["ships"]) >= MAX_SHIPS_PER_CITY
 
 
-def reserve_ships(state: dict, cat: Catalogue, player: int) -> list[str]:
+def reserve_ships(state: TrembleState, cat: Catalogue, player: int) -> list[str]:
     """TRE-31: ships in hand with ``reserve`` that have not flown this turn and
     whose fuel the player can pay now; none once the player's side holds the
     TRE-9 maximum of two ships at the city (RULING TRE-31a)."""
@@ -156,7 +162,7 @@ def reserve_ships(state: dict, cat: Catalogue, player: int) -> list[str]:
 
 def decide(draft: Draft, player: int, choice: str, events: list) -> None:
     """TRE-19: the current decider fights or retreats."""
-    state = draft.root
+    state = typed(draft.root)
     index = attack_index(state)
     j = side_index(state, index, player)
     side = state["attacks"][index]["sides"][j]
@@ -174,7 +180,7 @@ def decide(draft: Draft, player: int, choice: str, events: list) -> None:
 
 def join_reserve(draft: Draft, cat: Catalogue, player: int, ship: str, events: list) -> None:
     """TRE-31: a reserve ship joins this battle; its fuel is paid now."""
-    state = draft.root
+    state = typed(draft.root)
     index = attack_index(state)
     j = side_index(state, index, player)
     draft.at("players", player, "hand").remove(ship)
@@ -185,25 +191,25 @@ def join_reserve(draft: Draft, cat: Catalogue, player: int, ship: str, events: l
     ships.append(ship)
     side["strength"] = side_strength(cat, ships, state["attacks"][index]["city"])
     events.append({"type": "reserve_joined", "player": player, "ship": ship,
-                   "slot": state["battle"]["slot"], "fuel": cat.ships[ship]["fuel"],
+                   "slot": open_battle(state)["slot"], "fuel": cat.ships[ship]["fuel"],
                    "strength": side["strength"], "rule": "TRE-31"})
 
 
 def roll(draft: Draft, total: int, events: list) -> None:
     """TRE-20: the next fighter's 2d6; when all rolled, the top total wins."""
-    state = draft.root
+    state = typed(draft.root)
     index = attack_index(state)
     rolls = draft.at("battle", "rolls")
     k = next(i for i, r in enumerate(rolls) if r["total"] is None)
     player = rolls[k]["player"]
     side = state["attacks"][index]["sides"][side_index(state, index, player)]
     rolls[k] = {"player": player, "total": side["strength"] + total}
-    events.append({"type": "battle_roll", "player": player, "slot": state["battle"]["slot"],
+    events.append({"type": "battle_roll", "player": player, "slot": open_battle(state)["slot"],
                    "dice": total, "strength": side["strength"],
                    "total": side["strength"] + total, "rule": "TRE-20"})
-    if any(r["total"] is None for r in rolls):
+    totals = [r["total"] for r in rolls if r["total"] is not None]
+    if len(totals) < len(rolls):
         return
-    totals = [r["total"] for r in rolls]
     tops = highest(totals)
     best = totals[tops[0]]
     top = [rolls[i]["player"] for i in tops]
@@ -214,22 +220,22 @@ def roll(draft: Draft, total: int, events: list) -> None:
         draft.at("battle")["step"] = "lose"
         draft.at("battle")["winner"] = top[0]
         draft.at("battle")["rolls"] = [rolls[tops[0]]]
-        events.append({"type": "battle_won", "player": top[0], "slot": state["battle"]["slot"],
+        events.append({"type": "battle_won", "player": top[0], "slot": open_battle(state)["slot"],
                        "total": best, "rule": "TRE-21"})
     else:
         draft.at("battle")["rolls"] = [{"player": p, "total": None} for p in top]
         events.append({"type": "battle_tie", "players": top, "total": best,
-                       "slot": state["battle"]["slot"], "rule": "TRE-20"})
+                       "slot": open_battle(state)["slot"], "rule": "TRE-20"})
 
 
 def _mark_lost(draft: Draft, index: int, player: int) -> None:
-    j = side_index(draft.root, index, player)
+    j = side_index(typed(draft.root), index, player)
     draft.at("attacks", index, "sides", j)["status"] = "lost"
 
 
 def lose_ship(draft: Draft, player: int, ship: str, events: list) -> None:
     """TRE-21: a loser discards the chosen ship; the rest return to hand."""
-    state = draft.root
+    state = typed(draft.root)
     index = attack_index(state)
     j = side_index(state, index, player)
     ships = [s for s in state["attacks"][index]["sides"][j]["ships"] if s != ship]
@@ -237,10 +243,10 @@ def lose_ship(draft: Draft, player: int, ship: str, events: list) -> None:
     ships_to_hand(draft, player, ships)
     draft.at("attacks", index, "sides").pop(j)
     events.append({"type": "ship_lost", "player": player, "ship": ship,
-                   "slot": state["battle"]["slot"], "rule": "TRE-21"})
+                   "slot": open_battle(state)["slot"], "rule": "TRE-21"})
 
 
-def losers(state: dict) -> list[dict]:
+def losers(state: TrembleState) -> list[Side]:
     """Sides still to pick the ship they lose (status ``lost``)."""
     index = attack_index(state)
     return [s for s in state["attacks"][index]["sides"] if s["status"] == "lost"]
@@ -250,8 +256,8 @@ def advance(draft: Draft, cat: Catalogue, events: list) -> bool:
     """Carry the open battle on as far as no decision is needed.
 
     Returns True while the battle still waits for a decision or a roll."""
-    state = draft.root
-    battle = state["battle"]
+    state = typed(draft.root)
+    battle = open_battle(state)
     index = attack_index(state)
     sides = state["attacks"][index]["sides"]
     if battle["step"] == "decide":
@@ -266,7 +272,7 @@ def advance(draft: Draft, cat: Catalogue, events: list) -> bool:
         draft.at("battle").update(step="reserve", next=0,
                                   order=[p for p in battle["order"]
                                          if any(s["player"] == p for s in sides)])
-        battle = draft.root["battle"]
+        battle = open_battle(typed(draft.root))
     if battle["step"] == "reserve":
         order = battle["order"]
         nxt = battle["next"]
@@ -292,7 +298,7 @@ def advance(draft: Draft, cat: Catalogue, events: list) -> bool:
         winner = battle["winner"]
         draft.root["battle"] = None
         draft.at("players", winner, "stats")["battles_won"] += 1
-        _win(draft, index, side_index(draft.root, index, winner), events)
+        _win(draft, index, side_index(typed(draft.root), index, winner), events)
         return False
     raise AssertionError(battle["step"])  # pragma: no cover
 

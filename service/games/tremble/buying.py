@@ -20,6 +20,7 @@ from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.cards import Catalogue, design_of
+from service.games.tremble.state import TrembleState
 from service.games.tremble.zones import discard_ship, fleet_size, not_in_hand
 
 FUEL_PER_TURN = 8
@@ -36,7 +37,7 @@ def gain_fuel(draft: Draft, events: list) -> None:
     events.append({"type": "fuel", "gain": FUEL_PER_TURN, "cap": FUEL_CAP, "rule": "TRE-11"})
 
 
-def draw_outcomes(state: dict) -> list[str]:
+def draw_outcomes(state: TrembleState) -> list[str]:
     """Chance outcomes of the next ship draw: every copy in the deck (each
     equally likely), sorted.
 
@@ -81,7 +82,7 @@ def start_buy(draft: Draft, player: int, choice: str, events: list) -> None:
         events.append({"type": "buy_declined", "player": player, "rule": "TRE-12a"})
 
 
-def impossible_draw(state: dict, cat: Catalogue, ship: str) -> str | None:
+def impossible_draw(state: TrembleState, cat: Catalogue, ship: str) -> str | None:
     """Why ``ship`` cannot be the next card of the ship deck (``None``: it can).
 
     >>> impossible_draw({"ship_deck": ["S-X#2"], "ship_discard": ["S-X"], "players": []},
@@ -104,7 +105,7 @@ def impossible_draw(state: dict, cat: Catalogue, ship: str) -> str | None:
               ship=ship, where=where, design=design)
 
 
-def check_buy(state: dict, cat: Catalogue, action: dict) -> None:
+def check_buy(state: TrembleState, cat: Catalogue, action: dict) -> None:
     player = state["players"][action["player"]]
     ship, discard = action["ship"], action["discard"]
     if ship is None:
@@ -128,7 +129,7 @@ def check_buy(state: dict, cat: Catalogue, action: dict) -> None:
         raise RuleViolation("TRE-12", not_in_hand(discard, player["hand"]))
 
 
-def buy_actions(state: dict, cat: Catalogue, player: int) -> list[dict]:
+def buy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
     p = state["players"][player]
     out = [{"type": "buy", "player": player, "ship": None, "discard": None}]
     full = fleet_size(state, player) >= FLEET_LIMIT

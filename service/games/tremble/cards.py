@@ -47,8 +47,8 @@ def designs_of(instances: list[str]) -> list[str]:
     """
     found = list(map(_designs.get, instances))
     if None in found:
-        found = list(map(design_of, instances))
-    return found
+        return list(map(design_of, instances))
+    return found  # type: ignore[return-value]  # no None: checked just above
 
 
 class Catalogue(catalogue.Catalogue):

@@ -14,13 +14,14 @@ from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.state import TrembleState, typed
 from service.games.tremble.zones import fleet_size
 
 POOR_BELOW = 30_000
 MAX_SHIPS = 1
 
 
-def can_take(state: dict, player: int) -> str | None:
+def can_take(state: TrembleState, player: int) -> str | None:
     """``None`` if ``player`` may take a credit now, else the reason."""
     if not state["credit_supply"]:
         return N_("no credit card is left")
@@ -31,7 +32,7 @@ def can_take(state: dict, player: int) -> str | None:
     return None
 
 
-def can_repay(state: dict, cat: Catalogue, player: int) -> str | None:
+def can_repay(state: TrembleState, cat: Catalogue, player: int) -> str | None:
     p = state["players"][player]
     if not p["credits"]:
         return N_("you hold no credit")
@@ -41,13 +42,13 @@ def can_repay(state: dict, cat: Catalogue, player: int) -> str | None:
 
 
 def check_take(state: dict, action: dict) -> None:
-    why = can_take(state, action["player"])
+    why = can_take(typed(state), action["player"])
     if why:
         raise RuleViolation("TRE-26", why)
 
 
 def check_repay(state: dict, action: dict) -> None:
-    why = can_repay(state, Catalogue.of_state(state), action["player"])
+    why = can_repay(typed(state), Catalogue.of_state(state), action["player"])
     if why:
         raise RuleViolation("TRE-26", why)
 

@@ -13,12 +13,15 @@ ran out (TRE-28).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.tremble import battle, buying, credit, intel, planning, reward
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.scoring import final_result
 from service.games.tremble.setup import MISSIONS_DEALT
+from service.games.tremble.state import TrembleState, required, typed
 
 #: the clause behind each kind of decision (cited for a wrong action type)
 DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy": "TRE-12",
@@ -28,71 +31,97 @@ DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy"
                   "army_choice": "TRE-24", "army_loss": "TRE-24", "reward": "TRE-22"}
 
 
-def chance_entry(decision: str, **context) -> list[dict]:
+def chance_entry(decision: str, **context: object) -> list[dict]:
     return [{"player": CHANCE, "decision": decision, **context}]
 
 
-def pending(state: dict) -> list[dict]:
+def pending(state: TrembleState) -> list[dict]:
     """Who decides now (several entries: simultaneous decisions)."""
-    phase = state["phase"]
+    return PENDING[state["phase"]](state)
+
+
+def _pending_missions(state: TrembleState) -> list[dict]:
+    """TRE-10: four missions dealt to each player in turn, then everyone keeps some."""
     players = state["players"]
-    if phase == "missions":
-        for p, pl in enumerate(players):
-            if (not pl["missions_kept"] and len(pl["mission_offer"]) < MISSIONS_DEALT
-                    and state["mission_deck"]):
-                return chance_entry("deal_mission", **{"for": p})
-        return [{"player": p, "decision": "keep_missions"}
-                for p, pl in enumerate(players) if not pl["missions_kept"]]
-    if phase == "buy":
-        for p, pl in enumerate(players):
-            if pl["to_draw"] > 0:  # chance_entry("draw_ship", for=p), spelt out: a hot path
-                return [{"player": CHANCE, "decision": "draw_ship", "for": p}]
-        return [{"player": p, "decision": "buy" if pl["buy_choice"] else "draw_or_decline"}
-                for p, pl in enumerate(players) if not pl["bought"]]
-    if phase == "intel":
-        army = state["army"]
-        if army is not None:
-            if army["loser"] is not None:
-                return [{"player": army["loser"]["player"], "decision": "army_loss",
-                         "city": army["loser"]["city"]}]
-            waiting: dict[int, list] = {}
-            for c in army["choices"]:
-                if c["choice"] is None:
-                    waiting.setdefault(c["player"], []).append(c["city"])
-            if waiting:
-                return [{"player": p, "decision": "army_choice", "army": army["card"],
-                         "cities": waiting[p]} for p in sorted(waiting)]
-            fight = next(c for c in army["choices"] if c["choice"] == "fight")
-            return chance_entry("roll", context="army", **{"for": fight["player"]},
-                                city=fight["city"])
+    for p, pl in enumerate(players):
+        if (not pl["missions_kept"] and len(pl["mission_offer"]) < MISSIONS_DEALT
+                and state["mission_deck"]):
+            return chance_entry("deal_mission", **{"for": p})
+    return [{"player": p, "decision": "keep_missions"}
+            for p, pl in enumerate(players) if not pl["missions_kept"]]
+
+
+def _pending_buy(state: TrembleState) -> list[dict]:
+    """TRE-12: the draws first, then each player draws or declines, then buys."""
+    players = state["players"]
+    for p, pl in enumerate(players):
+        if pl["to_draw"] > 0:  # chance_entry("draw_ship", for=p), spelt out: a hot path
+            return [{"player": CHANCE, "decision": "draw_ship", "for": p}]
+    return [{"player": p, "decision": "buy" if pl["buy_choice"] else "draw_or_decline"}
+            for p, pl in enumerate(players) if not pl["bought"]]
+
+
+def _pending_intel(state: TrembleState) -> list[dict]:
+    """TRE-13 / TRE-24: the next reveal, or the army's choices, roll and loss."""
+    army = state["army"]
+    if army is None:
         return chance_entry("reveal", slot=intel.next_empty_slot(state))
-    if phase == "plan":
-        return [{"player": p, "decision": "plan"} for p, pl in enumerate(players)
-                if pl["orders"] is None]
-    if phase == "refuel":
-        return [{"player": p, "decision": "discard_unfueled"}
-                for p in planning.short_of_fuel(state, Catalogue.of_state(state))]
-    if phase == "redeploy":
-        return [{"player": p, "decision": "redeploy"} for p, pl in enumerate(players)
-                if pl["redeploy"] is None]
-    if phase == "battle":
-        b = state["battle"]
-        step = b["step"]
-        if step == "decide":
-            return [{"player": b["order"][b["next"]], "decision": "fight_or_retreat",
-                     "slot": b["slot"]}]
-        if step == "reserve":
-            return [{"player": b["order"][b["next"]], "decision": "reserve", "slot": b["slot"]}]
-        if step == "roll":
-            who = next(r["player"] for r in b["rolls"] if r["total"] is None)
-            return chance_entry("roll", context="battle", **{"for": who}, slot=b["slot"])
-        return [{"player": s["player"], "decision": "lose_ship", "slot": b["slot"]}
-                for s in sorted(battle.losers(state), key=lambda s: s["player"])]
-    if phase == "reward":
-        _, attack = reward.next_reward(state)
-        return [{"player": attack["sides"][0]["player"], "decision": "reward",
-                 "slot": attack["slot"], "city": attack["city"]}]
-    raise AssertionError(f"no decision in phase {phase}")  # pragma: no cover
+    if army["loser"] is not None:
+        return [{"player": army["loser"]["player"], "decision": "army_loss",
+                 "city": army["loser"]["city"]}]
+    waiting: dict[int, list] = {}
+    for c in army["choices"]:
+        if c["choice"] is None:
+            waiting.setdefault(c["player"], []).append(c["city"])
+    if waiting:
+        return [{"player": p, "decision": "army_choice", "army": army["card"],
+                 "cities": waiting[p]} for p in sorted(waiting)]
+    fight = next(c for c in army["choices"] if c["choice"] == "fight")
+    return chance_entry("roll", context="army", **{"for": fight["player"]}, city=fight["city"])
+
+
+def _pending_plan(state: TrembleState) -> list[dict]:
+    return [{"player": p, "decision": "plan"} for p, pl in enumerate(state["players"])
+            if pl["orders"] is None]
+
+
+def _pending_refuel(state: TrembleState) -> list[dict]:
+    return [{"player": p, "decision": "discard_unfueled"}
+            for p in planning.short_of_fuel(state, Catalogue.of_state(state))]
+
+
+def _pending_redeploy(state: TrembleState) -> list[dict]:
+    return [{"player": p, "decision": "redeploy"} for p, pl in enumerate(state["players"])
+            if pl["redeploy"] is None]
+
+
+def _pending_battle(state: TrembleState) -> list[dict]:
+    """TRE-19 … TRE-21, TRE-31: the decision or roll of the battle's step."""
+    b = required(state["battle"], "the battle")
+    step = b["step"]
+    if step == "decide":
+        return [{"player": b["order"][b["next"]], "decision": "fight_or_retreat",
+                 "slot": b["slot"]}]
+    if step == "reserve":
+        return [{"player": b["order"][b["next"]], "decision": "reserve", "slot": b["slot"]}]
+    if step == "roll":
+        who = next(r["player"] for r in b["rolls"] if r["total"] is None)
+        return chance_entry("roll", context="battle", **{"for": who}, slot=b["slot"])
+    return [{"player": s["player"], "decision": "lose_ship", "slot": b["slot"]}
+            for s in sorted(battle.losers(state), key=lambda s: s["player"])]
+
+
+def _pending_reward(state: TrembleState) -> list[dict]:
+    _, attack = required(reward.next_reward(state), "the reward")
+    return [{"player": attack["sides"][0]["player"], "decision": "reward",
+             "slot": attack["slot"], "city": attack["city"]}]
+
+
+#: phase -> who decides in it
+PENDING: dict[str, Callable[[TrembleState], list[dict]]] = {
+    "missions": _pending_missions, "buy": _pending_buy, "intel": _pending_intel,
+    "plan": _pending_plan, "refuel": _pending_refuel, "redeploy": _pending_redeploy,
+    "battle": _pending_battle, "reward": _pending_reward}
 
 
 # ----------------------------------------------------------------- advance
@@ -110,82 +139,114 @@ def begin_turn(draft: Draft, events: list) -> None:
 
 def advance(draft: Draft, cat: Catalogue, events: list) -> None:
     """Automatic steps until a decision or chance node is pending."""
-    while True:
-        root = draft.root
-        if root["result"] is not None:
+    while draft.root["result"] is None:
+        if ADVANCE[draft.root["phase"]](draft, cat, events):
             return
-        phase = root["phase"]
-        players = root["players"]
-        if phase == "missions":
-            if any(not p["missions_kept"] for p in players):
-                return
-            begin_turn(draft, events)
-        elif phase == "start":
-            begin_turn(draft, events)
-        elif phase == "buy":
-            buying.refill_if_empty(draft, events)
-            if not draft.root["ship_deck"]:
-                for p, pl in enumerate(players):
-                    if pl["to_draw"]:
-                        draft.at("players", p)["to_draw"] = 0
-            for p in draft.root["players"]:  # a loop, not any(): runs after every draw
-                if p["to_draw"] or not p["bought"]:
-                    return
-            root["phase"] = "intel"
-        elif phase == "intel":
-            army = root["army"]
-            if army is not None:
-                if army["choices"] or army["loser"] is not None:
-                    return
-                intel.army_done(draft, events)
-                continue
-            if (intel.next_empty_slot(root) is not None
-                    and intel.top_pile(root["piles"]) is not None):
-                return
-            if not planning.open_slots(root):
-                end_turn(draft, cat, events)
-                continue
-            root["phase"] = "plan"
-            for p in range(len(players)):
-                draft.at("players", p)["orders"] = None
-            return
-        elif phase == "plan":
-            if any(p["orders"] is None for p in players):
-                return
-            planning.reveal_orders(draft, events)
-            root["phase"] = "refuel"
-        elif phase == "refuel":
-            if planning.short_of_fuel(root, cat):
-                return
-            planning.pay_fuel(draft, cat, events)
-            able = [bool(planning.redeployable(draft.root, cat, p)) for p in range(len(players))]
-            if any(able):
-                root["phase"] = "redeploy"
-                for p in range(len(players)):
-                    draft.at("players", p)["redeploy"] = None if able[p] else []
-                return
-            _open_battles(draft, events)
-        elif phase == "redeploy":
-            if any(p["redeploy"] is None for p in players):
-                return
-            planning.reveal_redeploy(draft, events)
-            _open_battles(draft, events)
-        elif phase == "battle":
-            if root["battle"] is not None:
-                if battle.advance(draft, cat, events):
-                    return
-                continue
-            index = next((i for i, a in enumerate(root["attacks"]) if not a["resolved"]), None)
-            if index is None:
-                root["phase"] = "reward"
-            else:
-                battle.start(draft, cat, index, events)
-        elif phase == "reward":
-            if reward.next_reward(root) is not None:
-                return
-            end_turn(draft, cat, events)
-        else:  # pragma: no cover
-            raise AssertionError(phase)
+
+
+# Each phase's automatic step: True when a decision (or chance node) is
+# pending now, False when the state moved on and ``advance`` goes on.
+def _advance_missions(draft: Draft, cat: Catalogue, events: list) -> bool:
+    if any(not p["missions_kept"] for p in draft.root["players"]):
+        return True
+    begin_turn(draft, events)
+    return False
+
+
+def _advance_start(draft: Draft, cat: Catalogue, events: list) -> bool:
+    begin_turn(draft, events)
+    return False
+
+
+def _advance_buy(draft: Draft, cat: Catalogue, events: list) -> bool:
+    players = draft.root["players"]
+    buying.refill_if_empty(draft, events)
+    if not draft.root["ship_deck"]:
+        for p, pl in enumerate(players):
+            if pl["to_draw"]:
+                draft.at("players", p)["to_draw"] = 0
+    for pl in draft.root["players"]:  # a loop, not any(): runs after every draw
+        if pl["to_draw"] or not pl["bought"]:
+            return True
+    draft.root["phase"] = "intel"
+    return False
+
+
+def _advance_intel(draft: Draft, cat: Catalogue, events: list) -> bool:
+    root = typed(draft.root)
+    army = root["army"]
+    if army is not None:
+        if army["choices"] or army["loser"] is not None:
+            return True
+        intel.army_done(draft, events)
+        return False
+    if intel.next_empty_slot(root) is not None and intel.top_pile(root["piles"]) is not None:
+        return True
+    if not planning.open_slots(root):
+        end_turn(draft, cat, events)
+        return False
+    root["phase"] = "plan"
+    for p in range(len(root["players"])):
+        draft.at("players", p)["orders"] = None
+    return True
+
+
+def _advance_plan(draft: Draft, cat: Catalogue, events: list) -> bool:
+    if any(p["orders"] is None for p in draft.root["players"]):
+        return True
+    planning.reveal_orders(draft, events)
+    draft.root["phase"] = "refuel"
+    return False
+
+
+def _advance_refuel(draft: Draft, cat: Catalogue, events: list) -> bool:
+    root = typed(draft.root)
+    if planning.short_of_fuel(root, cat):
+        return True
+    planning.pay_fuel(draft, cat, events)
+    seats = range(len(root["players"]))
+    able = [bool(planning.redeployable(root, cat, p)) for p in seats]
+    if any(able):
+        root["phase"] = "redeploy"
+        for p in seats:
+            draft.at("players", p)["redeploy"] = None if able[p] else []
+        return True
+    _open_battles(draft, events)
+    return False
+
+
+def _advance_redeploy(draft: Draft, cat: Catalogue, events: list) -> bool:
+    if any(p["redeploy"] is None for p in draft.root["players"]):
+        return True
+    planning.reveal_redeploy(draft, events)
+    _open_battles(draft, events)
+    return False
+
+
+def _advance_battle(draft: Draft, cat: Catalogue, events: list) -> bool:
+    root = draft.root
+    if root["battle"] is not None:
+        return battle.advance(draft, cat, events)
+    index = next((i for i, a in enumerate(root["attacks"]) if not a["resolved"]), None)
+    if index is None:
+        root["phase"] = "reward"
+    else:
+        battle.start(draft, cat, index, events)
+    return False
+
+
+def _advance_reward(draft: Draft, cat: Catalogue, events: list) -> bool:
+    if reward.next_reward(typed(draft.root)) is not None:
+        return True
+    end_turn(draft, cat, events)
+    return False
+
+
+#: phase -> its automatic step
+ADVANCE: dict[str, Callable[[Draft, Catalogue, list], bool]] = {
+    "missions": _advance_missions, "start": _advance_start, "buy": _advance_buy,
+    "intel": _advance_intel, "plan": _advance_plan, "refuel": _advance_refuel,
+    "redeploy": _advance_redeploy, "battle": _advance_battle, "reward": _advance_reward}
 
 
 def _open_battles(draft: Draft, events: list) -> None:
@@ -212,5 +273,5 @@ def finish(draft: Draft, cat: Catalogue, events: list) -> None:
         for _ in list(pl["credits"]):
             credit.repay(draft, cat, p, events, at_end=True)
     draft.root["phase"] = "over"
-    draft.root["result"] = final_result(draft.root, cat)
+    draft.root["result"] = final_result(typed(draft.root), cat)
     events.append({"type": "game_over", **draft.root["result"], "rule": "TRE-28"})

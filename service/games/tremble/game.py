@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import card_db
-from schemas.cards_tremble import CardSetSchema
 from service.games.base import Game
 from service.games.draft import Draft
 from service.games.errors import InvalidState
@@ -28,13 +27,12 @@ from service.games.options import Option
 from service.games.tremble import flow, intel, invariants, planning, scoring, views
 from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
 from service.games.tremble.cards import Catalogue
-from service.games.tremble.operations import ODDS
 from service.games.tremble.setup import new_state
 from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
-from service.games.tremble.state import typed
+from service.games.tremble.state import TrembleState, typed
 
 #: the machine-readable constraint of each decision too large to list
-CONSTRAINTS: dict[str, Callable[[dict, Catalogue, int], dict]] = {
+CONSTRAINTS: dict[str, Callable[[TrembleState, Catalogue, int], dict]] = {
     "plan": planning.plan_constraints, "redeploy": planning.redeploy_constraints}
 
 
@@ -46,9 +44,6 @@ class Tremble(Game):
     rules_version = "tremble/2"
     min_players = 2
     max_players = 5
-    card_schema = CardSetSchema
-    playout_seconds = {"random": 0.005, "greedy": 0.011}
-    operations = (ODDS,)
     game_options = (
         Option("missions", "boolean", True, clause="TRE-10",
                description="play with secret missions (false: the recommended first game)"),
@@ -87,7 +82,7 @@ class Tremble(Game):
     def constraints(self, state: dict, player: int) -> dict | None:
         entry = next((e for e in state["pending"] if e["player"] == player), None)
         constraint = CONSTRAINTS.get(entry["decision"]) if entry is not None else None
-        return constraint(state, Catalogue.of_state(state), player) if constraint else None
+        return constraint(typed(state), Catalogue.of_state(state), player) if constraint else None
 
     # ------------------------------------------------------------ actions
     def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:

@@ -23,12 +23,13 @@ from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.battle import holds, side_strength
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.state import Army, Loser, Pile, TrembleState, required, typed
 from service.games.tremble.zones import discard_city, discard_ship, ships_to_hand
 
 SLOTS = {2: 4, 3: 4, 4: 5, 5: 6}
 
 
-def top_pile(piles: list[dict]) -> int | None:
+def top_pile(piles: list[Pile]) -> int | None:
     """Index of the pile the next card comes from (``None``: deck exhausted)."""
     for i, pile in enumerate(piles):
         if len(pile["candidates"]) > pile["removed"]:
@@ -36,7 +37,7 @@ def top_pile(piles: list[dict]) -> int | None:
     return None
 
 
-def impossible_reveal(state: dict, cat: Catalogue, card: str) -> str | None:
+def impossible_reveal(state: TrembleState, cat: Catalogue, card: str) -> str | None:
     """Why ``card`` cannot be the next card of the city deck (``None``: it can).
 
     >>> piles = [{"mark": "*", "candidates": ["A"], "removed": 0},
@@ -61,11 +62,11 @@ def impossible_reveal(state: dict, cat: Catalogue, card: str) -> str | None:
     return N_("{card} has already been revealed", card=card)
 
 
-def cards_left(piles: list[dict]) -> int:
+def cards_left(piles: list[Pile]) -> int:
     return sum(len(p["candidates"]) - p["removed"] for p in piles)
 
 
-def next_empty_slot(state: dict) -> int | None:
+def next_empty_slot(state: TrembleState) -> int | None:
     for i, c in enumerate(state["slots"]):
         if c is None:
             return i + 1
@@ -74,12 +75,12 @@ def next_empty_slot(state: dict) -> int | None:
 
 def reveal(draft: Draft, cat: Catalogue, card: str, events: list) -> None:
     """TRE-13: the revealed card fills the next slot, or (an army) strikes."""
-    i = top_pile(draft.root["piles"])
+    i = required(top_pile(typed(draft.root)["piles"]), "the top pile")
     draft.at("piles", i, "candidates").remove(card)
     if card in cat.armies:
         _army_arrives(draft, cat, card, events)
         return
-    slot = next_empty_slot(draft.root)
+    slot = required(next_empty_slot(typed(draft.root)), "the empty slot")
     draft.at("slots")[slot - 1] = card
     events.append({"type": "city_revealed", "slot": slot, "city": card, "rule": "TRE-13"})
 
@@ -96,12 +97,22 @@ def _army_arrives(draft: Draft, cat: Catalogue, card: str, events: list) -> None
                           "loser": None}
 
 
-def search_index(state: dict, city: str) -> int:
+def search_index(state: TrembleState, city: str) -> int:
     return next(i for i, s in enumerate(state["searches"]) if s["city"] == city)
 
 
-def check_army_choice(state: dict, action: dict) -> None:
-    entry = next((c for c in state["army"]["choices"]
+def arrived_army(state: TrembleState) -> Army:
+    """The army now striking the searches (TRE-24)."""
+    return required(state["army"], "the army")
+
+
+def beaten(state: TrembleState) -> Loser:
+    """The search the army beat, whose player picks the ship lost (TRE-24)."""
+    return required(arrived_army(state)["loser"], "the army's loser")
+
+
+def check_army_choice(state: TrembleState, action: dict) -> None:
+    entry = next((c for c in arrived_army(state)["choices"]
                   if c["city"] == action["city"] and c["player"] == action["player"]), None)
     if entry is None:
         raise RuleViolation("TRE-24", N_("you have no search at {city} facing the army",
@@ -126,7 +137,7 @@ def army_choice(draft: Draft, action: dict, events: list) -> None:
 
 def _end_search(draft: Draft, city: str, lost_ship: str | None, events: list, how: str) -> None:
     """The search fails: ships home (but the lost one), city to the discard."""
-    i = search_index(draft.root, city)
+    i = search_index(typed(draft.root), city)
     search = draft.root["searches"][i]
     draft.at("searches").pop(i)
     if lost_ship is not None:
@@ -139,10 +150,10 @@ def _end_search(draft: Draft, city: str, lost_ship: str | None, events: list, ho
 
 def army_roll(draft: Draft, cat: Catalogue, dice: int, events: list) -> None:
     """TRE-24: searching ships' strength + 2d6 ≥ army strength holds the city."""
-    army = draft.root["army"]
+    army = arrived_army(typed(draft.root))
     k = next(i for i, c in enumerate(army["choices"]) if c["choice"] == "fight")
     entry = army["choices"][k]
-    search = draft.root["searches"][search_index(draft.root, entry["city"])]
+    search = draft.root["searches"][search_index(typed(draft.root), entry["city"])]
     power = side_strength(cat, search["ships"], entry["city"])
     total = power + dice
     held = holds(power, dice, army["strength"])
@@ -158,8 +169,8 @@ def army_roll(draft: Draft, cat: Catalogue, dice: int, events: list) -> None:
         draft.at("army")["loser"] = {"player": entry["player"], "city": entry["city"]}
 
 
-def check_army_loss(state: dict, action: dict) -> None:
-    loser = state["army"]["loser"]
+def check_army_loss(state: TrembleState, action: dict) -> None:
+    loser = beaten(state)
     ships = state["searches"][search_index(state, loser["city"])]["ships"]
     if action["ship"] not in ships:
         raise RuleViolation("TRE-24", N_("{ship} did not search {city}",
@@ -168,13 +179,13 @@ def check_army_loss(state: dict, action: dict) -> None:
 
 def army_loss(draft: Draft, ship: str, events: list) -> None:
     """TRE-24: the beaten player discards the chosen searching ship."""
-    loser = draft.root["army"]["loser"]
+    loser = beaten(typed(draft.root))
     draft.at("army")["loser"] = None
     _end_search(draft, loser["city"], ship, events, "beaten")
 
 
 def army_done(draft: Draft, events: list) -> None:
     """TRE-13: the army goes to the discard; the next card is revealed."""
-    card = draft.root["army"]["card"]
+    card = arrived_army(typed(draft.root))["card"]
     draft.root["army"] = None
     discard_city(draft, card)

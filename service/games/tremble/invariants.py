@@ -8,16 +8,19 @@ present only in their phase.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from service.games.base import conservation_errors
 from service.games.messages import N_
 from service.games.tremble.buying import FLEET_LIMIT
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.intel import SLOTS
+from service.games.tremble.state import Battle, TrembleState
 
 PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
 
 
-def zones(state: dict) -> dict[str, list[str]]:
+def zones(state: TrembleState) -> dict[str, list[str]]:
     out = {"box": state["box"], "city_discard": state["city_discard"],
            "ship_deck": state["ship_deck"], "ship_discard": state["ship_discard"],
            "mission_deck": state["mission_deck"], "credit_supply": state["credit_supply"],
@@ -38,7 +41,7 @@ def zones(state: dict) -> dict[str, list[str]]:
     return out
 
 
-def _every_card_once(state: dict, cat: Catalogue) -> bool:
+def _every_card_once(state: TrembleState, cat: Catalogue) -> bool:
     """The cards of ``zones(state)`` are the set's, each exactly once (the
     common case: one flat list, one C-level set build and comparison;
     ``conservation_errors`` names what is wrong otherwise).
@@ -50,7 +53,7 @@ def _every_card_once(state: dict, cat: Catalogue) -> bool:
     return len(cards) == len(cat.card_ids) and cat.card_ids == set(cards)
 
 
-def cards_in_zones(state: dict) -> list[str]:
+def cards_in_zones(state: TrembleState) -> list[str]:
     """The cards of ``zones(state)`` as one list, in the same order (built
     with C-level list extends, no path names).
 
@@ -85,14 +88,15 @@ def cards_in_zones(state: dict) -> list[str]:
     return cards
 
 
-def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
+def errors(state: TrembleState, cat: Catalogue) -> dict[str, list[str]]:
     errs: dict[str, list[str]] = {}
 
-    def add(path, msg):
+    def add(path: str, msg: str) -> None:
         errs.setdefault(f"state.{path}", []).append(msg)
 
     if not _every_card_once(state, cat):
-        found = conservation_errors(zones(state), cat.all_cards())
+        every_zone: dict[str, Iterable[str]] = {**zones(state)}
+        found = conservation_errors(every_zone, cat.all_cards())
         for path, msgs in found.items():
             errs.setdefault(path if path == "state" else f"state.{path}", []).extend(msgs)
     n = len(state["players"])
@@ -129,38 +133,38 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
         for k, o in enumerate(pl["orders"] or []):
             if o["ship"] not in pl["hand"]:
                 add(f"players.{p}.orders.{k}", N_("orders name ships in hand"))
-        for zone in ("hand", "offer"):
-            for s in pl[zone]:
-                if s not in cat.ships:
-                    add(f"players.{p}.{zone}", N_("{s} is not a ship", s=s))
+        for zone, ships in (("hand", pl["hand"]), ("offer", pl["offer"])):
+            for ship in ships:
+                if ship not in cat.ships:
+                    add(f"players.{p}.{zone}", N_("{s} is not a ship", s=ship))
         for m in pl["missions"] + pl["mission_offer"]:
             if m not in cat.missions:
                 add(f"players.{p}.missions", N_("{m} is not a mission", m=m))
-    for i, c in enumerate(state["slots"]):
-        if c is not None and c not in cat.cities:
-            add(f"slots.{i}", N_("{c} is not a city", c=c))
+    for i, city in enumerate(state["slots"]):
+        if city is not None and city not in cat.cities:
+            add(f"slots.{i}", N_("{c} is not a city", c=city))
     for i, a in enumerate(state["attacks"]):
         if state["slots"][a["slot"] - 1] != a["city"]:
             add(f"attacks.{i}.city", N_("does not match the city in its slot"))
         if len({s["player"] for s in a["sides"]}) != len(a["sides"]):
             add(f"attacks.{i}.sides", N_("one side per player"))
-        for s in a["sides"]:
-            if s["player"] >= n:
+        for side in a["sides"]:
+            if side["player"] >= n:
                 add(f"attacks.{i}.sides", N_("no such player"))
-    for i, s in enumerate(state["searches"]):
-        if s["player"] >= n or s["city"] not in cat.cities:
+    for i, search in enumerate(state["searches"]):
+        if search["player"] >= n or search["city"] not in cat.cities:
             add(f"searches.{i}", N_("unknown player or city"))
     if state["battle"] is not None and state["phase"] != "battle":
         add("battle", N_("a battle is open only in the battle phase"))
     if state["army"] is not None and state["phase"] != "intel":
         add("army", N_("an army strikes only during intel"))
     if state["phase"] == "battle" and state["battle"] is not None:
-        _battle_errors(state, add)
+        _battle_errors(state, state["battle"], add)
     army = state["army"]
     if army is not None:
         searches = {(s["player"], s["city"]) for s in state["searches"]}
-        for k, c in enumerate(army["choices"]):
-            if (c["player"], c["city"]) not in searches:
+        for k, choice in enumerate(army["choices"]):
+            if (choice["player"], choice["city"]) not in searches:
                 add(f"army.choices.{k}", N_("names no search in progress"))
         if army["loser"] is not None and (army["loser"]["player"],
                                           army["loser"]["city"]) not in searches:
@@ -174,8 +178,8 @@ def errors(state: dict, cat: Catalogue) -> dict[str, list[str]]:
     return errs
 
 
-def _battle_errors(state: dict, add) -> None:
-    battle = state["battle"]
+def _battle_errors(state: TrembleState, battle: Battle,
+                   add: Callable[[str, str], None]) -> None:
     attack = next((a for a in state["attacks"] if a["slot"] == battle["slot"]), None)
     if attack is None:
         add("battle.slot", N_("no attack on that slot"))

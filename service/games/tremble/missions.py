@@ -23,6 +23,7 @@ from service.games.messages import N_
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import CITY_TYPES as CITY_TYPES  # re-exported
 from service.games.tremble.effects import CONDITIONS
+from service.games.tremble.state import TrembleState, typed
 
 
 def met(condition: dict, captured_types: list[str]) -> bool:
@@ -34,12 +35,12 @@ def met(condition: dict, captured_types: list[str]) -> bool:
     return found.met(condition, captured_types)
 
 
-def captured_types(state: dict, cat: Catalogue, player: int) -> list[str]:
+def captured_types(state: TrembleState, cat: Catalogue, player: int) -> list[str]:
     """The city types of the cards ``player`` captured (the open facts judged)."""
     return [cat.cities[c]["type"] for c in state["players"][player]["captured"]]
 
 
-def score_missions(state: dict, cat: Catalogue, player: int) -> list[dict]:
+def score_missions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
     """TRE-27: each kept mission with ``met`` and its signed ``points``."""
     types = captured_types(state, cat, player)
     out = []
@@ -64,13 +65,13 @@ def keep_actions(state: dict, entry: dict) -> list[dict]:
     """TRE-10: every ``keep_missions`` choice of the player's offer."""
     player = entry["player"]
     return [{"type": "keep_missions", "player": player, "missions": m}
-            for m in keep_subsets(state["players"][player]["mission_offer"])]
+            for m in keep_subsets(typed(state)["players"][player]["mission_offer"])]
 
 
 def check_keep(state: dict, action: dict) -> None:
     """TRE-10: keep 1 to 3 of the missions dealt to you, each once."""
     chosen = action["missions"]
-    offer = state["players"][action["player"]]["mission_offer"]
+    offer = typed(state)["players"][action["player"]]["mission_offer"]
     if not 1 <= len(chosen) <= 3:
         raise RuleViolation("TRE-10", N_("keep 1 to 3 of the missions dealt"))
     if len(set(chosen)) != len(chosen) or any(m not in offer for m in chosen):
@@ -103,7 +104,7 @@ def deal_outcomes(state: dict, entry: dict) -> list[tuple[dict, int]]:
             for m in state["mission_deck"]]
 
 
-def impossible_deal(state: dict, action: dict) -> str:
+def impossible_deal(state: dict, action: dict) -> str | None:
     """Why the mission ``action`` names cannot be dealt now."""
     mission = action["mission"]
     if mission not in Catalogue.of_state(state).missions:

@@ -19,17 +19,18 @@ from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import has
+from service.games.tremble.state import TrembleState, typed
 from service.games.tremble.zones import attacking, discard_ship, not_in_hand
 
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
 
 
-def open_slots(state: dict) -> list[int]:
+def open_slots(state: TrembleState) -> list[int]:
     """Slot numbers (1-based) holding an open city."""
     return [i + 1 for i, c in enumerate(state["slots"]) if c is not None]
 
 
-def check_orders(state: dict, player: int, orders: list[dict]) -> None:
+def check_orders(state: TrembleState, player: int, orders: list[dict]) -> None:
     """TRE-14 / TRE-9: every ship in hand, each once, open cities, ≤ 2 per city."""
     hand = state["players"][player]["hand"]
     slots = open_slots(state)
@@ -54,7 +55,7 @@ def check_orders(state: dict, player: int, orders: list[dict]) -> None:
                                             k=k, max_ships_per_city=MAX_SHIPS_PER_CITY))
 
 
-def plan_actions(state: dict, player: int) -> list[dict]:
+def plan_actions(state: TrembleState, player: int) -> list[dict]:
     """Listed plans: no attack, every single ship to every open city, and
     every pair of ships to the same city.  Any other order set may be sent."""
     hand = sorted(state["players"][player]["hand"])
@@ -70,7 +71,7 @@ def plan_actions(state: dict, player: int) -> list[dict]:
     return out
 
 
-def plan_constraints(state: dict, cat: Catalogue, player: int) -> dict:
+def plan_constraints(state: TrembleState, cat: Catalogue, player: int) -> dict:
     """Machine-readable constraint of a ``plan`` (the full decision)."""
     p = state["players"][player]
     return {
@@ -121,11 +122,11 @@ def reveal_orders(draft: Draft, events: list) -> None:
     events.append({"type": "orders_revealed", "orders": revealed, "rule": "TRE-14"})
 
 
-def fuel_due(state: dict, cat: Catalogue, player: int) -> int:
+def fuel_due(state: TrembleState, cat: Catalogue, player: int) -> int:
     return sum(cat.ships[s]["fuel"] for s in attacking(state, player))
 
 
-def short_of_fuel(state: dict, cat: Catalogue) -> list[int]:
+def short_of_fuel(state: TrembleState, cat: Catalogue) -> list[int]:
     """TRE-15: players whose attacking ships cost more fuel than they hold."""
     return [p for p, pl in enumerate(state["players"]) if fuel_due(state, cat, p) > pl["fuel"]]
 
@@ -155,23 +156,23 @@ def remove_from_attacks(draft: Draft, player: int, ship: str) -> None:
 def pay_fuel(draft: Draft, cat: Catalogue, events: list) -> None:
     """TRE-15: each player pays the summed fuel of their attacking ships."""
     for p in range(len(draft.root["players"])):
-        due = fuel_due(draft.root, cat, p)
+        due = fuel_due(typed(draft.root), cat, p)
         if due:
             draft.at("players", p)["fuel"] -= due
             events.append({"type": "fuel_paid", "player": p, "fuel": due, "rule": "TRE-15"})
 
 
 # ----------------------------------------------------------------- redeploy
-def redeployable(state: dict, cat: Catalogue, player: int) -> list[str]:
+def redeployable(state: TrembleState, cat: Catalogue, player: int) -> list[str]:
     """TRE-32: the player's attacking ships with the redeploy ability."""
     return [s for s in attacking(state, player) if has(cat.ships[s], "redeploy")]
 
 
-def slot_of(state: dict, ship: str) -> int:
+def slot_of(state: TrembleState, ship: str) -> int:
     return next(a["slot"] for a in state["attacks"] for s in a["sides"] if ship in s["ships"])
 
 
-def check_redeploy(state: dict, cat: Catalogue, player: int, moves: list[dict]) -> None:
+def check_redeploy(state: TrembleState, cat: Catalogue, player: int, moves: list[dict]) -> None:
     """TRE-32 (+ TRE-9): only redeploy ships, each once, to open cities, ≤ 2 per city."""
     able = redeployable(state, cat, player)
     slots = open_slots(state)
@@ -203,7 +204,7 @@ def check_redeploy(state: dict, cat: Catalogue, player: int, moves: list[dict]) 
                                             slot=slot, max_ships_per_city=MAX_SHIPS_PER_CITY))
 
 
-def redeploy_actions(state: dict, cat: Catalogue, player: int) -> list[dict]:
+def redeploy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
     """Listed: keep every order, and each single move that stays legal."""
     out = [{"type": "redeploy", "player": player, "moves": []}]
     for ship in redeployable(state, cat, player):
@@ -220,7 +221,7 @@ def redeploy_actions(state: dict, cat: Catalogue, player: int) -> list[dict]:
     return out
 
 
-def redeploy_constraints(state: dict, cat: Catalogue, player: int) -> dict:
+def redeploy_constraints(state: TrembleState, cat: Catalogue, player: int) -> dict:
     return {"decision": "redeploy",
             "action": {"type": "redeploy", "player": player,
                        "moves": [{"ship": "<ship id>", "slot": "<slot>"}]},
@@ -240,7 +241,7 @@ def reveal_redeploy(draft: Draft, events: list) -> None:
         revealed.append({"player": p, "moves": moves})
         draft.at("players", p)["redeploy"] = None
         for move in moves:
-            if slot_of(draft.root, move["ship"]) == move["slot"]:
+            if slot_of(typed(draft.root), move["ship"]) == move["slot"]:
                 continue
             remove_from_attacks(draft, p, move["ship"])
             _add_to_attack(draft, p, move["ship"], move["slot"])

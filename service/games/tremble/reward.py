@@ -18,6 +18,7 @@ from service.games.errors import RuleViolation
 from service.games.messages import N_
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import has
+from service.games.tremble.state import Attack, TrembleState, required, typed
 from service.games.tremble.zones import discard_city, ships_to_hand
 
 SEARCH_TURNS = 2
@@ -35,7 +36,7 @@ def discard_unattacked(draft: Draft, events: list) -> None:
                            "rule": "TRE-23"})
 
 
-def next_reward(state: dict) -> tuple[int, dict] | None:
+def next_reward(state: TrembleState) -> tuple[int, Attack] | None:
     """The first won attack whose reward is not chosen yet."""
     for i, a in enumerate(state["attacks"]):
         if a["resolved"] and a["sides"] and a["sides"][0]["status"] == "won":
@@ -50,10 +51,9 @@ def search_countdown(cat: Catalogue, ships: Iterable[str]) -> int:
     return TEMPO_TURNS if tempo else SEARCH_TURNS
 
 
-def _reward_attack(state: dict, action: dict) -> dict:
+def _reward_attack(state: dict, action: dict) -> Attack:
     """The attack whose reward is chosen now; refuses another ``city`` (TRE-22)."""
-    found = next_reward(state)
-    assert found is not None, "a reward is pending"
+    found = required(next_reward(typed(state)), "the reward")
     attack = found[1]
     if action["city"] != attack["city"]:
         raise RuleViolation("TRE-22", N_("the reward to choose now is for {city}",
@@ -86,8 +86,7 @@ def raid_actions(state: dict, entry: dict) -> list[dict]:
 
 def search_actions(state: dict, entry: dict) -> list[dict]:
     """Every non-empty set of the winning ships that may stay to search."""
-    found = next_reward(state)
-    assert found is not None, "a reward is pending"
+    found = required(next_reward(typed(state)), "the reward")
     ships = sorted(found[1]["sides"][0]["ships"])
     n = len(ships)
     return [{"type": "search", "player": entry["player"], "city": entry["city"],
@@ -97,8 +96,7 @@ def search_actions(state: dict, entry: dict) -> list[dict]:
 
 def _take_reward(draft: Draft) -> tuple[str, list[str]]:
     """The rewarded attack leaves ``attacks`` and its slot: its city and ships."""
-    found = next_reward(draft.root)
-    assert found is not None, "a reward is pending"
+    found = required(next_reward(typed(draft.root)), "the reward")
     i, attack = found
     draft.at("attacks").pop(i)
     draft.at("slots")[attack["slot"] - 1] = None

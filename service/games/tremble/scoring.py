@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.missions import score_missions
+from service.games.tremble.state import TrembleState
 
 
-def totals(state: dict, cat: Catalogue) -> list[dict]:
+def totals(state: TrembleState, cat: Catalogue) -> list[dict]:
     finished = state["result"] is not None or state["phase"] == "over"
     out = []
     for p, pl in enumerate(state["players"]):
         debt = len(pl["credits"]) * cat.credit_repay
-        breakdown = {"people": pl["people"], "credit_debt": -debt,
+        breakdown: dict[str, object] = {"people": pl["people"], "credit_debt": -debt,
                      "captured": len(pl["captured"])}
         total = pl["people"] - debt
         if finished:
@@ -29,14 +30,14 @@ def totals(state: dict, cat: Catalogue) -> list[dict]:
     return out
 
 
-def final_result(state: dict, cat: Catalogue) -> dict:
+def final_result(state: TrembleState, cat: Catalogue) -> dict:
     scores = totals(state, cat)
     best = max(s["total"] for s in scores)
     return {"finished": True, "winners": [s["player"] for s in scores if s["total"] == best],
             "reason": "city deck played out"}
 
 
-def score(state: dict, cat: Catalogue) -> dict:
+def score(state: TrembleState, cat: Catalogue) -> dict:
     result = state["result"]
     return {"finished": result is not None,
             "winners": list(result["winners"]) if result else [],

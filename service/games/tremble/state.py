@@ -9,7 +9,9 @@ engine starts reading it as a ``TrembleState`` (no copy, no check).
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict, TypeVar, cast
+
+T = TypeVar("T")
 
 
 class Order(TypedDict):
@@ -145,3 +147,15 @@ class TrembleState(TypedDict):
 def typed(state: dict) -> TrembleState:
     """``state`` read as a ``TrembleState`` (the same object)."""
     return cast(TrembleState, state)
+
+
+def required(value: T | None, what: str) -> T:
+    """``value``, which the phase needs: a ``TypeError`` if it is null (only a
+    hand-edited state gets there; ``compute_pending`` reports it as invalid).
+
+    >>> required(3, "the battle")
+    3
+    """
+    if value is None:
+        raise TypeError(f"{what} is null")
+    return value

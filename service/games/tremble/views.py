@@ -24,11 +24,23 @@ purchase is secret, TRE-12).
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from service.games.chance import draw_below
 from service.games.tremble import planning
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.state import TrembleState, typed
 
-HIDDEN_PLAYER_ZONES = ("hand", "offer", "missions", "mission_offer", "missions_discarded")
+HiddenZone = Literal["hand", "offer", "missions", "mission_offer", "missions_discarded"]
+Deck = Literal["ship_deck", "ship_discard", "mission_deck"]
+
+#: a player's zones the others see as a count
+HIDDEN_PLAYER_ZONES: tuple[HiddenZone, ...] = (
+    "hand", "offer", "missions", "mission_offer", "missions_discarded")
+#: the decks every player sees as a count
+HIDDEN_DECKS: tuple[Deck, ...] = ("ship_deck", "ship_discard", "mission_deck")
+#: mission zones of a player (re-dealt by ``determinize``)
+MISSION_ZONES: tuple[HiddenZone, ...] = ("missions", "mission_offer", "missions_discarded")
 
 
 def flown_in(cards: list[str], sent: list[str]) -> list[str]:
@@ -40,15 +52,15 @@ def flown_in(cards: list[str], sent: list[str]) -> list[str]:
     return sorted(set(cards).intersection(sent))
 
 
-def hide(state: dict, player: int | None) -> dict:
-    seen = dict(state)
-    players = []
+def hide(state: TrembleState, player: int | None) -> dict:
+    seen: dict[str, Any] = dict(state)
+    players: list[Any] = []
     sent = state["sent"]
     for p, pl in enumerate(state["players"]):
         if p == player:
             players.append(pl)
             continue
-        q = dict(pl)
+        q: dict[str, Any] = dict(pl)
         for zone in HIDDEN_PLAYER_ZONES:
             q[zone] = {"count": len(pl[zone])}
         q["hand"]["flown"] = flown_in(pl["hand"], sent)
@@ -56,8 +68,8 @@ def hide(state: dict, player: int | None) -> dict:
         q["redeploy"] = {"submitted": pl["redeploy"] is not None}
         players.append(q)
     seen["players"] = players
-    for zone in ("ship_deck", "ship_discard", "mission_deck"):
-        seen[zone] = {"count": len(state[zone])}
+    for deck in HIDDEN_DECKS:
+        seen[deck] = {"count": len(state[deck])}
     seen["ship_discard"]["flown"] = flown_in(state["ship_discard"], sent)
     seen["piles"] = [{"mark": pile["mark"],
                       "cards_left": len(pile["candidates"]) - pile["removed"],
@@ -65,7 +77,7 @@ def hide(state: dict, player: int | None) -> dict:
     return seen
 
 
-def secret_cards(state: dict, player: int | None) -> set[str]:
+def secret_cards(state: TrembleState, player: int | None) -> set[str]:
     """Ids ``player`` may not see.  Ships revealed this turn (``sent``) are
     public even when back in a hand or the discard."""
     out: set[str] = set()
@@ -82,7 +94,7 @@ def secret_cards(state: dict, player: int | None) -> set[str]:
     return out
 
 
-def determinize(state: dict, player: int | None, seed: int, cat: Catalogue) -> dict:
+def determinize(state: TrembleState, player: int | None, seed: int, cat: Catalogue) -> dict:
     """A state ``player`` cannot tell from ``state``: every ship and mission
     they cannot locate is re-dealt (seeded) over the same zone sizes, other
     players' unrevealed orders and redeploy orders are drawn again (seeded,
@@ -94,8 +106,8 @@ def determinize(state: dict, player: int | None, seed: int, cat: Catalogue) -> d
     zone is re-dealt, and the city piles' candidates come out sorted.
     """
     rng = {"mode": "server", "seed": seed, "counter": 0}
-    out = dict(state)
-    players = [dict(pl) for pl in state["players"]]
+    out: dict[str, Any] = dict(state)
+    players: list[dict[str, Any]] = [dict(pl) for pl in state["players"]]
     others = [p for p in range(len(players)) if p != player]
     sent = set(state["sent"])
     # ships: deck + discard + other hands and offers, but for the flown ones
@@ -121,14 +133,14 @@ def determinize(state: dict, player: int | None, seed: int, cat: Catalogue) -> d
     # missions: the deck + every other player's missions
     mpool = list(state["mission_deck"])
     for p in others:
-        for zone in ("missions", "mission_offer", "missions_discarded"):
+        for zone in MISSION_ZONES:
             mpool += players[p][zone]
     mpool.sort()
     _shuffle(mpool, rng)
     out["mission_deck"] = sorted(mpool[:len(state["mission_deck"])])
     del mpool[:len(state["mission_deck"])]
     for p in others:
-        for zone in ("missions", "mission_offer", "missions_discarded"):
+        for zone in MISSION_ZONES:
             n = len(players[p][zone])
             players[p][zone] = mpool[:n]
             del mpool[:n]
@@ -138,10 +150,10 @@ def determinize(state: dict, player: int | None, seed: int, cat: Catalogue) -> d
     # secret orders (TRE-14) and redeploys (TRE-32): only "submitted" is seen
     for p in others:
         if players[p]["orders"] is not None:
-            plans = planning.plan_actions(out, p)
+            plans = planning.plan_actions(typed(out), p)
             players[p]["orders"] = plans[draw_below(rng, len(plans))]["orders"]
         if players[p]["redeploy"] is not None:
-            moves = planning.redeploy_actions(out, cat, p)
+            moves = planning.redeploy_actions(typed(out), cat, p)
             players[p]["redeploy"] = moves[draw_below(rng, len(moves))]["moves"]
     out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
     return out

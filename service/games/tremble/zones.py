@@ -10,19 +10,20 @@ from collections.abc import Iterable
 from service.games.draft import Draft
 from service.games.messages import N_
 from service.games.tremble.cards import design_of
+from service.games.tremble.state import TrembleState
 
 
-def attacking(state: dict, player: int) -> list[str]:
+def attacking(state: TrembleState, player: int) -> list[str]:
     """Ships of ``player`` in the attacks of this turn."""
     return [s for a in state["attacks"] for side in a["sides"] if side["player"] == player
             for s in side["ships"]]
 
 
-def searching(state: dict, player: int) -> list[str]:
+def searching(state: TrembleState, player: int) -> list[str]:
     return [s for sr in state["searches"] if sr["player"] == player for s in sr["ships"]]
 
 
-def fleet_size(state: dict, player: int) -> int:
+def fleet_size(state: TrembleState, player: int) -> int:
     """TRE-12: hand + attacking + searching ships."""
     return (len(state["players"][player]["hand"]) + len(attacking(state, player))
             + len(searching(state, player)))
