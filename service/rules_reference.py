@@ -45,10 +45,6 @@ DEFAULT_LANGUAGE = LANGUAGES[0]
 RULING_MARKERS = {"en": "**Ruling.**", "ru": "**Решение.**"}
 #: a trailing "(ruling)" in a heading is dropped from the title (``ruling`` says it)
 _RULING_SUFFIX = re.compile(r"\s*\((?:ruling|решение)\)\s*$", re.IGNORECASE)
-#: the clause-id prefix of each game
-PREFIXES = {"raiders": "RAI", "kozyablo": "KOZ", "tremble": "TRE"}
-#: any clause id the engines cite
-CLAUSE_ID = re.compile(r"\b(?:RAI|KOZ|TRE)-\d+[a-z]?\b")
 HEADING = re.compile(r"^### (?P<id>[A-Z]+-\d+[a-z]?) · (?P<title>\S.*)$")
 MAX_TITLE = 60
 ENV_PATH = "REFEREE_RULES_PATH"
@@ -129,6 +125,31 @@ def clause_url(game: str, clause_id: str) -> str:
     return f"/v1/games/{game}/rules/{clause_id}"
 
 
+def prefixes() -> dict[str, str]:
+    """The clause-id prefix of each game served, as the game declares it.
+
+    >>> prefixes()["raiders"]
+    'RAI'
+    """
+    from service.games.registry import all_games
+
+    return {game.id: game.clause_prefix for game in all_games()}
+
+
+def clause_pattern() -> re.Pattern[str]:
+    """Any clause id of a game served (``RAI-12``, ``KOZ-16a``).
+
+    >>> clause_pattern().findall("see RAI-12 and KOZ-16a, not SHA-256")
+    ['RAI-12', 'KOZ-16a']
+    """
+    return _pattern(tuple(sorted(prefixes().values())))
+
+
+@lru_cache(maxsize=8)
+def _pattern(known: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, known)) + r")-\d+[a-z]?\b")
+
+
 def game_of(clause_id: str) -> str | None:
     """The game a clause id belongs to, by its prefix.
 
@@ -136,7 +157,7 @@ def game_of(clause_id: str) -> str | None:
     ('kozyablo', None)
     """
     prefix = clause_id.split("-", 1)[0]
-    return next((g for g, p in PREFIXES.items() if p == prefix), None)
+    return next((g for g, p in prefixes().items() if p == prefix), None)
 
 
 def plain(markdown: str) -> str:
@@ -272,7 +293,7 @@ def _reference(game: str, language: str, env_path: str | None) -> Reference:
     if path is None:
         raise MissingReference(f"no {file_name(game, language)} in "
                                + ", ".join(str(d) for d in search_path()))
-    return parse(path.read_text(encoding="utf-8"), path, language, PREFIXES.get(game))
+    return parse(path.read_text(encoding="utf-8"), path, language, prefixes().get(game))
 
 
 def clear_cache() -> None:

@@ -206,6 +206,11 @@ class Game:
     #: clause cited when a player acts while not pending / after the end
     not_your_turn_rule: ClassVar[str]
     game_over_rule: ClassVar[str]
+
+    @property
+    def clause_prefix(self) -> str:
+        """The prefix of this game's clause ids (``RAI`` of ``RAI-12``)."""
+        return self.not_your_turn_rule.split("-", 1)[0]
     #: schema of a per-player setup object in ``new`` (besides a count)
     player_setup_fields: ClassVar[dict[str, shape.Spec]] = {"name": shape.Str(max_length=64)}
     #: the marshmallow schema of the game's card files (``card_db/<game>/<set>.yaml``)

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from service import rules_reference
-from service.rules_reference import CLAUSE_ID, LANGUAGES, PREFIXES, RulesFileError, parse
+from service.rules_reference import LANGUAGES, RulesFileError, clause_pattern, parse, prefixes
 
 ROOT = Path(__file__).resolve().parents[2]
 CITED_IN = ("service", "card_db", "schemas")
 #: the reference's own loader and routes quote ids as examples: not citations
 NOT_CITATIONS = ("service/rules_reference.py", "service/http/rules.py")
-GAMES = tuple(PREFIXES)
+GAMES = tuple(prefixes())
 
 
 def cited_ids() -> dict[str, set[str]]:
@@ -31,7 +31,7 @@ def cited_ids() -> dict[str, set[str]]:
             if path.suffix not in (".py", ".yaml", ".yml", ".json") or "__pycache__" in path.parts \
                     or path.relative_to(ROOT).as_posix() in NOT_CITATIONS:
                 continue
-            for clause in CLAUSE_ID.findall(path.read_text(encoding="utf-8")):
+            for clause in clause_pattern().findall(path.read_text(encoding="utf-8")):
                 found[rules_reference.game_of(clause)].add(clause)
     return found
 
