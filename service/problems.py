@@ -169,6 +169,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                    "`rule_text`, `rule_url`)."),
                 N_("Fix every listed violation; decks can be checked first with "
                    "`POST /v1/games/kozyablo/decks/validate`.")),
+    ProblemType("invalid-tournament", 422, N_("Invalid tournament"),
+                N_("The rounds sent to `/v1/tournaments/standings` cannot have happened: a "
+                   "player who is not in the tournament, plays twice in a round or after "
+                   "dropping, or a game that is not finished or not for two players. `errors` "
+                   "names the field."),
+                N_("Fix each field named in `errors`; send finished two-player games only.")),
     ProblemType("referee-error", 400, N_("Referee error"),
                 N_("An engine refused the request for a reason without a more specific type."),
                 N_("Read `detail`.")),

@@ -9,7 +9,10 @@ path in the body) or its **signed result** (``{game, state}``: a finished
 game's final state carrying the signature this server gave it,
 ``REFEREE_STATE_KEYS``; unsigned or altered → 400 / 403).  The replay is
 used when both are sent (the console's exported result holds both), other
-fields are ignored.  A game must be finished and have two players.
+fields are ignored.  A game must be finished and have two players, and the
+rounds must be possible (every name a player of the tournament, once a
+round, never after dropping): else 422 ``invalid-tournament`` naming the
+field.
 
 The answer is the standings with the usual tiebreakers (match points, OMW%,
 GW%, OGW%, with the 33% floor; ``service.tournaments``) and the next round's
@@ -57,10 +60,17 @@ class TournamentGame(Schema):
                                      "signed by this server (`REFEREE_STATE_KEYS`)."})
 
 
+class GameField(fields.Raw):
+    """A ``TournamentGame``, loaded by its schema (documented per game: ``game_schema``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return TournamentGame().load(value)
+
+
 class TournamentMatch(Schema):
     players = fields.List(NAME, required=True, validate=validate.Length(equal=2), metadata={
         "description": "The two players: seat 0 and seat 1 of every game of the match."})
-    games = fields.List(fields.Nested(TournamentGame), required=True,
+    games = fields.List(GameField(metadata={"ref": "TournamentGame"}), required=True,
                         validate=validate.Length(min=1, max=9))
 
 
@@ -75,7 +85,8 @@ class TournamentRound(Schema):
 
 
 class StandingsRequest(Schema):
-    players = fields.List(NAME, required=True, validate=validate.Length(min=2, max=MAX_PLAYERS))
+    players = fields.List(NAME, required=True, validate=validate.Length(min=2, max=MAX_PLAYERS),
+                          metadata={"uniqueItems": True})
     rounds = fields.List(fields.Nested(TournamentRound), required=True,
                          validate=validate.Length(max=MAX_ROUNDS))
 
@@ -120,6 +131,12 @@ class StandingsResponse(Schema):
 REQUEST = StandingsRequest()
 
 
+def invalid_tournament(errors: dict) -> ProblemError:
+    """422 ``invalid-tournament``: rounds that cannot have happened, ``errors`` by field."""
+    return ProblemError(422, "invalid-tournament", "Invalid tournament",
+                        MalformedInput(errors).detail, errors=errors)
+
+
 def verified_winner(match: dict, found: dict, path: str) -> str | None:
     """The name of the game's winner (``None``: drawn), after verifying it."""
     game = game_or_404(found["game"])
@@ -133,16 +150,16 @@ def verified_winner(match: dict, found: dict, path: str) -> str | None:
             raise MalformedInput({"": [N_("send the game's replay (`setup` and `actions`) or "
                                           "its signed final `state`")]})
     except MalformedInput as exc:
-        raise MalformedInput({f"{path}.{k}".rstrip("."): v for k, v in exc.errors.items()}) \
+        raise type(exc)({f"{path}.{k}".rstrip("."): v for k, v in exc.errors.items()}) \
             from None
     except RuleViolation as exc:
         raise ProblemError(422, "illegal-action", "Illegal action", exc.reason, rule=exc.rule,
                            index=exc.index, at=path) from None
     outcome = game.score(state)
     if len(state["players"]) != 2:
-        raise MalformedInput({path: [N_("a match game has two players")]})
+        raise invalid_tournament({path: [N_("a match game has two players")]})
     if not outcome["finished"]:
-        raise MalformedInput({path: [N_("the game is not finished")]})
+        raise invalid_tournament({path: [N_("the game is not finished")]})
     winners = outcome["winners"]
     return match["players"][winners[0]] if len(winners) == 1 else None
 
@@ -160,7 +177,10 @@ def standings():
             verified += len(winners)
             matches.append(tournaments.Match(tuple(match["players"]), winners))
         rounds.append(tournaments.Round(matches, rnd["byes"], rnd["drops"]))
-    table = tournaments.standings(body["players"], rounds)
+    try:
+        table = tournaments.standings(body["players"], rounds)
+    except MalformedInput as exc:
+        raise invalid_tournament(exc.errors) from None
     pairing = tournaments.next_round(table, rounds)
     return json_response({
         "standings": [line.to_json() for line in table],
@@ -168,6 +188,38 @@ def standings():
             "round": len(rounds) + 1, "pairings": [list(p) for p in pairing.pairs],
             "bye": pairing.bye},
         "games_verified": verified})
+
+
+def game_schema(games) -> dict:
+    """``TournamentGame`` as JSON Schema: for each game of two players, its replay (typed
+    as that game's ``replay`` is, two players) or its final state; extra fields allowed."""
+    from service.openapi import camel, options_for_count
+
+    def ref(name: str) -> dict:
+        return {"$ref": f"#/components/schemas/{name}"}
+
+    choices = []
+    for game in games:
+        if not game.min_players <= 2 <= game.max_players:
+            continue
+        name = camel(game.id)
+        two = {"minimum": 2, "maximum": 2, "minItems": 2, "maxItems": 2}
+        setup: dict = {"properties": {"players": two}}
+        narrowed = options_for_count(game, 2)
+        if narrowed is not None:
+            setup["properties"]["options"] = narrowed
+        choices.append({"type": "object", "required": ["game", "setup", "actions"], "properties": {
+            "game": {"const": game.id}, "setup": {"allOf": [ref(f"{name}Setup"), setup]},
+            "actions": {"type": "array", "maxItems": 20_000, "items": ref(f"{name}Action")},
+            "state": ref(f"{name}State")}})
+        choices.append({"type": "object", "required": ["game", "state"],
+                        "not": {"required": ["setup", "actions"]},
+                        "properties": {"game": {"const": game.id}, "state": ref(f"{name}State")}})
+    return {"description": "One game of the match: its replay (`setup` and `actions`, as "
+                           "`replay` takes them, two players) or its finished final `state` "
+                           "signed by this server; other fields (an exported result's "
+                           "`outcome`…) are ignored. Seat 0 is the match's first player.",
+            "anyOf": choices}
 
 
 #: the steering of ``example_game``: the first listed action of the first type found
@@ -202,7 +254,7 @@ def document(spec) -> None:
     from service.openapi import body, error, ok
 
     game = example_game()
-    spec.components.schema("TournamentGame", schema=TournamentGame)
+    spec.components.schema("TournamentGame", game_schema(registry.all_games()))
     spec.components.schema("TournamentMatch", schema=TournamentMatch)
     spec.components.schema("TournamentRound", schema=TournamentRound)
     spec.components.schema("StandingsRequest", schema=StandingsRequest)

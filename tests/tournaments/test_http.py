@@ -54,7 +54,7 @@ def test_an_unfinished_game_is_no_result(client):
     game = played_game(seed_won_by(0))
     game["actions"] = game["actions"][:5]
     r = client.post("/v1/tournaments/standings", json=one_match(game))
-    assert r.status_code == 400
+    assert r.status_code == 422 and r.json["type"] == "/problems/invalid-tournament"
     assert r.json["errors"] == {"rounds.0.matches.0.games.0": ["the game is not finished"]}
 
 
@@ -91,11 +91,26 @@ def test_an_exported_result_with_its_replay_and_extra_fields_is_accepted(client)
     ({"players": ["Ann"], "rounds": []}, "players"),
     ({"players": ["Ann", "Bob"], "rounds": [{"matches": [{"players": ["Ann"], "games": []}]}]},
      "rounds.0.matches.0.players"),
-    ({"players": ["Ann", "Ann"], "rounds": []}, "players"),
+    ({"players": ["Ann", "Bob"], "rounds": [{"matches": [
+        {"players": ["Ann", "Bob"], "games": [{"game": "raiders"}]}]}]},
+     "rounds.0.matches.0.games.0"),
 ])
 def test_a_malformed_tournament_is_a_400_naming_the_field(client, body, field):
     r = client.post("/v1/tournaments/standings", json=body)
-    assert r.status_code == 400 and field in r.json["errors"]
+    assert r.status_code == 400 and field in r.json["errors"], r.json
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"players": ["Ann", "Ann"], "rounds": []}, "players"),
+    ({"players": ["Ann", "Bob"], "rounds": [{"matches": [], "byes": ["Zed"]}]}, "rounds.0.byes"),
+    ({"players": ["Ann", "Bob"], "rounds": [{"matches": [], "drops": ["Bob"]},
+                                             {"matches": [], "byes": ["Bob"]}]}, "rounds.1.byes"),
+])
+def test_rounds_that_cannot_have_happened_are_a_422_naming_the_field(client, body, field):
+    r = client.post("/v1/tournaments/standings", json=body, headers={"Accept-Language": "ru"})
+    assert r.status_code == 422 and r.json["type"] == "/problems/invalid-tournament"
+    assert list(r.json["errors"]) == [field]
+    assert r.headers["Content-Language"] == "ru" and r.json["title"] != "Invalid tournament"
 
 
 def test_a_hand_is_dealt_in_one_call(client):
