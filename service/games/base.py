@@ -223,11 +223,6 @@ class Game:
     operations: ClassVar[tuple[Operation, ...]] = ()
 
     def __init__(self) -> None:
-        legacy = getattr(self, "action_types", None)  # TEMPORARY until the engines move over
-        if legacy and not self.actions:
-            type(self).actions = {t: Action(doc, fields, resolve=None,  # type: ignore[arg-type]
-                                            optional=(opt[0] if opt else {}))
-                                  for t, (fields, doc, *opt) in legacy.items()}
         card_db.register_schema(self.id, self.card_schema)
         self.options = (CHANCE_OPTION,) + tuple(self.game_options)
         self.state_spec = shape.Obj({**COMMON_STATE_FIELDS, **self.state_fields},
