@@ -43,7 +43,7 @@ def test_two_64_chunk_evaluations_stay_finished_with_an_empty_wip_registry(make_
         r = client.post("/v1/evaluations", json=playouts_request(640, 10, seed=seed))
         assert r.status_code == 202 and r.json["chunks"] == 64, r.json
         locations.append(r.headers["Location"])
-    results = [poll(client, loc, timeout=60) for loc in locations]
+    results = [poll(client, loc, timeout=120) for loc in locations]  # 128 chunks, a busy machine
     assert [r["status"] for r in results] == ["finished", "finished"], results
     conn = redis.Redis.from_url(workers.url)
     wip = StartedJobRegistry(QUEUE, connection=conn)
