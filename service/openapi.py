@@ -91,6 +91,10 @@ its shape allows → 400 naming the field; a replay of more than 20,000 actions
 → 400; evaluation work per job is capped per kind (`GET /v1/evaluations/kinds`,
 the refusal names the cap).
 
+Numbers: where a schema says `integer`, any number without a fraction part is
+taken, however written (`3.0` is `3`, as JSON Schema reads it); answers write
+integers as `3`.
+
 Signed states: with `REFEREE_STATE_KEYS` configured every state returned
 carries `signature` (HMAC-SHA256 of the state's orjson encoding with sorted
 keys, `signature` left out); a state sent back with an altered signature →
