@@ -306,7 +306,8 @@ class RQRunner:
         record = self._record(eval_id)
         main, chunks = self._jobs(eval_id, record)
         jobs = [main, *chunks]
-        if record.get("canceled_at") is None and load_outcome(self.connection, eval_id) is None:
+        if main is not None and record.get("canceled_at") is None \
+                and load_outcome(self.connection, eval_id) is None:  # still queued or running
             self._stop(eval_id, jobs)
         for job in jobs:
             if job is None:
