@@ -112,6 +112,14 @@ def errors(state: TrembleState, cat: Catalogue) -> dict[str, list[str]]:
             add(f"piles.{i}.removed", N_("more cards removed than candidates"))
     if errs:
         return errs
+    _player_errors(state, cat, add)
+    _table_errors(state, cat, add)
+    return errs
+
+
+def _player_errors(state: TrembleState, cat: Catalogue, add: Callable[[str, str], None]) -> None:
+    """Fleets (TRE-12), the buy step (RULING TRE-12a), orders, ships and missions."""
+    n = len(state["players"])
     away = [0] * n  # each player's ships attacking or searching (fleet_size, one pass)
     for a in state["attacks"]:
         for side in a["sides"]:
@@ -140,6 +148,11 @@ def errors(state: TrembleState, cat: Catalogue) -> dict[str, list[str]]:
         for m in pl["missions"] + pl["mission_offer"]:
             if m not in cat.missions:
                 add(f"players.{p}.missions", N_("{m} is not a mission", m=m))
+
+
+def _table_errors(state: TrembleState, cat: Catalogue, add: Callable[[str, str], None]) -> None:
+    """Open cities, attacks, searches, the battle, the army and the reward phase."""
+    n = len(state["players"])
     for i, city in enumerate(state["slots"]):
         if city is not None and city not in cat.cities:
             add(f"slots.{i}", N_("{c} is not a city", c=city))
@@ -175,7 +188,6 @@ def errors(state: TrembleState, cat: Catalogue) -> dict[str, list[str]]:
             a["resolved"] and a["sides"] and a["sides"][0]["status"] == "won"
             for a in state["attacks"]):
         add("attacks", N_("the reward phase needs a won city"))
-    return errs
 
 
 def _battle_errors(state: TrembleState, battle: Battle,

@@ -109,8 +109,27 @@ def determinize(state: TrembleState, player: int | None, seed: int, cat: Catalog
     out: dict[str, Any] = dict(state)
     players: list[dict[str, Any]] = [dict(pl) for pl in state["players"]]
     others = [p for p in range(len(players)) if p != player]
+    _redeal_ships(state, out, players, others, rng)
+    _redeal_missions(state, out, players, others, rng)
+    out["players"] = players
+    out["piles"] = [{**pile, "candidates": sorted(pile["candidates"])}
+                    for pile in state["piles"]]
+    # secret orders (TRE-14) and redeploys (TRE-32): only "submitted" is seen
+    for p in others:
+        if players[p]["orders"] is not None:
+            plans = planning.plan_actions(typed(out), p)
+            players[p]["orders"] = plans[draw_below(rng, len(plans))]["orders"]
+        if players[p]["redeploy"] is not None:
+            moves = planning.redeploy_actions(typed(out), cat, p)
+            players[p]["redeploy"] = moves[draw_below(rng, len(moves))]["moves"]
+    out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
+    return out
+
+
+def _redeal_ships(state: TrembleState, out: dict[str, Any], players: list[dict[str, Any]],
+                  others: list[int], rng: dict) -> None:
+    """Ships: deck + discard + other hands and offers, but for the flown ones."""
     sent = set(state["sent"])
-    # ships: deck + discard + other hands and offers, but for the flown ones
     pool = list(state["ship_deck"]) + [s for s in state["ship_discard"] if s not in sent]
     for p in others:
         pool += [s for s in players[p]["hand"] if s not in sent] + list(players[p]["offer"])
@@ -130,7 +149,11 @@ def determinize(state: TrembleState, player: int | None, seed: int, cat: Catalog
         n = len(players[p]["offer"])
         players[p]["offer"] = pool[:n]
         del pool[:n]
-    # missions: the deck + every other player's missions
+
+
+def _redeal_missions(state: TrembleState, out: dict[str, Any],
+                     players: list[dict[str, Any]], others: list[int], rng: dict) -> None:
+    """Missions: the deck + every other player's missions."""
     mpool = list(state["mission_deck"])
     for p in others:
         for zone in MISSION_ZONES:
@@ -144,19 +167,6 @@ def determinize(state: TrembleState, player: int | None, seed: int, cat: Catalog
             n = len(players[p][zone])
             players[p][zone] = mpool[:n]
             del mpool[:n]
-    out["players"] = players
-    out["piles"] = [{**pile, "candidates": sorted(pile["candidates"])}
-                    for pile in state["piles"]]
-    # secret orders (TRE-14) and redeploys (TRE-32): only "submitted" is seen
-    for p in others:
-        if players[p]["orders"] is not None:
-            plans = planning.plan_actions(typed(out), p)
-            players[p]["orders"] = plans[draw_below(rng, len(plans))]["orders"]
-        if players[p]["redeploy"] is not None:
-            moves = planning.redeploy_actions(typed(out), cat, p)
-            players[p]["redeploy"] = moves[draw_below(rng, len(moves))]["moves"]
-    out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
-    return out
 
 
 def _shuffle(items: list, rng: dict) -> None:
