@@ -92,22 +92,16 @@ def attack_sectors(state: KozyabloState, seat: int) -> list[str]:
     return out
 
 
-def _free_to_act(state: KozyabloState, seat: int) -> bool:
-    """Whether ``seat``'s action may be other than a move out of the capital (KOZ-16a)."""
-    return not over_garrison(state, Catalogue.of_state(state), seat)
-
-
+# The main phase's listers leave two rules of the whole decision to
+# ``Kozyablo.actions_for``: the free abilities open it (KOZ-15), and while the
+# garrison must move (KOZ-16a) only moves are listed (each ``check`` refuses the rest).
 def _list_plays(state: KozyabloState, entry: dict) -> list[dict]:
-    seat = entry["player"]
-    return play.options(state, Catalogue.of_state(state), seat) \
-        if _free_to_act(state, seat) else []
+    return play.options(state, Catalogue.of_state(state), entry["player"])
 
 
 def _list_draw(state: KozyabloState, entry: dict) -> list[dict]:
     seat = entry["player"]
-    if _free_to_act(state, seat) and setup.deck_left(state, seat) > 0:
-        return [{"type": "draw", "player": seat}]
-    return []
+    return [{"type": "draw", "player": seat}] if setup.deck_left(state, seat) > 0 else []
 
 
 def _list_moves(state: KozyabloState, entry: dict) -> list[dict]:
@@ -116,26 +110,19 @@ def _list_moves(state: KozyabloState, entry: dict) -> list[dict]:
 
 def _list_attacks(state: KozyabloState, entry: dict) -> list[dict]:
     seat = entry["player"]
-    if not _free_to_act(state, seat):
-        return []
     return [{"type": "attack", "player": seat, "sector": sid}
             for sid in attack_sectors(state, seat)]
 
 
 def _list_uses(state: KozyabloState, entry: dict) -> list[dict]:
     """The free abilities of a response window; the action abilities of the main
-    phase (unless the garrison must move, KOZ-16a).  The main phase's free
-    abilities open its whole listing (``Kozyablo.actions_for``): any number of
-    them may come before the one action (KOZ-15)."""
-    seat, cat = entry["player"], Catalogue.of_state(state)
-    if state["phase"] != "main":
-        return abilities.uses(state, cat, seat, ("free",))
-    return abilities.uses(state, cat, seat, ("action",)) if _free_to_act(state, seat) else []
+    phase (its free ones open the whole listing, ``Kozyablo.actions_for``)."""
+    marks = ("action",) if state["phase"] == "main" else ("free",)
+    return abilities.uses(state, Catalogue.of_state(state), entry["player"], marks)
 
 
 def _list_skip(state: KozyabloState, entry: dict) -> list[dict]:
-    seat = entry["player"]
-    return [{"type": "skip", "player": seat}] if _free_to_act(state, seat) else []
+    return [{"type": "skip", "player": entry["player"]}]
 
 
 # ------------------------------------------------------------ main actions: checking

@@ -33,9 +33,10 @@ from service.games.kozyablo import (
     turn,
     views,
 )
-from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN
+from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN, moves
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.operations import VALIDATE_DECK
+from service.games.kozyablo.sectors import over_garrison
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -138,13 +139,18 @@ class Kozyablo(Game):
 
     # ----------------------------------------------------------- actions
     def actions_for(self, state: dict, player: int) -> list[dict]:
-        """The base listing, opened in the main phase by the free abilities: any
-        number of them come before the one action (KOZ-15), so ``use_ability``
-        lists in two places (its lister gives the action abilities)."""
-        listed = super().actions_for(state, player)
+        """The base listing, but for two rules of the main phase's whole decision:
+        the free abilities open it, any number of them before the one action
+        (KOZ-15; ``use_ability``'s lister gives the action abilities), and while
+        the capital holds more creatures than its garrison the action can only be
+        a move out of it (KOZ-16a)."""
         if state["phase"] != "main":
-            return listed
-        return abilities.uses(typed(state), Catalogue.of_state(state), player, ("free",)) + listed
+            return super().actions_for(state, player)
+        typed_state, cat = typed(state), Catalogue.of_state(state)
+        free = abilities.uses(typed_state, cat, player, ("free",))
+        if over_garrison(typed_state, cat, player):
+            return free + moves(typed_state, cat, player)
+        return free + super().actions_for(state, player)
 
     def constraints(self, state: dict, player: int) -> dict | None:
         if state["phase"] == "main" and state["active"] == player:

@@ -263,8 +263,8 @@ def options(state: KozyabloState, cat: Catalogue, seat: int) -> list[dict]:
         f = cat.faces[fid]
         if affordable(state, cat, seat, f, prod):
             continue
-        base = {"type": "play_card", "player": seat, "card": card}
-        out.extend({**base, **c} for c in CARD_TYPES[f.type].choices(state, cat, seat, f))
+        out += [{"type": "play_card", "player": seat, "card": card, **c}
+                for c in CARD_TYPES[f.type].choices(state, cat, seat, f)]
     return out
 
 

@@ -87,8 +87,10 @@ def has_opposing_cards(state: KozyabloState, sector: str, seat: int) -> bool:
     for d in state["units"].values():
         if d["sector"] == sector and d["owner"] != seat:
             return True
-    return any(b["sector"] == sector and b["owner"] != seat
-               for b in state["buildings"].values())
+    for b in state["buildings"].values():
+        if b["sector"] == sector and b["owner"] != seat:
+            return True
+    return False
 
 
 def enemy_creature_in_capital(state: KozyabloState, seat: int) -> bool:
