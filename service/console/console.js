@@ -51,9 +51,9 @@ function valueText(game, value) {
 
 // How an action reads on a button: its type and fields, cards by name.
 function describe(game, action) {
+  const bare = (k, v) => v !== null && ["total", "card", "ship"].includes(k);  // speak for themselves
   const fields = Object.entries(action).filter(([k]) => !NOT_FIELDS.has(k))
-    .map(([k, v]) => (k === "total" || k === "card" || k === "ship" ? valueText(game, v)
-                                                                    : `${k}: ${valueText(game, v)}`));
+    .map(([k, v]) => (bare(k, v) ? valueText(game, v) : `${k}: ${valueText(game, v)}`));
   return [action.type, ...fields].join(" · ");
 }
 
@@ -420,11 +420,20 @@ function showTab(name) {
   }
 }
 
-function chooseLanguage(lang) {
+async function chooseLanguage(lang) {
   setLanguage(lang);
   localStorage.setItem("referee-console-language", lang);
   for (const button of document.querySelectorAll("#lang button")) {
     button.classList.toggle("active", button.dataset.lang === lang);
+  }
+  for (const option of document.querySelectorAll("#rec-game option, #ver-game option")) {
+    const game = games[option.value];
+    if (game) option.textContent = game.title[lang] || game.title.en || game.id;
+  }
+  if (record.game && !$("rec-board").hidden) {  // cards named in the new language
+    await loadCards(record.game);
+    await showTurn();
+    logSteps();
   }
 }
 
@@ -436,8 +445,7 @@ async function main() {
   for (const game of listed.body.games) {
     games[game.id] = game;
     for (const select of [$("rec-game"), $("ver-game")]) {
-      const title = game.title[language()] || game.title.en || game.id;
-      select.append(el("option", { value: game.id }, title));
+      select.append(el("option", { value: game.id }, game.title[language()] || game.title.en));
     }
   }
   showOptions();
