@@ -221,7 +221,7 @@ def _credits_to_take(state: dict, entry: dict) -> list[dict]:
 
 
 def _credits_to_repay(state: dict, entry: dict) -> list[dict]:
-    if credit.can_repay(typed(state), Catalogue.of_state(state), entry["player"]) is not None:
+    if credit.can_repay(typed(state), entry["player"]) is not None:
         return []
     return [{"type": "repay_credit", "player": entry["player"]}]
 

@@ -32,12 +32,14 @@ def can_take(state: TrembleState, player: int) -> str | None:
     return None
 
 
-def can_repay(state: TrembleState, cat: Catalogue, player: int) -> str | None:
+def can_repay(state: TrembleState, player: int) -> str | None:
+    """``None`` if ``player`` may repay a credit now, else the reason."""
     p = state["players"][player]
     if not p["credits"]:
         return N_("you hold no credit")
-    if p["people"] < cat.credit_repay:
-        return N_("repaying needs {credit_repay} people", credit_repay=cat.credit_repay)
+    repay = Catalogue.of_state(state).credit_repay
+    if p["people"] < repay:
+        return N_("repaying needs {credit_repay} people", credit_repay=repay)
     return None
 
 
@@ -48,7 +50,7 @@ def check_take(state: dict, action: dict) -> None:
 
 
 def check_repay(state: dict, action: dict) -> None:
-    why = can_repay(typed(state), Catalogue.of_state(state), action["player"])
+    why = can_repay(typed(state), action["player"])
     if why:
         raise RuleViolation("TRE-26", why)
 
