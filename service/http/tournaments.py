@@ -44,20 +44,17 @@ NAME = fields.String(validate=validate.Length(min=1, max=100))
 
 
 class TournamentGame(Schema):
-    """One game of a match: its replay (``setup`` + ``actions``) or its signed final ``state``;
-    other fields (an exported result's ``outcome``…) are ignored."""
+    """Reads one game of a match (the document describes it per game: ``game_schema``):
+    its replay (``setup`` + ``actions``) or its signed final ``state``; other fields (an
+    exported result's ``outcome``…) are ignored."""
 
     class Meta:
         unknown = EXCLUDE
 
-    game = fields.String(required=True, metadata={"description": "The game id (`raiders`…).",
-                                                  "example": "raiders"})
-    setup = fields.Nested(Setup, metadata={"description": "With `actions`: the game's replay."})
-    actions = fields.List(ObjectField(metadata={"ref": "Action"}),
-                          validate=validate.Length(max=20_000))
-    state = GameStateField(metadata={"ref": "GameState", "description":
-                                     "Instead of a replay: the finished game's final state, "
-                                     "signed by this server (`REFEREE_STATE_KEYS`)."})
+    game = fields.String(required=True)
+    setup = fields.Nested(Setup)
+    actions = fields.List(ObjectField(), validate=validate.Length(max=20_000))
+    state = GameStateField()
 
 
 class GameField(fields.Raw):
