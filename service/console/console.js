@@ -412,6 +412,32 @@ async function computeStandings() {
   table.dataset.done = "true";
 }
 
+// A match added to the tournament's JSON: its two players and its exported results
+// (each file one game), in the round given; players and rounds are added as needed.
+async function addMatch() {
+  const [a, b] = [$("st-a").value.trim(), $("st-b").value.trim()];
+  const files = [...$("st-files").files];
+  if (!a || !b || !files.length) return say(t("need.match"));
+  let tournament = { players: [], rounds: [] };
+  if ($("st-input").value.trim()) {
+    try {
+      tournament = parse($("st-input").value);
+    } catch (error) {
+      return say(t("bad.json", { error: error.message }));
+    }
+  }
+  const games = [];
+  for (const file of files) games.push(parse(await file.text()));
+  for (const name of [a, b]) if (!tournament.players.includes(name)) tournament.players.push(name);
+  const index = Math.max(1, Number($("st-round").value)) - 1;
+  while (tournament.rounds.length <= index) tournament.rounds.push({ matches: [], byes: [], drops: [] });
+  tournament.rounds[index].matches.push({ players: [a, b], games });
+  $("st-input").value = JSON.stringify(tournament, null, 1);
+  $("st-input").dataset.matches = String(tournament.rounds.reduce((n, r) => n + r.matches.length, 0));
+  $("st-files").value = "";
+  say();
+}
+
 // ------------------------------------------------------------------ start
 function showTab(name) {
   for (const section of document.querySelectorAll("section.tab")) section.hidden = section.id !== name;
@@ -460,6 +486,7 @@ async function main() {
   $("ver-export").addEventListener("click", exportResult);
   $("ver-file").addEventListener("change", readFile);
   $("st-run").addEventListener("click", computeStandings);
+  $("st-add-match").addEventListener("click", addMatch);
   for (const button of document.querySelectorAll("#tabs button")) {
     button.addEventListener("click", () => showTab(button.dataset.tab));
   }

@@ -24,6 +24,8 @@ const TEXTS = {
     "win.rates": "Win rate (95% interval), {n} playouts", "histogram": "Scores of seat {n}",
     "working": "Working…", "bad.json": "Not valid JSON: {error}",
     "no.chance": "No chance outcome is pending.",
+    "add.match": "Add a match", "round": "Round", "seat0": "Seat 0", "seat1": "Seat 1",
+    "results": "Exported results", "add": "Add", "need.match": "Name both players and choose the result files.",
   },
   ru: {
     "title": "Пульт судьи-секретаря",
@@ -48,6 +50,8 @@ const TEXTS = {
     "win.rates": "Доля побед (95% интервал), {n} розыгрышей", "histogram": "Очки места {n}",
     "working": "Считаю…", "bad.json": "Это не JSON: {error}",
     "no.chance": "Сейчас не ждут исхода случая.",
+    "add.match": "Добавить матч", "round": "Тур", "seat0": "Место 0", "seat1": "Место 1",
+    "results": "Выгруженные результаты", "add": "Добавить", "need.match": "Назовите обоих игроков и выберите файлы результатов.",
   },
 };
 

@@ -4,7 +4,8 @@ Records a full two-player Raiders game at the table (hands entered at once,
 then the pending decision's buttons clicked until the game ends, with an undo
 and a playouts chart on the way), verifies a reported Tremble game with an
 illegal step (index, clause, the clause's text) and exports a verified, signed
-result, and shows the standings of 8 players over 3 rounds.  Screenshots go
+result, shows the standings of 8 players over 3 rounds, and builds a match from
+exported result files.  Screenshots go
 to each test's ``tmp_path``.
 """
 
@@ -211,3 +212,26 @@ def test_standings_for_8_players_over_3_rounds(page, server, tmp_path):
     assert listed.count() == len(pairs) + 1
     assert listed.last.inner_text() == f"{expected['next_round']['bye']}: bye"
     page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
+
+
+def test_a_match_is_added_from_exported_result_files(page, tmp_path):
+    files = []
+    for seed in (1, 2):
+        path = tmp_path / f"game-{seed}.json"
+        path.write_text(json.dumps({**played_game(seed), "outcome": {}, "signed": False}))
+        files.append(str(path))
+    page.click('#tabs button[data-tab="standings"]')
+    page.fill("#st-round", "1")
+    page.fill("#st-a", "Ann")
+    page.fill("#st-b", "Bob")
+    page.set_input_files("#st-files", files)
+    page.click("#st-add-match")
+    page.wait_for_selector('#st-input[data-matches="1"]', state="attached")
+    tournament = json.loads(page.input_value("#st-input"))
+    assert tournament["players"] == ["Ann", "Bob"]
+    match = tournament["rounds"][0]["matches"][0]
+    assert match["players"] == ["Ann", "Bob"] and len(match["games"]) == 2
+    assert match["games"][0]["actions"] == played_game(1)["actions"]
+    page.click("#st-run")
+    page.wait_for_selector('#st-table[data-done="true"]')
+    assert page.locator("#st-table tr").count() == 3
