@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from service.games.draft import Draft
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import BONUSES, has
-from service.games.tremble.planning import MAX_SHIPS_PER_CITY
+from service.games.tremble.planning import too_many_at_one_city
 from service.games.tremble.state import Battle, Side, TrembleState, required, typed
 from service.games.tremble.zones import discard_ship, ships_to_hand
 
@@ -144,7 +144,7 @@ def reserve_full(state: TrembleState, player: int) -> bool:
     TRE-9 maximum of ships at one city, so no reserve ship may join it."""
     index = attack_index(state)
     side = state["attacks"][index]["sides"][side_index(state, index, player)]
-    return len(side["ships"]) >= MAX_SHIPS_PER_CITY
+    return too_many_at_one_city(len(side["ships"]) + 1)
 
 
 def reserve_ships(state: TrembleState, cat: Catalogue, player: int) -> list[str]:

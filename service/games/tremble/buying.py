@@ -105,6 +105,17 @@ def impossible_draw(state: TrembleState, cat: Catalogue, ship: str) -> str | Non
               ship=ship, where=where, design=design)
 
 
+def fleet_full(state: TrembleState, player: int) -> bool:
+    """TRE-12: the player's fleet (hand, attacking, searching) is at the limit,
+    so a purchase needs a ship in hand discarded."""
+    return fleet_size(state, player) >= FLEET_LIMIT
+
+
+def affordable(cost: int, people: int) -> bool:
+    """TRE-12: a ship costing ``cost`` people can be bought with ``people``."""
+    return cost <= people
+
+
 def check_buy(state: TrembleState, cat: Catalogue, action: dict) -> None:
     player = state["players"][action["player"]]
     ship, discard = action["ship"], action["discard"]
@@ -116,10 +127,10 @@ def check_buy(state: TrembleState, cat: Catalogue, action: dict) -> None:
     if ship not in player["offer"]:
         raise RuleViolation("TRE-12", N_("{ship} is not one of the two ships you drew", ship=ship))
     cost = cat.ships[ship]["cost"]
-    if cost > player["people"]:
+    if not affordable(cost, player["people"]):
         raise RuleViolation("TRE-12", N_("{ship} costs {cost} people; you have {people}",
                                          ship=ship, cost=cost, people=player['people']))
-    full = fleet_size(state, action["player"]) >= FLEET_LIMIT
+    full = fleet_full(state, action["player"])
     if full and discard is None:
         raise RuleViolation("TRE-12", N_("your fleet has {fleet_limit} ships: name a ship in "
                                          "hand to discard to make room", fleet_limit=FLEET_LIMIT))
@@ -132,9 +143,9 @@ def check_buy(state: TrembleState, cat: Catalogue, action: dict) -> None:
 def buy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
     p = state["players"][player]
     out = [{"type": "buy", "player": player, "ship": None, "discard": None}]
-    full = fleet_size(state, player) >= FLEET_LIMIT
+    full = fleet_full(state, player)
     for ship in p["offer"]:
-        if cat.ships[ship]["cost"] > p["people"]:
+        if not affordable(cat.ships[ship]["cost"], p["people"]):
             continue
         if not full:
             out.append({"type": "buy", "player": player, "ship": ship, "discard": None})

@@ -25,6 +25,11 @@ from service.games.tremble.zones import attacking, discard_ship, not_in_hand
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
 
 
+def too_many_at_one_city(ships: int) -> bool:
+    """TRE-9: more of one player's ships at one city than the attack tokens allow."""
+    return ships > MAX_SHIPS_PER_CITY
+
+
 def open_slots(state: TrembleState) -> list[int]:
     """Slot numbers (1-based) holding an open city."""
     return [i + 1 for i, c in enumerate(state["slots"]) if c is not None]
@@ -49,7 +54,7 @@ def check_orders(state: TrembleState, player: int, orders: list[dict]) -> None:
             raise RuleViolation("TRE-14", N_("orders.{k}: slot {slot} holds no open city (open: "
                                              "{slots})", k=k, slot=slot, slots=slots))
         per_slot[slot] = per_slot.get(slot, 0) + 1
-        if per_slot[slot] > MAX_SHIPS_PER_CITY:
+        if too_many_at_one_city(per_slot[slot]):
             raise RuleViolation("TRE-9", N_("orders.{k}: at most {max_ships_per_city} ships per "
                                             "city (two sets of attack tokens)",
                                             k=k, max_ships_per_city=MAX_SHIPS_PER_CITY))
@@ -198,7 +203,7 @@ def check_redeploy(state: TrembleState, cat: Catalogue, player: int, moves: list
     counts: dict = {}
     for slot in where.values():
         counts[slot] = counts.get(slot, 0) + 1
-        if counts[slot] > MAX_SHIPS_PER_CITY:
+        if too_many_at_one_city(counts[slot]):
             raise RuleViolation("TRE-9", N_("after the moves slot {slot} would have more than "
                                             "{max_ships_per_city} of your ships",
                                             slot=slot, max_ships_per_city=MAX_SHIPS_PER_CITY))
