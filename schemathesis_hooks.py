@@ -32,10 +32,12 @@ SEMANTIC_REFUSALS = {
     "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",
     "invalid-setup": "a setup (e.g. a Kozyablo deck) that breaks a deck-building rule",
+    "invalid-tournament": "rounds that cannot have happened (a name not among the players, "
+                          "twice in a round) or a game not finished: no schema ties them",
 }
 #: ...answered by these operations (paths end so)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
-                  "/v1/evaluations")
+                  "/v1/evaluations", "/v1/tournaments/standings")
 
 _builtin_positive_data_acceptance = checks.positive_data_acceptance
 
