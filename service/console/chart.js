@@ -61,7 +61,8 @@ export function histogram(score, title, colour = COLOURS[0]) {
   });
   add(root, "line", { x1: left, x2: left + plotW, y1: top + plotH, y2: top + plotH, stroke: "#999" });
   add(root, "text", { x: left, y: height - 6 }, String(edges[0]));
-  add(root, "text", { x: left + plotW - 16, y: height - 6 }, String(edges[edges.length - 1]));
+  add(root, "text", { x: left + plotW, y: height - 6, "text-anchor": "end" },
+      String(edges[edges.length - 1]));
   add(root, "text", { x: 2, y: top + 8 }, String(most));
   return root;
 }

@@ -187,6 +187,18 @@ async function showTurn() {
   box.dataset.steps = String(recordedActions().length);  // what a test waits for
 }
 
+// A score's breakdown, whatever its game's shape: a list of rows or an object of parts.
+function breakdownParts(breakdown) {
+  const row = (item) => (item && typeof item === "object"
+    ? Object.entries(item).map(([k, v]) => (k === "kind" ? v : `${k} ${valueText(record.game, v)}`)).join(" ")
+    : String(item));
+  if (Array.isArray(breakdown)) return breakdown.map(row);
+  if (breakdown && typeof breakdown === "object") {
+    return Object.entries(breakdown).map(([k, v]) => `${k}: ${valueText(record.game, v)}`);
+  }
+  return [];
+}
+
 function showScore(outcome) {
   if (!outcome) return;
   $("rec-status").textContent = outcome.finished
@@ -196,8 +208,7 @@ function showScore(outcome) {
   table.append(el("tr", {}, el("th", {}, t("player")), el("th", {}, t("total")),
                   el("th", {}, t("breakdown"))));
   for (const line of outcome.scores) {
-    const parts = (line.breakdown || []).map((b) => Object.entries(b)
-      .map(([k, v]) => (k === "kind" ? v : `${k} ${valueText(record.game, v)}`)).join(" "));
+    const parts = breakdownParts(line.breakdown);
     table.append(el("tr", { dataset: { player: String(line.player) } },
                     el("td", {}, seatName(line.player)), el("td", { className: "total" }, String(line.total)),
                     el("td", {}, parts.join("; "))));
@@ -263,8 +274,9 @@ async function showView() {
 async function showPlayouts() {
   const box = clear($("rec-chart"));
   box.append(t("working"));
-  const answer = await evaluate({ kind: "playouts", game: record.game, state: currentState(),
-                                  params: { playouts: 40, seed: 1, turn_limit: 20 } });
+  const params = { playouts: 40, seed: 1 };
+  if (games[record.game].options.some((o) => o.name === "turn_limit")) params.turn_limit = 20;
+  const answer = await evaluate({ kind: "playouts", game: record.game, state: currentState(), params });
   clear(box);
   if (!answer.ok || answer.body.status !== "finished") {
     return say(problemText(answer.ok ? { body: answer.body.error || {} } : answer));
