@@ -20,6 +20,7 @@ import time
 
 from rq import get_current_job
 from rq.job import Job, JobStatus
+from rq.results import Result
 
 from service.evaluations.kinds import Cancelled, get_kind
 from service.evaluations.rq_runner import (
@@ -95,6 +96,22 @@ def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
         return {"canceled": True}
 
 
+def finished_value(chunk: Job) -> dict | None:
+    """What a chunk returned, if any run of it finished.
+
+    A worker that stalls past its heartbeat (a paused or starved machine) is
+    taken for dead: RQ retries its job elsewhere while the first run may still
+    finish.  The job's status is then the last copy's (``started``, or
+    ``failed`` if that copy was abandoned in turn), yet a run did finish: its
+    result is as good as any (a chunk is a pure function of the plan), so
+    the evaluation goes on with it instead of failing.
+    """
+    if chunk.get_status(refresh=False) == JobStatus.FINISHED:
+        return chunk.return_value() or {}
+    done = next((r for r in chunk.results() if r.type == Result.Type.SUCCESSFUL), None)
+    return (done.return_value or {}) if done is not None else None
+
+
 def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]):
     job = _current_job()
     kind = get_kind(kind_name)
@@ -106,11 +123,10 @@ def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]
         if chunk is None:
             return _fail(job, eval_id,
                          evaluation_problem(f"chunk {k} has disappeared before aggregation"))
-        status = chunk.get_status(refresh=False)
-        if status != JobStatus.FINISHED:
+        value = finished_value(chunk)
+        if value is None:
             why = failure_reason(chunk, "its worker died")
             return _fail(job, eval_id, evaluation_problem(f"chunk {k} failed: {why}"))
-        value = chunk.return_value() or {}
         if value.get("canceled") or "partial" not in value:
             return None
         partials.append(value["partial"])

@@ -5,7 +5,9 @@ processes.
   stay finished through worker maintenance rounds (rq/rq#2424);
 * a finished evaluation is immutable: a chunk failed afterwards and the
   aggregate run again do not turn it into "failed";
-* a work horse killed on its own is retried and recorded as an incident.
+* a work horse killed on its own is retried and recorded as an incident;
+* a worker paused past its heartbeat (taken for dead, its chunk run twice)
+  does not fail the evaluation.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import redis
 from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import FailedJobRegistry, StartedJobRegistry
+from rq.results import Result
 
-from service.evaluations.rq_runner import QUEUE, main_job_id, outcome_key
+from service.evaluations.rq_runner import QUEUE, chunk_job_id, main_job_id, outcome_key
+from workers.jobs import finished_value
 
 from .conftest import children_of, poll
 from .test_fanout import playouts_request
@@ -128,3 +132,58 @@ def test_a_work_horse_killed_alone_is_retried_and_recorded(make_app, workers):
     assert len(events) == 1, status["incidents"]
     assert events[0]["worker"] == "w1" and "signal 9" in events[0]["detail"]
     assert "retried" in events[0]["detail"], events
+
+
+def _pause_tree(pid: int, sig: int) -> None:
+    for p in [pid] + children_of(pid):
+        try:
+            os.kill(p, sig)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_worker_paused_past_its_heartbeat_does_not_fail_the_evaluation(make_app, workers):
+    """A starved or paused machine is taken for dead (its heartbeat lapses)
+    and RQ queues its chunk again, while the first run wakes up and finishes
+    too.  Found by `make bench` on a loaded machine: the aggregate ran while
+    the second copy was running and read its status ("started"), and failed
+    the evaluation ("chunk 3 failed: started").  Here w1 is stopped (SIGSTOP,
+    the whole process tree) in the last chunk until its death is recorded,
+    then resumed, and a second worker starts: one takes the chunk's second
+    copy, the other the aggregate that the first copy's end released.  The
+    evaluation must finish with the result an undisturbed run gives."""
+    client = make_app(workers.url).test_client()
+    request = playouts_request(240, 60, seed=11)
+    w1 = workers.start("w1")
+    workers.wait_registered(1)
+    location = client.post("/v1/evaluations", json=request).headers["Location"]
+    eval_id = location.rsplit("/", 1)[-1]
+    conn = redis.Redis.from_url(workers.url)
+    last = chunk_job_id(eval_id, 3)
+    deadline = time.monotonic() + 60
+    while Job.fetch(last, connection=conn).get_status() != JobStatus.STARTED:
+        assert time.monotonic() < deadline, "the last chunk never started"
+        time.sleep(0.01)
+    _pause_tree(w1.pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 40
+        while not any(i["event"] == "worker-died"
+                      for i in client.get(location).json.get("incidents", [])):
+            assert time.monotonic() < deadline, "the paused worker was never taken for dead"
+            time.sleep(0.2)
+    finally:
+        _pause_tree(w1.pid, signal.SIGCONT)
+    workers.start("w2")
+    status = poll(client, location, timeout=90)
+    assert status["status"] == "finished", status
+    # Whichever came first, the aggregate reads a chunk whose first run finished
+    # while its second copy is running (status "started", as RQ keeps it) as done:
+    chunk = Job.fetch(last, connection=conn)
+    done = chunk.latest_result()
+    chunk.set_status(JobStatus.STARTED)
+    assert "partial" in finished_value(Job.fetch(last, connection=conn))
+    assert done is not None and done.type == Result.Type.SUCCESSFUL
+    again = client.post("/v1/evaluations", json=request).headers["Location"]
+    undisturbed = poll(client, again, timeout=90)
+    assert undisturbed["status"] == "finished", undisturbed
+    assert status["result"] == undisturbed["result"]
