@@ -187,6 +187,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("The state's `signature` does not match the state: it was changed, or signed "
                    "with a key this service does not hold."),
                 N_("Send the state exactly as it was returned, signature included.")),
+    ProblemType("bad-seal", 403, N_("Bad seal"),
+                N_("The sealed state does not open: its public parts or its `sealed` data were "
+                   "changed, or it was sealed with a key this service does not hold."),
+                N_("Send the sealed state exactly as it was returned.")),
     ProblemType("unauthorized", 401, N_("API key required"),
                 N_("Evaluations need an API key on this server, and none or an unknown one was "
                    "sent."),
