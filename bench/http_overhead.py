@@ -3,8 +3,8 @@
 Run: ``.venv/bin/python bench/http_overhead.py`` — prints, for the middle
 state of every game, the time of one ``apply`` and one ``legal-actions``
 request through the Flask app in process and the share spent in JSON
-decode/encode, the marshmallow envelope (the state passes through it
-untouched: no state goes through marshmallow), ``validate_state`` and the
+decode/encode, the envelope (``schemas.envelopes``: its compiled schema;
+the state inside passes through as any object), ``validate_state`` and the
 engine (``bench.request_costs``).  Under gunicorn, against the floor:
 ``make bench``.
 """

@@ -6,7 +6,7 @@ For the middle state of each game (``bench.states``), one ``apply`` and one
 the pieces a request is made of:
 
 * ``json``       — ``orjson.loads`` of the body + ``orjson.dumps`` of the reply
-* ``envelope``   — the marshmallow envelope (``{state, action}``; the state
+* ``envelope``   — the request envelope's load (``{state, action}``; the state
   passes through untouched)
 * ``validation`` — ``game.validate_state`` (shape, card set, options,
   invariants, pending)
