@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import card_db
+from schemas.cards_tremble import CardSetSchema
 from service.games.base import Game
 from service.games.draft import Draft
 from service.games.errors import InvalidState
@@ -27,6 +28,7 @@ from service.games.options import Option
 from service.games.tremble import flow, intel, invariants, planning, scoring, views
 from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.operations import ODDS
 from service.games.tremble.setup import new_state
 from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
 from service.games.tremble.state import TrembleState, typed
@@ -44,6 +46,9 @@ class Tremble(Game):
     rules_version = "tremble/2"
     min_players = 2
     max_players = 5
+    card_schema = CardSetSchema
+    playout_seconds = {"random": 0.005, "greedy": 0.011}
+    operations = (ODDS,)
     game_options = (
         Option("missions", "boolean", True, clause="TRE-10",
                description="play with secret missions (false: the recommended first game)"),
