@@ -93,12 +93,13 @@ def summarise(rows: list[dict]) -> dict:
     points = sum(r["score"] for r in rows)
     lo, hi = wilson(points, n)
     searches = sum(r["searches"] for r in rows)
+    timed = [r for r in rows if "cpu_seconds" in r and r["searches"]]
     return {"games": n, "points": points, "rate": points / n if n else None, "ci95": [lo, hi],
             "ms_per_suggestion": 1000 * sum(r["seconds"] for r in rows) / searches
             if searches else None,
-            "cpu_ms_per_suggestion": 1000 * sum(r.get("cpu_seconds", 0) for r in rows) / searches
-            if searches and all("cpu_seconds" in r for r in rows) else None,
-            "suggestions": searches}
+            "cpu_ms_per_suggestion": 1000 * sum(r["cpu_seconds"] for r in timed)
+            / sum(r["searches"] for r in timed) if timed else None,
+            "cpu_games": len(timed), "suggestions": searches}
 
 
 def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int,
@@ -192,8 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chart-count", type=int, default=None,
                     help="games at the other budgets (default count // 2)")
     ap.add_argument("--rows", type=Path, default=None, help="append each game as a JSON line")
-    ap.add_argument("--from-rows", type=Path, default=None,
-                    help="summarise the games of a --rows file instead of playing")
+    ap.add_argument("--from-rows", type=Path, nargs="+", default=None,
+                    help="summarise the games of --rows files instead of playing (a game "
+                         "played again, by game, index and budget, counts once: the last)")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--tuning", default="{}", help="JSON: search() keywords (exploration, "
                     "rollout, rollout_depth, value_scale)")
@@ -202,8 +204,13 @@ def main(argv: list[str] | None = None) -> int:
     budgets = sorted({int(b) for b in args.budgets.split(",")} | {args.fixed})
     games = [g for g in args.games.split(",") if g]
     if args.from_rows:
-        rows = [json.loads(line) for line in args.from_rows.read_text().splitlines() if line]
-        result = collect(rows, games, budgets, args.fixed, json.loads(args.tuning), 0.0)
+        played = {}
+        for path in args.from_rows:
+            for line in path.read_text().splitlines():
+                row = json.loads(line)
+                played[row["game"], row["index"], row["budget"]] = row
+        result = collect(list(played.values()), games, budgets, args.fixed,
+                         json.loads(args.tuning), 0.0)
     else:
         result = run(games, args.count, budgets, args.fixed, args.procs, json.loads(args.tuning),
                      args.chart_count, args.rows)
