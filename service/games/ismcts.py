@@ -74,8 +74,9 @@ WIDENING = 1.0
 ROLLOUT_WIDTH = 8
 #: tree nodes below the root action kept in the statistics (for the line)
 LINE_DEPTH = 4
-#: game id -> the position-value lead that counts as a 73 % result
-#: (logistic: 1 / (1 + e^-1)); measured from greedy games (``bench/strength.py``)
+#: game id -> the position-value lead that counts as a 73 % result (logistic:
+#: 1 / (1 + e^-1)), picked from the heuristics' units, not tuned: 2 money or
+#: 2 capital life (×10 in those heuristics), 40,000 people in Tremble
 VALUE_SCALES: dict[str, float] = {"raiders": 20.0, "kozyablo": 20.0, "tremble": 40000.0}
 DEFAULT_VALUE_SCALE = 10.0
 ROLLOUT_BOTS = ("greedy", "random")
@@ -130,7 +131,6 @@ class _Search:
         self.rollout_depth = rollout_depth
         self.value_scale = value_scale
         self.rate = position_rater(game)
-        self.seats = 0
         self.widening = widening
         #: root action key -> its prior result (greedy one-step rating), when widening
         self.priors: dict[str, float] | None = None
@@ -156,7 +156,6 @@ class _Search:
     # one iteration: select/expand in the tree, roll out, back up
     def iterate(self, root: _Node, state: dict) -> None:
         game, rng = self.game, self.rng
-        self.seats = len(state["players"])
         node, path = root, [root]
         while state["result"] is None:
             who = self._actor(state, node is root)
