@@ -127,7 +127,8 @@ def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int
 def collect(rows: list[dict], games: list[str], budgets: list[int], fixed: int,
             tuning: dict | None, seconds: float) -> dict:
     """The result of played games (``rows``) per game and budget."""
-    defaults = {"exploration": ismcts.EXPLORATION, "rollout": "random",
+    defaults = {"exploration": ismcts.EXPLORATION, "rollout": "per game",
+                "rollout_policies": ismcts.ROLLOUT_POLICIES,
                 "rollout_depth": ismcts.ROLLOUT_DEPTH, "widening": ismcts.WIDENING}
     out: dict = {"fixed_budget": fixed, "tuning": {**defaults, **(tuning or {})},
                  "budgets": budgets, "goal": GOAL, "seconds": round(seconds, 1), "games": {}}

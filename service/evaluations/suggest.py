@@ -60,7 +60,8 @@ SEARCH_PARAMS: dict[str, shape.Spec] = {
     "exploration": shape.Any_(description="UCB constant, a number from 0 to 10 (default "
                                           f"{ismcts.EXPLORATION})"),
     "rollout": shape.Enum(*ismcts.ROLLOUT_BOTS,
-                          description="rollout policy below the tree (default random)"),
+                          description="rollout policy below the tree (default: greedy for tremble, "
+                                      "random for the others)"),
     "rollout_depth": shape.Int(minimum=0, maximum=200,
                                description="rollout actions before the position is rated "
                                            f"(default {ismcts.ROLLOUT_DEPTH})"),

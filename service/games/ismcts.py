@@ -22,7 +22,8 @@ action.  Every player's decisions are in the
 tree, each choosing by its own results (max-n); chance is sampled — in
 ``server`` mode by the determinization's fresh seed inside ``apply``, in
 ``table`` mode with the listed weights.  Below the tree a rollout policy
-(``random``, the default, or ``greedy``: ``service.games.bots``) plays at most
+(``random`` or ``greedy``, ``service.games.bots``; per game
+``ROLLOUT_POLICIES``, else random) plays at most
 ``rollout_depth`` more actions; then a finished game scores 1 per winner
 (shared wins split), and an unfinished one is rated by the game's position
 value (the greedy bot's heuristic: a lead over the best opponent) squashed
@@ -80,6 +81,11 @@ LINE_DEPTH = 4
 VALUE_SCALES: dict[str, float] = {"raiders": 20.0, "kozyablo": 20.0, "tremble": 40000.0}
 DEFAULT_VALUE_SCALE = 10.0
 ROLLOUT_BOTS = ("greedy", "random")
+#: game id -> its rollout policy where not ``random`` (measured, 32 iterations
+#: against the greedy bot: Tremble 77.0% with greedy rollouts over 100 games
+#: against 68.0% with random ones over 200; a greedy Raiders rollout step
+#: costs ~3 ms, too slow for a 200 ms answer)
+ROLLOUT_POLICIES: dict[str, str] = {"tremble": "greedy"}
 PROGRESS_EVERY = 8
 Z95 = 1.959963984540054
 
@@ -277,7 +283,7 @@ class _Search:
 
 def search(game: Game, state: dict, player: int, *, seed: int, iterations: int | None = None,
            milliseconds: float | None = None, exploration: float = EXPLORATION,
-           rollout: str = "random", rollout_depth: int = ROLLOUT_DEPTH,
+           rollout: str | None = None, rollout_depth: int = ROLLOUT_DEPTH,
            rollout_width: int = ROLLOUT_WIDTH, value_scale: float | None = None,
            widening: float = WIDENING, progress: Callable[[int, int], None] | None = None) -> dict:
     """Root statistics of an ISMCTS for ``player`` (who must be pending).
@@ -291,6 +297,8 @@ def search(game: Game, state: dict, player: int, *, seed: int, iterations: int |
     """
     if iterations is None and milliseconds is None:
         raise ValueError("give iterations, milliseconds or both")
+    if rollout is None:
+        rollout = ROLLOUT_POLICIES.get(game.id, "random")
     if rollout not in ROLLOUT_BOTS:
         raise ValueError(f"rollout is one of {ROLLOUT_BOTS}")
     rng = random.Random(seed)
