@@ -451,6 +451,10 @@ def _seat(last: int) -> dict:
     return {"type": "integer", "minimum": 0, "maximum": last}
 
 
+#: the largest integer a request can carry (orjson reads a longer one as a float)
+MAX_JSON_INTEGER = (1 << 63) - 1
+
+
 def _option_schema(opt) -> dict:
     base: dict = {"type": opt.type}
     if opt.choices is not None:
@@ -459,6 +463,8 @@ def _option_schema(opt) -> dict:
         base["minimum"] = opt.minimum
     if opt.maximum is not None:
         base["maximum"] = opt.maximum
+    elif opt.type == "integer":  # what JSON reaches the server as an integer (64 bits)
+        base["maximum"] = MAX_JSON_INTEGER
     text = opt.description + (f" ({opt.clause})" if opt.clause else "")
     if opt.nullable:
         base = {"anyOf": [base, {"type": "null"}]}
