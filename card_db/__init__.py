@@ -26,7 +26,7 @@ import threading
 from dataclasses import dataclass, field
 
 import orjson
-import yaml  # type: ignore[import-untyped]
+import yaml
 from marshmallow import Schema, ValidationError
 
 HERE = pathlib.Path(__file__).resolve().parent

@@ -45,7 +45,7 @@ class Catalogue:
         found = _built.get(key)
         if found is None:
             found = _built[key] = cls(cards)
-        return found  # type: ignore[no-any-return]
+        return found
 
     @classmethod
     def of_state(cls: type[C], state: Mapping[str, Any]) -> C:
@@ -54,4 +54,4 @@ class Catalogue:
         found = _built.get((cls, ref["id"], ref["hash"]))
         if found is None:
             found = cls.of(card_db.get(cls.game_id, ref["id"]))
-        return found  # type: ignore[no-any-return]
+        return found
