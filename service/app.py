@@ -47,13 +47,15 @@ from service.http import (
     rules,
     table,
     tournaments,
+    transcripts,
 )
 
 DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
 
 #: blueprint modules, registered (and documented) in this order
 BLUEPRINT_MODULES: tuple[ModuleType, ...] = (
-    ops, games, evaluations, game_operations, metrics, rules, table, tournaments, console)
+    ops, games, evaluations, game_operations, metrics, rules, table, tournaments, transcripts,
+    console)
 
 
 def create_app(config: dict | None = None) -> Flask:

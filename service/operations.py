@@ -6,6 +6,8 @@ environment (or the app config of the same name without ``REFEREE_``):
 ==============================  ===============================================
 ``REFEREE_STATE_KEYS``          state signing keys, ``new,old`` (``service.signing``)
 ``REFEREE_REQUIRE_SIGNED``      ``1``: every incoming state must be signed
+``REFEREE_SEALING_KEYS``        state sealing keys, ``new,old`` (``service.sealing``)
+``REFEREE_SERVER_SEEDS``        ``1``: ``new`` draws the seed, refuses a client's
 ``REFEREE_API_KEYS``            keys for ``/v1/evaluations``: ``Authorization:
                                 Bearer <key>`` or ``X-API-Key: <key>``; 401 without
 ``REFEREE_RATE_LIMIT``          e.g. ``600/minute``: per client, per route, on every
@@ -66,8 +68,7 @@ def flag(value) -> bool:
 
 def init_app(app: Flask) -> None:
     ext = app.extensions["referee"]
-    ext["state_keys"] = signing.parse_keys(setting(app, "STATE_KEYS"))
-    app.config["REQUIRE_SIGNED"] = flag(setting(app, "REQUIRE_SIGNED", "0"))
+    signing.configure(app, setting, flag)  # state and sealing keys, required, server seeds
     ext["api_keys"] = signing.parse_keys(setting(app, "API_KEYS"))
     ext["access_log"] = flag(setting(app, "ACCESS_LOG", "1"))
     _request_ids(app)

@@ -43,6 +43,8 @@ from collections.abc import Sequence
 import orjson
 from flask import current_app, request
 
+from service import sealing, transcripts
+from service.games import registry
 from service.games.messages import N_
 from service.problems import ProblemError
 
@@ -122,8 +124,21 @@ def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
 ENVIRON_KEY = "HTTP_" + HEADER.upper().replace("-", "_")
 
 
+def configure(app, setting, flag) -> None:
+    """Read the keys and switches once, at app creation (``service.operations``)."""
+    ext = app.extensions["referee"]
+    ext["state_keys"] = parse_keys(setting(app, "STATE_KEYS"))
+    ext["sealing_keys"] = sealing.parse_keys(setting(app, "SEALING_KEYS"))
+    app.config["REQUIRE_SIGNED"] = flag(setting(app, "REQUIRE_SIGNED", "0"))
+    app.config["SERVER_SEEDS"] = flag(setting(app, "SERVER_SEEDS", "0"))
+
+
 def app_keys() -> list[bytes]:
     return current_app.extensions["referee"].get("state_keys", [])
+
+
+def sealing_keys() -> list[sealing.SealingKey]:
+    return current_app.extensions["referee"].get("sealing_keys", [])
 
 
 def required_now() -> bool:
@@ -134,11 +149,72 @@ def required_now() -> bool:
     return value is not None and value.strip().lower() in TRUE
 
 
-def accept(state):
-    """An incoming state, verified and stripped of its signature."""
-    return unseal(state, app_keys(), required_now())
+NO_SEALING_KEYS = N_("this state is sealed but this server has no sealing keys "
+                     "(REFEREE_SEALING_KEYS), so it cannot open it")
 
 
-def sign(state: dict) -> dict:
-    """An outgoing state, signed when keys are configured."""
-    return seal(state, app_keys())
+def accept(state, required: bool | None = None):
+    """An incoming state as the engine takes it: opened if sealed, verified if
+    signed, without its ``signature``, ``sealed`` and ``chain`` members.
+
+    ``required`` (default: ``required_now()``): refuse a state neither signed
+    nor sealed.  A sealed state counts as signed.
+    """
+    if not isinstance(state, dict):
+        return state  # the envelope or the engine names the error
+    if required is None:
+        required = required_now()
+    if sealing.FIELD in state:
+        keys = sealing_keys()
+        if not keys:
+            raise ProblemError(403, "bad-seal", "Bad seal", NO_SEALING_KEYS)
+        inner = sealing.open_sealed(state, keys)
+        inner.pop(transcripts.FIELD, None)
+        return inner
+    if required and FIELD not in state and sealing_keys() and not app_keys():
+        raise ProblemError(400, "unsigned-state", "Unsigned state",
+                           N_("this request requires a sealed state and the state has no "
+                              "`sealed`"))
+    bare = unseal(state, app_keys(), required)
+    if transcripts.FIELD in bare:
+        bare = {k: v for k, v in bare.items() if k != transcripts.FIELD}
+    return bare
+
+
+def authenticated(received: dict) -> bool:
+    """Was ``received`` — a state this request already passed to ``accept`` — signed or
+    sealed under this server's keys?  (``accept`` refused it otherwise.)"""
+    return ((sealing.FIELD in received and bool(sealing_keys()))
+            or (FIELD in received and bool(app_keys())))
+
+
+def sign(state: dict, after: dict | None = None, steps: int = 1,
+         chain: dict | None = None) -> dict:
+    """An outgoing state: sealed with sealing keys, else signed with state keys,
+    else as it is.
+
+    Sealed or signed, it carries a ``chain`` (``service.transcripts``): the one
+    given (``new``, ``replay``), or the one following ``after`` — the state
+    this request received and ``accept``-ed — by ``steps`` actions, when that
+    state was authenticated and had one.
+    """
+    seal_with, sign_with = sealing_keys(), app_keys()
+    if not seal_with and not sign_with:
+        return state
+    if chain is None and after is not None and authenticated(after):
+        chain = transcripts.follow(after, steps)
+    if chain is not None:
+        state = {**state, transcripts.FIELD: chain}
+    if seal_with:
+        return sealing.seal(state, public_part(state), seal_with)
+    return seal(state, sign_with)
+
+
+def public_part(state: dict) -> dict:
+    """What a sealed state shows: the spectator's view (without its ``view``
+    marker; the chance seed and counter are gone), and the ``chain``."""
+    public = registry.get_game(state["game"]).view(state, None)
+    public.pop("view", None)
+    if transcripts.FIELD in state:
+        public[transcripts.FIELD] = state[transcripts.FIELD]
+    return public

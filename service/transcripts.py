@@ -56,47 +56,64 @@ def link(state: dict) -> str:
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def follow(previous: dict) -> dict | None:
-    """The chain of the state that follows ``previous`` (``None`` if it had none)."""
+def follow(previous: dict, steps: int = 1) -> dict | None:
+    """The chain of the state ``steps`` actions after ``previous`` (``None`` if it had none)."""
     chain = previous.get(FIELD)
     if not isinstance(chain, dict):
         return None
-    return {"game": chain["game"], "step": chain["step"] + 1, "prev": link(previous)}
+    return {"game": chain["game"], "step": chain["step"] + steps, "prev": link(previous)}
+
+
+def replayed(steps: int) -> dict:
+    """The chain of a replay's final state: a new game id (a replay is a game
+    of its own, not the one ``new`` opened), ``steps`` actions, no predecessor."""
+    return {"game": new_game_id(), "step": steps, "prev": None}
 
 
 def verify(states: list[dict]) -> dict[str, Any]:
     """Do ``states`` (already authenticated) form one unbroken line?
 
     Answers ``valid``, the ``game`` id, the ``steps`` seen, the ``forks``
-    (two or more different states at one step, by index) and the ``breaks``
-    (a state whose ``prev`` is not the digest of any state one step before
-    it, or of another game).
+    (two or more different states at one step, by index) and the ``breaks``:
+    a state without a chain, states of more than one game, and a state whose
+    ``prev`` is not the digest of a state of the collection at an earlier step
+    (only the earliest states may name one the collection lacks).
+
+    >>> s0 = {"chain": start("g")}
+    >>> s3 = {"chain": follow(s0, 3)}
+    >>> verify([s0, s3])["valid"], verify([s3])["valid"]
+    (True, True)
+    >>> verify([s0, {"chain": follow(s3)}, s3])["valid"]
+    True
+    >>> verify([s0, {"chain": follow(s3)}])["breaks"]
+    [{'state': 1, 'reason': 'its predecessor is not among the states'}]
     """
-    games = {s.get(FIELD, {}).get("game") for s in states if isinstance(s.get(FIELD), dict)}
-    by_step: dict[int, list[int]] = {}
-    digests: dict[int, set[str]] = {}
-    problems: list[dict] = []
-    for i, state in enumerate(states):
-        chain = state.get(FIELD)
-        if not isinstance(chain, dict):
-            problems.append({"state": i, "reason": "no chain: not a signed or sealed state"})
-            continue
-        by_step.setdefault(chain["step"], []).append(i)
-        digests.setdefault(chain["step"], set()).add(link(state))
+    chained = [(i, s[FIELD]) for i, s in enumerate(states) if isinstance(s.get(FIELD), dict)]
+    problems: list[dict] = [{"state": i, "reason": "no chain: not a signed or sealed state"}
+                            for i, s in enumerate(states) if not isinstance(s.get(FIELD), dict)]
+    games = {chain["game"] for _, chain in chained}
     if len(games) > 1:
         problems.append({"state": None, "reason": "states of more than one game"})
-    forks = []
-    for step, indexes in sorted(by_step.items()):
-        distinct = {link(states[i]) for i in indexes}
-        if len(distinct) > 1:
-            forks.append({"step": step, "states": indexes})
-        before = digests.get(step - 1)
-        for i in indexes:
-            prev = states[i][FIELD]["prev"]
-            if step == 0 and prev is not None:
-                problems.append({"state": i, "reason": "step 0 names a predecessor"})
-            elif step > 0 and before is not None and prev not in before:
-                problems.append({"state": i, "reason": f"does not follow any state at step "
-                                                       f"{step - 1}"})
+    digests = {link(states[i]): chain["step"] for i, chain in chained}
+    by_step: dict[int, list[int]] = {}
+    for i, chain in chained:
+        by_step.setdefault(chain["step"], []).append(i)
+    first = min(by_step, default=0)
+    forks = [{"step": step, "states": indexes} for step, indexes in sorted(by_step.items())
+             if len({link(states[i]) for i in indexes}) > 1]
+    for i, chain in chained:
+        step, prev = chain["step"], chain["prev"]
+        if prev is None:
+            if step > first:
+                problems.append({"state": i, "reason": "names no predecessor but is not the "
+                                                       "first state"})
+        elif step == 0:
+            problems.append({"state": i, "reason": "step 0 names a predecessor"})
+        elif prev in digests:
+            if digests[prev] >= step:
+                problems.append({"state": i, "reason": "its predecessor is not at an earlier "
+                                                       "step"})
+        elif step > first:
+            problems.append({"state": i, "reason": "its predecessor is not among the states"})
     return {"valid": not forks and not problems, "game": next(iter(games), None),
             "steps": sorted(by_step), "forks": forks, "breaks": problems}

@@ -13,11 +13,11 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 import card_db
 from schemas import envelopes
-from service import signing
+from service import signing, transcripts
 from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
@@ -192,8 +192,12 @@ def new(game_id: str):
     """
     game = game_or_404(game_id)
     body = read_envelope(NEW)
+    if body["seed"] is not None and current_app.config.get("SERVER_SEEDS"):
+        raise MalformedInput({"seed": [N_("this server draws the seed itself "
+                                          "(REFEREE_SERVER_SEEDS): leave `seed` out")]})
     state, events = game.new_game(body["players"], body["options"], body["seed"], body["card_set"])
-    out = {"state": signing.sign(state), "events": events}
+    out = {"state": signing.sign(state, chain=transcripts.start(transcripts.new_game_id())),
+           "events": events}
     if "for_player" in body:
         seat = body["for_player"]
         _check_seat(state, seat, "for_player")
@@ -238,7 +242,8 @@ def apply(game_id: str):
     seat = body.get("for_player")
     _check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
-    out = {"state": signing.sign(new_state), "events": events, "outcome": game.score(new_state)}
+    out = {"state": signing.sign(new_state, after=body["state"]), "events": events,
+           "outcome": game.score(new_state)}
     if "for_player" in body:
         out["view"] = game.view(new_state, seat)
         out["events_for_player"] = events_for(game, state, new_state, events, seat)
@@ -291,5 +296,5 @@ def replay(game_id: str):
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps
-    out["state"] = signing.sign(out["state"])
+    out["state"] = signing.sign(out["state"], chain=transcripts.replayed(len(body["actions"])))
     return json_response(out)
