@@ -15,6 +15,10 @@ Keys rotate as signing keys do: the first key seals, every key opens (the key
 id, a hash of the key, says which).  A key is any string; the AES key is
 derived from it with HKDF-SHA256.
 
+The nonce is synthetic (``synthetic_nonce``): a PRF of the state and its
+public parts, so sealing is deterministic — the same state seals to the same
+token, and a retried request answers the same sealed state.
+
 So a host may keep a whole game in untrusted clients, or let players pass the
 state round the table, and no one reads a hidden card, the deck order or the
 random seed — they are only in the ciphertext.
@@ -25,6 +29,8 @@ random seed — they are only in the ciphertext.
 >>> sealed = seal(state, public, keys)
 >>> sorted(sealed), sealed["sealed"].startswith("a256gcm:")
 (['game', 'hand_count', 'sealed', 'turn'], True)
+>>> seal(state, public, keys) == sealed   # deterministic (synthetic nonce)
+True
 >>> "secret" in str(sealed)
 False
 >>> open_sealed(sealed, keys) == state
@@ -40,7 +46,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,14 +64,17 @@ SCHEME = "a256gcm"
 NONCE_BYTES = 12
 _SALT = b"referee sealed states"
 _INFO = b"referee/a256gcm/v1"
+_NONCE_INFO = b"referee/a256gcm/v1/nonce"
 
 
 @dataclass(frozen=True)
 class SealingKey:
-    """One derived AES-256 key and its public id (16 hex digits)."""
+    """One derived AES-256 key, the key of its synthetic nonces, and its public id
+    (16 hex digits)."""
 
     id: str
     aead: AESGCM
+    nonce_key: bytes
 
 
 def derive(secret: bytes) -> SealingKey:
@@ -75,7 +84,9 @@ def derive(secret: bytes) -> SealingKey:
     True
     """
     raw = HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT, info=_INFO).derive(secret)
-    return SealingKey(hashlib.sha256(b"key id " + raw).hexdigest()[:16], AESGCM(raw))
+    nonce_key = HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT,
+                     info=_NONCE_INFO).derive(secret)
+    return SealingKey(hashlib.sha256(b"key id " + raw).hexdigest()[:16], AESGCM(raw), nonce_key)
 
 
 def parse_keys(text: str | Sequence[str] | None) -> list[SealingKey]:
@@ -98,10 +109,26 @@ def _associated(public: dict) -> bytes:
 def seal(state: dict, public: dict, keys: Sequence[SealingKey]) -> dict:
     """``public`` plus the whole ``state`` sealed under the first key."""
     key = keys[0]
-    nonce = os.urandom(NONCE_BYTES)
-    body = key.aead.encrypt(nonce, orjson.dumps(state), _associated(public))
+    plain, associated = orjson.dumps(state), _associated(public)
+    nonce = synthetic_nonce(key, plain, associated)
+    body = key.aead.encrypt(nonce, plain, associated)
     token = base64.urlsafe_b64encode(nonce + body).rstrip(b"=").decode()
     return {**public, FIELD: f"{SCHEME}:{key.id}:{token}"}
+
+
+def synthetic_nonce(key: SealingKey, plain: bytes, associated: bytes) -> bytes:
+    """The nonce of a message: HMAC-SHA256 of it under the nonce key, cut to 96 bits.
+
+    Deterministic, so the same state sealed twice is the same sealed state
+    (a retried ``apply`` is no fork of its chain, ``service.transcripts``);
+    a PRF of the message, so two different messages share a nonce no more
+    often than random nonces would (the synthetic-IV construction).  What
+    it shows: whether two sealed states are the same state, nothing more.
+    """
+    mac = hmac.new(key.nonce_key, len(associated).to_bytes(8, "big"), hashlib.sha256)
+    mac.update(associated)
+    mac.update(plain)
+    return mac.digest()[:NONCE_BYTES]
 
 
 BAD_SEAL = N_("the sealed state does not open: it was altered, or sealed with a key this "
