@@ -1,7 +1,7 @@
 """``POST /v1/transcripts/verify``: do these states form one unbroken game?
 
 With signing or sealing keys configured, every state the service returns
-carries a ``chain`` (``{game, step, prev}``, ``service.transcripts``) that its
+carries a `chain` (`{game, step, prev}`, `service.transcripts`) that its
 signature or seal covers.  Send the states of one game that you collected
 (``{"states": [...]}``, as the service returned them, signed or sealed): each
 is authenticated first (unsigned → 400 `unsigned-state`, altered → 403
