@@ -106,7 +106,12 @@ def get_kind(name: str) -> Kind:
 
 
 def _load() -> None:
-    from service.evaluations import battle, playouts, search_risk  # noqa: F401  (importing registers)
+    from service.evaluations import (  # noqa: F401  (importing registers)
+        battle,
+        playouts,
+        search_risk,
+        suggest,
+    )
 
 
 REQUEST_FIELDS = ("game", "kind", "params")
