@@ -95,6 +95,10 @@ Numbers: where a schema says `integer`, any number without a fraction part is
 taken, however written (`3.0` is `3`, as JSON Schema reads it); answers write
 integers as `3`.
 
+Sealed states: with `REFEREE_SEALING_KEYS` every state returned is the
+spectator's view plus `sealed` (the whole state, AES-256-GCM); with signing or
+sealing keys each carries a `chain` (`POST /v1/transcripts/verify`).
+
 Signed states: with `REFEREE_STATE_KEYS` configured every state returned
 carries `signature` (HMAC-SHA256 of the state's orjson encoding with sorted
 keys, `signature` left out); a state sent back with an altered signature →
@@ -121,7 +125,8 @@ ERROR_RESPONSES = {
     400: "Malformed request: not JSON, a schema error, an invalid state (`errors` names each "
          "field), or an unsigned state where signatures are required (`unsigned-state`).",
     401: "An API key is required (`Authorization: Bearer <key>` or `X-API-Key`).",
-    403: "The state's `signature` does not match it (`bad-signature`).",
+    403: "The state's `signature` does not match it (`bad-signature`), or its `sealed` does "
+         "not open (`bad-seal`).",
     404: "Unknown game, card set, clause or route.",
     405: "This path does not take that method (`Allow` lists the ones it does).",
     413: "Request body larger than `MAX_CONTENT_LENGTH`.",
@@ -192,7 +197,22 @@ def game_components(spec: APISpec, game: Game) -> None:
                                                         "and 64 hex digits; send it back as is. A "
                                                         "server without keys ignores it; one with "
                                                         "keys answers 403 `bad-signature` to any "
-                                                        "other value."}}
+                                                        "other value."},
+                           "sealed": {"type": "string", "maxLength": 1 << 20, "description":
+                                      "Present when the service seals states "
+                                      "(`REFEREE_SEALING_KEYS`): `a256gcm:<key id>:<data>`, the "
+                                      "whole state encrypted; the other members are then only "
+                                      "the spectator's view. Send it back as is (403 `bad-seal` "
+                                      "otherwise)."},
+                           "chain": {"type": "object", "required": ["game", "step", "prev"],
+                                     "properties": {
+                                         "game": {"type": "string"},
+                                         "step": {"type": "integer", "minimum": 0},
+                                         "prev": {"type": ["string", "null"]}},
+                                     "description": "Present on signed or sealed states: the "
+                                                    "game id, the actions since `new`, the "
+                                                    "SHA-256 of the state before "
+                                                    "(`POST /v1/transcripts/verify`)."}}
     state["description"] = (state.get("description") or "") + \
         " Send it back as it was returned; only the engine changes it."
     props = state["properties"]
