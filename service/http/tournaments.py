@@ -44,7 +44,7 @@ NAME = fields.String(validate=validate.Length(min=1, max=100))
 
 
 class TournamentGame(Schema):
-    """Reads one game of a match (the document describes it per game: ``game_schema``):
+    """Reads one game of a match (the document describes it per game: ``game_schemas``):
     its replay (``setup`` + ``actions``) or its signed final ``state``; other fields (an
     exported result's ``outcome``…) are ignored."""
 
@@ -58,7 +58,7 @@ class TournamentGame(Schema):
 
 
 class GameField(fields.Raw):
-    """A ``TournamentGame``, loaded by its schema (documented per game: ``game_schema``)."""
+    """A ``TournamentGame``, loaded by its schema (documented per game: ``game_schemas``)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         return TournamentGame().load(value)
@@ -187,36 +187,43 @@ def standings():
         "games_verified": verified})
 
 
-def game_schema(games) -> dict:
-    """``TournamentGame`` as JSON Schema: for each game of two players, its replay (typed
-    as that game's ``replay`` is, two players) or its final state; extra fields allowed."""
-    from service.openapi import camel, options_for_count
+def game_schemas(games) -> dict[str, dict]:
+    """``TournamentGame`` and the components it chooses from, as JSON Schema: for each
+    game of two players, its replay (typed as that game's ``replay`` is) or its final
+    state; extra fields allowed.  The choices are named components (a generated client
+    makes one class of each); two players and the options a two-player game takes are
+    checked by the service (422 ``invalid-tournament`` names the game)."""
+    from service.openapi import camel
 
     def ref(name: str) -> dict:
         return {"$ref": f"#/components/schemas/{name}"}
 
-    choices = []
+    out: dict[str, dict] = {}
     for game in games:
         if not game.min_players <= 2 <= game.max_players:
             continue
         name = camel(game.id)
-        two = {"minimum": 2, "maximum": 2, "minItems": 2, "maxItems": 2}
-        setup: dict = {"properties": {"players": two}}
-        narrowed = options_for_count(game, 2)
-        if narrowed is not None:
-            setup["properties"]["options"] = narrowed
-        choices.append({"type": "object", "required": ["game", "setup", "actions"], "properties": {
-            "game": {"const": game.id}, "setup": {"allOf": [ref(f"{name}Setup"), setup]},
-            "actions": {"type": "array", "maxItems": 20_000, "items": ref(f"{name}Action")},
-            "state": ref(f"{name}State")}})
-        choices.append({"type": "object", "required": ["game", "state"],
-                        "not": {"required": ["setup", "actions"]},
-                        "properties": {"game": {"const": game.id}, "state": ref(f"{name}State")}})
-    return {"description": "One game of the match: its replay (`setup` and `actions`, as "
-                           "`replay` takes them, two players) or its finished final `state` "
-                           "signed by this server; other fields (an exported result's "
-                           "`outcome`…) are ignored. Seat 0 is the match's first player.",
-            "anyOf": choices}
+        out[f"{name}TournamentReplay"] = {
+            "type": "object", "required": ["game", "setup", "actions"],
+            "description": f"A {game.id} game of the match as its replay (two players).",
+            "properties": {
+                "game": {"type": "string", "enum": [game.id]},
+                "setup": ref(f"{name}Setup"),
+                "actions": {"type": "array", "maxItems": 20_000, "items": ref(f"{name}Action")},
+                "state": ref(f"{name}State")}}
+        out[f"{name}TournamentResult"] = {
+            "type": "object", "required": ["game", "state"],
+            "description": f"A {game.id} game of the match as its finished final state, "
+                           "signed by this server.",
+            "properties": {"game": {"type": "string", "enum": [game.id]},
+                           "state": ref(f"{name}State")}}
+    out["TournamentGame"] = {
+        "description": "One game of the match: its replay (`setup` and `actions`, as "
+                       "`replay` takes them, two players) or its finished final `state` "
+                       "signed by this server; other fields (an exported result's "
+                       "`outcome`…) are ignored. Seat 0 is the match's first player.",
+        "anyOf": [ref(name) for name in out]}
+    return out
 
 
 #: the steering of ``example_game``: the first listed action of the first type found
@@ -251,7 +258,8 @@ def document(spec) -> None:
     from service.openapi import body, error, ok
 
     game = example_game()
-    spec.components.schema("TournamentGame", game_schema(registry.all_games()))
+    for name, schema in game_schemas(registry.all_games()).items():
+        spec.components.schema(name, schema)
     spec.components.schema("TournamentMatch", schema=TournamentMatch)
     spec.components.schema("TournamentRound", schema=TournamentRound)
     spec.components.schema("StandingsRequest", schema=StandingsRequest)
