@@ -48,6 +48,29 @@ def _known(cat: Catalogue, cid: str, seat: int) -> str | None:
     return kind
 
 
+#: a player's whole card list (the same all game long) -> its kinds, when all are known
+_LISTS: dict[tuple[Catalogue, int, tuple[str, ...]], dict[str, str]] = {}
+
+
+def _seat_kinds(cat: Catalogue, seat: int, cards: tuple[str, ...], bad: Bad) -> dict[str, str]:
+    """The kind of each card of one player's card list (``bad`` for each that is
+    not theirs); a list found all good is remembered (``_LISTS``, bounded)."""
+    found = _LISTS.get((cat, seat, cards))
+    if found is not None:
+        return found
+    kinds: dict[str, str] = {}
+    for cid in cards:
+        kind = _known(cat, cid, seat)
+        if kind is None:
+            bad(f"state.players.{seat}.cards", N_("{cid!r} is not a card of player {seat}",
+                                                  cid=cid, seat=seat))
+        else:
+            kinds[cid] = kind
+    if len(kinds) == len(cards) and len(_LISTS) < KNOWN_CACHE_MAX:
+        _LISTS[cat, seat, cards] = kinds
+    return kinds
+
+
 def _kind_of(cat: Catalogue, cid: str) -> str | None:
     """The kind of card ``cid`` is in ``cat`` (any seat), or None when it is none."""
     head, dot, rest = cid.partition(".")
@@ -100,13 +123,7 @@ def _card_kinds(state: KozyabloState, cat: Catalogue, bad: Bad) -> dict[str, str
     """The kind of each card of each player's card list (each must be theirs)."""
     kinds: dict[str, str] = {}
     for seat, p in enumerate(state["players"]):
-        for cid in p["cards"]:
-            kind = _known(cat, cid, seat)
-            if kind is None:
-                bad(f"state.players.{seat}.cards", N_("{cid!r} is not a card of player {seat}",
-                                                      cid=cid, seat=seat))
-            else:
-                kinds[cid] = kind
+        kinds.update(_seat_kinds(cat, seat, tuple(p["cards"]), bad))
         if kinds.get(p["capital"]) != "capital":
             bad(f"state.players.{seat}.capital", N_("must be this player's capital card"))
     return kinds
