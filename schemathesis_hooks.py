@@ -29,7 +29,8 @@ from schemathesis.checks import CHECKS
 SEMANTIC_REFUSALS = {
     "invalid-state": "a schema-valid state that breaks an invariant (conservation, phase)",
     "incompatible-state": "a state for another card set or rules version (hash, version)",
-    "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature",
+    "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature, "
+                      "or any state to `/v1/transcripts/verify` (it takes signed ones only)",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",
     "invalid-setup": "a setup (e.g. a Kozyablo deck) that breaks a deck-building rule",
     "invalid-tournament": "rounds that cannot have happened (a name not among the players, "
@@ -37,7 +38,7 @@ SEMANTIC_REFUSALS = {
 }
 #: ...answered by these operations (paths end so)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
-                  "/v1/evaluations", "/v1/tournaments/standings")
+                  "/v1/evaluations", "/v1/tournaments/standings", "/v1/transcripts/verify")
 
 _builtin_positive_data_acceptance = checks.positive_data_acceptance
 

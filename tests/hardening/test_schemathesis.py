@@ -65,7 +65,8 @@ schema = schemathesis.openapi.from_path(str(SPEC), config=CONFIG)
 SEMANTIC_REFUSALS = {
     "invalid-state": "a schema-valid state that breaks an invariant (conservation, phase)",
     "incompatible-state": "a state for another card set or rules version (hash, version)",
-    "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature",
+    "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature, "
+                      "or any state to `/v1/transcripts/verify` (it takes signed ones only)",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",
     "invalid-setup": "a setup (e.g. a Kozyablo deck) that breaks a deck-building rule",
     "invalid-tournament": "rounds that cannot have happened (a name not among the players, "
@@ -74,7 +75,7 @@ SEMANTIC_REFUSALS = {
 #: ...answered by these operations (paths end so); the generic ``{game}`` ones also
 #: refuse a state of another game than the path's (`incompatible-state`)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
-                  "/v1/evaluations", "/v1/tournaments/standings")
+                  "/v1/evaluations", "/v1/tournaments/standings", "/v1/transcripts/verify")
 #: JSON Schema's ``integer`` admits ``1.0`` (the same number as ``1``), and
 #: schemathesis sends such values; the service, on purpose so far, reads only
 #: integers written without a fraction (``shape.Int``, the envelope fields) and
