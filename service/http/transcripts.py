@@ -20,6 +20,7 @@ from marshmallow import Schema, fields, validate
 
 from schemas.envelopes import MAX_REPLAY_ACTIONS, GameStateField
 from service import signing, transcripts
+from service.games import registry
 from service.http.body import json_response, read_envelope
 from service.problems import ProblemError
 
@@ -74,6 +75,23 @@ def verify():
     return json_response(transcripts.verify(body["states"]))
 
 
+def example() -> dict | None:
+    """A request: a new Raiders game and the state after its first action, signed under
+    the key ``example-key`` (``None`` when Raiders is not served).
+
+    >>> [s["chain"]["step"] for s in example()["states"]]
+    [0, 1]
+    """
+    if "raiders" not in registry.GAME_IDS:
+        return None
+    game, keys = registry.get_game("raiders"), signing.parse_keys("example-key")
+    state, _ = game.new_game(2, {}, 7, "reference")
+    first = signing.seal({**state, transcripts.FIELD: transcripts.start("0" * 32)}, keys)
+    state, _ = game.apply(state, game.legal_actions(state, None)[0])
+    second = signing.seal({**state, transcripts.FIELD: transcripts.follow(first)}, keys)
+    return {"states": [first, second]}
+
+
 def document(spec) -> None:
     """Document the route in ``openapi.yaml``."""
     from service.openapi import body, error, ok
@@ -86,7 +104,7 @@ def document(spec) -> None:
         "summary": "Check that signed or sealed states form one unbroken game",
         "description": __doc__.split("\n\n", 1)[1].strip(),
         "tags": ["games"], "operationId": "transcript_verify",
-        "requestBody": body("VerifyTranscriptRequest"),
+        "requestBody": body("VerifyTranscriptRequest", example()),
         "responses": {"200": ok("VerifyTranscriptResponse", "Whether the states are one line, "
                                 "their forks and breaks."),
                       **{str(s): error(s) for s in (400, 403, 405, 413, 415, 429, 500)}}}})
