@@ -27,7 +27,7 @@ def draw(results: dict, path: Path) -> bool:
         if endpoint != "floor":
             ratios = [next(r["ratio_to_floor"] for r in rows if (r["game"], r["stage"]) == g
                            and r["endpoint"] == endpoint) for g in groups]
-            for bar, ratio in zip(bars, ratios):
+            for bar, ratio in zip(bars, ratios, strict=True):
                 ax.annotate(f"{ratio:.2f}", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                             ha="center", va="bottom", fontsize=7)
     for i, g in enumerate(groups):

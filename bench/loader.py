@@ -68,7 +68,7 @@ def _wrk(url: str, body: bytes, seconds: float, connections: int) -> dict:
             ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s",
              "--timeout", "10s", "-s", str(script), url],
             capture_output=True, text=True, check=True).stdout
-    line = next(l for l in out.splitlines() if l.startswith("BENCH "))
+    line = next(x for x in out.splitlines() if x.startswith("BENCH "))
     raw = json.loads(line[len("BENCH "):])
     secs = raw["duration_us"] / 1e6
     # gunicorn's sync workers close every connection after the answer; wrk

@@ -67,7 +67,7 @@ def wait_ready(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60)
             return  # it answers
         except OSError:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer on {url}; see {log}")
+                raise RuntimeError(f"gunicorn did not answer on {url}; see {log}") from None
             time.sleep(0.1)
 
 

@@ -278,7 +278,9 @@ def build_spec(modules=None) -> APISpec:
     plugin = MarshmallowPlugin()
     spec = APISpec(title="referee", version=API_VERSION, openapi_version="3.1.0",
                    plugins=[plugin], info={"description": DESCRIPTION})
-    plugin.converter.add_attribute_function(_ref_attribute)
+    converter = plugin.converter
+    assert converter is not None  # set by APISpec when it registers the plugin
+    converter.add_attribute_function(_ref_attribute)
 
     for game in games:
         game_components(spec, game)
@@ -302,7 +304,7 @@ def build_spec(modules=None) -> APISpec:
         spec.components.schema(name, request.schema() if request else None,
                                schema=None if request else getattr(envelopes, name))
     # a blueprint's marshmallow ``fields.Nested(envelopes.Setup)`` is that component
-    plugin.converter.refs[make_schema_key(envelopes.Setup())] = "Setup"
+    converter.refs[make_schema_key(envelopes.Setup())] = "Setup"
 
     spec.components.parameter("game", "path", {
         "description": "Game id.", "required": True,
@@ -325,7 +327,7 @@ def _post(summary: str, description: str, request: str, response: str, ok_text: 
     responses = {"200": ok(response, ok_text)}
     for status in sorted(set(POST_ERRORS) | set(extra_errors)):
         responses[str(status)] = error(status)
-    parameters = [GAME_PARAM]
+    parameters: list[str | dict] = [GAME_PARAM]
     if set(STATE_ERRORS) <= set(extra_errors):
         parameters.append(REQUIRE_SIGNED_HEADER)
     return {"post": {"summary": summary, "description": description, "tags": ["games"],
@@ -533,7 +535,8 @@ def options_for_count(game: Game, players: int) -> dict | None:
                 if other.type == "boolean" and other.name != opt.name and opt.check is not None \
                         and opt.check(True, players, {other.name: True}) is not None \
                         and (other.check is None or other.check(True, players, {}) is None):
-                    exclusive.append(tuple(sorted((opt.name, other.name))))
+                    first, second = sorted((opt.name, other.name))
+                    exclusive.append((first, second))
     if not narrowed and not exclusive:
         return None
     schema: dict = {"properties": narrowed}  # ``properties`` only bind an object: null passes
@@ -560,7 +563,7 @@ def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str
         if n < game.max_players:  # ``maximum`` binds a number only: null, "chance" pass
             then += [_nest(path, {"maximum": n - 1}) for path in seats]
         narrowed = options_for_count(game, n) if options else None
-        if narrowed is not None:
+        if narrowed is not None and options is not None:
             then.append(_nest(options, narrowed))
         if then:
             # a count of n, or a list of n setups (each keyword binds its own type)
@@ -776,7 +779,7 @@ def _links(doc: dict, games: list[Game]) -> None:
             operation = doc["paths"][f"/v1/games/{game.id}/{verb}"]["post"]
             links = {}
             for target in ("legal-actions", "score", "view", "apply", "check"):
-                request = {"state": "$response.body#/state"}
+                request: dict[str, str | int] = {"state": "$response.body#/state"}
                 if target == "view":
                     request["player"] = 0
                 links[f"{target.replace('-', '_')}"] = {
@@ -1039,7 +1042,7 @@ def with_request_id(doc: dict) -> dict:
     components.setdefault("headers", {})["X-Request-Id"] = REQUEST_ID_HEADER
     responses = list(components.get("responses", {}).values())
     for operations in doc.get("paths", {}).values():
-        for method, operation in operations.items():
+        for operation in operations.values():
             if isinstance(operation, dict) and "responses" in operation:
                 responses += [r for r in operation["responses"].values() if "$ref" not in r]
     for response in responses:

@@ -215,7 +215,7 @@ def legal_actions(game_id: str):
     player = body["player"]
     _check_seat(state, player)
     pending = game.pending(state)
-    out = {"pending": pending, "actions": game.legal_actions(state, player)}
+    out: dict[str, object] = {"pending": pending, "actions": game.legal_actions(state, player)}
     constraints = {}
     for entry in pending:
         seat = entry["player"]
