@@ -233,6 +233,9 @@ class Game:
                          description=a.description)
             for t, a in self.actions.items()}
         self.player_setup_spec = shape.Obj({}, dict(self.player_setup_fields))
+        #: decision kind -> how each action type it takes is listed, in order
+        self._listers = {decision: tuple(self._lister(self.actions[kind]) for kind in kinds)
+                         for decision, kinds in self.decisions.items()}
 
     # ------------------------------------------------------------------ meta
     def describe(self) -> dict:
@@ -298,21 +301,30 @@ class Game:
     def actions_for(self, state: dict, player: int) -> list[dict]:
         """The legal actions of ``player``'s pending entry: for each action type
         its decision takes (in ``decisions`` order), the type's ``legal`` list,
-        or its ``candidates`` that pass its ``check``."""
+        or its ``candidates`` that pass its ``check`` (``_listers``)."""
         entry = next(e for e in state["pending"] if e["player"] == player)
         out: list[dict] = []
-        for kind in self.decisions[entry["decision"]]:
-            declared = self.actions[kind]
-            if declared.legal is not None:
-                out.extend(declared.legal(state, entry))
-                continue
-            for action in declared.candidates(state, entry) if declared.candidates else ():
+        for lister in self._listers[entry["decision"]]:
+            out.extend(lister(state, entry))
+        return out
+
+    def _lister(self, declared: Action) -> Lister:
+        """How one action type is listed: its ``legal``, else its ``candidates``
+        filtered by ``check_action``, else nothing (a chance outcome)."""
+        if declared.legal is not None:
+            return declared.legal
+        candidates = declared.candidates
+        if candidates is None:
+            return lambda state, entry: ()
+
+        def checked(state: dict, entry: dict) -> Iterable[dict]:
+            for action in candidates(state, entry):
                 try:
                     self.check_action(state, action)
                 except RuleViolation:
                     continue
-                out.append(action)
-        return out
+                yield action
+        return checked
 
     def check_action(self, state: dict, action: dict) -> None:
         """Raise ``RuleViolation`` unless the pending ``action`` is legal: its
