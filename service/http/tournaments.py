@@ -193,7 +193,7 @@ def game_schemas(games) -> dict[str, dict]:
     state; extra fields allowed.  The choices are named components (a generated client
     makes one class of each); two players and the options a two-player game takes are
     checked by the service (422 ``invalid-tournament`` names the game)."""
-    from service.openapi import camel
+    from service.openapi import camel, options_for_count
 
     def ref(name: str) -> dict:
         return {"$ref": f"#/components/schemas/{name}"}
@@ -203,6 +203,12 @@ def game_schemas(games) -> dict[str, dict]:
         if not game.min_players <= 2 <= game.max_players:
             continue
         name = camel(game.id)
+        # two players, and the options two players may take, as `replay`'s request binds a
+        # count: an if/then beside the typed properties (generated clients ignore it)
+        two: dict = {"players": {"minimum": 2, "maximum": 2, "minItems": 2, "maxItems": 2}}
+        narrowed = options_for_count(game, 2)
+        if narrowed is not None:
+            two["options"] = narrowed
         out[f"{name}TournamentReplay"] = {
             "type": "object", "required": ["game", "setup", "actions"],
             "description": f"A {game.id} game of the match as its replay (two players).",
@@ -210,9 +216,12 @@ def game_schemas(games) -> dict[str, dict]:
                 "game": {"type": "string", "enum": [game.id]},
                 "setup": ref(f"{name}Setup"),
                 "actions": {"type": "array", "maxItems": 20_000, "items": ref(f"{name}Action")},
-                "state": ref(f"{name}State")}}
+                "state": ref(f"{name}State")},
+            "allOf": [{"if": {"required": ["setup"]},
+                       "then": {"properties": {"setup": {"properties": two}}}}]}
         out[f"{name}TournamentResult"] = {
             "type": "object", "required": ["game", "state"],
+            "not": {"required": ["setup", "actions"]},
             "description": f"A {game.id} game of the match as its finished final state, "
                            "signed by this server.",
             "properties": {"game": {"type": "string", "enum": [game.id]},

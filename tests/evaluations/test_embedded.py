@@ -95,7 +95,7 @@ def test_too_many_waiting_is_503_and_kinds_are_listed(make_app):
     kinds = client.get("/v1/evaluations/kinds").json
     assert kinds["backend"] == "embedded"
     assert {k["kind"] for k in kinds["kinds"]} == {
-        "tremble.battle_odds", "tremble.search_risk", "playouts"}
+        "tremble.battle_odds", "tremble.search_risk", "playouts", "suggest"}
     running = []
     for _ in range(2):
         r = client.post("/v1/evaluations", json=_long_playouts())
