@@ -215,13 +215,13 @@ def _search(draft: Draft, action: dict, events: list) -> None:
 
 # ----------------------------------------------------------------- credit (TRE-26)
 def _credits_to_take(state: dict, entry: dict) -> list[dict]:
-    if credit.can_take(typed(state), entry["player"]) is not None:
+    if not credit.may_take(typed(state), entry["player"]):
         return []
     return [{"type": "take_credit", "player": entry["player"]}]
 
 
 def _credits_to_repay(state: dict, entry: dict) -> list[dict]:
-    if credit.can_repay(typed(state), entry["player"]) is not None:
+    if not credit.may_repay(typed(state), entry["player"]):
         return []
     return [{"type": "repay_credit", "player": entry["player"]}]
 

@@ -10,6 +10,8 @@ open to a player whenever the game waits for a decision of theirs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
@@ -21,26 +23,50 @@ POOR_BELOW = 30_000
 MAX_SHIPS = 1
 
 
+def _take_blocker(state: TrembleState, player: int) -> Callable[[], str] | None:
+    """The first rule that stops ``player`` taking a credit now, as the maker of
+    its message (listing asks only whether there is one: no message is built)."""
+    if not state["credit_supply"]:
+        return lambda: N_("no credit card is left")
+    if state["players"][player]["people"] >= POOR_BELOW:
+        return lambda: N_("a credit needs fewer than {poor_below} people", poor_below=POOR_BELOW)
+    if fleet_size(state, player) > MAX_SHIPS:
+        return lambda: N_("a credit needs a fleet of at most {max_ships} ship",
+                          max_ships=MAX_SHIPS)
+    return None
+
+
+def _repay_blocker(state: TrembleState, player: int) -> Callable[[], str] | None:
+    """The first rule that stops ``player`` repaying a credit now (a message maker)."""
+    p = state["players"][player]
+    if not p["credits"]:
+        return lambda: N_("you hold no credit")
+    repay = Catalogue.of_state(state).credit_repay
+    if p["people"] < repay:
+        return lambda: N_("repaying needs {credit_repay} people", credit_repay=repay)
+    return None
+
+
+def may_take(state: TrembleState, player: int) -> bool:
+    """Whether ``player`` may take a credit now (TRE-26)."""
+    return _take_blocker(state, player) is None
+
+
+def may_repay(state: TrembleState, player: int) -> bool:
+    """Whether ``player`` may repay a credit now (TRE-26)."""
+    return _repay_blocker(state, player) is None
+
+
 def can_take(state: TrembleState, player: int) -> str | None:
     """``None`` if ``player`` may take a credit now, else the reason."""
-    if not state["credit_supply"]:
-        return N_("no credit card is left")
-    if state["players"][player]["people"] >= POOR_BELOW:
-        return N_("a credit needs fewer than {poor_below} people", poor_below=POOR_BELOW)
-    if fleet_size(state, player) > MAX_SHIPS:
-        return N_("a credit needs a fleet of at most {max_ships} ship", max_ships=MAX_SHIPS)
-    return None
+    blocker = _take_blocker(state, player)
+    return blocker() if blocker is not None else None
 
 
 def can_repay(state: TrembleState, player: int) -> str | None:
     """``None`` if ``player`` may repay a credit now, else the reason."""
-    p = state["players"][player]
-    if not p["credits"]:
-        return N_("you hold no credit")
-    repay = Catalogue.of_state(state).credit_repay
-    if p["people"] < repay:
-        return N_("repaying needs {credit_repay} people", credit_repay=repay)
-    return None
+    blocker = _repay_blocker(state, player)
+    return blocker() if blocker is not None else None
 
 
 def check_take(state: dict, action: dict) -> None:
