@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, NotRequired, TypedDict, TypeVar, cast
 
+from service.games.state import CommonState
+
 T = TypeVar("T")
 
 
@@ -130,22 +132,8 @@ class PendingEffect(TypedDict):
     triggers: NotRequired[list[Trigger]]
 
 
-class Result(TypedDict):
-    finished: bool
-    winners: list[int]
-    reason: str
-
-
-class KozyabloState(TypedDict):
-    game: str
-    rules_version: str
-    card_set: dict[str, str]
+class KozyabloState(CommonState):
     options: Options
-    chance: dict[str, Any]
-    turn: int
-    phase: str
-    pending: list[dict[str, Any]]
-    result: Result | None
     players: list[Player]
     order: list[int]
     active: int | None

@@ -14,9 +14,10 @@ The phases: ``deal`` → ``trump`` → (``turn_start`` → ``main`` ⇄ ``captur
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, TypedDict
 
 from service.games.draft import Draft
+from service.games.state import CommonState
 
 PHASES = ("deal", "trump", "turn_start", "main", "capture", "over")
 #: the deal (RAI-4) and the trump (RAI-5): no turn yet, nobody can win
@@ -68,23 +69,8 @@ class OwedDraws(TypedDict):
     count: int
 
 
-class Result(TypedDict):
-    finished: bool
-    winners: list[int]
-    reason: str
-    target: NotRequired[int]
-
-
-class RaidersState(TypedDict):
-    game: str
-    rules_version: str
-    card_set: dict[str, str]
+class RaidersState(CommonState):
     options: Options
-    chance: dict[str, Any]
-    turn: int
-    phase: str
-    pending: list[dict[str, Any]]
-    result: Result | None
     players: list[Player]
     first_player: int
     active: int

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict, TypeVar, cast
 
+from service.games.state import CommonState
+
 T = TypeVar("T")
 
 
@@ -114,18 +116,10 @@ class Army(TypedDict):
     loser: Loser | None
 
 
-class TrembleState(TypedDict):
+class TrembleState(CommonState):
     """A whole Tremble state: the common fields and the game's zones."""
 
-    game: str
-    rules_version: str
-    card_set: dict[str, str]
     options: dict[str, object]
-    chance: dict[str, object]
-    turn: int
-    phase: str
-    pending: list[dict]
-    result: dict | None
     players: list[Player]
     tokens: int
     piles: list[Pile]
