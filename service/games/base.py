@@ -234,7 +234,7 @@ class Game:
             for t, a in self.actions.items()}
         self.player_setup_spec = shape.Obj({}, dict(self.player_setup_fields))
         #: decision kind -> how each action type it takes is listed, in order
-        self._listers = {decision: tuple(self._lister(self.actions[kind]) for kind in kinds)
+        self._listers = {decision: tuple((kind, self._lister(self.actions[kind])) for kind in kinds)
                          for decision, kinds in self.decisions.items()}
 
     # ------------------------------------------------------------------ meta
@@ -295,17 +295,27 @@ class Game:
             if who == CHANCE:
                 actions.extend(with_probabilities(self.chance_outcomes(state)))
             else:
-                actions.extend(self.actions_for(state, who))
+                actions.extend(self.actions_for(state, entry))
         return actions
 
-    def actions_for(self, state: dict, player: int) -> list[dict]:
-        """The legal actions of ``player``'s pending entry: for each action type
-        its decision takes (in ``decisions`` order), the type's ``legal`` list,
-        or its ``candidates`` that pass its ``check`` (``_listers``)."""
-        entry = next(e for e in state["pending"] if e["player"] == player)
+    def actions_for(self, state: dict, entry: dict) -> list[dict]:
+        """The legal actions of a player's pending ``entry``: for each action
+        type its decision takes (in ``decisions`` order), the type's ``legal``
+        list, or its ``candidates`` that pass its ``check`` (``_listers``).
+        A game overrides it for a rule about a decision as a whole."""
+        return self.list_decision(state, entry)
+
+    def list_decision(self, state: dict, entry: dict,
+                      listed: Mapping[str, Iterable[dict]] | None = None) -> list[dict]:
+        """``actions_for``'s listing; ``listed``: action types whose legal
+        actions the caller has already computed, used in their place."""
         out: list[dict] = []
-        for lister in self._listers[entry["decision"]]:
-            out.extend(lister(state, entry))
+        if listed is None:
+            for _, lister in self._listers[entry["decision"]]:
+                out.extend(lister(state, entry))
+        else:
+            for kind, lister in self._listers[entry["decision"]]:
+                out.extend(listed[kind] if kind in listed else lister(state, entry))
         return out
 
     def _lister(self, declared: Action) -> Lister:

@@ -72,18 +72,26 @@ def sector_of(state: KozyabloState, source: str) -> str:
 
 def uses(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> list[dict]:
     """Every legal ``use_ability`` action of ``seat`` with one of ``marks``."""
-    out = []
+    by_mark = uses_by_mark(state, cat, seat, marks)
+    return by_mark[marks[0]] if len(marks) == 1 else [u for m in marks for u in by_mark[m]]
+
+
+def uses_by_mark(state: KozyabloState, cat: Catalogue, seat: int,
+                 marks: tuple[str, ...] = ("free", "action")) -> dict[str, list[dict]]:
+    """``uses`` for each of ``marks`` at once (one pass over ``seat``'s sources)."""
+    out: dict[str, list[dict]] = {m: [] for m in marks}
     used = state["used"]
     for pool in (state["units"], state["buildings"]):
         for source, d in pool.items():
             if d["owner"] != seat:
                 continue
             for key, mark, effect in offered(state, cat, source):
-                if mark not in marks or (mark == "free" and f"{source}:{key}" in used):
+                if mark not in out or (mark == "free" and f"{source}:{key}" in used):
                     continue
+                listed = out[mark]
                 for choice in _choices(state, cat, seat, source, key, effect):
-                    out.append({"type": "use_ability", "player": seat, "source": source,
-                                "ability": key, **choice})
+                    listed.append({"type": "use_ability", "player": seat, "source": source,
+                                   "ability": key, **choice})
     return out
 
 

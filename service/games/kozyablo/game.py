@@ -138,19 +138,21 @@ class Kozyablo(Game):
         return setup.reveal_outcomes(typed(state))
 
     # ----------------------------------------------------------- actions
-    def actions_for(self, state: dict, player: int) -> list[dict]:
+    def actions_for(self, state: dict, entry: dict) -> list[dict]:
         """The base listing, but for two rules of the main phase's whole decision:
         the free abilities open it, any number of them before the one action
-        (KOZ-15; ``use_ability``'s lister gives the action abilities), and while
+        (KOZ-15; the action abilities keep their place in ``decisions``), and while
         the capital holds more creatures than its garrison the action can only be
         a move out of it (KOZ-16a)."""
         if state["phase"] != "main":
-            return super().actions_for(state, player)
+            return self.list_decision(state, entry)
+        player = entry["player"]
         typed_state, cat = typed(state), Catalogue.of_state(state)
-        free = abilities.uses(typed_state, cat, player, ("free",))
+        by_mark = abilities.uses_by_mark(typed_state, cat, player)
         if over_garrison(typed_state, cat, player):
-            return free + moves(typed_state, cat, player)
-        return free + super().actions_for(state, player)
+            return by_mark["free"] + moves(typed_state, cat, player)
+        return by_mark["free"] + self.list_decision(state, entry,
+                                                    {"use_ability": by_mark["action"]})
 
     def constraints(self, state: dict, player: int) -> dict | None:
         if state["phase"] == "main" and state["active"] == player:

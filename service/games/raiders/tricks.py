@@ -48,10 +48,10 @@ def target_problem(state: RaidersState, cat: Catalogue, player: int, card: str, 
         return N_("this trick targets a fighter in a capture, and none is in progress")
     if kind == "attacker" and role != "attacker":
         return N_("this trick targets only the attacking fighter")
-    is_capture_guard = capture is not None and guard_of(state, capture["property"]) == target
-    if kind == "guard" and not is_capture_guard:
+    if kind == "guard" and not _guards_capture(state, target):
         return N_("this trick targets only the guard of the property under capture")
-    if kind == "any_fighter_in_capture" and role != "attacker" and not is_capture_guard:
+    if (kind == "any_fighter_in_capture" and role != "attacker"
+            and not _guards_capture(state, target)):
         return N_("this trick targets only the attacker or the guard of the capture")
     if kind == "guarding_fighter" and role != "guard":
         return N_("this trick targets only a fighter that already guards a property")
@@ -67,6 +67,13 @@ def target_problem(state: RaidersState, cat: Catalogue, player: int, card: str, 
     if "not_own" in filters and seat == player:
         return N_("this trick targets only another player's fighter")
     return None
+
+
+def _guards_capture(state: RaidersState, fighter: str) -> bool:
+    """``fighter`` guards the property under capture (asked only when a trick's
+    target kind needs it: it walks the holdings)."""
+    capture = state["capture"]
+    return capture is not None and guard_of(state, capture["property"]) == fighter
 
 
 def change_problem(state: RaidersState, player: int, trick: Trick, target: str | None,
