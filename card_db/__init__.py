@@ -168,6 +168,18 @@ def get(game: str, set_id: str = "reference") -> CardSet:
     return found
 
 
+#: counts ``clear_cache`` calls: what was checked against the loaded sets (the
+#: service's known-valid states, ``service.valid_states``) holds for one generation
+_generation = 0
+
+
 def clear_cache() -> None:
     """Forget loaded sets (tests that point ``CARD_DB_PATH`` elsewhere)."""
+    global _generation
     _cache.clear()
+    _generation += 1
+
+
+def generation() -> int:
+    """How many times the loaded sets were forgotten (``clear_cache``)."""
+    return _generation

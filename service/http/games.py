@@ -2,8 +2,10 @@
 
 No route knows a particular game: each looks the game up in
 ``service.games.registry`` and calls the contract methods of ``Game``.
-Every state in a request goes through ``game.validate_state`` before use;
-the engine never mutates it, and the service keeps nothing between calls.
+Every state in a request goes through ``game.validate_state`` before use,
+once per process for the same state (``service.valid_states``: the digests
+of states already checked or returned by the engine); the engine never
+mutates it, and no game is kept between calls.
 
 Language (``service.i18n``, ``docs/i18n.md``): ``check``'s ``reason`` and every
 problem come in the request's ``Accept-Language`` (``en`` default, ``ru``); the
@@ -17,7 +19,7 @@ from flask import Blueprint, current_app, request
 
 import card_db
 from schemas import envelopes
-from service import signing, transcripts
+from service import signing, transcripts, valid_states
 from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
@@ -57,7 +59,7 @@ def localized_json(payload: dict):
 
 def _valid_state(game: Game, body: dict) -> dict:
     state = signing.accept(body["state"])
-    game.validate_state(state)
+    valid_states.KNOWN.validate(game, state)
     return state
 
 
@@ -196,6 +198,7 @@ def new(game_id: str):
         raise MalformedInput({"seed": [N_("this server draws the seed itself "
                                           "(REFEREE_SERVER_SEEDS): leave `seed` out")]})
     state, events = game.new_game(body["players"], body["options"], body["seed"], body["card_set"])
+    valid_states.KNOWN.remember(game, state)
     out = {"state": signing.sign(state, chain=transcripts.start(transcripts.new_game_id())),
            "events": events}
     if "for_player" in body:
@@ -242,6 +245,7 @@ def apply(game_id: str):
     seat = body.get("for_player")
     _check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
+    valid_states.KNOWN.remember(game, new_state)  # the bot's next request sends it back
     out = {"state": signing.sign(new_state, after=body["state"]), "events": events,
            "outcome": game.score(new_state)}
     if "for_player" in body:
@@ -296,5 +300,6 @@ def replay(game_id: str):
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps
+    valid_states.KNOWN.remember(game, out["state"])
     out["state"] = signing.sign(out["state"], chain=transcripts.replayed(len(body["actions"])))
     return json_response(out)

@@ -18,7 +18,7 @@ from flask import Blueprint
 from marshmallow import Schema, fields, validate
 
 from schemas.envelopes import GameStateField, ObjectField, Outcome, ReplayStep
-from service import signing
+from service import signing, valid_states
 from service.games import registry
 from service.games.chance import CHANCE
 from service.games.errors import MalformedInput, RuleViolation
@@ -58,7 +58,7 @@ def apply_chance(game_id: str):
     game = game_or_404(game_id)
     body = read_envelope(REQUEST)
     state = signing.accept(body["state"])
-    game.validate_state(state)
+    valid_states.KNOWN.validate(game, state)
     steps = []
     for index, action in enumerate(body["outcomes"]):
         if action.get("player") != CHANCE:
@@ -73,6 +73,7 @@ def apply_chance(game_id: str):
             raise MalformedInput({f"outcomes.{index}" + k[len("action"):]: v
                                   for k, v in exc.errors.items()}) from None
         steps.append({"index": index, "events": events})
+    valid_states.KNOWN.remember(game, state)
     return json_response({"state": signing.sign(state, after=body["state"], steps=len(steps)),
                           "events": steps,
                           "outcome": game.score(state)})

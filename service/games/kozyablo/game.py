@@ -207,8 +207,10 @@ class Kozyablo(Game):
         if declared is not None and root["responder"] is None:
             root["declared"] = None
             main = MAIN[declared["type"]]
-            assert main.check is not None
-            turn.carry_out(draft, cat, declared, events, main.check, main.carry)
+            # declared by this very action with no window to open: nothing happened since
+            # its check passed (``declare`` set only ``declared``, which no check reads)
+            recheck = None if declared is action else main.check
+            turn.carry_out(draft, cat, declared, events, recheck, main.carry)
         if root["result"] is not None or root["queue"] \
                 or len(root["order"]) < len(root["players"]):
             return

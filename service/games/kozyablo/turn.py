@@ -118,11 +118,13 @@ def close_window(draft: Draft, responder: int, events: list[dict]) -> None:
 
 
 def carry_out(draft: Draft, cat: Catalogue, action: dict, events: list[dict],
-              check: MainCheck, carry: Carry) -> None:
-    """Do the due main action, unless it became illegal meanwhile (it fizzles);
-    the turn ends unless a combat or an effect's Defender decision goes on."""
+              check: MainCheck | None, carry: Carry) -> None:
+    """Do the due main action, unless it became illegal meanwhile (it fizzles:
+    ``check``, none when nothing happened since it was declared); the turn ends
+    unless a combat or an effect's Defender decision goes on."""
     try:
-        check(draft.root, action)
+        if check is not None:
+            check(draft.root, action)
     except RuleViolation as exc:
         events.append({"type": "action_fizzled", "action": action, "rule": exc.rule,
                        "reason": exc.reason})

@@ -1,0 +1,88 @@
+"""States this process knows to be valid, so a state is checked once, not per request.
+
+Every state a request carries goes through ``Game.validate_state`` (schema,
+card set, options, invariants, pending): 30–80 µs of a mid-game request, the
+largest share after Flask itself.  A bot sends back the state it was just
+given, and asks ``legal-actions`` and then ``apply`` on the same state, so
+most states arrive more than once.  ``ValidStates`` remembers the digest of
+each state that passed validation, and of each state the engine itself
+returned (valid by construction: the contract tests validate every state a
+game produces), and skips the check when the same bytes come again.
+
+The digest is BLAKE2b (128 bits) of the state's orjson encoding *after*
+validation: validation may normalise a state (``1.0`` → ``1``), so an input
+that needed it never matches, and is checked each time.  Keys in another
+order are another digest (a miss, checked again).  A digest is tied to the
+card data loaded (``card_db.generation``) and to the game.  The memory is
+bounded (``SIZE`` digests per process, oldest out first) and per process:
+under gunicorn a state returned by one worker is checked once by the other.
+
+>>> from service.games.registry import get_game
+>>> game = get_game("raiders")
+>>> state, _ = game.new_game(2, seed=1)
+>>> known = ValidStates(size=2)
+>>> known.validate(game, state)    # checked, then remembered
+>>> known.hits, known.misses
+(0, 1)
+>>> known.validate(game, dict(state))  # the same bytes: not checked again
+>>> known.hits, known.misses
+(1, 1)
+>>> known.validate(game, {**state, "turn": -1})
+Traceback (most recent call last):
+...
+service.games.errors.InvalidState: state.turn: must be at least 0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+
+import orjson
+
+import card_db
+from service.games.base import Game
+
+#: digests remembered per process (~50 bytes each with the dict's overhead)
+SIZE = 8192
+
+
+def digest(state: dict) -> bytes:
+    """128-bit BLAKE2b of the state's orjson encoding (key order counts)."""
+    return hashlib.blake2b(orjson.dumps(state), digest_size=16).digest()
+
+
+class ValidStates:
+    """A bounded set of digests of states known to pass ``validate_state``."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._known: dict[tuple[int, str, bytes], None] = {}
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def validate(self, game: Game, state: object) -> None:
+        """``game.validate_state(state)``, unless this state is known valid."""
+        if isinstance(state, dict):
+            try:
+                key = (card_db.generation(), game.id, digest(state))
+            except (TypeError, orjson.JSONEncodeError):  # not JSON data: let validation say so
+                key = None
+            if key is not None and key in self._known:
+                self.hits += 1
+                return
+        game.validate_state(state)
+        self.misses += 1
+        self.remember(game, state)  # type: ignore[arg-type]  # validated: a state dict
+
+    def remember(self, game: Game, state: dict) -> None:
+        """Remember ``state`` as valid: it passed validation, or ``game`` produced it."""
+        key = (card_db.generation(), game.id, digest(state))
+        with self._lock:
+            self._known[key] = None
+            while len(self._known) > self.size:
+                del self._known[next(iter(self._known))]
+
+
+#: the process's one memory (gunicorn forks workers before any request: each has its own)
+KNOWN = ValidStates()
