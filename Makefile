@@ -105,6 +105,10 @@ bench: venv redis-server $(BENCH_STAMP)
 			echo "wrk is missing (sudo apt-get install -y wrk): using the Python loader" >&2; \
 		fi; \
 	fi
+	@if ! command -v valgrind >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "installing valgrind (python -m bench.instructions counts instructions with it)"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q valgrind; \
+	fi
 	$(PY) -m bench
 
 # The load generator of `make load` (issue 6); root installs it, others are told how.

@@ -339,8 +339,12 @@ class Game:
     def check_action(self, state: dict, action: dict) -> None:
         """Raise ``RuleViolation`` unless the pending ``action`` is legal: its
         type must answer the player's pending decision, then its own ``check``."""
-        declared = self.actions[action["type"]]
         entry = next(e for e in state["pending"] if e["player"] == action["player"])
+        self._check_for(state, action, entry)
+
+    def _check_for(self, state: dict, action: dict, entry: dict) -> None:
+        """``check_action`` with the player's pending ``entry`` already found."""
+        declared = self.actions[action["type"]]
         if declared.chance or action["type"] not in self.decisions.get(entry["decision"], ()):
             raise RuleViolation(*self.wrong_decision(state, entry, action))
         if declared.check is not None:
@@ -493,7 +497,7 @@ class Game:
                                     self.impossible_outcome_reason(state, entry, action,
                                                                    outcomes))
             return action
-        self.check_action(state, action)
+        self._check_for(state, action, entry)
         return action
 
     def _settle(self, draft: Draft, events: list[dict]) -> None:

@@ -81,3 +81,28 @@ def test_koz_51_to_53_random_games_with_three_and_four_players():
     assert report["games"] == 42
     assert set(report["finished_by"]) <= {"capture", "destruction", "turn_limit"}
     assert report["finished_by"].get("capture", 0) > 5
+
+
+def test_opposing_sectors_is_has_opposing_cards_for_every_sector():
+    """KOZ-17: the one-pass ``opposing_sectors`` (listing) and ``has_opposing_cards``
+    (one sector) agree on every sector, for every seat, over random positions."""
+    import random
+
+    from service.games.kozyablo.sectors import has_opposing_cards, opposing_sectors
+    from service.games.playout import RandomBot, choose_chance, next_actor
+
+    checked = 0
+    for players, options, seed in setups(16, {"turn_limit": 40}, 700):
+        state, _ = GAME.new_game(players, options, seed)
+        rng, bot = random.Random(seed), RandomBot()
+        while state["result"] is None:
+            for seat in range(len(state["players"])):
+                expected = {sid for sid in state["sectors"]
+                            if has_opposing_cards(state, sid, seat)}
+                assert opposing_sectors(state, seat) == expected
+                checked += 1
+            who = next_actor(state, rng)
+            action = choose_chance(GAME, state, rng) if who == "chance" else \
+                bot.choose(GAME, state, who, rng)
+            state, _ = GAME.apply(state, action)
+    assert checked > 800

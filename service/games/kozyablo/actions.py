@@ -28,6 +28,7 @@ from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.sectors import (
     capital_id,
     garrison_room,
+    garrison_space,
     has_opposing_cards,
     is_capital,
     is_out,
@@ -52,25 +53,29 @@ def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[dict]:
 
     Any other non-empty part of a squad is legal too (see ``constraints``).
     """
-    must = over_garrison(state, cat, seat)
+    space = garrison_space(state, cat, seat)
+    must = 0 if space is None or space >= 0 else -space
     cap = capital_id(state, seat)
     squads: dict[str, list[str]] = {}
     for u, d in state["units"].items():
         if d["owner"] == seat:
             squads.setdefault(d["sector"], []).append(u)
+    sectors = sorted(state["sectors"])
+    capitals = {sid for sid in sectors if is_capital(state, sid)}
     out = []
     for src in sorted(squads):
         if must and src != cap:
             continue
         squad = sorted(squads[src])
         parts = [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
-        for dst in sorted(state["sectors"]):
-            if dst == src or (is_capital(state, src) and is_capital(state, dst)):
+        from_capital = src in capitals
+        for dst in sectors:
+            if dst == src or (from_capital and dst in capitals):
                 continue
             for part in parts:
                 if must and len(part) < must:
                     continue
-                if dst == cap and not garrison_room(state, cat, seat, len(part)):
+                if dst == cap and not (space is None or len(part) <= space):
                     continue
                 out.append({"type": "move", "player": seat, "from": src, "to": dst,
                             "units": part})

@@ -23,7 +23,7 @@ from service.games.kozyablo.sectors import (
     controlled_sectors,
     enemy_creature_in_capital,
     garrison_room,
-    has_opposing_cards,
+    opposing_sectors,
     production,
 )
 from service.games.kozyablo.state import KozyabloState, typed
@@ -84,14 +84,9 @@ def creature_sectors(state: KozyabloState, cat: Catalogue, seat: int) -> list[st
     own_ok = garrison_room(state, cat, seat, 1)
     if enemy_creature_in_capital(state, seat):
         return [cap] if own_ok else []
-    out = []
-    for sid in state["sectors"]:
-        if sid == cap:
-            if own_ok and not has_opposing_cards(state, sid, seat):
-                out.append(sid)
-        elif not has_opposing_cards(state, sid, seat):
-            out.append(sid)
-    return sorted(out)
+    opposed = opposing_sectors(state, seat)
+    return sorted(sid for sid in state["sectors"]
+                  if sid not in opposed and (own_ok or sid != cap))
 
 
 def _heroes_for(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[str]:

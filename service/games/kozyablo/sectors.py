@@ -93,29 +93,41 @@ def has_opposing_cards(state: KozyabloState, sector: str, seat: int) -> bool:
     return False
 
 
+def opposing_sectors(state: KozyabloState, seat: int) -> set[str]:
+    """Every sector for which ``has_opposing_cards`` holds, in one pass (a listing
+    asks it of every sector; ``tests/kozyablo`` hold the two to each other)."""
+    out = {sid for sid, sec in state["sectors"].items()
+           if sec["kind"] == "capital" and sec["owner"] != seat}
+    for pool in (state["units"], state["buildings"]):
+        out.update(d["sector"] for d in pool.values() if d["owner"] != seat)
+    return out
+
+
 def enemy_creature_in_capital(state: KozyabloState, seat: int) -> bool:
     """KOZ-23: an opposing creature stands in ``seat``'s capital."""
     cap = capital_id(state, seat)
     return any(d["sector"] == cap and d["owner"] != seat for d in state["units"].values())
 
 
-def garrison_room(state: KozyabloState, cat: Catalogue, seat: int, adding: int) -> bool:
-    """KOZ-16a: may ``adding`` more of ``seat``'s creatures stand in their capital?
-
-    The limit does not apply while opposing cards are in the capital.
-    """
+def garrison_space(state: KozyabloState, cat: Catalogue, seat: int) -> int | None:
+    """KOZ-16a: how many more of ``seat``'s creatures their capital may take now;
+    ``None``: no limit, while opposing cards are in the capital."""
     cap = capital_id(state, seat)
     if has_opposing_cards(state, cap, seat):
-        return True
-    limit = cat.capitals[face(cap)]["garrison"]
-    return len(units_in(state, cap, seat)) + adding <= limit
+        return None
+    return cat.capitals[face(cap)]["garrison"] - len(units_in(state, cap, seat))
+
+
+def garrison_room(state: KozyabloState, cat: Catalogue, seat: int, adding: int) -> bool:
+    """KOZ-16a: may ``adding`` more of ``seat``'s creatures stand in their capital?"""
+    space = garrison_space(state, cat, seat)
+    return space is None or adding <= space
 
 
 def over_garrison(state: KozyabloState, cat: Catalogue, seat: int) -> int:
     """How many creatures ``seat`` must move out of their capital now (KOZ-16a)."""
-    cap = capital_id(state, seat)
-    over = len(units_in(state, cap, seat)) - cat.capitals[face(cap)]["garrison"]
-    return 0 if over <= 0 or has_opposing_cards(state, cap, seat) else over
+    space = garrison_space(state, cat, seat)
+    return 0 if space is None or space >= 0 else -space
 
 
 def update_control(draft: Draft, events: list[dict]) -> None:
