@@ -128,7 +128,8 @@ def collect(rows: list[dict], games: list[str], budgets: list[int], fixed: int,
             tuning: dict | None, seconds: float) -> dict:
     """The result of played games (``rows``) per game and budget."""
     defaults = {"exploration": ismcts.EXPLORATION, "rollout": "per game",
-                "rollout_policies": ismcts.ROLLOUT_POLICIES,
+                "rollout_policies": {g: get_game(g).search_rollout for g in games
+                                     if get_game(g).search_rollout != "random"},
                 "rollout_depth": ismcts.ROLLOUT_DEPTH, "widening": ismcts.WIDENING}
     out: dict = {"fixed_budget": fixed, "tuning": {**defaults, **(tuning or {})},
                  "budgets": budgets, "goal": GOAL, "seconds": round(seconds, 1), "games": {}}

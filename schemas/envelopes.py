@@ -114,6 +114,12 @@ def _for_player(what: str, rest: str) -> shape.Spec:
 _FOR_HOST = "The full `state` and `events` are still returned, for the host."
 
 
+def _sync_params() -> shape.Spec:
+    from service.evaluations.suggest import SYNC_PARAMS  # the search's own declaration
+
+    return SYNC_PARAMS
+
+
 STATE = shape.Ref("GameState", _OBJECT, "A full game state.")
 ACTION = shape.Ref("Action", _OBJECT, "An action object, as `legal-actions` lists it.")
 
@@ -165,8 +171,14 @@ REPLAY = Envelope("ReplayRequest", shape.Obj({
     "card it may not see before or after that step replaced by `\"hidden\"`, as `apply` does)",
     "The full answer is still returned.")}))
 
+SUGGEST = Envelope("SuggestRequest", shape.Obj({
+    "state": STATE,
+    "params": _sync_params(),
+}))
+
 #: every request envelope by component name (``service.openapi`` documents them)
-REQUESTS = {e.name: e for e in (SETUP, NEW, LEGAL_ACTIONS, APPLY, CHECK, SCORE, VIEW, REPLAY)}
+REQUESTS = {e.name: e for e in (SETUP, NEW, LEGAL_ACTIONS, APPLY, CHECK, SCORE, VIEW, REPLAY,
+                                SUGGEST)}
 
 
 class Setup(Schema):
@@ -284,6 +296,44 @@ class ReplayResponse(_Response):
     events_for_player = fields.List(fields.Nested(ReplayStep), metadata={
         "description": "With `for_player`: `events` with every card that seat may not see "
                        "(before or after each step) replaced by `\"hidden\"`."})
+
+
+class RankedAction(_Response):
+    action = fields.Raw(required=True, metadata=_ref("Action"))
+    visits = fields.Integer(required=True, metadata={
+        "description": "Search iterations that began with this action."})
+    mean = fields.Float(required=True, allow_none=True, metadata={
+        "description": "Its mean result for the player: 1 a win, 0 a loss, ½ a shared win (an "
+                       "unfinished rollout is rated by the position); `null`: never tried."})
+    ci95 = fields.List(fields.Float(), required=True, allow_none=True, metadata={
+        "description": "95% interval of `mean`, clipped to [0, 1]; `null`: never tried.",
+        "minItems": 2, "maxItems": 2})
+
+
+class LineStep(_Response):
+    action = fields.Raw(required=True, metadata=_ref("Action"))
+    visits = fields.Integer(required=True)
+
+
+class SuggestResponse(_Response):
+    """The player's legal actions ranked by the search (most visited first)."""
+
+    game = fields.String(required=True)
+    player = fields.Integer(required=True)
+    iterations = fields.Integer(required=True, metadata={"description": "Iterations searched."})
+    best = fields.Raw(required=True, allow_none=True, metadata={
+        "description": "The most visited action (`null` only if none was tried).",
+        "anyOf": [{"$ref": "#/components/schemas/Action"}, {"type": "null"}]})
+    actions = fields.List(fields.Nested(RankedAction), required=True, metadata={
+        "description": "Every legal action of the player, most visited first."})
+    principal_line = fields.List(fields.Nested(LineStep), required=True, metadata={
+        "description": "`best`, then the most visited reply at each step below it (any "
+                       "player's decision; chance left out)."})
+    cpu_ms = fields.Float(required=True, allow_none=True, metadata={
+        "description": "CPU time the search took."})
+    seed = fields.Integer(required=True, metadata={
+        "description": "The search's seed: the same request with it and an iteration budget "
+                       "gives the same answer."})
 
 
 class Title(_Response):

@@ -47,9 +47,7 @@ from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import random
-import re
 import sys
 
 import yaml
@@ -65,7 +63,6 @@ from service.games.chance import CHANCE
 from service.games.errors import InvalidOptions
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
-from service.games.tremble.missions import CITY_TYPES
 from service.problems import PROBLEM_MIME
 
 #: ``info.version``: the package version (pyproject.toml), one number for both
@@ -117,6 +114,7 @@ ENVELOPES = (  # nested schemas first: apispec registers them by name on first u
     "NewRequest", "NewResponse", "LegalActionsRequest", "LegalActionsResponse",
     "ApplyRequest", "ApplyResponse", "CheckRequest", "CheckResponse", "ScoreRequest",
     "ViewRequest", "ViewResponse", "ReplayRequest", "ReplayResponse",
+    "RankedAction", "LineStep", "SuggestRequest", "SuggestResponse",
     "GameList", "CardsResponse", "Health", "Ready", "Problem",
 )
 
@@ -171,8 +169,6 @@ def body(schema: str, example: dict | None = None) -> dict:
     return {"required": True, "content": {JSON: media}}
 
 
-#: a player setup needs exactly one of these fields (KOZ-1: a deck, or a reference race)
-SETUP_ONE_OF = {"kozyablo": ("deck", "race")}
 GAME_PARAM = "game"  # the parameter component, by name
 POST_ERRORS = (400, 404, 405, 413, 415, 429, 500)
 #: routes that take a state: a bad signature → 403 (``service.signing``)
@@ -247,10 +243,10 @@ def game_components(spec: APISpec, game: Game) -> None:
             t: f"#/components/schemas/{name}{camel(t)}Action" for t in game.action_specs}}})
     setup = game.player_setup_spec.schema()
     setup["description"] = f"One {game.id} player's setup in `new` (instead of a player count)."
-    if game.id in SETUP_ONE_OF:
-        setup["oneOf"] = [{"required": [field]} for field in SETUP_ONE_OF[game.id]]
+    if game.player_setup_one_of:
+        setup["oneOf"] = [{"required": [field]} for field in game.player_setup_one_of]
         setup["description"] += " Exactly one of: " + ", ".join(
-            f"`{f}`" for f in SETUP_ONE_OF[game.id]) + "."
+            f"`{f}`" for f in game.player_setup_one_of) + "."
     spec.components.schema(f"{name}PlayerSetup", setup)
     known = sorted({*game.event_types, "chance"})
     spec.components.schema(f"{name}EventType", {
@@ -393,6 +389,14 @@ def _core_paths(spec: APISpec) -> None:
         "The state as one player may see it", "Other players' hidden cards become counts or "
         "opaque ids; the random state is removed. `player: null` is a spectator.",
         "ViewRequest", "ViewResponse", "The player's view.", STATE_ERRORS))
+    spec.path("/v1/games/{game}/suggest", operations=_post(
+        "Rank a player's actions now (a search of at most 200 ms)",
+        "Information-set MCTS over determinizations of `params.player`'s view (it never "
+        "peeks): every legal action of that player with its visits, mean result and 95% "
+        "interval, the best action and its principal line. At most 200 ms and 2,000 "
+        "iterations (64 by default); larger budgets, fanned out on workers: the `suggest` "
+        "evaluation (`POST /v1/evaluations`).", "SuggestRequest", "SuggestResponse",
+        "The ranked actions.", STATE_ERRORS))
     spec.path("/v1/games/{game}/replay", operations=_post(
         "Replay a recorded game", "Setup + actions → the final state, outcome and per-step events; "
         "or 422 with the `index` of the first illegal action and its `rule`.",
@@ -440,11 +444,14 @@ GAME_OPERATIONS = {
              "The player's view.", STATE_ERRORS),
     "replay": ("Replay a recorded {title} game", "ReplayRequest", "ReplayResponse",
                "The replayed game.", (422,)),
+    "suggest": ("Rank a {title} player's actions now", "SuggestRequest", "SuggestResponse",
+                "The ranked actions.", STATE_ERRORS),
 }
 #: generic component → the suffix of its per-game counterpart (``Raiders`` + suffix)
 GENERIC_NAMES = {"GameState": "State", "Action": "Action", "Event": "Event",
                  "PlayerSetup": "PlayerSetup", "Outcome": "Outcome",
-                 "PlayerScore": "PlayerScore", "ReplayStep": "ReplayStep", "Setup": "Setup"}
+                 "PlayerScore": "PlayerScore", "ReplayStep": "ReplayStep", "Setup": "Setup",
+                 "RankedAction": "RankedAction", "LineStep": "LineStep"}
 #: responses that do not depend on the game
 SHARED_RESPONSES = ("CheckResponse", "ViewResponse")
 #: seeded mid-game examples: a fixed seed and a fixed number of random legal actions
@@ -625,7 +632,18 @@ def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
         "score": ({"state": state}, game.score(state)),
         "view": ({"state": state, "player": 0}, {"view": game.view(state, 0)}),
         "replay": ({"setup": setup, "actions": actions}, replayed),
+        **({"suggest": _suggest_example(game, state)} if game.searchable else {}),
     }
+
+
+def _suggest_example(game: Game, state: dict) -> tuple[dict, dict]:
+    """A ``suggest`` request on the example state and its answer: an iteration budget
+    and a seed (the same answer every time), its CPU time left out (``null``)."""
+    from service.evaluations.suggest import suggest_now
+
+    player = next(p["player"] for p in game.pending(state) if p["player"] != CHANCE)
+    request = {"state": state, "params": {"player": player, "iterations": 16, "seed": 7}}
+    return request, {**suggest_now(game, state, request["params"]), "cpu_ms": None}
 
 
 def _player_score(game: Game, scores: list[dict]) -> dict:
@@ -697,11 +715,13 @@ def typed_game(doc: dict, game: Game) -> None:
                                     max_steps=20_000)
     schemas[f"{name}PlayerScore"] = _player_score(
         game, examples["score"][1]["scores"] + game.score(finished)["scores"])
-    for generic in ("Outcome", "ReplayStep"):
+    for generic in ("Outcome", "ReplayStep", "RankedAction", "LineStep"):
         schemas[f"{name}{generic}"] = _retarget(schemas[generic], name)
 
     title = game.title["en"] if isinstance(game.title, dict) else str(game.title)
     for verb, (summary, request, response, ok_text, extra) in GAME_OPERATIONS.items():
+        if verb not in examples:  # suggest, of a game without ``determinize``
+            continue
         req = _retarget(schemas[request], name)
         if request == "NewRequest" or request == "ReplayRequest":
             for key in ("players", "options", "seed", "card_set"):
@@ -832,35 +852,6 @@ def _cards_paths(doc: dict, games: list[Game]) -> None:
     doc["paths"] = {**typed, **doc["paths"]}
 
 
-def _odds_request(doc: dict) -> None:
-    """``OddsRequest``: `strengths`, or `fleets` with `city` — never both (a ``oneOf``)."""
-    schema = doc["components"]["schemas"].get("OddsRequest")
-    if not schema or "fleets" not in schema.get("properties", {}):
-        return
-    props = dict(schema["properties"])
-    if "card_set" in props:
-        props["card_set"] = {**props["card_set"], "enum": card_db.available("tremble")}
-    reference = card_db.get("tremble", "reference").data
-    ships = "|".join(re.escape(ship["id"]) for ship in reference.get("ships", []))
-    if ships and "fleets" in props:  # a design id, or an instance id (`S-X#2`)
-        fleet = dict(props["fleets"]["items"])
-        fleet["items"] = {"type": "string", "pattern": f"^({ships})(#[0-9]+)?$"}
-        props["fleets"] = {**props["fleets"], "items": fleet}
-    if "city" in props:
-        props["city"] = {**props["city"], "enum": [
-            *CITY_TYPES, *(city["id"] for city in reference.get("cities", []))]}
-    common = {k: v for k, v in props.items() if k not in ("strengths", "fleets", "city", "card_set")}
-    doc["components"]["schemas"]["OddsRequest"] = {
-        "description": "The fighters' strengths, or the fleets attacking a city (their "
-                       "strengths are worked out from the card set): exactly one of the two.",
-        "oneOf": [
-            {"title": "ByStrengths", "type": "object", "additionalProperties": False,
-             "required": ["strengths"], "properties": {"strengths": props["strengths"], **common}},
-            {"title": "ByFleets", "type": "object", "additionalProperties": False,
-             "required": ["fleets", "city"], "properties": {
-                 k: props[k] for k in ("fleets", "city", "card_set") if k in props} | common}]}
-
-
 def _evaluation_request(doc: dict, games: list[Game]) -> None:
     """``EvaluationRequest``: one schema per kind (its ``kind``, its games, its own inputs
     and params), so a request mixing two kinds' inputs is outside the document."""
@@ -939,26 +930,6 @@ def _get_examples(doc: dict, games: list[Game]) -> None:
     answer("/healthz", {"status": "ok"})
     answer("/readyz", {"status": "ready", "checks": {"card_data": "ok",
                                                     "redis": "not configured"}})
-    deck_path = "/v1/games/kozyablo/decks/validate"
-    if deck_path in doc["paths"]:  # the answer to its request example, as the route gives it
-        from service.games.kozyablo.cards import Catalogue
-        from service.games.kozyablo.deck import validate_deck
-
-        operation = doc["paths"][deck_path]["post"]
-        deck = operation["requestBody"]["content"][JSON]["example"]["deck"]
-        cat = Catalogue.of(card_db.get("kozyablo", "reference"))
-        violations = validate_deck(cat, deck)
-        capital = cat.capitals.get(deck["capital"])
-        operation["responses"]["200"]["content"][JSON]["example"] = json.loads(json.dumps({
-            "valid": not violations, "violations": violations, "card_count": len(deck["cards"]),
-            "race": capital["race"] if capital else None}, default=str))  # lazy texts → str
-    odds_path = "/v1/games/tremble/odds"
-    if odds_path in doc["paths"]:
-        from service.evaluations.battle import odds_result
-
-        operation = doc["paths"][odds_path]["post"]
-        operation["responses"]["200"]["content"][JSON]["example"] = json.loads(json.dumps(
-            odds_result(operation["requestBody"]["content"][JSON]["example"]), default=str))
     for path, game in [("/v1/games/{game}/cards", games[0]),
                        *((f"/v1/games/{g.id}/cards", g) for g in games)]:
         q, example = _cards_example(game)
@@ -978,12 +949,13 @@ def finish(doc: dict, games: list[Game]) -> dict:
         doc["components"]["parameters"]["game"]["example"] = games[0].id
     for verb in GAME_OPERATIONS:
         operation = doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]
-        if games:
+        shown = next((g for g in games if f"/v1/games/{g.id}/{verb}" in doc["paths"]), None)
+        if shown is not None:
             operation["parameters"] = [  # inline, so tools read the example of {game}
-                {**doc["components"]["parameters"]["game"], "example": games[0].id}
+                {**doc["components"]["parameters"]["game"], "example": shown.id}
                 if p == {"$ref": "#/components/parameters/game"} else p
                 for p in operation.get("parameters", [])]
-            typed = doc["paths"][f"/v1/games/{games[0].id}/{verb}"]["post"]
+            typed = doc["paths"][f"/v1/games/{shown.id}/{verb}"]["post"]
             operation["requestBody"]["content"][JSON]["example"] = \
                 typed["requestBody"]["content"][JSON]["example"]
             operation["responses"]["200"]["content"][JSON]["example"] = \
@@ -997,7 +969,6 @@ def finish(doc: dict, games: list[Game]) -> dict:
             if isinstance(operation, dict) and "responses" in operation:
                 operation.setdefault("operationId", operation_id(method, path))
     _links(doc, games)
-    _odds_request(doc)
     _evaluation_request(doc, games)
     _cards_paths(doc, games)
     _get_examples(doc, games)

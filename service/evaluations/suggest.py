@@ -16,7 +16,8 @@ rollout is rated by the game's position value) and a 95% interval, the
 and the CPU time spent.
 
 ``suggest_now`` is the synchronous form (``POST /v1/games/{game}/suggest``):
-one in-process search capped at ``SYNC_MAX_MILLISECONDS``.
+one in-process search capped at ``SYNC_MAX_MILLISECONDS`` and
+``SYNC_MAX_ITERATIONS``, for a bot that needs a move now.
 """
 
 from __future__ import annotations
@@ -28,28 +29,26 @@ from typing import Any
 from service.evaluations.kinds import Kind, Progress, register
 from service.evaluations.playouts import playout_seed
 from service.games import ismcts, shape
-from service.games.base import MAX_SEED
+from service.games.base import MAX_SEED, Game
 from service.games.errors import MalformedInput
+from service.games.messages import N_
 from service.games.registry import get_game
 
 MAX_ITERATIONS = 100_000
 DEFAULT_ITERATIONS = 1000
-#: the synchronous form: at most this long, this many iterations
+#: the synchronous form: at most this long, this many iterations (64 by default)
 SYNC_MAX_MILLISECONDS = 200
+SYNC_MAX_ITERATIONS = 2000
 SYNC_DEFAULT_ITERATIONS = 64
 MAX_WORK_SECONDS = 1800
 CHUNK_SECONDS = 1.0
 MAX_CHUNKS = 64
-#: seconds per iteration with the default tuning (random rollouts), measured
-#: on this machine over the positions of 2-player greedy games
-#: (``bench/strength.py``); unknown games use the default
-#: (0.7, 0.6 and 1.4 ms measured, rounded up for a loaded machine)
-ITERATION_SECONDS: dict[str, float] = {"raiders": 0.001, "tremble": 0.001, "kozyablo": 0.002}
-DEFAULT_ITERATION_SECONDS = 0.002
 
 
 def cost_of(game: str) -> float:
-    return ITERATION_SECONDS.get(game, DEFAULT_ITERATION_SECONDS)
+    """Seconds per iteration: the game's ``search_iteration_seconds`` (measured over
+    the positions of 2-player greedy games, ``bench/strength.py``, rounded up)."""
+    return get_game(game).search_iteration_seconds
 
 
 SEARCH_PARAMS: dict[str, shape.Spec] = {
@@ -76,7 +75,7 @@ def _tuning(params: dict) -> dict:
     ``shape`` has no number spec)."""
     c = params.get("exploration", ismcts.EXPLORATION)
     if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c <= 10:
-        raise MalformedInput({"params.exploration": ["must be a number from 0 to 10"]})
+        raise MalformedInput({"params.exploration": [N_("must be a number from 0 to 10")]})
     return {k: params[k] for k in ("exploration", "rollout", "rollout_depth", "widening")
             if k in params}
 
@@ -86,19 +85,25 @@ def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:
     must have a decision pending."""
     game = get_game(game_id)
     if "state" not in request:
-        raise MalformedInput({"state": ["missing required field: the game state to search"]})
+        raise MalformedInput({"state": [N_("missing required field: the game state to search")]})
     state = request["state"]
     game.validate_state(state)
-    params = request.get("params") or {}
+    return game, state, deciding_player(state, request.get("params") or {})
+
+
+def deciding_player(state: dict, params: dict) -> int:
+    """``params.player``, once sure it is a seat of ``state`` with a decision pending."""
     if "player" not in params:
-        raise MalformedInput({"params.player": ["missing: whose decision to rank"]})
+        raise MalformedInput({"params.player": [N_("missing: whose decision to rank")]})
     player = params["player"]
     seats = len(state["players"])
     if player >= seats:
-        raise MalformedInput({"params.player": [f"must be a seat from 0 to {seats - 1}"]})
+        raise MalformedInput({"params.player": [N_("must be a seat from 0 to {last}",
+                                                   last=seats - 1)]})
     if not any(p["player"] == player for p in state["pending"]):
-        raise MalformedInput({"params.player": [f"player {player} has no decision to make now"]})
-    return game, state, player
+        raise MalformedInput({"params.player": [N_("player {player} has no decision to make "
+                                                   "now", player=player)]})
+    return player
 
 
 class Suggest(Kind):
@@ -167,21 +172,22 @@ class Suggest(Kind):
         return {**ismcts.summarize(ismcts.merge(*partials)), "seed": plan["seed"]}
 
 
-def suggest_now(game_id: str, body: Any) -> dict:
-    """The synchronous suggestion: ``body`` is ``{state, params}`` with the
-    ``suggest`` params but ``chunk_size``, plus ``milliseconds`` (≤
-    ``SYNC_MAX_MILLISECONDS``); ``iterations`` defaults to
-    ``SYNC_DEFAULT_ITERATIONS``; the search stops at whichever comes first."""
-    if not isinstance(body, dict):
-        raise MalformedInput({"body": ["must be a JSON object"]})
-    spec = shape.Obj({}, {**SEARCH_PARAMS,
-                          "iterations": shape.Int(minimum=1, maximum=MAX_ITERATIONS),
-                          "milliseconds": shape.Int(minimum=1, maximum=SYNC_MAX_MILLISECONDS)})
-    params = body.get("params") or {}
-    errors = shape.check(spec, params, "params")
-    if errors:
-        raise MalformedInput(errors)
-    game, state, player = _position(game_id, body)
+#: the parameters of the synchronous form (``POST /v1/games/{game}/suggest``)
+SYNC_PARAMS = shape.Obj({"player": SEARCH_PARAMS["player"]}, {
+    **{k: v for k, v in SEARCH_PARAMS.items() if k != "player"},
+    "iterations": shape.Int(minimum=1, maximum=SYNC_MAX_ITERATIONS, description=(
+        f"search iterations (default {SYNC_DEFAULT_ITERATIONS}); with `milliseconds`, "
+        "whichever ends first; an iteration budget alone is the same answer for a seed")),
+    "milliseconds": shape.Int(minimum=1, maximum=SYNC_MAX_MILLISECONDS, description=(
+        f"CPU time budget (default and most: {SYNC_MAX_MILLISECONDS})")),
+}, description="Whose decision to rank, the budget and the search's tuning.")
+
+
+def suggest_now(game: Game, state: dict, params: dict) -> dict:
+    """The synchronous suggestion on a validated ``state`` with ``SYNC_PARAMS``:
+    one in-process search, ended by ``iterations`` or ``milliseconds``,
+    whichever comes first."""
+    player = deciding_player(state, params)
     seed = params.get("seed")
     if seed is None:
         seed = secrets.randbits(63)

@@ -23,11 +23,11 @@ tree, each choosing by its own results (max-n); chance is sampled — in
 ``server`` mode by the determinization's fresh seed inside ``apply``, in
 ``table`` mode with the listed weights.  Below the tree a rollout policy
 (``random`` or ``greedy``, ``service.games.bots``; per game
-``ROLLOUT_POLICIES``, else random) plays at most
+``Game.search_rollout``) plays at most
 ``rollout_depth`` more actions; then a finished game scores 1 per winner
 (shared wins split), and an unfinished one is rated by the game's position
 value (the greedy bot's heuristic: a lead over the best opponent) squashed
-to a result in (0, 1) by a logistic curve of scale ``VALUE_SCALES[game]``.
+to a result in (0, 1) by a logistic curve of scale ``Game.search_value_scale``.
 
 Statistics are plain JSON that *sum*: ``merge(a, b)`` of two independent
 searches (root parallelism: chunks with their own seeds) has the format of
@@ -75,17 +75,7 @@ WIDENING = 1.0
 ROLLOUT_WIDTH = 8
 #: tree nodes below the root action kept in the statistics (for the line)
 LINE_DEPTH = 4
-#: game id -> the position-value lead that counts as a 73 % result (logistic:
-#: 1 / (1 + e^-1)), picked from the heuristics' units, not tuned: 2 money or
-#: 2 capital life (×10 in those heuristics), 40,000 people in Tremble
-VALUE_SCALES: dict[str, float] = {"raiders": 20.0, "kozyablo": 20.0, "tremble": 40000.0}
-DEFAULT_VALUE_SCALE = 10.0
 ROLLOUT_BOTS = ("greedy", "random")
-#: game id -> its rollout policy where not ``random`` (measured, 32 iterations
-#: against the greedy bot: Tremble 77.0% with greedy rollouts over 100 games
-#: against 68.0% with random ones over 200; a greedy Raiders rollout step
-#: costs ~3 ms, too slow for a 200 ms answer)
-ROLLOUT_POLICIES: dict[str, str] = {"tremble": "greedy"}
 PROGRESS_EVERY = 8
 Z95 = 1.959963984540054
 
@@ -298,11 +288,11 @@ def search(game: Game, state: dict, player: int, *, seed: int, iterations: int |
     if iterations is None and milliseconds is None:
         raise ValueError("give iterations, milliseconds or both")
     if rollout is None:
-        rollout = ROLLOUT_POLICIES.get(game.id, "random")
+        rollout = game.search_rollout
     if rollout not in ROLLOUT_BOTS:
         raise ValueError(f"rollout is one of {ROLLOUT_BOTS}")
     rng = random.Random(seed)
-    scale = value_scale or VALUE_SCALES.get(game.id, DEFAULT_VALUE_SCALE)
+    scale = value_scale or game.search_value_scale
     engine = _Search(game, player, rng, exploration, rollout, rollout_depth, rollout_width,
                      scale, widening)
     root = _Node(None, -1)

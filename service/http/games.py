@@ -20,6 +20,7 @@ from flask import Blueprint, current_app, request
 import card_db
 from schemas import envelopes
 from service import signing, transcripts, valid_states
+from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
@@ -35,6 +36,7 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
 NEW, LEGAL_ACTIONS, APPLY = envelopes.NEW, envelopes.LEGAL_ACTIONS, envelopes.APPLY
 CHECK, SCORE, VIEW, REPLAY = envelopes.CHECK, envelopes.SCORE, envelopes.VIEW, envelopes.REPLAY
+SUGGEST = envelopes.SUGGEST
 
 #: query parameters of ``/cards`` that are not card-field filters
 CARD_QUERY_KEYS = ("set", "q")
@@ -280,6 +282,20 @@ def view(game_id: str):
     state = _valid_state(game, body)
     _check_seat(state, body["player"])
     return json_response({"view": game.view(state, body["player"])})
+
+
+@bp.post("/<game_id>/suggest")
+def suggest(game_id: str):
+    """``{state, params: {player, iterations?, milliseconds?, seed?, …}}`` → the player's
+    legal actions ranked by a search of at most 200 ms (``service.evaluations.suggest``;
+    larger budgets: the ``suggest`` evaluation)."""
+    game = game_or_404(game_id)
+    if not game.searchable:
+        raise ProblemError(404, "not-found", "Not found", N_(
+            "{game} offers no suggestions: it does not implement determinize", game=game.id))
+    body = read_envelope(SUGGEST)
+    state = _valid_state(game, body)
+    return json_response(suggest_now(game, state, body["params"]))
 
 
 @bp.post("/<game_id>/replay")

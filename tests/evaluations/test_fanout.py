@@ -197,3 +197,34 @@ def test_surviving_worker_reaps_a_dead_one_without_any_poll(make_app, workers):
     status = client.get(location).json
     assert status["status"] == "finished"
     assert [i["worker"] for i in status["incidents"]] == ["w1"], status["incidents"]
+
+
+def test_suggest_fans_out_over_two_workers_and_matches_in_process(make_app, workers,
+                                                                   embedded_result):
+    """Issue 15: a large ``suggest`` budget is root-parallel on RQ — both workers
+    search chunks (independent determinizations), and the summed root statistics
+    rank the actions exactly as one in-process search of the same request does."""
+    from tests.evaluations.test_suggest import position
+
+    state, player = position("raiders")
+    body = {"game": "raiders", "kind": "suggest", "state": state,
+            "params": {"player": player, "seed": 5, "iterations": 96, "chunk_size": 8,
+                       "rollout_depth": 2}}
+    client = make_app(workers.url).test_client()
+    workers.start("w1")
+    workers.start("w2")
+    workers.wait_registered(2)
+    r = client.post("/v1/evaluations", json=body)
+    assert r.status_code == 202 and r.json["chunks"] == 12, r.json
+    status = poll(client, r.headers["Location"], timeout=90)
+    assert status["status"] == "finished" and status["incidents"] == [], status
+    names = {j.worker_name for j in chunk_jobs(workers.url, status["id"], 12)}
+    assert names == {"w1", "w2"}, names
+    result, alone = status["result"], embedded_result(body)
+    assert result["iterations"] == 96 == sum(a["visits"] for a in result["actions"])
+    listed = get_game("raiders").legal_actions(state, player)
+    assert sorted(map(repr, (a["action"] for a in result["actions"]))) == \
+        sorted(map(repr, listed))
+    drop = {"cpu_ms"}
+    assert {k: v for k, v in result.items() if k not in drop} == \
+        {k: v for k, v in alone.items() if k not in drop}

