@@ -395,8 +395,9 @@ def _core_paths(spec: APISpec) -> None:
         "peeks): every legal action of that player with its visits, mean result and 95% "
         "interval, the best action and its principal line. At most 200 ms and 2,000 "
         "iterations (64 by default); larger budgets, fanned out on workers: the `suggest` "
-        "evaluation (`POST /v1/evaluations`).", "SuggestRequest", "SuggestResponse",
-        "The ranked actions.", STATE_ERRORS))
+        "evaluation (`POST /v1/evaluations`). A `params.player` with no decision pending → "
+        "422 citing the turn order's clause, as an action out of turn.", "SuggestRequest",
+        "SuggestResponse", "The ranked actions.", (422, *STATE_ERRORS)))
     spec.path("/v1/games/{game}/replay", operations=_post(
         "Replay a recorded game", "Setup + actions → the final state, outcome and per-step events; "
         "or 422 with the `index` of the first illegal action and its `rule`.",
@@ -445,7 +446,7 @@ GAME_OPERATIONS = {
     "replay": ("Replay a recorded {title} game", "ReplayRequest", "ReplayResponse",
                "The replayed game.", (422,)),
     "suggest": ("Rank a {title} player's actions now", "SuggestRequest", "SuggestResponse",
-                "The ranked actions.", STATE_ERRORS),
+                "The ranked actions.", (422, *STATE_ERRORS)),
 }
 #: generic component → the suffix of its per-game counterpart (``Raiders`` + suffix)
 GENERIC_NAMES = {"GameState": "State", "Action": "Action", "Event": "Event",
@@ -674,11 +675,13 @@ _COUNTS = {
     "legal-actions": (("state", "players"), (("player",),), None),
     "apply": (("state", "players"), (("for_player",),), None),
     "view": (("state", "players"), (("player",),), None),
+    "suggest": (("state", "players"), (("params", "player"),), None),
 }
 
 
 def _narrow_seats(schema: dict, last: int) -> None:
-    """Seat fields of a typed request go up to the game's last seat (in place)."""
+    """Seat fields of a typed request (and of its ``params``) go up to the game's last
+    seat (in place)."""
     for field in ("player", "for_player"):
         prop = schema.get("properties", {}).get(field)
         if prop is None:
@@ -686,6 +689,14 @@ def _narrow_seats(schema: dict, last: int) -> None:
         for branch in prop.get("anyOf", []):
             if branch.get("type") == "integer":
                 branch["maximum"] = last
+        if prop.get("type") == "integer":
+            prop["maximum"] = last
+    params = schema.get("properties", {}).get("params")
+    if isinstance(params, dict) and "properties" in params:
+        schema["properties"]["params"] = params = {**params,
+                                                   "properties": dict(params["properties"])}
+        if "player" in params["properties"]:
+            params["properties"]["player"] = {**params["properties"]["player"], "maximum": last}
 
 
 def typed_game(doc: dict, game: Game) -> None:

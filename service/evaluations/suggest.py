@@ -30,7 +30,7 @@ from service.evaluations.kinds import Kind, Progress, register
 from service.evaluations.playouts import playout_seed
 from service.games import ismcts, shape
 from service.games.base import MAX_SEED, Game
-from service.games.errors import MalformedInput
+from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_
 from service.games.registry import get_game
 
@@ -88,7 +88,12 @@ def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:
         raise MalformedInput({"state": [N_("missing required field: the game state to search")]})
     state = request["state"]
     game.validate_state(state)
-    return game, state, deciding_player(state, request.get("params") or {})
+    params = request.get("params") or {}
+    player = deciding_player(state, params)
+    if not any(p["player"] == player for p in state["pending"]):
+        raise MalformedInput({"params.player": [N_("player {player} has no decision to make "
+                                                   "now", player=player)]})
+    return game, state, player
 
 
 def deciding_player(state: dict, params: dict) -> int:
@@ -100,9 +105,16 @@ def deciding_player(state: dict, params: dict) -> int:
     if player >= seats:
         raise MalformedInput({"params.player": [N_("must be a seat from 0 to {last}",
                                                    last=seats - 1)]})
+    return player
+
+
+def _pending_player(game: Game, state: dict, params: dict) -> int:
+    """``deciding_player``, and a seat that is not pending breaks the turn order
+    (``Game.out_of_turn_rule``: 422, like an action sent out of turn)."""
+    player = deciding_player(state, params)
     if not any(p["player"] == player for p in state["pending"]):
-        raise MalformedInput({"params.player": [N_("player {player} has no decision to make "
-                                                   "now", player=player)]})
+        raise RuleViolation(game.out_of_turn_rule(state), N_(
+            "player {player} has no decision to make now", player=player))
     return player
 
 
@@ -187,7 +199,7 @@ def suggest_now(game: Game, state: dict, params: dict) -> dict:
     """The synchronous suggestion on a validated ``state`` with ``SYNC_PARAMS``:
     one in-process search, ended by ``iterations`` or ``milliseconds``,
     whichever comes first."""
-    player = deciding_player(state, params)
+    player = _pending_player(game, state, params)
     seed = params.get("seed")
     if seed is None:
         seed = secrets.randbits(63)

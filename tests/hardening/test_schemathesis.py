@@ -75,6 +75,7 @@ SEMANTIC_REFUSALS = {
 #: ...answered by these operations (paths end so); the generic ``{game}`` ones also
 #: refuse a state of another game than the path's (`incompatible-state`)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
+                  "/suggest",
                   "/v1/evaluations", "/v1/tournaments/standings", "/v1/transcripts/verify")
 #: JSON Schema's ``integer`` admits ``1.0`` (the same number as ``1``), and
 #: schemathesis sends such values; the service, on purpose so far, reads only

@@ -58,7 +58,7 @@ def test_a_time_budget_alone_answers_within_it(real_api):
     ({"chunk_size": 4}, "params.chunk_size"),
     ({"exploration": "much"}, "params.exploration"),
     ({"rollout": "clever"}, "params.rollout"),
-    ({"player": 9}, "params.player"),
+    ({"player": 9}, "params.player"),  # no such seat (the typed document says so too)
 ])
 def test_refusals_name_the_field(real_api, params, field):
     request, _ = game_examples(get_game("raiders"))["suggest"]
@@ -71,12 +71,15 @@ def test_refusals_name_the_field(real_api, params, field):
 
 
 def test_a_player_without_a_decision_is_refused_in_their_language(real_api):
+    """Ranking the moves of a seat that is not to act breaks the turn order, as an
+    action it sent would (RAI-5a): 422 citing the clause, in the reader's language."""
     request, _ = game_examples(get_game("raiders"))["suggest"]
     waiting = 1 - request["params"]["player"]
     r = real_api.post("/v1/games/raiders/suggest", headers={"Accept-Language": "ru"},
                       json={"state": request["state"], "params": {"player": waiting}})
-    assert r.status_code == 400
-    assert r.json["errors"]["params.player"] == [f"игроку {waiting} сейчас нечего решать"]
+    assert r.status_code == 422, r.json
+    assert r.json["rule"] == "RAI-5a"
+    assert r.json["detail"] == f"игроку {waiting} сейчас нечего решать"
 
 
 def test_a_state_of_another_game_is_refused(real_api):
