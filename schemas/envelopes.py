@@ -121,6 +121,12 @@ def _sync_params() -> shape.Spec:
 
 
 STATE = shape.Ref("GameState", _OBJECT, "A full game state.")
+#: a player's view in place of the state (issue 15): the answer is that player's own
+PLAYER_VIEW = shape.Obj({"view": shape.Obj({"player": _SEAT}, extra=True)}, extra=True,
+                        description=(
+    "Instead of `state`: the view a player was given (`view`, or `apply`/`replay`/`new` with "
+    "`for_player`), as it came. The answer is that player's own, the same as from the full "
+    "state; a game takes views when `GET /v1/games/{game}` says `takes_views`."))
 ACTION = shape.Ref("Action", _OBJECT, "An action object, as `legal-actions` lists it.")
 
 SETUP = Envelope("Setup", shape.Obj({
@@ -148,10 +154,12 @@ NEW = Envelope("NewRequest", shape.Obj(SETUP.spec.required, {
                               "(the setup events with every card it may not see replaced by "
                               "`\"hidden\"`), as `apply` and `replay` do", _FOR_HOST),
 }))
-LEGAL_ACTIONS = Envelope("LegalActionsRequest", shape.Obj({"state": STATE}, {
+LEGAL_ACTIONS = Envelope("LegalActionsRequest", shape.Obj({}, {
+    "state": STATE, "view": PLAYER_VIEW,
     "player": shape.Default(shape.Nullable(shape.OneOf(_SEAT, shape.Enum("chance")), description=(
         "Only this player's actions (a seat, or `chance`); all pending players when "
-        "omitted.")), None)}))
+        "omitted. Not with `view`: a view answers for its own player.")), None)},
+    either=("state", "view"), excludes=("player",)))
 APPLY = Envelope("ApplyRequest", shape.Obj({"state": STATE, "action": ACTION}, {
     "for_player": _for_player("`view` (its view of the new state) and `events_for_player` "
                               "(the events with every card it may not see replaced by "
@@ -372,6 +380,10 @@ class GameInfo(_Response):
                                  "may be sent while it is pending."})
     event_types = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     card_sets = fields.List(fields.String(), required=True)
+    takes_views = fields.Boolean(required=True, metadata={
+        "description": "`legal-actions` takes a player's `view` in place of the state."})
+    suggests = fields.Boolean(required=True, metadata={
+        "description": "`suggest` ranks a player's actions (the game implements `determinize`)."})
     targets = fields.Dict(metadata={
         "description": "Raiders only: the money a side needs to win and the clause of each "
                        "rule (RAI-6 36; RAI-7 `short_game` by player count; RAI-8 `teams` "

@@ -561,6 +561,14 @@ def _nest(path: tuple[str, ...], schema: dict) -> dict:
     return schema
 
 
+def _nest_required(path: tuple[str, ...], schema: dict) -> dict:
+    """``_nest`` with each key of ``path`` required: an ``if`` on a field that may be
+    absent (``state`` where a ``view`` stands instead) must not hold vacuously."""
+    for key in reversed(path):
+        schema = {"required": [key], "properties": {key: schema}}
+    return schema
+
+
 def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str, ...], ...],
                     options: tuple[str, ...] | None) -> list[dict]:
     """``if`` the player count (a number, or a list's length, at ``players``) is n
@@ -576,7 +584,7 @@ def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str
         if then:
             # a count of n, or a list of n setups (each keyword binds its own type)
             is_n = {"minimum": n, "maximum": n, "minItems": n, "maxItems": n}
-            rules.append({"if": _nest(players, is_n),
+            rules.append({"if": _nest_required(players, is_n),
                           "then": then[0] if len(then) == 1 else {"allOf": then}})
     return rules
 
@@ -679,6 +687,14 @@ _COUNTS = {
 }
 
 
+def _state_only(request: dict) -> None:
+    """A typed request of a game that takes no views: ``state`` required, no ``view``
+    alternative (in place)."""
+    request["properties"] = {k: v for k, v in request["properties"].items() if k != "view"}
+    request.pop("oneOf", None)
+    request["required"] = ["state", *request.get("required", [])]
+
+
 def _narrow_seats(schema: dict, last: int) -> None:
     """Seat fields of a typed request (and of its ``params``) go up to the game's last
     seat (in place)."""
@@ -734,6 +750,8 @@ def typed_game(doc: dict, game: Game) -> None:
         if verb not in examples:  # suggest, of a game without ``determinize``
             continue
         req = _retarget(schemas[request], name)
+        if "view" in req.get("properties", {}) and not game.takes_views:
+            _state_only(req)
         if request == "NewRequest" or request == "ReplayRequest":
             for key in ("players", "options", "seed", "card_set"):
                 if request == "NewRequest":

@@ -56,8 +56,8 @@ SEARCH_PARAMS: dict[str, shape.Spec] = {
                         description="whose decision to rank; the search sees only that "
                                     "player's view (required)"),
     "seed": shape.Int(minimum=0, maximum=MAX_SEED, description="default: random"),
-    "exploration": shape.Any_(description="UCB constant, a number from 0 to 10 (default "
-                                          f"{ismcts.EXPLORATION})"),
+    "exploration": shape.Num(0, 10, description="UCB constant (default "
+                                                f"{ismcts.EXPLORATION})"),
     "rollout": shape.Enum(*ismcts.ROLLOUT_BOTS,
                           description="rollout policy below the tree (default: greedy for tremble, "
                                       "random for the others)"),
@@ -71,11 +71,7 @@ SEARCH_PARAMS: dict[str, shape.Spec] = {
 
 
 def _tuning(params: dict) -> dict:
-    """The search keywords of ``params`` (``exploration`` checked here:
-    ``shape`` has no number spec)."""
-    c = params.get("exploration", ismcts.EXPLORATION)
-    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c <= 10:
-        raise MalformedInput({"params.exploration": [N_("must be a number from 0 to 10")]})
+    """The search keywords of ``params`` (checked by ``SEARCH_PARAMS``)."""
     return {k: params[k] for k in ("exploration", "rollout", "rollout_depth", "widening")
             if k in params}
 

@@ -265,6 +265,7 @@ class Game:
             "decisions": {d: list(types) for d, types in self.decisions.items()},
             "event_types": dict(self.event_types),
             "card_sets": card_db.available(self.id),
+            "takes_views": self.takes_views, "suggests": self.searchable,
         }
 
     def card_set(self, state_or_id: dict | str = "reference") -> card_db.CardSet:
@@ -644,6 +645,24 @@ class Game:
         (``tests/shared/test_determinize.py``).
         """
         raise NotImplementedError
+
+    def state_from_view(self, view: dict, seed: int) -> dict:
+        """``determinize`` from the view alone: a full state built from
+        ``view`` (as ``view(state, player)`` returned it) and ``seed``, equal —
+        byte for byte, key order included — to ``determinize(state, player,
+        seed)`` for every ``state`` with that view
+        (``tests/shared/test_state_from_view.py``).
+
+        What lets a player who holds only their view ask the service about their
+        own decisions (``legal-actions``, ``check``) without the host handing over
+        the full state.  Optional: a game without it takes no views.
+        """
+        raise NotImplementedError
+
+    @property
+    def takes_views(self) -> bool:
+        """Whether it implements ``state_from_view``."""
+        return type(self).state_from_view is not Game.state_from_view
 
     def secret_cards(self, state: dict, player: int | None) -> set[str]:
         """Card instance ids (or other secret tokens) ``player`` may not see.

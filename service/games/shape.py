@@ -131,6 +131,34 @@ class Int(Spec):
         return self._described(out)
 
 
+class Num(Spec):
+    """A number (an integer or not) within bounds.
+
+    >>> check(Num(0, 10), 2.5), check(Num(0, 10), "much"), check(Num(0, 10), 11)
+    ({}, {'': ['must be a number']}, {'': ['must be at most 10']})
+    """
+
+    def __init__(self, minimum: float | None = None, maximum: float | None = None,
+                 description: str | None = None) -> None:
+        self.minimum, self.maximum, self.description = minimum, maximum, description
+
+    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            _add(errors, path, N_("must be a number"))
+        elif self.minimum is not None and value < self.minimum:
+            _add(errors, path, N_("must be at least {minimum}", minimum=self.minimum))
+        elif self.maximum is not None and value > self.maximum:
+            _add(errors, path, N_("must be at most {maximum}", maximum=self.maximum))
+
+    def schema(self) -> dict:
+        out: dict[str, Any] = {"type": "number"}
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return self._described(out)
+
+
 class Str(Spec):
     def __init__(self, max_length: int = 200, description: str | None = None,
                  non_empty: bool = False) -> None:
@@ -280,12 +308,23 @@ class Default(Spec):
 
 
 class Obj(Spec):
-    """An object with known keys; unknown keys are errors unless ``extra``."""
+    """An object with known keys; unknown keys are errors unless ``extra``.
+
+    ``either``: two optional keys of which exactly one must be present; the
+    second one's presence requires the keys ``excludes`` absent or ``null``.
+
+    >>> spec = Obj({}, {"state": Any_(), "view": Any_(), "player": Any_()},
+    ...            either=("state", "view"), excludes=("player",))
+    >>> check(spec, {"view": {}, "player": 1}), check(spec, {})
+    ({'player': ['not with `view`']}, {'state': ['send `state` or `view`: exactly one of them']})
+    """
 
     def __init__(self, required: dict[str, Spec], optional: dict[str, Spec] | None = None,
-                 extra: bool = False, description: str | None = None) -> None:
+                 extra: bool = False, description: str | None = None,
+                 either: tuple[str, str] | None = None, excludes: tuple[str, ...] = ()) -> None:
         self.required, self.optional = required, optional or {}
         self.extra, self.description = extra, description
+        self.either, self.excludes = either, excludes
 
     def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, dict):
@@ -307,13 +346,28 @@ class Obj(Spec):
             for key in value:
                 if key not in self.required and key not in self.optional:
                     _add(errors, prefix + str(key), N_("unknown field"))
+        if self.either is not None:
+            first, second = self.either
+            if (first in value) == (second in value):
+                _add(errors, prefix + first, N_("send `{first}` or `{second}`: exactly one of "
+                                                "them", first=first, second=second))
+            elif second in value:
+                for key in self.excludes:
+                    if value.get(key) is not None:
+                        _add(errors, prefix + key, N_("not with `{second}`", second=second))
 
     def schema(self) -> dict:
         props = {k: s.schema() for k, s in {**self.required, **self.optional}.items()}
-        out = {"type": "object", "properties": props,
-               "additionalProperties": self.extra}
+        out: dict[str, Any] = {"type": "object", "properties": props,
+                               "additionalProperties": self.extra}
         if self.required:
             out["required"] = list(self.required)
+        if self.either is not None:
+            first, second = self.either
+            alone: dict[str, Any] = {"required": [second]}
+            if self.excludes:  # Draft 4 too (the compiled check): no if/then
+                alone["properties"] = {k: {"type": "null"} for k in self.excludes}
+            out["oneOf"] = [{"required": [first]}, alone]
         return self._described(out)
 
 

@@ -24,7 +24,7 @@ from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
-from service.games.errors import MalformedInput
+from service.games.errors import InvalidState, MalformedInput
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
@@ -211,13 +211,39 @@ def new(game_id: str):
     return json_response(out)
 
 
+def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
+    """The state of a request and whose answer it is: ``body["state"]`` for anyone, or
+    the state ``state_from_view`` builds from ``body["view"]`` for the view's player
+    (``Game.state_from_view``: its answers about that player's own decisions are those
+    of the true state, ``tests/http/test_views_as_states.py``)."""
+    if "view" not in body:
+        return _valid_state(game, body), None
+    if not game.takes_views:
+        raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
+                                          "takes_views): send the full `state`", game=game.id)]})
+    view = body["view"]
+    try:
+        state = game.state_from_view(view, VIEW_SEED)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        # a view is untrusted input the builder indexes into; what it builds is validated
+        raise InvalidState({"view": [N_("not a view of a {game} state as this service "
+                                        "returns them", game=game.id)]}) from None
+    valid_states.KNOWN.validate(game, state)
+    _check_seat(state, view["view"]["player"], "view.view.player")
+    return state, view["view"]["player"]
+
+
+#: the seed of the state a view stands for: any seed gives the same own answers
+VIEW_SEED = 0
+
+
 @bp.post("/<game_id>/legal-actions")
 def legal_actions(game_id: str):
-    """``{state, player?}`` → ``{pending, actions, constraints?}``."""
+    """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
     game = game_or_404(game_id)
     body = read_envelope(LEGAL_ACTIONS)
-    state = _valid_state(game, body)
-    player = body["player"]
+    state, viewer = _state_or_view(game, body)
+    player = body["player"] if viewer is None else viewer
     _check_seat(state, player)
     pending = game.pending(state)
     out: dict[str, object] = {"pending": pending, "actions": game.legal_actions(state, player)}

@@ -287,6 +287,9 @@ class Raiders(Game):
     def determinize(self, state: dict, player: int | None, seed: int) -> dict:
         return views.determinize(typed(state), player, seed)
 
+    def state_from_view(self, view: dict, seed: int) -> dict:
+        return views.state_from_view(view, seed)
+
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         return invariants.check_invariants(typed(state), Catalogue.of(cards))
 

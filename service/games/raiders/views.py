@@ -19,11 +19,14 @@ derived, so it lives in the view only; the state keeps the parts
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
+from service.games.errors import InvalidState
+from service.games.messages import N_
 from service.games.raiders.cards import Catalogue
 from service.games.raiders.power import power_bonus
-from service.games.raiders.state import Player, RaidersState, before_first_turn
+from service.games.raiders.state import Player, RaidersState, before_first_turn, typed
 from service.games.raiders.table import fighters_in_play
 
 
@@ -90,13 +93,88 @@ def determinize(state: RaidersState, player: int | None, seed: int) -> dict:
     sorted before the seeded shuffle, the property deck (an unordered
     multiset) comes out sorted, and a drawn trump card (only its suit is
     shown) becomes the first card of that suit in the deck list.
+    ``state_from_view`` builds the same state from the view itself.
     """
-    rng = random.Random(seed)
     others = [seat for seat in range(len(state["players"])) if seat != player]
     pool = list(state["fighter_deck"])
     for seat in others:
         pool.extend(state["players"][seat]["hand"])
-    pool.sort()
+    return _redeal(state, others, pool, sorted(state["property_deck"]), seed)
+
+
+#: what a view adds to a state (``hide``, ``Game.view``)
+VIEW_ONLY = ("fighters_in_play", "view")
+
+
+def state_from_view(view: dict, seed: int) -> dict:
+    """``determinize`` from ``view(state, player)`` alone: the hidden fighters
+    are every card of the fighter deck but those the view locates (the
+    discard, the bottom card, the player's own hand, the guards, a capture's
+    attacker: RAI-1), the property deck every property but the centre and the
+    holdings; the hand sizes and the deck size are the counts the view shows.
+
+    >>> from service.games.raiders import GAME
+    >>> state, _ = GAME.new_game(3, {}, seed=4)
+    >>> state_from_view(GAME.view(state, 1), 9) == GAME.determinize(state, 1, 9)
+    True
+    """
+    player = _viewer(view)
+    state = {k: v for k, v in view.items() if k not in VIEW_ONLY}
+    cat = Catalogue.of_state(state)
+    double = state["options"]["double_deck"]
+    located: Counter[str] = Counter(state["discard"])
+    if state["bottom"] is not None:
+        located[state["bottom"]] += 1
+    if state["capture"] is not None:
+        located[state["capture"]["fighter"]] += 1
+    for seat, p in enumerate(state["players"]):
+        located.update(p["holdings"].values())
+        if seat == player:
+            located.update(p["hand"])
+    pool = sorted((Counter(cat.decks[("fighters", double)]) - located).elements())
+    others = [seat for seat in range(len(state["players"])) if seat != player]
+    hidden = [_count(state["players"][seat]["hand"], f"view.players.{seat}.hand")
+              for seat in others] + [_count(state["fighter_deck"], "view.fighter_deck")]
+    if sum(hidden) != len(pool):
+        raise InvalidState({"view.fighter_deck": [N_(
+            "the hidden hands and the deck hold {held} cards, but {left} fighter cards are "
+            "not in sight: this is not a view of a Raiders state", held=sum(hidden),
+            left=len(pool))]})
+    in_play = Counter(state["centre"]) + Counter(
+        prop for p in state["players"] for prop in p["holdings"])
+    properties = sorted((Counter(cat.decks[("properties", double)]) - in_play).elements())
+    if len(properties) != _count(state["property_deck"], "view.property_deck"):
+        raise InvalidState({"view.property_deck": [N_(
+            "{count} properties are not in sight, not the count shown",
+            count=len(properties))]})
+    # the other hands as lists of their sizes: ``_redeal`` reads only the sizes
+    sizes = dict(zip(others, hidden, strict=False))
+    state["players"] = [p if seat == player else {**p, "hand": [""] * sizes[seat]}
+                        for seat, p in enumerate(state["players"])]
+    return _redeal(typed(state), others, pool, properties, seed)
+
+
+def _viewer(view: dict) -> int | None:
+    marker = view.get("view")
+    if not isinstance(marker, dict) or "player" not in marker:
+        raise InvalidState({"view.view": [N_("not a player's view: `view` (as the service "
+                                             "returned it) names its player")]})
+    return marker["player"]
+
+
+def _count(zone: Any, path: str) -> int:
+    if isinstance(zone, dict) and isinstance(zone.get("count"), int):
+        return int(zone["count"])
+    raise InvalidState({path: [N_("a hidden zone of a view is an object with its `count`")]})
+
+
+def _redeal(state: RaidersState, others: list[int], pool: list[str],
+            property_deck: list[str], seed: int) -> dict:
+    """The other players' hands and the fighter deck dealt (seeded) from ``pool``,
+    keeping their sizes; the sorted ``property_deck``; a drawn trump card as the
+    first card of its suit; a fresh chance seed."""
+    rng = random.Random(seed)
+    pool = sorted(pool)
     rng.shuffle(pool)
     out: dict[str, Any] = dict(state)
     players: list[Player] = list(state["players"])
@@ -107,7 +185,7 @@ def determinize(state: RaidersState, player: int | None, seed: int) -> dict:
         at += size
     out["players"] = players
     out["fighter_deck"] = sorted(pool[at:])
-    out["property_deck"] = sorted(state["property_deck"])
+    out["property_deck"] = property_deck
     trump = state["trump"]
     if trump is not None and state["bottom"] is None:
         cat = Catalogue.of_state(state)

@@ -157,6 +157,9 @@ class Tremble(Game):
     def determinize(self, state: dict, player: int | None, seed: int) -> dict:
         return views.determinize(typed(state), player, seed, Catalogue.of_state(state))
 
+    def state_from_view(self, view: dict, seed: int) -> dict:
+        return views.state_from_view(view, seed, self.rules_version)
+
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         return invariants.errors(typed(state), Catalogue.of(cards))
 

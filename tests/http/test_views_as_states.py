@@ -1,0 +1,122 @@
+"""``legal-actions`` from a player's view (issue 15, item 1): the host's answer, never more.
+
+A bot that holds only its own view (``view``, or ``apply``/``new`` with
+``for_player``) asks ``legal-actions`` with ``{"view": …}``.  Over random
+positions of every game that takes views (``Game.takes_views``) and every
+seat, the answer — pending decisions, actions as a set, constraints — equals
+the one the host gets from the full state for that seat.  Every answer is
+checked against ``openapi.yaml`` (``real_api``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+
+from service.games.playout import RandomBot, choose_chance, next_actor
+from service.games.registry import GAME_IDS, get_game
+
+SETUPS = {"raiders": [(2, {}), (3, {"short_game": True}), (4, {"double_deck": True}),
+                      (6, {"illegal_play": "fizzle"})],
+          "tremble": [(2, {}), (3, {}), (5, {})],
+          "kozyablo": [([{"race": "pozorki"}, {"race": "kozly"}], {}),
+                       ([{"race": "trutni"}, {"race": "zhuki"}, {"race": "kozly"}], {})]}
+VIEW_GAMES = [g for g in GAME_IDS if get_game(g).takes_views]
+
+
+def canonical(actions: list[dict]) -> list[bytes]:
+    return sorted(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) for a in actions)
+
+
+def positions(game_id: str, every: int = 5, steps: int = 160):
+    """States of seeded random games, every ``every`` decisions."""
+    game = get_game(game_id)
+    for k, (players, options) in enumerate(SETUPS[game_id]):
+        state, _ = game.new_game(players, options, seed=30 + k)
+        rng, bot = random.Random(k), RandomBot()
+        for step in range(steps):
+            if state["result"] is not None:
+                break
+            if step % every == 0:
+                yield state
+            who = next_actor(state, rng)
+            action = choose_chance(game, state, rng) if who == "chance" else \
+                bot.choose(game, state, who, rng)
+            state, _ = game.apply(state, action)
+
+
+@pytest.mark.parametrize("game_id", VIEW_GAMES)
+def test_a_view_gets_the_answer_the_full_state_gives_its_player(real_api, game_id):
+    game, asked, with_actions = get_game(game_id), 0, 0
+    for state in positions(game_id):
+        for seat in range(len(state["players"])):
+            view = real_api.post(f"/v1/games/{game_id}/view",
+                                 json={"state": state, "player": seat}).json["view"]
+            got = real_api.post(f"/v1/games/{game_id}/legal-actions", json={"view": view})
+            want = real_api.post(f"/v1/games/{game_id}/legal-actions",
+                                 json={"state": state, "player": seat})
+            assert got.status_code == want.status_code == 200, got.json
+            assert got.json["pending"] == want.json["pending"]
+            assert canonical(got.json["actions"]) == canonical(want.json["actions"]), (
+                f"seat {seat}, turn {state['turn']}, phase {state['phase']}")
+            assert got.json.get("constraints") == want.json.get("constraints")
+            asked += 1
+            with_actions += bool(want.json["actions"])
+    assert asked > 100 and with_actions > 30, (asked, with_actions)
+    assert game.takes_views
+
+
+def test_a_view_from_apply_for_player_is_enough_to_play_on(real_api):
+    """The bot loop of the README: the host relays each seat its view; the seat
+    asks from that view alone and sends back a listed action."""
+    r = real_api.post("/v1/games/raiders/new", json={"players": 2, "seed": 4, "for_player": 0})
+    state, view = r.json["state"], r.json["view"]
+    rng, moves = random.Random(4), 0
+    while state["result"] is None and moves < 40:
+        pending = state["pending"][0]["player"]
+        if pending == 0:
+            listed = real_api.post("/v1/games/raiders/legal-actions", json={"view": view}).json
+            action = rng.choice(listed["actions"])
+            moves += 1
+        else:
+            action = rng.choice(real_api.post("/v1/games/raiders/legal-actions",
+                                              json={"state": state}).json["actions"])
+        r = real_api.post("/v1/games/raiders/apply",
+                          json={"state": state, "action": action, "for_player": 0})
+        assert r.status_code == 200, r.json
+        state, view = r.json["state"], r.json["view"]
+    assert moves >= 10
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"state": {}, "view": {"view": {"player": 0}}}, "state"),
+    ({}, "state"),
+    ({"view": {"view": {"player": 0}}, "player": 1}, "player"),
+    ({"view": {"players": []}}, "view.view"),
+])
+def test_state_and_view_are_exclusive_and_a_view_speaks_for_its_player(real_api, body, field):
+    r = real_api.post("/v1/games/raiders/legal-actions", json=body)
+    assert r.status_code == 400, r.json
+    assert field in r.json["errors"], r.json
+
+
+def test_a_garbled_or_forged_view_is_refused_not_a_500(real_api):
+    game = get_game("raiders")
+    state = next(positions("raiders", every=7))
+    view = real_api.post("/v1/games/raiders/view", json={"state": state, "player": 0}).json["view"]
+    for bad in ({**view, "discard": 7}, {k: v for k, v in view.items() if k != "players"},
+                {**view, "fighter_deck": {"count": view["fighter_deck"]["count"] + 1}},
+                {**view, "fighter_deck": []}):
+        r = real_api.post("/v1/games/raiders/legal-actions", json={"view": bad})
+        assert r.status_code == 400, r.json
+        assert r.json["type"] == "/problems/invalid-state", r.json
+    assert game.takes_views
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if not get_game(g).takes_views])
+def test_a_game_that_takes_no_views_says_so(real_api, game_id):
+    r = real_api.post(f"/v1/games/{game_id}/legal-actions", json={"view": {"view": {"player": 0}}})
+    assert r.status_code == 400 and "view" in r.json["errors"], r.json
+    assert real_api.get(f"/v1/games/{game_id}").json["takes_views"] is False

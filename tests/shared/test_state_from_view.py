@@ -1,0 +1,40 @@
+"""``Game.state_from_view(view, seed)`` is ``determinize`` from the view alone (issue 15).
+
+For every sampled state of ``tests/shared/test_determinize.py`` (seeded random
+playouts and crafted rare situations) and every seat, the state built from
+that seat's view (sent through JSON, as a client holds it) equals
+``determinize(state, seat, seed)`` byte for byte.  Then a player who holds
+only their view can ask the service about their own decisions: the answers
+are those of the full state (``tests/http/test_views_as_states.py``).
+"""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from service.games.registry import GAME_IDS, get_game
+from tests.shared.test_determinize import sampled_states
+
+#: the games that take a view in place of a state (``Game.takes_views``)
+TAKE_VIEWS = ("raiders", "tremble")
+
+
+def test_the_games_that_take_views_are_these():
+    assert tuple(g for g in GAME_IDS if get_game(g).takes_views) == TAKE_VIEWS
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if get_game(g).takes_views])
+def test_state_from_view_is_determinize(game_id):
+    game = get_game(game_id)
+    checked = 0
+    for raw in sampled_states(game_id):
+        state = orjson.loads(raw)
+        for seat in (*range(len(state["players"])), None):
+            view = orjson.loads(orjson.dumps(game.view(state, seat)))
+            for seed in (3, 1 << 40):
+                built = game.state_from_view(view, seed)
+                assert orjson.dumps(built) == orjson.dumps(game.determinize(state, seat, seed)), (
+                    f"seat {seat}, seed {seed}, turn {state['turn']}, phase {state['phase']}")
+                checked += 1
+    assert checked > 100
