@@ -60,13 +60,16 @@ def fits_the_paths_game(case) -> bool:
     doc = case.operation.schema.raw_schema
     game = (case.path_parameters or {}).get("game")
     media = case.operation.definition.raw["requestBody"]["content"]["application/json"]
-    typed = _camel(str(game)) + media["schema"]["$ref"].rsplit("/", 1)[1]
-    if typed not in doc["components"]["schemas"]:
-        return False
     registry = Registry().with_resource("urn:openapi", Resource.from_contents(
         doc, default_specification=DRAFT202012))
-    return Draft202012Validator({"$ref": f"urn:openapi#/components/schemas/{typed}"},
-                                registry=registry).is_valid(case.body)
+    schema = media["schema"]
+    for ref in [schema] if "$ref" in schema else schema["oneOf"]:  # a state or a view form
+        typed = _camel(str(game)) + ref["$ref"].rsplit("/", 1)[1]
+        if typed in doc["components"]["schemas"] and Draft202012Validator(
+                {"$ref": f"urn:openapi#/components/schemas/{typed}"},
+                registry=registry).is_valid(case.body):
+            return True
+    return False
 
 
 def tolerated(response, case) -> bool:

@@ -297,6 +297,15 @@ def build_spec(modules=None) -> APISpec:
         "anyOf": [{"$ref": f"#/components/schemas/{n}PlayerSetup"} for n in by_name]})
     for name in ENVELOPES:  # requests: their one declaration's JSON Schema (shape)
         request = envelopes.REQUESTS.get(name)
+        if request is not None and request.spec.either is not None:
+            # two forms, two named types (``Obj.forms``): the state's and the view's
+            state_form, view_form = request.spec.forms()
+            spec.components.schema(name, {**state_form, "description": (
+                "With the full `state` (the other form: " + view_name(name) + ").")})
+            spec.components.schema(view_name(name), {**view_form, "description": (
+                "With a player's own `view` in place of the state: the answer is that "
+                "player's own.")})
+            continue
         spec.components.schema(name, request.schema() if request else None,
                                schema=None if request else getattr(envelopes, name))
     # a blueprint's marshmallow ``fields.Nested(envelopes.Setup)`` is that component
@@ -318,6 +327,20 @@ def build_spec(modules=None) -> APISpec:
     return spec
 
 
+def view_name(request: str) -> str:
+    """The component of a request's view form: ``LegalActionsRequest`` → ``LegalActionsViewRequest``."""
+    return request.removesuffix("Request") + "ViewRequest"
+
+
+def either_body(request: str, example: dict | None = None) -> dict:
+    """A request body that is the ``request`` form or its view form (``view_name``)."""
+    out = body(request, example)
+    out["content"][JSON]["schema"] = {"oneOf": [
+        {"$ref": f"#/components/schemas/{request}"},
+        {"$ref": f"#/components/schemas/{view_name(request)}"}]}
+    return out
+
+
 def _post(summary: str, description: str, request: str, response: str, ok_text: str,
           extra_errors: tuple = (), example: dict | None = None) -> dict:
     responses = {"200": ok(response, ok_text)}
@@ -326,8 +349,11 @@ def _post(summary: str, description: str, request: str, response: str, ok_text: 
     parameters: list[str | dict] = [GAME_PARAM]
     if set(STATE_ERRORS) <= set(extra_errors):
         parameters.append(REQUIRE_SIGNED_HEADER)
+    taken = envelopes.REQUESTS.get(request)
+    has_view = taken is not None and taken.spec.either is not None
     return {"post": {"summary": summary, "description": description, "tags": ["games"],
-                     "parameters": parameters, "requestBody": body(request, example),
+                     "parameters": parameters,
+                     "requestBody": (either_body if has_view else body)(request, example),
                      "responses": responses}}
 
 
@@ -687,14 +713,6 @@ _COUNTS = {
 }
 
 
-def _state_only(request: dict) -> None:
-    """A typed request of a game that takes no views: ``state`` required, no ``view``
-    alternative (in place)."""
-    request["properties"] = {k: v for k, v in request["properties"].items() if k != "view"}
-    request.pop("oneOf", None)
-    request["required"] = ["state", *request.get("required", [])]
-
-
 def _narrow_seats(schema: dict, last: int) -> None:
     """Seat fields of a typed request (and of its ``params``) go up to the game's last
     seat (in place)."""
@@ -750,8 +768,6 @@ def typed_game(doc: dict, game: Game) -> None:
         if verb not in examples:  # suggest, of a game without ``determinize``
             continue
         req = _retarget(schemas[request], name)
-        if "view" in req.get("properties", {}) and not game.takes_views:
-            _state_only(req)
         if request == "NewRequest" or request == "ReplayRequest":
             for key in ("players", "options", "seed", "card_set"):
                 if request == "NewRequest":
@@ -764,6 +780,9 @@ def typed_game(doc: dict, game: Game) -> None:
             if rules:
                 req["allOf"] = rules
         schemas[f"{name}{request}"] = req
+        takes_view = view_name(request) in schemas and game.takes_views
+        if takes_view:
+            schemas[f"{name}{view_name(request)}"] = _retarget(schemas[view_name(request)], name)
         if response in SHARED_RESPONSES:
             answer = response
         elif response == "Outcome":
@@ -780,7 +799,8 @@ def typed_game(doc: dict, game: Game) -> None:
             "operationId": f"{game.id}_{verb.replace('-', '_')}",
             "summary": summary.format(title=title), "tags": [game.id],
             "description": doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]["description"],
-            "requestBody": body(f"{name}{request}", request_example),
+            "requestBody": (either_body if takes_view else body)(f"{name}{request}",
+                                                                request_example),
             "responses": responses}
         if set(STATE_ERRORS) <= set(extra):
             operation["parameters"] = [REQUIRE_SIGNED_HEADER]

@@ -434,15 +434,7 @@ class Game:
         errors = shape.check(self.state_spec, state, "state")
         if errors:
             raise InvalidState(errors)
-        ref = state["card_set"]
-        try:
-            cards = self.card_set(ref["id"])
-        except card_db.UnknownCardSet:
-            raise IncompatibleState({"state.card_set.id": [N_("unknown card set")]}) from None
-        if cards.hash != ref["hash"]:
-            raise IncompatibleState({"state.card_set.hash": [
-                N_("the card set {id!r} has changed since this state was made (service has "
-                   "{hash})", id=ref['id'], hash=cards.hash)]})
+        cards = card_set_of(self.id, state["card_set"], "state")
         try:
             opts = resolve_options(self.options, state["options"], len(state["players"]))
         except InvalidOptions as exc:
@@ -671,6 +663,20 @@ class Game:
         the view may equal one of these.  Instance ids are unique in a state.
         """
         raise NotImplementedError
+
+
+def card_set_of(game_id: str, ref: dict, path: str) -> card_db.CardSet:
+    """The card set ``ref`` (``{id, hash}`` of a state, or of a view: ``path``) names, as
+    loaded now; ``IncompatibleState`` naming the field when it is unknown or has changed."""
+    try:
+        cards = card_db.get(game_id, ref["id"])
+    except card_db.UnknownCardSet:
+        raise IncompatibleState({f"{path}.card_set.id": [N_("unknown card set")]}) from None
+    if cards.hash != ref["hash"]:
+        raise IncompatibleState({f"{path}.card_set.hash": [
+            N_("the card set {id!r} has changed since this state was made (service has "
+               "{hash})", id=ref['id'], hash=cards.hash)]})
+    return cards
 
 
 def score_lead(game: Game, state: dict, player: int) -> float:

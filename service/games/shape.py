@@ -31,7 +31,7 @@ compiled check refused as the integer it is, rewriting it in place
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import jsonschema_rs
 
@@ -109,28 +109,6 @@ class Bool(Spec):
         return self._described({"type": "boolean"})
 
 
-class Int(Spec):
-    def __init__(self, minimum: int | None = None, maximum: int | None = None,
-                 description: str | None = None) -> None:
-        self.minimum, self.maximum, self.description = minimum, maximum, description
-
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
-        if not isinstance(value, int) or isinstance(value, bool):
-            _add(errors, path, N_("must be an integer"))
-        elif self.minimum is not None and value < self.minimum:
-            _add(errors, path, N_("must be at least {minimum}", minimum=self.minimum))
-        elif self.maximum is not None and value > self.maximum:
-            _add(errors, path, N_("must be at most {maximum}", maximum=self.maximum))
-
-    def schema(self) -> dict:
-        out: dict[str, Any] = {"type": "integer"}
-        if self.minimum is not None:
-            out["minimum"] = self.minimum
-        if self.maximum is not None:
-            out["maximum"] = self.maximum
-        return self._described(out)
-
-
 class Num(Spec):
     """A number (an integer or not) within bounds.
 
@@ -138,25 +116,42 @@ class Num(Spec):
     ({}, {'': ['must be a number']}, {'': ['must be at most 10']})
     """
 
+    #: what the value must be (``bool`` never is), its JSON Schema type, the refusal
+    kinds: tuple[type, ...] = (int, float)
+    json_type = "number"
+    not_one = N_("must be a number")
+
     def __init__(self, minimum: float | None = None, maximum: float | None = None,
                  description: str | None = None) -> None:
         self.minimum, self.maximum, self.description = minimum, maximum, description
 
     def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            _add(errors, path, N_("must be a number"))
-        elif self.minimum is not None and value < self.minimum:
+        if not isinstance(value, self.kinds) or isinstance(value, bool):
+            _add(errors, path, self.not_one)
+            return
+        number = cast(float, value)
+        if self.minimum is not None and number < self.minimum:
             _add(errors, path, N_("must be at least {minimum}", minimum=self.minimum))
-        elif self.maximum is not None and value > self.maximum:
+        elif self.maximum is not None and number > self.maximum:
             _add(errors, path, N_("must be at most {maximum}", maximum=self.maximum))
 
     def schema(self) -> dict:
-        out: dict[str, Any] = {"type": "number"}
+        out: dict[str, Any] = {"type": self.json_type}
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
         return self._described(out)
+
+
+class Int(Num):
+    kinds = (int,)
+    json_type = "integer"
+    not_one = N_("must be an integer")
+
+    def __init__(self, minimum: int | None = None, maximum: int | None = None,
+                 description: str | None = None) -> None:
+        super().__init__(minimum, maximum, description)
 
 
 class Str(Spec):
@@ -311,7 +306,9 @@ class Obj(Spec):
     """An object with known keys; unknown keys are errors unless ``extra``.
 
     ``either``: two optional keys of which exactly one must be present; the
-    second one's presence requires the keys ``excludes`` absent or ``null``.
+    second one's presence requires the keys ``excludes`` absent.
+    Its schema is a ``oneOf`` of two whole objects, one per form (``forms``),
+    which a client generator reads as a union of two types.
 
     >>> spec = Obj({}, {"state": Any_(), "view": Any_(), "player": Any_()},
     ...            either=("state", "view"), excludes=("player",))
@@ -353,22 +350,32 @@ class Obj(Spec):
                                                 "them", first=first, second=second))
             elif second in value:
                 for key in self.excludes:
-                    if value.get(key) is not None:
+                    if key in value:
                         _add(errors, prefix + key, N_("not with `{second}`", second=second))
 
     def schema(self) -> dict:
-        props = {k: s.schema() for k, s in {**self.required, **self.optional}.items()}
+        if self.either is not None:
+            return self._described({"oneOf": self.forms()})
+        return self._described(self._object(self.required, self.optional))
+
+    def _object(self, required: dict[str, Spec], optional: dict[str, Spec]) -> dict:
+        props = {k: s.schema() for k, s in {**required, **optional}.items()}
         out: dict[str, Any] = {"type": "object", "properties": props,
                                "additionalProperties": self.extra}
-        if self.required:
-            out["required"] = list(self.required)
-        if self.either is not None:
-            first, second = self.either
-            alone: dict[str, Any] = {"required": [second]}
-            if self.excludes:  # Draft 4 too (the compiled check): no if/then
-                alone["properties"] = {k: {"type": "null"} for k in self.excludes}
-            out["oneOf"] = [{"required": [first]}, alone]
-        return self._described(out)
+        if required:
+            out["required"] = list(required)
+        return out
+
+    def forms(self) -> list[dict]:
+        """With ``either``: the object with the first key (and not the second), and
+        the object with the second (and neither the first nor ``excludes``)."""
+        assert self.either is not None
+        first, second = self.either
+        out = []
+        for present, absent in ((first, (second,)), (second, (first, *self.excludes))):
+            optional = {k: s for k, s in self.optional.items() if k != present and k not in absent}
+            out.append(self._object({**self.required, present: self.optional[present]}, optional))
+        return out
 
 
 

@@ -32,9 +32,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-import card_db
 from service.games import shape as s
-from service.games.base import COMMON_STATE_FIELDS
+from service.games.base import COMMON_STATE_FIELDS, card_set_of
 from service.games.chance import draw_below
 from service.games.errors import IncompatibleState, InvalidState
 from service.games.messages import N_
@@ -302,16 +301,7 @@ def _read_view(view: Any, rules_version: str) -> tuple[int | None, Catalogue]:
                                   f"view.players.{p}"))
     if errors:
         raise InvalidState(errors)
-    ref = view["card_set"]
-    try:
-        cards = card_db.get("tremble", ref["id"])
-    except card_db.UnknownCardSet:
-        raise IncompatibleState({"view.card_set.id": [N_("unknown card set")]}) from None
-    if cards.hash != ref["hash"]:
-        raise IncompatibleState({"view.card_set.hash": [
-            N_("the card set {id!r} has changed since this state was made (service has "
-               "{hash})", id=ref["id"], hash=cards.hash)]})
-    return player, Catalogue.of(cards)
+    return player, Catalogue.of(card_set_of("tremble", view["card_set"], "view"))
 
 
 def in_sight(view: dict, player: int | None) -> dict[str, list[str]]:
