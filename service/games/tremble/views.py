@@ -339,27 +339,9 @@ def in_sight(view: dict, player: int | None) -> dict[str, list[str]]:
 def _unseen_in_view(view: dict, player: int | None, cat: Catalogue) -> Unseen:
     """Every card of the set that ``view`` does not locate, each where the view
     counts it: ships, missions, and cities and armies in the pile of their mark
-    (TRE-3).  Each card in sight must be known and seen once, and the hidden
-    counts must add up to the cards left."""
-    errors: dict[str, list[str]] = {}
-    located: set[str] = set()
-    for path, cards in in_sight(view, player).items():
-        zone = path.rsplit(".", 1)[-1]
-        for card in cards:
-            if card not in cat.card_ids:
-                why = N_("unknown card {card!r}", card=card)
-            elif card in located:
-                why = N_("card {card!r} appears more than once", card=card)
-            elif zone in SHIP_PATHS and card not in cat.ships:
-                why = N_("{s} is not a ship", s=card)
-            elif zone in MISSION_PATHS and card not in cat.missions:
-                why = N_("{m} is not a mission", m=card)
-            else:
-                located.add(card)
-                continue
-            errors.setdefault(f"view.{path}", []).append(why)
-    if errors:
-        raise InvalidState(errors)
+    (TRE-3).  Each card in sight must be known and seen once (``_located``), and
+    the hidden counts must add up to the cards left."""
+    located = _located(view, player, cat)
     credits = [c for c in cat.credits if c not in located]
     if credits:  # credits are never hidden
         raise InvalidState({"view": [N_("cards missing from every zone: {items}",
@@ -373,6 +355,7 @@ def _unseen_in_view(view: dict, player: int | None, cat: Catalogue) -> Unseen:
     others = {p: pl for p, pl in enumerate(view["players"]) if p != player}
     flying = {"view.ship_discard": view["ship_discard"],
               **{f"view.players.{p}.hand": pl["hand"] for p, pl in others.items()}}
+    errors: dict[str, list[str]] = {}
     for path, zone in flying.items():
         if _unflown(zone) < 0:
             errors[path] = [N_("counts fewer cards than `flown` lists")]
@@ -393,6 +376,30 @@ def _unseen_in_view(view: dict, player: int | None, cat: Catalogue) -> Unseen:
     if errors:
         raise InvalidState(errors)
     return Unseen(ships, missions, piles)
+
+
+def _located(view: dict, player: int | None, cat: Catalogue) -> set[str]:
+    """The cards ``view`` shows (``in_sight``), each a known card of its kind, once."""
+    errors: dict[str, list[str]] = {}
+    located: set[str] = set()
+    for path, cards in in_sight(view, player).items():
+        zone = path.rsplit(".", 1)[-1]
+        for card in cards:
+            if card not in cat.card_ids:
+                why = N_("unknown card {card!r}", card=card)
+            elif card in located:
+                why = N_("card {card!r} appears more than once", card=card)
+            elif zone in SHIP_PATHS and card not in cat.ships:
+                why = N_("{s} is not a ship", s=card)
+            elif zone in MISSION_PATHS and card not in cat.missions:
+                why = N_("{m} is not a mission", m=card)
+            else:
+                located.add(card)
+                continue
+            errors.setdefault(f"view.{path}", []).append(why)
+    if errors:
+        raise InvalidState(errors)
+    return located
 
 
 def _difference(a: Any, b: Any, path: str) -> str:
