@@ -245,9 +245,12 @@ def end_turn(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
 
 
 def _turn_over(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
-    """The end phase after its triggers: Time-N magic runs out (KOZ-18), next turn."""
+    """The end phase after its triggers: Time-N magic runs out (KOZ-18), next turn.
+    Only magic running out changes what ``settle`` reads: every step before this one
+    (the action, each end trigger) settled after itself."""
     root = typed(draft.root)
     seat = root["active"]
+    ended = False
     for mid, m in list(root["lasting"].items()):
         if m["turns_left"] is not None and m["cast_turn"] < root["turn"]:
             left = m["turns_left"] - 1
@@ -256,9 +259,11 @@ def _turn_over(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
                 draft.at("players", m["owner"], "discard").append(mid)
                 events.append({"type": "magic_ended", "card": mid, "why": "time",
                                "rule": "KOZ-18"})
+                ended = True
             else:
                 draft.at("lasting", mid)["turns_left"] = left
-    settle(draft, cat, events)
+    if ended:
+        settle(draft, cat, events)
     events.append({"type": "turn_ended", "player": seat, "turn": root["turn"]})
     start_turn(draft, cat, events)
 
