@@ -179,10 +179,9 @@ REPLAY = Envelope("ReplayRequest", shape.Obj({
     "card it may not see before or after that step replaced by `\"hidden\"`, as `apply` does)",
     "The full answer is still returned.")}))
 
-SUGGEST = Envelope("SuggestRequest", shape.Obj({
-    "state": STATE,
-    "params": _sync_params(),
-}))
+SUGGEST = Envelope("SuggestRequest", shape.Obj({"params": _sync_params()},
+                                               {"state": STATE, "view": PLAYER_VIEW},
+                                               either=("state", "view")))
 
 #: every request envelope by component name (``service.openapi`` documents them)
 REQUESTS = {e.name: e for e in (SETUP, NEW, LEGAL_ACTIONS, APPLY, CHECK, SCORE, VIEW, REPLAY,

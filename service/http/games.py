@@ -312,16 +312,22 @@ def view(game_id: str):
 
 @bp.post("/<game_id>/suggest")
 def suggest(game_id: str):
-    """``{state, params: {player, iterations?, milliseconds?, seed?, …}}`` → the player's
-    legal actions ranked by a search of at most 200 ms (``service.evaluations.suggest``;
-    larger budgets: the ``suggest`` evaluation)."""
+    """``{state | view, params: {player, iterations?, milliseconds?, seed?, …}}`` → the
+    player's legal actions ranked by a search of at most 200 ms
+    (``service.evaluations.suggest``; larger budgets: the ``suggest`` evaluation).  From
+    a view (``state_from_view``) the answer is the one the full state gives: the search
+    starts every iteration from ``determinize``, which depends on the view only."""
     game = game_or_404(game_id)
     if not game.searchable:
         raise ProblemError(404, "not-found", "Not found", N_(
             "{game} offers no suggestions: it does not implement determinize", game=game.id))
     body = read_envelope(SUGGEST)
-    state = _valid_state(game, body)
-    return json_response(suggest_now(game, state, body["params"]))
+    state, viewer = _state_or_view(game, body)
+    params = body["params"]
+    if viewer is not None and params["player"] != viewer:
+        raise MalformedInput({"params.player": [N_(
+            "a view answers for its own player: {viewer}", viewer=viewer)]})
+    return json_response(suggest_now(game, state, params))
 
 
 @bp.post("/<game_id>/replay")

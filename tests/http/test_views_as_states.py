@@ -120,3 +120,30 @@ def test_a_game_that_takes_no_views_says_so(real_api, game_id):
     r = real_api.post(f"/v1/games/{game_id}/legal-actions", json={"view": {"view": {"player": 0}}})
     assert r.status_code == 400 and "view" in r.json["errors"], r.json
     assert real_api.get(f"/v1/games/{game_id}").json["takes_views"] is False
+
+
+@pytest.mark.parametrize("game_id", VIEW_GAMES)
+def test_suggest_from_a_view_is_the_suggestion_from_the_state(real_api, game_id):
+    """The search starts every iteration from ``determinize``, which depends on the
+    view only: from the view, the same seed and iterations rank the same."""
+    compared = 0
+    for state in positions(game_id, every=9, steps=60):
+        for entry in state["pending"]:
+            seat = entry["player"]
+            if seat == "chance":
+                continue
+            params = {"player": seat, "iterations": 6, "seed": 2, "rollout_depth": 1}
+            view = real_api.post(f"/v1/games/{game_id}/view",
+                                 json={"state": state, "player": seat}).json["view"]
+            got = real_api.post(f"/v1/games/{game_id}/suggest",
+                                json={"view": view, "params": params})
+            want = real_api.post(f"/v1/games/{game_id}/suggest",
+                                 json={"state": state, "params": params})
+            assert got.status_code == want.status_code == 200, got.json
+            assert {**got.json, "cpu_ms": None} == {**want.json, "cpu_ms": None}
+            compared += 1
+            other = (seat + 1) % len(state["players"])
+            refused = real_api.post(f"/v1/games/{game_id}/suggest", json={
+                "view": view, "params": {**params, "player": other}})
+            assert refused.status_code == 400 and "params.player" in refused.json["errors"]
+    assert compared >= 5
