@@ -164,7 +164,8 @@ APPLY = Envelope("ApplyRequest", shape.Obj({"state": STATE, "action": ACTION}, {
     "for_player": _for_player("`view` (its view of the new state) and `events_for_player` "
                               "(the events with every card it may not see replaced by "
                               "`\"hidden\"`)", _FOR_HOST)}))
-CHECK = Envelope("CheckRequest", shape.Obj({"state": STATE, "action": ACTION}))
+CHECK = Envelope("CheckRequest", shape.Obj({"action": ACTION}, {"state": STATE, "view": PLAYER_VIEW},
+                                           either=("state", "view")))
 SCORE = Envelope("ScoreRequest", shape.Obj({"state": STATE}))
 VIEW = Envelope("ViewRequest", shape.Obj({"state": STATE, "player": shape.Nullable(
     _SEAT, description="The seat whose view to return; `null` for a spectator.")}))

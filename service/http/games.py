@@ -284,12 +284,17 @@ def apply(game_id: str):
 
 @bp.post("/<game_id>/check")
 def check(game_id: str):
-    """``{state, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal); ``reason``
-    in the request's ``Accept-Language``."""
+    """``{state | view, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal);
+    ``reason`` in the request's ``Accept-Language``.  From a view, only that player's
+    own actions (the answer is the full state's: ``tests/http/test_views_as_states.py``)."""
     game = game_or_404(game_id)
     body = read_envelope(CHECK)
-    state = _valid_state(game, body)
-    return localized_json(game.check(state, body["action"]))
+    state, viewer = _state_or_view(game, body)
+    action = body["action"]
+    if viewer is not None and isinstance(action, dict) and action.get("player") != viewer:
+        raise MalformedInput({"action.player": [N_(
+            "a view answers for its own player: {viewer}", viewer=viewer)]})
+    return localized_json(game.check(state, action))
 
 
 @bp.post("/<game_id>/score")

@@ -147,3 +147,41 @@ def test_suggest_from_a_view_is_the_suggestion_from_the_state(real_api, game_id)
                 "view": view, "params": {**params, "player": other}})
             assert refused.status_code == 400 and "params.player" in refused.json["errors"]
     assert compared >= 5
+
+
+@pytest.mark.parametrize("game_id", VIEW_GAMES)
+def test_check_from_a_view_is_the_check_from_the_state(real_api, game_id):
+    """Every listed action of the pending seat, and each with a card or target
+    swapped for another one in sight or not: the same verdict, clause and reason."""
+    game, checked, illegal = get_game(game_id), 0, 0
+    rng = random.Random(game_id)
+    for state in positions(game_id, every=7, steps=120):
+        for entry in state["pending"]:
+            seat = entry["player"]
+            if seat == "chance":
+                continue
+            view = real_api.post(f"/v1/games/{game_id}/view",
+                                 json={"state": state, "player": seat}).json["view"]
+            listed = game.legal_actions(state, seat)
+            tried = rng.sample(listed, min(4, len(listed)))
+            for action in list(tried):  # and each made wrong in one field
+                key = next((k for k in sorted(action) if k not in ("type", "player")), None)
+                if key is not None and isinstance(action[key], str):
+                    tried.append({**action, key: rng.choice(["C-6", "S-X", "nowhere", "0"])})
+            for action in tried:
+                got = real_api.post(f"/v1/games/{game_id}/check",
+                                    json={"view": view, "action": action})
+                want = real_api.post(f"/v1/games/{game_id}/check",
+                                     json={"state": state, "action": action})
+                assert got.status_code == want.status_code, (action, got.json, want.json)
+                drop = {"instance"}  # a problem's request id
+                assert {k: v for k, v in got.json.items() if k not in drop} == \
+                    {k: v for k, v in want.json.items() if k not in drop}, action
+                checked += 1
+                illegal += got.status_code == 200 and not got.json["legal"]
+            if listed:
+                other = {**listed[0], "player": (seat + 1) % len(state["players"])}
+                refused = real_api.post(f"/v1/games/{game_id}/check",
+                                        json={"view": view, "action": other})
+                assert refused.status_code == 400 and "action.player" in refused.json["errors"]
+    assert checked > 40 and illegal > 5, (checked, illegal)
