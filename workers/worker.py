@@ -22,14 +22,18 @@ from __future__ import annotations
 import gc
 import os
 
-from rq import Worker
+from rq import Worker, worker_registration
 from rq.job import Job
+from rq.registry import clean_registries
+from rq.utils import now
 
 from service.evaluations.rq_runner import (
     HEARTBEAT_EVERY,
     HEARTBEAT_TTL,
     abandoned_incident,
+    maintenance_lock,
     record_incident,
+    requeue_lost_dequeues,
 )
 
 
@@ -77,6 +81,22 @@ class RefereeWorker(Worker):
         (RQ: the monitoring interval + 60 s), so that a job whose worker died
         is found abandoned seconds later."""
         return HEARTBEAT_TTL
+
+    def clean_registries(self) -> None:
+        """RQ's maintenance of each queue's registries, made to survive a Redis
+        outage: its lock lapses in seconds and is released when a run fails
+        (``maintenance_lock``), and a job whose dequeue the outage cut off is
+        put back on the queue (``requeue_lost_dequeues``) instead of RQ's
+        failing it a minute later."""
+        for queue in self.queues:
+            if maintenance_lock(queue):
+                try:
+                    clean_registries(queue, self._exc_handlers)
+                    worker_registration.clean_worker_registry(queue)
+                    requeue_lost_dequeues(queue)
+                finally:
+                    queue.release_maintenance_lock()
+        self.last_cleaned_at = now()  # type: ignore[assignment]  # RQ declares it None
 
     def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
         super().handle_work_horse_killed(job, retpid, ret_val, rusage)

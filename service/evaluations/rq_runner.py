@@ -31,6 +31,10 @@ What is RQ's and what is ours:
   runs it from a status poll, every worker's maintenance runs it too, and
   ``abandoned_incident`` (its exception handler) records the incident
   (a machine kill is retried 4.1–4.6 s later; docs/operations.md);
+* a Redis outage (ours, where RQ's handling takes minutes): the queue's
+  maintenance lock lasts seconds, not 899 s (``maintenance_lock``), and a
+  job whose dequeue was cut off is put back on the queue within seconds
+  (``requeue_lost_dequeues``), not failed after a minute;
 * cancellation: ``job.cancel()`` (RQ's) for the jobs still waiting,
   ``send_stop_job_command`` (RQ's) for the running ones, and a flag key
   (ours) that a chunk checks when it starts and at every progress report,
@@ -78,6 +82,11 @@ HEARTBEAT_TTL = 5
 MIN_JOB_TIMEOUT = 60
 MAX_JOB_TIMEOUT = 1800
 AGGREGATE_TIMEOUT = 120
+#: how long a maintenance run holds the queue's lock at most (``maintenance_lock``)
+MAINTENANCE_LOCK_SECONDS = 10
+#: a job taken from the queue and not started this long after a maintenance
+#: run first saw it was lost with its worker's connection (``requeue_lost_dequeues``)
+LOST_DEQUEUE_SECONDS = HEARTBEAT_TTL
 
 
 def record_key(eval_id: str) -> str:
@@ -359,6 +368,55 @@ def abandoned_incident(job: Job, exc_type: type, exc_value: BaseException, tb: A
                         + ("the job was retried" if job.retries_left else "the job failed"))
 
 
+def maintenance_lock(queue: Queue) -> bool:
+    """Take the queue's maintenance lock (RQ's key) for ``MAINTENANCE_LOCK_SECONDS``.
+
+    RQ takes it for 899 s and releases it at the end of the run.  A run
+    takes milliseconds, but a holder that loses Redis mid-run never
+    releases it, and while it lasts no abandoned job is handled: under load,
+    a Redis outage stalled an evaluation past the 45 s the outage test waits.
+    """
+    return bool(queue.connection.set(queue.registry_cleaning_key, 1, nx=True,
+                                     ex=MAINTENANCE_LOCK_SECONDS))
+
+
+def requeue_lost_dequeues(queue: Queue) -> int:
+    """Put back on the queue the jobs a worker's dequeue took but never started.
+
+    A worker's dequeue moves a job into RQ's intermediate queue (``BLMOVE``)
+    and its next step moves it into the started registry.  When Redis dies
+    between the two — it ran the ``BLMOVE``, the reply never arrived — the
+    job stays in the intermediate queue and no worker runs it; RQ fails it a
+    minute after its maintenance first saw it.  A job that never started can
+    simply run: one still there ``LOST_DEQUEUE_SECONDS`` after a maintenance
+    run first saw it goes back to the front of the queue, with a
+    ``dequeue-lost`` incident.  (A live worker takes milliseconds between
+    the two steps.)  The number put back.
+    """
+    intermediate = queue.intermediate_queue
+    put_back = 0
+    for job_id in intermediate.get_job_ids():
+        if job_id in queue.started_job_registry:
+            continue
+        job = queue.fetch_job(job_id)
+        if job is None or job.get_status(refresh=False) != JobStatus.QUEUED:
+            intermediate.remove(job_id)  # gone, or cancelled meanwhile
+            continue
+        if intermediate.set_first_seen(job_id):
+            continue
+        first_seen = intermediate.get_first_seen(job_id)
+        if first_seen is None or time.time() - first_seen.timestamp() < LOST_DEQUEUE_SECONDS:
+            continue
+        intermediate.remove(job_id)
+        queue.connection.delete(intermediate.get_first_seen_key(job_id))
+        record_incident(queue.connection, job, "dequeue-lost",
+                        "a worker took this job from the queue as its Redis connection broke; "
+                        "the job was put back on the queue")
+        queue.enqueue_job(job, at_front=True)
+        put_back += 1
+    return put_back
+
+
 def reap(connection: Redis) -> bool:
     """RQ's abandoned-job handling, now, for the ``referee`` queue: every job
     whose execution heartbeat lapsed is retried or failed and its dependents
@@ -370,7 +428,7 @@ def reap(connection: Redis) -> bool:
     if not registry.get_expired_job_ids():
         return False
     queue = Queue(QUEUE, connection=connection)
-    if not queue.acquire_maintenance_lock():
+    if not maintenance_lock(queue):
         return True
     try:
         registry.cleanup(exception_handlers=[abandoned_incident])

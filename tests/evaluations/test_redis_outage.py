@@ -16,6 +16,10 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq import Queue
+from rq.job import Job
+
+from service.evaluations.rq_runner import QUEUE
 
 from .conftest import REPO, kill_tree, poll
 from .test_fanout import ODDS, playouts_request
@@ -98,6 +102,19 @@ def wait_workers(client, at_least: int, timeout: float, log: Path) -> dict:
         time.sleep(0.2)
 
 
+def where_jobs_stand(url: str) -> str:
+    """The queue, its intermediate queue, the started registry, the lock."""
+    conn = redis.Redis.from_url(url)
+    queue = Queue(QUEUE, connection=conn)
+    jobs = {job.id: job.get_status(refresh=False) for job in
+            Job.fetch_many([k.decode().split(":")[-1] for k in conn.keys("rq:job:ev-*")],
+                           connection=conn) if job is not None}
+    return (f"jobs {jobs}; queued {queue.job_ids}; intermediate "
+            f"{queue.intermediate_queue.get_job_ids()}; started "
+            f"{conn.zrange(queue.started_job_registry.key, 0, -1, withscores=True)} "
+            f"(now {time.time():.0f}); lock ttl {conn.ttl(queue.registry_cleaning_key)}")
+
+
 def test_workers_come_back_after_redis_is_killed_and_restarted(make_app, outage_redis,
                                                                procfile_workers):
     """kill -9 Redis during a job, start it again 5 s later: the job finishes
@@ -112,7 +129,11 @@ def test_workers_come_back_after_redis_is_killed_and_restarted(make_app, outage_
     assert client.post("/v1/evaluations", json=ODDS).status_code == 503  # not a 500
     time.sleep(OUTAGE_SECONDS)
     outage_redis.start()
-    first = poll(client, location, timeout=45)
+    try:
+        first = poll(client, location, timeout=45)
+    except AssertionError as stalled:  # say where the jobs stand, for the next fault
+        raise AssertionError(f"{stalled}\n{where_jobs_stand(outage_redis.url)}\n"
+                             + procfile_workers.log_path.read_text(errors="replace")[-3000:])
     assert first["status"] in ("finished", "failed"), first
     if first["status"] == "failed":  # clearly: it says why
         assert first["error"]["detail"], first
@@ -134,3 +155,61 @@ def test_readyz_is_not_ready_when_no_worker_listens(make_app, outage_redis, proc
     r = client.get("/readyz")
     assert r.status_code == 503 and r.json["checks"]["workers"] == 0, r.json
     assert "worker" in r.json["detail"]
+
+
+def test_a_job_taken_from_the_queue_as_redis_went_away_is_put_back(make_app, workers):
+    """Redis killed just after it ran a worker's dequeue (``BLMOVE`` into RQ's
+    intermediate queue) but before the reply reached the worker: the job sits
+    in the intermediate queue and no worker runs it.  RQ's maintenance fails
+    it a minute later; ours puts it back on the queue within seconds (a
+    ``dequeue-lost`` incident) and the evaluation finishes.  (One of the two
+    ways the outage test above stalled under load.)"""
+    client = make_app(workers.url).test_client()
+    location = client.post("/v1/evaluations",
+                           json=playouts_request(120, 60, seed=6)).headers["Location"]
+    conn = redis.Redis.from_url(workers.url)
+    queue = Queue(QUEUE, connection=conn)
+    taken = conn.lmove(queue.key, queue.intermediate_queue_key)  # the lost dequeue
+    assert taken is not None
+    workers.start("w1", REFEREE_WORKER_MAINTENANCE="1")
+    body = poll(client, location, timeout=20)
+    assert body["status"] == "finished", body
+    assert [i["event"] for i in body["incidents"]] == ["dequeue-lost"], body["incidents"]
+    assert body["incidents"][0]["job"] == taken.decode()
+    assert conn.llen(queue.intermediate_queue_key) == 0
+
+
+def test_the_maintenance_lock_of_a_holder_that_died_lapses_in_seconds(workers):
+    """A worker's maintenance holds the queue's lock while it cleans the
+    registries; if Redis dies meanwhile the release never arrives.  RQ's lock
+    lasts 899 s: abandoned-job handling (by workers and status polls) would
+    stop for 15 minutes.  Ours lasts ``MAINTENANCE_LOCK_SECONDS``, released
+    when the cleaning fails too."""
+    from rq.registry import StartedJobRegistry
+
+    from service.evaluations import rq_runner
+    from workers.worker import RefereeWorker
+
+    conn = redis.Redis.from_url(workers.url)
+    queue = Queue(QUEUE, connection=conn)
+    worker = RefereeWorker([queue], connection=conn)
+    outage = redis.ConnectionError("Redis went away")
+
+    def dies(*args, **kwargs):
+        conn.delete("nothing")  # Redis is still there: the lock is held now
+        assert conn.ttl(queue.registry_cleaning_key) <= rq_runner.MAINTENANCE_LOCK_SECONDS
+        raise outage
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(StartedJobRegistry, "cleanup", dies)
+        with pytest.raises(redis.ConnectionError):
+            worker.clean_registries()
+    assert 0 < rq_runner.MAINTENANCE_LOCK_SECONDS <= 15
+    # the release was attempted, and had it not arrived the lock would lapse soon
+    assert conn.get(queue.registry_cleaning_key) is None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(StartedJobRegistry, "get_expired_job_ids", lambda self: ["ev-x-0"])
+        mp.setattr(StartedJobRegistry, "cleanup", dies)
+        with pytest.raises(redis.ConnectionError):
+            rq_runner.reap(conn)
+    assert conn.get(queue.registry_cleaning_key) is None
