@@ -254,11 +254,23 @@ class RQRunner:
         fields.update(finished_at=ended, expires_at=ended + self.result_ttl)
         if "ended_at" not in record:  # so that a later 410 can say when it expired
             self.connection.hsetnx(record_key(eval_id), "ended_at", orjson.dumps(ended))
+        # RQ writes a job's started_at again as it finalises the job, after a single
+        # job stored the outcome: the first value read once it ended is the answer
+        fields["started_at"] = self._first(eval_id, record, "started_at", fields["started_at"])
         if outcome["status"] == "finished":
             return status_body(eval_id, record["game"], record["kind"], "finished", 1.0,
                                result=outcome["result"], **fields)
         return status_body(eval_id, record["game"], record["kind"], "failed",
                            progress(), error=outcome["error"], **fields)
+
+    def _first(self, eval_id: str, record: dict, name: str, value: Any) -> Any:
+        """The value of ``name`` first recorded for the evaluation: ``value`` unless
+        one was (``HSETNX``)."""
+        if name in record:
+            return record[name]
+        if self.connection.hsetnx(record_key(eval_id), name, orjson.dumps(value)):
+            return value
+        return orjson.loads(self.connection.hget(record_key(eval_id), name) or b"null")
 
     def _progress(self, eval_id: str, main: Job, chunks: list[Job | None]) -> float:
         """The mean of the chunks' progress (a finished chunk counts 1)."""

@@ -27,7 +27,7 @@ from service.evaluations.rq_runner import QUEUE, chunk_job_id, main_job_id, outc
 from workers.jobs import finished_value
 
 from .conftest import children_of, poll
-from .test_fanout import playouts_request
+from .test_fanout import ODDS, playouts_request
 
 #: worker maintenance every second, so that three rounds take seconds
 FAST_MAINTENANCE = {"REFEREE_WORKER_MAINTENANCE": "1"}
@@ -90,6 +90,23 @@ def test_a_finished_evaluation_is_immutable(make_app, workers):
     assert conn.get(outcome_key(eval_id)) == recorded
     assert client.post(location + "/cancel").status_code == 409  # over: nothing to cancel
     assert client.get(location).json["result"] == done["result"]
+
+
+def test_a_finished_evaluation_keeps_its_started_at_when_rq_rewrites_it(make_app, workers):
+    """A single job stores its outcome while it runs; RQ then writes the job's
+    ``started_at`` again as it finalises it.  A poll between the two saw one
+    ``started_at`` and the next GET another (test_api's odds test, 2 of 3 runs
+    on a loaded machine).  The first one read after the end is kept."""
+    client = make_app(workers.url).test_client()
+    workers.start("w1")
+    workers.wait_registered(1)
+    location = client.post("/v1/evaluations", json=ODDS).headers["Location"]
+    done = poll(client, location)
+    assert done["status"] == "finished", done
+    conn = redis.Redis.from_url(workers.url)
+    main = Job.fetch(main_job_id(done["id"]), connection=conn)
+    conn.hset(main.key, "started_at", "2026-01-01T00:00:00.000000Z")  # RQ's late write
+    assert client.get(location).json == done
 
 
 def test_a_finished_outcome_wins_over_a_later_failed_job(make_app, workers):
