@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from service.games.kozyablo.abilities import KEYWORDS
+from service.games.kozyablo.abilities import KEYWORDS, MARKS
 from service.games.kozyablo.effects import EFFECTS, TARGETS
 from service.games.kozyablo.play import CARD_TYPES as PLAYED
 from service.games.kozyablo.sectors import RESOURCE_OF
@@ -97,7 +97,7 @@ class ActivatedSchema(Schema):
     name = fields.String(required=True, validate=[
         validate.Regexp(r"^[a-z][a-z_]{1,20}$"),
         validate.NoneOf(tuple(KEYWORDS), error="a built-in ability name")])
-    mark = fields.String(required=True, validate=validate.OneOf(("action", "free")))
+    mark = fields.String(required=True, validate=validate.OneOf(MARKS))
     effect = fields.Nested(EffectSchema, required=True)
 
     @validates_schema

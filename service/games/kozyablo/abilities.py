@@ -12,6 +12,7 @@ their own sector (KOZ-16).
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from service.games.draft import Draft
@@ -46,17 +47,25 @@ KEYWORDS: dict[str, Keyword] = {
 }
 
 
-def offered(state: KozyabloState, cat: Catalogue, source: str) -> list[tuple[str, str,
-            effects.Effect]]:
-    """``[(key, mark, effect)]`` of a source: its keyword abilities, then its activated ones."""
+#: an ability's mark: ``free`` (no action spent, usable in a response window) or ``action``
+MARKS = ("free", "action")
+#: the marks of the keyword abilities (a creature's stats are needed only for these)
+KEYWORD_MARKS = frozenset(kw.mark for kw in KEYWORDS.values())
+
+
+def offered(state: KozyabloState, cat: Catalogue, source: str,
+            marks: AbstractSet[str] = frozenset(MARKS)) -> list[tuple[str, str, effects.Effect]]:
+    """``[(key, mark, effect)]`` of a source: its keyword abilities, then its activated
+    ones; only those with one of ``marks`` (default: all)."""
     f = cat.faces[face(source)]
     out: list[tuple[str, str, effects.Effect]] = []
-    if source in state["units"]:
+    if source in state["units"] and not KEYWORD_MARKS.isdisjoint(marks):
         s = unit_stats(state, cat, source)
         out += [(key, kw.mark, kw.effect(s)) for key, kw in KEYWORDS.items()
-                if key in s.abilities]
+                if key in s.abilities and kw.mark in marks]
     for a in f.activated:
-        out.append((a["name"], a["mark"], a["effect"]))
+        if a["mark"] in marks:
+            out.append((a["name"], a["mark"], a["effect"]))
     return out
 
 
@@ -77,7 +86,7 @@ def uses(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, ...]
 
 
 def uses_by_mark(state: KozyabloState, cat: Catalogue, seat: int,
-                 marks: tuple[str, ...] = ("free", "action")) -> dict[str, list[dict]]:
+                 marks: tuple[str, ...] = MARKS) -> dict[str, list[dict]]:
     """``uses`` for each of ``marks`` at once (one pass over ``seat``'s sources)."""
     out: dict[str, list[dict]] = {m: [] for m in marks}
     used = state["used"]
@@ -85,8 +94,8 @@ def uses_by_mark(state: KozyabloState, cat: Catalogue, seat: int,
         for source, d in pool.items():
             if d["owner"] != seat:
                 continue
-            for key, mark, effect in offered(state, cat, source):
-                if mark not in out or (mark == "free" and f"{source}:{key}" in used):
+            for key, mark, effect in offered(state, cat, source, out.keys()):
+                if mark == "free" and f"{source}:{key}" in used:
                     continue
                 listed = out[mark]
                 for choice in _choices(state, cat, seat, source, key, effect):

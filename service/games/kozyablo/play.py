@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 
 from service.games.draft import Draft
@@ -23,6 +23,7 @@ from service.games.kozyablo.sectors import (
     controlled_sectors,
     enemy_creature_in_capital,
     garrison_room,
+    has_opposing_cards,
     opposing_sectors,
     production,
 )
@@ -78,15 +79,31 @@ def affordable(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
     return None
 
 
+def _enterable(sectors: Iterable[str], cap: str, garrison_ok: bool, invaded: bool,
+               opposed: Container[str]) -> list[str]:
+    """KOZ-17/KOZ-23/KOZ-16a: which of ``sectors`` a creature may be played into.
+    Not where opposing cards are (``opposed``); only into the capital ``cap``
+    while an opposing creature stands there (``invaded``); into ``cap`` only
+    with ``garrison_ok``."""
+    if invaded:
+        return [cap] if garrison_ok and cap in sectors else []
+    return [sid for sid in sectors if sid not in opposed and (garrison_ok or sid != cap)]
+
+
 def creature_sectors(state: KozyabloState, cat: Catalogue, seat: int) -> list[str]:
-    """KOZ-17/KOZ-23/KOZ-16a: sectors a creature of ``seat`` may be played into."""
-    cap = capital_id(state, seat)
-    own_ok = garrison_room(state, cat, seat, 1)
-    if enemy_creature_in_capital(state, seat):
-        return [cap] if own_ok else []
-    opposed = opposing_sectors(state, seat)
-    return sorted(sid for sid in state["sectors"]
-                  if sid not in opposed and (own_ok or sid != cap))
+    """The sectors a creature of ``seat`` may be played into (``_enterable``)."""
+    invaded = enemy_creature_in_capital(state, seat)
+    return sorted(_enterable(state["sectors"], capital_id(state, seat),
+                             garrison_room(state, cat, seat, 1), invaded,
+                             () if invaded else opposing_sectors(state, seat)))
+
+
+def may_enter(state: KozyabloState, cat: Catalogue, seat: int, sector: str) -> bool:
+    """Whether ``sector`` is one of ``creature_sectors`` (asked of that sector alone)."""
+    invaded = enemy_creature_in_capital(state, seat)
+    opposed = not invaded and has_opposing_cards(state, sector, seat)
+    return bool(_enterable((sector,), capital_id(state, seat), garrison_room(state, cat, seat, 1),
+                           invaded, (sector,) if opposed else ()))
 
 
 def _heroes_for(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[str]:
@@ -110,7 +127,7 @@ def _check_creature(state: KozyabloState, cat: Catalogue, seat: int, f: Face, ac
     sector = action["sector"]
     if sector not in state["sectors"]:
         raise RuleViolation("KOZ-17", N_("no sector {sector!r} on the table", sector=sector))
-    if sector in creature_sectors(state, cat, seat):
+    if may_enter(state, cat, seat, sector):
         return
     cap = capital_id(state, seat)
     if enemy_creature_in_capital(state, seat) and sector != cap:
