@@ -11,8 +11,7 @@ their own sector (KOZ-16).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from service.games.draft import Draft
@@ -54,7 +53,7 @@ KEYWORD_MARKS = frozenset(kw.mark for kw in KEYWORDS.values())
 
 
 def offered(state: KozyabloState, cat: Catalogue, source: str,
-            marks: AbstractSet[str] = frozenset(MARKS)) -> list[tuple[str, str, effects.Effect]]:
+            marks: Collection[str] = MARKS) -> list[tuple[str, str, effects.Effect]]:
     """``[(key, mark, effect)]`` of a source: its keyword abilities, then its activated
     ones; only those with one of ``marks`` (default: all)."""
     f = cat.faces[face(source)]
@@ -89,19 +88,30 @@ def uses_by_mark(state: KozyabloState, cat: Catalogue, seat: int,
                  marks: tuple[str, ...] = MARKS) -> dict[str, list[dict]]:
     """``uses`` for each of ``marks`` at once (one pass over ``seat``'s sources)."""
     out: dict[str, list[dict]] = {m: [] for m in marks}
+    for mark, action in _uses(state, cat, seat, marks):
+        out[mark].append(action)
+    return out
+
+
+def can_use(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> bool:
+    """Whether ``seat`` has a legal use with one of ``marks`` (the first one found ends it)."""
+    return next(_uses(state, cat, seat, marks), None) is not None
+
+
+def _uses(state: KozyabloState, cat: Catalogue, seat: int,
+          marks: tuple[str, ...]) -> Iterator[tuple[str, dict]]:
+    """``(mark, use_ability action)`` of ``seat``, source by source."""
     used = state["used"]
     for pool in (state["units"], state["buildings"]):
         for source, d in pool.items():
             if d["owner"] != seat:
                 continue
-            for key, mark, effect in offered(state, cat, source, out.keys()):
+            for key, mark, effect in offered(state, cat, source, marks):
                 if mark == "free" and f"{source}:{key}" in used:
                     continue
-                listed = out[mark]
                 for choice in _choices(state, cat, seat, source, key, effect):
-                    listed.append({"type": "use_ability", "player": seat, "source": source,
-                                   "ability": key, **choice})
-    return out
+                    yield mark, {"type": "use_ability", "player": seat, "source": source,
+                                 "ability": key, **choice}
 
 
 def _choices(state: KozyabloState, cat: Catalogue, seat: int, source: str, key: str,

@@ -35,6 +35,7 @@ from service.games.kozyablo import (
 )
 from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN, moves
 from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.damage import CAPITAL_LIFE
 from service.games.kozyablo.operations import VALIDATE_DECK
 from service.games.kozyablo.sectors import over_garrison
 from service.games.kozyablo.shapes import (
@@ -227,15 +228,19 @@ class Kozyablo(Game):
     # ------------------------------------------------------------- score
     def compute_score(self, state: dict) -> dict:
         result = state["result"]
+        creatures = [0] * len(state["players"])
+        for d in state["units"].values():
+            creatures[d["owner"]] += 1
+        sectors = [0] * len(state["players"])
+        for s in state["sectors"].values():
+            if s["controller"] is not None and s["kind"] != "capital":
+                sectors[s["controller"]] += 1
         scores = []
         for seat, p in enumerate(state["players"]):
             # a fallen capital (RULING KOZ-53: out) has no life left, captured or not
-            life = 0 if p["out"] else max(0, 12 - p["capital_damage"])
+            life = 0 if p["out"] else max(0, CAPITAL_LIFE - p["capital_damage"])
             scores.append({"player": seat, "total": life, "breakdown": {
-                "capital_life": life,
-                "creatures": sum(1 for d in state["units"].values() if d["owner"] == seat),
-                "sectors": sum(1 for s in state["sectors"].values()
-                               if s["controller"] == seat and s["kind"] != "capital")}})
+                "capital_life": life, "creatures": creatures[seat], "sectors": sectors[seat]}})
         return {"finished": result is not None,
                 "winners": list(result["winners"]) if result else [],
                 "reason": result["reason"] if result else None, "scores": scores}

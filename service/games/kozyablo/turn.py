@@ -46,7 +46,7 @@ def can_respond(state: KozyabloState, cat: Catalogue, seat: int) -> bool:
     """Whether ``seat`` gets (or keeps) the response window (option ``response_window``)."""
     if state["options"]["response_window"] == "always":
         return True
-    return bool(abilities.uses(state, cat, seat, ("free",)))
+    return abilities.can_use(state, cat, seat, ("free",))
 
 
 def declare(draft: Draft, action: dict, events: list[dict]) -> None:
