@@ -29,6 +29,7 @@ from service.evaluations.kinds import Kind, register
 from service.evaluations.odds import fraction_text
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.messages import N_
 
 MAX_STRENGTH = 1000
 
@@ -53,14 +54,14 @@ def strengths_of(body: dict) -> list[int]:
     """The fighters' base strengths from ``strengths`` or ``fleets`` + ``city``."""
     has_s, has_f = "strengths" in body, "fleets" in body
     if has_s == has_f:
-        raise MalformedInput({"strengths": ["send either `strengths` or `fleets` with `city`"]})
+        raise MalformedInput({"strengths": [N_("send either `strengths` or `fleets` with `city`")]})
     if has_s:
         for key in ("city", "card_set"):
             if key in body:
-                raise MalformedInput({key: [f"`{key}` goes with `fleets`, not `strengths`"]})
+                raise MalformedInput({key: [N_("`{key}` goes with `fleets`, not `strengths`", key=key)]})
         return list(body["strengths"])
     if "city" not in body:
-        raise MalformedInput({"city": ["`fleets` need the attacked `city`"]})
+        raise MalformedInput({"city": [N_("`fleets` need the attacked `city`")]})
     from service.evaluations.fleets import fleet_strengths
     return fleet_strengths(body["fleets"], body["city"], body.get("card_set", "reference"))
 

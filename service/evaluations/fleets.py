@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import card_db
 from service.games.errors import MalformedInput
+from service.games.messages import N_, joined
 from service.games.tremble.effects import CITY_TYPES
 
 
@@ -27,7 +28,8 @@ def fleet_strengths(fleets: list, city, card_set: str = "reference") -> list[int
         cat = Catalogue.of(card_db.get("tremble", card_set))
     except card_db.UnknownCardSet:
         raise MalformedInput({"card_set": [
-            "unknown card set; available: " + ", ".join(card_db.available("tremble"))]}) from None
+            N_("unknown card set; available: {items}",
+               items=joined(card_db.available("tremble")))]}) from None
     designs = {design_of(i): d for i, d in cat.ships.items()}
     errors: dict[str, list[str]] = {}
     if not isinstance(city, str):

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.messages import N_
 
 Progress = Callable[[int, int], None]
 
@@ -122,7 +123,7 @@ def prepare(request: Any) -> tuple[Kind, dict]:
     from service.games.registry import GAME_IDS
 
     if not isinstance(request, dict):
-        raise MalformedInput({"body": ["must be a JSON object"]})
+        raise MalformedInput({"body": [N_("must be a JSON object")]})
     _load()
     errors: dict[str, list[str]] = {}
     game, name = request.get("game"), request.get("kind")

@@ -32,6 +32,7 @@ from service.games.base import MAX_SEED
 from service.games.bots import BOT_NAMES, bot_named
 from service.games.chance import _splitmix64
 from service.games.errors import MalformedInput
+from service.games.messages import N_
 from service.games.playout import random_playout
 from service.games.registry import get_game
 
@@ -105,7 +106,7 @@ class Playouts(Kind):
     def prepare(self, request: dict) -> dict:
         game = get_game(request["game"])
         if "state" not in request:
-            raise MalformedInput({"state": ["missing required field: the game state to play on"]})
+            raise MalformedInput({"state": [N_("missing required field: the game state to play on")]})
         state = request["state"]
         game.validate_state(state)
         params = request.get("params", {})
@@ -113,19 +114,19 @@ class Playouts(Kind):
         player = params.get("player")
         if player is not None and player >= seats:
             raise MalformedInput({"params.player": [
-                f"must be a seat from 0 to {seats - 1} or null"]})
+                N_("must be a seat from 0 to {last} or null", last=seats - 1)]})
         bots = params.get("bots", "greedy")
         if isinstance(bots, str):
             bots = [bots] * seats
         elif len(bots) != seats:
-            raise MalformedInput({"params.bots": [f"one bot per seat: {seats} expected"]})
+            raise MalformedInput({"params.bots": [N_("one bot per seat: {seats} expected", seats=seats)]})
         n = params.get("playouts", DEFAULT_PLAYOUTS)
         cost = cost_of(game.id, bots)
         most = max(1, int(MAX_WORK_SECONDS / cost))
         if n > most:
             raise MalformedInput({"params.playouts": [
-                f"at most {most} playouts of {game.id} with these bots per job "
-                f"(cap: {MAX_WORK_SECONDS} s of work per job)"]})
+                N_("at most {most} playouts of {game} with these bots per job (cap: {seconds} s "
+                   "of work per job)", most=most, game=game.id, seconds=MAX_WORK_SECONDS)]})
         seed = params.get("seed")
         if seed is None:
             seed = secrets.randbits(63)
@@ -133,8 +134,8 @@ class Playouts(Kind):
             size = params["chunk_size"]
             if math.ceil(n / size) > MAX_CHUNKS:
                 raise MalformedInput({"params.chunk_size": [
-                    f"at most {MAX_CHUNKS} chunks per job: use at least "
-                    f"{math.ceil(n / MAX_CHUNKS)} playouts per chunk"]})
+                    N_("at most {chunks} chunks per job: use at least {size} playouts per chunk",
+                       chunks=MAX_CHUNKS, size=math.ceil(n / MAX_CHUNKS))]})
         else:
             size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
         turn_limit = None
@@ -142,7 +143,7 @@ class Playouts(Kind):
             turn_limit = state["turn"] + params.get("turn_limit", DEFAULT_TURN_LIMIT)
         elif "turn_limit" in params:
             raise MalformedInput({"params.turn_limit": [
-                f"only for a {game.id} state whose `turn_limit` option is unset"]})
+                N_("only for a {game} state whose `turn_limit` option is unset", game=game.id)]})
         return {"game": game.id, "state": state, "player": player, "bots": bots, "seed": seed,
                 "playouts": n, "max_steps": params.get("max_steps", DEFAULT_MAX_STEPS),
                 "turn_limit": turn_limit, "chunk_size": min(size, n)}

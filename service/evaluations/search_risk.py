@@ -54,6 +54,7 @@ from service.evaluations.kinds import Kind, register
 from service.evaluations.odds import fraction_text, hold_probability
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.messages import N_, joined
 from service.games.registry import get_game
 
 PHASES_BEFORE_INTEL = ("missions", "start", "buy")
@@ -181,27 +182,28 @@ class SearchRisk(Kind):
     def prepare(self, request: dict) -> dict:
         game = get_game("tremble")
         if "state" not in request:
-            raise MalformedInput({"state": ["missing required field: the game state"]})
+            raise MalformedInput({"state": [N_("missing required field: the game state")]})
         state = request["state"]
         game.validate_state(state)
         params = request.get("params", {})
-        errors = {f"params.{k}": ["missing required field"] for k in ("player", "city")
-                  if k not in params}
+        errors: dict[str, list[str]] = {f"params.{k}": [N_("missing required field")]
+                                        for k in ("player", "city") if k not in params}
         if errors:
             raise MalformedInput(errors)
         player, city = params["player"], params["city"]
         if player >= len(state["players"]):
             raise MalformedInput({"params.player": [
-                f"must be a seat from 0 to {len(state['players']) - 1}"]})
+                N_("must be a seat from 0 to {last}", last=len(state["players"]) - 1)]})
         if state["result"] is not None:
-            raise MalformedInput({"state.result": ["the game is over: nothing to search"]})
+            raise MalformedInput({"state.result": [N_("the game is over: nothing to search")]})
         search = next((s for s in state["searches"]
                        if s["city"] == city and s["player"] == player), None)
         if search is not None:
             ships = params.get("ships", search["ships"])
             if sorted(ships) != sorted(search["ships"]):
                 raise MalformedInput({"params.ships": [
-                    "a search in progress keeps its ships: " + ", ".join(search["ships"])]})
+                    N_("a search in progress keeps its ships: {items}",
+                       items=joined(search["ships"]))]})
             countdown, started_now = search["countdown"], search["since"] == state["turn"]
         else:
             won = next((a for a in state["attacks"] if a["city"] == city and a["resolved"]
@@ -209,20 +211,21 @@ class SearchRisk(Kind):
                         and a["sides"][0]["player"] == player), None)
             if won is None and city not in state["slots"]:
                 raise MalformedInput({"params.city": [
-                    f"{city!r} is neither a search of player {player} nor an open city"]})
+                    N_("{city!r} is neither a search of player {player} nor an open city",
+                       city=city, player=player)]})
             if "ships" in params:
                 ships = params["ships"]
                 allowed = won["sides"][0]["ships"] if won else state["players"][player]["hand"]
                 bad = [s for s in ships if s not in allowed]
                 if bad:
                     raise MalformedInput({"params.ships": [
-                        "not " + ("among the ships that won the city" if won else
-                                  "in the player's hand") + ": " + ", ".join(bad)]})
+                        N_("not among the ships that won the city: {items}", items=joined(bad))
+                        if won else N_("not in the player's hand: {items}", items=joined(bad))]})
             elif won is not None:
                 ships = won["sides"][0]["ships"]
             else:
                 raise MalformedInput({"params.ships": [
-                    "required for a city not yet won: the ships that would search"]})
+                    N_("required for a city not yet won: the ships that would search")]})
             countdown, started_now = None, True
         return {"game": "tremble", "state": state, "player": player, "city": city,
                 "ships": list(ships), "countdown": countdown, "started_now": started_now}

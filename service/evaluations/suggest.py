@@ -78,18 +78,13 @@ def _tuning(params: dict) -> dict:
 
 def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:
     """The game, the state and the player of a request, checked: the player
-    must have a decision pending."""
+    must have a decision pending (``_pending_player``: else 422)."""
     game = get_game(game_id)
     if "state" not in request:
         raise MalformedInput({"state": [N_("missing required field: the game state to search")]})
     state = request["state"]
     game.validate_state(state)
-    params = request.get("params") or {}
-    player = deciding_player(state, params)
-    if not any(p["player"] == player for p in state["pending"]):
-        raise MalformedInput({"params.player": [N_("player {player} has no decision to make "
-                                                   "now", player=player)]})
-    return game, state, player
+    return game, state, _pending_player(game, state, request.get("params") or {})
 
 
 def deciding_player(state: dict, params: dict) -> int:
@@ -142,15 +137,15 @@ class Suggest(Kind):
         cost = cost_of(game.id)
         most = max(1, int(MAX_WORK_SECONDS / cost))
         if n > most:
-            raise MalformedInput({"params.iterations": [
-                f"at most {most} iterations of {game.id} per job "
-                f"(cap: {MAX_WORK_SECONDS} s of work per job)"]})
+            raise MalformedInput({"params.iterations": [N_(
+                "at most {most} iterations of {game} per job (cap: {seconds} s of work per job)",
+                most=most, game=game.id, seconds=MAX_WORK_SECONDS)]})
         if "chunk_size" in params:
             size = params["chunk_size"]
             if math.ceil(n / size) > MAX_CHUNKS:
-                raise MalformedInput({"params.chunk_size": [
-                    f"at most {MAX_CHUNKS} chunks per job: use at least "
-                    f"{math.ceil(n / MAX_CHUNKS)} iterations per chunk"]})
+                raise MalformedInput({"params.chunk_size": [N_(
+                    "at most {chunks} chunks per job: use at least {size} iterations per chunk",
+                    chunks=MAX_CHUNKS, size=math.ceil(n / MAX_CHUNKS))]})
         else:
             size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
         seed = params.get("seed")

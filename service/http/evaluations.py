@@ -260,13 +260,15 @@ def document(spec) -> None:
                     "schema": {"$ref": "#/components/schemas/EvaluationStatus"}}}}
     spec.path("/v1/evaluations", operations={"post": {
         "summary": "Submit an evaluation", "tags": tags,
-        "description": "Validated first: nothing is queued for a request that cannot succeed. "
-                       "Runs on RQ workers with `REDIS_URL`, in-process without.",
+        "description": "Validated first: nothing is queued for a request that cannot succeed "
+                       "(400; a `suggest` for a seat with no decision pending: 422 citing the "
+                       "turn order's clause). Runs on RQ workers with `REDIS_URL`, in-process "
+                       "without.",
         "requestBody": body("EvaluationRequest", {
             "game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}),
         "responses": {"202": accepted,
-                      **{str(s): error(s) for s in (400, 401, 403, 405, 413, 415, 429, 500,
-                                                    503)}}}})
+                      **{str(s): error(s) for s in (400, 401, 403, 405, 413, 415, 422, 429,
+                                                    500, 503)}}}})
     spec.path("/v1/evaluations/kinds", operations={"get": {
         "summary": "Evaluation kinds, their inputs, params and caps", "tags": tags,
         "responses": {"200": ok("EvaluationKinds", "Every kind."),

@@ -13,7 +13,7 @@ import pytest
 from service.evaluations import suggest
 from service.evaluations.kinds import prepare
 from service.evaluations.runner import run_inline
-from service.games.errors import MalformedInput
+from service.games.errors import MalformedInput, RuleViolation
 from service.games.ismcts import action_key, merge, search, strip_timing, summarize
 from service.games.playout import RandomBot, choose_chance, next_actor
 from service.games.registry import GAME_IDS, get_game
@@ -161,10 +161,13 @@ def test_suggest_kind_same_answer_whatever_the_workers():
 
 
 def test_suggest_kind_refusals():
+    """A seat with no decision pending breaks the turn order, as the synchronous
+    route says (422 citing its clause); the rest is a malformed request (400)."""
     request = _request("tremble")
     player = request["params"]["player"]
-    with pytest.raises(MalformedInput):
+    with pytest.raises(RuleViolation) as out_of_turn:
         prepare({**request, "params": {**request["params"], "player": 1 - player}})
+    assert out_of_turn.value.rule == get_game("tremble").out_of_turn_rule(request["state"])
     with pytest.raises(MalformedInput):
         prepare({**request, "params": {**request["params"], "exploration": "much"}})
     with pytest.raises(MalformedInput):

@@ -71,6 +71,28 @@ def test_every_n_call_has_a_literal_msgid_that_extraction_finds():
                 assert first.value in committed, where
 
 
+#: the exceptions whose first argument maps a field to its messages
+FIELD_ERRORS = ("MalformedInput", "InvalidState")
+
+
+def test_every_field_message_is_translatable():
+    """A field's message given to ``MalformedInput``/``InvalidState`` is an ``N_`` message
+    (or a name bound to one), never a string: an f-string reached a Russian client in
+    English (the evaluation kinds' caps and seats, found 2026-11-26)."""
+    found = []
+    for path in SERVICE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in FIELD_ERRORS
+                    and node.args and isinstance(node.args[0], ast.Dict)):
+                continue
+            for value in node.args[0].values:
+                for text in value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]:
+                    if isinstance(text, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                        found.append(f"{path.relative_to(ROOT)}:{text.lineno}: {ast.unparse(text)}")
+    assert not found, "\n".join(found)
+
+
 @pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT_LANGUAGE])
 def test_every_msgid_has_a_translation(language):
     """Each .po holds exactly the .pot's msgids, each translated, none fuzzy, in that script."""
