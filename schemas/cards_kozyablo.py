@@ -20,6 +20,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.games.kozyablo.abilities import KEYWORDS, MARKS
+from service.games.kozyablo.cards import TRIGGER_TIMES
 from service.games.kozyablo.effects import EFFECTS, TARGETS
 from service.games.kozyablo.play import CARD_TYPES as PLAYED
 from service.games.kozyablo.sectors import RESOURCE_OF
@@ -109,7 +110,7 @@ class ActivatedSchema(Schema):
 class TriggerSchema(Schema):
     """'At the start of turn…' / 'at the end of turn…' (KOZ-14); no choice involved."""
 
-    when = fields.String(required=True, validate=validate.OneOf(("start", "end")))
+    when = fields.String(required=True, validate=validate.OneOf(TRIGGER_TIMES))
     effect = fields.Nested(EffectSchema, required=True)
 
     @validates_schema

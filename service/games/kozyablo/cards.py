@@ -31,6 +31,10 @@ def instance_ids(seat: int, faces: list[str]) -> list[str]:
     return out
 
 
+#: when a card's trigger fires (KOZ-14): at the start or the end of its owner's turn
+TRIGGER_TIMES = ("start", "end")
+
+
 @lru_cache(maxsize=4096)
 def face(instance: str) -> str:
     """The card id of an instance id."""
@@ -78,6 +82,11 @@ class Catalogue(catalogue.Catalogue):
                 speed=card.get("speed", 0), abilities=abilities,
                 armor=values.get("armor", 0), regeneration=values.get("regeneration", 0),
                 activated=tuple(card["activated"]), triggers=tuple(card["triggers"]), data=card)
+        #: "start"/"end" -> the cards with a trigger then (KOZ-14)
+        self.triggered: dict[str, frozenset[str]] = {
+            when: frozenset(f.id for f in self.faces.values()
+                            if any(t["when"] == when for t in f.triggers))
+            for when in TRIGGER_TIMES}
         self.capitals: dict[str, dict[str, Any]] = {c["id"]: c for c in cards.data["capitals"]}
         self.sector_kinds = {s["id"] for s in cards.data["sectors"]}
         self.decks: dict[str, dict[str, Any]] = cards.data["reference_decks"]

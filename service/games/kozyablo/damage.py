@@ -144,8 +144,11 @@ def sweep(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     """KOZ-29: everything at 0 life dies; a capital at 12 damage is destroyed."""
     root = typed(draft.root)
     while True:
-        dead = [u for u in root["units"] if life_left(root, cat, u) <= 0]
-        dead += [b for b in root["buildings"] if life_left(root, cat, b) <= 0]
+        # undamaged cards live: every life is at least 1 (the card schema; ``unit_stats``)
+        dead = [u for u, d in root["units"].items()
+                if d["damage"] and life_left(root, cat, u) <= 0]
+        dead += [b for b, d in root["buildings"].items()
+                 if d["damage"] and life_left(root, cat, b) <= 0]
         if not dead:
             break
         for cid in dead:

@@ -209,8 +209,10 @@ def _triggers(draft: Draft, cat: Catalogue, seat: int, when: str, events: list[d
     """
     root = typed(draft.root)
     if todo is None:
-        sources = sorted(u for u, d in root["units"].items() if d["owner"] == seat) + sorted(
-            b for b, d in root["buildings"].items() if d["owner"] == seat)
+        hot = cat.triggered[when]
+        sources = sorted(u for u, d in root["units"].items()
+                         if d["owner"] == seat and face(u) in hot) + sorted(
+            b for b, d in root["buildings"].items() if d["owner"] == seat and face(b) in hot)
         todo = [{"source": src, "index": i} for src in sources
                 for i, trig in enumerate(cat.faces[face(src)].triggers) if trig["when"] == when]
     for n, item in enumerate(todo):
