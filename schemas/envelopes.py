@@ -381,7 +381,9 @@ class GameInfo(_Response):
     event_types = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     card_sets = fields.List(fields.String(), required=True)
     takes_views = fields.Boolean(required=True, metadata={
-        "description": "`legal-actions` takes a player's `view` in place of the state."})
+        "description": "`legal-actions` and `check` take a player's `view` in place of the "
+                       "state; `suggest` too, but for Kozyablo, whose view does not show the "
+                       "card lists its search deals from (KOZ-1)."})
     suggests = fields.Boolean(required=True, metadata={
         "description": "`suggest` ranks a player's actions (the game implements `determinize`)."})
     targets = fields.Dict(metadata={

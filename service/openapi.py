@@ -780,7 +780,8 @@ def typed_game(doc: dict, game: Game) -> None:
             if rules:
                 req["allOf"] = rules
         schemas[f"{name}{request}"] = req
-        takes_view = view_name(request) in schemas and game.takes_views
+        takes_view = view_name(request) in schemas and (
+            game.suggests_from_views if verb == "suggest" else game.takes_views)
         if takes_view:
             schemas[f"{name}{view_name(request)}"] = _retarget(schemas[view_name(request)], name)
         if response in SHARED_RESPONSES:

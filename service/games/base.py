@@ -639,22 +639,52 @@ class Game:
         raise NotImplementedError
 
     def state_from_view(self, view: dict, seed: int) -> dict:
-        """``determinize`` from the view alone: a full state built from
-        ``view`` (as ``view(state, player)`` returned it) and ``seed``, equal —
-        byte for byte, key order included — to ``determinize(state, player,
-        seed)`` for every ``state`` with that view
-        (``tests/shared/test_state_from_view.py``).
+        """A full state built from ``view`` (as ``view(state, player)`` returned it)
+        alone, with ``seed`` as its chance seed: what lets a player who holds only their
+        view ask the service about their own decisions (``legal-actions``, ``check``)
+        without the host handing over the full state.  Optional: a game without it
+        takes no views.
 
-        What lets a player who holds only their view ask the service about their
-        own decisions (``legal-actions``, ``check``) without the host handing over
-        the full state.  Optional: a game without it takes no views.
+        Two contracts, by ``view_state_is_determinize``.  True: the state equals
+        ``determinize(state, player, seed)`` — byte for byte, key order included — for
+        every ``state`` with that view (``tests/shared/test_state_from_view.py``).
+        False, where ``determinize`` reads what no view shows (Kozyablo re-deals from
+        the other players' card lists, KOZ-1): a valid state whose view is ``view``
+        again, the unseen cards being stand-ins the viewer's own decisions never
+        read.  Either way its answers about the viewer's own decisions (pending,
+        legal actions, constraints, ``check``) are the true state's
+        (``tests/http/test_views_as_states.py``).
         """
         raise NotImplementedError
 
+    #: the clause that keeps ``state_from_view`` from being ``determinize`` (the
+    #: view does not show what ``determinize`` reads), so it fills stand-ins; None: it
+    #: is ``determinize``
+    view_stand_ins_rule: ClassVar[str | None] = None
+
+    @property
+    def view_state_is_determinize(self) -> bool:
+        """Which contract ``state_from_view`` keeps (see there)."""
+        return self.view_stand_ins_rule is None
+
     @property
     def takes_views(self) -> bool:
-        """Whether it implements ``state_from_view``."""
+        """Whether it implements ``state_from_view``: ``legal-actions`` and ``check``
+        (and, when ``view_state_is_determinize``, ``suggest``) take a player's view."""
         return type(self).state_from_view is not Game.state_from_view
+
+    def unseen_in_action(self, view: dict, action: dict) -> dict[str, list[str]]:
+        """Errors by field of ``action`` (checked from ``view``) that name what the view
+        does not show, where the answer would depend on it: refused, never guessed.
+        Default none (a game whose ``state_from_view`` holds stand-ins overrides it)."""
+        return {}
+
+    @property
+    def suggests_from_views(self) -> bool:
+        """Whether ``suggest`` takes a player's view: the search starts every iteration
+        from ``determinize``, so only a view that ``determinize`` can be rebuilt from
+        ranks as the full state does (``view_state_is_determinize``)."""
+        return self.takes_views and self.view_state_is_determinize
 
     def secret_cards(self, state: dict, player: int | None) -> set[str]:
         """Card instance ids (or other secret tokens) ``player`` may not see.

@@ -408,6 +408,21 @@ def check(spec: Spec, value: Any, path: str = "") -> Errors:
 MAX_EXACT_FLOAT = 2 ** 53
 
 
+def first_difference(a: Any, b: Any, path: str) -> str:
+    """The path of the first place where two unequal JSON values differ.
+
+    >>> first_difference({"x": [1, 2]}, {"x": [1, 3]}, "view")
+    'view.x.1'
+    """
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        key = next(k for k in a if a[k] != b[k])
+        return first_difference(a[key], b[key], f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        i = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+        return first_difference(a[i], b[i], f"{path}.{i}")
+    return path
+
+
 def integral(value: Any) -> bool:
     """Make every integral float inside ``value`` (a dict or a list) an ``int``, in place;
     ``True`` if any was.  A float past ``MAX_EXACT_FLOAT`` stays (no integer takes it).

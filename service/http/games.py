@@ -286,14 +286,19 @@ def apply(game_id: str):
 def check(game_id: str):
     """``{state | view, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal);
     ``reason`` in the request's ``Accept-Language``.  From a view, only that player's
-    own actions (the answer is the full state's: ``tests/http/test_views_as_states.py``)."""
+    own actions (the answer is the full state's: ``tests/http/test_views_as_states.py``),
+    naming only what the view shows where the game says so (``Game.unseen_in_action``)."""
     game = game_or_404(game_id)
     body = read_envelope(CHECK)
     state, viewer = _state_or_view(game, body)
     action = body["action"]
-    if viewer is not None and isinstance(action, dict) and action.get("player") != viewer:
-        raise MalformedInput({"action.player": [N_(
-            "a view answers for its own player: {viewer}", viewer=viewer)]})
+    if viewer is not None and isinstance(action, dict):
+        if action.get("player") != viewer:
+            raise MalformedInput({"action.player": [N_(
+                "a view answers for its own player: {viewer}", viewer=viewer)]})
+        unseen = game.unseen_in_action(body["view"], action)
+        if unseen:
+            raise MalformedInput(unseen)
     return localized_json(game.check(state, action))
 
 
@@ -321,12 +326,19 @@ def suggest(game_id: str):
     player's legal actions ranked by a search of at most 200 ms
     (``service.evaluations.suggest``; larger budgets: the ``suggest`` evaluation).  From
     a view (``state_from_view``) the answer is the one the full state gives: the search
-    starts every iteration from ``determinize``, which depends on the view only."""
+    starts every iteration from ``determinize``, which depends on the view only — where
+    ``Game.suggests_from_views`` (not Kozyablo's views: 400 naming ``view``)."""
     game = game_or_404(game_id)
     if not game.searchable:
         raise ProblemError(404, "not-found", "Not found", N_(
             "{game} offers no suggestions: it does not implement determinize", game=game.id))
     body = read_envelope(SUGGEST)
+    if "view" in body and game.takes_views and not game.suggests_from_views:
+        raise MalformedInput({"view": [N_(
+            "{game} suggests from the full state only: its search deals the cards a player "
+            "cannot see from what a view does not show ({rule}), and a view stands for them "
+            "with stand-ins; legal-actions and check take the view",
+            game=game.id, rule=game.view_stand_ins_rule)]})
     state, viewer = _state_or_view(game, body)
     params = body["params"]
     if viewer is not None and params["player"] != viewer:

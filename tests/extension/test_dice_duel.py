@@ -80,6 +80,15 @@ def test_it_is_listed_and_described(api):
         spec["components"]["schemas"]
 
 
+def test_a_game_that_takes_no_views_says_so(api):
+    """Without ``state_from_view`` a view is refused naming `view` (every real game takes
+    views: ``tests/shared/test_state_from_view.py``)."""
+    r = api.post("/v1/games/dice_duel/legal-actions", json={"view": {"view": {"player": 0}}})
+    assert r.status_code == 400 and "view" in r.json["errors"], r.json
+    assert "does not take views" in r.json["errors"]["view"][0]
+    assert api.get("/v1/games/dice_duel").json["takes_views"] is False
+
+
 def test_a_server_game_over_http(api):
     new = post(api, "new", {"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 5})
     state, actions = new["state"], []

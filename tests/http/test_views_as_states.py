@@ -2,28 +2,38 @@
 
 A bot that holds only its own view (``view``, or ``apply``/``new`` with
 ``for_player``) asks ``legal-actions`` with ``{"view": …}``.  Over random
-positions of every game that takes views (``Game.takes_views``) and every
-seat, the answer — pending decisions, actions as a set, constraints — equals
-the one the host gets from the full state for that seat.  Every answer is
-checked against ``openapi.yaml`` (``real_api``).
+positions of every game that takes views (``Game.takes_views``: all three) and
+every seat, the answer — pending decisions, actions as a set, constraints —
+equals the one the host gets from the full state for that seat.  Kozyablo's
+positions include steered ones where another player hides creatures (KOZ-41,
+``tests/kozyablo/hidden_positions.py``); its built state has stand-ins for
+what the view hides (KOZ-1), so ``suggest`` takes no Kozyablo view.  A game
+without views: ``tests/extension/test_dice_duel.py``.  Every answer is checked
+against ``openapi.yaml`` (``real_api``).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import orjson
 import pytest
 
+from service.games.errors import IncompatibleState
 from service.games.playout import RandomBot, choose_chance, next_actor
 from service.games.registry import GAME_IDS, get_game
+from tests.kozyablo.hidden_positions import hidden_positions
+from tests.kozyablo.test_state_from_view import BENT, a_view, bend
 
 SETUPS = {"raiders": [(2, {}), (3, {"short_game": True}), (4, {"double_deck": True}),
                       (6, {"illegal_play": "fizzle"})],
           "tremble": [(2, {}), (3, {}), (5, {})],
           "kozyablo": [([{"race": "pozorki"}, {"race": "kozly"}], {}),
-                       ([{"race": "trutni"}, {"race": "zhuki"}, {"race": "kozly"}], {})]}
+                       ([{"race": "trutni"}, {"race": "zhloby"}, {"race": "kozly"}], {})]}
 VIEW_GAMES = [g for g in GAME_IDS if get_game(g).takes_views]
+#: where ``suggest`` takes a view too (the built state is ``determinize``)
+SUGGEST_VIEW_GAMES = [g for g in VIEW_GAMES if get_game(g).suggests_from_views]
 
 
 def canonical(actions: list[dict]) -> list[bytes]:
@@ -45,6 +55,8 @@ def positions(game_id: str, every: int = 5, steps: int = 160):
             action = choose_chance(game, state, rng) if who == "chance" else \
                 bot.choose(game, state, who, rng)
             state, _ = game.apply(state, action)
+    if game_id == "kozyablo":  # and where another player hides creatures (KOZ-41)
+        yield from (orjson.loads(raw) for raw in hidden_positions()[::every])
 
 
 @pytest.mark.parametrize("game_id", VIEW_GAMES)
@@ -115,14 +127,41 @@ def test_a_garbled_or_forged_view_is_refused_not_a_500(real_api):
     assert game.takes_views
 
 
-@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if not get_game(g).takes_views])
-def test_a_game_that_takes_no_views_says_so(real_api, game_id):
-    r = real_api.post(f"/v1/games/{game_id}/legal-actions", json={"view": {"view": {"player": 0}}})
-    assert r.status_code == 400 and "view" in r.json["errors"], r.json
-    assert real_api.get(f"/v1/games/{game_id}").json["takes_views"] is False
+@pytest.mark.parametrize("edit,field,error", BENT)
+def test_koz_1_a_forged_kozyablo_view_is_refused_naming_the_field(real_api, edit, field, error):
+    view = a_view()
+    edit(view)
+    # the envelope's own check (a view names its player) refuses some first
+    kinds = ({"/problems/incompatible-state"} if error is IncompatibleState else
+             {"/problems/invalid-state", "/problems/malformed-request"})
+    for verb, body in (("legal-actions", {"view": view}),
+                       ("check", {"view": view, "action": {"type": "skip", "player": 0}})):
+        r = real_api.post(f"/v1/games/kozyablo/{verb}", json=body)
+        assert r.status_code == 400, r.json
+        assert field in r.json["errors"], r.json
+        assert r.json["type"] in kinds, r.json
 
 
-@pytest.mark.parametrize("game_id", VIEW_GAMES)
+def test_koz_1_bent_kozyablo_views_are_400_never_500(real_api):
+    """Random edits of views with hidden creatures: each is answered (a view some state
+    has) or refused as an invalid (or malformed) state, 400, never a server error."""
+    rng, answered = random.Random(15), Counter()
+    for state in (orjson.loads(raw) for raw in hidden_positions()[::25]):
+        for seat in range(len(state["players"])):
+            view = orjson.loads(orjson.dumps(get_game("kozyablo").view(state, seat)))
+            for _ in range(4):
+                r = real_api.post("/v1/games/kozyablo/legal-actions",
+                                  json={"view": bend(view, rng)})
+                assert r.status_code in (200, 400), r.json
+                if r.status_code == 400:
+                    assert r.json["type"] in ("/problems/invalid-state",
+                                              "/problems/incompatible-state",
+                                              "/problems/malformed-request"), r.json
+                answered[r.status_code] += 1
+    assert answered[400] > 20, answered
+
+
+@pytest.mark.parametrize("game_id", SUGGEST_VIEW_GAMES)
 def test_suggest_from_a_view_is_the_suggestion_from_the_state(real_api, game_id):
     """The search starts every iteration from ``determinize``, which depends on the
     view only: from the view, the same seed and iterations rank the same."""
@@ -147,6 +186,21 @@ def test_suggest_from_a_view_is_the_suggestion_from_the_state(real_api, game_id)
                 "view": view, "params": {**params, "player": other}})
             assert refused.status_code == 400 and "params.player" in refused.json["errors"]
     assert compared >= 5
+
+
+def test_koz_1_suggest_takes_no_kozyablo_view(real_api):
+    """The search deals another player's unseen cards from their card list (KOZ-1); from a
+    view it would deal the stand-ins, so the view is refused, naming `view` and why."""
+    state = orjson.loads(hidden_positions()[3])
+    seat = state["pending"][0]["player"]
+    view = real_api.post("/v1/games/kozyablo/view",
+                         json={"state": state, "player": seat}).json["view"]
+    params = {"player": seat, "iterations": 6, "seed": 2}
+    r = real_api.post("/v1/games/kozyablo/suggest", json={"view": view, "params": params})
+    assert r.status_code == 400 and "KOZ-1" in r.json["errors"]["view"][0], r.json
+    assert real_api.post("/v1/games/kozyablo/suggest",
+                         json={"state": state, "params": params}).status_code == 200
+    assert get_game("kozyablo").takes_views and "kozyablo" not in SUGGEST_VIEW_GAMES
 
 
 @pytest.mark.parametrize("game_id", VIEW_GAMES)
@@ -185,3 +239,25 @@ def test_check_from_a_view_is_the_check_from_the_state(real_api, game_id):
                                         json={"view": view, "action": other})
                 assert refused.status_code == 400 and "action.player" in refused.json["errors"]
     assert checked > 40 and illegal > 5, (checked, illegal)
+
+
+def test_koz_41_check_from_a_view_refuses_a_card_the_view_hides(real_api):
+    """A face-down creature (KOZ-41) named as a target: the full state refuses it as one
+    in the shadow, which the view cannot tell; from the view the action is a 400 naming
+    the field, never a guess."""
+    for state in (orjson.loads(raw) for raw in hidden_positions()):
+        seat = state["pending"][0]["player"] if state["pending"] else "chance"
+        hidden = [u for u, d in state["units"].items() if d["shadow"] and d["owner"] != seat]
+        if seat == "chance" or not hidden or state["phase"] != "main" \
+                or not state["players"][seat]["hand"]:
+            continue
+        action = {"type": "play_card", "player": seat, "card": state["players"][seat]["hand"][0],
+                  "target": hidden[0]}
+        view = real_api.post("/v1/games/kozyablo/view",
+                             json={"state": state, "player": seat}).json["view"]
+        r = real_api.post("/v1/games/kozyablo/check", json={"view": view, "action": action})
+        assert r.status_code == 400 and "KOZ-41" in r.json["errors"]["action.target"][0], r.json
+        full = real_api.post("/v1/games/kozyablo/check", json={"state": state, "action": action})
+        assert full.status_code == 200 and full.json["legal"] is False
+        return
+    raise AssertionError("no main phase with a hidden enemy creature and a hand")

@@ -23,6 +23,7 @@ from service.games import shape
 from service.games.base import MAX_SEED, Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
+from service.games.errors import InvalidState
 from service.games.kozyablo import (
     abilities,
     combat,
@@ -254,6 +255,29 @@ class Kozyablo(Game):
 
     def determinize(self, state: dict, player: int | None, seed: int) -> dict:
         return views.determinize(typed(state), Catalogue.of_state(state), player, seed)
+
+    #: the other players' card lists are secret, so a view is not enough for
+    #: ``determinize``; ``state_from_view`` fills what the view hides with stand-ins
+    view_stand_ins_rule = "KOZ-1"
+
+    def state_from_view(self, view: dict, seed: int) -> dict:
+        """``views.state_from_view``, checked: a valid state (else ``InvalidState``
+        naming the field of the view) whose view is ``view`` again (else the first
+        place where it differs: no Kozyablo state has that view)."""
+        built = views.state_from_view(view, seed, self.rules_version)
+        try:
+            self.validate_state(built)
+        except InvalidState as exc:  # the built state mirrors the view, path for path
+            raise type(exc)({"view" + k.removeprefix("state"): v
+                             for k, v in exc.errors.items()}) from None
+        again = self.view(built, view["view"]["player"])
+        if again != view:
+            raise InvalidState({shape.first_difference(view, again, "view"): [
+                N_("does not fit the rest of the view: no Kozyablo state has this view")]})
+        return built
+
+    def unseen_in_action(self, view: dict, action: dict) -> dict[str, list[str]]:
+        return views.unseen_in_action(view, action)
 
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         errs = invariants.errors(typed(state), Catalogue.of(cards))

@@ -25,14 +25,21 @@ state, so a state cannot hold a stale copy (nothing to check by invariants).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
+from service.games import shape as s
+from service.games.base import COMMON_STATE_FIELDS, card_set_of
+from service.games.errors import IncompatibleState, InvalidState
 from service.games.kozyablo import abilities
-from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, Face, face
+from service.games.kozyablo.deck import MAX_COPIES
 from service.games.kozyablo.sectors import production
-from service.games.kozyablo.state import KozyabloState, typed
+from service.games.kozyablo.shapes import ID, PLAYER, SEAT, STATE_FIELDS, UNIT
+from service.games.kozyablo.state import KozyabloState, Player, typed
 from service.games.kozyablo.stats import unit_stats
+from service.games.messages import N_
 
 
 def _hidden_units(state: KozyabloState, player: int | None) -> dict[str, str]:
@@ -283,3 +290,247 @@ class _Casting:
 
 #: steps of the search for fully plausible stand-ins before settling for fewer
 SEARCH_BUDGET = 2000
+
+
+# ------------------------------------------------------------ from a view
+#: a count a view shows in place of a hidden zone
+_COUNT = s.Int(minimum=0, maximum=64)
+#: the counts every seat of a view shows (``hide``)
+_COUNTS = {"deck_count": _COUNT, "aside_count": _COUNT, "card_count": _COUNT}
+#: the viewer's own seat, and another player's (their hand, deck, set-aside cards
+#: and card list as counts)
+OWN_PLAYER = s.Obj({**PLAYER.required, **_COUNTS})
+OTHER_PLAYER = s.Obj({**{k: v for k, v in PLAYER.required.items()
+                         if k not in ("hand", "deck", "aside", "cards")},
+                      **_COUNTS, "hand_count": _COUNT})
+#: another player's creature in the shadow as a view shows it (KOZ-41)
+HIDDEN_UNIT = s.Obj({"owner": SEAT, "sector": ID, "damage": UNIT.required["damage"],
+                     "shadow": s.Enum(True), "card": s.Enum(None), "artifact_count": _COUNT})
+#: a whole view of a seat (``Game.view``); players and units are checked one by one
+VIEW_SPEC = s.Obj({
+    **COMMON_STATE_FIELDS, **STATE_FIELDS,
+    "chance": s.Obj({"mode": s.Enum("server", "table")}),
+    "players": s.ListOf(s.Obj({}, extra=True), min_items=2, max_items=4),
+    "units": s.MapOf(s.Obj({}, extra=True), max_items=120),
+    "derived": s.Obj({}, extra=True), "view": s.Obj({"player": s.Nullable(SEAT)})})
+#: a player's keys in a state, in order
+PLAYER_KEYS = tuple(Player.__annotations__)
+
+
+def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
+    """A state its viewer cannot tell apart from the true one, from their view alone.
+
+    Not ``determinize`` (which re-deals from the other players' card lists,
+    which no view shows, KOZ-1): every card the viewer cannot see becomes a
+    stand-in (``_StandIns``), the chance seed is ``seed``.  A function of the
+    view and the seed.  The caller checks the result (``Kozyablo.state_from_view``:
+    validated, and its view is ``view`` again).  A spectator's view is refused:
+    it has no decisions of its own, and every hand is hidden from it.
+
+    >>> from service.games.kozyablo import GAME
+    >>> state, _ = GAME.new_game(2, seed=4)
+    >>> built = state_from_view(GAME.view(state, 1), 9, GAME.rules_version)
+    >>> GAME.view(built, 1) == GAME.view(state, 1), built["players"][0]["hand"][:2]
+    (True, ['0.tr_blood_wasp#4', '0.tr_blood_wasp#5'])
+    """
+    player, cat = _read_view(view, rules_version)
+    standins = _StandIns(view, player, cat)
+    built: dict[str, Any] = {k: v for k, v in view.items() if k not in ("derived", "view")}
+    built["chance"] = {"mode": view["chance"]["mode"], "seed": seed, "counter": 0}
+    units = {uid: d for uid, d in view["units"].items() if not uid.startswith("hidden-")}
+    names: dict[str, str] = {}
+    for alias, d in view["units"].items():  # after the others, in alias order, as ``hide``
+        if alias.startswith("hidden-"):
+            new, arts = standins.creature(alias, d)
+            names[alias] = new
+            units[new] = {"owner": d["owner"], "sector": d["sector"], "damage": d["damage"],
+                          "shadow": True, "artifacts": arts, "shadow_number": _number(alias)}
+    built["players"] = [standins.player(seat, p) for seat, p in enumerate(view["players"])]
+    built["units"] = units
+    for key in _NAMING:
+        built[key] = _replace(view[key], names)
+    return built
+
+
+def _read_view(view: Any, rules_version: str) -> tuple[int, Catalogue]:
+    """The viewer and the catalogue of a well-shaped Kozyablo view of a seat."""
+    if not isinstance(view, dict):
+        raise InvalidState({"view": [N_("must be an object")]})
+    marker = view.get("view")
+    if not isinstance(marker, dict) or "player" not in marker:
+        raise InvalidState({"view.view": [N_("not a player's view: `view` (as the service "
+                                             "returned it) names its player")]})
+    if view.get("game", "kozyablo") != "kozyablo":
+        raise IncompatibleState({"view.game": [N_("this endpoint takes {id!r} states",
+                                                  id="kozyablo")]})
+    if view.get("rules_version", rules_version) != rules_version:
+        raise IncompatibleState({"view.rules_version": [
+            N_("written for {value!r}; this service plays {rules_version!r}",
+               value=view.get("rules_version"), rules_version=rules_version)]})
+    errors = s.check(VIEW_SPEC, view, "view")
+    if errors:
+        raise InvalidState(errors)
+    player = marker["player"]
+    if player is None:
+        raise InvalidState({"view.view.player": [N_(
+            "a spectator's view answers nothing: it has no decisions of its own, and every "
+            "hand and deck list is hidden from it (KOZ-1); send the full state")]})
+    if player >= len(view["players"]):
+        raise InvalidState({"view.view.player": [N_("must be a seat from 0 to {last} or null",
+                                                    last=len(view["players"]) - 1)]})
+    for seat, p in enumerate(view["players"]):
+        errors.update(s.check(OWN_PLAYER if seat == player else OTHER_PLAYER, p,
+                              f"view.players.{seat}"))
+    for uid, d in view["units"].items():
+        if not uid.startswith("hidden-"):
+            errors.update(s.check(UNIT, d, f"view.units.{uid}"))
+        elif _number(uid) is None:
+            errors[f"view.units.{uid}"] = [N_("a creature in the shadow is `hidden-N`, N its "
+                                              "shadow_number (KOZ-41)")]
+        else:
+            errors.update(s.check(HIDDEN_UNIT, d, f"view.units.{uid}"))
+    if errors:
+        raise InvalidState(errors)
+    return player, Catalogue.of(card_set_of("kozyablo", view["card_set"], "view"))
+
+
+def _number(alias: str) -> int | None:
+    """N of ``hidden-N`` (a shadow number, 1 to 99), or None.
+
+    >>> _number("hidden-3"), _number("hidden-x"), _number("hidden-0")
+    (3, None, None)
+    """
+    digits = alias.removeprefix("hidden-")
+    return int(digits) if digits.isdigit() and len(digits) <= 2 and int(digits) > 0 else None
+
+
+class _StandIns:
+    """The cards of a view's other players that the viewer cannot see, made up.
+
+    * each hidden card of another player's hand, deck and set-aside cards: a
+      copy of that player's race's first creature (by id, ``FILLER``);
+    * each of their creatures in the shadow (``hidden-N``, KOZ-41): a creature
+      with Shadow, their race's first; carrying artifacts, a hero with as many
+      copies of an artifact it may carry (KOZ-21);
+    * their card list: the cards the view shows of theirs plus these.
+
+    Stand-ins are numbered past the copies a deck may hold (``<seat>.<card>#4`` on,
+    KOZ-2), so none is ever the id of a real card; nothing but the view is read.  None of this is a guess
+    at the real cards: the viewer's own decisions never read them (nothing in
+    the shadow can be chosen, struck or reached, KOZ-41; another player's hand
+    and deck matter to their own decisions, and by their sizes, which are kept).
+    """
+
+    def __init__(self, view: dict, player: int, cat: Catalogue) -> None:
+        self.view, self.viewer, self.cat = view, player, cat
+        self.taken = set(_strings(view))  # no stand-in takes an id the view names
+        self.made: dict[int, list[str]] = {}
+
+    def _copy(self, seat: int, card: str) -> str:
+        """A new stand-in copy of ``card``: ``<seat>.<card>#<n>``, n past ``MAX_COPIES``."""
+        n = MAX_COPIES + 1
+        while (cid := f"{seat}.{card}#{n}") in self.taken:
+            n += 1
+        self.taken.add(cid)
+        self.made.setdefault(seat, []).append(cid)
+        return cid
+
+    def _first(self, race: str, fits: Callable[[Face], bool]) -> str | None:
+        """The first card of ``race`` that ``fits`` by id, else of any race."""
+        found = sorted((f.race != race, f.id) for f in self.cat.faces.values() if fits(f))
+        return found[0][1] if found else None
+
+    def creature(self, alias: str, d: dict) -> tuple[str, list[str]]:
+        seat, k = d["owner"], d["artifact_count"]
+        race = self.view["players"][seat]["race"] if seat < len(self.view["players"]) else ""
+        if not k:
+            card = self._first(race, lambda f: f.type == "creature" and "shadow" in f.abilities) \
+                or self._first(race, lambda f: f.type in ("creature", "hero"))
+            assert card is not None, "a card set has creatures"
+            return self._copy(seat, card), []
+        hero = self._first(race, lambda f: f.type == "hero" and any(
+            f.id in a.data["heroes"] for a in self.cat.faces.values() if a.type == "artifact"))
+        if hero is None:
+            raise InvalidState({f"view.units.{alias}.artifact_count": [N_(
+                "no hero of this card set carries an artifact (KOZ-21)")]})
+        art = self._first(race, lambda f: f.type == "artifact" and hero in f.data["heroes"])
+        assert art is not None
+        return self._copy(seat, hero), [self._copy(seat, art) for _ in range(k)]
+
+    def player(self, seat: int, p: dict) -> dict:
+        """The seat as a state holds it: the viewer's as shown, another's with stand-ins
+        (after ``creature`` made those of their creatures in the shadow)."""
+        if seat == self.viewer:
+            return {k: p[k] for k in PLAYER_KEYS}
+        filler = self._first(p["race"], lambda f: f.type == "creature")
+        assert filler is not None, "a card set has creatures"
+        shown = _declared_card(self.view, seat)
+        zones = {"hand": shown + [self._copy(seat, filler)
+                                  for _ in range(p["hand_count"] - len(shown))],
+                 "aside": [self._copy(seat, filler) for _ in range(p["aside_count"])],
+                 "deck": [self._copy(seat, filler) for _ in range(p["deck_count"])],
+                 "cards": _located(self.view, seat) + self.made.get(seat, [])}
+        if len(zones["cards"]) != p["card_count"]:
+            raise InvalidState({f"view.players.{seat}.card_count": [N_(
+                "the cards of this player in sight and the hidden counts add up to {held}: "
+                "no Kozyablo state has this view", held=len(zones["cards"]))]})
+        return {k: sorted(zones[k]) if k in zones else p[k] for k in PLAYER_KEYS}
+
+
+def unseen_in_action(view: dict, action: dict) -> dict[str, list[str]]:
+    """The fields of an action checked from ``view`` that name another player's card the
+    view does not show (in their hand or deck, a creature in the shadow, KOZ-41; a
+    stand-in).  The full state would say why such a card cannot be chosen — which tells
+    where it is — while the state built from the view holds a stand-in there: refused.
+
+    >>> view = {"view": {"player": 0}, "units": {"hidden-1": {}}, "sectors": {"1.gold_mine": {}}}
+    >>> unseen_in_action(view, {"type": "move", "player": 0, "to": "1.gold_mine",
+    ...                         "units": ["0.kz_scout", "1.pz_sneak#2"], "from": "hidden-1"})
+    ... # doctest: +ELLIPSIS
+    {'action.units': ["'1.pz_sneak#2' is another player's card your view does not show ..."]}
+    """
+    viewer = view["view"]["player"]
+    shown = set(_strings(view))
+    out: dict[str, list[str]] = {}
+    for key, value in action.items():
+        for name in value if isinstance(value, list) else [value]:
+            seat, dot, _ = name.partition(".") if isinstance(name, str) else ("", "", "")
+            if dot and seat.isdigit() and seat != str(viewer) and name not in shown:
+                out.setdefault(f"action.{key}", []).append(N_(
+                    "{card!r} is another player's card your view does not show (KOZ-41): a "
+                    "view answers about what it shows", card=name))
+    return out
+
+
+def _declared_card(view: dict, seat: int) -> list[str]:
+    """The card ``seat`` declared for play: shown, still in their hand (KOZ-16)."""
+    declared = view["declared"]
+    if declared is None or declared["player"] != seat or not isinstance(declared.get("card"), str):
+        return []
+    return [declared["card"]]
+
+
+def _located(view: dict, seat: int) -> list[str]:
+    """The cards of ``seat`` a view of another seat shows, in every zone but the
+    hidden ones: sectors, creatures face up and their artifacts, buildings,
+    lasting magic, the discard, a card declared for play."""
+    out = [sid for sid, sec in view["sectors"].items() if sec["owner"] == seat]
+    for uid, d in view["units"].items():
+        if d["owner"] == seat and not uid.startswith("hidden-"):
+            out += [uid, *d["artifacts"]]
+    out += [b for b, d in view["buildings"].items() if d["owner"] == seat]
+    out += [m for m, d in view["lasting"].items() if d["owner"] == seat]
+    return out + view["players"][seat]["discard"] + _declared_card(view, seat)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)

@@ -270,7 +270,7 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
     again = {**hide(typed(built), player), "chance": {"mode": built["chance"]["mode"]},
              "view": view["view"]}
     if again != view:  # e.g. a ``flown`` ship that did not fly
-        raise InvalidState({_difference(view, again, "view"): [
+        raise InvalidState({s.first_difference(view, again, "view"): [
             N_("does not fit the rest of the view: no Tremble state has this view")]})
     return built
 
@@ -400,18 +400,3 @@ def _located(view: dict, player: int | None, cat: Catalogue) -> set[str]:
     if errors:
         raise InvalidState(errors)
     return located
-
-
-def _difference(a: Any, b: Any, path: str) -> str:
-    """The path of the first place where two unequal JSON values differ.
-
-    >>> _difference({"x": [1, 2]}, {"x": [1, 3]}, "view")
-    'view.x.1'
-    """
-    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
-        key = next(k for k in a if a[k] != b[k])
-        return _difference(a[key], b[key], f"{path}.{key}")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        i = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
-        return _difference(a[i], b[i], f"{path}.{i}")
-    return path
