@@ -215,13 +215,20 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
     """The state of a request and whose answer it is: ``body["state"]`` for anyone, or
     the state ``state_from_view`` builds from ``body["view"]`` for the view's player
     (``Game.state_from_view``: its answers about that player's own decisions are those
-    of the true state, ``tests/http/test_views_as_states.py``)."""
+    of the true state, ``tests/http/test_views_as_states.py``).  Not a spectator's view,
+    in any game: it has no decisions, and the answers from it would be guesses."""
     if "view" not in body:
         return _valid_state(game, body), None
     if not game.takes_views:
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
     view = body["view"]
+    marker = view.get("view") if isinstance(view, dict) else None
+    if isinstance(marker, dict) and "player" in marker and marker["player"] is None:
+        # a state rebuilt from it would guess every hand: its answers would be guesses
+        raise InvalidState({"view.view.player": [N_(
+            "a spectator's view answers nothing: it has no decisions of its own and sees "
+            "no hand; send the full state")]})
     try:
         state = game.state_from_view(view, VIEW_SEED)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):

@@ -114,6 +114,23 @@ def test_state_and_view_are_exclusive_and_a_view_speaks_for_its_player(real_api,
     assert field in r.json["errors"], r.json
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_spectators_view_is_refused_by_every_route_that_takes_views(real_api, game_id):
+    """A spectator has no decisions, and a state rebuilt from their view would guess
+    every hand (Raiders and Tremble answered for every pending seat from a re-deal)."""
+    game = get_game(game_id)
+    state = next(positions(game_id, every=7))
+    view = orjson.loads(orjson.dumps(game.view(state, None)))
+    pending = state["pending"][0]["player"]
+    action = game.legal_actions(state, pending)[0] if pending != "chance" else {"type": "x"}
+    for route, body in (("legal-actions", {"view": view}),
+                        ("check", {"view": view, "action": action}),
+                        ("suggest", {"view": view, "params": {"player": 0}})):
+        r = real_api.post(f"/v1/games/{game_id}/{route}", json=body)
+        assert r.status_code == 400, (route, r.json)
+        assert list(r.json["errors"]) == ["view.view.player"], (route, r.json)
+
+
 def test_a_garbled_or_forged_view_is_refused_not_a_500(real_api):
     game = get_game("raiders")
     state = next(positions("raiders", every=7))
