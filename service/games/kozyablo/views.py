@@ -415,10 +415,11 @@ class _StandIns:
     * their card list: the cards the view shows of theirs plus these.
 
     Stand-ins are numbered past the copies a deck may hold (``<seat>.<card>#4`` on,
-    KOZ-2), so none is ever the id of a real card; nothing but the view is read.  None of this is a guess
-    at the real cards: the viewer's own decisions never read them (nothing in
-    the shadow can be chosen, struck or reached, KOZ-41; another player's hand
-    and deck matter to their own decisions, and by their sizes, which are kept).
+    KOZ-2), so none is ever the id of a real card; nothing but the view is read.
+    None of this is a guess at the real cards: the viewer's own decisions never
+    read them (nothing in the shadow can be chosen, struck or reached, KOZ-41;
+    another player's hand and deck matter to their own decisions, and by their
+    sizes, which are kept).
     """
 
     def __init__(self, view: dict, player: int, cat: Catalogue) -> None:
