@@ -695,6 +695,27 @@ class Game:
         raise NotImplementedError
 
 
+def view_marker(view: Any, game_id: str, rules_version: str) -> dict:
+    """The ``view`` member (``{player}``) of what claims to be a view of a ``game_id``
+    state, checked first by every ``state_from_view``: an object, that names its
+    player, of this game and rules version (else ``InvalidState`` or
+    ``IncompatibleState`` naming the field)."""
+    if not isinstance(view, dict):
+        raise InvalidState({"view": [N_("must be an object")]})
+    marker = view.get("view")
+    if not isinstance(marker, dict) or "player" not in marker:
+        raise InvalidState({"view.view": [N_("not a player's view: `view` (as the service "
+                                             "returned it) names its player")]})
+    if view.get("game", game_id) != game_id:
+        raise IncompatibleState({"view.game": [N_("this endpoint takes {id!r} states",
+                                                  id=game_id)]})
+    if view.get("rules_version", rules_version) != rules_version:
+        raise IncompatibleState({"view.rules_version": [
+            N_("written for {value!r}; this service plays {rules_version!r}",
+               value=view.get("rules_version"), rules_version=rules_version)]})
+    return marker
+
+
 def card_set_of(game_id: str, ref: dict, path: str) -> card_db.CardSet:
     """The card set ``ref`` (``{id, hash}`` of a state, or of a view: ``path``) names, as
     loaded now; ``IncompatibleState`` naming the field when it is unknown or has changed."""

@@ -20,7 +20,6 @@ spectator's view (no decisions of its own).
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 
@@ -30,6 +29,7 @@ import pytest
 from service.games.errors import IncompatibleState, InvalidState, MalformedInput
 from service.games.kozyablo import GAME
 from tests.kozyablo.hidden_positions import hidden_positions
+from tests.shared import bending
 from tests.shared.test_determinize import sampled_states
 
 
@@ -209,34 +209,9 @@ VALUES = [None, 0, 1, 3, -1, 99, "", "hidden-1", "hidden-7", "1.pz_sneak", "0.pz
           "1.gold_mine", "x.y", [], {}, True, "main", "combat"]
 
 
-def _paths(value, prefix=()):
-    yield prefix
-    items = value.items() if isinstance(value, dict) else \
-        enumerate(value) if isinstance(value, list) else ()
-    for k, v in items:
-        yield from _paths(v, prefix + (k,))
-
-
 def bend(view: dict, rng: random.Random) -> dict:
-    """One to three random edits: a value swapped, an item or a key deleted."""
-    view = copy.deepcopy(view)
-    where = list(_paths(view))[1:]
-    for _ in range(rng.randint(1, 3)):
-        path = rng.choice(where)
-        parent = view
-        try:
-            for k in path[:-1]:
-                parent = parent[k]
-            roll = rng.random()
-            if roll < 0.2 and isinstance(parent, list):
-                parent.pop(path[-1])
-            elif roll < 0.35 and isinstance(parent, dict):
-                del parent[path[-1]]
-            else:
-                parent[path[-1]] = rng.choice(VALUES)
-        except (LookupError, TypeError):
-            pass
-    return view
+    """One to three random edits of ``view`` (``tests.shared.bending``)."""
+    return bending.bend(view, rng, VALUES)
 
 
 def test_koz_1_bent_views_are_refused_or_built_never_crash():

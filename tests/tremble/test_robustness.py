@@ -8,7 +8,6 @@ then view, score, list and apply without any unexpected exception.
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 from service.games.errors import MalformedInput, RefereeError
 from service.games.playout import RandomBot
 from service.games.tremble import GAME
+from tests.shared.bending import bend
 
 VALUES = [None, 0, 1, 2, 5, -1, 7, 99, "", "S-CRUISER", "C-MOSCOW", "A-UN", [], {}, True,
           "fight", "decide", "roll", "lose", "reward", "battle", "intel", "plan"]
@@ -31,33 +31,9 @@ def reached(seed: int, players: int) -> list[dict]:
     return out
 
 
-def paths(value, prefix=()):
-    yield prefix
-    items = value.items() if isinstance(value, dict) else \
-        enumerate(value) if isinstance(value, list) else ()
-    for k, v in items:
-        yield from paths(v, prefix + (k,))
-
-
 def mutate(state: dict, rng: random.Random) -> dict:
-    state = copy.deepcopy(state)
-    where = list(paths(state))[1:]
-    for _ in range(rng.randint(1, 3)):
-        path = rng.choice(where)
-        parent = state
-        try:
-            for k in path[:-1]:
-                parent = parent[k]
-            roll = rng.random()
-            if roll < 0.2 and isinstance(parent, list):
-                parent.pop(path[-1])
-            elif roll < 0.35 and isinstance(parent, dict):
-                del parent[path[-1]]
-            else:
-                parent[path[-1]] = rng.choice(VALUES + [rng.randint(-3, 30)])
-        except (LookupError, TypeError):
-            pass
-    return state
+    """One to three random edits of ``state`` (``tests.shared.bending``)."""
+    return bend(state, rng, lambda: rng.choice(VALUES + [rng.randint(-3, 30)]))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -30,8 +30,8 @@ from itertools import combinations
 from typing import Any
 
 from service.games import shape as s
-from service.games.base import COMMON_STATE_FIELDS, card_set_of
-from service.games.errors import IncompatibleState, InvalidState
+from service.games.base import COMMON_STATE_FIELDS, card_set_of, view_marker
+from service.games.errors import InvalidState
 from service.games.kozyablo import abilities
 from service.games.kozyablo.cards import Catalogue, Face, face
 from service.games.kozyablo.deck import MAX_COPIES
@@ -133,7 +133,8 @@ def hide(state: KozyabloState, player: int | None) -> dict:
 def derived(state: KozyabloState, cat: Catalogue, hidden: set[str]) -> dict:
     """Production levels per seat and effective stats of the creatures not in ``hidden``.
 
-    >>> import card_db; from service.games.kozyablo.cards import Catalogue
+    >>> import card_db; from service.games.kozyablo import GAME  # (its card schema)
+    >>> from service.games.kozyablo.cards import Catalogue
     >>> st = {"players": [{"capital": "0.kz_capital"}], "sectors": {}, "lasting": {},
     ...       "units": {"0.kz_hero": {"owner": 0, "sector": "s", "damage": 0,
     ...                               "shadow": False, "artifacts": ["0.kz_art_horns"]}}}
@@ -354,19 +355,7 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
 
 def _read_view(view: Any, rules_version: str) -> tuple[int, Catalogue]:
     """The viewer and the catalogue of a well-shaped Kozyablo view of a seat."""
-    if not isinstance(view, dict):
-        raise InvalidState({"view": [N_("must be an object")]})
-    marker = view.get("view")
-    if not isinstance(marker, dict) or "player" not in marker:
-        raise InvalidState({"view.view": [N_("not a player's view: `view` (as the service "
-                                             "returned it) names its player")]})
-    if view.get("game", "kozyablo") != "kozyablo":
-        raise IncompatibleState({"view.game": [N_("this endpoint takes {id!r} states",
-                                                  id="kozyablo")]})
-    if view.get("rules_version", rules_version) != rules_version:
-        raise IncompatibleState({"view.rules_version": [
-            N_("written for {value!r}; this service plays {rules_version!r}",
-               value=view.get("rules_version"), rules_version=rules_version)]})
+    marker = view_marker(view, "kozyablo", rules_version)
     errors = s.check(VIEW_SPEC, view, "view")
     if errors:
         raise InvalidState(errors)

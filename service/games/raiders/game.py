@@ -288,7 +288,7 @@ class Raiders(Game):
         return views.determinize(typed(state), player, seed)
 
     def state_from_view(self, view: dict, seed: int) -> dict:
-        return views.state_from_view(view, seed)
+        return views.state_from_view(view, seed, self.rules_version)
 
     def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
         return invariants.check_invariants(typed(state), Catalogue.of(cards))

@@ -22,6 +22,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from service.games.base import view_marker
 from service.games.errors import InvalidState
 from service.games.messages import N_
 from service.games.raiders.cards import Catalogue
@@ -106,7 +107,7 @@ def determinize(state: RaidersState, player: int | None, seed: int) -> dict:
 VIEW_ONLY = ("fighters_in_play", "view")
 
 
-def state_from_view(view: dict, seed: int) -> dict:
+def state_from_view(view: dict, seed: int, rules_version: str) -> dict:
     """``determinize`` from ``view(state, player)`` alone: the hidden fighters
     are every card of the fighter deck but those the view locates (the
     discard, the bottom card, the player's own hand, the guards, a capture's
@@ -115,10 +116,11 @@ def state_from_view(view: dict, seed: int) -> dict:
 
     >>> from service.games.raiders import GAME
     >>> state, _ = GAME.new_game(3, {}, seed=4)
-    >>> state_from_view(GAME.view(state, 1), 9) == GAME.determinize(state, 1, 9)
+    >>> state_from_view(GAME.view(state, 1), 9, GAME.rules_version) == GAME.determinize(
+    ...     state, 1, 9)
     True
     """
-    player = _viewer(view)
+    player = view_marker(view, "raiders", rules_version)["player"]
     state = {k: v for k, v in view.items() if k not in VIEW_ONLY}
     cat = Catalogue.of_state(state)
     double = state["options"]["double_deck"]
@@ -152,14 +154,6 @@ def state_from_view(view: dict, seed: int) -> dict:
     state["players"] = [p if seat == player else {**p, "hand": [""] * sizes[seat]}
                         for seat, p in enumerate(state["players"])]
     return _redeal(typed(state), others, pool, properties, seed)
-
-
-def _viewer(view: dict) -> int | None:
-    marker = view.get("view")
-    if not isinstance(marker, dict) or "player" not in marker:
-        raise InvalidState({"view.view": [N_("not a player's view: `view` (as the service "
-                                             "returned it) names its player")]})
-    return marker["player"]
 
 
 def _count(zone: Any, path: str) -> int:

@@ -33,9 +33,9 @@ from __future__ import annotations
 from typing import Any, Literal, NamedTuple
 
 from service.games import shape as s
-from service.games.base import COMMON_STATE_FIELDS, card_set_of
+from service.games.base import COMMON_STATE_FIELDS, card_set_of, view_marker
 from service.games.chance import draw_below
-from service.games.errors import IncompatibleState, InvalidState
+from service.games.errors import InvalidState
 from service.games.messages import N_
 from service.games.tremble import planning
 from service.games.tremble.cards import Catalogue
@@ -277,19 +277,7 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
 
 def _read_view(view: Any, rules_version: str) -> tuple[int | None, Catalogue]:
     """The viewer and the catalogue of a well-shaped Tremble view."""
-    if not isinstance(view, dict):
-        raise InvalidState({"view": [N_("must be an object")]})
-    marker = view.get("view")
-    if not isinstance(marker, dict) or "player" not in marker:
-        raise InvalidState({"view.view": [N_("not a player's view: `view` (as the service "
-                                             "returned it) names its player")]})
-    if view.get("game", "tremble") != "tremble":
-        raise IncompatibleState({"view.game": [N_("this endpoint takes {id!r} states",
-                                                  id="tremble")]})
-    if view.get("rules_version", rules_version) != rules_version:
-        raise IncompatibleState({"view.rules_version": [
-            N_("written for {value!r}; this service plays {rules_version!r}",
-               value=view.get("rules_version"), rules_version=rules_version)]})
+    marker = view_marker(view, "tremble", rules_version)
     errors = s.check(VIEW_SPEC, view, "view")
     player = marker["player"]
     if not errors and player is not None and player >= len(view["players"]):
