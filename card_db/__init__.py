@@ -12,8 +12,9 @@ created: this package never imports the engines).  A broken file raises
 ``CardDataError`` naming the file, the card and the field, and the service
 refuses to start.
 
->>> s = get("raiders", "reference")            # doctest: +SKIP
->>> s.hash[:7], s.meta["reconstructed"]        # doctest: +SKIP
+>>> from service.games.raiders import GAME  # its engine registers the card schema
+>>> s = get("raiders", "reference")
+>>> s.hash[:7], s.meta["reconstructed"]
 ('sha256:', True)
 """
 

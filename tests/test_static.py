@@ -27,3 +27,14 @@ def test_mypy_finds_no_error():
 def test_ruff_finds_nothing():
     done = _run(str(BIN / "ruff"), "check", "--no-cache", ".")
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+
+
+def test_a_skipped_test_fails_the_suite(tmp_path):
+    """``tests.no_skips``: a skip is a failure (the doctests once skipped two examples)."""
+    (tmp_path / "test_skips.py").write_text(
+        "import pytest\n\n\ndef test_skipped():\n    pytest.skip('no tool here')\n\n\n"
+        "def test_doctest_only_skipped():\n    '''\n    >>> 1  # doctest: +SKIP\n    2\n    '''\n")
+    done = _run(sys.executable, "-m", "pytest", "-p", "tests.no_skips", "--doctest-modules",
+                "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(tmp_path))
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert "2 failed" in done.stdout and "no tool here" in done.stdout, done.stdout[-3000:]

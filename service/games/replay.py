@@ -5,9 +5,8 @@ mode the actions are the players' decisions only (chance is re-derived from
 the seed); in ``table`` mode they include the chance outcomes as they
 happened at the table.
 
->>> from service.games.registry import get_game          # doctest: +SKIP
->>> setup = {"players": 2, "seed": 1}                       # doctest: +SKIP
->>> replay(get_game("raiders"), setup, [])["outcome"]["finished"]  # doctest: +SKIP
+>>> from service.games.registry import get_game
+>>> replay(get_game("raiders"), {"players": 2, "seed": 1}, [])["outcome"]["finished"]
 False
 """
 
