@@ -1,8 +1,11 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
-Parts: ``http``, ``engine``, ``validation``, ``evaluations`` (default: all four).  Writes
-``bench/results/latest.{json,md,png}`` after a full run (``--no-write``
-skips it; a partial run never overwrites them unless ``--write``).
+Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength`` (default:
+all five).  Writes ``bench/results/latest.{json,md,png}`` after a full run
+(``--no-write`` skips it; a partial run never overwrites them unless
+``--write``); the ``strength`` part also writes ``bench/results/strength.*``
+(``bench.strength``: the suggestion bot against the greedy bot, about 15
+minutes of the run on two cores).
 """
 
 from __future__ import annotations
@@ -15,10 +18,19 @@ import subprocess
 import sys
 import time
 
-from bench import chart, engine, evaluations, http_load, report, request_costs, validation
+from bench import (
+    chart,
+    engine,
+    evaluations,
+    http_load,
+    report,
+    request_costs,
+    strength,
+    validation,
+)
 from bench.states import SETUPS, representative_cases
 
-PARTS = ("http", "engine", "validation", "evaluations")
+PARTS = ("http", "engine", "validation", "evaluations", "strength")
 
 
 def commit() -> str:
@@ -90,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     if "evaluations" in parts:
         log("evaluations: exact odds, RQ playouts on 1 and 2 workers")
         results["evaluations"] = evaluations.measure(args.playouts, log)
+    if "strength" in parts:
+        count = 20 if args.quick else strength.COUNT
+        log(f"strength: the suggestion bot against greedy, {count} games per game at "
+            f"{strength.FIXED} iterations")
+        results["strength"] = strength.run(games, count, list(strength.BUDGETS), strength.FIXED,
+                                           procs=2, log=log)
     load["end"] = [round(x, 2) for x in os.getloadavg()]
     results["meta"]["loadavg"] = load
     results["targets"] = report.targets(results)
@@ -102,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     full = set(parts) == set(PARTS) and set(games) == set(SETUPS)
     if not args.no_write and (full or args.write):
         report.write(results)
+        if "strength" in results:
+            strength.write(results["strength"])
         if "http" in results and chart.draw(results, report.RESULTS / "latest.png"):
             log(f"wrote {report.RESULTS}/latest.json, latest.md, latest.png")
         else:

@@ -46,6 +46,13 @@ def targets(results: dict) -> list[dict]:
         ratio = ev["playouts"]["ratio_2_to_1"]
         out.append(_target("playouts, 2 RQ workers / 1", ratio, f">= {MIN_WORKER_SCALING}",
                            ratio >= MIN_WORKER_SCALING, "×"))
+    st = results.get("strength")
+    if st:  # issue 15: the suggestion bot at the fixed budget against the greedy bot
+        for game, per in st["games"].items():
+            rate = per[str(st["fixed_budget"])]["rate"]
+            out.append(_target(f"{game} suggestions ({st['fixed_budget']} iterations) vs greedy",
+                               round(rate, 3), f">= {st['goal']:g}", rate >= st["goal"],
+                               "win rate"))
     return out
 
 
@@ -117,7 +124,14 @@ def markdown(results: dict) -> str:
                   f"{len(p['workers_1_wall_s'])} runs each; load average "
                   f"{p.get('loadavg_1min_after', '?')} after); "
                   f"no-op RQ job round trip {ev['queue']['noop_round_trip_ms']:.1f} ms."]
-    lines += ["", "| target (issues 7, 13) | measured | goal | |", "|---|---:|---:|---|"]
+    st = results.get("strength")
+    if st:
+        from bench.strength import markdown as strength_markdown
+
+        lines += ["", "Suggestion bot against the greedy bot, 2 players, seats swapped "
+                      f"({st['seconds']:.0f} s; also `bench/results/strength.md`):", "",
+                  strength_markdown(st)]
+    lines += ["", "| target (issues 7, 13, 15) | measured | goal | |", "|---|---:|---:|---|"]
     for t in results["targets"]:
         lines.append(f"| {t['target']} | {t['value']:g} {t['unit']} | {t['goal']} "
                      f"| {'pass' if t['pass'] else '**FAIL**'} |")

@@ -42,6 +42,8 @@ SETUPS: dict[str, tuple] = {
     "kozyablo": (None, {"turn_limit": 60}),
 }
 GOAL = 0.65
+#: the defaults of ``make bench``: games at the fixed budget, the budget, the chart's budgets
+COUNT, FIXED, BUDGETS = 200, 32, (8, 32, 64)
 MAX_STEPS = 5000
 
 
@@ -189,9 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.strength", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default=",".join(SETUPS))
-    ap.add_argument("--count", type=int, default=200, help="games at the fixed budget")
-    ap.add_argument("--budgets", default="8,32,64")
-    ap.add_argument("--fixed", type=int, default=32)
+    ap.add_argument("--count", type=int, default=COUNT, help="games at the fixed budget")
+    ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    ap.add_argument("--fixed", type=int, default=FIXED)
     ap.add_argument("--chart-count", type=int, default=None,
                     help="games at the other budgets (default count // 2)")
     ap.add_argument("--rows", type=Path, default=None, help="append each game as a JSON line")
@@ -218,11 +220,16 @@ def main(argv: list[str] | None = None) -> int:
                      args.chart_count, args.rows)
     print(markdown(result))
     if not args.no_write:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "strength.json").write_text(json.dumps(result, indent=1) + "\n")
-        (RESULTS / "strength.md").write_text(markdown(result) + "\n")
-        draw(result, RESULTS / "strength.png")
+        write(result)
     return 0
+
+
+def write(result: dict) -> None:
+    """``bench/results/strength.{json,md,png}``."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "strength.json").write_text(json.dumps(result, indent=1) + "\n")
+    (RESULTS / "strength.md").write_text(markdown(result) + "\n")
+    draw(result, RESULTS / "strength.png")
 
 
 if __name__ == "__main__":
