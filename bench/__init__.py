@@ -4,7 +4,7 @@ Run ``make bench`` (or ``.venv/bin/python -m bench``; ``--help`` lists the
 parts and knobs).  One run measures, on this machine, in this order:
 
 * **HTTP** (``bench.http_load``) — the service under the Procfile's gunicorn
-  command (2 sync workers) and, beside it, the *floor*: a no-op Flask
+  command (2 gthread workers) and, beside it, the *floor*: a no-op Flask
   endpoint that parses the same request body under the same gunicorn
   configuration (``bench.floor_app``).  Both are loaded the same way by
   ``bench.loader`` (``wrk`` with a Lua script for the POST body, or a

@@ -4,7 +4,7 @@ Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength`` (defa
 all five).  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
-(``bench.strength``: the suggestion bot against the greedy bot, about 15
+(``bench.strength``: the suggestion bot against the greedy bot, about 5
 minutes of the run on two cores).
 """
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bench.report import MIN_RATIO_TO_FLOOR
+
 
 def draw(results: dict, path: Path) -> bool:
     """Write the chart; ``False`` (and nothing written) without matplotlib."""
@@ -33,13 +35,14 @@ def draw(results: dict, path: Path) -> bool:
     for i, g in enumerate(groups):
         floor = next(r["rps"] for r in rows if (r["game"], r["stage"]) == g
                      and r["endpoint"] == "floor")
-        ax.hlines(floor * 0.5, i - 1.5 * width, i + 1.5 * width, colors="#d62728",
+        ax.hlines(floor * MIN_RATIO_TO_FLOOR, i - 1.5 * width, i + 1.5 * width, colors="#d62728",
                   linestyles="dotted", linewidth=1)
     ax.set_xticks(range(len(groups)), [f"{g}\n{s}" for g, s in groups], fontsize=8)
     ax.set_ylabel("requests/s")
     meta = results["meta"]
-    ax.set_title(f"referee under gunicorn (2 sync workers), {results['http']['loader']} loader: "
-                 f"requests/s beside the no-op floor (labels: × floor; dotted: 0.5 × floor)\n"
+    ax.set_title(f"referee under gunicorn (2 gthread workers), {results['http']['loader']} loader: "
+                 f"requests/s beside the no-op floor (labels: × floor; dotted: the target, "
+                 f"{MIN_RATIO_TO_FLOOR:g} × floor)\n"
                  f"{meta['date']}, {meta['cpus']} shared cores, commit {meta['commit']}", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -68,7 +68,8 @@ def markdown(results: dict) -> str:
                 f"{meta['loadavg']['end'][0]:g} at the end" if "loadavg" in meta else "") + "."]
     http = results.get("http")
     if http:
-        lines += ["", f"HTTP under gunicorn (Procfile: 2 sync workers), loader `{http['loader']}` "
+        lines += ["", "HTTP under gunicorn (the Procfile's web line: 2 gthread workers, "
+                      f"service.gunicorn_conf), loader `{http['loader']}` "
                       f"with {http['connections']} connections, {http['seconds_per_measurement']:g} s "
                       "per figure; ratio = requests/s over the floor's on the same body.", "",
                   "| game | stage | body | floor req/s | legal-actions req/s (× floor) | p50 / p99 ms "
