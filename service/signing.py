@@ -47,12 +47,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
+from typing import Any
 
 import orjson
 from flask import current_app, request
 
-from service import sealing, transcripts
+from service import sealing, transcripts, valid_states
 from service.games import registry
+from service.games.base import Game
 from service.games.messages import N_
 from service.problems import ProblemError
 
@@ -172,6 +174,9 @@ def accept(state, required: bool | None = None):
         return state  # the envelope or the engine names the error
     if required is None:
         required = required_now()
+    if not required and FIELD not in state and sealing.FIELD not in state \
+            and transcripts.FIELD not in state:
+        return state  # a plain state, and none other is required: nothing to open or drop
     if sealing.FIELD in state:
         keys = sealing_keys()
         if not keys:
@@ -217,6 +222,17 @@ def sign(state: dict, after: dict | None = None, steps: int = 1,
     if seal_with:
         return sealing.seal(state, public_part(state), seal_with)
     return seal(state, sign_with)
+
+
+def returned(game: Game, state: dict, after: dict | None = None, steps: int = 1,
+             chain: dict | None = None) -> Any:
+    """A state the engine returned, as an answer carries it: remembered as valid
+    (``valid_states``: the client's next request sends it back), then ``sign``-ed.
+    Neither signed nor sealed, it goes out as the encoding the digest was taken of
+    (``orjson.Fragment``): the answer does not serialise it a second time."""
+    encoded = valid_states.KNOWN.remember(game, state)
+    out = sign(state, after, steps, chain)
+    return orjson.Fragment(encoded) if out is state else out
 
 
 def public_part(state: dict) -> dict:

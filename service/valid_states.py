@@ -48,9 +48,10 @@ from service.games.base import Game
 SIZE = 8192
 
 
-def digest(state: dict) -> bytes:
-    """The first 128 bits of the SHA-256 of the state's orjson encoding (key order counts)."""
-    return hashlib.sha256(orjson.dumps(state)).digest()[:16]
+def digest(state: dict, encoded: bytes | None = None) -> bytes:
+    """The first 128 bits of the SHA-256 of the state's orjson encoding (key order
+    counts; ``encoded``: that encoding, when the caller has it)."""
+    return hashlib.sha256(orjson.dumps(state) if encoded is None else encoded).digest()[:16]
 
 
 class ValidStates:
@@ -76,13 +77,16 @@ class ValidStates:
         self.misses += 1
         self.remember(game, state)  # type: ignore[arg-type]  # validated: a state dict
 
-    def remember(self, game: Game, state: dict) -> None:
-        """Remember ``state`` as valid: it passed validation, or ``game`` produced it."""
-        key = (card_db.generation(), game.id, digest(state))
+    def remember(self, game: Game, state: dict) -> bytes:
+        """Remember ``state`` as valid: it passed validation, or ``game`` produced it.
+        Its orjson encoding, which the digest is taken of (an answer can reuse it)."""
+        encoded = orjson.dumps(state)
+        key = (card_db.generation(), game.id, digest(state, encoded))
         with self._lock:
             self._known[key] = None
             while len(self._known) > self.size:
                 del self._known[next(iter(self._known))]
+        return encoded
 
 
 #: the process's one memory (gunicorn forks workers before any request: each has its own)

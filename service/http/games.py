@@ -200,8 +200,8 @@ def new(game_id: str):
         raise MalformedInput({"seed": [N_("this server draws the seed itself "
                                           "(REFEREE_SERVER_SEEDS): leave `seed` out")]})
     state, events = game.new_game(body["players"], body["options"], body["seed"], body["card_set"])
-    valid_states.KNOWN.remember(game, state)
-    out = {"state": signing.sign(state, chain=transcripts.start(transcripts.new_game_id())),
+    out = {"state": signing.returned(game, state,
+                                     chain=transcripts.start(transcripts.new_game_id())),
            "events": events}
     if "for_player" in body:
         seat = body["for_player"]
@@ -280,8 +280,7 @@ def apply(game_id: str):
     seat = body.get("for_player")
     _check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
-    valid_states.KNOWN.remember(game, new_state)  # the bot's next request sends it back
-    out = {"state": signing.sign(new_state, after=body["state"]), "events": events,
+    out = {"state": signing.returned(game, new_state, after=body["state"]), "events": events,
            "outcome": game.score(new_state)}
     if "for_player" in body:
         out["view"] = game.view(new_state, seat)
@@ -372,6 +371,6 @@ def replay(game_id: str):
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps
-    valid_states.KNOWN.remember(game, out["state"])
-    out["state"] = signing.sign(out["state"], chain=transcripts.replayed(len(body["actions"])))
+    out["state"] = signing.returned(game, out["state"],
+                                    chain=transcripts.replayed(len(body["actions"])))
     return json_response(out)

@@ -73,8 +73,8 @@ def apply_chance(game_id: str):
             raise MalformedInput({f"outcomes.{index}" + k[len("action"):]: v
                                   for k, v in exc.errors.items()}) from None
         steps.append({"index": index, "events": events})
-    valid_states.KNOWN.remember(game, state)
-    return json_response({"state": signing.sign(state, after=body["state"], steps=len(steps)),
+    return json_response({"state": signing.returned(game, state, after=body["state"],
+                                                    steps=len(steps)),
                           "events": steps,
                           "outcome": game.score(state)})
 
