@@ -649,9 +649,10 @@ class Game:
         ``determinize(state, player, seed)`` — byte for byte, key order included — for
         every ``state`` with that view (``tests/shared/test_state_from_view.py``).
         False, where ``determinize`` reads what no view shows (Kozyablo re-deals from
-        the other players' card lists, KOZ-1): a valid state whose view is ``view``
-        again, the unseen cards being stand-ins the viewer's own decisions never
-        read.  Either way its answers about the viewer's own decisions (pending,
+        the other players' card lists, KOZ-1): a state the builder validated (its
+        errors named on the view; the caller does not check it again) whose view is
+        ``view`` again, the unseen cards being stand-ins the viewer's own decisions
+        never read.  Either way its answers about the viewer's own decisions (pending,
         legal actions, constraints, ``check``) are the true state's
         (``tests/http/test_views_as_states.py``).
         """

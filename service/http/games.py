@@ -22,7 +22,7 @@ from schemas import envelopes
 from service import signing, transcripts, valid_states
 from service.evaluations.suggest import suggest_now
 from service.games import registry
-from service.games.base import Game
+from service.games.base import Game, view_marker
 from service.games.chance import CHANCE
 from service.games.errors import InvalidState, MalformedInput
 from service.games.messages import N_, joined
@@ -223,8 +223,7 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
     view = body["view"]
-    marker = view.get("view") if isinstance(view, dict) else None
-    if isinstance(marker, dict) and "player" in marker and marker["player"] is None:
+    if view_marker(view, game.id, game.rules_version)["player"] is None:
         # a state rebuilt from it would guess every hand: its answers would be guesses
         raise InvalidState({"view.view.player": [N_(
             "a spectator's view answers nothing: it has no decisions of its own and sees "
@@ -235,9 +234,19 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
         # a view is untrusted input the builder indexes into; what it builds is validated
         raise InvalidState({"view": [N_("not a view of a {game} state as this service "
                                         "returns them", game=game.id)]}) from None
-    valid_states.KNOWN.validate(game, state)
+    if game.view_state_is_determinize:
+        valid_states.KNOWN.validate(game, state)
+    else:  # a builder with stand-ins validated what it built (``Game.state_from_view``)
+        valid_states.KNOWN.remember(game, state)
     _check_seat(state, view["view"]["player"], "view.view.player")
     return state, view["view"]["player"]
+
+
+def _for_viewer(viewer: int | None, player: object, field: str) -> None:
+    """A view answers for its own player only: ``player`` (at ``field``) must be it."""
+    if viewer is not None and player != viewer:
+        raise MalformedInput({field: [N_("a view answers for its own player: {viewer}",
+                                         viewer=viewer)]})
 
 
 #: the seed of the state a view stands for: any seed gives the same own answers
@@ -299,9 +308,7 @@ def check(game_id: str):
     state, viewer = _state_or_view(game, body)
     action = body["action"]
     if viewer is not None and isinstance(action, dict):
-        if action.get("player") != viewer:
-            raise MalformedInput({"action.player": [N_(
-                "a view answers for its own player: {viewer}", viewer=viewer)]})
+        _for_viewer(viewer, action.get("player"), "action.player")
         unseen = game.unseen_in_action(body["view"], action)
         if unseen:
             raise MalformedInput(unseen)
@@ -347,9 +354,7 @@ def suggest(game_id: str):
             game=game.id, rule=game.view_stand_ins_rule)]})
     state, viewer = _state_or_view(game, body)
     params = body["params"]
-    if viewer is not None and params["player"] != viewer:
-        raise MalformedInput({"params.player": [N_(
-            "a view answers for its own player: {viewer}", viewer=viewer)]})
+    _for_viewer(viewer, params["player"], "params.player")
     return json_response(suggest_now(game, state, params))
 
 
