@@ -242,6 +242,11 @@ class Outcome(_Response):
 class NewResponse(_Response):
     state = GameStateField(required=True, metadata=_ref("GameState", "The state after setup."))
     events = fields.List(fields.Raw(metadata=_ref("Event")), required=True)
+    seat_tokens = fields.List(fields.String(), metadata={
+        "description": "On a server that seals states (`REFEREE_SEALING_KEYS`): one token per "
+                       "seat, in seat order. Hand each player its own; on a sealed state, "
+                       "what a seat may see needs its token in `Referee-Seat-Token` "
+                       "(docs/trust.md)."})
     view = fields.Raw(metadata={"type": "object", "description":
                                 "With `for_player`: that seat's view of the new state."})
     events_for_player = fields.List(fields.Raw(metadata=_ref("Event")), metadata={
@@ -299,6 +304,11 @@ class ReplayResponse(_Response):
     outcome = fields.Nested(Outcome, required=True)
     events = fields.List(fields.Nested(ReplayStep), required=True, metadata={
         "description": "Per step, what happened: first the setup, then each action."})
+    seat_tokens = fields.List(fields.String(), metadata={
+        "description": "On a server that seals states (`REFEREE_SEALING_KEYS`): one token per "
+                       "seat, in seat order. Hand each player its own; on a sealed state, "
+                       "what a seat may see needs its token in `Referee-Seat-Token` "
+                       "(docs/trust.md)."})
     view = fields.Raw(metadata={"type": "object", "description":
                                 "With `for_player`: that seat's view of the final state."})
     events_for_player = fields.List(fields.Nested(ReplayStep), metadata={

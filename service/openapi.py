@@ -180,6 +180,14 @@ REQUIRE_SIGNED_HEADER = {
                    "valid `signature` (400 `unsigned-state`); any other value leaves it off. "
                    "`REFEREE_REQUIRE_SIGNED=1` does it for every request."}
 
+SEAT_TOKEN_HEADER = {
+    "name": "Referee-Seat-Token", "in": "header", "required": False,
+    "schema": {"type": "string"}, "example": "seat:0:0123456789abcdef:…",
+    "description": "On a sealed state: the seat token `new` or `replay` answered for the seat "
+                   "this request speaks for (`seat_tokens`), or every seat's, comma-separated "
+                   "(the host). Without it the caller is a spectator: what reveals a seat's "
+                   "hidden information → 403 `seat-token-required`. Ignored on other states."}
+
 
 def game_components(spec: APISpec, game: Game) -> None:
     """``<Game>State``, ``<Game>Action`` (+ one per action type) and ``<Game>Event``."""
@@ -348,7 +356,7 @@ def _post(summary: str, description: str, request: str, response: str, ok_text: 
         responses[str(status)] = error(status)
     parameters: list[str | dict] = [GAME_PARAM]
     if set(STATE_ERRORS) <= set(extra_errors):
-        parameters.append(REQUIRE_SIGNED_HEADER)
+        parameters += [REQUIRE_SIGNED_HEADER, SEAT_TOKEN_HEADER]
     taken = envelopes.REQUESTS.get(request)
     has_view = taken is not None and taken.spec.either is not None
     return {"post": {"summary": summary, "description": description, "tags": ["games"],
@@ -804,7 +812,7 @@ def typed_game(doc: dict, game: Game) -> None:
                                                                 request_example),
             "responses": responses}
         if set(STATE_ERRORS) <= set(extra):
-            operation["parameters"] = [REQUIRE_SIGNED_HEADER]
+            operation["parameters"] = [REQUIRE_SIGNED_HEADER, SEAT_TOKEN_HEADER]
         doc["paths"][f"/v1/games/{game.id}/{verb}"] = {"post": operation}
 
 

@@ -191,6 +191,18 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("The sealed state does not open: its public parts or its `sealed` data were "
                    "changed, or it was sealed with a key this service does not hold."),
                 N_("Send the sealed state exactly as it was returned.")),
+    ProblemType("seat-token-required", 403, N_("Seat token required"),
+                N_("The state is sealed, and the request asks for what a seat hides (its view, "
+                   "its legal actions, its actions, its events) without that seat's token: "
+                   "whoever holds a sealed state sees only what a spectator sees."),
+                N_("Send the seat's token (`seat_tokens` of `new` or `replay`) in the "
+                   "`Referee-Seat-Token` header; the host sends every seat's, "
+                   "comma-separated.")),
+    ProblemType("bad-seat-token", 403, N_("Bad seat token"),
+                N_("The `Referee-Seat-Token` header holds a token that is not one of this "
+                   "game's: altered, another game's, or issued under a key this service does "
+                   "not hold."),
+                N_("Send the token exactly as `new` or `replay` answered it for this game.")),
     ProblemType("unauthorized", 401, N_("API key required"),
                 N_("Evaluations need an API key on this server, and none or an unknown one was "
                    "sent."),

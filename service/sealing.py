@@ -65,16 +65,18 @@ NONCE_BYTES = 12
 _SALT = b"referee sealed states"
 _INFO = b"referee/a256gcm/v1"
 _NONCE_INFO = b"referee/a256gcm/v1/nonce"
+_SEAT_INFO = b"referee/seat-token/v1"
 
 
 @dataclass(frozen=True)
 class SealingKey:
-    """One derived AES-256 key, the key of its synthetic nonces, and its public id
-    (16 hex digits)."""
+    """One derived AES-256 key, the key of its synthetic nonces, the key of its seat
+    tokens (``service.seats``), and its public id (16 hex digits)."""
 
     id: str
     aead: AESGCM
     nonce_key: bytes
+    seat_key: bytes
 
 
 def derive(secret: bytes) -> SealingKey:
@@ -84,9 +86,10 @@ def derive(secret: bytes) -> SealingKey:
     True
     """
     raw = HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT, info=_INFO).derive(secret)
-    nonce_key = HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT,
-                     info=_NONCE_INFO).derive(secret)
-    return SealingKey(hashlib.sha256(b"key id " + raw).hexdigest()[:16], AESGCM(raw), nonce_key)
+    nonce_key, seat_key = (HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT,
+                                info=info).derive(secret) for info in (_NONCE_INFO, _SEAT_INFO))
+    return SealingKey(hashlib.sha256(b"key id " + raw).hexdigest()[:16], AESGCM(raw), nonce_key,
+                      seat_key)
 
 
 def parse_keys(text: str | Sequence[str] | None) -> list[SealingKey]:

@@ -53,6 +53,7 @@ import orjson
 from flask import current_app, request
 
 from service import sealing, transcripts, valid_states
+from service import seats as seats_mod
 from service.games import registry
 from service.games.base import Game
 from service.games.messages import N_
@@ -204,24 +205,52 @@ def authenticated(received: dict) -> bool:
 def sign(state: dict, after: dict | None = None, steps: int = 1,
          chain: dict | None = None) -> dict:
     """An outgoing state: sealed with sealing keys, else signed with state keys,
-    else as it is.
+    else as it is — but only a state that descends from one this service made.
 
-    Sealed or signed, it carries a ``chain`` (``service.transcripts``): the one
-    given (``new``, ``replay``), or the one following ``after`` — the state
-    this request received and ``accept``-ed — by ``steps`` actions, when that
-    state was authenticated and had one.
+    A signature or a seal certifies that the state descends, through steps this
+    service adjudicated, from a setup it created (``docs/trust.md``).  So an
+    answer is signed or sealed only when ``chain`` is given (``new``,
+    ``replay``: the service made the setup) or when ``after`` — the state this
+    request received and ``accept``-ed — was itself signed or sealed; then it
+    carries the chain following ``after``'s by ``steps`` actions.  An answer to
+    a plain state goes out plain: an edited state cannot be laundered into a
+    signed one.
     """
     ext = current_app.extensions["referee"]  # one lookup: this runs on every answer
     seal_with, sign_with = ext.get("sealing_keys"), ext.get("state_keys")
     if not seal_with and not sign_with:
         return state
-    if chain is None and after is not None and authenticated(after):
+    if chain is None:
+        if after is None or not authenticated(after):
+            return state
         chain = transcripts.follow(after, steps)
     if chain is not None:
         state = {**state, transcripts.FIELD: chain}
     if seal_with:
         return sealing.seal(state, public_part(state), seal_with)
     return seal(state, sign_with)
+
+
+def seat_tokens(chain: dict, seats: int) -> list[str] | None:
+    """The seat tokens of a sealed game that ``new`` or ``replay`` opens under ``chain``
+    (``service.seats``); ``None`` on a server that does not seal."""
+    keys = sealing_keys()
+    return seats_mod.issue(keys, chain["game"], seats) if keys else None
+
+
+def caller(received: Any) -> seats_mod.Caller:
+    """Who this request speaks for about ``received`` — a state it sent, already
+    ``accept``-ed: on a sealed state, the seats its ``Referee-Seat-Token`` header
+    proves (``service.seats``); on any other state the host (it hides nothing from
+    its holder)."""
+    if not isinstance(received, dict) or sealing.FIELD not in received:
+        return seats_mod.HOST
+    chain = received.get(transcripts.FIELD)
+    game_id = chain.get("game") if isinstance(chain, dict) else None
+    players = received.get("players")
+    return seats_mod.caller(request.environ.get(seats_mod.ENVIRON_KEY), sealing_keys(),
+                            game_id if isinstance(game_id, str) else "",
+                            len(players) if isinstance(players, list) else 0)
 
 
 def returned(game: Game, state: dict, after: dict | None = None, steps: int = 1,

@@ -45,9 +45,20 @@ def new_game_id() -> str:
     return secrets.token_hex(16)
 
 
-def start(game_id: str) -> dict:
-    """The chain of a new game's first state."""
-    return {"game": game_id, "step": 0, "prev": None}
+def setup_id(first: dict) -> str:
+    """The id of a game's setup: SHA-256 of its first state as the engine made it
+    (sorted-key orjson; 32 hex digits).  The same for every line of play from that
+    setup — ``new``'s and any ``replay`` of it — so a tournament counts the game once
+    (``service.http.tournaments``); two setups that deal the same game share it."""
+    return hashlib.sha256(orjson.dumps(first, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+
+
+def start(game_id: str, setup: str | None = None) -> dict:
+    """The chain of a new game's first state (``setup``: its ``setup_id``)."""
+    chain: dict = {"game": game_id, "step": 0, "prev": None}
+    if setup is not None:
+        chain["setup"] = setup
+    return chain
 
 
 def link(state: dict) -> str:
@@ -61,13 +72,17 @@ def follow(previous: dict, steps: int = 1) -> dict | None:
     chain = previous.get(FIELD)
     if not isinstance(chain, dict):
         return None
-    return {"game": chain["game"], "step": chain["step"] + steps, "prev": link(previous)}
+    out = {"game": chain["game"], "step": chain["step"] + steps, "prev": link(previous)}
+    if "setup" in chain:
+        out["setup"] = chain["setup"]
+    return out
 
 
-def replayed(steps: int) -> dict:
-    """The chain of a replay's final state: a new game id (a replay is a game
-    of its own, not the one ``new`` opened), ``steps`` actions, no predecessor."""
-    return {"game": new_game_id(), "step": steps, "prev": None}
+def replayed(steps: int, setup: str | None = None) -> dict:
+    """The chain of a replay's final state: a new game id (a replay is a line
+    of its own, not the one ``new`` opened), ``steps`` actions, no predecessor,
+    and the ``setup`` id of the game it replays (the same as ``new``'s)."""
+    return {**start(new_game_id(), setup), "step": steps}
 
 
 def verify(states: list[dict]) -> dict[str, Any]:

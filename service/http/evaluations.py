@@ -38,7 +38,7 @@ from flask import Blueprint, Response, current_app
 from redis.exceptions import RedisError
 from werkzeug.routing import BaseConverter
 
-from service import metrics, signing
+from service import metrics, seats, signing
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.runner import (
     BUSY_RETRY_AFTER,
@@ -127,11 +127,24 @@ def _backend_down(exc: RedisError):
                            headers={"Retry-After": "5"}).response()
 
 
+def _may_evaluate(who: seats.Caller, request: dict) -> None:
+    """On a sealed state (``service.seats``): a ``suggest`` for a seat needs that seat's
+    token (its ranking depends only on what the seat may see: ``docs/suggestions.md``);
+    any other evaluation reads every hidden card, so it needs every seat's (the host)."""
+    params = request.get("params")
+    if request.get("kind") == "suggest" and isinstance(params, dict):
+        seats.require(who, params.get("player"), "params.player")
+    else:
+        seats.require(who, seats.ALL, "state")
+
+
 @bp.post("/v1/evaluations")
 def submit():
     request = read_json()
     if "state" in request:
-        request["state"] = signing.accept(request["state"])
+        sent = request["state"]
+        request["state"] = signing.accept(sent)
+        _may_evaluate(signing.caller(sent), request)
     kind, plan = kinds_mod.prepare(request)
     try:
         body = runner().submit(kind, plan, plan.get("game") or (kind.games or ("",))[0])

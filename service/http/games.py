@@ -19,7 +19,7 @@ from flask import Blueprint, current_app, request
 
 import card_db
 from schemas import envelopes
-from service import signing, transcripts, valid_states
+from service import names, seats, signing, transcripts, valid_states
 from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import Game, view_marker
@@ -63,6 +63,27 @@ def _valid_state(game: Game, body: dict) -> dict:
     state = signing.accept(body["state"])
     valid_states.KNOWN.validate(game, state)
     return state
+
+
+def seated(players: object, path: str) -> object:
+    """A setup's ``players`` with each seat's ``name`` in NFC, once no name is invisible,
+    blank-edged or another seat's in disguise (``service.names``: errors at
+    ``<path>.<seat>.name``).  The names are the game's record of who sat where: the
+    signature or seal covers them, and tournament standings check them
+    (``docs/trust.md``).  A count, or a seat without a name, is left as it is."""
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        return players
+    given = [(seat, p["name"]) for seat, p in enumerate(players) if "name" in p]
+    try:
+        spelled = names.checked([name for _, name in given], path)
+    except MalformedInput as exc:
+        found = dict(enumerate(seat for seat, _ in given))
+        raise MalformedInput({f"{path}.{found[int(k.rsplit('.', 1)[1])]}.name": v
+                              for k, v in exc.errors.items()}) from None
+    out = [dict(p) for p in players]
+    for (seat, _), name in zip(given, spelled, strict=True):
+        out[seat]["name"] = name
+    return out
 
 
 def _check_seat(state: dict, player, field: str = "player") -> None:
@@ -199,10 +220,13 @@ def new(game_id: str):
     if body["seed"] is not None and current_app.config.get("SERVER_SEEDS"):
         raise MalformedInput({"seed": [N_("this server draws the seed itself "
                                           "(REFEREE_SERVER_SEEDS): leave `seed` out")]})
-    state, events = game.new_game(body["players"], body["options"], body["seed"], body["card_set"])
-    out = {"state": signing.returned(game, state,
-                                     chain=transcripts.start(transcripts.new_game_id())),
-           "events": events}
+    state, events = game.new_game(seated(body["players"], "players"), body["options"],
+                                  body["seed"], body["card_set"])
+    chain = transcripts.start(transcripts.new_game_id(), transcripts.setup_id(state))
+    out = {"state": signing.returned(game, state, chain=chain), "events": events}
+    tokens = signing.seat_tokens(chain, len(state["players"]))
+    if tokens is not None:
+        out["seat_tokens"] = tokens
     if "for_player" in body:
         seat = body["for_player"]
         _check_seat(state, seat, "for_player")
@@ -211,14 +235,16 @@ def new(game_id: str):
     return json_response(out)
 
 
-def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
+def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None, seats.Caller]:
     """The state of a request and whose answer it is: ``body["state"]`` for anyone, or
     the state ``state_from_view`` builds from ``body["view"]`` for the view's player
     (``Game.state_from_view``: its answers about that player's own decisions are those
     of the true state, ``tests/http/test_views_as_states.py``).  Not a spectator's view,
-    in any game: it has no decisions, and the answers from it would be guesses."""
+    in any game: it has no decisions, and the answers from it would be guesses.
+    Third: who the caller speaks for (``signing.caller``; a view: its player)."""
     if "view" not in body:
-        return _valid_state(game, body), None
+        state = _valid_state(game, body)
+        return state, None, signing.caller(body["state"])
     if not game.takes_views:
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
@@ -239,7 +265,7 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
     else:  # a builder with stand-ins validated what it built (``Game.state_from_view``)
         valid_states.KNOWN.remember(game, state)
     _check_seat(state, view["view"]["player"], "view.view.player")
-    return state, view["view"]["player"]
+    return state, view["view"]["player"], view["view"]["player"]
 
 
 def _for_viewer(viewer: int | None, player: object, field: str) -> None:
@@ -253,13 +279,30 @@ def _for_viewer(viewer: int | None, player: object, field: str) -> None:
 VIEW_SEED = 0
 
 
+def _own_action(game: Game, state: dict, who: seats.Caller, action: object) -> None:
+    """A seat of a sealed game acts and asks about its own actions only, naming only what
+    its view shows (``Game.unseen_in_action``): the verdict then tells it nothing its
+    view does not (``docs/trust.md``)."""
+    if who == seats.HOST:
+        return
+    seat = action.get("player") if isinstance(action, dict) else None
+    seats.require(who, seat if seat is not None else seats.ALL, "action.player")
+    if isinstance(who, int) and isinstance(action, dict):
+        unseen = game.unseen_in_action(game.view(state, who), action)
+        if unseen:
+            raise MalformedInput(unseen)
+
+
 @bp.post("/<game_id>/legal-actions")
 def legal_actions(game_id: str):
     """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
     game = game_or_404(game_id)
     body = read_envelope(LEGAL_ACTIONS)
-    state, viewer = _state_or_view(game, body)
+    state, viewer, who = _state_or_view(game, body)
     player = body["player"] if viewer is None else viewer
+    if player is None and who != seats.HOST:  # a seat of a sealed game: its own
+        player = who if who is not None else seats.ALL
+    seats.require(who, player, "player")
     _check_seat(state, player)
     pending = game.pending(state)
     out: dict[str, object] = {"pending": pending, "actions": game.legal_actions(state, player)}
@@ -286,10 +329,15 @@ def apply(game_id: str):
     game = game_or_404(game_id)
     body = read_envelope(APPLY)
     state = _valid_state(game, body)
+    who = signing.caller(body["state"])
+    _own_action(game, state, who, body["action"])
     seat = body.get("for_player")
+    seats.require(who, seat, "for_player")
     _check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
-    out = {"state": signing.returned(game, new_state, after=body["state"]), "events": events,
+    out = {"state": signing.returned(game, new_state, after=body["state"]),
+           "events": events if who == seats.HOST else events_for(game, state, new_state,
+                                                                 events, who),
            "outcome": game.score(new_state)}
     if "for_player" in body:
         out["view"] = game.view(new_state, seat)
@@ -305,9 +353,11 @@ def check(game_id: str):
     naming only what the view shows where the game says so (``Game.unseen_in_action``)."""
     game = game_or_404(game_id)
     body = read_envelope(CHECK)
-    state, viewer = _state_or_view(game, body)
+    state, viewer, who = _state_or_view(game, body)
     action = body["action"]
-    if viewer is not None and isinstance(action, dict):
+    if viewer is None:
+        _own_action(game, state, who, action)
+    elif isinstance(action, dict):
         _for_viewer(viewer, action.get("player"), "action.player")
         unseen = game.unseen_in_action(body["view"], action)
         if unseen:
@@ -329,6 +379,7 @@ def view(game_id: str):
     game = game_or_404(game_id)
     body = read_envelope(VIEW)
     state = _valid_state(game, body)
+    seats.require(signing.caller(body["state"]), body["player"], "player")
     _check_seat(state, body["player"])
     return json_response({"view": game.view(state, body["player"])})
 
@@ -352,9 +403,10 @@ def suggest(game_id: str):
             "cannot see from what a view does not show ({rule}), and a view stands for them "
             "with stand-ins; legal-actions and check take the view",
             game=game.id, rule=game.view_stand_ins_rule)]})
-    state, viewer = _state_or_view(game, body)
+    state, viewer, who = _state_or_view(game, body)
     params = body["params"]
     _for_viewer(viewer, params["player"], "params.player")
+    seats.require(who, params["player"], "params.player")
     return json_response(suggest_now(game, state, params))
 
 
@@ -372,10 +424,23 @@ def replay(game_id: str):
         seat = body["for_player"]
         redaction = ReplayRedaction(game, seat,
                                     lambda state: _check_seat(state, seat, "for_player"))
-    out = replay_game(game, body["setup"], body["actions"], observe=redaction)
+    first: list[str] = []
+
+    def observe(before: dict | None, after: dict, events: list) -> None:
+        if before is None:
+            first.append(transcripts.setup_id(after))
+        if redaction is not None:
+            redaction(before, after, events)
+
+    setup = {**body["setup"], "players": seated(body["setup"]["players"], "setup.players")}
+    out = replay_game(game, setup, body["actions"], observe=observe)
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps
-    out["state"] = signing.returned(game, out["state"],
-                                    chain=transcripts.replayed(len(body["actions"])))
+    chain = transcripts.replayed(len(body["actions"]), first[0])
+    count = len(out["state"]["players"])
+    out["state"] = signing.returned(game, out["state"], chain=chain)
+    tokens = signing.seat_tokens(chain, count)
+    if tokens is not None:
+        out["seat_tokens"] = tokens
     return json_response(out)

@@ -18,7 +18,7 @@ from flask import Blueprint
 from marshmallow import Schema, fields, validate
 
 from schemas.envelopes import GameStateField, ObjectField, Outcome, ReplayStep
-from service import signing, valid_states
+from service import seats, signing, valid_states
 from service.games import registry
 from service.games.chance import CHANCE
 from service.games.errors import MalformedInput, RuleViolation
@@ -59,6 +59,7 @@ def apply_chance(game_id: str):
     body = read_envelope(REQUEST)
     state = signing.accept(body["state"])
     valid_states.KNOWN.validate(game, state)
+    seats.require(signing.caller(body["state"]), CHANCE, "state")  # a sealed game: the host's
     steps = []
     for index, action in enumerate(body["outcomes"]):
         if action.get("player") != CHANCE:

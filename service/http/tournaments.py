@@ -23,17 +23,19 @@ whole tournament every time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import Blueprint
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 from schemas.envelopes import GameStateField, ObjectField, Setup
-from service import signing, tournaments
+from service import names, signing, tournaments, transcripts
 from service.games import registry
 from service.games.errors import MalformedInput, RuleViolation
-from service.games.messages import N_
+from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
-from service.http.games import game_or_404
+from service.http.games import game_or_404, seated
 from service.problems import ProblemError
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
@@ -66,7 +68,8 @@ class GameField(fields.Raw):
 
 class TournamentMatch(Schema):
     players = fields.List(NAME, required=True, validate=validate.Length(equal=2), metadata={
-        "description": "The two players: seat 0 and seat 1 of every game of the match."})
+        "description": "The two players, in any order: each game names who sat in each seat "
+                       "(its setup's `players[].name`), and those names must be these two."})
     games = fields.List(GameField(metadata={"ref": "TournamentGame"}), required=True,
                         validate=validate.Length(min=1, max=9))
 
@@ -134,15 +137,35 @@ def invalid_tournament(errors: dict) -> ProblemError:
                         MalformedInput(errors).detail, errors=errors)
 
 
-def verified_winner(match: dict, found: dict, path: str) -> str | None:
-    """The name of the game's winner (``None``: drawn), after verifying it."""
+@dataclass(frozen=True)
+class Verified:
+    """A game of a match once verified: its setup id (``transcripts.setup_id``: one game,
+    however it is sent), its seats' names, and the seats that won (several: shared)."""
+
+    setup: str
+    seats: list[str]
+    winners: list[int]
+
+
+def verified_game(found: dict, path: str) -> Verified:
+    """Verify one game sent as its replay or its signed or sealed final state."""
     game = game_or_404(found["game"])
+    first: list[str] = []
     try:
         if "setup" in found and "actions" in found:
-            state = replay_game(game, found["setup"], found["actions"])["state"]
+            setup = {**found["setup"], "players": seated(found["setup"]["players"],
+                                                          "setup.players")}
+            state = replay_game(game, setup, found["actions"], observe=lambda before, after, _: (
+                first.append(transcripts.setup_id(after)) if before is None else None))["state"]
         elif "state" in found:
             state = signing.accept(found["state"], required=True)
             game.validate_state(state)
+            chain = found["state"].get(transcripts.FIELD)  # authenticated by ``accept``
+            if not isinstance(chain, dict) or not isinstance(chain.get("setup"), str):
+                raise MalformedInput({"state.chain": [N_(
+                    "this state names no setup (signed before games had ids): send the game's "
+                    "replay (`setup` and `actions`)")]})
+            first.append(chain["setup"])
         else:
             raise MalformedInput({"": [N_("send the game's replay (`setup` and `actions`) or "
                                           "its signed final `state`")]})
@@ -157,21 +180,44 @@ def verified_winner(match: dict, found: dict, path: str) -> str | None:
         raise invalid_tournament({path: [N_("a match game has two players")]})
     if not outcome["finished"]:
         raise invalid_tournament({path: [N_("the game is not finished")]})
-    winners = outcome["winners"]
-    return match["players"][winners[0]] if len(winners) == 1 else None
+    return Verified(first[0], [p["name"] for p in state["players"]], outcome["winners"])
+
+
+def bound_winners(players: list[str], found: Verified, path: str) -> list[str | None]:
+    """The game's winner as the match names them (``[None]``: drawn), once the names its
+    seats were given are the match's two players (``service.names``: any spelling with
+    the same key; either seat order)."""
+    match = names.roster(players)
+    seated_as = [names.resolved(name, match) for name in found.seats]
+    if None in seated_as or len(set(seated_as)) != len(players):
+        raise invalid_tournament({path: [N_(
+            "the game was played by {seats} (its setup's `players[].name`), not by this "
+            "match's {players}", seats=joined(repr(n) for n in found.seats),
+            players=joined(repr(n) for n in players))]})
+    if len(found.winners) != 1:
+        return [None]
+    return [seated_as[found.winners[0]]]
 
 
 @bp.post("/standings")
 def standings():
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(REQUEST)
-    rounds, verified = [], 0
+    rounds, counted = [], {}
     for r, rnd in enumerate(body["rounds"]):
         matches = []
         for m, match in enumerate(rnd["matches"]):
-            winners = [verified_winner(match, found, f"rounds.{r}.matches.{m}.games.{g}")
-                       for g, found in enumerate(match["games"])]
-            verified += len(winners)
+            winners: list[str | None] = []
+            for g, found in enumerate(match["games"]):
+                path = f"rounds.{r}.matches.{m}.games.{g}"
+                game = verified_game(found, path)
+                if game.setup in counted:
+                    raise invalid_tournament({path: [N_(
+                        "this game is already counted at {other}: a game counts once per "
+                        "tournament (the same setup, however it is sent)",
+                        other=counted[game.setup])]})
+                counted[game.setup] = path
+                winners += bound_winners(match["players"], game, path)
             matches.append(tournaments.Match(tuple(match["players"]), winners))
         rounds.append(tournaments.Round(matches, rnd["byes"], rnd["drops"]))
     try:
@@ -184,7 +230,7 @@ def standings():
         "next_round": None if pairing is None else {
             "round": len(rounds) + 1, "pairings": [list(p) for p in pairing.pairs],
             "bye": pairing.bye},
-        "games_verified": verified})
+        "games_verified": len(counted)})
 
 
 def game_schemas(games) -> dict[str, dict]:
@@ -258,7 +304,8 @@ def example_game(seed: int = 7, turns: int = 2) -> dict | None:
         action = min(listed, key=lambda a: (EXAMPLE_PREFERENCE + (a["type"],)).index(a["type"]))
         actions.append(action)
         state, _ = game.apply(state, action)
-    return {"game": "raiders", "setup": {"players": 2, "options": options, "seed": seed},
+    return {"game": "raiders", "setup": {"players": [{"name": "Ann"}, {"name": "Bob"}],
+                                         "options": options, "seed": seed},
             "actions": actions}
 
 

@@ -184,7 +184,7 @@ def tournament(server: str) -> dict:
         matches = []
         for pair in pairs:
             seed += 1
-            matches.append({"players": list(pair), "games": [played_game(seed)]})
+            matches.append({"players": list(pair), "games": [played_game(seed, tuple(pair))]})
         body["rounds"].append({"matches": matches, "byes": [bye] if bye else [],
                                "drops": ["Hal"] if number == 1 else []})
         status, answer = api(server, "/v1/tournaments/standings", body)

@@ -191,6 +191,7 @@ def test_keys_rotate_the_old_key_still_opens(make_client):
     old = make_client(SEALING_KEYS="seal-2025")
     rotated = make_client(SEALING_KEYS="seal-2026,seal-2025")
     state = old.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).json["state"]
+    rotated.tokens = old.tokens  # the host's seat tokens, issued under the old key, still open
     r = rotated.post("/v1/games/raiders/legal-actions", json={"state": state})
     assert r.status_code == 200
     r = rotated.post("/v1/games/raiders/apply",

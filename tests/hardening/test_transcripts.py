@@ -126,14 +126,15 @@ def test_without_keys_no_chain_and_a_chain_sent_is_ignored(make_client):
 
 
 def test_an_unsigned_state_continues_no_chain(make_client):
-    """Only an authenticated state's chain is followed: a client cannot graft one."""
+    """Only an authenticated state's chain is followed: a client cannot graft one, and the
+    answer to an unsigned state is unsigned (docs/trust.md: a signature certifies descent)."""
     client = make_client(STATE_KEYS="k")
     state = walk(client, "raiders", 3, 1)[-1]
     bare = {k: v for k, v in state.items() if k != "signature"}
     action = client.post("/v1/games/raiders/legal-actions", json={"state": bare}).json["actions"][0]
     r = client.post("/v1/games/raiders/apply", json={"state": bare, "action": action})
     assert r.status_code == 200 and "chain" not in r.json["state"]
-    assert "signature" in r.json["state"]
+    assert "signature" not in r.json["state"]
 
 
 @pytest.mark.parametrize("game_id", registry.GAME_IDS)

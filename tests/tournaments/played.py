@@ -2,7 +2,7 @@
 
 ``played_game(seed)`` plays a short game (``turn_limit`` 6, RAI-31; the greedy
 bot for both seats, server chance from ``seed``) and returns it as a replay
-``{game, setup, actions}`` with the winners it ends with: seeds give wins for
+``{game, setup, actions}`` (its seats named, Ann and Bob unless told) with the winners it ends with: seeds give wins for
 either seat and drawn games, all of them verified again by the service.
 """
 
@@ -31,10 +31,11 @@ def _played(seed: int) -> tuple[dict, tuple[int, ...]]:
         tuple(game.score(state)["winners"])
 
 
-def played_game(seed: int) -> dict:
-    """The replay of the game of ``seed`` (a fresh copy)."""
+def played_game(seed: int, seats: tuple[str, str] = ("Ann", "Bob")) -> dict:
+    """The replay of the game of ``seed`` (a fresh copy), its seats named ``seats``."""
     replay, _ = _played(seed)
-    return {**replay, "actions": list(replay["actions"])}
+    return {**replay, "setup": {**replay["setup"], "players": [{"name": n} for n in seats]},
+            "actions": list(replay["actions"])}
 
 
 def winners(seed: int) -> tuple[int, ...]:

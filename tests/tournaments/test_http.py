@@ -30,7 +30,7 @@ def test_replayed_games_decide_the_matches(client):
     a, b = seed_won_by(0), seed_won_by(1)
     body = {"players": ["Ann", "Bob", "Cat", "Dan", "Eve"], "rounds": [{"matches": [
         {"players": ["Ann", "Bob"], "games": [played_game(a)]},   # seat 0 (Ann) wins
-        {"players": ["Cat", "Dan"], "games": [played_game(b)]},   # seat 1 (Dan) wins
+        {"players": ["Cat", "Dan"], "games": [played_game(b, ("Cat", "Dan"))]},  # Dan wins
     ], "byes": ["Eve"]}]}
     r = client.post("/v1/tournaments/standings", json=body)
     assert r.status_code == 200, r.json
