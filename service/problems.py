@@ -191,6 +191,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("The sealed state does not open: its public parts or its `sealed` data were "
                    "changed, or it was sealed with a key this service does not hold."),
                 N_("Send the sealed state exactly as it was returned.")),
+    ProblemType("invalid-name", 422, N_("Invalid name"),
+                N_("A player's name the service refuses: empty, with spaces at its ends, holding "
+                   "an invisible or control character, or the same name as another seat's in "
+                   "another spelling (case, width, composition). `errors` names each field."),
+                N_("Give each player a visible name of its own; two players whose names differ "
+                   "only in case or width are one player.")),
     ProblemType("seat-token-required", 403, N_("Seat token required"),
                 N_("The state is sealed, and the request asks for what a seat hides (its view, "
                    "its legal actions, its actions, its events) without that seat's token: "

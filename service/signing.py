@@ -1,8 +1,9 @@
 """Signed states: a host can relay states through clients it does not trust.
 
 With keys configured (``REFEREE_STATE_KEYS`` = ``key1,key2,...``; app config
-``STATE_KEYS``), every state the service returns (``new``, ``apply``,
-``replay``) carries a top-level ``signature``::
+``STATE_KEYS``), every state the service returns from a setup it made (``new``,
+``replay``) or from a state that was itself signed (``apply``,
+``apply-chance``) carries a top-level ``signature``::
 
     "signature": "hmac-sha256:<64 hex digits>"
 
@@ -19,6 +20,10 @@ signature is accepted unless signatures are required — server-wide with
 the header ``Referee-Require-Signed: true`` — then it is refused (400
 ``unsigned-state``).  Without keys nothing is signed, a signature sent is
 ignored (stripped), and requiring one is a 400 (the server cannot verify).
+
+A signature (or a seal) certifies that the state descends, through steps this
+service adjudicated, from a setup it made: the answer to an unsigned state is
+unsigned (``sign``), so an edited state cannot be laundered (``docs/trust.md``).
 
 ``accept`` and ``sign`` are the one way states come in and go out of every
 route, so the other protections live here too: with sealing keys

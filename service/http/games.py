@@ -15,6 +15,8 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, current_app, request
 
 import card_db
@@ -65,25 +67,27 @@ def _valid_state(game: Game, body: dict) -> dict:
     return state
 
 
-def seated(players: object, path: str) -> object:
-    """A setup's ``players`` with each seat's ``name`` in NFC, once no name is invisible,
-    blank-edged or another seat's in disguise (``service.names``: errors at
-    ``<path>.<seat>.name``).  The names are the game's record of who sat where: the
-    signature or seal covers them, and tournament standings check them
-    (``docs/trust.md``).  A count, or a seat without a name, is left as it is."""
-    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+def seated(players: Any) -> Any:
+    """A setup's ``players`` with each seat's ``name`` in NFC (``service.names``): the
+    spelling the state keeps.  A count, or a seat without a name, is left as it is."""
+    if not isinstance(players, list):
         return players
-    given = [(seat, p["name"]) for seat, p in enumerate(players) if "name" in p]
+    return [{**p, "name": names.normal(p["name"])}
+            if isinstance(p, dict) and isinstance(p.get("name"), str) else p for p in players]
+
+
+def check_seat_names(state: dict, path: str) -> None:
+    """422 ``invalid-name`` at ``<path>.<seat>.name`` when a seat's name is invisible,
+    blank-edged or another seat's in another spelling (``service.names``).  The names
+    are the game's record of who sat where: the signature or seal covers them, and the
+    tournament standings check them (``docs/trust.md``).  Asked after the game's own
+    setup rules, which speak first."""
     try:
-        spelled = names.checked([name for _, name in given], path)
+        names.checked([p["name"] for p in state["players"]], path)
     except MalformedInput as exc:
-        found = dict(enumerate(seat for seat, _ in given))
-        raise MalformedInput({f"{path}.{found[int(k.rsplit('.', 1)[1])]}.name": v
-                              for k, v in exc.errors.items()}) from None
-    out = [dict(p) for p in players]
-    for (seat, _), name in zip(given, spelled, strict=True):
-        out[seat]["name"] = name
-    return out
+        errors = {f"{k}.name": v for k, v in exc.errors.items()}
+        raise ProblemError.of("invalid-name", MalformedInput(errors).detail,
+                              errors=errors) from None
 
 
 def _check_seat(state: dict, player, field: str = "player") -> None:
@@ -220,8 +224,9 @@ def new(game_id: str):
     if body["seed"] is not None and current_app.config.get("SERVER_SEEDS"):
         raise MalformedInput({"seed": [N_("this server draws the seed itself "
                                           "(REFEREE_SERVER_SEEDS): leave `seed` out")]})
-    state, events = game.new_game(seated(body["players"], "players"), body["options"],
-                                  body["seed"], body["card_set"])
+    state, events = game.new_game(seated(body["players"]), body["options"], body["seed"],
+                                  body["card_set"])
+    check_seat_names(state, "players")
     chain = transcripts.start(transcripts.new_game_id(), transcripts.setup_id(state))
     out = {"state": signing.returned(game, state, chain=chain), "events": events}
     tokens = signing.seat_tokens(chain, len(state["players"]))
@@ -428,11 +433,12 @@ def replay(game_id: str):
 
     def observe(before: dict | None, after: dict, events: list) -> None:
         if before is None:
+            check_seat_names(after, "setup.players")
             first.append(transcripts.setup_id(after))
         if redaction is not None:
             redaction(before, after, events)
 
-    setup = {**body["setup"], "players": seated(body["setup"]["players"], "setup.players")}
+    setup = {**body["setup"], "players": seated(body["setup"]["players"])}
     out = replay_game(game, setup, body["actions"], observe=observe)
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)

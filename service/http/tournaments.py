@@ -1,18 +1,21 @@
 """``POST /v1/tournaments/standings``: Swiss standings from verified results.
 
 The body is a tournament so far: its players and its rounds, each round's
-matches (two players, seat 0 and seat 1 of every game they played), byes and
-drops.  Every game is verified here, never taken on trust: either its
-**replay** (``{game, setup, actions}``, replayed as ``/replay`` does: an
-illegal step is a 422 with its ``index``, ``rule`` and ``at``, the game's
-path in the body) or its **signed result** (``{game, state}``: a finished
-game's final state carrying the signature this server gave it,
-``REFEREE_STATE_KEYS``; unsigned or altered → 400 / 403).  The replay is
-used when both are sent (the console's exported result holds both), other
-fields are ignored.  A game must be finished and have two players, and the
-rounds must be possible (every name a player of the tournament, once a
-round, never after dropping): else 422 ``invalid-tournament`` naming the
-field.
+matches (two players and the games they played), byes and drops.  Every game
+is verified here, never taken on trust: either its **replay** (``{game, setup,
+actions}``, replayed as ``/replay`` does: an illegal step is a 422 with its
+``index``, ``rule`` and ``at``, the game's path in the body) or its **signed
+or sealed final state** (``{game, state}``, as this server returned it;
+unsigned or altered → 400 / 403).  The replay is used when both are sent (the
+console's exported result holds both), other fields are ignored.  A game names
+who sat in each seat (its setup's ``players[].name``): those must be the
+match's two players, and the seat the game says won wins, whichever player the
+match lists first.  A game counts once per tournament, by its setup id
+(``chain.setup``: the same for a game's replay and its states).  A game must be
+finished and have two players, and the rounds must be possible (every name a
+player of the tournament, once a round, never after dropping): else 422
+``invalid-tournament`` naming the field.  What this evidence proves and what it
+does not: ``docs/trust.md``.
 
 The answer is the standings with the usual tiebreakers (match points, OMW%,
 GW%, OGW%, with the 33% floor; ``service.tournaments``) and the next round's
@@ -35,7 +38,7 @@ from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
-from service.http.games import game_or_404, seated
+from service.http.games import check_seat_names, game_or_404, seated
 from service.problems import ProblemError
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
@@ -153,10 +156,14 @@ def verified_game(found: dict, path: str) -> Verified:
     first: list[str] = []
     try:
         if "setup" in found and "actions" in found:
-            setup = {**found["setup"], "players": seated(found["setup"]["players"],
-                                                          "setup.players")}
-            state = replay_game(game, setup, found["actions"], observe=lambda before, after, _: (
-                first.append(transcripts.setup_id(after)) if before is None else None))["state"]
+            setup = {**found["setup"], "players": seated(found["setup"]["players"])}
+
+            def observe(before: dict | None, after: dict, _: list) -> None:
+                if before is None:
+                    check_seat_names(after, f"{path}.setup.players")
+                    first.append(transcripts.setup_id(after))
+
+            state = replay_game(game, setup, found["actions"], observe=observe)["state"]
         elif "state" in found:
             state = signing.accept(found["state"], required=True)
             game.validate_state(state)
@@ -203,7 +210,8 @@ def bound_winners(players: list[str], found: Verified, path: str) -> list[str | 
 def standings():
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(REQUEST)
-    rounds, counted = [], {}
+    rounds: list[tournaments.Round] = []
+    counted: dict[str, str] = {}
     for r, rnd in enumerate(body["rounds"]):
         matches = []
         for m, match in enumerate(rnd["matches"]):

@@ -110,7 +110,8 @@ def test_a_seat_name_in_another_spelling_is_the_same_player(server):
 def test_two_seats_with_one_name_are_refused_at_setup(server):
     r = call(server, "/v1/games/raiders/new",
              {"players": [{"name": "Ann"}, {"name": "ann"}], "seed": 1})
-    assert r.status == 400 and list(r.json["errors"]) == ["players.1.name"]
+    assert r.status == 422 and r.type == "/problems/invalid-name"
+    assert list(r.json["errors"]) == ["players.1.name"]
 
 
 def test_the_setup_id_is_the_same_for_new_and_for_a_replay_of_it(server):
