@@ -182,7 +182,7 @@ REQUIRE_SIGNED_HEADER = {
 
 SEAT_TOKEN_HEADER = {
     "name": "Referee-Seat-Token", "in": "header", "required": False,
-    "schema": {"type": "string", "maxLength": 2000}, "example": "seat:0:0123456789abcdef:Zt0r",
+    "schema": {"type": "string"}, "example": "seat:0:0123456789abcdef:Zt0r",
     "description": "On a sealed state: the seat token `new` or `replay` answered for the seat "
                    "this request speaks for (`seat_tokens`), or every seat's, comma-separated "
                    "(the host). Without it the caller is a spectator: what reveals a seat's "
