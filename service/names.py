@@ -1,0 +1,161 @@
+"""Player names: one spelling per player, however the name was typed.
+
+Two names that look the same on a screen are the same player.  Text that
+looks the same can be different code points: ``Åsa`` composed (NFC, one
+``Å``) or decomposed (NFD, ``A`` + a combining ring), ``Ann`` and ``ann``,
+fullwidth ``Ａｎｎ``, ``Ann`` followed by an invisible zero-width space.  So:
+
+* a name is kept in **NFC** (``normal``): composed, the form most text
+  already is in; the spelling a player registered is the one the answers show;
+* names are compared by their **key** (``key``): NFKC (fullwidth and other
+  compatibility forms become the plain letters), case-folded (``Ann`` =
+  ``ann``; ``Straße`` = ``STRASSE``), whitespace runs as one space;
+* a name is **refused** when it is empty, begins or ends with whitespace, or
+  holds an invisible or control character: Unicode categories Cc, Cf (the
+  zero-width space and joiners, bidirectional controls, the soft hyphen),
+  Co, Cs, Cn (unassigned), Zl, Zp, and the other default-ignorable code
+  points (variation selectors, the combining grapheme joiner, Hangul fillers);
+* two names of one list with the same key are refused, naming both fields
+  and both spellings.
+
+What it does not do: letters of different scripts that look alike (Latin
+``A`` and Cyrillic ``А``) stay different names — both are honest spellings
+of real names, and telling them apart needs the Unicode confusables table.
+
+>>> key("Ａｎｎ") == key("ann") == key("ANN") == key("Ann")
+True
+>>> normal("A\\u030asa") == "\\u00c5sa"      # NFD → NFC
+True
+>>> checked(["Ann", "Bob"], "players")
+['Ann', 'Bob']
+>>> try:
+...     checked(["Ann", "Bob", "Cat", "Ａｎｎ"], "players")
+... except MalformedInput as exc:
+...     print(exc.errors)
+{'players.3': ["'Ａｎｎ' is the same player as players.0 'Ann'"]}
+>>> try:
+...     checked(["Ann\\u200b", " Bob", ""], "seats")
+... except MalformedInput as exc:
+...     for field, messages in exc.errors.items():
+...         print(field, messages[0])
+seats.0 'Ann\\u200b' holds an invisible or control character (U+200B)
+seats.1 ' Bob' begins or ends with whitespace
+seats.2 a name cannot be empty
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+from service.games.errors import MalformedInput
+from service.games.messages import N_, Message
+
+#: categories of characters no name may hold: controls, format (zero-width,
+#: bidi), private use, surrogates, unassigned, line and paragraph separators
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+#: default-ignorable code points outside those categories (DerivedCoreProperties):
+#: they render as nothing, so ``Ann`` + one of them looks like ``Ann``
+_IGNORABLE_RANGES = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+                     (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0),
+                     (0xE0100, 0xE01EF))
+
+
+def normal(name: str) -> str:
+    """The spelling kept: ``name`` in NFC."""
+    return unicodedata.normalize("NFC", name)
+
+
+def key(name: str) -> str:
+    """What two names are compared by: NFKC, case-folded (NFKC again after folding, as
+    Unicode's NFKC_Casefold), whitespace runs as one space.
+
+    >>> key("Åsa") == key("A\\u030aSA"), key("Ann  Lee") == key("ann\\u00a0lee")
+    (True, True)
+    """
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
+
+
+def invisible(char: str) -> bool:
+    """Whether ``char`` is a control or renders as nothing (see the module docstring).
+
+    >>> [invisible(c) for c in ("a", " ", "\\u200b", "\\ufe0f", "\\x07", "\\u2028")]
+    [False, False, True, True, True, True]
+    """
+    if unicodedata.category(char) in INVISIBLE_CATEGORIES:
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
+
+
+def problem(name: object) -> Message | None:
+    """Why ``name`` cannot be a player's name, or ``None`` when it can.
+
+    >>> problem("Åsa"), problem("Ann\\u2067"), problem("Ann ")
+    (None, "'Ann\\\\u2067' holds an invisible or control character (U+2067)", "'Ann ' begins or ends with whitespace")
+    """
+    if not isinstance(name, str):
+        return N_("a name must be a string")
+    if not name:
+        return N_("a name cannot be empty")
+    if name != name.strip():
+        return N_("{name!r} begins or ends with whitespace", name=name)
+    found = next((c for c in name if invisible(c)), None)
+    if found is not None:
+        return N_("{name!r} holds an invisible or control character ({code})", name=name,
+                  code=f"U+{ord(found):04X}")
+    return None
+
+
+def checked(values: Sequence[str], path: str) -> list[str]:
+    """``values`` — the names of a list at field ``path`` (``players``, ``setup.seats``) —
+    each in NFC, once each is known to be a valid name and no two share a key.
+
+    Raises ``MalformedInput`` with one error per refused field (``path.i``): a name
+    ``problem`` refuses, or a name with the key of an earlier one — the message names
+    the earlier field and both spellings.
+    """
+    errors: dict[str, list[str]] = {}
+    out: list[str] = []
+    first: dict[str, int] = {}
+    for i, value in enumerate(values):
+        why = problem(value)
+        if why is not None:
+            errors[f"{path}.{i}"] = [why]
+            out.append(value)
+            continue
+        spelled = normal(value)
+        out.append(spelled)
+        k = key(spelled)
+        if k in first:
+            j = first[k]
+            errors[f"{path}.{i}"] = [N_("{name!r} is the same player as {other_field} {other!r}",
+                                        name=spelled, other_field=f"{path}.{j}", other=out[j])]
+        else:
+            first[k] = i
+    if errors:
+        raise MalformedInput(errors)
+    return out
+
+
+def roster(registered: Iterable[str]) -> dict[str, str]:
+    """Key → spelling of names already ``checked``: what ``resolved`` looks names up in.
+
+    >>> roster(["Ann", "Åsa"])[key("ÅSA")]
+    'Åsa'
+    """
+    return {key(name): name for name in registered}
+
+
+def resolved(name: str, names: dict[str, str]) -> str | None:
+    """The registered spelling of ``name`` (any spelling with its key), or ``None``
+    when no registered name has that key.
+
+    >>> names = roster(["Ann", "Bob"])
+    >>> resolved("ＡＮＮ", names), resolved("Zed", names), resolved("Ann\\u200b", names)
+    ('Ann', None, None)
+    """
+    if not isinstance(name, str) or problem(name) is not None:
+        return None
+    return names.get(key(name))
