@@ -114,7 +114,7 @@ def checked(values: Sequence[str], path: str) -> list[str]:
 
     Raises ``MalformedInput`` with one error per refused field (``path.i``): a name
     ``problem`` refuses, or a name with the key of an earlier one — the message names
-    the earlier field and both spellings.
+    the earlier field and both spellings as sent.
     """
     errors: dict[str, list[str]] = {}
     out: list[str] = []
@@ -131,7 +131,7 @@ def checked(values: Sequence[str], path: str) -> list[str]:
         if k in first:
             j = first[k]
             errors[f"{path}.{i}"] = [N_("{name!r} is the same player as {other_field} {other!r}",
-                                        name=spelled, other_field=f"{path}.{j}", other=out[j])]
+                                        name=value, other_field=f"{path}.{j}", other=values[j])]
         else:
             first[k] = i
     if errors:
