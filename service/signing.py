@@ -177,7 +177,7 @@ def with_verify_only(keys: list, verify_only: list, name: str) -> list:
     >>> try:
     ...     with_verify_only([], [b"k2"], "STATE_KEYS")
     ... except ValueError as exc:
-    ...     print(str(exc)[:66])
+    ...     print(str(exc).split(":")[0])
     REFEREE_STATE_KEYS_VERIFY_ONLY is set but REFEREE_STATE_KEYS is not
     """
     if verify_only and not keys:
