@@ -168,10 +168,11 @@ def resolve(players: Sequence[str], rounds: Sequence[Round]) -> tuple[list[str],
         matches = []
         for m, match in enumerate(rnd.matches):
             path = f"rounds.{r}.matches.{m}"
-            pair = tuple(one(name, f"{path}.players") for name in match.players)
+            first, second = match.players
             games = [None if winner is None else one(winner, f"{path}.games.{g}")
                      for g, winner in enumerate(match.games)]
-            matches.append(Match(pair, games))  # type: ignore[arg-type]  # two names in, two out
+            matches.append(Match((one(first, f"{path}.players"), one(second, f"{path}.players")),
+                                 games))
         out.append(Round(matches, [one(name, f"rounds.{r}.byes") for name in rnd.byes],
                          [one(name, f"rounds.{r}.drops") for name in rnd.drops]))
     return spelled, out
