@@ -175,10 +175,13 @@ POST_ERRORS = (400, 404, 405, 413, 415, 429, 500)
 STATE_ERRORS = (403,)
 REQUIRE_SIGNED_HEADER = {
     "name": "Referee-Require-Signed", "in": "header", "required": False,
-    "schema": {"type": "string"}, "example": "false",
-    "description": "`true` (or `1`, `yes`, `on`; any case): refuse the state unless it carries a "
-                   "valid `signature` (400 `unsigned-state`); any other value leaves it off. "
-                   "`REFEREE_REQUIRE_SIGNED=1` does it for every request."}
+    "schema": {"type": "string", "pattern": "^[ \t]*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])[ \t]*$"},
+    "example": "false",
+    "description": "`true` (any case): refuse the state unless it carries a valid `signature` "
+                   "(400 `unsigned-state`); `false`: the server's own setting "
+                   "(`REFEREE_REQUIRE_SIGNED=1` requires signatures on every request, and "
+                   "`false` does not lower it). Sent once: any other value, or the header "
+                   "twice, is a 400 `malformed-request` naming `headers.Referee-Require-Signed`."}
 
 SEAT_TOKEN_HEADER = {
     "name": "Referee-Seat-Token", "in": "header", "required": False,

@@ -5,8 +5,10 @@ environment (or the app config of the same name without ``REFEREE_``):
 
 ==============================  ===============================================
 ``REFEREE_STATE_KEYS``          state signing keys, ``new,old`` (``service.signing``)
+``REFEREE_STATE_KEYS_VERIFY_ONLY``  keys that verify and never sign (rolling rotation)
 ``REFEREE_REQUIRE_SIGNED``      ``1``: every incoming state must be signed
 ``REFEREE_SEALING_KEYS``        state sealing keys, ``new,old`` (``service.sealing``)
+``REFEREE_SEALING_KEYS_VERIFY_ONLY``  keys that open and never seal
 ``REFEREE_SERVER_SEEDS``        ``1``: ``new`` draws the seed, refuses a client's
 ``REFEREE_API_KEYS``            keys for ``/v1/evaluations``: ``Authorization:
                                 Bearer <key>`` or ``X-API-Key: <key>``; 401 without
@@ -17,6 +19,10 @@ environment (or the app config of the same name without ``REFEREE_``):
 ``REFEREE_LOG_FORMAT``          ``json`` (default) or ``text``
 ``REFEREE_ACCESS_LOG``          ``0`` turns the per-request log line off
 ==============================  ===============================================
+
+A switch (``REQUIRE_SIGNED``, ``SERVER_SEEDS``, ``ACCESS_LOG``) is ``1``/``true``/
+``yes``/``on`` or ``0``/``false``/``no``/``off``; any other value stops the start
+(``flag``), as do verify-only keys without keys of their kind.
 
 Rate limits count in Redis when ``REDIS_URL`` is set (shared by every
 worker; while Redis is unreachable each process counts in memory), else in
@@ -62,15 +68,36 @@ def setting(app: Flask, name: str, default=None):
     return default if value in (None, "") else value
 
 
-def flag(value) -> bool:
-    return str(value).strip().lower() in signing.TRUE if value is not None else False
+def flag(value, name: str = "") -> bool:
+    """A switch: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off`` (any case),
+    a bool in the app config, ``None`` off.  Anything else stops the start, naming the
+    setting: a typo in ``REFEREE_REQUIRE_SIGNED`` must not leave a server running open.
+
+    >>> flag("On"), flag(" 0 "), flag(True), flag(None)
+    (True, False, True, False)
+    >>> flag("y", "REQUIRE_SIGNED")
+    Traceback (most recent call last):
+    ...
+    ValueError: REFEREE_REQUIRE_SIGNED='y': a switch is 1, true, yes or on (on), or 0, false, no or off (off)
+    """
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in signing.TRUE:
+        return True
+    if text in signing.FALSE:
+        return False
+    raise ValueError(f"REFEREE_{name or 'setting'}={value!r}: a switch is 1, true, yes or "
+                     "on (on), or 0, false, no or off (off)")
 
 
 def init_app(app: Flask) -> None:
     ext = app.extensions["referee"]
     signing.configure(app, setting, flag)  # state and sealing keys, required, server seeds
     ext["api_keys"] = signing.parse_keys(setting(app, "API_KEYS"))
-    ext["access_log"] = flag(setting(app, "ACCESS_LOG", "1"))
+    ext["access_log"] = flag(setting(app, "ACCESS_LOG", "1"), "ACCESS_LOG")
     _request_ids(app)
     _api_keys(app)
     _rate_limits(app)

@@ -12,7 +12,8 @@ the ciphertext, or any change to the public parts, which are its associated
 data, fails to open).  A sealed state arriving is opened transparently; one
 that does not open is refused (403 ``bad-seal``), as an altered signature is.
 Keys rotate as signing keys do: the first key seals, every key opens (the key
-id, a hash of the key, says which).  A key is any string; the AES key is
+id, a hash of the key, says which); ``REFEREE_SEALING_KEYS_VERIFY_ONLY`` keys
+open and never seal (a rolling rotation, ``service.signing.configure``).  A key is any string; the AES key is
 derived from it with HKDF-SHA256.
 
 The nonce is synthetic (``synthetic_nonce``): a PRF of the state and its

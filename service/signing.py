@@ -20,6 +20,16 @@ signature is accepted unless signatures are required — server-wide with
 the header ``Referee-Require-Signed: true`` — then it is refused (400
 ``unsigned-state``).  Without keys nothing is signed, a signature sent is
 ignored (stripped), and requiring one is a 400 (the server cannot verify).
+The header is ``true`` or ``false`` (any ASCII case, spaces around ignored),
+sent once; any other value — ``yes``, ``1``, ``true, true``, the header twice —
+is a 400 ``malformed-request`` naming it (``requested``): a request that asks
+for something unclear is not served as if it had asked for nothing.
+``false`` never lowers the server's own requirement.
+
+Keys roll over several instances with verify-only keys
+(``REFEREE_STATE_KEYS_VERIFY_ONLY``, ``REFEREE_SEALING_KEYS_VERIFY_ONLY``):
+they verify (open) and never sign (seal); every instance learns the new key
+that way before any signs with it (``docs/operations.md``).
 
 A signature (or a seal) certifies that the state descends, through steps this
 service adjudicated, from a setup it made: the answer to an unsigned state is
@@ -61,13 +71,19 @@ from service import sealing, transcripts, valid_states
 from service import seats as seats_mod
 from service.games import registry
 from service.games.base import Game
+from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.problems import ProblemError
 
 FIELD = "signature"
 PREFIX = "hmac-sha256:"
 HEADER = "Referee-Require-Signed"
+#: what a boolean setting (``REFEREE_REQUIRE_SIGNED``…) may be; anything else stops the start
 TRUE = {"1", "true", "yes", "on"}
+FALSE = {"0", "false", "no", "off"}
+#: what the header may be (after trimming spaces and tabs, ASCII case-insensitive)
+HEADER_VALUES = {"true": True, "false": False}
+HEADER_FIELD = "headers." + HEADER
 
 
 def parse_keys(text: str | Sequence[str] | None) -> list[bytes]:
@@ -141,12 +157,40 @@ ENVIRON_KEY = "HTTP_" + HEADER.upper().replace("-", "_")
 
 
 def configure(app, setting, flag) -> None:
-    """Read the keys and switches once, at app creation (``service.operations``)."""
+    """Read the keys and switches once, at app creation (``service.operations``).
+
+    The verify-only keys of each kind go after its keys, so the first key still
+    signs (seals) and every key verifies (opens); verify-only keys without a key
+    that signs (seals) stop the start (``ValueError``), as a switch that is
+    neither on nor off does (``flag``).
+    """
     ext = app.extensions["referee"]
-    ext["state_keys"] = parse_keys(setting(app, "STATE_KEYS"))
-    ext["sealing_keys"] = sealing.parse_keys(setting(app, "SEALING_KEYS"))
-    app.config["REQUIRE_SIGNED"] = flag(setting(app, "REQUIRE_SIGNED", "0"))
-    app.config["SERVER_SEEDS"] = flag(setting(app, "SERVER_SEEDS", "0"))
+    ext["state_keys"] = with_verify_only(
+        parse_keys(setting(app, "STATE_KEYS")),
+        parse_keys(setting(app, "STATE_KEYS_VERIFY_ONLY")), "STATE_KEYS")
+    ext["sealing_keys"] = with_verify_only(
+        sealing.parse_keys(setting(app, "SEALING_KEYS")),
+        sealing.parse_keys(setting(app, "SEALING_KEYS_VERIFY_ONLY")), "SEALING_KEYS")
+    app.config["REQUIRE_SIGNED"] = flag(setting(app, "REQUIRE_SIGNED", "0"), "REQUIRE_SIGNED")
+    app.config["SERVER_SEEDS"] = flag(setting(app, "SERVER_SEEDS", "0"), "SERVER_SEEDS")
+
+
+def with_verify_only(keys: list, verify_only: list, name: str) -> list:
+    """``keys`` then the ``verify_only`` keys not among them (the first key still signs).
+
+    >>> with_verify_only([b"k1"], [b"k2", b"k1"], "STATE_KEYS")
+    [b'k1', b'k2']
+    >>> try:
+    ...     with_verify_only([], [b"k2"], "STATE_KEYS")
+    ... except ValueError as exc:
+    ...     print(str(exc).split(":")[0])
+    REFEREE_STATE_KEYS_VERIFY_ONLY is set but REFEREE_STATE_KEYS is not
+    """
+    if verify_only and not keys:
+        raise ValueError(f"REFEREE_{name}_VERIFY_ONLY is set but REFEREE_{name} is not: "
+                         "verify-only keys need a key that signs (docs/operations.md, "
+                         "Key rotation)")
+    return keys + [k for k in verify_only if k not in keys]
 
 
 def app_keys() -> list[bytes]:
@@ -157,12 +201,41 @@ def sealing_keys() -> list[sealing.SealingKey]:
     return current_app.extensions["referee"].get("sealing_keys", [])
 
 
+def requested(value: str | None) -> bool | None:
+    """The header's value as the request sent it (``None``: not sent); a 400 naming the
+    header unless it is exactly ``true`` or ``false`` (ASCII case-insensitive, spaces
+    and tabs around ignored) — a repeated header arrives joined by commas, so it is
+    refused too.
+
+    >>> requested(None), requested(" TRUE "), requested("false")
+    (None, True, False)
+    >>> for value in ("yes", "1", "", "true, true", "false,true"):
+    ...     try:
+    ...         requested(value)
+    ...     except MalformedInput as exc:
+    ...         print(list(exc.errors))
+    ['headers.Referee-Require-Signed']
+    ['headers.Referee-Require-Signed']
+    ['headers.Referee-Require-Signed']
+    ['headers.Referee-Require-Signed']
+    ['headers.Referee-Require-Signed']
+    """
+    if value is None:
+        return None
+    found = HEADER_VALUES.get(value.strip(" \t").lower()) if value.isascii() else None
+    if found is None:
+        shown = value if len(value) <= 40 else value[:40] + "…"
+        raise MalformedInput({HEADER_FIELD: [N_("must be `true` or `false`, sent once; not "
+                                                "{value!r}", value=shown)]})
+    return found
+
+
 def required_now() -> bool:
-    """Signatures required: server-wide, or by this request's header."""
-    if current_app.config.get("REQUIRE_SIGNED"):
-        return True
-    value = request.environ.get(ENVIRON_KEY)
-    return value is not None and value.strip().lower() in TRUE
+    """Signatures required: server-wide, or by this request's header (``requested``:
+    a header that is neither ``true`` nor ``false`` is a 400, even when the server
+    requires signatures anyway; ``false`` never lowers the server's requirement)."""
+    asked = requested(request.environ.get(ENVIRON_KEY))
+    return bool(current_app.config.get("REQUIRE_SIGNED")) or asked is True
 
 
 NO_SEALING_KEYS = N_("this state is sealed but this server has no sealing keys "

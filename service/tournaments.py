@@ -17,6 +17,12 @@ Scoring, as in Swiss tournaments of other games (the DCI tiebreakers):
   raised to the **33% floor** (0.33) first.  Byes are no opponent, so they
   are left out; a player who has met no opponent gets the floor.
 
+A player is one player however the rounds spell the name (``resolve``,
+``service.names``): ``Åsa`` composed or decomposed, ``Ann``, ``ann`` and
+fullwidth ``Ａｎｎ`` are one name, shown as the players list spells it; two
+such spellings in the players list, or a name with an invisible character,
+are refused naming the field.
+
 Standings order by match points, OMW%, GW%, OGW%; players equal on all four
 share a rank (listed by name).  A dropped player stays in the standings and
 is never paired again; the next round pairs the others top-down by standing,
@@ -36,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from service import names as naming
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 
@@ -132,6 +139,45 @@ def match_winner(match: Match) -> str | None:
     return first if wins[0] > wins[1] else second
 
 
+def resolve(players: Sequence[str], rounds: Sequence[Round]) -> tuple[list[str], list[Round]]:
+    """The players ``names.checked`` (NFC; no two alike by ``names.key``, no invisible
+    characters), and the rounds with every name they use — match players, byes, drops,
+    game winners — spelled as the players list spells it; a name no player has is
+    refused naming its field.
+
+    >>> players, rounds = resolve(["Ann", "Bob"], [Round([Match(("ＡＮＮ", "bob"), ["ann"])])])
+    >>> rounds[0].matches[0]
+    Match(players=('Ann', 'Bob'), games=['Ann'])
+    >>> resolve(["Ann", "Bob", "ann"], [])
+    Traceback (most recent call last):
+    ...
+    service.games.errors.MalformedInput: players.2: 'ann' is the same player as players.0 'Ann'
+    """
+    spelled = naming.checked(players, "players")
+    known = naming.roster(spelled)
+
+    def one(name: str, path: str) -> str:
+        found = naming.resolved(name, known)
+        if found is None:
+            raise MalformedInput({path: [N_("{name!r} is not one of the tournament's players",
+                                            name=name)]})
+        return found
+
+    out = []
+    for r, rnd in enumerate(rounds):
+        matches = []
+        for m, match in enumerate(rnd.matches):
+            path = f"rounds.{r}.matches.{m}"
+            first, second = match.players
+            games = [None if winner is None else one(winner, f"{path}.games.{g}")
+                     for g, winner in enumerate(match.games)]
+            matches.append(Match((one(first, f"{path}.players"), one(second, f"{path}.players")),
+                                 games))
+        out.append(Round(matches, [one(name, f"rounds.{r}.byes") for name in rnd.byes],
+                         [one(name, f"rounds.{r}.drops") for name in rnd.drops]))
+    return spelled, out
+
+
 def check(players: Sequence[str], rounds: Sequence[Round]) -> None:
     """Refuse a tournament that cannot have happened, naming the field.
 
@@ -174,7 +220,9 @@ def check(players: Sequence[str], rounds: Sequence[Round]) -> None:
 
 
 def standings(players: Sequence[str], rounds: Sequence[Round]) -> list[Standing]:
-    """Every player's line, best first, ranks filled in (see the module docstring)."""
+    """Every player's line, best first, ranks filled in (see the module docstring).
+    Names are ``resolve``-d first: a player is one player however a round spells them."""
+    players, rounds = resolve(players, rounds)
     check(players, rounds)
     table = {p: Standing(p) for p in players}
     for rnd in rounds:
@@ -229,6 +277,7 @@ def next_round(table: Sequence[Standing], rounds: Sequence[Round]) -> Pairing | 
     Pairing(pairs=[('a', 'c'), ('b', 'd')], bye=None)
     """
     active = [s.player for s in table if not s.dropped]
+    rounds = resolve([s.player for s in table], rounds)[1]  # rematches by player, not spelling
     met = {frozenset(m.players) for rnd in rounds for m in rnd.matches}
     had_bye = {name for rnd in rounds for name in rnd.byes}
     budget = [PAIRING_BUDGET]

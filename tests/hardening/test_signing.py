@@ -108,7 +108,7 @@ def test_without_keys_nothing_is_signed_and_a_signature_is_ignored(make_client):
     r = client.post("/v1/games/raiders/score", json={"state": {**state, "signature": "x"}})
     assert r.status_code == 200
     r = client.post("/v1/games/raiders/score", json={"state": state},
-                    headers={"Referee-Require-Signed": "1"})
+                    headers={"Referee-Require-Signed": "true"})
     assert r.status_code == 400 and "no state keys" in r.json["detail"]
 
 

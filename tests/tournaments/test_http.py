@@ -101,7 +101,7 @@ def test_a_malformed_tournament_is_a_400_naming_the_field(client, body, field):
 
 
 @pytest.mark.parametrize("body, field", [
-    ({"players": ["Ann", "Ann"], "rounds": []}, "players"),
+    ({"players": ["Ann", "Ann"], "rounds": []}, "players.1"),
     ({"players": ["Ann", "Bob"], "rounds": [{"matches": [], "byes": ["Zed"]}]}, "rounds.0.byes"),
     ({"players": ["Ann", "Bob"], "rounds": [{"matches": [], "drops": ["Bob"]},
                                              {"matches": [], "byes": ["Bob"]}]}, "rounds.1.byes"),
