@@ -210,6 +210,14 @@ def bound_winners(players: list[str], found: Verified, path: str) -> list[str | 
 def standings():
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(REQUEST)
+    # the names first (a look-alike, a stranger, twice in a round), before any game is read
+    skeleton = [tournaments.Round([tournaments.Match(tuple(m["players"]), [])
+                                   for m in rnd["matches"]], rnd["byes"], rnd["drops"])
+                for rnd in body["rounds"]]
+    try:
+        tournaments.check(*tournaments.resolve(body["players"], skeleton))
+    except MalformedInput as exc:
+        raise invalid_tournament(exc.errors) from None
     rounds: list[tournaments.Round] = []
     counted: dict[str, str] = {}
     for r, rnd in enumerate(body["rounds"]):

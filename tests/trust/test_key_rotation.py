@@ -111,10 +111,14 @@ def bounce(first: str, second: str) -> list[tuple[str, dict]]:
     r = call(first, NEW, NEW_GAME)
     assert r.status == 200, r.json
     states = [(first, r.json["state"])]
+    # a sealed game's host sends every seat's token: issued under one instance's key, they
+    # are checked by the other's (service.seats)
+    tokens = r.json.get("seat_tokens")
+    host = [("Referee-Seat-Token", ", ".join(tokens))] if tokens else []
     for step, action in enumerate(script()):
         url = (second, first)[step % 2]
         r = call(url, "/v1/games/raiders/apply", {"state": states[-1][1], "action": action},
-                 REQUIRED)
+                 [*REQUIRED, *host])
         assert r.status == 200, (step, r.json)
         states.append((url, r.json["state"]))
     return states

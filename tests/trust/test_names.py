@@ -45,7 +45,8 @@ SEAT1_WINS = next(s for s in range(1, 40) if winners(s) == (1,))
 
 
 def match(first: str, second: str, seed: int = SEAT1_WINS) -> dict:
-    return {"players": [first, second], "games": [played_game(seed)]}
+    """A match whose game's seats are named as the match spells its players."""
+    return {"players": [first, second], "games": [played_game(seed, (first, second))]}
 
 
 @pytest.fixture(scope="module")
