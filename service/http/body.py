@@ -92,7 +92,8 @@ def read_json() -> dict:
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        if "depth" in str(exc) or "recursion" in str(exc):  # orjson reads 1,024 levels
+        if ("depth" in str(exc) or "recursion" in str(exc)) \
+                and raw.lstrip()[:1] == b"{":  # orjson reads 1,024 levels; name the field
             path = too_deep(raw, MAX_DEPTH)
             if path:
                 raise MalformedInput({path: [N_("nested deeper than {max_depth} levels",
