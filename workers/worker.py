@@ -56,10 +56,19 @@ def preload() -> None:
 MAINTENANCE_SECONDS = int(os.environ.get("REFEREE_WORKER_MAINTENANCE") or 15)
 
 
+#: the longest a worker waits between two attempts to reach Redis again; RQ
+#: doubles its wait up to 60 s and, while no job arrives, never resets it, so
+#: each outage made the next reconnection (and registration) slower
+RECONNECT_SECONDS = 4.0
+
+
 class RefereeWorker(Worker):
     """``rq.Worker`` with the engines and card data preloaded, a short
-    execution heartbeat, and the incidents of dead workers and work horses
-    recorded on their evaluations."""
+    execution heartbeat, the incidents of dead workers and work horses
+    recorded on their evaluations, and its registration written again by each
+    heartbeat (a Redis restarted empty forgets it)."""
+
+    max_connection_wait_time = RECONNECT_SECONDS
 
     def __init__(self, *args, **kwargs):
         preload()
