@@ -31,8 +31,10 @@ Redis — the rate limit counts in this process's memory (``open``) or refuses
 every limited request with 429 (``closed``) — and a background thread pings
 Redis every ``RedisBreaker.PROBE_SECONDS`` until it answers again.  Game
 routes therefore never wait on Redis for longer than one timeout, and only
-the requests already waiting when it stopped answering do.  A client is its API key when it sends one of
-``REFEREE_API_KEYS``, else its address (an unknown key buys no bucket of its own).
+the requests already waiting when it stopped answering do.
+
+A client is its API key when it sends one of ``REFEREE_API_KEYS``, else its
+address (an unknown key buys no bucket of its own).
 
 Every response carries ``X-Request-Id``: the client's own (if it sent one of
 at most 128 characters ``[A-Za-z0-9._:-]``) or a new one; the access log line
@@ -50,6 +52,7 @@ import re
 import sys
 import threading
 import time
+import weakref
 
 import orjson
 from flask import Flask, Response, current_app, g, has_request_context, request
@@ -366,9 +369,10 @@ class RedisBreaker:
         self.down = False
         self._lock = threading.Lock()
         self._probe: threading.Thread | None = None
-        os.register_at_fork(after_in_child=self._reset)
+        _BREAKERS.add(self)
 
     def _reset(self) -> None:
+        """In a forked child: its parent's probe thread is not there."""
         self.down, self._lock, self._probe = False, threading.Lock(), None
 
     def trip(self, exc: BaseException | None = None) -> None:
@@ -400,6 +404,18 @@ class RedisBreaker:
         with self._lock:
             self.down, self._probe = False, None
         log.info("Redis answers again: rate limits count in it again")
+
+
+#: every breaker of this process, reset in a forked child
+_BREAKERS: weakref.WeakSet[RedisBreaker] = weakref.WeakSet()
+
+
+def _reset_breakers() -> None:
+    for breaker in list(_BREAKERS):
+        breaker._reset()
+
+
+os.register_at_fork(after_in_child=_reset_breakers)
 
 
 class GuardedRedisStorage(RedisStorage):
