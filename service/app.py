@@ -58,9 +58,30 @@ BLUEPRINT_MODULES: tuple[ModuleType, ...] = (
     console)
 
 
+class Referee(Flask):
+    """Flask, answering in its own formats where Flask would answer on its own.
+
+    ``OPTIONS`` (which Flask answers for every route) is ``204 No Content`` with
+    ``Allow``: no body and no ``text/html`` type (CORS preflights get their
+    headers added to it as before).  URLs are never redirected: ``//`` is not
+    merged (werkzeug answered ``POST /v1//evaluations`` with a 308, an HTML
+    body and a ``Location`` built from the ``Host`` header), so such a URL is
+    a 404 problem+json like any unknown one (issue 24).
+    """
+
+    def make_default_options_response(self):
+        response = super().make_default_options_response()
+        response.status_code = 204
+        response.headers.pop("Content-Type", None)
+        response.headers.pop("Content-Length", None)
+        return response
+
+
 def create_app(config: dict | None = None) -> Flask:
     """Build the app: configuration, card data, error handlers, blueprints."""
-    app = Flask(__name__, static_folder=None)
+    app = Referee(__name__, static_folder=None)
+    app.url_map.merge_slashes = False
+    app.url_map.redirect_defaults = False
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL") or None,
         CARD_DB_PATH=os.environ.get("CARD_DB_PATH") or None,

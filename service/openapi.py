@@ -105,7 +105,9 @@ keys, `signature` left out); a state sent back with an altered signature →
 Operations: every response carries `X-Request-Id` (the client's, or a new
 one); with `REFEREE_API_KEYS`, `/v1/evaluations` needs `Authorization: Bearer
 <key>` or `X-API-Key` (else 401); with rate limits configured a client over
-its limit gets 429 with `Retry-After`.
+its limit gets 429 with `Retry-After` (also, with
+`REFEREE_RATE_LIMIT_FAILURE=closed`, while the rate-limit counters in Redis do
+not answer).
 """
 
 ENVELOPES = (  # nested schemas first: apispec registers them by name on first use
@@ -130,7 +132,8 @@ ERROR_RESPONSES = {
     413: "Request body larger than `MAX_CONTENT_LENGTH`.",
     415: "The body is not `application/json`.",
     422: "An illegal action (`rule`, `detail`; `index` in a replay) or an invalid setup (`violations`).",
-    429: "Too many requests from this client (`Retry-After` says when to retry).",
+    429: "Too many requests from this client, or (with `REFEREE_RATE_LIMIT_FAILURE=closed`) "
+         "the rate-limit counters do not answer; `Retry-After` says when to retry.",
     500: "An unexpected failure (logged); never caused by bad input.",
     503: "Not ready: card data not loaded or Redis unreachable.",
 }

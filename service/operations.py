@@ -15,6 +15,11 @@ environment (or the app config of the same name without ``REFEREE_``):
 ``REFEREE_RATE_LIMIT``          e.g. ``600/minute``: per client, per route, on every
                                 ``POST /v1/...``; 429 with ``Retry-After``
 ``REFEREE_EVALUATION_RATE_LIMIT``  e.g. ``20/minute``: ``POST /v1/evaluations``
+``REFEREE_RATE_LIMIT_FAILURE``  ``open`` (default) or ``closed``: what a rate limit
+                                does while Redis does not answer (below)
+``REFEREE_REDIS_TIMEOUT``       seconds (default ``0.5``) one Redis call of the web
+                                process may take: rate limits, evaluation routes,
+                                ``/readyz``
 ``REFEREE_CORS_ORIGINS``        ``https://a.example,https://b.example`` or ``*``
 ``REFEREE_LOG_FORMAT``          ``json`` (default) or ``text``
 ``REFEREE_ACCESS_LOG``          ``0`` turns the per-request log line off
@@ -25,9 +30,17 @@ A switch (``REQUIRE_SIGNED``, ``SERVER_SEEDS``, ``ACCESS_LOG``) is ``1``/``true`
 (``flag``), as do verify-only keys without keys of their kind.
 
 Rate limits count in Redis when ``REDIS_URL`` is set (shared by every
-worker; while Redis is unreachable each process counts in memory), else in
-each process's memory.  A client is its API key when it sends one of
-``REFEREE_API_KEYS``, else its address (an unknown key buys no bucket of its own).
+worker), else in each process's memory.  A Redis call that does not answer
+within ``REFEREE_REDIS_TIMEOUT`` (refused, dead, or frozen) marks Redis as not
+answering in this process (``RedisBreaker``): from then on no request waits on
+Redis — the rate limit counts in this process's memory (``open``) or refuses
+every limited request with 429 (``closed``) — and a background thread pings
+Redis every ``RedisBreaker.PROBE_SECONDS`` until it answers again.  Game
+routes therefore never wait on Redis for longer than one timeout, and only
+the requests already waiting when it stopped answering do.
+
+A client is its API key when it sends one of ``REFEREE_API_KEYS``, else its
+address (an unknown key buys no bucket of its own).
 
 Every response carries ``X-Request-Id``: the client's own (if it sent one of
 at most 128 characters ``[A-Za-z0-9._:-]``) or a new one; the access log line
@@ -43,10 +56,14 @@ import logging
 import os
 import re
 import sys
+import threading
 import time
+import weakref
 
 import orjson
 from flask import Flask, Response, current_app, g, has_request_context, request
+from limits.storage import RedisStorage
+from redis import RedisError
 
 from service import metrics, signing
 from service.games.messages import N_
@@ -98,6 +115,7 @@ def init_app(app: Flask) -> None:
     signing.configure(app, setting, flag)  # state and sealing keys, required, server seeds
     ext["api_keys"] = signing.parse_keys(setting(app, "API_KEYS"))
     ext["access_log"] = flag(setting(app, "ACCESS_LOG", "1"), "ACCESS_LOG")
+    ext["redis_timeout"] = redis_timeout(app)
     _request_ids(app)
     _api_keys(app)
     _rate_limits(app)
@@ -326,27 +344,209 @@ def client_key() -> str:
     return "addr:" + (request.remote_addr or "unknown")
 
 
+#: seconds one Redis call of the web process may take (``REFEREE_REDIS_TIMEOUT``)
+DEFAULT_REDIS_TIMEOUT = 0.5
+#: what a rate limit does while Redis does not answer (``REFEREE_RATE_LIMIT_FAILURE``)
+RATE_LIMIT_FAILURES = ("open", "closed")
+
+
+def redis_timeout(app: Flask) -> float:
+    """``REFEREE_REDIS_TIMEOUT`` in seconds: a positive number, else a start-up error.
+
+    >>> app = Flask(__name__)
+    >>> app.config["REDIS_TIMEOUT"] = "0.2"
+    >>> redis_timeout(app)
+    0.2
+    """
+    raw = setting(app, "REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        value = -1.0
+    if not 0 < value <= 60:
+        raise ValueError(f"REFEREE_REDIS_TIMEOUT must be seconds between 0 and 60, got {raw!r}")
+    return value
+
+
+def rate_limit_failure(app: Flask) -> str:
+    """``REFEREE_RATE_LIMIT_FAILURE``: ``open`` or ``closed``, else a start-up error."""
+    value = str(setting(app, "RATE_LIMIT_FAILURE", "open")).strip().lower()
+    if value not in RATE_LIMIT_FAILURES:
+        raise ValueError(f"REFEREE_RATE_LIMIT_FAILURE must be open or closed, got {value!r}")
+    return value
+
+
+class RedisNotAnswering(Exception):
+    """Raised instead of calling a Redis this process found not answering."""
+
+
+class RedisBreaker:
+    """Whether this process's last Redis call answered (a circuit breaker).
+
+    ``trip()`` (a call failed or timed out) marks Redis down and starts one
+    daemon thread that pings it every ``PROBE_SECONDS`` (with the same
+    timeout) until it answers; meanwhile ``down`` is true and callers skip
+    Redis instead of waiting on it.  A forked child starts with Redis up.
+    """
+
+    PROBE_SECONDS = 1.0
+
+    def __init__(self, url: str, timeout: float) -> None:
+        self.url, self.timeout = url, timeout
+        self.down = False
+        self._lock = threading.Lock()
+        self._probe: threading.Thread | None = None
+        _BREAKERS.add(self)
+
+    def _reset(self) -> None:
+        """In a forked child: its parent's probe thread is not there."""
+        self.down, self._lock, self._probe = False, threading.Lock(), None
+
+    def trip(self, exc: BaseException | None = None) -> None:
+        with self._lock:
+            if self.down:
+                return
+            self.down = True
+            log.warning("Redis did not answer within %.2f s (%s): rate limits skip it until "
+                        "it answers again", self.timeout, type(exc).__name__ if exc else "-")
+            self._probe = threading.Thread(target=self._wait_until_up, name="redis-probe",
+                                           daemon=True)
+            self._probe.start()
+
+    def _wait_until_up(self) -> None:
+        import redis
+
+        client = redis.Redis.from_url(self.url, socket_timeout=self.timeout,
+                                      socket_connect_timeout=self.timeout)
+        try:
+            while True:
+                time.sleep(self.PROBE_SECONDS)
+                try:
+                    if client.ping():
+                        break
+                except redis.RedisError:
+                    continue
+        finally:
+            client.close()
+        with self._lock:
+            self.down, self._probe = False, None
+        log.info("Redis answers again: rate limits count in it again")
+
+
+#: every breaker of this process, reset in a forked child
+_BREAKERS: weakref.WeakSet[RedisBreaker] = weakref.WeakSet()
+
+
+def _reset_breakers() -> None:
+    for breaker in list(_BREAKERS):
+        breaker._reset()
+
+
+os.register_at_fork(after_in_child=_reset_breakers)
+
+
+class GuardedRedisStorage(RedisStorage):
+    """The ``limits`` Redis storage behind a ``RedisBreaker`` (storage URI
+    ``referee+redis://…``, option ``breaker``): while the breaker is down a call
+    raises ``RedisNotAnswering`` at once; a call that fails or times out trips it."""
+
+    STORAGE_SCHEME = ["referee+redis", "referee+rediss", "referee+redis+unix"]
+
+    def __init__(self, uri: str, breaker: RedisBreaker | None = None, **options) -> None:
+        assert breaker is not None, "GuardedRedisStorage needs its breaker"
+        self.breaker = breaker
+        super().__init__(uri.removeprefix("referee+"), **options)
+
+    def _call(self, method, *args, **kwargs):
+        if self.breaker.down:
+            raise RedisNotAnswering(self.breaker.url)
+        try:
+            return method(*args, **kwargs)
+        except RedisError as exc:
+            self.breaker.trip(exc)
+            raise
+
+    def incr(self, *args, **kwargs):
+        return self._call(super().incr, *args, **kwargs)
+
+    def get(self, *args, **kwargs):
+        return self._call(super().get, *args, **kwargs)
+
+    def get_expiry(self, *args, **kwargs):
+        return self._call(super().get_expiry, *args, **kwargs)
+
+    def clear(self, *args, **kwargs):
+        return self._call(super().clear, *args, **kwargs)
+
+    def reset(self, *args, **kwargs):
+        return self._call(super().reset, *args, **kwargs)
+
+    def acquire_entry(self, *args, **kwargs):
+        return self._call(super().acquire_entry, *args, **kwargs)
+
+    def get_moving_window(self, *args, **kwargs):
+        return self._call(super().get_moving_window, *args, **kwargs)
+
+    def check(self) -> bool:
+        """flask-limiter asks this, on the request path, whether Redis is back:
+        answered from the breaker (whose thread pings), never by waiting on Redis."""
+        return not self.breaker.down
+
+
 def _rate_limits(app: Flask) -> None:
     general = setting(app, "RATE_LIMIT")
     evaluations = setting(app, "EVALUATION_RATE_LIMIT")
+    failure = rate_limit_failure(app)
     if not general and not evaluations:
         return
     from flask_limiter import Limiter
 
-    storage = app.config.get("REDIS_URL") or "memory://"
+    url = app.config.get("REDIS_URL")
+    breaker = RedisBreaker(url, app.extensions["referee"]["redis_timeout"]) if url else None
+    storage, options = "memory://", {}
+    if breaker is not None:  # the counters in Redis, behind the breaker
+        storage = "referee+" + breaker.url
+        options = {"breaker": breaker, "socket_timeout": breaker.timeout,
+                   "socket_connect_timeout": breaker.timeout}
+        if failure == "closed":
+            _refuse_while_redis_is_down(app, breaker, bool(general))
     limiter = Limiter(
-        client_key, app=app, storage_uri=storage, headers_enabled=True,
+        client_key, app=app, storage_uri=storage,
+        storage_options=options,  # type: ignore[arg-type]  # passed on to GuardedRedisStorage
+        headers_enabled=True,
         default_limits=[general] if general else [],
         default_limits_exempt_when=lambda: not (
             request.method == "POST" and request.path.startswith("/v1/")),
         key_prefix="referee-limits", strategy="moving-window",
-        # Redis down: count in memory meanwhile rather than fail the request
+        # Redis not answering: count in memory meanwhile rather than fail the request
+        # (``closed``: _refuse_while_redis_is_down answers first)
         in_memory_fallback_enabled=True, swallow_errors=True)
     if evaluations and "evaluations.submit" in app.view_functions:
         view = app.view_functions["evaluations.submit"]
         app.view_functions["evaluations.submit"] = limiter.limit(  # type: ignore[assignment]
             evaluations, override_defaults=False)(view)
     app.extensions["referee"]["limiter"] = limiter
+    app.extensions["referee"]["redis_breaker"] = breaker
+
+
+def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool) -> None:
+    """``REFEREE_RATE_LIMIT_FAILURE=closed``: while Redis does not answer, a
+    request a rate limit applies to is refused (429, ``Retry-After``) instead of
+    counted in memory."""
+
+    @app.before_request
+    def _closed():
+        if not breaker.down or request.method != "POST":
+            return None
+        path = request.path
+        if not (path.startswith("/v1/") if general else path == EVALUATIONS_PREFIX):
+            return None
+        retry = str(max(1, round(breaker.PROBE_SECONDS)))
+        return problem(429, "too-many-requests", "Too many requests",
+                       N_("the rate-limit counters (Redis) are not answering, and this server "
+                          "refuses limited requests meanwhile (REFEREE_RATE_LIMIT_FAILURE="
+                          "closed); retry in {seconds} s", seconds=retry),
+                       headers={"Retry-After": retry})
 
 
 # ------------------------------------------------------------------- CORS

@@ -115,7 +115,7 @@ def verify(states: list[dict]) -> dict[str, Any]:
         by_step.setdefault(chain["step"], []).append(i)
     first = min(by_step, default=0)
     forks = [{"step": step, "states": indexes} for step, indexes in sorted(by_step.items())
-             if len({link(states[i]) for i in indexes}) > 1]
+             if len(games) == 1 and len({link(states[i]) for i in indexes}) > 1]
     for i, chain in chained:
         step, prev = chain["step"], chain["prev"]
         if prev is None:

@@ -56,10 +56,19 @@ def preload() -> None:
 MAINTENANCE_SECONDS = int(os.environ.get("REFEREE_WORKER_MAINTENANCE") or 15)
 
 
+#: the longest a worker waits between two attempts to reach Redis again; RQ
+#: doubles its wait up to 60 s and, while no job arrives, never resets it, so
+#: each outage made the next reconnection (and registration) slower
+RECONNECT_SECONDS = 4.0
+
+
 class RefereeWorker(Worker):
     """``rq.Worker`` with the engines and card data preloaded, a short
-    execution heartbeat, and the incidents of dead workers and work horses
-    recorded on their evaluations."""
+    execution heartbeat, the incidents of dead workers and work horses
+    recorded on their evaluations, and its registration written again by each
+    heartbeat (a Redis restarted empty forgets it)."""
+
+    max_connection_wait_time = RECONNECT_SECONDS
 
     def __init__(self, *args, **kwargs):
         preload()
@@ -75,6 +84,27 @@ class RefereeWorker(Worker):
     def dequeue_timeout(self) -> int:
         """Wake up from waiting for jobs often enough to run maintenance."""
         return min(super().dequeue_timeout, MAINTENANCE_SECONDS)
+
+    def heartbeat(self, timeout: int | None = None, pipeline=None) -> None:
+        """RQ's heartbeat, which also writes the worker's registration again.
+
+        RQ registers a worker once, at birth: a Redis restarted empty (no
+        append-only file, or a failover to an empty replica) forgets it, RQ's
+        heartbeat then keeps only ``last_heartbeat`` in a bare hash, and the
+        worker sets (``rq:workers``, ``rq:workers:referee``) stay empty — so
+        ``/readyz`` answered 503 "no RQ worker listens" for as long as the
+        workers ran (issue 24).  Here every heartbeat (idle: each dequeue
+        round; busy: every ``HEARTBEAT_EVERY`` s) writes the worker's hash
+        and its set memberships again: idempotent, three more commands.
+        """
+        super().heartbeat(timeout, pipeline)
+        if self.birth_date is None:  # not born yet (RQ beats once before registering)
+            return
+        connection = pipeline if pipeline is not None else self.connection.pipeline()
+        connection.hset(self.key, mapping={**self.serialize(), "state": self.get_state()})
+        worker_registration.register(self, connection)
+        if pipeline is None:
+            connection.execute()
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         """How long a running job's execution heartbeat lasts: ``HEARTBEAT_TTL``

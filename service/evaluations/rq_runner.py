@@ -143,8 +143,12 @@ class RQRunner:
 
     backend = "rq"
 
-    def __init__(self, url: str, result_ttl: int = RESULT_TTL, max_queued: int | None = None):
-        self.connection = Redis.from_url(url)
+    def __init__(self, url: str, result_ttl: int = RESULT_TTL, max_queued: int | None = None,
+                 timeout: float | None = None):
+        # ``timeout``: seconds one Redis call may take (``REFEREE_REDIS_TIMEOUT``), so
+        # a frozen Redis answers 503 in that time instead of holding the request
+        self.connection = Redis.from_url(url, socket_timeout=timeout,
+                                         socket_connect_timeout=timeout)
         self.queue = Queue(QUEUE, connection=self.connection)
         self.result_ttl = result_ttl
         self.max_queued = max_queued or configured_max_queued()

@@ -423,14 +423,24 @@ def first_difference(a: Any, b: Any, path: str) -> str:
     return path
 
 
-def integral(value: Any) -> bool:
+def integral(value: Any, depth: int = 0) -> bool:
     """Make every integral float inside ``value`` (a dict or a list) an ``int``, in place;
     ``True`` if any was.  A float past ``MAX_EXACT_FLOAT`` stays (no integer takes it).
+    Nothing deeper than ``MAX_DEPTH`` levels is visited: ``validate`` refuses it
+    anyway, and a body nested a thousand levels (orjson reads 1,024) would
+    otherwise exhaust Python's recursion limit (a 500, issue 24).
 
     >>> body = {"players": 2.0, "odds": [0.5, -0.0, 1e23], "n": 3}
     >>> integral(body), body
     (True, {'players': 2, 'odds': [0.5, 0, 1e+23], 'n': 3})
+    >>> deep = [1.0]
+    >>> for _ in range(1020):
+    ...     deep = [deep]
+    >>> integral({"players": deep})
+    False
     """
+    if depth > MAX_DEPTH:
+        return False
     changed = False
     items = value.items() if isinstance(value, dict) else enumerate(value) \
         if isinstance(value, list) else ()
@@ -440,7 +450,7 @@ def integral(value: Any) -> bool:
                 value[key] = int(item)
                 changed = True
         elif isinstance(item, (dict, list)):
-            changed = integral(item) or changed
+            changed = integral(item, depth + 1) or changed
     return changed
 
 

@@ -25,6 +25,7 @@ not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -35,6 +36,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 from schemas.envelopes import Envelope
 from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.games.shape import MAX_DEPTH
 
 
 def is_json_mimetype(mimetype: str) -> bool:
@@ -90,10 +92,51 @@ def read_json() -> dict:
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
+        if ("depth" in str(exc) or "recursion" in str(exc)) \
+                and raw.lstrip()[:1] == b"{":  # orjson reads 1,024 levels; name the field
+            path = too_deep(raw, MAX_DEPTH)
+            if path:
+                raise MalformedInput({path: [N_("nested deeper than {max_depth} levels",
+                                                max_depth=MAX_DEPTH)]}) from None
         raise MalformedInput({"body": [N_("not valid JSON: {error}", error=str(exc))]}) from None
     if not isinstance(body, dict):
         raise MalformedInput({"body": [N_("must be a JSON object")]})
     return body
+
+
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+
+
+def too_deep(raw: bytes, limit: int) -> str | None:
+    """The field path (``players.0.0…``, ``limit`` levels) where the JSON text
+    ``raw`` nests deeper than ``limit``, or ``None``: for a body too deep for
+    the parser, the same place the shape check names in one it could read.
+
+    >>> too_deep(b'{"a": 1, "players": [[[1]]]}', 2)
+    'players.0'
+    >>> too_deep(b'{"a": [1, {"b": [[2]]}]}', 3), too_deep(b'{"a": [[1]]}', 3)
+    ('a.1.b', None)
+    """
+    stack: list[list] = []  # per open container: [is_object, key or index]
+    for match in _TOKENS.finditer(raw):
+        token = match.group()
+        if token in (b"{", b"["):
+            if len(stack) >= limit:
+                return ".".join(str(seg) for _, seg in stack[:limit]) or "body"
+            stack.append([token == b"{", None if token == b"{" else 0])
+        elif token in (b"}", b"]"):
+            if stack:
+                stack.pop()
+        elif token == b",":
+            if stack:
+                top = stack[-1]
+                top[1] = None if top[0] else top[1] + 1
+        elif stack and stack[-1][0] and stack[-1][1] is None:  # a key
+            try:
+                stack[-1][1] = orjson.loads(token)
+            except orjson.JSONDecodeError:
+                stack[-1][1] = token.decode("utf-8", "replace")
+    return None
 
 
 def load_envelope(schema: Envelope | Schema, body: Any) -> dict:

@@ -23,6 +23,10 @@ MIME_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+x
 
 bp = Blueprint("console", __name__)
 
+#: the page is never shown inside another site's frame (clickjacking): the
+#: CSP directive, and the older header for browsers without it (also ``/docs``)
+NOT_FRAMED = ("frame-ancestors 'none'", "DENY")
+
 
 @bp.get("/console")
 def page():
@@ -30,7 +34,8 @@ def page():
     response = send_from_directory(ASSETS, "index.html", mimetype="text/html", max_age=0)
     response.headers["Content-Security-Policy"] = (
         "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data: blob:; "
-        "connect-src 'self'")
+        "connect-src 'self'; " + NOT_FRAMED[0])
+    response.headers["X-Frame-Options"] = NOT_FRAMED[1]
     return response
 
 

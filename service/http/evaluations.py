@@ -88,7 +88,9 @@ def runner() -> Runner:
                 chosen: Runner
                 if url:
                     from service.evaluations.rq_runner import RQRunner
-                    chosen = RQRunner(url, result_ttl=ttl, max_queued=cap)
+                    chosen = RQRunner(url, result_ttl=ttl, max_queued=cap,
+                                      timeout=current_app.extensions["referee"].get(
+                                          "redis_timeout"))
                 else:
                     chosen = EmbeddedRunner(
                         result_ttl=ttl, db_path=store_path(current_app.config), max_queued=cap)

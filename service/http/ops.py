@@ -101,7 +101,9 @@ def _redis_check(url: str) -> tuple[str, int | None]:
     import redis
 
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        timeout = current_app.extensions["referee"].get("redis_timeout") or 1
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout,
+                                      socket_timeout=timeout)
         try:
             client.ping()
             return "ok", live_workers(client)
@@ -141,10 +143,32 @@ def openapi_yaml():
     return Response(ext["openapi_yaml"], mimetype="application/yaml")
 
 
+#: the inline script of ``DOCS_PAGE`` allowed by its hash; Swagger UI sets inline styles
+DOCS_CSP = ("default-src 'self'; script-src 'self' '{script}'; style-src 'self' "
+            "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'")
+
+
+def _docs_csp() -> str:
+    import base64
+    import hashlib
+    import re
+
+    script = re.search(r"<script>(.*?)</script>", DOCS_PAGE, re.S)
+    assert script is not None
+    digest = base64.b64encode(hashlib.sha256(script.group(1).encode()).digest()).decode()
+    return DOCS_CSP.format(script="sha256-" + digest)
+
+
 @bp.get("/docs")
 def docs():
-    """Interactive API docs (Swagger UI), served entirely by this service."""
-    return Response(DOCS_PAGE, mimetype="text/html")
+    """Interactive API docs (Swagger UI), served entirely by this service; never
+    inside another site's frame, and no script but its own."""
+    ext = current_app.extensions["referee"]
+    if "docs_csp" not in ext:
+        ext["docs_csp"] = _docs_csp()
+    return Response(DOCS_PAGE, mimetype="text/html",
+                    headers={"Content-Security-Policy": ext["docs_csp"],
+                             "X-Frame-Options": "DENY"})
 
 
 @bp.get("/docs/assets/<name>")
