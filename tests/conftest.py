@@ -5,6 +5,7 @@
 * ``redis_url`` — a private ``redis-server`` for this test session, on a free
   port in a temporary directory (never the machine's shared Redis on 6379).
   A missing ``redis-server`` fails the test loudly: it is not skipped.
+* ``private_redis`` — a redis-server of one test's own, to freeze, kill or empty.
 """
 
 from __future__ import annotations
@@ -74,3 +75,15 @@ def redis_url(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A redis-server of the test's own (``bench.redis_faults.RedisProcess``), which the
+    test may freeze (SIGSTOP), kill or restart empty; stopped after the test."""
+    from bench.redis_faults import RedisProcess
+
+    server = RedisProcess(tmp_path)
+    server.start()
+    yield server
+    server.stop()

@@ -18,7 +18,7 @@ import orjson
 import pytest
 import redis
 
-from bench.redis_faults import RedisProcess, request, start_workers, stop_workers, wait_ready, web
+from bench.redis_faults import request, start_workers, stop_workers, wait_ready, web
 
 from .test_fanout import playouts_request
 
@@ -28,11 +28,8 @@ READY_AGAIN_SECONDS = 30
 
 
 @pytest.fixture
-def empty_redis(tmp_path):
-    server = RedisProcess(tmp_path)
-    server.start()
-    yield server
-    server.stop()
+def empty_redis(private_redis):
+    return private_redis
 
 
 def test_workers_register_again_when_redis_comes_back_empty(empty_redis, tmp_path):

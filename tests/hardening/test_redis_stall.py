@@ -21,7 +21,7 @@ import orjson
 import pytest
 import redis
 
-from bench.redis_faults import RAIDERS_NEW, RedisProcess, concurrently, request, web
+from bench.redis_faults import RAIDERS_NEW, concurrently, request, web
 
 #: no request may wait on a frozen Redis this long (it waited 5 s before)
 BOUND = 1.0
@@ -30,11 +30,8 @@ KNOWN_FROZEN_BOUND = 0.3
 
 
 @pytest.fixture
-def frozen_redis(tmp_path):
-    server = RedisProcess(tmp_path)
-    server.start()
-    yield server
-    server.stop()
+def frozen_redis(private_redis):
+    return private_redis
 
 
 def _counted(redis_url: str) -> int:
