@@ -367,10 +367,41 @@ class OptionInfo(_Response):
     maximum = fields.Integer()
 
 
+class RulesChange(_Response):
+    clause = fields.String(required=True, allow_none=True, metadata={
+        "description": "The clause id of the rules reference (`RAI-6a`), or null for a change "
+                       "of the wire only."})
+    subject = fields.String(required=True, metadata={
+        "description": "What a client sees change: `rule`, `action <type>[.<field>]`, "
+                       "`event <type>[.<field>]`, `decision <kind>`, `state <field>`."})
+    summary = fields.Nested(Title, required=True, metadata={"description": "The change, in "
+                                                                          "English and Russian."})
+
+
+class RulesVersionInfo(_Response):
+    id = fields.String(required=True, metadata={
+        "description": "The `rules_version` a state of this version carries (`raiders/2`)."})
+    version = fields.String(required=True, metadata={
+        "description": "Its semantic version (`MAJOR.MINOR.PATCH`; the id names the major)."})
+    current = fields.Boolean(required=True, metadata={
+        "description": "The version this service plays: new games and answers are written in it."})
+    served = fields.Boolean(required=True, metadata={
+        "description": "A state or replay of this version is accepted (an older one is upgraded "
+                       "on read by its declared migration)."})
+    changes = fields.List(fields.Nested(RulesChange), required=True, metadata={
+        "description": "What this version changed from the one before it (empty for the first)."})
+
+
 class GameInfo(_Response):
     id = fields.String(required=True)
     title = fields.Nested(Title, required=True)
     rules_version = fields.String(required=True)
+    rules_semver = fields.String(required=True, metadata={
+        "description": "The semantic version of the rules played (`MAJOR.MINOR.PATCH`); "
+                       "`rules_version` names its major (docs/api.md, \"Versions\")."})
+    rules_versions = fields.List(fields.Nested(RulesVersionInfo), required=True, metadata={
+        "description": "Every rules version of the game, newest first, with the clauses each "
+                       "one changed and whether a state of it is served."})
     players = fields.Nested(PlayerCount, required=True)
     options = fields.List(fields.Nested(OptionInfo), required=True)
     action_types = fields.Dict(keys=fields.String(), values=fields.String(), required=True)

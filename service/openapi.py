@@ -46,7 +46,6 @@ from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 
 from __future__ import annotations
 
-import importlib.metadata
 import random
 import sys
 
@@ -64,9 +63,11 @@ from service.games.errors import InvalidOptions
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
+from service.version import CONTRACT_VERSION
 
-#: ``info.version``: the package version (pyproject.toml), one number for both
-API_VERSION = importlib.metadata.version("referee")
+#: ``info.version``: the contract's semantic version (``service.version``; pyproject.toml's
+#: ``version`` is the same number)
+API_VERSION = CONTRACT_VERSION
 JSON = "application/json"
 
 DESCRIPTION = """\

@@ -79,6 +79,7 @@ from service.games.errors import (
 )
 from service.games.messages import N_, either
 from service.games.options import CHANCE_OPTION, Option, resolve_options
+from service.games.versions import RulesVersion
 
 MAX_SEED = (1 << 63) - 1
 
@@ -193,6 +194,9 @@ class Game:
     id: ClassVar[str]
     title: ClassVar[dict]  # {"en": ..., "ru": ...}
     rules_version: ClassVar[str]
+    #: every version of the rules, oldest first, the last one ``rules_version``, each
+    #: with the clauses it changed (``service.games.versions``); empty: one version 1.0.0
+    rules_history: ClassVar[tuple[RulesVersion, ...]] = ()
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     game_options: ClassVar[tuple[Option, ...]] = ()
@@ -255,10 +259,24 @@ class Game:
                          for decision, kinds in self.decisions.items()}
 
     # ------------------------------------------------------------------ meta
+    @property
+    def rules_versions(self) -> tuple[RulesVersion, ...]:
+        """The declared history (``rules_history``), or one version 1.0.0 of ``rules_version``."""
+        return self.rules_history or (RulesVersion(self.rules_version, "1.0.0"),)
+
+    @property
+    def rules_semver(self) -> str:
+        """The semantic version of the rules this engine plays (``MAJOR.MINOR.PATCH``)."""
+        return self.rules_versions[-1].version
+
     def describe(self) -> dict:
         """What ``GET /v1/games/{game}`` shows."""
+        history = self.rules_versions
         return {
             "id": self.id, "title": self.title, "rules_version": self.rules_version,
+            "rules_semver": self.rules_semver,
+            "rules_versions": [v.describe(current=v.id == self.rules_version)
+                               for v in reversed(history)],
             "players": {"min": self.min_players, "max": self.max_players},
             "options": [o.describe() for o in self.options],
             "action_types": {t: a.description for t, a in self.actions.items()},
