@@ -31,11 +31,11 @@ from typing import Any
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
 
 from service.games import shape
+from service.games.base import MAX_SEED  # 2^53 - 1: a seed every JSON client keeps exactly
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.problems import PROBLEM_BASE, PROBLEM_TYPES
 
-MAX_SEED = (1 << 63) - 1
 MAX_PLAYERS_LISTED = 16
 MAX_REPLAY_ACTIONS = 20_000
 

@@ -214,9 +214,15 @@ def game_components(spec: APISpec, game: Game) -> None:
         " Send it back as it was returned; only the engine changes it."
     props = state["properties"]
     if "rules_version" in props:
-        props["rules_version"] = {"const": game.rules_version, "description":
-                                  "The rules version the state was written for; a state of "
-                                  "another version is refused (`incompatible-state`)."}
+        served = [v for v in game.served_versions if v != game.rules_version]
+        props["rules_version"] = {"const": game.rules_version, "description": (
+            "The rules version the state was written for; the service writes this one. "
+            + (f"A state of an older version it serves ({', '.join(served)}: the shape of "
+               "that version's contract) is upgraded on read by a declared migration, and "
+               "the answer says so (`rules_upgrade`, header `Referee-Rules-Upgraded`); "
+               if served else "")
+            + "a state of another declared version is refused naming the clauses that "
+              "changed (`rules-changed`), any other (`incompatible-state`).")}
     if "options" in props:  # every option, resolved, as `new` wrote them
         props["options"] = {
             "type": "object", "additionalProperties": False,

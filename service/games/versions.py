@@ -33,7 +33,8 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 _SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)")
 
@@ -66,14 +67,32 @@ class Change:
                 "summary": {"en": self.en, "ru": self.ru}}
 
 
+class NotUpgradable(Exception):  # noqa: N818 (what a migration says, not an error of ours)
+    """Raised by a migration for a state it cannot carry over honestly: one in the middle
+    of a clause that changed.  ``clauses``: those clauses; ``reason``: one sentence (an
+    ``N_`` message)."""
+
+    def __init__(self, clauses: Sequence[str], reason: str):
+        super().__init__(f"{', '.join(clauses)}: {reason}")
+        self.clauses, self.reason = list(clauses), reason
+
+
+#: a migration: a state of the previous version → the same position under this version's
+#: rules (a new dict; ``rules_version`` is set by the caller), or ``NotUpgradable``
+Upgrade = Callable[[dict], dict]
+
+
 @dataclass(frozen=True)
 class RulesVersion:
-    """One version of a game's rules: the id states carry, its semantic version, and
-    the changes from the version before it (empty for the first)."""
+    """One version of a game's rules: the id states carry, its semantic version, the
+    changes from the version before it (empty for the first), and ``upgrade``, the
+    declared migration of a state of that previous version (``None``: not upgraded; a
+    state of it is refused naming ``changes``' clauses)."""
 
     id: str
     version: str
     changes: tuple[Change, ...] = ()
+    upgrade: Upgrade | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         parse_semver(self.version)

@@ -15,7 +15,8 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, request
+import orjson
+from flask import Blueprint, current_app, g, request
 
 import card_db
 from schemas import envelopes
@@ -29,7 +30,7 @@ from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
 from service.i18n import localize, mark_language, pick, request_language
-from service.problems import ProblemError
+from service.problems import ProblemError, localized_changes
 from service.redaction import ReplayRedaction, events_for
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -60,9 +61,46 @@ def localized_json(payload: dict):
 
 
 def _valid_state(game: Game, body: dict) -> dict:
-    state = signing.accept(body["state"])
+    state = upgraded(game, signing.accept(body["state"]))
     valid_states.KNOWN.validate(game, state)
+    return state  # type: ignore[return-value]  # validated: a state dict
+
+
+#: the response header that says a state was carried over from an older rules version
+UPGRADE_HEADER = "Referee-Rules-Upgraded"
+
+
+def upgraded(game: Game, state: object) -> object:
+    """``state``, carried over to the rules this service plays when it is of an older
+    served version (``Game.upgrade_state``); the answer then says so (``_say_upgraded``)."""
+    state, note = game.upgrade_state(state)
+    if note is not None:
+        g.rules_upgrade = (game, note)
     return state
+
+
+@bp.after_request
+def _say_upgraded(response):
+    """An answer about a state of an older rules version says it was upgraded: the header
+    ``Referee-Rules-Upgraded: <from> -> <to>; clauses=<ids>`` and, in a JSON object answer,
+    ``rules_upgrade: {from, to, clauses, changes}`` (each change's summary in the
+    request's language)."""
+    found = g.pop("rules_upgrade", None)
+    if found is None:
+        return response
+    game, note = found
+    response.headers[UPGRADE_HEADER] = (f"{note['from']} -> {note['to']}; "
+                                        f"clauses={','.join(note['clauses'])}")
+    if response.status_code == 200 and response.mimetype == "application/json":
+        body = orjson.loads(response.get_data())
+        if isinstance(body, dict):
+            ids = [v.id for v in game.rules_versions]
+            steps = game.rules_versions[ids.index(note["from"]) + 1:]
+            changes = [c.describe() for step in steps for c in step.changes]
+            body["rules_upgrade"] = {**note, "changes": localized_changes(
+                changes, request_language())}
+            response.set_data(orjson.dumps(body))
+    return response
 
 
 def _check_seat(state: dict, player, field: str = "player") -> None:

@@ -141,7 +141,7 @@ def verified_winner(match: dict, found: dict, path: str) -> str | None:
         if "setup" in found and "actions" in found:
             state = replay_game(game, found["setup"], found["actions"])["state"]
         elif "state" in found:
-            state = signing.accept(found["state"], required=True)
+            state = game.upgrade_state(signing.accept(found["state"], required=True))[0]
             game.validate_state(state)
         else:
             raise MalformedInput({"": [N_("send the game's replay (`setup` and `actions`) or "

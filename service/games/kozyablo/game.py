@@ -20,7 +20,7 @@ import secrets
 import card_db
 from schemas.cards_kozyablo import CardSetSchema
 from service.games import shape
-from service.games.base import MAX_SEED, Game
+from service.games.base import MAX_SEED, SEED_BITS, Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import InvalidState
@@ -29,6 +29,7 @@ from service.games.kozyablo import (
     combat,
     effect_damage,
     invariants,
+    migrations,
     setup,
     strategy,
     turn,
@@ -109,7 +110,7 @@ class Kozyablo(Game):
                    "had left (no overkill); no empty `moved` event.",
                    "`damage.amount` — нанесённый урон, не больше оставшейся у цели жизни (без "
                    "перебора); пустого события `moved` больше нет."),
-        )),
+        ), upgrade=migrations.from_2),
     )
     min_players = 2
     max_players = 4  # RULING KOZ-51
@@ -136,7 +137,7 @@ class Kozyablo(Game):
                  seed: int | None = None, card_set: str = "reference") -> tuple[dict, list]:
         """With only a player count, reference decks of different races by the seed."""
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(SEED_BITS)
         if isinstance(players, int) and not isinstance(players, bool) \
                 and self.min_players <= players <= self.max_players \
                 and isinstance(seed, int) and not isinstance(seed, bool) \

@@ -20,7 +20,7 @@ from service.games.draft import Draft
 from service.games.errors import InvalidOptions, RuleViolation
 from service.games.messages import N_
 from service.games.options import Option
-from service.games.raiders import capture, deck, invariants, scoring, strategy, tricks, turn, views
+from service.games.raiders import capture, deck, invariants, migrations, scoring, strategy, tricks, turn, views
 from service.games.raiders.cards import Catalogue, face
 from service.games.raiders.shapes import CARD, CHANCE_CARD, EVENT_TYPES, STATE_FIELDS
 from service.games.raiders.state import RaidersState, in_capture, typed
@@ -158,7 +158,7 @@ class Raiders(Game):
             Change("RAI-30", "rule",
                    "A capture that fizzles uses up the turn's one capture attempt (RAI-12).",
                    "Сорвавшийся захват расходует единственную попытку захвата за ход (RAI-12)."),
-        )),
+        ), upgrade=migrations.from_1),
     )
     min_players = 2
     max_players = 6

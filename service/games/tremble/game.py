@@ -25,7 +25,7 @@ from service.games.draft import Draft
 from service.games.errors import InvalidState
 from service.games.messages import N_
 from service.games.options import Option
-from service.games.tremble import flow, intel, invariants, planning, scoring, views
+from service.games.tremble import flow, intel, invariants, migrations, planning, scoring, views
 from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.operations import ODDS
@@ -63,7 +63,7 @@ class Tremble(Game):
                    "`join_reserve` past it is refused.",
                    "Присоединяющийся резервный корабль считается в пределе двух кораблей на "
                    "город (TRE-9); `join_reserve` сверх него отклоняется."),
-        )),
+        ), upgrade=migrations.from_1),
     )
     min_players = 2
     max_players = 5
