@@ -33,6 +33,8 @@ from schemathesis.checks import CHECKS
 SEMANTIC_REFUSALS = {
     "invalid-state": "a schema-valid state that breaks an invariant (conservation, phase)",
     "incompatible-state": "a state for another card set or rules version (hash, version)",
+    "rules-changed": "a state or replay of an older rules version not carried over (its clauses "
+                     "named): a schema cannot say which states are inside a changed clause",
     "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature, "
                       "or any state to `/v1/transcripts/verify` (it takes signed ones only)",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",

@@ -178,7 +178,13 @@ REPLAY = Envelope("ReplayRequest", shape.Obj({
 }, {"for_player": _for_player(
     "`view` (its view of the final state) and `events_for_player` (every step's events, each "
     "card it may not see before or after that step replaced by `\"hidden\"`, as `apply` does)",
-    "The full answer is still returned.")}))
+    "The full answer is still returned."),
+    "rules_version": shape.Default(shape.Nullable(shape.Str(64, non_empty=True, description=(
+        "The rules version the actions were recorded under (default: the one played, "
+        "`GET /v1/games/{game}`). An older served version's actions are carried over by its "
+        "declared migration and replayed under today's rules; the answer says so "
+        "(`rules_upgrade`). Another declared version: `rules-changed`, naming the clauses "
+        "that changed."))), None)}))
 
 SUGGEST = Envelope("SuggestRequest", shape.Obj({"params": _sync_params()},
                                                {"state": STATE, "view": PLAYER_VIEW},

@@ -302,18 +302,9 @@ class Game:
         ids = [v.id for v in self.rules_versions]
         if source == self.rules_version or source not in ids:
             return state, None
-        steps = self.rules_versions[ids.index(source) + 1:]
-        changes = [c for step in steps for c in step.changes]
-        clauses = list(dict.fromkeys(c.clause for c in changes if c.clause))
-        described = [c.describe() for c in changes]
-        missing = [step for step in steps if step.upgrade is None]
-        if missing:
-            raise RulesChanged({"state.rules_version": [N_(
-                "written for {source!r}, which this service no longer plays (it plays "
-                "{target!r}; GET /v1/games/{game}: rules_versions): the rules changed in "
-                "{clauses}", source=source, target=self.rules_version, game=self.id,
-                clauses=", ".join(clauses) or "-")]},
-                source, self.rules_version, clauses, described)
+        steps = self.upgrade_steps(source, "state.rules_version")
+        clauses = list(dict.fromkeys(c.clause for s in steps for c in s.changes if c.clause))
+        described = [c.describe() for step in steps for c in step.changes]
         out = state
         for step in steps:
             try:
@@ -330,6 +321,27 @@ class Game:
                 raise InvalidState({"state": [N_(
                     "not a {source!r} state as that version wrote them", source=source)]}) from None
         return out, {"from": source, "to": self.rules_version, "clauses": clauses}
+
+    def upgrade_steps(self, source: str, field: str) -> tuple[RulesVersion, ...]:
+        """The rules steps from the older declared version ``source`` to this one, every one
+        with its migration; ``RulesChanged`` (naming ``field`` and the changed clauses) when
+        one has none, ``IncompatibleState`` for a version never declared."""
+        ids = [v.id for v in self.rules_versions]
+        if source not in ids:
+            raise IncompatibleState({field: [
+                N_("written for {value!r}; this service plays {rules_version!r}",
+                   value=source, rules_version=self.rules_version)]})
+        steps = self.rules_versions[ids.index(source) + 1:]
+        if all(step.upgrade is not None for step in steps):
+            return steps
+        changes = [c for step in steps for c in step.changes]
+        clauses = list(dict.fromkeys(c.clause for c in changes if c.clause))
+        raise RulesChanged({field: [N_(
+            "written for {source!r}, which this service no longer plays (it plays "
+            "{target!r}; GET /v1/games/{game}: rules_versions): the rules changed in "
+            "{clauses}", source=source, target=self.rules_version, game=self.id,
+            clauses=", ".join(clauses) or "-")]},
+            source, self.rules_version, clauses, [c.describe() for c in changes])
 
     def describe(self) -> dict:
         """What ``GET /v1/games/{game}`` shows."""

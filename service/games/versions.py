@@ -80,6 +80,10 @@ class NotUpgradable(Exception):  # noqa: N818 (what a migration says, not an err
 #: a migration: a state of the previous version → the same position under this version's
 #: rules (a new dict; ``rules_version`` is set by the caller), or ``NotUpgradable``
 Upgrade = Callable[[dict], dict]
+#: a replay's migration: (the state under this version's rules, an action recorded under
+#: the previous one) → the actions to apply for it (the same one, reworded, or with a new
+#: decision's answer before it)
+UpgradeAction = Callable[[dict, dict], list[dict]]
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,7 @@ class RulesVersion:
     version: str
     changes: tuple[Change, ...] = ()
     upgrade: Upgrade | None = field(default=None, compare=False, repr=False)
+    upgrade_action: UpgradeAction | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         parse_semver(self.version)

@@ -410,7 +410,13 @@ def replay(game_id: str):
         seat = body["for_player"]
         redaction = ReplayRedaction(game, seat,
                                     lambda state: _check_seat(state, seat, "for_player"))
-    out = replay_game(game, body["setup"], body["actions"], observe=redaction)
+    recorded = body.get("rules_version")
+    out = replay_game(game, body["setup"], body["actions"], observe=redaction,
+                      rules_version=recorded)
+    if recorded not in (None, game.rules_version):
+        clauses = list(dict.fromkeys(c.clause for step in game.upgrade_steps(str(recorded), "")
+                                     for c in step.changes if c.clause))
+        g.rules_upgrade = (game, {"from": recorded, "to": game.rules_version, "clauses": clauses})
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps

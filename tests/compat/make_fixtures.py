@@ -30,8 +30,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: (players, options, seed) of each fixture game, by game
 SETUPS = {
     "raiders": [(2, {"turn_limit": 16}, 11), (3, {"turn_limit": 16}, 12)],
-    "kozyablo": [(2, {"turn_limit": 16}, 11), (2, {"turn_limit": 16}, 13)],
-    "tremble": [(2, {}, 11), (3, {}, 12)],
+    "kozyablo": [(2, {"turn_limit": 16}, 11), (2, {"turn_limit": 16}, 13),
+                 (2, {"turn_limit": 16, "chance": "table"}, 14)],
+    "tremble": [(2, {}, 11), (3, {}, 12), (2, {"chance": "table"}, 13)],
 }
 MAX_STEPS = 3000
 #: the states kept: the first, these fractions of the game, the last

@@ -190,3 +190,65 @@ def test_the_fixtures_are_what_the_old_engines_wrote():
         for one in found["games"]:
             assert one["states"][0]["step"] == 0
             assert one["states"][-1]["step"] == len(one["actions"])
+
+
+# ------------------------------------------------------------------------- replays
+REPLAYS = [(game_id, n) for game_id in GAMES
+           for n in range(len(fixture(game_id, previous(game_id)[0].id)["games"]))]
+
+
+@pytest.mark.parametrize("game_id, n", REPLAYS, ids=[f"{g}-{n}" for g, n in REPLAYS])
+def test_a_replay_of_the_previous_version_ends_as_it_did_or_is_refused_naming_a_clause(
+        client, game_id, n):
+    game = registry.get_game(game_id)
+    older, newer = previous(game_id)
+    recorded = fixture(game_id, older.id)["games"][n]
+    answer = client.post(f"/v1/games/{game_id}/replay", json={
+        "setup": recorded["setup"], "actions": recorded["actions"], "rules_version": older.id})
+    ended = recorded["states"][-1]["state"]["result"]
+    if answer.status_code == 200:
+        body = answer.get_json()
+        assert body["outcome"]["finished"] and body["outcome"]["winners"] == ended["winners"]
+        assert body["state"]["rules_version"] == game.rules_version
+        assert body["rules_upgrade"]["from"] == older.id
+        assert answer.headers["Referee-Rules-Upgraded"].startswith(f"{older.id} -> ")
+    else:  # a replay the step's rules cannot reproduce: named, never a bare refusal
+        problem = answer.get_json()
+        assert answer.status_code == 400 and problem["type"] == "/problems/rules-changed", problem
+        assert problem["clauses"] and set(problem["clauses"]) <= set(newer.clauses)
+        assert recorded["setup"]["options"].get("chance", "server") == "server"
+
+
+def test_a_table_replay_of_each_previous_version_plays_through():
+    for game_id in GAMES:
+        older, _ = previous(game_id)
+        table = [g for g in fixture(game_id, older.id)["games"]
+                 if g["setup"]["options"].get("chance") == "table"]
+        if game_id != "raiders":
+            assert table, f"no chance: table game among the {older.id} fixtures"
+
+
+def test_an_old_action_form_is_refused_without_the_version_and_carried_over_with_it(client):
+    older, _ = previous("kozyablo")
+    recorded = next(g for g in fixture("kozyablo", older.id)["games"]
+                    if any(a["type"] == "reveal" for a in g["actions"]))
+    body = {"setup": recorded["setup"], "actions": recorded["actions"]}
+    as_today = client.post("/v1/games/kozyablo/replay", json=body)
+    assert as_today.status_code == 400
+    first = next(i for i, a in enumerate(recorded["actions"]) if a["type"] == "reveal")
+    assert f"actions.{first}.card" in as_today.get_json()["errors"]
+    carried = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": older.id})
+    assert carried.status_code == 200, carried.get_json()
+
+
+def test_a_replay_of_a_version_not_served_or_unknown_is_refused_naming_why(client):
+    body = {"setup": {"players": 2, "seed": 3}, "actions": []}
+    not_served = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/1"})
+    assert not_served.status_code == 400
+    assert not_served.get_json()["type"] == "/problems/rules-changed"
+    assert "KOZ-45" in not_served.get_json()["clauses"]
+    unknown = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/0"})
+    assert unknown.get_json()["type"] == "/problems/incompatible-state"
+    assert "rules_version" in unknown.get_json()["errors"]
+    today = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/3"})
+    assert today.status_code == 200 and "rules_upgrade" not in today.get_json()

@@ -110,7 +110,8 @@ class Kozyablo(Game):
                    "had left (no overkill); no empty `moved` event.",
                    "`damage.amount` — нанесённый урон, не больше оставшейся у цели жизни (без "
                    "перебора); пустого события `moved` больше нет."),
-        ), upgrade=migrations.from_2),
+        ), upgrade=migrations.from_2,
+           upgrade_action=migrations.action_from_2),
     )
     min_players = 2
     max_players = 4  # RULING KOZ-51

@@ -16,7 +16,10 @@
   with Weapon protection stands in the combat's sector is refused naming KOZ-36a (the
   strikes already made there may not be legal under ``kozyablo/3``).
 - ``reveal.face``, named abilities, ``passed``/``window_closed``, ``damage.amount``
-  change actions and events, not states.
+  change actions and events, not states.  A replay recorded under ``kozyablo/2``
+  (``rules_version`` in the request) has its actions reworded by ``action_from_2``:
+  ``reveal.card`` becomes ``reveal.face``, and ``use_ability.ability`` given as the
+  index of the card's activated ability (``"0"``) becomes that ability's name.
 
 >>> REFERENCE_HASHES["sha256:ccc50c2b479a5a1d1c4ef68ea86d28ea"]
 'reference'
@@ -72,3 +75,28 @@ def from_2(state: dict) -> dict:
                       if entry.get("decision") == "response"), None)
     players = [{**p, "out": p["capital_damage"] >= CAPITAL_LIFE} for p in state["players"]]
     return {**state, "card_set": card_set, "players": players, "responder": responder}
+
+
+def action_from_2(state: dict, action: dict) -> list[dict]:
+    """A ``kozyablo/2`` action as a ``kozyablo/3`` one (the module docstring).
+
+    >>> action_from_2({}, {"type": "reveal", "player": "chance", "seat": 0, "card": "pz_spark"})
+    [{'type': 'reveal', 'player': 'chance', 'seat': 0, 'face': 'pz_spark'}]
+    """
+    if action.get("type") == "reveal" and "card" in action and "face" not in action:
+        out = {k: v for k, v in action.items() if k != "card"}
+        return [{**out, "face": action["card"]}]
+    ability = action.get("ability")
+    if action.get("type") == "use_ability" and isinstance(ability, str) and ability.isdigit():
+        card = _cards(state["card_set"]["id"]).get(face(str(action["source"])), {})
+        activated = card.get("activated") or []
+        if int(ability) < len(activated):
+            return [{**action, "ability": activated[int(ability)]["name"]}]
+    return [action]
+
+
+@lru_cache(maxsize=8)
+def _cards(set_id: str) -> dict[str, dict]:
+    """The cards of a set by id."""
+    return {card["id"]: card for group in card_db.get("kozyablo", set_id).data.values()
+            if isinstance(group, list) for card in group if isinstance(card, dict) and "id" in card}

@@ -63,7 +63,8 @@ class Tremble(Game):
                    "`join_reserve` past it is refused.",
                    "Присоединяющийся резервный корабль считается в пределе двух кораблей на "
                    "город (TRE-9); `join_reserve` сверх него отклоняется."),
-        ), upgrade=migrations.from_1),
+        ), upgrade=migrations.from_1,
+           upgrade_action=migrations.action_from_1),
     )
     min_players = 2
     max_players = 5
