@@ -122,11 +122,14 @@ def _sync_params() -> shape.Spec:
 
 STATE = shape.Ref("GameState", _OBJECT, "A full game state.")
 #: a player's view in place of the state (issue 15): the answer is that player's own
-PLAYER_VIEW = shape.Obj({"view": shape.Obj({"player": _SEAT}, extra=True)}, extra=True,
-                        description=(
+#: one type with the view answers (``<Game>View``): a spectator's (``player: null``) fits it,
+#: and is refused as a state (400 ``invalid-state``: it answers nothing), not for its shape
+PLAYER_VIEW = shape.Obj({"view": shape.Obj({"player": shape.Nullable(_SEAT)}, extra=True)},
+                        extra=True, description=(
     "Instead of `state`: the view a player was given (`view`, or `apply`/`replay`/`new` with "
     "`for_player`), as it came. The answer is that player's own, the same as from the full "
-    "state; a game takes views when `GET /v1/games/{game}` says `takes_views`."))
+    "state; a game takes views when `GET /v1/games/{game}` says `takes_views`. A spectator's "
+    "view (`view.player: null`) answers nothing: 400 `invalid-state`."))
 ACTION = shape.Ref("Action", _OBJECT, "An action object, as `legal-actions` lists it.")
 
 SETUP = Envelope("Setup", shape.Obj({

@@ -487,7 +487,7 @@ GENERIC_NAMES = {"GameState": "State", "Action": "Action", "Event": "Event",
                  "PlayerScore": "PlayerScore", "ReplayStep": "ReplayStep", "Setup": "Setup",
                  "RankedAction": "RankedAction", "LineStep": "LineStep"}
 #: responses that do not depend on the game
-SHARED_RESPONSES = ("CheckResponse", "ViewResponse")
+SHARED_RESPONSES = ("CheckResponse",)
 #: seeded mid-game examples: a fixed seed and a fixed number of random legal actions
 EXAMPLE_SEED, EXAMPLE_STEPS = 7, 12
 
@@ -813,6 +813,30 @@ def typed_game(doc: dict, game: Game) -> None:
         if set(STATE_ERRORS) <= set(extra):
             operation["parameters"] = [REQUIRE_SIGNED_HEADER]
         doc["paths"][f"/v1/games/{game.id}/{verb}"] = {"post": operation}
+    one_view_type(schemas, name, game)
+
+
+def one_view_type(schemas: dict, name: str, game: Game) -> None:
+    """``<Game>View``: the one type of a player's view, in every answer that holds one
+    (``view``; ``new``, ``apply``, ``replay`` with ``for_player``) and in every request that
+    takes one (``legal-actions``, ``check``, ``suggest``), so a generated client passes the
+    answer's object to the request as it is (issue 23: no ``to_dict``/``from_dict``)."""
+    generic = schemas["LegalActionsViewRequest"]["properties"]["view"]
+    schemas[f"{name}View"] = {
+        **generic, "description": (
+            f"A {game.id} state as one player (or, `view.player: null`, a spectator) may see "
+            "it: hidden cards are counts or opaque ids. What `view` answers (and `new`, "
+            "`apply`, `replay` with `for_player`); `legal-actions`, `check` and `suggest` "
+            "take it as it came, for that player (a spectator's answers nothing: 400 "
+            "`invalid-state`). Its other members are the game's; keep them.")}
+    ref = f"#/components/schemas/{name}View"
+    for key, schema in schemas.items():
+        props = schema.get("properties") if isinstance(schema, dict) else None
+        if not key.startswith(name) or key == f"{name}View" or not props or "view" not in props:
+            continue
+        if key.endswith("Response") or key.endswith("ViewRequest"):
+            described = props["view"].get("description")
+            props["view"] = {"$ref": ref, **({"description": described} if described else {})}
 
 
 #: operationId of the operations other modules document without one: (method, path) → id
