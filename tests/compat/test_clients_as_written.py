@@ -50,6 +50,15 @@ def test_seeds_the_service_draws_are_safe_in_javascript(client, game):
     assert len(set(seeds)) > 20  # still drawn, not fixed
 
 
+def test_an_integral_float_at_the_top_of_an_evaluation_is_the_integer(client):
+    # a bare number (not inside a list or an object) is made an int before its check
+    body = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16.0, 17], "army": 20.0}
+    accepted = client.post("/v1/evaluations", json=body)
+    assert accepted.status_code == 202, accepted.get_json()
+    refused = client.post("/v1/evaluations", json={**body, "army": 20.5})
+    assert refused.status_code == 400 and "army" in refused.get_json()["errors"]
+
+
 def test_a_seed_past_javascripts_range_is_refused_naming_it(client):
     answer = client.post("/v1/games/raiders/new", json={"players": 2, "seed": SAFE + 1})
     assert answer.status_code == 400
