@@ -252,3 +252,17 @@ def test_a_replay_of_a_version_not_served_or_unknown_is_refused_naming_why(clien
     assert "rules_version" in unknown.get_json()["errors"]
     today = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/3"})
     assert today.status_code == 200 and "rules_upgrade" not in today.get_json()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_evaluation_of_a_state_of_the_previous_version_is_taken(client, game_id):
+    _, old = next((n, s) for n, s in fixture_states(game_id) if s["result"] is None
+                  and s["phase"] not in ("setup", "mulligan"))
+    taken = client.post("/v1/evaluations", json={
+        "game": game_id, "kind": "playouts", "state": old,
+        "params": {"playouts": 2, "bots": "random", "seed": 1}})
+    assert taken.status_code == 202, taken.get_json()
+    not_served = client.post("/v1/evaluations", json={
+        "game": game_id, "kind": "playouts", "state": {**old, "rules_version": "nope/0"},
+        "params": {"playouts": 2, "bots": "random", "seed": 1}})
+    assert not_served.status_code == 400
