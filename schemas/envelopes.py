@@ -237,12 +237,40 @@ class PlayerScore(_Response):
         unknown = INCLUDE
 
 
+class UpgradeChange(_Response):
+    clause = fields.String(required=True, allow_none=True)
+    subject = fields.String(required=True)
+    summary = fields.String(required=True, metadata={
+        "description": "The change, in the request's language (`Accept-Language`)."})
+
+
+class RulesUpgrade(_Response):
+    """A state (or a replay) of an older rules version was carried over (docs/api.md,
+    "States of older rules versions")."""
+
+    from_ = fields.String(required=True, data_key="from", metadata={
+        "description": "The rules version the state (or replay) was written for."})
+    to = fields.String(required=True, metadata={"description": "The rules version played."})
+    clauses = fields.List(fields.String(), required=True, metadata={
+        "description": "The clauses that changed between them."})
+    changes = fields.List(fields.Nested(UpgradeChange), required=True, metadata={
+        "description": "What each step changed (`GET /v1/games/{game}`: `rules_versions`)."})
+
+
+def _rules_upgrade() -> fields.Nested:
+    return fields.Nested(RulesUpgrade, metadata={
+        "description": "Only when the state (or the replay) was of an older rules version this "
+                       "service serves: it was upgraded on read (also said by the header "
+                       "`Referee-Rules-Upgraded`). The answer is about the upgraded state."})
+
+
 class Outcome(_Response):
     """Scores, whether the game is over, and the winners."""
 
     finished = fields.Boolean(required=True)
     winners = fields.List(fields.Integer(), required=True)
     scores = fields.List(fields.Nested(PlayerScore), required=True)
+    rules_upgrade = _rules_upgrade()  # in the answer of `score` only
 
     class Meta:
         unknown = INCLUDE
@@ -267,6 +295,7 @@ class LegalActionsResponse(_Response):
                               metadata={"description":
                                         "Per player (seat as key): the machine-readable constraint of a "
                                         "decision too large to list; `apply` validates the whole."})
+    rules_upgrade = _rules_upgrade()
 
 
 class ApplyResponse(_Response):
@@ -278,6 +307,7 @@ class ApplyResponse(_Response):
     events_for_player = fields.List(fields.Raw(metadata=_ref("Event")), metadata={
         "description": "With `for_player`: the events, every card that seat may not see (in "
                        "the old or the new state) replaced by `\"hidden\"`."})
+    rules_upgrade = _rules_upgrade()
 
 
 class CheckResponse(_Response):
@@ -288,6 +318,7 @@ class CheckResponse(_Response):
         "description": "Only with `legal: false`: the action breaks `rule`, yet `apply` would "
                        "accept it and let it fizzle: no effect, its card just goes to the "
                        "discard (Raiders `illegal_play: fizzle`, RAI-30)."})
+    rules_upgrade = _rules_upgrade()
 
 
 class ViewResponse(_Response):
@@ -295,6 +326,7 @@ class ViewResponse(_Response):
         "type": "object",
         "description": "The state as that player may see it: hidden cards become counts or opaque "
                        "ids, the random state is gone. Not accepted back as a state."})
+    rules_upgrade = _rules_upgrade()
 
 
 class ReplayStep(_Response):
@@ -313,6 +345,7 @@ class ReplayResponse(_Response):
     events_for_player = fields.List(fields.Nested(ReplayStep), metadata={
         "description": "With `for_player`: `events` with every card that seat may not see "
                        "(before or after each step) replaced by `\"hidden\"`."})
+    rules_upgrade = _rules_upgrade()
 
 
 class RankedAction(_Response):

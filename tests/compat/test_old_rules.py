@@ -100,17 +100,37 @@ def test_the_answer_says_it_was_upgraded_and_what_changed(client, game_id):
         c.clause for c in game.rules_versions[-1].changes]
     assert listed.headers["Referee-Rules-Upgraded"].startswith(
         f"{old['rules_version']} -> {game.rules_version}; clauses=")
+    name = game_id.capitalize()
+    assert conforms(f"{name}LegalActionsResponse", listed.get_json())
     action = listed.get_json()["actions"][0]
     applied = client.post(f"/v1/games/{game_id}/apply", json={"state": old, "action": action},
                           headers={"Accept-Language": "ru"})
     assert applied.status_code == 200, applied.get_json()
     assert applied.get_json()["state"]["rules_version"] == game.rules_version
+    assert conforms(f"{name}ApplyResponse", applied.get_json())
     changes = applied.get_json()["rules_upgrade"]["changes"]
     assert changes[0]["summary"] == game.rules_versions[-1].changes[0].ru
     # the new state is today's: no upgrade to report
     again = client.post(f"/v1/games/{game_id}/score", json={"state": applied.get_json()["state"]})
     assert again.status_code == 200 and "rules_upgrade" not in again.get_json()
     assert "Referee-Rules-Upgraded" not in again.headers
+
+
+def conforms(component: str, body: dict) -> bool:
+    """``body`` fits ``openapi.yaml``'s component (the answer's ``rules_upgrade`` is documented)."""
+    import yaml
+
+    import schemathesis_hooks
+
+    doc = _DOC.get("doc")
+    if doc is None:
+        text = (Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8")
+        doc = _DOC["doc"] = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    assert "rules_upgrade" in doc["components"]["schemas"][component]["properties"], component
+    return schemathesis_hooks.fits_typed_schema(doc, component, body)
+
+
+_DOC: dict = {}
 
 
 def test_get_game_lists_which_versions_are_served(client):
