@@ -239,7 +239,9 @@ def test_a_replay_of_the_previous_version_ends_as_it_did_or_is_refused_naming_a_
         assert recorded["setup"]["options"].get("chance", "server") == "server"
 
 
-def test_a_table_replay_of_each_previous_version_plays_through():
+def test_the_fixtures_hold_a_table_game_where_the_action_forms_changed():
+    """The action migrations (Kozyablo ``reveal.card``, Tremble ``draw_ship`` designs) are
+    exercised only by ``chance: table`` games, whose chance outcomes are actions."""
     for game_id in GAMES:
         older, _ = previous(game_id)
         table = [g for g in fixture(game_id, older.id)["games"]
