@@ -288,3 +288,25 @@ def test_an_evaluation_of_a_state_of_the_previous_version_is_taken(client, game_
         "game": game_id, "kind": "playouts", "state": {**old, "rules_version": "nope/0"},
         "params": {"playouts": 2, "bots": "random", "seed": 1}})
     assert not_served.status_code == 400
+
+
+def test_a_signed_state_of_the_previous_version_is_verified_upgraded_and_signed_anew():
+    from service import signing
+    from service.app import create_app
+
+    key = "k1-0123456789abcdef0123456789abcdef"
+    app = create_app({"TESTING": True, "STATE_KEYS": key})
+    _, old = next((n, s) for n, s in fixture_states("raiders") if s["result"] is None)
+    with app.app_context():
+        signed = signing.seal(old, signing.parse_keys(key))
+    client, strict = app.test_client(), {"Referee-Require-Signed": "true"}
+    listed = client.post("/v1/games/raiders/legal-actions", json={"state": signed}, headers=strict)
+    assert listed.status_code == 200 and listed.get_json()["rules_upgrade"]["from"] == "raiders/1"
+    applied = client.post("/v1/games/raiders/apply", headers=strict, json={
+        "state": signed, "action": listed.get_json()["actions"][0]})
+    assert applied.status_code == 200, applied.get_json()
+    state = applied.get_json()["state"]
+    assert state["rules_version"] == "raiders/2" and signing.FIELD in state
+    assert client.post("/v1/games/raiders/score", json={"state": state}, headers=strict).status_code == 200
+    forged = {**signed, "turn": signed["turn"] + 1}
+    assert client.post("/v1/games/raiders/score", json={"state": forged}, headers=strict).status_code == 403
