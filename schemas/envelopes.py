@@ -533,6 +533,15 @@ class Problem(_Response):
     violations = fields.List(fields.Dict(), metadata={
         "description": "Invalid setup: every violation at once, each `{rule, reason, ...}` "
                        "plus `rule_text` and `rule_url`."})
+    from_version = fields.String(metadata={
+        "description": "Rules changed: the rules version the state, view or replay was "
+                       "written for."})
+    to_version = fields.String(metadata={"description": "Rules changed: the version played."})
+    changed_clauses = fields.List(fields.String(), metadata={
+        "description": "Rules changed: the clauses that changed between the two versions "
+                       "(those the state is in the middle of, when a migration refused it)."})
+    changes = fields.List(fields.Nested(UpgradeChange), metadata={
+        "description": "Rules changed: what each of those clauses changed."})
 
     class Meta:
         unknown = INCLUDE

@@ -127,7 +127,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("The state was written for an older rules version of the game that this "
                    "service does not carry over: that version has no declared migration, or "
                    "the state is in the middle of a clause that changed. `from_version` and "
-                   "`to_version` name the versions, `clauses` the clauses that changed, "
+                   "`to_version` name the versions, `changed_clauses` the clauses that changed, "
                    "`changes` what each one changed."),
                 N_("Finish the game where it was started, or start a new one with `new`; "
                    "`GET /v1/games/{game}` lists the versions served (`rules_versions`).")),
@@ -436,7 +436,8 @@ def from_error(exc: RefereeError) -> Response:
         extra["errors"] = capped(exc.errors)
         detail = exc.detail
         if isinstance(exc, RulesChanged):
-            extra.update(from_version=exc.source, to_version=exc.target, clauses=exc.clauses,
+            extra.update(from_version=exc.source, to_version=exc.target,
+                         changed_clauses=exc.clauses,
                          changes=localized_changes(exc.changes, request_language()))
         if isinstance(exc, InvalidOptions):
             clauses = option_clauses(extra["errors"], request_language())

@@ -25,7 +25,7 @@ from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import Game, view_marker
 from service.games.chance import CHANCE
-from service.games.errors import InvalidState, MalformedInput
+from service.games.errors import InvalidState, MalformedInput, RulesChanged
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
@@ -261,6 +261,7 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
     view = body["view"]
+    _older_view(game, view)
     if view_marker(view, game.id, game.rules_version)["player"] is None:
         # a state rebuilt from it would guess every hand: its answers would be guesses
         raise InvalidState({"view.view.player": [N_(
@@ -278,6 +279,25 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None]:
         valid_states.KNOWN.remember(game, state)
     _check_seat(state, view["view"]["player"], "view.view.player")
     return state, view["view"]["player"]
+
+
+def _older_view(game: Game, view: object) -> None:
+    """A view of an older declared rules version is not carried over (a view is derived: ask
+    for it again from the state, which is): ``RulesChanged`` naming the changed clauses."""
+    if not isinstance(view, dict) or view.get("game") != game.id:
+        return
+    version = view.get("rules_version")
+    ids = [v.id for v in game.rules_versions]
+    if version == game.rules_version or version not in ids:
+        return
+    steps = game.rules_versions[ids.index(version) + 1:]
+    changes = [c.describe() for step in steps for c in step.changes]
+    clauses = list(dict.fromkeys(c["clause"] for c in changes if c["clause"]))
+    raise RulesChanged({"view.rules_version": [N_(
+        "a view of {source!r} is not carried over to {target!r}: ask `view` again with the "
+        "state (a state of it is upgraded on read); the rules changed in {clauses}",
+        source=version, target=game.rules_version, clauses=", ".join(clauses))]},
+        str(version), game.rules_version, clauses, changes)
 
 
 def _for_viewer(viewer: int | None, player: object, field: str) -> None:

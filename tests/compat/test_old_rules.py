@@ -156,7 +156,7 @@ def test_a_state_inside_a_changed_clause_is_refused_naming_it(client):
     assert answer.status_code == 400
     problem = answer.get_json()
     assert problem["type"] == "/problems/rules-changed"
-    assert problem["clauses"] == ["RAI-17a"]
+    assert problem["changed_clauses"] == ["RAI-17a"]
     assert problem["from_version"] == "raiders/1" and problem["to_version"] == "raiders/2"
     assert [c["clause"] for c in problem["changes"]] == ["RAI-17a"]
     assert "RAI-17a" in problem["errors"]["state.rules_version"][0]
@@ -172,7 +172,7 @@ def test_a_version_not_served_is_refused_naming_every_changed_clause(client):
     assert problem["type"] == "/problems/rules-changed"
     expected = list(dict.fromkeys(c.clause for v in game.rules_versions[1:] for c in v.changes
                                   if c.clause))
-    assert problem["clauses"] == expected
+    assert problem["changed_clauses"] == expected
     assert "KOZ-45" in problem["detail"]
     # an id that was never declared is still what it was: another game's or a made-up version
     unknown = client.post("/v1/games/kozyablo/score",
@@ -235,7 +235,7 @@ def test_a_replay_of_the_previous_version_ends_as_it_did_or_is_refused_naming_a_
     else:  # a replay the step's rules cannot reproduce: named, never a bare refusal
         problem = answer.get_json()
         assert answer.status_code == 400 and problem["type"] == "/problems/rules-changed", problem
-        assert problem["clauses"] and set(problem["clauses"]) <= set(newer.clauses)
+        assert problem["changed_clauses"] and set(problem["changed_clauses"]) <= set(newer.clauses)
         assert recorded["setup"]["options"].get("chance", "server") == "server"
 
 
@@ -268,7 +268,7 @@ def test_a_replay_of_a_version_not_served_or_unknown_is_refused_naming_why(clien
     not_served = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/1"})
     assert not_served.status_code == 400
     assert not_served.get_json()["type"] == "/problems/rules-changed"
-    assert "KOZ-45" in not_served.get_json()["clauses"]
+    assert "KOZ-45" in not_served.get_json()["changed_clauses"]
     unknown = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/0"})
     assert unknown.get_json()["type"] == "/problems/incompatible-state"
     assert "rules_version" in unknown.get_json()["errors"]
@@ -310,3 +310,16 @@ def test_a_signed_state_of_the_previous_version_is_verified_upgraded_and_signed_
     assert client.post("/v1/games/raiders/score", json={"state": state}, headers=strict).status_code == 200
     forged = {**signed, "turn": signed["turn"] + 1}
     assert client.post("/v1/games/raiders/score", json={"state": forged}, headers=strict).status_code == 403
+
+
+def test_a_view_of_the_previous_version_is_refused_naming_the_changed_clauses(client):
+    game = registry.get_game("raiders")
+    _, old = next((n, s) for n, s in fixture_states("raiders") if s["result"] is None)
+    upgraded, _ = game.upgrade_state(old)
+    view = {**game.view(upgraded, upgraded["pending"][0]["player"]), "rules_version": "raiders/1"}
+    answer = client.post("/v1/games/raiders/legal-actions", json={"view": view})
+    assert answer.status_code == 400, answer.get_json()
+    problem = answer.get_json()
+    assert problem["type"] == "/problems/rules-changed"
+    assert problem["changed_clauses"] == game.rules_versions[-1].clauses
+    assert "view.rules_version" in problem["errors"]
