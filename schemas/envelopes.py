@@ -31,7 +31,7 @@ from typing import Any
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
 
 from service.games import shape
-from service.games.base import MAX_SEED  # 2^53 - 1: a seed every JSON client keeps exactly
+from service.games.base import MAX_SEED, MAX_STATE_SEED  # 2^53 - 1; 2^63 - 1 (replays of old seeds)
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.problems import PROBLEM_BASE, PROBLEM_TYPES
@@ -144,15 +144,20 @@ SETUP = Envelope("Setup", shape.Obj({
     "options": shape.Default(shape.Nullable(_OBJECT, description=(
         "Game options by name; omitted ones take their defaults (`GET /v1/games/{game}` "
         "lists them).")), None),
-    "seed": shape.Default(shape.Nullable(shape.Int(0, MAX_SEED), description=(
+    "seed": shape.Default(shape.Nullable(shape.Int(0, MAX_STATE_SEED), description=(
         "Seed of the chance generator (`chance: server`); random when omitted. Same seed "
-        "and actions, same game.")), None),
+        "and actions, same game. At most 2^53 - 1 in `new` (every seed the service draws "
+        "is); a replay also takes the 63-bit seeds builds before 1.0.0 drew.")), None),
     "card_set": shape.Default(shape.Str(64, non_empty=True, description=(
         "Card set id (`GET /v1/games/{game}` lists them).")), "reference"),
 }))  # how a game starts: the same fields as `new`
+#: `new` names a seed every JSON client keeps exactly (JavaScript's Number.MAX_SAFE_INTEGER)
+_NEW_SEED = shape.Default(shape.Nullable(shape.Int(0, MAX_SEED), description=(
+    "Seed of the chance generator (`chance: server`); random when omitted. Same seed and "
+    "actions, same game. At most 2^53 - 1, so that JavaScript keeps it exactly.")), None)
 
 NEW = Envelope("NewRequest", shape.Obj(SETUP.spec.required, {
-    **SETUP.spec.optional,
+    **SETUP.spec.optional, "seed": _NEW_SEED,
     "for_player": _for_player("`view` (its view of the new state) and `events_for_player` "
                               "(the setup events with every card it may not see replaced by "
                               "`\"hidden\"`), as `apply` and `replay` do", _FOR_HOST),

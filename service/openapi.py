@@ -776,7 +776,7 @@ def typed_game(doc: dict, game: Game) -> None:
             continue
         req = _retarget(schemas[request], name)
         if request == "NewRequest" or request == "ReplayRequest":
-            for key in ("players", "options", "seed", "card_set"):
+            for key in ("players", "options", "card_set"):  # `seed`: NewRequest's own (2^53 - 1)
                 if request == "NewRequest":
                     req["properties"][key] = setup["properties"][key]
             if request == "ReplayRequest":

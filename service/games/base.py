@@ -374,9 +374,11 @@ class Game:
         opts = resolve_options(self.options, options, count)
         if seed is None:
             seed = secrets.randbits(SEED_BITS)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_STATE_SEED:
+            # up to 2^63 - 1: a replay of a game whose seed a build before 1.0.0 drew; `new`
+            # takes at most MAX_SEED (its envelope, schemas/envelopes.py)
             raise MalformedInput({"seed": [N_("must be an integer from 0 to {max_seed}",
-                                              max_seed=MAX_SEED)]})
+                                              max_seed=MAX_STATE_SEED)]})
         try:
             cards = self.card_set(card_set)
         except card_db.UnknownCardSet:

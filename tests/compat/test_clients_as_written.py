@@ -84,3 +84,16 @@ def test_an_integral_float_is_the_integer_and_a_fraction_is_refused(client, path
     refused = client.post(path, json=broken)
     assert refused.status_code == 400
     assert field in refused.get_json()["errors"], refused.get_json()
+
+
+def test_a_replay_keeps_taking_the_63_bit_seeds_builds_before_1_0_0_drew(client):
+    from service.games import registry
+
+    legacy = (1 << 62) + 12345  # as secrets.randbits(63) drew them
+    game = registry.get_game("kozyablo")  # its count-only setup picks races by the seed
+    state, _ = game.new_game(2, {"turn_limit": 6}, legacy)
+    replayed = client.post("/v1/games/kozyablo/replay", json={
+        "setup": {"players": 2, "options": {"turn_limit": 6}, "seed": legacy}, "actions": []})
+    assert replayed.status_code == 200, replayed.get_json()
+    assert replayed.get_json()["state"] == state
+    assert client.post("/v1/games/kozyablo/new", json={"players": 2, "seed": legacy}).status_code == 400

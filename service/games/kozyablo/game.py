@@ -20,7 +20,7 @@ import secrets
 import card_db
 from schemas.cards_kozyablo import CardSetSchema
 from service.games import shape
-from service.games.base import MAX_SEED, SEED_BITS, Game
+from service.games.base import MAX_STATE_SEED, SEED_BITS, Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import InvalidState
@@ -142,7 +142,7 @@ class Kozyablo(Game):
         if isinstance(players, int) and not isinstance(players, bool) \
                 and self.min_players <= players <= self.max_players \
                 and isinstance(seed, int) and not isinstance(seed, bool) \
-                and 0 <= seed <= MAX_SEED:
+                and 0 <= seed <= MAX_STATE_SEED:
             players = [{"race": r} for r in setup.choose_races(seed, players)]
         return super().new_game(players, options, seed, card_set)
 
