@@ -89,6 +89,17 @@ clients: venv $(NODE_STAMP)
 openapi: venv
 	$(PY) -m service.openapi > openapi.yaml
 
+# The contract of a release (docs/api.md, "The breaking-change gate"): openapi.yaml, made
+# current, kept as contract/openapi-<info.version>.yaml (an older baseline removed).
+# tests/compat/test_breaking.py fails `make test` on a change that breaks a client of it
+# unless info.version's major moved.  Run it at a release, and after merging a contract
+# change that is meant to ship in the release being prepared.
+.PHONY: contract-baseline
+contract-baseline: openapi
+	@v="$$($(PY) -c 'from service.version import CONTRACT_VERSION; print(CONTRACT_VERSION)')"; \
+	mkdir -p contract; find contract -maxdepth 1 -name 'openapi-*.yaml' ! -name "openapi-$$v.yaml" -print -delete; \
+	cp openapi.yaml "contract/openapi-$$v.yaml"; echo "contract/openapi-$$v.yaml: the baseline of tests/compat"
+
 # Every performance figure (issue 7): HTTP against a no-op floor under gunicorn, engines,
 # evaluations on RQ; writes bench/results/latest.{json,md,png}.  A few minutes.
 BENCH_STAMP := $(VENV)/.bench-installed

@@ -14,14 +14,18 @@ not a failure; on a generic ``/v1/games/{game}/…`` operation neither is the
 refusal of a body that fits only another game (no OpenAPI construct ties a
 body to a path parameter).  Anything else (a ``malformed-request``, an
 ``invalid-options``…) still fails: the document would not be precise enough.
+
+It imports only what ``pip install schemathesis`` brings: the typed schemas are
+checked with ``jsonschema_rs`` (a dependency of schemathesis itself), never
+``jsonschema`` (``tests/hardening/test_schemathesis_hooks.py`` loads it without).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import jsonschema_rs
 import schemathesis
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 from schemathesis import checks
 from schemathesis.checks import CHECKS
 
@@ -29,6 +33,8 @@ from schemathesis.checks import CHECKS
 SEMANTIC_REFUSALS = {
     "invalid-state": "a schema-valid state that breaks an invariant (conservation, phase)",
     "incompatible-state": "a state for another card set or rules version (hash, version)",
+    "rules-changed": "a state or replay of an older rules version not carried over (its clauses "
+                     "named): a schema cannot say which states are inside a changed clause",
     "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature, "
                       "or any state to `/v1/transcripts/verify` (it takes signed ones only)",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",
@@ -57,19 +63,34 @@ def _camel(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.replace("-", "_").split("_") if p)
 
 
+_DOCS: dict[int, dict] = {}  # id → the document (lru_cache keys on the id, not the dict)
+
+
+@lru_cache(maxsize=256)
+def _validator(doc_id: int, name: str):
+    """A compiled validator of ``#/components/schemas/<name>`` (its ``$ref``s resolved
+    inside the document: the components ride along as an unknown keyword)."""
+    doc = _DOCS[doc_id]
+    return jsonschema_rs.validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                                        "$ref": f"#/components/schemas/{name}",
+                                        "components": doc["components"]})
+
+
+def fits_typed_schema(doc: dict, name: str, body) -> bool:
+    """``body`` is valid against ``doc``'s component schema ``name`` (JSON Schema 2020-12)."""
+    _DOCS.setdefault(id(doc), doc)
+    return _validator(id(doc), name).is_valid(body)
+
+
 def fits_the_paths_game(case) -> bool:
     """The body fits the typed request of the ``{game}`` in the path (``<Game><Verb>Request``)."""
     doc = case.operation.schema.raw_schema
     game = (case.path_parameters or {}).get("game")
     media = case.operation.definition.raw["requestBody"]["content"]["application/json"]
-    registry = Registry().with_resource("urn:openapi", Resource.from_contents(
-        doc, default_specification=DRAFT202012))
     schema = media["schema"]
     for ref in [schema] if "$ref" in schema else schema["oneOf"]:  # a state or a view form
         typed = _camel(str(game)) + ref["$ref"].rsplit("/", 1)[1]
-        if typed in doc["components"]["schemas"] and Draft202012Validator(
-                {"$ref": f"urn:openapi#/components/schemas/{typed}"},
-                registry=registry).is_valid(case.body):
+        if typed in doc["components"]["schemas"] and fits_typed_schema(doc, typed, case.body):
             return True
     return False
 

@@ -31,11 +31,11 @@ from typing import Any
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
 
 from service.games import shape
+from service.games.base import MAX_SEED, MAX_STATE_SEED  # 2^53 - 1; 2^63 - 1 (replays of old seeds)
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.problems import PROBLEM_BASE, PROBLEM_TYPES
 
-MAX_SEED = (1 << 63) - 1
 MAX_PLAYERS_LISTED = 16
 MAX_REPLAY_ACTIONS = 20_000
 
@@ -122,11 +122,14 @@ def _sync_params() -> shape.Spec:
 
 STATE = shape.Ref("GameState", _OBJECT, "A full game state.")
 #: a player's view in place of the state (issue 15): the answer is that player's own
-PLAYER_VIEW = shape.Obj({"view": shape.Obj({"player": _SEAT}, extra=True)}, extra=True,
-                        description=(
+#: one type with the view answers (``<Game>View``): a spectator's (``player: null``) fits it,
+#: and is refused as a state (400 ``invalid-state``: it answers nothing), not for its shape
+PLAYER_VIEW = shape.Obj({"view": shape.Obj({"player": shape.Nullable(_SEAT)}, extra=True)},
+                        extra=True, description=(
     "Instead of `state`: the view a player was given (`view`, or `apply`/`replay`/`new` with "
     "`for_player`), as it came. The answer is that player's own, the same as from the full "
-    "state; a game takes views when `GET /v1/games/{game}` says `takes_views`."))
+    "state; a game takes views when `GET /v1/games/{game}` says `takes_views`. A spectator's "
+    "view (`view.player: null`) answers nothing: 400 `invalid-state`."))
 ACTION = shape.Ref("Action", _OBJECT, "An action object, as `legal-actions` lists it.")
 
 SETUP = Envelope("Setup", shape.Obj({
@@ -141,15 +144,20 @@ SETUP = Envelope("Setup", shape.Obj({
     "options": shape.Default(shape.Nullable(_OBJECT, description=(
         "Game options by name; omitted ones take their defaults (`GET /v1/games/{game}` "
         "lists them).")), None),
-    "seed": shape.Default(shape.Nullable(shape.Int(0, MAX_SEED), description=(
+    "seed": shape.Default(shape.Nullable(shape.Int(0, MAX_STATE_SEED), description=(
         "Seed of the chance generator (`chance: server`); random when omitted. Same seed "
-        "and actions, same game.")), None),
+        "and actions, same game. At most 2^53 - 1 in `new` (every seed the service draws "
+        "is); a replay also takes the 63-bit seeds builds before 1.0.0 drew.")), None),
     "card_set": shape.Default(shape.Str(64, non_empty=True, description=(
         "Card set id (`GET /v1/games/{game}` lists them).")), "reference"),
 }))  # how a game starts: the same fields as `new`
+#: `new` names a seed every JSON client keeps exactly (JavaScript's Number.MAX_SAFE_INTEGER)
+_NEW_SEED = shape.Default(shape.Nullable(shape.Int(0, MAX_SEED), description=(
+    "Seed of the chance generator (`chance: server`); random when omitted. Same seed and "
+    "actions, same game. At most 2^53 - 1, so that JavaScript keeps it exactly.")), None)
 
 NEW = Envelope("NewRequest", shape.Obj(SETUP.spec.required, {
-    **SETUP.spec.optional,
+    **SETUP.spec.optional, "seed": _NEW_SEED,
     "for_player": _for_player("`view` (its view of the new state) and `events_for_player` "
                               "(the setup events with every card it may not see replaced by "
                               "`\"hidden\"`), as `apply` and `replay` do", _FOR_HOST),
@@ -178,7 +186,13 @@ REPLAY = Envelope("ReplayRequest", shape.Obj({
 }, {"for_player": _for_player(
     "`view` (its view of the final state) and `events_for_player` (every step's events, each "
     "card it may not see before or after that step replaced by `\"hidden\"`, as `apply` does)",
-    "The full answer is still returned.")}))
+    "The full answer is still returned."),
+    "rules_version": shape.Default(shape.Nullable(shape.Str(64, non_empty=True, description=(
+        "The rules version the actions were recorded under (default: the one played, "
+        "`GET /v1/games/{game}`). An older served version's actions are carried over by its "
+        "declared migration and replayed under today's rules; the answer says so "
+        "(`rules_upgrade`). Another declared version: `rules-changed`, naming the clauses "
+        "that changed."))), None)}))
 
 SUGGEST = Envelope("SuggestRequest", shape.Obj({"params": _sync_params()},
                                                {"state": STATE, "view": PLAYER_VIEW},
@@ -228,12 +242,40 @@ class PlayerScore(_Response):
         unknown = INCLUDE
 
 
+class UpgradeChange(_Response):
+    clause = fields.String(required=True, allow_none=True)
+    subject = fields.String(required=True)
+    summary = fields.String(required=True, metadata={
+        "description": "The change, in the request's language (`Accept-Language`)."})
+
+
+class RulesUpgrade(_Response):
+    """A state (or a replay) of an older rules version was carried over (docs/api.md,
+    "States of older rules versions")."""
+
+    from_ = fields.String(required=True, data_key="from", metadata={
+        "description": "The rules version the state (or replay) was written for."})
+    to = fields.String(required=True, metadata={"description": "The rules version played."})
+    clauses = fields.List(fields.String(), required=True, metadata={
+        "description": "The clauses that changed between them."})
+    changes = fields.List(fields.Nested(UpgradeChange), required=True, metadata={
+        "description": "What each step changed (`GET /v1/games/{game}`: `rules_versions`)."})
+
+
+def _rules_upgrade() -> fields.Nested:
+    return fields.Nested(RulesUpgrade, metadata={
+        "description": "Only when the state (or the replay) was of an older rules version this "
+                       "service serves: it was upgraded on read (also said by the header "
+                       "`Referee-Rules-Upgraded`). The answer is about the upgraded state."})
+
+
 class Outcome(_Response):
     """Scores, whether the game is over, and the winners."""
 
     finished = fields.Boolean(required=True)
     winners = fields.List(fields.Integer(), required=True)
     scores = fields.List(fields.Nested(PlayerScore), required=True)
+    rules_upgrade = _rules_upgrade()  # in the answer of `score` only
 
     class Meta:
         unknown = INCLUDE
@@ -263,6 +305,7 @@ class LegalActionsResponse(_Response):
                               metadata={"description":
                                         "Per player (seat as key): the machine-readable constraint of a "
                                         "decision too large to list; `apply` validates the whole."})
+    rules_upgrade = _rules_upgrade()
 
 
 class ApplyResponse(_Response):
@@ -274,6 +317,7 @@ class ApplyResponse(_Response):
     events_for_player = fields.List(fields.Raw(metadata=_ref("Event")), metadata={
         "description": "With `for_player`: the events, every card that seat may not see (in "
                        "the old or the new state) replaced by `\"hidden\"`."})
+    rules_upgrade = _rules_upgrade()
 
 
 class CheckResponse(_Response):
@@ -284,6 +328,7 @@ class CheckResponse(_Response):
         "description": "Only with `legal: false`: the action breaks `rule`, yet `apply` would "
                        "accept it and let it fizzle: no effect, its card just goes to the "
                        "discard (Raiders `illegal_play: fizzle`, RAI-30)."})
+    rules_upgrade = _rules_upgrade()
 
 
 class ViewResponse(_Response):
@@ -291,6 +336,7 @@ class ViewResponse(_Response):
         "type": "object",
         "description": "The state as that player may see it: hidden cards become counts or opaque "
                        "ids, the random state is gone. Not accepted back as a state."})
+    rules_upgrade = _rules_upgrade()
 
 
 class ReplayStep(_Response):
@@ -314,6 +360,7 @@ class ReplayResponse(_Response):
     events_for_player = fields.List(fields.Nested(ReplayStep), metadata={
         "description": "With `for_player`: `events` with every card that seat may not see "
                        "(before or after each step) replaced by `\"hidden\"`."})
+    rules_upgrade = _rules_upgrade()
 
 
 class RankedAction(_Response):
@@ -377,10 +424,41 @@ class OptionInfo(_Response):
     maximum = fields.Integer()
 
 
+class RulesChange(_Response):
+    clause = fields.String(required=True, allow_none=True, metadata={
+        "description": "The clause id of the rules reference (`RAI-6a`), or null for a change "
+                       "of the wire only."})
+    subject = fields.String(required=True, metadata={
+        "description": "What a client sees change: `rule`, `action <type>[.<field>]`, "
+                       "`event <type>[.<field>]`, `decision <kind>`, `state <field>`."})
+    summary = fields.Nested(Title, required=True, metadata={"description": "The change, in "
+                                                                          "English and Russian."})
+
+
+class RulesVersionInfo(_Response):
+    id = fields.String(required=True, metadata={
+        "description": "The `rules_version` a state of this version carries (`raiders/2`)."})
+    version = fields.String(required=True, metadata={
+        "description": "Its semantic version (`MAJOR.MINOR.PATCH`; the id names the major)."})
+    current = fields.Boolean(required=True, metadata={
+        "description": "The version this service plays: new games and answers are written in it."})
+    served = fields.Boolean(required=True, metadata={
+        "description": "A state or replay of this version is accepted (an older one is upgraded "
+                       "on read by its declared migration)."})
+    changes = fields.List(fields.Nested(RulesChange), required=True, metadata={
+        "description": "What this version changed from the one before it (empty for the first)."})
+
+
 class GameInfo(_Response):
     id = fields.String(required=True)
     title = fields.Nested(Title, required=True)
     rules_version = fields.String(required=True)
+    rules_semver = fields.String(required=True, metadata={
+        "description": "The semantic version of the rules played (`MAJOR.MINOR.PATCH`); "
+                       "`rules_version` names its major (docs/api.md, \"Versions\")."})
+    rules_versions = fields.List(fields.Nested(RulesVersionInfo), required=True, metadata={
+        "description": "Every rules version of the game, newest first, with the clauses each "
+                       "one changed and whether a state of it is served."})
     players = fields.Nested(PlayerCount, required=True)
     options = fields.List(fields.Nested(OptionInfo), required=True)
     action_types = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
@@ -470,6 +548,15 @@ class Problem(_Response):
     violations = fields.List(fields.Dict(), metadata={
         "description": "Invalid setup: every violation at once, each `{rule, reason, ...}` "
                        "plus `rule_text` and `rule_url`."})
+    from_version = fields.String(metadata={
+        "description": "Rules changed: the rules version the state, view or replay was "
+                       "written for."})
+    to_version = fields.String(metadata={"description": "Rules changed: the version played."})
+    changed_clauses = fields.List(fields.String(), metadata={
+        "description": "Rules changed: the clauses that changed between the two versions "
+                       "(those the state is in the middle of, when a migration refused it)."})
+    changes = fields.List(fields.Nested(UpgradeChange), metadata={
+        "description": "Rules changed: what each of those clauses changed."})
 
     class Meta:
         unknown = INCLUDE

@@ -46,7 +46,6 @@ from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 
 from __future__ import annotations
 
-import importlib.metadata
 import random
 import sys
 
@@ -64,9 +63,11 @@ from service.games.errors import InvalidOptions
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
+from service.version import CONTRACT_VERSION
 
-#: ``info.version``: the package version (pyproject.toml), one number for both
-API_VERSION = importlib.metadata.version("referee")
+#: ``info.version``: the contract's semantic version (``service.version``; pyproject.toml's
+#: ``version`` is the same number)
+API_VERSION = CONTRACT_VERSION
 JSON = "application/json"
 
 DESCRIPTION = """\
@@ -227,9 +228,15 @@ def game_components(spec: APISpec, game: Game) -> None:
         " Send it back as it was returned; only the engine changes it."
     props = state["properties"]
     if "rules_version" in props:
-        props["rules_version"] = {"const": game.rules_version, "description":
-                                  "The rules version the state was written for; a state of "
-                                  "another version is refused (`incompatible-state`)."}
+        served = [v for v in game.served_versions if v != game.rules_version]
+        props["rules_version"] = {"const": game.rules_version, "description": (
+            "The rules version the state was written for; the service writes this one. "
+            + (f"A state of an older version it serves ({', '.join(served)}: the shape of "
+               "that version's contract) is upgraded on read by a declared migration, and "
+               "the answer says so (`rules_upgrade`, header `Referee-Rules-Upgraded`); "
+               if served else "")
+            + "a state of another declared version is refused naming the clauses that "
+              "changed (`rules-changed`), any other (`incompatible-state`).")}
     if "options" in props:  # every option, resolved, as `new` wrote them
         props["options"] = {
             "type": "object", "additionalProperties": False,
@@ -494,7 +501,7 @@ GENERIC_NAMES = {"GameState": "State", "Action": "Action", "Event": "Event",
                  "PlayerScore": "PlayerScore", "ReplayStep": "ReplayStep", "Setup": "Setup",
                  "RankedAction": "RankedAction", "LineStep": "LineStep"}
 #: responses that do not depend on the game
-SHARED_RESPONSES = ("CheckResponse", "ViewResponse")
+SHARED_RESPONSES = ("CheckResponse",)
 #: seeded mid-game examples: a fixed seed and a fixed number of random legal actions
 EXAMPLE_SEED, EXAMPLE_STEPS = 7, 12
 
@@ -783,7 +790,7 @@ def typed_game(doc: dict, game: Game) -> None:
             continue
         req = _retarget(schemas[request], name)
         if request == "NewRequest" or request == "ReplayRequest":
-            for key in ("players", "options", "seed", "card_set"):
+            for key in ("players", "options", "card_set"):  # `seed`: NewRequest's own (2^53 - 1)
                 if request == "NewRequest":
                     req["properties"][key] = setup["properties"][key]
             if request == "ReplayRequest":
@@ -820,6 +827,30 @@ def typed_game(doc: dict, game: Game) -> None:
         if set(STATE_ERRORS) <= set(extra):
             operation["parameters"] = [REQUIRE_SIGNED_HEADER, SEAT_TOKEN_HEADER]
         doc["paths"][f"/v1/games/{game.id}/{verb}"] = {"post": operation}
+    one_view_type(schemas, name, game)
+
+
+def one_view_type(schemas: dict, name: str, game: Game) -> None:
+    """``<Game>View``: the one type of a player's view, in every answer that holds one
+    (``view``; ``new``, ``apply``, ``replay`` with ``for_player``) and in every request that
+    takes one (``legal-actions``, ``check``, ``suggest``), so a generated client passes the
+    answer's object to the request as it is (issue 23: no ``to_dict``/``from_dict``)."""
+    generic = schemas["LegalActionsViewRequest"]["properties"]["view"]
+    schemas[f"{name}View"] = {
+        **generic, "description": (
+            f"A {game.id} state as one player (or, `view.player: null`, a spectator) may see "
+            "it: hidden cards are counts or opaque ids. What `view` answers (and `new`, "
+            "`apply`, `replay` with `for_player`); `legal-actions`, `check` and `suggest` "
+            "take it as it came, for that player (a spectator's answers nothing: 400 "
+            "`invalid-state`). Its other members are the game's; keep them.")}
+    ref = f"#/components/schemas/{name}View"
+    for key, schema in schemas.items():
+        props = schema.get("properties") if isinstance(schema, dict) else None
+        if not key.startswith(name) or key == f"{name}View" or not props or "view" not in props:
+            continue
+        if key.endswith("Response") or key.endswith("ViewRequest"):
+            described = props["view"].get("description")
+            props["view"] = {"$ref": ref, **({"description": described} if described else {})}
 
 
 #: operationId of the operations other modules document without one: (method, path) → id

@@ -66,6 +66,7 @@ from service.games.errors import (
     InvalidState,
     MalformedInput,
     RefereeError,
+    RulesChanged,
     RuleViolation,
 )
 from service.games.messages import N_
@@ -122,6 +123,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("The state was written for another game, another rules version or another "
                    "card set than the one it is sent to; it is refused rather than misread."),
                 N_("Send it to the game it belongs to, or start a new game with `new`.")),
+    ProblemType("rules-changed", 400, N_("Rules changed since this state"),
+                N_("The state was written for an older rules version of the game that this "
+                   "service does not carry over: that version has no declared migration, or "
+                   "the state is in the middle of a clause that changed. `from_version` and "
+                   "`to_version` name the versions, `changed_clauses` the clauses that changed, "
+                   "`changes` what each one changed."),
+                N_("Finish the game where it was started, or start a new one with `new`; "
+                   "`GET /v1/games/{game}` lists the versions served (`rules_versions`).")),
     ProblemType("invalid-options", 400, N_("Invalid game options"),
                 N_("An unknown option, a value of the wrong type or out of range, a combination "
                    "the rules do not allow, or a player count the game does not take. `errors` "
@@ -272,6 +281,7 @@ ERROR_TYPES: dict[type[Exception], str] = {
     RuleViolation: "illegal-action",
     InvalidSetup: "invalid-setup",
     InvalidState: "invalid-state",
+    RulesChanged: "rules-changed",
     IncompatibleState: "incompatible-state",
     InvalidOptions: "invalid-options",
     UnknownKind: "unknown-evaluation-kind",
@@ -443,6 +453,10 @@ def from_error(exc: RefereeError) -> Response:
     elif isinstance(exc, MalformedInput):
         extra["errors"] = capped(exc.errors)
         detail = exc.detail
+        if isinstance(exc, RulesChanged):
+            extra.update(from_version=exc.source, to_version=exc.target,
+                         changed_clauses=exc.clauses,
+                         changes=localized_changes(exc.changes, request_language()))
         if isinstance(exc, InvalidOptions):
             clauses = option_clauses(extra["errors"], request_language())
             if clauses:
@@ -454,6 +468,15 @@ def from_error(exc: RefereeError) -> Response:
         detail = str(exc)
     row = type_of(exc) or PROBLEM_TYPES["referee-error"]
     return problem(row.status or 400, row.slug, row.title, detail, **extra)
+
+
+def localized_changes(changes: list[dict], language: str) -> list[dict]:
+    """Declared rules changes (``Change.describe``) with ``summary`` in ``language``.
+
+    >>> localized_changes([{"clause": "X-1", "subject": "rule", "summary": {"en": "a", "ru": "б"}}], "ru")
+    [{'clause': 'X-1', 'subject': 'rule', 'summary': 'б'}]
+    """
+    return [{**c, "summary": c["summary"].get(language, c["summary"]["en"])} for c in changes]
 
 
 MAX_ERRORS = 50

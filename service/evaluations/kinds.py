@@ -151,7 +151,12 @@ def prepare(request: Any) -> tuple[Kind, dict]:
         errors.update(shape.check(kind.params_spec(), params, "params"))
     for key, spec in kind.inputs.items():
         if key in request:
-            errors.update(shape.check(spec, request[key], key))
+            value = request[key]
+            if type(value) is float and value.is_integer() and abs(value) <= shape.MAX_EXACT_FLOAT:
+                # JSON Schema's integer: 190.0 is 190 (``shape.check`` makes integral floats
+                # ints in place inside a list or an object; a bare one is replaced here)
+                value = request[key] = int(value)
+            errors.update(shape.check(spec, value, key))
     if errors:
         raise MalformedInput(errors)
     return kind, kind.prepare(request)

@@ -28,7 +28,7 @@ import time
 from service.evaluations import stats
 from service.evaluations.kinds import Kind, register
 from service.games import shape
-from service.games.base import MAX_SEED
+from service.games.base import MAX_SEED, SEED_BITS
 from service.games.bots import BOT_NAMES, bot_named
 from service.games.chance import _splitmix64
 from service.games.errors import MalformedInput
@@ -107,7 +107,8 @@ class Playouts(Kind):
         game = get_game(request["game"])
         if "state" not in request:
             raise MalformedInput({"state": [N_("missing required field: the game state to play on")]})
-        state = request["state"]
+        # a state of an older served rules version is carried over (Game.upgrade_state)
+        state = request["state"] = game.upgrade_state(request["state"])[0]
         game.validate_state(state)
         params = request.get("params", {})
         seats = len(state["players"])
@@ -129,7 +130,7 @@ class Playouts(Kind):
                    "of work per job)", most=most, game=game.id, seconds=MAX_WORK_SECONDS)]})
         seed = params.get("seed")
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(SEED_BITS)
         if "chunk_size" in params:
             size = params["chunk_size"]
             if math.ceil(n / size) > MAX_CHUNKS:

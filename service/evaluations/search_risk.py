@@ -183,7 +183,8 @@ class SearchRisk(Kind):
         game = get_game("tremble")
         if "state" not in request:
             raise MalformedInput({"state": [N_("missing required field: the game state")]})
-        state = request["state"]
+        # a state of an older served rules version is carried over (Game.upgrade_state)
+        state = request["state"] = game.upgrade_state(request["state"])[0]
         game.validate_state(state)
         params = request.get("params", {})
         errors: dict[str, list[str]] = {f"params.{k}": [N_("missing required field")]

@@ -29,7 +29,7 @@ from typing import Any
 from service.evaluations.kinds import Kind, Progress, register
 from service.evaluations.playouts import playout_seed
 from service.games import ismcts, shape
-from service.games.base import MAX_SEED, Game
+from service.games.base import MAX_SEED, SEED_BITS, Game
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_
 from service.games.registry import get_game
@@ -82,7 +82,8 @@ def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:
     game = get_game(game_id)
     if "state" not in request:
         raise MalformedInput({"state": [N_("missing required field: the game state to search")]})
-    state = request["state"]
+    # a state of an older served rules version is carried over (Game.upgrade_state)
+    state = request["state"] = game.upgrade_state(request["state"])[0]
     game.validate_state(state)
     return game, state, _pending_player(game, state, request.get("params") or {})
 
@@ -150,7 +151,7 @@ class Suggest(Kind):
             size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
         seed = params.get("seed")
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(SEED_BITS)
         return {"game": game.id, "state": state, "player": player, "seed": seed,
                 "iterations": n, "chunk_size": min(size, n), "tuning": _tuning(params)}
 
@@ -193,7 +194,7 @@ def suggest_now(game: Game, state: dict, params: dict) -> dict:
     player = _pending_player(game, state, params)
     seed = params.get("seed")
     if seed is None:
-        seed = secrets.randbits(63)
+        seed = secrets.randbits(SEED_BITS)
     stats = ismcts.search(game, state, player, seed=seed,
                           iterations=params.get("iterations", SYNC_DEFAULT_ITERATIONS),
                           milliseconds=params.get("milliseconds", SYNC_MAX_MILLISECONDS),

@@ -75,12 +75,22 @@ from service.games.errors import (
     InvalidOptions,
     InvalidState,
     MalformedInput,
+    RulesChanged,
     RuleViolation,
 )
 from service.games.messages import N_, either
 from service.games.options import CHANCE_OPTION, Option, resolve_options
+from service.games.versions import NotUpgradable, RulesVersion
 
-MAX_SEED = (1 << 63) - 1
+#: the largest seed a request may name and the service draws: 2^53 - 1, the largest integer a
+#: JSON number keeps exactly in every client (JavaScript's Number.MAX_SAFE_INTEGER), so a seed
+#: survives ``JSON.parse`` (issue 23)
+MAX_SEED = (1 << 53) - 1
+#: the largest seed a state may carry: builds before 1.0.0 drew 63-bit seeds, and their
+#: states are still read (a JavaScript client must not have parsed one with ``JSON.parse``)
+MAX_STATE_SEED = (1 << 63) - 1
+#: ``secrets.randbits(SEED_BITS)`` draws a seed (at most ``MAX_SEED``)
+SEED_BITS = 53
 
 PENDING_SPEC = shape.ListOf(shape.Obj(
     {"player": shape.OneOf(shape.Int(minimum=0, maximum=15), shape.Enum(CHANCE)),
@@ -98,7 +108,7 @@ COMMON_STATE_FIELDS = {
     "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}),
     "options": shape.MapOf(shape.Any_(), max_items=64),
     "chance": shape.Obj({"mode": shape.Enum("server", "table"),
-                         "seed": shape.Int(minimum=0, maximum=MAX_SEED),
+                         "seed": shape.Int(minimum=0, maximum=MAX_STATE_SEED),
                          "counter": shape.Int(minimum=0)}),
     "turn": shape.Int(minimum=0),
     "phase": shape.Str(),
@@ -193,6 +203,9 @@ class Game:
     id: ClassVar[str]
     title: ClassVar[dict]  # {"en": ..., "ru": ...}
     rules_version: ClassVar[str]
+    #: every version of the rules, oldest first, the last one ``rules_version``, each
+    #: with the clauses it changed (``service.games.versions``); empty: one version 1.0.0
+    rules_history: ClassVar[tuple[RulesVersion, ...]] = ()
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     game_options: ClassVar[tuple[Option, ...]] = ()
@@ -255,10 +268,91 @@ class Game:
                          for decision, kinds in self.decisions.items()}
 
     # ------------------------------------------------------------------ meta
+    @property
+    def rules_versions(self) -> tuple[RulesVersion, ...]:
+        """The declared history (``rules_history``), or one version 1.0.0 of ``rules_version``."""
+        return self.rules_history or (RulesVersion(self.rules_version, "1.0.0"),)
+
+    @property
+    def rules_semver(self) -> str:
+        """The semantic version of the rules this engine plays (``MAJOR.MINOR.PATCH``)."""
+        return self.rules_versions[-1].version
+
+    @property
+    def served_versions(self) -> tuple[str, ...]:
+        """The rules versions whose states are read: this one, and each older one from
+        which every later step declares its migration (``RulesVersion.upgrade``)."""
+        served = [self.rules_version]
+        history = self.rules_versions
+        for older, step in zip(reversed(history[:-1]), reversed(history[1:]), strict=True):
+            if step.upgrade is None:
+                break
+            served.append(older.id)
+        return tuple(served)
+
+    def upgrade_state(self, state: Any) -> tuple[Any, dict | None]:
+        """A state of an older served rules version carried over to this one by the declared
+        migrations, step by step, and what was done (``from``, ``to``, ``clauses`` changed);
+        any other state as it is (``None``), for ``validate_state`` to judge.  A state of a
+        declared older version that is not served, or that a migration will not carry over
+        (``NotUpgradable``), raises ``RulesChanged`` naming the changed clauses."""
+        if not isinstance(state, dict) or state.get("game") != self.id:
+            return state, None
+        source = state.get("rules_version")
+        ids = [v.id for v in self.rules_versions]
+        if source == self.rules_version or source not in ids:
+            return state, None
+        steps = self.upgrade_steps(source, "state.rules_version")
+        clauses = list(dict.fromkeys(c.clause for s in steps for c in s.changes if c.clause))
+        described = [c.describe() for step in steps for c in step.changes]
+        out = state
+        for step in steps:
+            try:
+                out = {**step.upgrade(out), "rules_version": step.id}  # type: ignore[misc]
+            except NotUpgradable as exc:
+                raise RulesChanged({"state.rules_version": [N_(
+                    "written for {source!r} and not carried over to {target!r}: {reason} "
+                    "(changed: {clauses})", source=source, target=self.rules_version,
+                    reason=exc.reason, clauses=", ".join(exc.clauses))]},
+                    source, self.rules_version, exc.clauses,
+                    [c for c in described if c["clause"] in exc.clauses]) from None
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                # not a state of that version as it was written: say so, never a 500
+                raise InvalidState({"state": [N_(
+                    "not a {source!r} state as that version wrote them", source=source)]}) from None
+        return out, {"from": source, "to": self.rules_version, "clauses": clauses}
+
+    def upgrade_steps(self, source: str, field: str) -> tuple[RulesVersion, ...]:
+        """The rules steps from the older declared version ``source`` to this one, every one
+        with its migration; ``RulesChanged`` (naming ``field`` and the changed clauses) when
+        one has none, ``IncompatibleState`` for a version never declared."""
+        ids = [v.id for v in self.rules_versions]
+        if source not in ids:
+            raise IncompatibleState({field: [
+                N_("written for {value!r}; this service plays {rules_version!r}",
+                   value=source, rules_version=self.rules_version)]})
+        steps = self.rules_versions[ids.index(source) + 1:]
+        if all(step.upgrade is not None for step in steps):
+            return steps
+        changes = [c for step in steps for c in step.changes]
+        clauses = list(dict.fromkeys(c.clause for c in changes if c.clause))
+        raise RulesChanged({field: [N_(
+            "written for {source!r}, which this service no longer plays (it plays "
+            "{target!r}; GET /v1/games/{game}: rules_versions): the rules changed in "
+            "{clauses}", source=source, target=self.rules_version, game=self.id,
+            clauses=", ".join(clauses) or "-")]},
+            source, self.rules_version, clauses, [c.describe() for c in changes])
+
     def describe(self) -> dict:
         """What ``GET /v1/games/{game}`` shows."""
+        history = self.rules_versions
+        served = self.served_versions
         return {
             "id": self.id, "title": self.title, "rules_version": self.rules_version,
+            "rules_semver": self.rules_semver,
+            "rules_versions": [v.describe(current=v.id == self.rules_version,
+                                          served=v.id in served)
+                               for v in reversed(history)],
             "players": {"min": self.min_players, "max": self.max_players},
             "options": [o.describe() for o in self.options],
             "action_types": {t: a.description for t, a in self.actions.items()},
@@ -279,10 +373,12 @@ class Game:
         count, setups = self._normalise_players(players)
         opts = resolve_options(self.options, options, count)
         if seed is None:
-            seed = secrets.randbits(63)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            seed = secrets.randbits(SEED_BITS)
+        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_STATE_SEED:
+            # up to 2^63 - 1: a replay of a game whose seed a build before 1.0.0 drew; `new`
+            # takes at most MAX_SEED (its envelope, schemas/envelopes.py)
             raise MalformedInput({"seed": [N_("must be an integer from 0 to {max_seed}",
-                                              max_seed=MAX_SEED)]})
+                                              max_seed=MAX_STATE_SEED)]})
         try:
             cards = self.card_set(card_set)
         except card_db.UnknownCardSet:
@@ -428,6 +524,7 @@ class Game:
             raise IncompatibleState({"state.game": [N_("this endpoint takes {id!r} states",
                                                        id=self.id)]})
         if state.get("rules_version") != self.rules_version:
+            self.upgrade_state(state)  # an older declared version not served: its clauses named
             raise IncompatibleState({"state.rules_version": [
                 N_("written for {value!r}; this service plays {rules_version!r}",
                    value=state.get('rules_version'), rules_version=self.rules_version)]})

@@ -58,6 +58,18 @@ class IncompatibleState(MalformedInput):
     """A state written for another game, rules version or card set."""
 
 
+class RulesChanged(IncompatibleState):
+    """A state of an older rules version that is not upgraded: the step has no declared
+    migration, or the state is in the middle of a clause that changed.  Names the
+    versions and the clauses that changed between them (``service.games.versions``)."""
+
+    def __init__(self, errors: dict[str, list[str]], source: str, target: str,
+                 clauses: list[str], changes: list[dict]):
+        super().__init__(errors)
+        self.source, self.target = source, target
+        self.clauses, self.changes = clauses, changes
+
+
 class InvalidOptions(MalformedInput):
     """Unknown options, bad values, or a player count the game does not allow."""
 

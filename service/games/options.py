@@ -14,6 +14,7 @@ from typing import Any
 
 from service.games.errors import InvalidOptions
 from service.games.messages import N_
+from service.games.shape import MAX_EXACT_FLOAT
 
 _TYPES = {"boolean": bool, "integer": int, "string": str}
 
@@ -77,6 +78,9 @@ def resolve_options(declared: tuple[Option, ...], given: dict | None, players: i
             value = opt.default_for(players)
         else:
             value = opt.default
+        if opt.type == "integer" and type(value) is float and value.is_integer() \
+                and abs(value) <= MAX_EXACT_FLOAT:
+            value = int(value)  # JSON Schema's integer: 6.0 is 6 (issue 23)
         problem = _type_problem(opt, value)
         if problem is None and opt.check is not None:
             problem = opt.check(value, players, given)
@@ -93,7 +97,7 @@ def _type_problem(opt: Option, value: Any) -> str | None:
         return None if opt.nullable else N_("may not be null")
     pytype = _TYPES[opt.type]
     if not isinstance(value, pytype) or (pytype is int and isinstance(value, bool)):
-        return N_("must be a {type}", type=opt.type)
+        return N_("must be an integer") if pytype is int else N_("must be a {type}", type=opt.type)
     if opt.choices is not None and value not in opt.choices:
         return N_("must be one of {items}", items=', '.join(map(str, opt.choices)))
     if opt.minimum is not None and value < opt.minimum:  # type: ignore[operator]

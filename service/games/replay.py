@@ -12,18 +12,25 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from service.games.base import Game
-from service.games.errors import MalformedInput, RuleViolation
+from service.games.errors import MalformedInput, RulesChanged, RuleViolation
 from service.games.messages import N_
+from service.games.versions import NotUpgradable
 
 MAX_REPLAY_ACTIONS = 20_000
 
 
 def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REPLAY_ACTIONS,
-           observe: Callable[[dict | None, dict, list[dict]], None] | None = None) -> dict:
+           observe: Callable[[dict | None, dict, list[dict]], None] | None = None,
+           rules_version: str | None = None) -> dict:
     """Re-run a game; raise ``RuleViolation`` with ``index`` at the first illegal step.
+
+    ``rules_version``: the version the actions were recorded under, when older than the
+    one played: each action is carried over by the declared migrations of the steps
+    between (``RulesVersion.upgrade_action``), then applied under today's rules; a
+    version not served raises ``RulesChanged`` naming the clauses that changed.
 
     ``observe(before, after, events)``, when given, is called after every
     step (``before`` is None for the setup): e.g. to redact each step's events
@@ -41,22 +48,67 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
         raise MalformedInput({f"setup.{k}": [N_("unknown field")] for k in sorted(unknown)})
     if "players" not in setup:
         raise MalformedInput({"setup.players": [N_("missing required field")]})
+    upgrades = () if rules_version in (None, game.rules_version) else tuple(
+        step.upgrade_action for step in game.upgrade_steps(str(rules_version), "rules_version")
+        if step.upgrade_action is not None)
     state, events = game.new_game(setup["players"], setup.get("options"), setup.get("seed"),
                                   setup.get("card_set", "reference"))
     steps: list[dict] = [{"index": None, "events": events}]
     if observe is not None:
         observe(None, state, events)
-    for index, action in enumerate(actions):
-        before = state
-        try:
-            state, events = game.apply(state, action)
-        except RuleViolation as exc:
-            exc.index = index
-            raise
-        except MalformedInput as exc:
-            raise type(exc)({f"actions.{index}" + k[len("action"):]: v
-                             for k, v in exc.errors.items()}) from exc
-        steps.append({"index": index, "events": events})
-        if observe is not None:
-            observe(before, state, events)
+    def current() -> dict:  # the state as it stands while a recorded action is carried over
+        return state
+
+    for index, recorded in enumerate(actions):
+        for action in _carried_over(upgrades, current, recorded, index, (game, rules_version)):
+            before = state
+            try:
+                state, events = game.apply(state, action)
+            except RuleViolation as exc:
+                exc.index = index
+                raise
+            except MalformedInput as exc:
+                raise type(exc)({f"actions.{index}" + k[len("action"):]: v
+                                 for k, v in exc.errors.items()}) from exc
+            steps.append({"index": index, "events": events})
+            if observe is not None:
+                observe(before, state, events)
     return {"state": state, "outcome": game.score(state), "events": steps}
+
+
+#: answers a migration may put before one recorded action (a new decision per player)
+MAX_INSERTED = 16
+
+
+def _carried_over(upgrades: tuple[Callable[[dict, dict], list[dict]], ...],
+                  state: Callable[[], dict], recorded: object, index: int,
+                  versions: tuple[Game, str | None]) -> Iterator[object]:
+    """The actions that stand for ``recorded`` under today's rules, one at a time: each
+    step's ``upgrade_action`` rewords it, and may answer a new decision first (the
+    first of its answers is applied, then it is asked again with the new state)."""
+    if not upgrades or not isinstance(recorded, dict):
+        yield recorded  # as it is (a malformed one for ``apply`` to name)
+        return
+    for _ in range(MAX_INSERTED):
+        todo: list[dict] = [recorded]
+        for upgrade in upgrades:
+            try:
+                todo = [one for action in todo for one in upgrade(state(), action)]
+            except NotUpgradable as exc:
+                game, source = versions
+                changes = [c.describe() for step in game.upgrade_steps(str(source), "")
+                           for c in step.changes if c.clause in exc.clauses]
+                raise RulesChanged({f"actions.{index}": [N_(
+                    "recorded under {source!r} and not replayed under {target!r}: {reason} "
+                    "(changed: {clauses})", source=source, target=game.rules_version,
+                    reason=exc.reason, clauses=", ".join(exc.clauses))]},
+                    str(source), game.rules_version, exc.clauses, changes) from None
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                raise MalformedInput({f"actions.{index}": [N_(
+                    "not an action of the rules version it was recorded under")]}) from None
+        if len(todo) == 1:
+            yield todo[0]
+            return
+        yield todo[0]  # an answer the recorded version never asked for; then ask again
+    raise MalformedInput({f"actions.{index}": [N_(
+        "not an action of the rules version it was recorded under")]})

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, request
+import orjson
+from flask import Blueprint, current_app, g, request
 
 import card_db
 from schemas import envelopes
@@ -26,12 +27,12 @@ from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import Game, view_marker
 from service.games.chance import CHANCE
-from service.games.errors import InvalidState, MalformedInput
+from service.games.errors import InvalidState, MalformedInput, RulesChanged
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
 from service.i18n import localize, mark_language, pick, request_language
-from service.problems import ProblemError
+from service.problems import ProblemError, localized_changes
 from service.redaction import ReplayRedaction, events_for
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -62,8 +63,21 @@ def localized_json(payload: dict):
 
 
 def _valid_state(game: Game, body: dict) -> dict:
-    state = signing.accept(body["state"])
+    state = upgraded(game, signing.accept(body["state"]))
     valid_states.KNOWN.validate(game, state)
+    return state  # type: ignore[return-value]  # validated: a state dict
+
+
+#: the response header that says a state was carried over from an older rules version
+UPGRADE_HEADER = "Referee-Rules-Upgraded"
+
+
+def upgraded(game: Game, state: object) -> object:
+    """``state``, carried over to the rules this service plays when it is of an older
+    served version (``Game.upgrade_state``); the answer then says so (``_say_upgraded``)."""
+    state, note = game.upgrade_state(state)
+    if note is not None:
+        g.rules_upgrade = (game, note)
     return state
 
 
@@ -88,6 +102,30 @@ def check_seat_names(state: dict, path: str) -> None:
         errors = {f"{k}.name": v for k, v in exc.errors.items()}
         raise ProblemError.of("invalid-name", MalformedInput(errors).detail,
                               errors=errors) from None
+
+
+@bp.after_request
+def _say_upgraded(response):
+    """An answer about a state of an older rules version says it was upgraded: the header
+    ``Referee-Rules-Upgraded: <from> -> <to>; clauses=<ids>`` and, in a JSON object answer,
+    ``rules_upgrade: {from, to, clauses, changes}`` (each change's summary in the
+    request's language)."""
+    found = g.pop("rules_upgrade", None)
+    if found is None:
+        return response
+    game, note = found
+    response.headers[UPGRADE_HEADER] = (f"{note['from']} -> {note['to']}; "
+                                        f"clauses={','.join(note['clauses'])}")
+    if response.status_code == 200 and response.mimetype == "application/json":
+        body = orjson.loads(response.get_data())
+        if isinstance(body, dict):
+            ids = [v.id for v in game.rules_versions]
+            steps = game.rules_versions[ids.index(note["from"]) + 1:]
+            changes = [c.describe() for step in steps for c in step.changes]
+            body["rules_upgrade"] = {**note, "changes": localized_changes(
+                changes, request_language())}
+            response.set_data(orjson.dumps(body))
+    return response
 
 
 def _check_seat(state: dict, player, field: str = "player") -> None:
@@ -254,6 +292,7 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None, seats.Call
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
     view = body["view"]
+    _older_view(game, view)
     if view_marker(view, game.id, game.rules_version)["player"] is None:
         # a state rebuilt from it would guess every hand: its answers would be guesses
         raise InvalidState({"view.view.player": [N_(
@@ -271,6 +310,25 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None, seats.Call
         valid_states.KNOWN.remember(game, state)
     _check_seat(state, view["view"]["player"], "view.view.player")
     return state, view["view"]["player"], view["view"]["player"]
+
+
+def _older_view(game: Game, view: object) -> None:
+    """A view of an older declared rules version is not carried over (a view is derived: ask
+    for it again from the state, which is): ``RulesChanged`` naming the changed clauses."""
+    if not isinstance(view, dict) or view.get("game") != game.id:
+        return
+    version = view.get("rules_version")
+    ids = [v.id for v in game.rules_versions]
+    if version == game.rules_version or version not in ids:
+        return
+    steps = game.rules_versions[ids.index(version) + 1:]
+    changes = [c.describe() for step in steps for c in step.changes]
+    clauses = list(dict.fromkeys(c["clause"] for c in changes if c["clause"]))
+    raise RulesChanged({"view.rules_version": [N_(
+        "a view of {source!r} is not carried over to {target!r}: ask `view` again with the "
+        "state (a state of it is upgraded on read); the rules changed in {clauses}",
+        source=version, target=game.rules_version, clauses=", ".join(clauses))]},
+        str(version), game.rules_version, clauses, changes)
 
 
 def _for_viewer(viewer: int | None, player: object, field: str) -> None:
@@ -438,8 +496,13 @@ def replay(game_id: str):
         if redaction is not None:
             redaction(before, after, events)
 
+    recorded = body.get("rules_version")
     setup = {**body["setup"], "players": seated(body["setup"]["players"])}
-    out = replay_game(game, setup, body["actions"], observe=observe)
+    out = replay_game(game, setup, body["actions"], observe=observe, rules_version=recorded)
+    if recorded not in (None, game.rules_version):
+        clauses = list(dict.fromkeys(c.clause for step in game.upgrade_steps(str(recorded), "")
+                                     for c in step.changes if c.clause))
+        g.rules_upgrade = (game, {"from": recorded, "to": game.rules_version, "clauses": clauses})
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps

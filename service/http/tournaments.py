@@ -165,7 +165,7 @@ def verified_game(found: dict, path: str) -> Verified:
 
             state = replay_game(game, setup, found["actions"], observe=observe)["state"]
         elif "state" in found:
-            state = signing.accept(found["state"], required=True)
+            state = game.upgrade_state(signing.accept(found["state"], required=True))[0]
             game.validate_state(state)
             chain = found["state"].get(transcripts.FIELD)  # authenticated by ``accept``
             if not isinstance(chain, dict) or not isinstance(chain.get("setup"), str):

@@ -27,14 +27,17 @@ import {
   kozyabloLegalActions,
   kozyabloNew,
   kozyabloReplay,
+  kozyabloView,
   raidersApply,
   raidersLegalActions,
   raidersNew,
   raidersReplay,
+  raidersView,
   trembleApply,
   trembleLegalActions,
   trembleNew,
   trembleReplay,
+  trembleView,
 } from './gen/sdk.gen';
 import type {
   KozyabloAction,
@@ -64,6 +67,9 @@ interface GameOps<State extends { result?: unknown }, Action, Options> {
   apply(client: Client, state: State, action: Action): Promise<{ state: State; outcome: Outcome }>;
   replay(client: Client, options: Options, seed: number, actions: Action[]):
     Promise<{ state: State; outcome: Outcome; steps: number }>;
+  // legal-actions from the `view` answer's object as it is (one <Game>View type for both)
+  fromView(client: Client, state: State, seat: number): Promise<Action[]>;
+  legalOf(client: Client, state: State, seat: number): Promise<Action[]>;
 }
 
 const PLAYERS = 2; // the smallest table of every game: short games
@@ -83,6 +89,12 @@ const raiders: GameOps<RaidersState, RaidersAction, RaidersOptions> = {
       'raiders replay');
     return { state: done.state, outcome: done.outcome, steps: done.events.length };
   },
+  fromView: async (client, state, seat) => {
+    const { view } = ok(await raidersView({ client, body: { state, player: seat } }), 'raiders view');
+    return ok(await raidersLegalActions({ client, body: { view } }), 'raiders legal-actions from a view').actions;
+  },
+  legalOf: async (client, state, seat) =>
+    ok(await raidersLegalActions({ client, body: { state, player: seat } }), 'raiders legal-actions of a seat').actions,
 };
 
 const kozyablo: GameOps<KozyabloState, KozyabloAction, KozyabloOptions> = {
@@ -98,6 +110,12 @@ const kozyablo: GameOps<KozyabloState, KozyabloAction, KozyabloOptions> = {
       'kozyablo replay');
     return { state: done.state, outcome: done.outcome, steps: done.events.length };
   },
+  fromView: async (client, state, seat) => {
+    const { view } = ok(await kozyabloView({ client, body: { state, player: seat } }), 'kozyablo view');
+    return ok(await kozyabloLegalActions({ client, body: { view } }), 'kozyablo legal-actions from a view').actions;
+  },
+  legalOf: async (client, state, seat) =>
+    ok(await kozyabloLegalActions({ client, body: { state, player: seat } }), 'kozyablo legal-actions of a seat').actions,
 };
 
 const tremble: GameOps<TrembleState, TrembleAction, TrembleOptions> = {
@@ -113,6 +131,12 @@ const tremble: GameOps<TrembleState, TrembleAction, TrembleOptions> = {
       'tremble replay');
     return { state: done.state, outcome: done.outcome, steps: done.events.length };
   },
+  fromView: async (client, state, seat) => {
+    const { view } = ok(await trembleView({ client, body: { state, player: seat } }), 'tremble view');
+    return ok(await trembleLegalActions({ client, body: { view } }), 'tremble legal-actions from a view').actions;
+  },
+  legalOf: async (client, state, seat) =>
+    ok(await trembleLegalActions({ client, body: { state, player: seat } }), 'tremble legal-actions of a seat').actions,
 };
 
 // mulberry32: a small seeded generator, so a failing game can be played again.
@@ -154,10 +178,19 @@ async function play<State extends { result?: unknown }, Action, Options>(
   let state = await ops.start(client, options, seed);
   let outcome: Outcome | undefined;
   const actions: Action[] = [];
+  let fromView = 0;
   for (let step = 0; state.result == null; step++) {
     if (step >= MAX_STEPS) throw new Error(`${game}/${chance}: unfinished after ${MAX_STEPS} actions`);
     const listed = await ops.legal(client, state);
     if (listed.length === 0) throw new Error(`${game}/${chance}: nothing to do at step ${step}`);
+    const seat = (listed[0] as { player?: unknown }).player;
+    if (fromView === 0 && typeof seat === 'number') {
+      const mine = await ops.fromView(client, state, seat);
+      if (!same(mine, await ops.legalOf(client, state, seat))) {
+        throw new Error(`${game}/${chance}: the view's legal actions differ from the state's`);
+      }
+      fromView = mine.length;
+    }
     const action = listed[Math.floor(random() * listed.length)];
     ({ state, outcome } = await ops.apply(client, state, action));
     actions.push(action);
@@ -170,7 +203,7 @@ async function play<State extends { result?: unknown }, Action, Options>(
   if (replayed.steps !== actions.length + 1) {
     throw new Error(`${game}/${chance}: ${replayed.steps} replay steps for ${actions.length} actions`);
   }
-  return { client: 'typescript', game, chance, actions: actions.length, winners: outcome.winners };
+  return { client: 'typescript', game, chance, actions: actions.length, winners: outcome.winners, from_view: fromView };
 }
 
 async function parseFutureApply(client: Client, stub: Client, seed: number) {

@@ -39,24 +39,28 @@ from referee_client.api.kozyablo import (
     kozyablo_legal_actions,
     kozyablo_new,
     kozyablo_replay,
+    kozyablo_view,
 )
 from referee_client.api.raiders import (
     raiders_apply,
     raiders_legal_actions,
     raiders_new,
     raiders_replay,
+    raiders_view,
 )
 from referee_client.api.tremble import (
     tremble_apply,
     tremble_legal_actions,
     tremble_new,
     tremble_replay,
+    tremble_view,
 )
 from referee_client.models import (
     KozyabloApplyRequest,
     KozyabloApplyResponse,
     KozyabloLegalActionsRequest,
     KozyabloLegalActionsResponse,
+    KozyabloLegalActionsViewRequest,
     KozyabloNewRequest,
     KozyabloNewResponse,
     KozyabloOptions,
@@ -64,10 +68,13 @@ from referee_client.models import (
     KozyabloReplayRequest,
     KozyabloReplayResponse,
     KozyabloSetup,
+    KozyabloViewRequest,
+    KozyabloViewResponse,
     RaidersApplyRequest,
     RaidersApplyResponse,
     RaidersLegalActionsRequest,
     RaidersLegalActionsResponse,
+    RaidersLegalActionsViewRequest,
     RaidersNewRequest,
     RaidersNewResponse,
     RaidersOptions,
@@ -75,10 +82,13 @@ from referee_client.models import (
     RaidersReplayRequest,
     RaidersReplayResponse,
     RaidersSetup,
+    RaidersViewRequest,
+    RaidersViewResponse,
     TrembleApplyRequest,
     TrembleApplyResponse,
     TrembleLegalActionsRequest,
     TrembleLegalActionsResponse,
+    TrembleLegalActionsViewRequest,
     TrembleNewRequest,
     TrembleNewResponse,
     TrembleOptions,
@@ -86,6 +96,8 @@ from referee_client.models import (
     TrembleReplayRequest,
     TrembleReplayResponse,
     TrembleSetup,
+    TrembleViewRequest,
+    TrembleViewResponse,
 )
 
 PLAYERS = 2  # the smallest table of every game: short games
@@ -110,6 +122,10 @@ class GameApi:
     setup: type
     replay_request: type
     replay_response: type
+    view: ModuleType
+    view_request: type
+    view_response: type
+    legal_actions_view_request: type  # takes the view answer's ``<Game>View`` as it is
 
 
 GAMES: dict[str, GameApi] = {
@@ -117,17 +133,20 @@ GAMES: dict[str, GameApi] = {
         raiders_new, raiders_legal_actions, raiders_apply, raiders_replay,
         lambda chance: RaidersOptions(chance=RaidersOptionsChance(chance), turn_limit=6),
         RaidersNewRequest, RaidersNewResponse, RaidersLegalActionsRequest, RaidersLegalActionsResponse,
-        RaidersApplyRequest, RaidersApplyResponse, RaidersSetup, RaidersReplayRequest, RaidersReplayResponse),
+        RaidersApplyRequest, RaidersApplyResponse, RaidersSetup, RaidersReplayRequest, RaidersReplayResponse,
+        raiders_view, RaidersViewRequest, RaidersViewResponse, RaidersLegalActionsViewRequest),
     "kozyablo": GameApi(
         kozyablo_new, kozyablo_legal_actions, kozyablo_apply, kozyablo_replay,
         lambda chance: KozyabloOptions(chance=KozyabloOptionsChance(chance), turn_limit=6),
         KozyabloNewRequest, KozyabloNewResponse, KozyabloLegalActionsRequest, KozyabloLegalActionsResponse,
-        KozyabloApplyRequest, KozyabloApplyResponse, KozyabloSetup, KozyabloReplayRequest, KozyabloReplayResponse),
+        KozyabloApplyRequest, KozyabloApplyResponse, KozyabloSetup, KozyabloReplayRequest, KozyabloReplayResponse,
+        kozyablo_view, KozyabloViewRequest, KozyabloViewResponse, KozyabloLegalActionsViewRequest),
     "tremble": GameApi(
         tremble_new, tremble_legal_actions, tremble_apply, tremble_replay,
         lambda chance: TrembleOptions(chance=TrembleOptionsChance(chance)),
         TrembleNewRequest, TrembleNewResponse, TrembleLegalActionsRequest, TrembleLegalActionsResponse,
-        TrembleApplyRequest, TrembleApplyResponse, TrembleSetup, TrembleReplayRequest, TrembleReplayResponse),
+        TrembleApplyRequest, TrembleApplyResponse, TrembleSetup, TrembleReplayRequest, TrembleReplayResponse,
+        tremble_view, TrembleViewRequest, TrembleViewResponse, TrembleLegalActionsViewRequest),
 }
 
 
@@ -153,6 +172,7 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
     state = started.state
     actions = []
     outcome = None
+    from_view = 0
     for step in range(MAX_STEPS):
         if state.result is not None:
             break
@@ -161,6 +181,9 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
             api.legal_actions_response, f"{game} legal-actions at step {step}")
         if not listed.actions:
             raise ClientError(f"{game}/{chance}: nothing to do at step {step}, game unfinished")
+        seat = listed.pending[0].player
+        if not from_view and isinstance(seat, int):
+            from_view = legal_actions_from_view(client, api, state, seat, game)
         action = rng.choice(listed.actions)
         applied = parsed(api.apply.sync_detailed(
             client=client, body=api.apply_request(state=state, action=action)),
@@ -184,7 +207,24 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
     if len(replayed.events) != len(actions) + 1:
         raise ClientError(f"{game}/{chance}: {len(replayed.events)} replay steps for {len(actions)} actions")
     return {"client": "python", "game": game, "chance": chance, "actions": len(actions),
-            "state_type": type(state).__name__, "winners": list(outcome.winners)}
+            "state_type": type(state).__name__, "winners": list(outcome.winners),
+            "from_view": from_view}
+
+
+def legal_actions_from_view(client: Client, api: GameApi, state: Any, seat: int, game: str) -> int:
+    """``legal-actions`` from the ``view`` answer's object as it is (one ``<Game>View`` type
+    for both, no ``to_dict``/``from_dict``): the seat's actions, the same as from the state."""
+    viewed = parsed(api.view.sync_detailed(client=client, body=api.view_request(state=state, player=seat)),
+                    api.view_response, f"{game} view")
+    mine = parsed(api.legal_actions.sync_detailed(
+        client=client, body=api.legal_actions_view_request(view=viewed.view)),
+        api.legal_actions_response, f"{game} legal-actions from a view")
+    full = parsed(api.legal_actions.sync_detailed(
+        client=client, body=api.legal_actions_request(state=state, player=seat)),
+        api.legal_actions_response, f"{game} legal-actions of seat {seat}")
+    if [a.to_dict() for a in mine.actions] != [a.to_dict() for a in full.actions]:
+        raise ClientError(f"{game}: the view's legal actions differ from the state's")
+    return len(mine.actions)
 
 
 def parse_future_apply(client: Client, stub: Client, seed: int) -> dict[str, Any]:

@@ -136,6 +136,8 @@ def test_python_client_plays_and_replays_every_game(python_client, server):
                cwd=out, timeout=120, env={"PYTHONPATH": str(out)})
     games = played(done, "python")
     assert {g["state_type"] for g in games} == {"RaidersState", "KozyabloState", "TrembleState"}
+    # one view type per game (issue 23): legal-actions took the view answer's object as it is
+    assert all(g["from_view"] > 0 for g in games), games
 
 
 def test_typescript_client_plays_and_replays_every_game(typescript_client, server):
@@ -145,7 +147,9 @@ def test_typescript_client_plays_and_replays_every_game(typescript_client, serve
     assert compiled.returncode == 0, compiled.stdout
     done = run([NODE, str(build / "out" / "play.js"), "--base-url", server, "--seed", str(SEED)],
                cwd=build, timeout=120)
-    played(done, "typescript")
+    games = played(done, "typescript")
+    # one view type per game (issue 23): legal-actions took the view answer's object as it is
+    assert all(g["from_view"] > 0 for g in games), games
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,13 @@ The format:
   temporary directory (files such as ``game.json`` stay between blocks).
 - ``http://127.0.0.1:8000`` in a command is replaced by the test server's
   base URL, which is also exported as ``$BASE``.
+- ``<!-- walkthrough: NAME (in a checkout) -->`` runs the session as a reader
+  does in this checkout after ``make venv`` and ``npm ci`` (the README's
+  client recipes): its temporary directory is a git repository with the
+  checkout's ``.gitignore`` and a link to each of its other top-level entries
+  (``openapi.yaml``, ``.venv``, ``node_modules``, ``tests``…), so what the
+  commands write lands in the temporary directory while tools that read git's
+  ignore rules (poetry-core building a wheel) see what they would see here.
 - Placeholders in the expected output, for values that legitimately vary:
   ``…`` inside a line matches any run of characters on that line (request
   ids, evaluation ids, timestamps); a line that is only ``…`` matches any
@@ -52,7 +59,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 DOC_ADDRESS = "http://127.0.0.1:8000"
-MARK = re.compile(r"^<!--\s*walkthrough:\s*([\w.-]+)\s*-->\s*$")
+MARK = re.compile(r"^<!--\s*walkthrough:\s*([\w.-]+)(\s+\(in a checkout\))?\s*-->\s*$")
 ANY = "…"
 STEP_MARK = "@@walkthrough-step-{}@@"
 SECONDS = 300
@@ -71,6 +78,7 @@ class Walkthrough:
     name: str
     steps: list[Step] = field(default_factory=list)
     blocks: list[tuple[int, int]] = field(default_factory=list)  # (first, last) body line indexes
+    checkout: bool = False  # run in a stand-in of the checkout (the module docstring)
 
     @property
     def id(self) -> str:
@@ -102,6 +110,7 @@ def parse(path: Path) -> list[Walkthrough]:
         if i + 1 >= len(lines) or lines[i + 1].strip() != "```console":
             raise ValueError(f"{path}:{i + 1}: walkthrough {name!r} must be followed by ```console")
         walk = found.setdefault(name, Walkthrough(path, name))
+        walk.checkout = walk.checkout or bool(mark.group(2))
         j = i + 2
         first = j
         while j < len(lines) and lines[j].strip() != "```":
@@ -156,8 +165,23 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return at(0, 0)
 
 
+def as_checkout(workdir: Path) -> None:
+    """Make ``workdir`` stand in for this checkout: a git repository with its ``.gitignore``
+    (copied: git ignores a linked one) and a link to each other top-level entry."""
+    subprocess.run(["git", "init", "-q", str(workdir)], check=True, capture_output=True)
+    for entry in REPO.iterdir():
+        if entry.name == ".git" or (workdir / entry.name).exists():
+            continue
+        if entry.name == ".gitignore":
+            (workdir / entry.name).write_bytes(entry.read_bytes())
+        else:
+            (workdir / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+
+
 def run(walk: Walkthrough, base: str, workdir: Path) -> list[list[str]]:
     """Run every step of ``walk`` in one bash process; each step's output lines."""
+    if walk.checkout:
+        as_checkout(workdir)
     script = ["set +e", "exec 2>&1"]
     for n, step in enumerate(walk.steps):
         script.append(f"printf '\\n%s\\n' {STEP_MARK.format(n)}")  # also ends an unfinished line

@@ -65,6 +65,8 @@ schema = schemathesis.openapi.from_path(str(SPEC), config=CONFIG)
 SEMANTIC_REFUSALS = {
     "invalid-state": "a schema-valid state that breaks an invariant (conservation, phase)",
     "incompatible-state": "a state for another card set or rules version (hash, version)",
+    "rules-changed": "a state or replay of an older rules version not carried over (its clauses "
+                     "named): a schema cannot say which states are inside a changed clause",
     "unsigned-state": "`Referee-Require-Signed: true` with a state that carries no signature, "
                       "or any state to `/v1/transcripts/verify` (it takes signed ones only)",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",
@@ -80,14 +82,12 @@ SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/rep
                   "/suggest",
                   "/v1/evaluations", "/v1/tournaments/standings", "/v1/transcripts/verify")
 #: JSON Schema's ``integer`` admits ``1.0`` (the same number as ``1``), and
-#: schemathesis sends such values; the service, on purpose so far, reads only
-#: integers written without a fraction (``shape.Int``, the envelope fields) and
-#: refuses ``1.0`` with a 400.  No JSON Schema can tell ``1.0`` from ``1``, so
-#: the document cannot say it: it is a server decision, reported to the lead
-#: (accept ``1.0`` as ``1``, or keep refusing it).  Until then the bodies are
-#: normalised here (``1.0`` → ``1``): the same JSON Schema value, so neither a
-#: positive nor a negative case changes meaning.
-NORMALISE_INTEGRAL_FLOATS = True
+#: schemathesis sends such values; the service reads them as the integer (issue 23:
+#: ``shape.integral`` for the envelopes and shapes, ``resolve_options`` for a game's
+#: options, whatever a game's typed options schema leaves open).  So the bodies are sent
+#: as generated (``NORMALISE_INTEGRAL_FLOATS = False``); ``True`` would make ``1.0`` a ``1``
+#: before sending, hiding a refusal of it.
+NORMALISE_INTEGRAL_FLOATS = False
 
 
 def _integral_floats_as_ints(value):

@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from service.games import registry
+from service.games.base import MAX_SEED
 from service.games.chance import CHANCE as CHANCE_PLAYER
 from service.games.errors import RuleViolation
 from service.games.replay import replay
@@ -61,7 +62,7 @@ def machine_for(game_id: str, options, steer: bool = False):
 
     class GameMachine(RuleBasedStateMachine):
         @initialize(players=st.integers(game.min_players, game.max_players),
-                    data=st.data(), seed=st.integers(0, (1 << 63) - 1))
+                    data=st.data(), seed=st.integers(0, MAX_SEED))
         def start(self, players, data, seed):
             opts = data.draw(options_for(players), label="options")
             self.setup = {"players": players, "options": opts, "seed": seed}

@@ -20,7 +20,7 @@ import secrets
 import card_db
 from schemas.cards_kozyablo import CardSetSchema
 from service.games import shape
-from service.games.base import MAX_SEED, Game
+from service.games.base import MAX_STATE_SEED, SEED_BITS, Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import InvalidState
@@ -29,6 +29,7 @@ from service.games.kozyablo import (
     combat,
     effect_damage,
     invariants,
+    migrations,
     setup,
     strategy,
     turn,
@@ -47,6 +48,7 @@ from service.games.kozyablo.shapes import (
 from service.games.kozyablo.state import typed
 from service.games.messages import N_, either
 from service.games.options import Option
+from service.games.versions import Change, RulesVersion
 
 OPTIONS = (
     Option("response_window", "string", "when_able", clause="KOZ-16",
@@ -68,6 +70,49 @@ class Kozyablo(Game):
     #: 2: effect damage offered to Defenders (KOZ-45); 3: squad magic (KOZ-18a), Weapon
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
     rules_version = "kozyablo/3"
+    rules_history = (
+        RulesVersion("kozyablo/1", "1.0.0"),
+        RulesVersion("kozyablo/2", "2.0.0", (
+            Change("KOZ-45", "rule",
+                   "A Defender may also take the damage of magic cards, events, abilities and "
+                   "triggers (a `defend`/`decline` decision while an effect's damage waits).",
+                   "Защитник может принять и урон карт магии, событий, способностей и "
+                   "срабатываний (решение `defend`/`decline`, пока урон эффекта ждёт)."),
+        )),
+        RulesVersion("kozyablo/3", "3.0.0", (
+            Change("KOZ-18a", "rule",
+                   "Squad magic acts on its player's creatures in the sector and goes to the "
+                   "discard once none is left there; it is never an opposing card in the sector.",
+                   "Магия отряда действует на существ своего игрока в секторе и уходит в сброс, "
+                   "когда их там не остаётся; она никогда не считается картой противника в секторе."),
+            Change("KOZ-36a", "rule",
+                   "Weapon protection limits targets like Flying: only Magic weapon and Magic "
+                   "attack may strike such a creature.",
+                   "Защита от оружия ограничивает цели, как Полёт: по такому существу бьют только "
+                   "Магическое оружие и Магическая атака."),
+            Change("KOZ-8", "action reveal.face",
+                   "The chance action `reveal` names the card that came off a deck in `face` "
+                   "(was `card`).",
+                   "Действие случая `reveal` называет вышедшую из колоды карту в поле `face` "
+                   "(было `card`)."),
+            Change("KOZ-16", "action use_ability.ability",
+                   "`use_ability.ability` is a name (`regeneration`, `shadow`, or the `name` of "
+                   "the card's activated ability), no longer an index.",
+                   "`use_ability.ability` — имя (`regeneration`, `shadow` или `name` активной "
+                   "способности карты), а не номер."),
+            Change("KOZ-16", "event passed",
+                   "`passed` names only a player who sent `pass`; the new `window_closed` says "
+                   "the response window is over.",
+                   "`passed` называет только игрока, пославшего `pass`; новое событие "
+                   "`window_closed` говорит, что окно ответа закрыто."),
+            Change(None, "event damage.amount",
+                   "`damage.amount` is the damage dealt, never more than the life the target "
+                   "had left (no overkill); no empty `moved` event.",
+                   "`damage.amount` — нанесённый урон, не больше оставшейся у цели жизни (без "
+                   "перебора); пустого события `moved` больше нет."),
+        ), upgrade=migrations.from_2,
+           upgrade_action=migrations.action_from_2),
+    )
     min_players = 2
     max_players = 4  # RULING KOZ-51
     card_schema = CardSetSchema
@@ -93,11 +138,11 @@ class Kozyablo(Game):
                  seed: int | None = None, card_set: str = "reference") -> tuple[dict, list]:
         """With only a player count, reference decks of different races by the seed."""
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(SEED_BITS)
         if isinstance(players, int) and not isinstance(players, bool) \
                 and self.min_players <= players <= self.max_players \
                 and isinstance(seed, int) and not isinstance(seed, bool) \
-                and 0 <= seed <= MAX_SEED:
+                and 0 <= seed <= MAX_STATE_SEED:
             players = [{"race": r} for r in setup.choose_races(seed, players)]
         return super().new_game(players, options, seed, card_set)
 

@@ -20,10 +20,11 @@ from service.games.draft import Draft
 from service.games.errors import InvalidOptions, RuleViolation
 from service.games.messages import N_
 from service.games.options import Option
-from service.games.raiders import capture, deck, invariants, scoring, strategy, tricks, turn, views
+from service.games.raiders import capture, deck, invariants, migrations, scoring, strategy, tricks, turn, views
 from service.games.raiders.cards import Catalogue, face
 from service.games.raiders.shapes import CARD, CHANCE_CARD, EVENT_TYPES, STATE_FIELDS
 from service.games.raiders.state import RaidersState, in_capture, typed
+from service.games.versions import Change, RulesVersion
 
 T = TypeVar("T")
 
@@ -139,6 +140,26 @@ class Raiders(Game):
     #: attacker gains ends without a fight (RULING RAI-17a), a fizzled capture uses
     #: up the attempt (RAI-30, RAI-12)
     rules_version = "raiders/2"
+    rules_history = (
+        RulesVersion("raiders/1", "1.0.0"),
+        RulesVersion("raiders/2", "2.0.0", (
+            Change("RAI-6a", "rule",
+                   "A win inside a response window closes the capture at once with no fight; the "
+                   "attacking fighter goes back to its owner's hand (`capture_ended` `outcome: "
+                   "game_won`).",
+                   "Победа в окне ответа сразу закрывает захват без боя; атакующий боец "
+                   "возвращается в руку владельца (`capture_ended` `outcome: game_won`)."),
+            Change("RAI-17a", "rule",
+                   "A trick that puts the attacked property under the attacker's control ends "
+                   "the capture with no fight, the attempt used (`capture_ended` `outcome: "
+                   "unopposed`).",
+                   "Трюк, отдающий атакуемое имущество под контроль атакующего, завершает "
+                   "захват без боя, попытка потрачена (`capture_ended` `outcome: unopposed`)."),
+            Change("RAI-30", "rule",
+                   "A capture that fizzles uses up the turn's one capture attempt (RAI-12).",
+                   "Сорвавшийся захват расходует единственную попытку захвата за ход (RAI-12)."),
+        ), upgrade=migrations.from_1),
+    )
     min_players = 2
     max_players = 6
     card_schema = CardSetSchema

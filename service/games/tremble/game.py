@@ -25,13 +25,14 @@ from service.games.draft import Draft
 from service.games.errors import InvalidState
 from service.games.messages import N_
 from service.games.options import Option
-from service.games.tremble import flow, intel, invariants, planning, scoring, views
+from service.games.tremble import flow, intel, invariants, migrations, planning, scoring, views
 from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.operations import ODDS
 from service.games.tremble.setup import new_state
 from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
 from service.games.tremble.state import TrembleState, typed
+from service.games.versions import Change, RulesVersion
 
 #: the machine-readable constraint of each decision too large to list
 CONSTRAINTS: dict[str, Callable[[TrembleState, Catalogue, int], dict]] = {
@@ -44,6 +45,27 @@ class Tremble(Game):
     #: 2: the buy step is optional (RULING TRE-12a: ``buy_choice``, a
     #: ``draw_or_decline`` decision) and ``draw_ship`` names the copy drawn
     rules_version = "tremble/2"
+    rules_history = (
+        RulesVersion("tremble-1", "1.0.0"),
+        RulesVersion("tremble/2", "2.0.0", (
+            Change("TRE-12a", "decision draw_or_decline",
+                   "The buy step is optional: each player first answers a new `draw_or_decline` "
+                   "decision (`draw_ships` or `decline_buy`); the state keeps "
+                   "`players[p].buy_choice`.",
+                   "Покупка необязательна: каждый игрок сначала отвечает на новое решение "
+                   "`draw_or_decline` (`draw_ships` или `decline_buy`); в состоянии есть "
+                   "`players[p].buy_choice`."),
+            Change("TRE-12", "action draw_ship.ship",
+                   "`draw_ship.ship` names the copy drawn (`S-SAUCER#2`), no longer the design.",
+                   "`draw_ship.ship` называет вытянутую копию (`S-SAUCER#2`), а не модель."),
+            Change("TRE-31a", "rule",
+                   "A joining reserve ship counts toward the two ships per city (TRE-9); "
+                   "`join_reserve` past it is refused.",
+                   "Присоединяющийся резервный корабль считается в пределе двух кораблей на "
+                   "город (TRE-9); `join_reserve` сверх него отклоняется."),
+        ), upgrade=migrations.from_1,
+           upgrade_action=migrations.action_from_1),
+    )
     min_players = 2
     max_players = 5
     card_schema = CardSetSchema
