@@ -139,10 +139,12 @@ def _sectors(state: KozyabloState, kinds: dict[str, str], zones: Zones, bad: Bad
         want = "capital" if kinds[sid] == "capital" else face(sid)
         if sec["kind"] != want:
             bad(f"state.sectors.{sid}.kind", N_("must be {want}", want=want))
-        if sec["kind"] == "capital" and (sec["controller"] != owner
-                                         or players[owner]["capital"] != sid):
-            bad(f"state.sectors.{sid}", N_("a capital is its owner's and always controlled by "
-                                           "them"))
+        if sec["kind"] == "capital" and players[owner]["capital"] != sid:
+            bad(f"state.sectors.{sid}", N_("a capital is its owner's"))
+        elif sec["kind"] == "capital" and not players[owner]["out"] \
+                and sec["controller"] != owner:
+            bad(f"state.sectors.{sid}", N_("a capital is always controlled by its owner while "
+                                           "they are in"))
         zones[owner].setdefault("state.sectors", []).append(sid)
 
 
@@ -312,7 +314,7 @@ def _out(state: KozyabloState, n: int, bad: Bad) -> None:
             if d["owner"] in out:
                 bad(f"state.{pool}.{cid}", N_("a card of a player who is out (RULING KOZ-53)"))
     for sid, sec in state["sectors"].items():
-        if sec["kind"] != "capital" and sec["controller"] in out:
+        if sec["controller"] in out:  # their own capital too (RULING KOZ-53a)
             bad(f"state.sectors.{sid}.controller", N_("a player who is out controls nothing"))
     if state["active"] in out and state["phase"] == "main" and state["result"] is None:
         bad("state.active", N_("a player who is out takes no turn (RULING KOZ-53)"))

@@ -30,7 +30,7 @@ from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.kozyablo import abilities, combat, effect_damage, effects
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.damage import knock_out, sweep
+from service.games.kozyablo.damage import capital_fell, knock_out, sweep
 from service.games.kozyablo.sectors import capital_id, is_out, seats_after, update_control
 from service.games.kozyablo.state import KozyabloState, Trigger, active, typed, waiting_effect
 
@@ -315,8 +315,7 @@ def check_capture(draft: Draft, cat: Catalogue, seat: int, events: list[dict]) -
         if any(d["sector"] == cap and d["owner"] == enemy
                and cat.faces[face(b)].data["defensive"] for b, d in root["buildings"].items()):
             continue
-        events.append({"type": "capital_captured", "player": seat, "capital": cap,
-                       "rule": "KOZ-48"})
+        events.append(capital_fell("capital_captured", root, enemy, seat, "KOZ-48"))
         knock_out(draft, cat, enemy, "capture", events)
         if root["result"] is None:
             settle(draft, cat, events)
