@@ -365,3 +365,19 @@ def test_koz_16_a_free_damage_ability_may_go_without_a_limit():
     assert loaded["per_turn"] is None
     assert ActivatedSchema().load({"name": "volley", "mark": "free", "effect": {
         "kind": "damage", "target": "enemy_creature", "amount": 1}})["per_turn"] == 1
+
+
+def test_koz_41a_and_koz_25a_the_greedy_bot_weighs_a_strike_against_staying_hidden():
+    """RULINGS KOZ-25a/KOZ-41a in the bots' heuristic: a hidden creature of ours is worth
+    a little (nothing can strike it), less than a wound dealt, so the greedy bot strikes
+    with the hidden Sneak when the strike wounds."""
+    import random
+
+    from service.games.bots import GreedyBot
+    s = hidden_sneak()
+    s, _ = play(s, act("attack", 1, sector="0.gold_mine"))
+    assert GreedyBot().choose(GAME, s, 0, random.Random(1))["type"] == "strike"
+    shown = copy.deepcopy(s)
+    shown["units"]["0.pz_sneak"]["shadow"] = False
+    del shown["units"]["0.pz_sneak"]["shadow_number"]
+    assert GAME.position_value(s, 0) > GAME.position_value(shown, 0)
