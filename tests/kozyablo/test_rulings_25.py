@@ -381,3 +381,16 @@ def test_koz_41a_and_koz_25a_the_greedy_bot_weighs_a_strike_against_staying_hidd
     shown["units"]["0.pz_sneak"]["shadow"] = False
     del shown["units"]["0.pz_sneak"]["shadow_number"]
     assert GAME.position_value(s, 0) > GAME.position_value(shown, 0)
+
+
+def test_koz_41a_a_state_naming_a_wrong_turn_is_refused():
+    """RULING KOZ-41a: `combat.turn` names waiting strikers of one player in the sector."""
+    from service.games.errors import InvalidState
+    s = hidden_sneak()
+    s, _ = play(s, act("attack", 1, sector="0.gold_mine"))
+    for wrong in (["1.kz_guard", "0.pz_archer"], ["0.nobody"]):
+        bad = copy.deepcopy(s)
+        bad["combat"]["turn"] = wrong
+        with pytest.raises(InvalidState) as exc:
+            GAME.validate_state(bad)
+        assert "state.combat.turn" in exc.value.errors

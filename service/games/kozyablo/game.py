@@ -67,6 +67,8 @@ class Kozyablo(Game):
     title = {"en": "Kozyablo", "ru": "Козябло"}
     #: 2: effect damage offered to Defenders (KOZ-45); 3: squad magic (KOZ-18a), Weapon
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
+    #: issue 25 (RULINGS KOZ-25a, 41a, 45a, 53a; `combat.turn`) needs `kozyablo/4` and its
+    #: migration, which land with the rules-version machinery (issue 23)
     rules_version = "kozyablo/3"
     min_players = 2
     max_players = 4  # RULING KOZ-51

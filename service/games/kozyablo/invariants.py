@@ -299,6 +299,15 @@ def _combat(state: KozyabloState, c: Combat, bad: Bad) -> None:
         bad("state.combat", N_("a retreat attack (and only it) has `movers` and `to`"))
     if "to" in c and c["to"] not in state["sectors"]:
         bad("state.combat.to", N_("no such sector"))
+    turn = c.get("turn")
+    if turn:  # RULING KOZ-41a: whose turn to strike it is, while that decision waits
+        where = {**state["units"], **state["buildings"]}
+        if c["current"] is not None or c["hits"] or not set(turn) <= set(c["waiting"]) \
+                or any(t not in where or where[t]["sector"] != c["sector"] for t in turn) \
+                or len({where[t]["owner"] for t in turn if t in where}) != 1:
+            bad("state.combat.turn", N_("whose turn to strike it is: waiting strikers of one "
+                                        "player in the combat's sector, while no strike is "
+                                        "being resolved"))
 
 
 def _out(state: KozyabloState, n: int, bad: Bad) -> None:

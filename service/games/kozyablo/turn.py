@@ -2,7 +2,8 @@
 
 Main phase (KOZ-15): exactly one *action* — ``play_card``, ``draw``, ``move``,
 ``attack``, ``use_ability`` with an action-marked ability, or ``skip`` — plus
-any number of free abilities (each source once per turn) before it.
+any number of free abilities before it (each as often a turn as its card's
+``per_turn`` allows, ``abilities``).
 
 Response window (KOZ-16): once an action is declared, each other player in
 turn order after the active one (RULING KOZ-52; with two players, the
