@@ -394,3 +394,41 @@ def test_koz_41a_a_state_naming_a_wrong_turn_is_refused():
         with pytest.raises(InvalidState) as exc:
             GAME.validate_state(bad)
         assert "state.combat.turn" in exc.value.errors
+
+
+def test_koz_25a_41a_53a_in_playouts_for_two_to_four_players():
+    """RULINGS KOZ-25a, KOZ-41a and KOZ-53a in seeded playouts of 2, 3 and 4 players
+    (a bot that hides and keeps hidden, and the random bot): strikes are held, hidden
+    creatures stay hidden, and a game won by a capital's fall leaves every loser out,
+    with nothing on the table and 0 capital life."""
+    import random
+    from collections import Counter
+
+    from service.games.playout import RandomBot, choose_chance, next_actor
+    from tests.kozyablo.hidden_positions import ShadowBot
+
+    seen: Counter = Counter()
+    fell = 0
+    for n in (2, 3, 4):
+        for k in range(6):
+            state, _ = GAME.new_game(n, {"turn_limit": 80}, seed=100 * n + k)
+            rng, bots = random.Random(k), (ShadowBot(), RandomBot())
+            while state["result"] is None:
+                who = next_actor(state, rng)
+                action = choose_chance(GAME, state, rng) if who == "chance" else \
+                    bots[who % 2].choose(GAME, state, who, rng)
+                state, events = GAME.apply(state, action)
+                seen.update((n, e["type"]) for e in events)
+            GAME.validate_state(state)
+            if state["result"]["reason"] in ("capture", "destruction"):
+                fell += 1
+                losers = [s for s in range(n) if s not in state["result"]["winners"]]
+                assert all(state["players"][s]["out"] for s in losers)
+                assert not any(d["owner"] in losers
+                               for d in [*state["units"].values(), *state["buildings"].values()])
+                rows = GAME.score(state)["scores"]
+                assert all(rows[s]["breakdown"]["capital_life"] == 0 for s in losers)
+    assert fell > 3
+    for n in (2, 3, 4):
+        assert seen[(n, "strike_held")] > 0, n
+    assert sum(seen[(n, "stayed_hidden")] for n in (2, 3, 4)) > 0, seen
