@@ -311,12 +311,15 @@ def test_koz_51_a_seat_not_in_the_game_is_one_answer_everywhere(client):
     with pytest.raises(MalformedInput):
         GAME.view(s, 3)
     base = "/v1/games/kozyablo"
-    for path, body in (("/apply", {"state": s, "action": act("skip", 3)}),
-                       ("/check", {"state": s, "action": act("skip", 3)}),
-                       ("/view", {"state": s, "player": 3}),
-                       ("/apply", {"state": s, "action": act("skip", 0), "for_player": 3})):
+    for path, body, field in (
+            ("/apply", {"state": s, "action": act("skip", 3)}, "action.player"),
+            ("/check", {"state": s, "action": act("skip", 3)}, "action.player"),
+            ("/view", {"state": s, "player": 3}, "player"),
+            ("/legal-actions", {"state": s, "player": 3}, "player"),
+            ("/apply", {"state": s, "action": act("skip", 0), "for_player": 3}, "for_player")):
         r = client.post(base + path, json=body)
         assert r.status_code == 400, (path, r.get_json())
+        assert r.get_json()["errors"] == {field: ["no seat 3: this game has seats 0 to 2"]}
 
 
 def test_koz_16_the_free_abilities_limit_is_card_data(tmp_path, monkeypatch):

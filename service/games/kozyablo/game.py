@@ -215,7 +215,8 @@ class Kozyablo(Game):
         if isinstance(player, int) and not isinstance(player, bool) \
                 and not 0 <= player < len(players):
             raise MalformedInput({"action.player": [
-                N_("must be a seat from 0 to {last}", last=len(players) - 1)]})
+                N_("no seat {player}: this game has seats 0 to {last}", player=player,
+                   last=len(players) - 1)]})
         if isinstance(player, int) and players[player]["out"]:
             return "KOZ-53", N_("player {player} is out: their capital fell (RULING KOZ-53)",
                                 player=player)
