@@ -23,7 +23,7 @@ from service.games import shape
 from service.games.base import MAX_STATE_SEED, SEED_BITS, Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
-from service.games.errors import InvalidState
+from service.games.errors import InvalidState, MalformedInput
 from service.games.kozyablo import (
     abilities,
     combat,
@@ -39,7 +39,7 @@ from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN, moves
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import CAPITAL_LIFE
 from service.games.kozyablo.operations import VALIDATE_DECK
-from service.games.kozyablo.sectors import over_garrison
+from service.games.kozyablo.sectors import is_capital, over_garrison
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -69,6 +69,8 @@ class Kozyablo(Game):
     title = {"en": "Kozyablo", "ru": "Козябло"}
     #: 2: effect damage offered to Defenders (KOZ-45); 3: squad magic (KOZ-18a), Weapon
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
+    #: issue 25 (RULINGS KOZ-25a, 41a, 45a, 53a; `combat.turn`) needs `kozyablo/4` and its
+    #: migration, which land with the rules-version machinery (issue 23)
     rules_version = "kozyablo/3"
     rules_history = (
         RulesVersion("kozyablo/1", "1.0.0"),
@@ -250,6 +252,21 @@ class Kozyablo(Game):
                                                                "KOZ-25")
         return {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, self.not_your_turn_rule)
 
+    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
+        """A seat that is not in the game is a malformed request (400 naming
+        ``action.player``, as ``view`` and ``for_player`` answer it); a player who
+        is out is refused citing RULING KOZ-53; else the step that waits."""
+        player, players = action["player"], state["players"]
+        if isinstance(player, int) and not isinstance(player, bool) \
+                and not 0 <= player < len(players):
+            raise MalformedInput({"action.player": [
+                N_("no seat {player}: this game has seats 0 to {last}", player=player,
+                   last=len(players) - 1)]})
+        if isinstance(player, int) and players[player]["out"]:
+            return "KOZ-53", N_("player {player} is out: their capital fell (RULING KOZ-53)",
+                                player=player)
+        return self.out_of_turn_rule(state), reason
+
     def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
         """A main action whose response window is over is carried out (KOZ-16);
         setup → mulligans → the first turn, once no reveal is pending."""
@@ -278,8 +295,8 @@ class Kozyablo(Game):
         for d in state["units"].values():
             creatures[d["owner"]] += 1
         sectors = [0] * len(state["players"])
-        for s in state["sectors"].values():
-            if s["controller"] is not None and s["kind"] != "capital":
+        for sid, s in state["sectors"].items():  # a fallen capital held counts (KOZ-53a)
+            if s["controller"] is not None and not is_capital(typed(state), sid):
                 sectors[s["controller"]] += 1
         scores = []
         for seat, p in enumerate(state["players"]):
