@@ -69,9 +69,9 @@ class Kozyablo(Game):
     title = {"en": "Kozyablo", "ru": "Козябло"}
     #: 2: effect damage offered to Defenders (KOZ-45); 3: squad magic (KOZ-18a), Weapon
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
-    #: issue 25 (RULINGS KOZ-25a, 41a, 45a, 53a; `combat.turn`) needs `kozyablo/4` and its
-    #: migration, which land with the rules-version machinery (issue 23)
-    rules_version = "kozyablo/3"
+    #: 4: strikes may be held (KOZ-25a), the shadow (KOZ-41a, `combat.turn`), Defenders
+    #: (KOZ-45a), fallen capitals (KOZ-53a), the capital events' shape, `per_turn` (issue 25)
+    rules_version = "kozyablo/4"
     rules_history = (
         RulesVersion("kozyablo/1", "1.0.0"),
         RulesVersion("kozyablo/2", "2.0.0", (
@@ -114,6 +114,62 @@ class Kozyablo(Game):
                    "перебора); пустого события `moved` больше нет."),
         ), upgrade=migrations.from_2,
            upgrade_action=migrations.action_from_2),
+        RulesVersion("kozyablo/4", "4.0.0", (
+            Change("KOZ-25a", "rule",
+                   "A strike is a right, not a duty: the creature or building whose turn it is "
+                   "strikes or holds (`hold`; each of Two attacks separately, in a retreat "
+                   "attack too); a held strike is public (`strike_held`).",
+                   "Удар — право, а не обязанность: существо или строение, чей черёд, бьёт или "
+                   "удерживает удар (`hold`; каждый из двух ударов Двух атак отдельно, и при "
+                   "атаке на отступающих); удержанный удар открыт всем (`strike_held`)."),
+            Change("KOZ-25a", "decision strike",
+                   "The `strike` decision also takes `hold`.",
+                   "Решение `strike` принимает и `hold`."),
+            Change("KOZ-41a", "rule",
+                   "Declaring an attack brings no creature out of the shadow: a hidden creature "
+                   "waits its turn by speed, then strikes (leaving the shadow) or stays hidden "
+                   "(`stayed_hidden`) and is no part of the combat.",
+                   "Объявление атаки не выводит существ из тени: скрытое существо ждёт своего "
+                   "черёда по скорости, затем бьёт (выходя из тени) или остаётся скрытым "
+                   "(`stayed_hidden`) и в бою не участвует."),
+            Change("KOZ-41a", "state combat.turn",
+                   "`combat.turn` names the strikers whose turn it is while a strike decision "
+                   "waits (null otherwise).",
+                   "`combat.turn` называет бойцов, чей черёд бить, пока ждёт решение об ударе "
+                   "(иначе null)."),
+            Change("KOZ-45a", "rule",
+                   "A Defender takes a strike in its ally's place whatever the striker's "
+                   "targeting limits (Flying, Weapon protection, the shadow); one in the shadow "
+                   "leaves it to do so.",
+                   "Защитник принимает удар вместо союзника, каковы бы ни были ограничения "
+                   "целей у бьющего (Полёт, Защита от оружия, тень); скрытый при этом выходит "
+                   "из тени."),
+            Change("KOZ-53a", "rule",
+                   "The last player to fall is out like any other (their cards leave the "
+                   "table); an out player's capital is an ordinary sector of nobody's whose "
+                   "control follows KOZ-11.",
+                   "Последний павший игрок выбывает, как и прочие (его карты уходят со стола); "
+                   "столица выбывшего — обычный ничейный сектор, контроль над которым "
+                   "определяется по KOZ-11."),
+            Change("KOZ-48", "event capital_captured.player",
+                   "`capital_captured.player` is the player whose capital fell (was the "
+                   "capturer); the capturer is `by`.",
+                   "`capital_captured.player` — игрок, чья столица пала (было: захвативший); "
+                   "захвативший — `by`."),
+            Change("KOZ-49", "event capital_destroyed.by",
+                   "`capital_destroyed` gains `capital` and `by` (the destroyer, null when no "
+                   "player's card dealt the last damage): one shape with `capital_captured`.",
+                   "`capital_destroyed` получает `capital` и `by` (разрушивший; null, если "
+                   "последний урон нанесла не карта игрока): одна форма с `capital_captured`."),
+            Change("KOZ-16", "rule",
+                   "How often a turn a free ability may be used is card data (`per_turn`; 1 "
+                   "when absent, null for no limit), no longer a blanket rule; the reference "
+                   "cards are unchanged.",
+                   "Сколько раз за ход можно применить свободную способность, задают данные "
+                   "карты (`per_turn`; 1, если не указано, null — без ограничения), а не общее "
+                   "правило; эталонные карты не изменились."),
+        ), upgrade=migrations.from_3,
+           upgrade_action=migrations.action_from_3),
     )
     min_players = 2
     max_players = 4  # RULING KOZ-51
