@@ -89,10 +89,38 @@ class EffectSchema(Schema):
                                   "target")
 
 
+#: effects whose every use spends something nothing free gives back within a turn (a
+#: creature's life, a building, lasting magic, a hidden creature, the capital's life) and
+#: which have no choice once it is spent: a free ability with one of them may go without a
+#: limit (``per_turn: null``), since its uses must run out
+EXHAUSTING = {"damage": set(TARGETS) - {"all_creatures"}, "destroy_building": set(TARGETS),
+              "dispel": set(TARGETS), "reveal_shadows": set(TARGETS),
+              "damage_capital": set(TARGETS)}
+
+
+def exhausting(effect: dict) -> bool:
+    """Whether a free ability with ``effect`` must run out within a turn (``EXHAUSTING``).
+
+    >>> exhausting({"kind": "damage", "target": "enemy_creature", "amount": 1})
+    True
+    >>> exhausting({"kind": "heal", "target": "ally_creature", "amount": 1})
+    False
+    """
+    return effect["target"] in EXHAUSTING.get(effect["kind"], ())
+
+
 class ActivatedSchema(Schema):
     """An on-table ability (KOZ-16): ``action`` uses the turn's action, ``free`` does not.
 
     ``name`` is what ``use_ability.ability`` sends; the built-in ones are taken.
+    ``per_turn`` limits a free ability to that many uses a turn (each turn,
+    whoever's it is, the response windows included); absent, it is 1 — the
+    reference cards' «раз в ход», "once per turn".  ``per_turn: null`` is a free
+    ability without a limit: any number of uses a turn while its effect has a
+    legal choice; it is refused at load unless its effect must run out
+    (``EXHAUSTING``: a heal, a draw or damage to every creature could be used
+    for ever, so the turn would never end).  An action ability spends the
+    turn's one action (KOZ-15), so it is used at most once a turn anyway.
     """
 
     name = fields.String(required=True, validate=[
@@ -100,11 +128,22 @@ class ActivatedSchema(Schema):
         validate.NoneOf(tuple(KEYWORDS), error="a built-in ability name")])
     mark = fields.String(required=True, validate=validate.OneOf(MARKS))
     effect = fields.Nested(EffectSchema, required=True)
+    per_turn = fields.Integer(load_default=1, allow_none=True,
+                              validate=validate.Range(min=1, max=9))
 
     @validates_schema
     def _no_modify(self, data, **kwargs):
         if EFFECTS[data["effect"]["kind"]].lasting:
             raise ValidationError("an ability cannot modify (only lasting magic does)", "effect")
+
+    @validates_schema
+    def _turn_ends(self, data, **kwargs):
+        if data["mark"] == "free" and data.get("per_turn", 1) is None \
+                and not exhausting(data["effect"]):
+            raise ValidationError(
+                "a free ability without a limit would let a turn never end: its effect "
+                f"({data['effect']['kind']} on {data['effect']['target']}) does not run out; "
+                "give it per_turn (1 to 9)", "per_turn")
 
 
 class TriggerSchema(Schema):

@@ -135,7 +135,8 @@ _DOC: dict = {}
 
 def test_get_game_lists_which_versions_are_served(client):
     listed = {v["id"]: v for v in client.get("/v1/games/kozyablo").get_json()["rules_versions"]}
-    assert listed["kozyablo/3"]["served"] and listed["kozyablo/2"]["served"]
+    assert listed["kozyablo/4"]["current"] and listed["kozyablo/3"]["served"]
+    assert listed["kozyablo/2"]["served"]  # carried over by both steps since
     assert not listed["kozyablo/1"]["served"]  # kozyablo/2 declares no migration from it
     assert [c["clause"] for c in listed["kozyablo/2"]["changes"]] == ["KOZ-45"]
 
@@ -251,16 +252,18 @@ def test_the_fixtures_hold_a_table_game_where_the_action_forms_changed():
 
 
 def test_an_old_action_form_is_refused_without_the_version_and_carried_over_with_it(client):
-    older, _ = previous("kozyablo")
-    recorded = next(g for g in fixture("kozyablo", older.id)["games"]
+    """``reveal.card`` is the form of ``kozyablo/2``: carried over by both steps since."""
+    older = "kozyablo/2"
+    recorded = next(g for g in fixture("kozyablo", older)["games"]
                     if any(a["type"] == "reveal" for a in g["actions"]))
     body = {"setup": recorded["setup"], "actions": recorded["actions"]}
     as_today = client.post("/v1/games/kozyablo/replay", json=body)
     assert as_today.status_code == 400
     first = next(i for i, a in enumerate(recorded["actions"]) if a["type"] == "reveal")
     assert f"actions.{first}.card" in as_today.get_json()["errors"]
-    carried = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": older.id})
+    carried = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": older})
     assert carried.status_code == 200, carried.get_json()
+    assert carried.get_json()["rules_upgrade"]["from"] == older
 
 
 def test_a_replay_of_a_version_not_served_or_unknown_is_refused_naming_why(client):
@@ -272,7 +275,7 @@ def test_a_replay_of_a_version_not_served_or_unknown_is_refused_naming_why(clien
     unknown = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/0"})
     assert unknown.get_json()["type"] == "/problems/incompatible-state"
     assert "rules_version" in unknown.get_json()["errors"]
-    today = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/3"})
+    today = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/4"})
     assert today.status_code == 200 and "rules_upgrade" not in today.get_json()
 
 

@@ -2,8 +2,8 @@
 
 Random playouts rarely hide a creature (the reference decks hold one card
 with Shadow, KOZ-41).  ``hidden_positions`` steers them: a bot that hides
-whatever can hide, plays Sneaks, the hero and its artifacts, and attacks
-where an enemy hides; a game with ``chance: table`` keeps the cards set aside
+whatever can hide, plays Sneaks, the hero and its artifacts, attacks where
+an enemy hides, and keeps a hidden creature hidden in a fight (KOZ-41a); a game with ``chance: table`` keeps the cards set aside
 in a mulligan in sight (KOZ-9); crafted tables start with a hidden hero
 carrying artifacts (KOZ-21) next to the viewer's creatures, so the fights
 there have hidden creatures in their sector.  Every position is valid.
@@ -44,6 +44,8 @@ def _eagerness(state: dict, action: dict) -> int:
     if kind in ("attack", "move") and _hides(state, action.get("sector", action.get("to")),
                                              seat):
         return 2
+    if kind == "hold" and state["units"].get(action["unit"], {}).get("shadow"):
+        return 2  # stays hidden in the fight (RULING KOZ-41a)
     if kind in ("draw", "mulligan"):
         return 1
     return 0

@@ -33,7 +33,7 @@ def test_koz_25_a_combat_names_what_it_waits_for():
     verdict = GAME.check(s, act("move", seat, **{"from": "0.gold_mine", "to": "0.crystal_mine",
                                                  "units": ["0.zh_brute"]}))
     assert verdict["legal"] is False and verdict["rule"] == "KOZ-25"
-    assert verdict["reason"] == "'move' is not possible now: the combat waits for strike"
+    assert verdict["reason"] == "'move' is not possible now: the combat waits for strike or hold"
 
 
 def test_every_action_type_answers_a_decision_and_main_actions_carry_out():

@@ -128,7 +128,7 @@ def test_koz_53_a_captured_player_is_out_and_the_others_play_on():
               buildings={1: ["tr_hatchery"]}, active=2)
     assert s["sectors"]["1.gold_mine"]["controller"] == 1
     s, ev = play(s, act("skip", 2))  # player 0's turn: the capture
-    assert {"type": "capital_captured", "player": 0, "capital": "1.tr_capital",
+    assert {"type": "capital_captured", "player": 1, "capital": "1.tr_capital", "by": 0,
             "rule": "KOZ-48"} in ev
     assert {"type": "player_out", "player": 1, "reason": "capture", "rule": "KOZ-53"} in ev
     assert s["result"] is None and s["players"][1]["out"]
@@ -147,8 +147,9 @@ def test_koz_53_the_last_player_left_wins():
     s = three(units={0: [("pz_archer", "cap1"), ("pz_sneak", "cap2")]}, active=2)
     s, ev = play(s, act("skip", 2))
     assert s["result"] == {"finished": True, "winners": [0], "reason": "capture"}
+    # RULING KOZ-53a: the last to fall is out like any other
     assert [e["type"] for e in ev if e["type"] in ("capital_captured", "player_out")] == [
-        "capital_captured", "player_out", "capital_captured"]
+        "capital_captured", "player_out", "capital_captured", "player_out"]
 
 
 def test_koz_53_turn_limit_winner_among_players_still_in():
@@ -167,7 +168,8 @@ def test_koz_53_a_destroyed_capital_puts_its_player_out():
     s = three(units={0: [("pz_swordsman", "cap2")]}, capital_damage={2: 11})
     s, _ = play(s, act("attack", 0, sector="2.kz_capital"))
     s, ev = play(s, act("strike", 0, unit="0.pz_swordsman", targets=["2.kz_capital"]))
-    assert {"type": "capital_destroyed", "player": 2, "rule": "KOZ-49"} in ev
+    assert {"type": "capital_destroyed", "player": 2, "capital": "2.kz_capital", "by": 0,
+            "rule": "KOZ-49"} in ev
     assert {"type": "damage", "target": "2.kz_capital", "amount": 1,
             "source": "0.pz_swordsman"} in ev  # no overkill
     assert s["players"][2]["out"] and s["result"] is None and s["active"] == 1

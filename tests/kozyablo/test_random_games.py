@@ -56,9 +56,9 @@ def test_random_games_reach_every_kind_of_decision():
             seen[action["type"]] += 1
             state, events = GAME.apply(state, action)
             seen.update(e["type"] for e in events)
-    for kind in ("strike", "evade", "defend", "decline", "pass", "retreat_attack",
-                 "entered_shadow", "magic_laid", "magic_ended", "trigger", "died",
-                 "capital_captured"):
+    for kind in ("strike", "hold", "strike_held", "evade", "defend", "decline", "pass",
+                 "retreat_attack", "entered_shadow", "magic_laid", "magic_ended", "trigger",
+                 "died", "capital_captured"):
         assert seen[kind] > 0, kind
 
 

@@ -29,7 +29,7 @@ def test_koz_48_capture_at_the_moment_of_your_action_unless_defended():
     assert s["result"] is None  # not yet: the opponent has a turn to answer
     s, ev = play(s, act("skip", 1))
     assert s["result"] == {"finished": True, "winners": [0], "reason": "capture"}
-    assert {"type": "capital_captured", "player": 0, "capital": "1.kz_capital",
+    assert {"type": "capital_captured", "player": 1, "capital": "1.kz_capital", "by": 0,
             "rule": "KOZ-48"} in ev
     # a creature of the owner, even hidden, or a defensive building prevents it
     for kw in ({"units": {0: [("zh_brute", "cap1")], 1: [("kz_guard", "cap1")]}},

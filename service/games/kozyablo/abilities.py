@@ -5,8 +5,12 @@ Each source (a creature or building) offers abilities by key:
 (KOZ-41, action mark: hides the creature face down), and the ``name`` of
 each ``activated`` entry of its card data (``"volley"``, ``"smite"``…).  A ``free`` ability does not
 use up the turn's action and may also be used in the opponent's response
-window; each source's free ability works once per turn.  Abilities reach only
-their own sector (KOZ-16).
+window; each of a source's free abilities works as many times a turn as its
+card data's ``per_turn`` says (the reference cards: once, «раз в ход»; ``null``:
+no limit, for effects that must run out — ``schemas.cards_kozyablo``).  Uses are
+counted in ``state["used"]`` (``"<source>:<ability>"``, once per use; a free
+ability without a limit is not recorded).  Abilities reach only their own
+sector (KOZ-16).
 """
 
 from __future__ import annotations
@@ -68,6 +72,27 @@ def offered(state: KozyabloState, cat: Catalogue, source: str,
     return out
 
 
+def per_turn(cat: Catalogue, source: str, key: str) -> int | None:
+    """How many times a turn ``source``'s free ability ``key`` may be used (None: no
+    limit); a keyword ability: once.
+
+    >>> import card_db
+    >>> per_turn(Catalogue.of(card_db.get("kozyablo")), "0.pz_watchtower", "volley")
+    1
+    """
+    for a in cat.faces[face(source)].activated:
+        if a["name"] == key:
+            return a.get("per_turn", 1)
+    return 1
+
+
+def spent(state: KozyabloState, cat: Catalogue, source: str, key: str) -> bool:
+    """Whether the free ability ``key`` of ``source`` was used as often as its card
+    allows this turn."""
+    limit = per_turn(cat, source, key)
+    return limit is not None and state["used"].count(f"{source}:{key}") >= limit
+
+
 def mark(state: KozyabloState, cat: Catalogue, action: dict) -> str:
     """``"free"`` or ``"action"``: the mark of the ability a ``use_ability`` names."""
     return next(m for k, m, _ in offered(state, cat, action["source"]) if k == action["ability"])
@@ -101,13 +126,12 @@ def can_use(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, .
 def _uses(state: KozyabloState, cat: Catalogue, seat: int,
           marks: tuple[str, ...]) -> Iterator[tuple[str, dict]]:
     """``(mark, use_ability action)`` of ``seat``, source by source."""
-    used = state["used"]
     for pool in (state["units"], state["buildings"]):
         for source, d in pool.items():
             if d["owner"] != seat:
                 continue
             for key, mark, effect in offered(state, cat, source, marks):
-                if mark == "free" and f"{source}:{key}" in used:
+                if mark == "free" and spent(state, cat, source, key):
                     continue
                 for choice in _choices(state, cat, seat, source, key, effect):
                     yield mark, {"type": "use_ability", "player": seat, "source": source,
@@ -142,8 +166,10 @@ def check(state: KozyabloState, cat: Catalogue, action: dict, marks: tuple[str, 
                             items=either(marks)) if mark == "action" else
                          N_("that is a free ability; only {items} abilities may be used now",
                             items=either(marks)))
-    if mark == "free" and f"{source}:{action['ability']}" in state["used"]:
-        raise ValueError(N_("that free ability was already used this turn"))
+    if mark == "free" and spent(state, cat, source, action["ability"]):
+        raise ValueError(N_("that free ability was already used this turn as often as its "
+                            "card allows ({limit})",
+                            limit=per_turn(cat, source, action["ability"])))
     if "squad" in action:
         raise ValueError(N_("an ability reaches its own sector: it takes no `squad`"))
     choice = {k: action[k] for k in ("target", "sector") if k in action}
@@ -159,7 +185,7 @@ def use(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
     source, key, seat = action["source"], action["ability"], action["player"]
     found = {k: (m, e) for k, m, e in offered(root, cat, source)}
     mark, effect = found[key]
-    if mark == "free":
+    if mark == "free" and per_turn(cat, source, key) is not None:
         draft.at("used").append(f"{source}:{key}")
     events.append({"type": "ability_used", "source": source, "ability": key, "mark": mark})
     if source in root["units"] and root["units"][source]["shadow"]:

@@ -31,7 +31,6 @@ from service.games.kozyablo.sectors import (
     garrison_space,
     has_opposing_cards,
     is_capital,
-    is_out,
     over_garrison,
     units_in,
 )
@@ -87,9 +86,7 @@ def attack_sectors(state: KozyabloState, seat: int) -> list[str]:
     out = []
     mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
     for sid in sorted(mine):
-        sec = state["sectors"][sid]
-        if (sec["kind"] == "capital" and sec["owner"] != seat
-                and not is_out(state, sec["owner"])) or any(
+        if (state["sectors"][sid]["owner"] != seat and is_capital(state, sid)) or any(
                 d["sector"] == sid and d["owner"] != seat and not d["shadow"]
                 for d in state["units"].values()) or any(
                 d["sector"] == sid and d["owner"] != seat for d in state["buildings"].values()):
@@ -348,6 +345,22 @@ def _check_strike(state: KozyabloState, action: dict) -> None:
     combat.check_strike(state, Catalogue.of_state(state), action)
 
 
+def _list_holds(state: KozyabloState, entry: dict) -> Iterable[dict]:
+    """RULING KOZ-25a: each creature or building whose turn it is may hold its strike."""
+    _, group = combat.candidates(state, Catalogue.of_state(state))
+    return [{"type": "hold", "player": entry["player"], "unit": u} for u in group]
+
+
+def _check_hold(state: KozyabloState, action: dict) -> None:
+    combat.check_hold(state, Catalogue.of_state(state), action)
+
+
+def _hold(draft: Draft, action: dict, events: list[dict]) -> None:
+    cat = Catalogue.of_state(draft.root)
+    combat.hold(draft, cat, action["unit"], events)
+    turn.after_combat(draft, cat, events)
+
+
 #: the main actions (KOZ-15), in the order the ``action`` decision lists them
 MAIN: dict[str, MainAction] = {
     "play_card": MainAction(
@@ -399,6 +412,11 @@ ACTIONS: dict[str, Action] = {
         "Strike with the creature whose turn it is (KOZ-25, KOZ-26; two targets for Area).",
         {"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
         check=reads(_check_strike), resolve=_strike, legal=reads(_list_strikes)),
+    "hold": Action(
+        "Hold the strike of the creature or building whose turn it is (RULING KOZ-25a: a "
+        "strike is a right, not a duty; each of Two attacks separately; public).  A creature "
+        "in the shadow that holds stays hidden and is no part of the combat (RULING KOZ-41a).",
+        {"unit": ID}, check=reads(_check_hold), resolve=_hold, legal=reads(_list_holds)),
     "evade": Action("Evasion: discard this card, the strike misses (KOZ-46).", {"card": ID},
                     check=reads(_check_evade), resolve=_evade, legal=reads(_list_evade)),
     "defend": Action("Defender: this creature takes the strike, or the effect's damage, "
@@ -415,6 +433,6 @@ DECISIONS: dict[str, tuple[str, ...]] = {
     "action": tuple(MAIN),
     "response": ("use_ability", "pass"),
     "defend": ("defend", "decline"),  # a strike (combat) or an effect's damage (KOZ-45)
-    "strike": ("strike",),
+    "strike": ("strike", "hold"),  # RULING KOZ-25a
     "evade": ("evade", "decline"),
 }

@@ -4,6 +4,7 @@
 
     {"sector", "attacker", "kind": "attack" | "retreat",
      "waiting": [ids yet to strike], "current": id | None, "strikes_left": n,
+     "turn": [ids whose turn to strike it is] | None,  # while that decision waits
      "hits": [{"target", "stage": "evade" | "defend"}], "area": bool,
      "movers": [...], "to": sector}            # retreat attack only
 
@@ -20,10 +21,26 @@ creature is hit, an allied Defender in the sector may take the whole strike
 onto itself; the strike is then resolved against the Defender (KOZ-45).  When
 a capital is struck, every garrison creature is a Defender (KOZ-49).
 
-Participants: every creature of both players in the sector that is not in the
-shadow (the attacker's hidden creatures leave the shadow to attack, KOZ-41),
-and buildings there with an attack above 0 (they strike like creatures,
-as the retreat attack of KOZ-16a describes).
+Participants: every creature of every player in the sector, and buildings
+there with an attack above 0 (they strike like creatures, as the retreat
+attack of KOZ-16a describes); in a retreat attack, the leaving player's
+opponents' creatures and buildings there.
+
+RULING KOZ-25a: a strike is a right, not a duty.  When a striker's turn comes
+its controller ``strike``s or ``hold``s (each of Two attacks separately, and
+in a retreat attack too); a held strike is public (``strike_held``).
+
+RULING KOZ-41a: declaring an attack brings no creature out of the shadow.  A
+hidden creature waits its turn by its speed like any other; then its
+controller strikes with it (it leaves the shadow just before the strike) or
+holds (``stayed_hidden``: it stays hidden and is no part of the combat).  A
+hidden creature is never a strike's target (KOZ-41).
+
+RULING KOZ-45a: a Defender takes a strike in its ally's (or its capital's)
+place and the damage is worked out against the Defender; the striker's
+targeting limits (Flying, KOZ-36a, the shadow) do not stop it, since it is
+not the strike's target.  A Defender in the shadow that takes a strike acts,
+so it leaves the shadow first (KOZ-41).
 """
 
 from __future__ import annotations
@@ -42,7 +59,7 @@ from service.games.kozyablo.damage import (
 )
 from service.games.kozyablo.damage import heal as heal_unit
 from service.games.kozyablo.effects import reveal
-from service.games.kozyablo.sectors import seats_after
+from service.games.kozyablo.sectors import is_capital, seats_after
 from service.games.kozyablo.state import KozyabloState, fight, typed
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_, joined
@@ -61,12 +78,10 @@ def owner_of(state: KozyabloState, cid: str) -> int:
 
 
 def start(draft: Draft, cat: Catalogue, seat: int, sector: str, events: list[dict]) -> None:
-    """KOZ-24: ``seat`` declared an attack in ``sector``."""
+    """KOZ-24: ``seat`` declared an attack in ``sector``; no creature leaves the
+    shadow for it (RULING KOZ-41a)."""
     root = typed(draft.root)
-    reveal(draft, [u for u, d in root["units"].items()
-                   if d["sector"] == sector and d["owner"] == seat and d["shadow"]],
-           events, "KOZ-41")
-    fighters = [u for u, d in root["units"].items() if d["sector"] == sector and not d["shadow"]]
+    fighters = [u for u, d in root["units"].items() if d["sector"] == sector]
     fighters += [b for b, d in root["buildings"].items()
                  if d["sector"] == sector and cat.faces[face(b)].attack > 0]
     root["combat"] = {"sector": sector, "attacker": seat, "kind": "attack",
@@ -81,8 +96,8 @@ def start_retreat(draft: Draft, cat: Catalogue, seat: int, sector: str, to: str,
                   events: list[dict]) -> bool:
     """KOZ-16a retreat attack; False when the enemy there has nothing to strike with."""
     root = typed(draft.root)
-    strikers = [u for u, d in root["units"].items()
-                if d["sector"] == sector and d["owner"] != seat and not d["shadow"]
+    strikers = [u for u, d in root["units"].items()  # the hidden too (RULING KOZ-41a)
+                if d["sector"] == sector and d["owner"] != seat
                 and unit_stats(root, cat, u).attack > 0]
     strikers += [b for b, d in root["buildings"].items()
                  if d["sector"] == sector and d["owner"] != seat
@@ -110,10 +125,8 @@ def legal_targets(state: KozyabloState, cat: Catalogue, striker: str) -> list[st
         pool = [u for u, d in state["units"].items() if d["sector"] == sector and d["owner"] != me]
         pool += [b for b, d in state["buildings"].items()
                  if d["sector"] == sector and d["owner"] != me]
-        sec = state["sectors"][sector]
-        if sec["kind"] == "capital" and sec["owner"] != me \
-                and not state["players"][sec["owner"]]["out"]:
-            pool.append(sector)
+        if state["sectors"][sector]["owner"] != me and is_capital(state, sector):
+            pool.append(sector)  # RULING KOZ-53a: a fallen capital is struck no more
     return sorted(t for t in pool if can_strike(state, cat, abilities, t))
 
 
@@ -154,6 +167,17 @@ def check_strike(state: KozyabloState, cat: Catalogue, action: dict) -> None:
         raise RuleViolation("KOZ-26", N_("a strike has exactly one target"))
 
 
+def check_hold(state: KozyabloState, cat: Catalogue, action: dict) -> None:
+    """Raise ``RuleViolation`` unless ``action["unit"]`` may hold its strike now
+    (RULING KOZ-25a: any striker whose turn it is; RULING KOZ-41a: a hidden one
+    stays hidden)."""
+    _, group = candidates(state, cat)
+    unit = action["unit"]
+    if unit not in group:
+        raise RuleViolation("KOZ-25a", N_("{unit!r} does not strike now, so it has no strike to "
+                                          "hold; next: {items}", unit=unit, items=joined(group)))
+
+
 def _why_not_target(state: KozyabloState, cat: Catalogue, seat: int | None, unit: str,
                     t: str) -> None:
     """Raise the clause that keeps ``unit`` from striking ``t``, when it is a
@@ -177,10 +201,24 @@ def _why_not_target(state: KozyabloState, cat: Catalogue, seat: int | None, unit
 
 
 def candidates(state: KozyabloState, cat: Catalogue) -> tuple[int | None, list[str]]:
-    """Who strikes next: ``(seat, [striker ids])`` — several: that seat chooses (KOZ-25)."""
+    """Who strikes next: ``(seat, [striker ids])`` — several: that seat chooses (KOZ-25).
+
+    Once a strike decision waits, ``combat.turn`` names whose turn it is, so the
+    state says it without the speeds of creatures in the shadow (RULING KOZ-41a:
+    they wait their turn by speed, which their opponents cannot see).
+    """
     c = fight(state)
     if c["current"] is not None:
         return owner_of(state, c["current"]), [c["current"]]
+    turn = c.get("turn")
+    if turn:
+        return owner_of(state, turn[0]), list(turn)
+    return _next_group(state, cat)
+
+
+def _next_group(state: KozyabloState, cat: Catalogue) -> tuple[int | None, list[str]]:
+    """The fastest waiting strikers of one seat (KOZ-25, RULING KOZ-52)."""
+    c = fight(state)
     sector = c["sector"]
     alive = [w for w in c["waiting"] if _present(state, w, sector)]
     if not alive:
@@ -218,6 +256,8 @@ def defenders(state: KozyabloState, cat: Catalogue, target: str) -> list[str]:
 
     A Defender takes damage dealt to allied *creatures* (KOZ-45), so a struck
     building has none; a struck capital has its whole garrison (KOZ-49).
+    RULING KOZ-45a: the striker's targeting limits (Flying, KOZ-36a, the
+    shadow) do not stop a Defender, so one in the shadow is offered too.
     """
     c = fight(state)
     sector = c["sector"]
@@ -227,7 +267,7 @@ def defenders(state: KozyabloState, cat: Catalogue, target: str) -> list[str]:
         return []
     out = []
     for u, d in state["units"].items():
-        if d["sector"] == sector and d["owner"] == who and u != target and not d["shadow"] \
+        if d["sector"] == sector and d["owner"] == who and u != target \
                 and (capital or "defender" in unit_stats(state, cat, u).abilities):
             out.append(u)
     return sorted(out)
@@ -270,7 +310,7 @@ def step(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
                 return False
             draft.at("combat")["current"] = None
             continue
-        seat, group = candidates(root, cat)
+        seat, group = _next_group(root, cat)
         if not group:
             finish(draft, cat, events)
             return True
@@ -278,6 +318,7 @@ def step(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
         if len(idle) < len(group):
             if idle:
                 _skip(draft, idle, events)
+            draft.at("combat")["turn"] = [g for g in group if g not in idle]
             return False
         _skip(draft, idle, events)
     return True
@@ -293,7 +334,10 @@ def _skip(draft: Draft, idle: list[str], events: list[dict]) -> None:
 def strike(draft: Draft, cat: Catalogue, unit: str, targets: list[str], events: list[dict]) -> None:
     """KOZ-25/26/31/32: ``unit`` strikes ``targets`` (two for Area)."""
     root = typed(draft.root)
+    if unit in root["units"] and root["units"][unit]["shadow"]:  # RULING KOZ-41a
+        reveal(draft, [unit], events, "KOZ-41a")
     c = draft.at("combat")
+    c["turn"] = None
     if c["current"] is None:
         c["waiting"] = [w for w in c["waiting"] if w != unit]
         c["current"] = unit
@@ -306,6 +350,21 @@ def strike(draft: Draft, cat: Catalogue, unit: str, targets: list[str], events: 
     c["area"] = len(targets) > 1 or "area" in striker_stats(root, cat, unit).abilities
     c["hits"] = [{"target": t, "stage": "evade"} for t in targets]
     events.append({"type": "strike", "unit": unit, "targets": list(targets)})
+
+
+def hold(draft: Draft, cat: Catalogue, unit: str, events: list[dict]) -> None:
+    """RULING KOZ-25a: ``unit`` holds its strike (the second of Two attacks, when it
+    struck once); the held strike is public.  RULING KOZ-41a: a creature in the
+    shadow that holds stays hidden and is no part of the combat."""
+    root = typed(draft.root)
+    c = draft.at("combat")
+    c["waiting"] = [w for w in c["waiting"] if w != unit]
+    c["current"] = None
+    c["turn"] = None
+    c["strikes_left"] = 0
+    hidden = unit in root["units"] and root["units"][unit]["shadow"]
+    events.append({"type": "stayed_hidden", "unit": unit, "rule": "KOZ-41a"} if hidden else
+                  {"type": "strike_held", "unit": unit, "rule": "KOZ-25a"})
 
 
 def striker(state: KozyabloState) -> str:
@@ -347,6 +406,8 @@ def evade(draft: Draft, cat: Catalogue, card: str, events: list[dict]) -> None:
 def defend(draft: Draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
     """KOZ-45: ``defender`` takes the whole strike instead."""
     root = typed(draft.root)
+    if root["units"][defender]["shadow"]:  # it acts: it leaves the shadow (KOZ-41, KOZ-45a)
+        reveal(draft, [defender], events, "KOZ-45a")
     hit = draft.at("combat", "hits").pop(0)
     events.append({"type": "defended", "unit": defender, "instead_of": hit["target"],
                    "rule": "KOZ-45"})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue, face, seat_of
+from service.games.kozyablo.sectors import update_control
 from service.games.kozyablo.state import KozyabloState, typed
 from service.games.kozyablo.stats import Stats, building_stats, unit_stats
 
@@ -126,7 +127,7 @@ def wound(draft: Draft, cat: Catalogue, target: str, amount: int, events: list[d
         seat = seat_of(target)
         draft.at("players", seat)["capital_damage"] += amount
     events.append({"type": "damage", "target": target, "amount": amount, "source": source})
-    sweep(draft, cat, events)
+    sweep(draft, cat, events, by=None if source is None else seat_of(source))
     return amount
 
 
@@ -140,8 +141,9 @@ def heal(draft: Draft, cat: Catalogue, uid: str, amount: int, events: list[dict]
     return healed
 
 
-def sweep(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
-    """KOZ-29: everything at 0 life dies; a capital at 12 damage is destroyed."""
+def sweep(draft: Draft, cat: Catalogue, events: list[dict], by: int | None = None) -> None:
+    """KOZ-29: everything at 0 life dies; a capital at 12 damage is destroyed
+    (KOZ-49), ``by`` the owner of the card whose damage did it (None: not known)."""
     root = typed(draft.root)
     while True:
         # undamaged cards live: every life is at least 1 (the card schema; ``unit_stats``)
@@ -157,23 +159,36 @@ def sweep(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
         if root["result"] is not None:
             break
         if p["capital_damage"] >= CAPITAL_LIFE and not p["out"]:
-            events.append({"type": "capital_destroyed", "player": seat, "rule": "KOZ-49"})
+            events.append(capital_fell("capital_destroyed", root, seat, by, "KOZ-49"))
             knock_out(draft, cat, seat, "destruction", events)
+
+
+def capital_fell(kind: str, state: KozyabloState, victim: int, by: int | None,
+                 rule: str) -> dict:
+    """The one shape of ``capital_captured`` (KOZ-48) and ``capital_destroyed``
+    (KOZ-49): ``player`` is the player whose capital fell, ``capital`` that
+    capital, ``by`` the player who captured or destroyed it (None when no card
+    of a player dealt the last damage).
+
+    >>> capital_fell("capital_captured", {"players": [{"capital": "0.kz_capital"},
+    ...              {"capital": "1.tr_capital"}]}, 1, 0, "KOZ-48")
+    {'type': 'capital_captured', 'player': 1, 'capital': '1.tr_capital', 'by': 0, 'rule': 'KOZ-48'}
+    """
+    return {"type": kind, "player": victim, "capital": state["players"][victim]["capital"],
+            "by": by, "rule": rule}
 
 
 def knock_out(draft: Draft, cat: Catalogue, seat: int, reason: str, events: list[dict]) -> None:
     """RULING KOZ-53: ``seat``'s capital fell (``reason``: capture or destruction).
 
-    When one player is left they win and the game ends there.  Otherwise ``seat``
-    is out: their creatures, buildings and lasting magic leave the table for
-    their discard, their queued draws are dropped, the sectors they controlled
-    become neutral, and they take no more turns.
+    ``seat`` is out: their creatures, buildings and lasting magic leave the
+    table for their discard, their queued draws are dropped, the sectors they
+    controlled become neutral, and they take no more turns.  Their capital
+    stays as an ordinary sector of nobody's (RULING KOZ-53a), whose control
+    then follows KOZ-11.  When one player is left they win and the game ends
+    there — RULING KOZ-53a: the last player to fall is out like any other.
     """
     root = typed(draft.root)
-    left = [s for s, p in enumerate(root["players"]) if not p["out"] and s != seat]
-    if len(left) == 1:
-        root["result"] = {"finished": True, "winners": left, "reason": reason}
-        return
     draft.at("players", seat)["out"] = True
     for uid in sorted(u for u, d in root["units"].items() if d["owner"] == seat):
         if uid in root["units"]:
@@ -188,10 +203,14 @@ def knock_out(draft: Draft, cat: Catalogue, seat: int, reason: str, events: list
     if any(q["seat"] == seat for q in root["queue"]):
         root["queue"] = [q for q in root["queue"] if q["seat"] != seat]
     for sid, sec in root["sectors"].items():
-        if sec["controller"] == seat and sec["kind"] != "capital":
+        if sec["controller"] == seat:  # their capital included (RULING KOZ-53a)
             draft.at("sectors", sid)["controller"] = None
             events.append({"type": "sector_control", "sector": sid, "controller": None})
     events.append({"type": "player_out", "player": seat, "reason": reason, "rule": "KOZ-53"})
+    update_control(draft, events)  # KOZ-11 in the fallen capital (RULING KOZ-53a)
+    left = [s for s, p in enumerate(root["players"]) if not p["out"]]
+    if len(left) == 1:
+        root["result"] = {"finished": True, "winners": left, "reason": reason}
 
 
 def remove_from_table(draft: Draft, cat: Catalogue, cid: str, events: list[dict], why: str) -> None:

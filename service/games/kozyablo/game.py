@@ -23,7 +23,7 @@ from service.games import shape
 from service.games.base import MAX_STATE_SEED, SEED_BITS, Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
-from service.games.errors import InvalidState
+from service.games.errors import InvalidState, MalformedInput
 from service.games.kozyablo import (
     abilities,
     combat,
@@ -39,7 +39,7 @@ from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN, moves
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import CAPITAL_LIFE
 from service.games.kozyablo.operations import VALIDATE_DECK
-from service.games.kozyablo.sectors import over_garrison
+from service.games.kozyablo.sectors import is_capital, over_garrison
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -69,7 +69,9 @@ class Kozyablo(Game):
     title = {"en": "Kozyablo", "ru": "Козябло"}
     #: 2: effect damage offered to Defenders (KOZ-45); 3: squad magic (KOZ-18a), Weapon
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
-    rules_version = "kozyablo/3"
+    #: 4: strikes may be held (KOZ-25a), the shadow (KOZ-41a, `combat.turn`), Defenders
+    #: (KOZ-45a), fallen capitals (KOZ-53a), the capital events' shape, `per_turn` (issue 25)
+    rules_version = "kozyablo/4"
     rules_history = (
         RulesVersion("kozyablo/1", "1.0.0"),
         RulesVersion("kozyablo/2", "2.0.0", (
@@ -112,6 +114,62 @@ class Kozyablo(Game):
                    "перебора); пустого события `moved` больше нет."),
         ), upgrade=migrations.from_2,
            upgrade_action=migrations.action_from_2),
+        RulesVersion("kozyablo/4", "4.0.0", (
+            Change("KOZ-25a", "rule",
+                   "A strike is a right, not a duty: the creature or building whose turn it is "
+                   "strikes or holds (`hold`; each of Two attacks separately, in a retreat "
+                   "attack too); a held strike is public (`strike_held`).",
+                   "Удар — право, а не обязанность: существо или строение, чей черёд, бьёт или "
+                   "удерживает удар (`hold`; каждый из двух ударов Двух атак отдельно, и при "
+                   "атаке на отступающих); удержанный удар открыт всем (`strike_held`)."),
+            Change("KOZ-25a", "decision strike",
+                   "The `strike` decision also takes `hold`.",
+                   "Решение `strike` принимает и `hold`."),
+            Change("KOZ-41a", "rule",
+                   "Declaring an attack brings no creature out of the shadow: a hidden creature "
+                   "waits its turn by speed, then strikes (leaving the shadow) or stays hidden "
+                   "(`stayed_hidden`) and is no part of the combat.",
+                   "Объявление атаки не выводит существ из тени: скрытое существо ждёт своего "
+                   "черёда по скорости, затем бьёт (выходя из тени) или остаётся скрытым "
+                   "(`stayed_hidden`) и в бою не участвует."),
+            Change("KOZ-41a", "state combat.turn",
+                   "`combat.turn` names the strikers whose turn it is while a strike decision "
+                   "waits (null otherwise).",
+                   "`combat.turn` называет бойцов, чей черёд бить, пока ждёт решение об ударе "
+                   "(иначе null)."),
+            Change("KOZ-45a", "rule",
+                   "A Defender takes a strike in its ally's place whatever the striker's "
+                   "targeting limits (Flying, Weapon protection, the shadow); one in the shadow "
+                   "leaves it to do so.",
+                   "Защитник принимает удар вместо союзника, каковы бы ни были ограничения "
+                   "целей у бьющего (Полёт, Защита от оружия, тень); скрытый при этом выходит "
+                   "из тени."),
+            Change("KOZ-53a", "rule",
+                   "The last player to fall is out like any other (their cards leave the "
+                   "table); an out player's capital is an ordinary sector of nobody's whose "
+                   "control follows KOZ-11.",
+                   "Последний павший игрок выбывает, как и прочие (его карты уходят со стола); "
+                   "столица выбывшего — обычный ничейный сектор, контроль над которым "
+                   "определяется по KOZ-11."),
+            Change("KOZ-48", "event capital_captured.player",
+                   "`capital_captured.player` is the player whose capital fell (was the "
+                   "capturer); the capturer is `by`.",
+                   "`capital_captured.player` — игрок, чья столица пала (было: захвативший); "
+                   "захвативший — `by`."),
+            Change("KOZ-49", "event capital_destroyed.by",
+                   "`capital_destroyed` gains `capital` and `by` (the destroyer, null when no "
+                   "player's card dealt the last damage): one shape with `capital_captured`.",
+                   "`capital_destroyed` получает `capital` и `by` (разрушивший; null, если "
+                   "последний урон нанесла не карта игрока): одна форма с `capital_captured`."),
+            Change("KOZ-16", "rule",
+                   "How often a turn a free ability may be used is card data (`per_turn`; 1 "
+                   "when absent, null for no limit), no longer a blanket rule; the reference "
+                   "cards are unchanged.",
+                   "Сколько раз за ход можно применить свободную способность, задают данные "
+                   "карты (`per_turn`; 1, если не указано, null — без ограничения), а не общее "
+                   "правило; эталонные карты не изменились."),
+        ), upgrade=migrations.from_3,
+           upgrade_action=migrations.action_from_3),
     )
     min_players = 2
     max_players = 4  # RULING KOZ-51
@@ -250,6 +308,21 @@ class Kozyablo(Game):
                                                                "KOZ-25")
         return {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, self.not_your_turn_rule)
 
+    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
+        """A seat that is not in the game is a malformed request (400 naming
+        ``action.player``, as ``view`` and ``for_player`` answer it); a player who
+        is out is refused citing RULING KOZ-53; else the step that waits."""
+        player, players = action["player"], state["players"]
+        if isinstance(player, int) and not isinstance(player, bool) \
+                and not 0 <= player < len(players):
+            raise MalformedInput({"action.player": [
+                N_("no seat {player}: this game has seats 0 to {last}", player=player,
+                   last=len(players) - 1)]})
+        if isinstance(player, int) and players[player]["out"]:
+            return "KOZ-53", N_("player {player} is out: their capital fell (RULING KOZ-53)",
+                                player=player)
+        return self.out_of_turn_rule(state), reason
+
     def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
         """A main action whose response window is over is carried out (KOZ-16);
         setup → mulligans → the first turn, once no reveal is pending."""
@@ -278,8 +351,8 @@ class Kozyablo(Game):
         for d in state["units"].values():
             creatures[d["owner"]] += 1
         sectors = [0] * len(state["players"])
-        for s in state["sectors"].values():
-            if s["controller"] is not None and s["kind"] != "capital":
+        for sid, s in state["sectors"].items():  # a fallen capital held counts (KOZ-53a)
+            if s["controller"] is not None and not is_capital(typed(state), sid):
                 sectors[s["controller"]] += 1
         scores = []
         for seat, p in enumerate(state["players"]):

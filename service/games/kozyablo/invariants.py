@@ -139,10 +139,12 @@ def _sectors(state: KozyabloState, kinds: dict[str, str], zones: Zones, bad: Bad
         want = "capital" if kinds[sid] == "capital" else face(sid)
         if sec["kind"] != want:
             bad(f"state.sectors.{sid}.kind", N_("must be {want}", want=want))
-        if sec["kind"] == "capital" and (sec["controller"] != owner
-                                         or players[owner]["capital"] != sid):
-            bad(f"state.sectors.{sid}", N_("a capital is its owner's and always controlled by "
-                                           "them"))
+        if sec["kind"] == "capital" and players[owner]["capital"] != sid:
+            bad(f"state.sectors.{sid}", N_("a capital is its owner's"))
+        elif sec["kind"] == "capital" and not players[owner]["out"] \
+                and sec["controller"] != owner:
+            bad(f"state.sectors.{sid}", N_("a capital is always controlled by its owner while "
+                                           "they are in"))
         zones[owner].setdefault("state.sectors", []).append(sid)
 
 
@@ -297,6 +299,15 @@ def _combat(state: KozyabloState, c: Combat, bad: Bad) -> None:
         bad("state.combat", N_("a retreat attack (and only it) has `movers` and `to`"))
     if "to" in c and c["to"] not in state["sectors"]:
         bad("state.combat.to", N_("no such sector"))
+    turn = c.get("turn")
+    if turn:  # RULING KOZ-41a: whose turn to strike it is, while that decision waits
+        where = {**state["units"], **state["buildings"]}
+        if c["current"] is not None or c["hits"] or not set(turn) <= set(c["waiting"]) \
+                or any(t not in where or where[t]["sector"] != c["sector"] for t in turn) \
+                or len({where[t]["owner"] for t in turn if t in where}) != 1:
+            bad("state.combat.turn", N_("whose turn to strike it is: waiting strikers of one "
+                                        "player in the combat's sector, while no strike is "
+                                        "being resolved"))
 
 
 def _out(state: KozyabloState, n: int, bad: Bad) -> None:
@@ -312,7 +323,7 @@ def _out(state: KozyabloState, n: int, bad: Bad) -> None:
             if d["owner"] in out:
                 bad(f"state.{pool}.{cid}", N_("a card of a player who is out (RULING KOZ-53)"))
     for sid, sec in state["sectors"].items():
-        if sec["kind"] != "capital" and sec["controller"] in out:
+        if sec["controller"] in out:  # their own capital too (RULING KOZ-53a)
             bad(f"state.sectors.{sid}.controller", N_("a player who is out controls nothing"))
     if state["active"] in out and state["phase"] == "main" and state["result"] is None:
         bad("state.active", N_("a player who is out takes no turn (RULING KOZ-53)"))

@@ -21,6 +21,45 @@
   ``reveal.card`` becomes ``reveal.face``, and ``use_ability.ability`` given as the
   index of the card's activated ability (``"0"``) becomes that ability's name.
 
+``kozyablo/3`` → ``kozyablo/4`` (issue 25; the card set and its hash do not change):
+
+- RULING KOZ-41a, the shadow: declaring an attack brings no creature out of the shadow,
+  and a hidden creature waits its turn to strike by its speed like any other.  Under
+  ``kozyablo/3`` the declarer's hidden creatures were brought out when the attack was
+  declared, and the state keeps no record of which were: a state in a combat (an
+  attack) where one of the declarer's creatures in the combat's sector could have been
+  in the shadow (it has Shadow) is refused naming KOZ-41a and KOZ-25a.  In any other
+  combat in progress, the hidden creatures in the sector were never waiting: each whose
+  speed is strictly below the current striker's (and, in a retreat attack, that is a
+  striker of it) now waits its turn; the others' turn has passed and they stayed hidden.
+  ``combat.turn`` names whose turn it is while a strike decision waits and nothing is
+  being resolved (the engine's own ``combat.step``, which moves nothing in such a state).
+  RULING KOZ-25a: the strikes already made were compulsory; they stand, and every strike
+  from now on may be held.
+- RULING KOZ-53a, fallen capitals: an out player's capital still names them as
+  ``controller`` in a ``kozyablo/3`` state (in a game in progress, or one that ended
+  another way); it is an ordinary sector now, so its control is re-derived by KOZ-11
+  (the one player whose creatures stand there, else nobody).  A finished game won by a
+  fall (``capture``/``destruction``) marks its last loser out as the engine does now
+  (``damage.knock_out``: their units, buildings and lasting magic to their discard, the
+  sectors they controlled cleared, their capital's control by KOZ-11); the winners do
+  not change.
+- RULING KOZ-45a (a Defender takes the strike whatever the striker's targeting limits,
+  one in the shadow too) and KOZ-16 ``per_turn`` (card data; 1 when absent, so the
+  reference set's hash is the same) change no state; the capital events' shape (KOZ-48,
+  KOZ-49: ``player`` is the victim, both carry ``capital`` and ``by``) changes events
+  only.  ``pending`` is derived again from the carried-over state.
+- A replay recorded under ``kozyablo/3`` has its actions carried over by
+  ``action_from_3``: a hidden creature of a player other than the declarer, whose turn
+  to strike now comes (it was no part of a ``kozyablo/3`` combat), holds (stays hidden);
+  so does one whose Defender decision is new (a hidden Defender, KOZ-45a: the recorded
+  game had no such decision, so it is declined).  A recorded ``attack`` in a sector where
+  the declarer has a hidden creature is refused naming KOZ-41a: ``kozyablo/3`` brought
+  it out and let it be struck before its turn, which ``kozyablo/4`` does not; so is one
+  on a fallen capital with no opposing card there (KOZ-53a: an ordinary sector now,
+  nothing to attack).  Every other recorded action stands as it was: a strike is still a
+  strike (``hold`` is only new, never required).
+
 >>> REFERENCE_HASHES["sha256:ccc50c2b479a5a1d1c4ef68ea86d28ea"]
 'reference'
 """
@@ -30,8 +69,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 import card_db
-from service.games.kozyablo.cards import face
-from service.games.kozyablo.damage import CAPITAL_LIFE
+from service.games.draft import Draft
+from service.games.kozyablo import combat as fights
+from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.damage import CAPITAL_LIFE, knock_out, striker_stats
+from service.games.kozyablo.sectors import is_fallen_capital, update_control
+from service.games.kozyablo.state import typed
+from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_
 from service.games.versions import NotUpgradable
 
@@ -100,3 +144,111 @@ def _cards(set_id: str) -> dict[str, dict]:
     """The cards of a set by id."""
     return {card["id"]: card for group in card_db.get("kozyablo", set_id).data.values()
             if isinstance(group, list) for card in group if isinstance(card, dict) and "id" in card}
+
+
+def from_3(state: dict) -> dict:
+    """A ``kozyablo/3`` state as a ``kozyablo/4`` one (the module docstring).
+
+    The engine's own steps run on a state not yet validated: one they find broken is
+    not a state of that version (``ValueError``, which the caller answers as such)."""
+    try:
+        return _from_3(state)
+    except (AssertionError, StopIteration) as exc:  # "cannot happen" in a state no engine wrote
+        raise ValueError(f"not a kozyablo/3 state: {exc}") from None
+
+
+def _from_3(state: dict) -> dict:
+    cat = Catalogue.of_state(state)
+    draft = Draft(state)
+    root = draft.root
+    dropped: list[dict] = []  # the events of the carry-over: no answer shows them
+    if root["result"] is None and root["combat"] is not None:
+        _combat_from_3(draft, cat)
+    result = root["result"]
+    if result is not None and result.get("reason") in ("capture", "destruction"):
+        for seat, player in enumerate(root["players"]):  # the last to fall (KOZ-53a)
+            if not player["out"] and seat not in result["winners"]:
+                knock_out(draft, cat, seat, result["reason"], dropped)
+        root["result"] = result  # the winners do not change
+    for sid, sec in root["sectors"].items():  # a fallen capital is nobody's (KOZ-53a) ...
+        if sec["controller"] is not None and root["players"][sec["controller"]]["out"]:
+            draft.at("sectors", sid)["controller"] = None
+    update_control(draft, dropped)  # ... then held by KOZ-11 (RULING KOZ-53a)
+    return {**root, "pending": _pending(root)}
+
+
+def _combat_from_3(draft: Draft, cat: Catalogue) -> None:
+    """RULINGS KOZ-41a and KOZ-25a in a combat in progress (the module docstring)."""
+    root = typed(draft.root)
+    c = root["combat"]
+    assert c is not None
+    sector = c["sector"]
+    if c["kind"] == "attack" and any(
+            d["sector"] == sector and d["owner"] == c["attacker"]
+            and "shadow" in unit_stats(root, cat, uid).abilities
+            for uid, d in root["units"].items()):
+        raise NotUpgradable(["KOZ-41a", "KOZ-25a"], N_(
+            "a combat is under way where the declarer's creatures may have been brought out of "
+            "the shadow, which rules 4 leave hidden until their turn (the state does not say "
+            "which were)"))
+    now = c["current"] or next(iter(fights.candidates(root, cat)[1]), None)
+    if now is not None:
+        speed = striker_stats(root, cat, now).speed
+        hidden = [uid for uid, d in root["units"].items()
+                  if d["sector"] == sector and d["shadow"] and uid not in c["waiting"]
+                  and uid != c["current"]
+                  and (c["kind"] == "attack" or d["owner"] != c["attacker"]
+                       and unit_stats(root, cat, uid).attack > 0)
+                  and unit_stats(root, cat, uid).speed < speed]
+        if hidden:  # sorted, as the engine lists a combat's strikers (``combat.start``)
+            draft.at("combat")["waiting"] = sorted([*c["waiting"], *hidden])
+    events: list[dict] = []
+    if fights.step(draft, cat, events) or events:
+        raise NotUpgradable(["KOZ-41a"], N_(  # not a state a combat waits in: never written
+            "the combat does not wait for a decision under rules 4"))
+
+
+def _pending(state: dict) -> list[dict]:
+    """``pending`` derived from the carried-over state, as the engine derives it."""
+    from service.games import registry  # the engine imports this module
+
+    return [] if state["result"] is not None else registry.get_game("kozyablo").compute_pending(state)
+
+
+def action_from_3(state: dict, action: dict) -> list[dict]:
+    """A ``kozyablo/3`` action as ``kozyablo/4`` actions (the module docstring).
+
+    >>> action_from_3({"phase": "main"}, {"type": "skip", "player": 0})
+    [{'type': 'skip', 'player': 0}]
+    """
+    if state.get("phase") == "combat" and state.get("result") is None:
+        cat = Catalogue.of_state(state)
+        root = typed(state)
+        c = root["combat"]
+        assert c is not None
+        reaction = fights.reaction(root, cat)
+        if reaction is None and c["current"] is None:
+            seat, group = fights.candidates(root, cat)
+            new = [u for u in group if u in root["units"] and root["units"][u]["shadow"]
+                   and (c["kind"] == "retreat" or seat != c["attacker"])]
+            if new and action.get("unit") not in group:
+                return [{"type": "hold", "player": seat, "unit": new[0]}, action]
+        elif reaction is not None and reaction["kind"] == "defend" \
+                and action.get("type") not in ("defend", "decline"):
+            return [{"type": "decline", "player": reaction["player"]}, action]
+    if action.get("type") == "attack" and state.get("phase") == "main":
+        sector, seat = action.get("sector"), action.get("player")
+        units = state["units"]
+        if any(d["sector"] == sector and d["owner"] == seat and d["shadow"]
+               for d in units.values()):
+            raise NotUpgradable(["KOZ-41a"], N_(
+                "the attack brought the declarer's hidden creatures out of the shadow, which "
+                "rules 4 leave hidden until their turn"))
+        if isinstance(sector, str) and sector in state["sectors"] \
+                and is_fallen_capital(typed(state), sector) and not any(
+                    d["sector"] == sector and d["owner"] != seat
+                    for pool in ("units", "buildings") for d in state[pool].values()):
+            raise NotUpgradable(["KOZ-53a"], N_(
+                "the attack was declared on a fallen capital, which rules 4 make an ordinary "
+                "sector with no opposing cards there"))
+    return [action]

@@ -43,7 +43,31 @@ def capital_id(state: KozyabloState, seat: int) -> str:
 
 
 def is_capital(state: KozyabloState, sector: str) -> bool:
-    return state["sectors"][sector]["kind"] == "capital"
+    """Whether ``sector`` is a capital for the rules: a capital card whose owner is
+    still in.  RULING KOZ-53a: an out player's capital stays on the table as an
+    ordinary sector of nobody's (no Garrison, Buildings, life or Armor, no
+    production; it can be neither struck nor captured; KOZ-16a, KOZ-17 and KOZ-23
+    no longer see a capital there) whose control follows KOZ-11.
+
+    >>> st = {"sectors": {"1.tr_capital": {"kind": "capital", "owner": 1, "controller": None}},
+    ...       "players": [{"out": False}, {"out": True}]}
+    >>> is_capital(st, "1.tr_capital"), is_fallen_capital(st, "1.tr_capital")
+    (False, True)
+    """
+    sec = state["sectors"][sector]
+    return sec["kind"] == "capital" and not state["players"][sec["owner"]]["out"]
+
+
+def is_fallen_capital(state: KozyabloState, sector: str) -> bool:
+    """RULING KOZ-53a: the capital card of a player who is out (an ordinary sector)."""
+    sec = state["sectors"][sector]
+    return sec["kind"] == "capital" and state["players"][sec["owner"]]["out"]
+
+
+def follows_control(state: KozyabloState, sector: str) -> bool:
+    """KOZ-11: whether who stands in ``sector`` decides its control — every sector
+    but a capital still in play (RULING KOZ-53a: a fallen capital does)."""
+    return not is_capital(state, sector)
 
 
 def production(state: KozyabloState, cat: Catalogue, seat: int) -> dict[str, int]:
@@ -57,15 +81,16 @@ def production(state: KozyabloState, cat: Catalogue, seat: int) -> dict[str, int
     """
     out = dict(cat.capitals[face(state["players"][seat]["capital"])]["production"])
     for sec in state["sectors"].values():
-        if sec["controller"] == seat and sec["kind"] != "capital":
-            out[RESOURCE_OF[sec["kind"]]] += 1
+        if sec["controller"] == seat and sec["kind"] != "capital":  # a fallen capital gives
+            out[RESOURCE_OF[sec["kind"]]] += 1                       # nothing (KOZ-53a)
     return out
 
 
 def controlled_sectors(state: KozyabloState, seat: int) -> int:
-    """Non-capital sectors under ``seat``'s control (Sabotage's requirement)."""
-    return sum(1 for s in state["sectors"].values()
-               if s["controller"] == seat and s["kind"] != "capital")
+    """Sectors under ``seat``'s control but their own capital (Sabotage's
+    requirement); a fallen capital held counts like any sector (RULING KOZ-53a)."""
+    return sum(1 for sid, s in state["sectors"].items()
+               if s["controller"] == seat and not is_capital(state, sid))
 
 
 def units_in(state: KozyabloState, sector: str, seat: int | None = None) -> list[str]:
@@ -82,7 +107,7 @@ def has_opposing_cards(state: KozyabloState, sector: str, seat: int) -> bool:
     (RULING KOZ-18a): it acts on the squad's creatures and leaves with them.
     """
     sec = state["sectors"][sector]
-    if sec["kind"] == "capital" and sec["owner"] != seat:
+    if sec["owner"] != seat and is_capital(state, sector):
         return True
     for d in state["units"].values():
         if d["sector"] == sector and d["owner"] != seat:
@@ -97,7 +122,7 @@ def opposing_sectors(state: KozyabloState, seat: int) -> set[str]:
     """Every sector for which ``has_opposing_cards`` holds, in one pass (a listing
     asks it of every sector; ``tests/kozyablo`` hold the two to each other)."""
     out = {sid for sid, sec in state["sectors"].items()
-           if sec["kind"] == "capital" and sec["owner"] != seat}
+           if sec["owner"] != seat and is_capital(state, sid)}
     for pool in (state["units"], state["buildings"]):
         out.update(d["sector"] for d in pool.values() if d["owner"] != seat)
     return out
@@ -131,7 +156,8 @@ def over_garrison(state: KozyabloState, cat: Catalogue, seat: int) -> int:
 
 
 def update_control(draft: Draft, events: list[dict]) -> None:
-    """KOZ-11: re-derive control of every non-capital sector from who is there.
+    """KOZ-11: re-derive control of every sector but a capital in play from who
+    is there (a fallen capital too, RULING KOZ-53a).
 
     One player's creatures present: that player controls it.  Several
     players': neutral.  Nobody: control stays as it was.
@@ -141,7 +167,7 @@ def update_control(draft: Draft, events: list[dict]) -> None:
     for d in root["units"].values():
         present.setdefault(d["sector"], set()).add(d["owner"])
     for sid, sec in root["sectors"].items():
-        if sec["kind"] == "capital":
+        if not follows_control(root, sid):
             continue
         who = present.get(sid)
         if not who:

@@ -33,7 +33,11 @@ COMBAT = s.Nullable(s.Obj(
     {"sector": ID, "attacker": SEAT, "kind": s.Enum("attack", "retreat"), "waiting": IDS,
      "current": s.Nullable(ID), "strikes_left": s.Int(minimum=0, maximum=1),
      "hits": s.ListOf(HIT, max_items=2), "area": s.Bool()},
-    {"movers": IDS, "to": ID}))
+    {"movers": IDS, "to": ID,
+     # whose turn to strike it is, while that decision waits (null once it is taken): the
+     # state says it, so that creatures in the shadow keep their speed to themselves
+     # (RULING KOZ-41a); every new combat state sets it
+     "turn": s.Nullable(s.ListOf(ID, max_items=60))}))
 #: damage of a magic card, event, ability or trigger waiting for a Defender decision (KOZ-45)
 EFFECT_HIT = s.Obj({"target": ID, "amount": s.Int(minimum=0, maximum=99)})
 EFFECT = s.Nullable(s.Obj(
@@ -80,14 +84,20 @@ EVENT_TYPES = {
     "entered_shadow": "A creature hid (KOZ-41).", "left_shadow": "A creature left the shadow.",
     "combat_started": "A combat began (KOZ-24).", "retreat_attack": "A retreat attack (KOZ-16a).",
     "strike": "A strike was made.", "no_target": "A striker had no legal target.",
+    "strike_held": "A striker held its strike (RULING KOZ-25a; public).",
+    "stayed_hidden": "A creature in the shadow let its turn to strike pass and stays hidden, "
+                     "no part of the combat (RULING KOZ-41a).",
     "evaded": "Evasion made a strike miss (KOZ-46).",
     "defended": "A Defender took a strike or an effect's damage (KOZ-45).",
     "damage": "Damage dealt.", "heal": "Life restored.", "vampirism": "Vampirism (KOZ-44).",
     "died": "A creature or building died (KOZ-29).", "destroyed": "A building was destroyed.",
     "combat_ended": "The combat is over.", "magic_laid": "Lasting magic put on the table.",
     "magic_ended": "Lasting magic left the table.", "sector_control": "Control changed (KOZ-11).",
-    "capital_captured": "A capital was captured (KOZ-48).",
-    "capital_destroyed": "A capital was destroyed (KOZ-49).",
+    "capital_captured": "A capital was captured (KOZ-48): `player` is the player whose "
+                        "capital fell, `capital` that capital, `by` the capturer.",
+    "capital_destroyed": "A capital was destroyed (KOZ-49): `player` is the player whose "
+                         "capital fell, `capital` that capital, `by` the player whose card "
+                         "dealt the last damage (null when none did).",
     "turn_limit": "The turn limit ended the game (KOZ-50).",
     "player_out": "A player's capital fell: their cards left the table (RULING KOZ-53).",
     "left": "A creature or building left the table with its out player (RULING KOZ-53).",

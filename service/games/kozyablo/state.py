@@ -105,6 +105,8 @@ class Combat(TypedDict):
     strikes_left: int
     hits: list[Hit]
     area: bool
+    #: whose turn to strike it is, while that decision waits (RULING KOZ-41a)
+    turn: NotRequired[list[str] | None]
     movers: NotRequired[list[str]]
     to: NotRequired[str]
 

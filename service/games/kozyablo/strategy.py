@@ -12,7 +12,13 @@ def position_value(game: Game, state: dict, player: int) -> float:
     which a lone creature captures (KOZ-48) — against theirs in ours, damage
     dealt against damage taken (KOZ-27), and cards in hand.  With 3-4
     players, players who are out (RULING KOZ-53) and their sectors no longer
-    count."""
+    count; a fallen capital is an ordinary sector (RULING KOZ-53a).
+
+    A creature of ours in the shadow is worth a little more than one in
+    sight (KOZ-41: nothing can strike or target it), less than a wound
+    dealt: so the greedy bot, rating a strike against a held one (RULING
+    KOZ-25a), strikes whenever the strike deals damage, and keeps a hidden
+    creature hidden (RULING KOZ-41a) rather than strike for nothing."""
     rows = {s["player"]: s for s in game.score(state)["scores"]}
     mine = rows[player]
     out = {p for p, q in enumerate(state["players"]) if q.get("out")}
@@ -26,6 +32,8 @@ def position_value(game: Game, state: dict, player: int) -> float:
             where = {}
         capital = where.get("kind") == "capital"
         if unit.get("owner") == player:
+            if unit.get("shadow"):
+                pressure += 0.2  # out of reach (KOZ-41); 1.5 × 0.2 < 0.5 a wound dealt
             if where.get("owner") not in (None, player):  # marching on them (KOZ-48)
                 pressure += 4 if capital else 1
             elif capital:

@@ -2,7 +2,8 @@
 
 Main phase (KOZ-15): exactly one *action* — ``play_card``, ``draw``, ``move``,
 ``attack``, ``use_ability`` with an action-marked ability, or ``skip`` — plus
-any number of free abilities (each source once per turn) before it.
+any number of free abilities before it (each as often a turn as its card's
+``per_turn`` allows, ``abilities``).
 
 Response window (KOZ-16): once an action is declared, each other player in
 turn order after the active one (RULING KOZ-52; with two players, the
@@ -30,7 +31,7 @@ from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.kozyablo import abilities, combat, effect_damage, effects
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.damage import knock_out, sweep
+from service.games.kozyablo.damage import capital_fell, knock_out, sweep
 from service.games.kozyablo.sectors import capital_id, is_out, seats_after, update_control
 from service.games.kozyablo.state import KozyabloState, Trigger, active, typed, waiting_effect
 
@@ -315,8 +316,7 @@ def check_capture(draft: Draft, cat: Catalogue, seat: int, events: list[dict]) -
         if any(d["sector"] == cap and d["owner"] == enemy
                and cat.faces[face(b)].data["defensive"] for b, d in root["buildings"].items()):
             continue
-        events.append({"type": "capital_captured", "player": seat, "capital": cap,
-                       "rule": "KOZ-48"})
+        events.append(capital_fell("capital_captured", root, enemy, seat, "KOZ-48"))
         knock_out(draft, cat, enemy, "capture", events)
         if root["result"] is None:
             settle(draft, cat, events)

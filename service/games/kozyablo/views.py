@@ -407,8 +407,10 @@ class _StandIns:
     KOZ-2), so none is ever the id of a real card; nothing but the view is read.
     None of this is a guess at the real cards: the viewer's own decisions never
     read them (nothing in the shadow can be chosen, struck or reached, KOZ-41;
-    another player's hand and deck matter to their own decisions, and by their
-    sizes, which are kept).
+    whose turn to strike it is, which a hidden creature's speed decides, is
+    written in the state, ``combat.turn``, RULING KOZ-41a; another player's
+    hand and deck matter to their own decisions, and by their sizes, which are
+    kept).
     """
 
     def __init__(self, view: dict, player: int, cat: Catalogue) -> None:
