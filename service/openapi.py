@@ -419,7 +419,7 @@ def _core_paths(spec: APISpec) -> None:
         "Who must decide, and every legal action",
         "Every listed action can be sent to `apply` as it is. `constraints` describes, per "
         "player, a decision too large to list.", "LegalActionsRequest", "LegalActionsResponse",
-        "The pending decisions and the legal actions.", STATE_ERRORS))
+        "The pending decisions and the legal actions.", (422, *STATE_ERRORS)))
     spec.path("/v1/games/{game}/apply", operations=_post(
         "Apply an action", "Pure: the state sent is not changed. An illegal action → 422 with "
         "the clause (`rule`) it breaks.", "ApplyRequest", "ApplyResponse",
@@ -428,14 +428,14 @@ def _core_paths(spec: APISpec) -> None:
     spec.path("/v1/games/{game}/check", operations=_post(
         "Check an action without applying it", "200 whether legal or not; a malformed action → 400.",
         "CheckRequest", "CheckResponse", "Whether the action is legal; if not, the clause and why.",
-        STATE_ERRORS))
+        (422, *STATE_ERRORS)))
     spec.path("/v1/games/{game}/score", operations=_post(
         "Score a state", "Scores with their breakdown, whether the game is over, the winners.",
         "ScoreRequest", "Outcome", "The outcome.", STATE_ERRORS))
     spec.path("/v1/games/{game}/view", operations=_post(
         "The state as one player may see it", "Other players' hidden cards become counts or "
         "opaque ids; the random state is removed. `player: null` is a spectator.",
-        "ViewRequest", "ViewResponse", "The player's view.", STATE_ERRORS))
+        "ViewRequest", "ViewResponse", "The player's view.", (422, *STATE_ERRORS)))
     spec.path("/v1/games/{game}/suggest", operations=_post(
         "Rank a player's actions now (a search of at most 200 ms)",
         "Information-set MCTS over determinizations of `params.player`'s view (it never "
@@ -482,14 +482,14 @@ GAME_OPERATIONS = {
             "The new state and the setup events.", (422,)),
     "legal-actions": ("Who must decide in {title}, and every legal action",
                       "LegalActionsRequest", "LegalActionsResponse",
-                      "The pending decisions and the legal actions.", STATE_ERRORS),
+                      "The pending decisions and the legal actions.", (422, *STATE_ERRORS)),
     "apply": ("Apply a {title} action", "ApplyRequest", "ApplyResponse",
               "The new state, what happened, and the outcome.", (422, *STATE_ERRORS)),
     "check": ("Check a {title} action without applying it", "CheckRequest", "CheckResponse",
-              "Whether the action is legal; if not, the clause and why.", STATE_ERRORS),
+              "Whether the action is legal; if not, the clause and why.", (422, *STATE_ERRORS)),
     "score": ("Score a {title} state", "ScoreRequest", "Outcome", "The outcome.", STATE_ERRORS),
     "view": ("A {title} state as one player may see it", "ViewRequest", "ViewResponse",
-             "The player's view.", STATE_ERRORS),
+             "The player's view.", (422, *STATE_ERRORS)),
     "replay": ("Replay a recorded {title} game", "ReplayRequest", "ReplayResponse",
                "The replayed game.", (422,)),
     "suggest": ("Rank a {title} player's actions now", "SuggestRequest", "SuggestResponse",

@@ -65,6 +65,7 @@ from service.games.errors import (
     InvalidSetup,
     InvalidState,
     MalformedInput,
+    NoSuchSeat,
     RefereeError,
     RulesChanged,
     RuleViolation,
@@ -200,6 +201,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("The sealed state does not open: its public parts or its `sealed` data were "
                    "changed, or it was sealed with a key this service does not hold."),
                 N_("Send the sealed state exactly as it was returned.")),
+    ProblemType("no-such-seat", 422, N_("No such seat"),
+                N_("The request names a seat the game does not have (`player: 3` at a table of "
+                   "three), in an action, `player` or `for_player`. `errors` names the field."),
+                N_("Seats are numbered from 0 to the number of players less one.")),
     ProblemType("invalid-name", 422, N_("Invalid name"),
                 N_("A player's name the service refuses: empty, with spaces at its ends, holding "
                    "an invisible or control character, or the same name as another seat's in "
@@ -281,6 +286,7 @@ ERROR_TYPES: dict[type[Exception], str] = {
     RuleViolation: "illegal-action",
     InvalidSetup: "invalid-setup",
     InvalidState: "invalid-state",
+    NoSuchSeat: "no-such-seat",
     RulesChanged: "rules-changed",
     IncompatibleState: "incompatible-state",
     InvalidOptions: "invalid-options",

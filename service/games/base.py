@@ -75,6 +75,7 @@ from service.games.errors import (
     InvalidOptions,
     InvalidState,
     MalformedInput,
+    NoSuchSeat,
     RulesChanged,
     RuleViolation,
 )
@@ -506,7 +507,8 @@ class Game:
         if player is not None and not (
                 isinstance(player, int) and not isinstance(player, bool)
                 and 0 <= player < len(state["players"])):
-            raise MalformedInput({"player": [
+            seat = isinstance(player, int) and not isinstance(player, bool)
+            raise (NoSuchSeat if seat else MalformedInput)({"player": [
                 N_("must be a seat from 0 to {last} or null", last=len(state['players']) - 1)]})
         seen = self.hide(state, player)
         seen["chance"] = {"mode": state["chance"]["mode"]}

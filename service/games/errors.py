@@ -50,6 +50,12 @@ class MalformedInput(RefereeError):
         super().__init__(self.detail)
 
 
+class NoSuchSeat(MalformedInput):
+    """A seat the game does not have (``player: 3`` at a table of three).  Well-formed, and
+    only the state knows how many seats there are: a 422 (``no-such-seat``), the same from
+    every route and field that names a seat."""
+
+
 class InvalidState(MalformedInput):
     """A game state that is corrupt: wrong shape or a broken invariant."""
 

@@ -13,6 +13,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from service.games.base import Game
 from service.games.errors import MalformedInput, RulesChanged, RuleViolation
@@ -62,14 +63,7 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
     for index, recorded in enumerate(actions):
         for action in _carried_over(upgrades, current, recorded, index, (game, rules_version)):
             before = state
-            try:
-                state, events = game.apply(state, action)
-            except RuleViolation as exc:
-                exc.index = index
-                raise
-            except MalformedInput as exc:
-                raise type(exc)({f"actions.{index}" + k[len("action"):]: v
-                                 for k, v in exc.errors.items()}) from exc
+            state, events = step(game, state, action, index, "actions")
             steps.append({"index": index, "events": events})
             if observe is not None:
                 observe(before, state, events)
@@ -78,6 +72,20 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
 
 #: answers a migration may put before one recorded action (a new decision per player)
 MAX_INSERTED = 16
+
+
+def step(game: Game, state: dict, action: Any, index: int, path: str) -> tuple[dict, list]:
+    """``game.apply`` of the ``index``-th action of a list at ``path`` (a replay's
+    ``actions``, ``apply-chance``'s ``outcomes``): an illegal one names its ``index``, a
+    malformed one its field (``actions.3.card``)."""
+    try:
+        return game.apply(state, action)
+    except RuleViolation as exc:
+        exc.index = index
+        raise
+    except MalformedInput as exc:
+        raise type(exc)({f"{path}.{index}" + k[len("action"):]: v
+                         for k, v in exc.errors.items()}) from exc
 
 
 def _carried_over(upgrades: tuple[Callable[[dict, dict], list[dict]], ...],

@@ -27,7 +27,7 @@ from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import Game, view_marker
 from service.games.chance import CHANCE
-from service.games.errors import InvalidState, MalformedInput, RulesChanged
+from service.games.errors import InvalidState, MalformedInput, NoSuchSeat, RulesChanged
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
@@ -130,7 +130,7 @@ def _say_upgraded(response):
 
 def _check_seat(state: dict, player, field: str = "player") -> None:
     if isinstance(player, int) and player >= len(state["players"]):
-        raise MalformedInput({field: [N_("no seat {player}: this game has seats 0 to {last}",
+        raise NoSuchSeat({field: [N_("no seat {player}: this game has seats 0 to {last}",
                                          player=player, last=len(state["players"]) - 1)]})
 
 

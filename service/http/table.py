@@ -21,8 +21,9 @@ from schemas.envelopes import GameStateField, ObjectField, Outcome, ReplayStep
 from service import seats, signing, valid_states
 from service.games import registry
 from service.games.chance import CHANCE
-from service.games.errors import MalformedInput, RuleViolation
+from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.games.replay import step
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
 
@@ -65,14 +66,7 @@ def apply_chance(game_id: str):
         if action.get("player") != CHANCE:
             raise MalformedInput({f"outcomes.{index}.player": [
                 N_("must be \"chance\": apply a player's decision with `apply`")]})
-        try:
-            state, events = game.apply(state, action)
-        except RuleViolation as exc:
-            exc.index = index
-            raise
-        except MalformedInput as exc:
-            raise MalformedInput({f"outcomes.{index}" + k[len("action"):]: v
-                                  for k, v in exc.errors.items()}) from None
+        state, events = step(game, state, action, index, "outcomes")
         steps.append({"index": index, "events": events})
     return json_response({"state": signing.returned(game, state, after=body["state"],
                                                     steps=len(steps)),

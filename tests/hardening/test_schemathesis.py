@@ -71,6 +71,8 @@ SEMANTIC_REFUSALS = {
                       "or any state to `/v1/transcripts/verify` (it takes signed ones only)",
     "illegal-action": "a schema-valid action that breaks a rule (the clause is cited)",
     "invalid-setup": "a setup (e.g. a Kozyablo deck) that breaks a deck-building rule",
+    "no-such-seat": "a seat the game does not have (`player: 3` at a table of three): only "
+                    "the state knows its number of seats",
     "invalid-name": "a player's name that is invisible, blank-edged or another player's in "
                     "another spelling (service/names.py): Unicode categories no pattern names",
     "invalid-tournament": "rounds that cannot have happened (a name not among the players, "

@@ -116,7 +116,8 @@ def test_legal_actions_for_one_player(api):
     r = post(api, "legal-actions", state=state, player=other)
     assert r.json["actions"] == [] and "constraints" not in r.json
     r = post(api, "legal-actions", state=state, player=7)
-    assert r.status_code == 400 and "player" in r.json["errors"]
+    assert r.status_code == 422 and r.json["type"] == "/problems/no-such-seat"
+    assert "player" in r.json["errors"]
 
 
 def test_every_listed_action_applies(api):
@@ -193,7 +194,7 @@ def test_view_hides_other_hands(api):
     assert "P3" not in orjson.dumps(spectator).decode()
     assert "seed" not in theirs["chance"]
     r = post(api, "view", state=state, player=5)
-    assert r.status_code == 400 and "player" in r.json["errors"]
+    assert r.status_code == 422 and "player" in r.json["errors"]  # no-such-seat
     r = post(api, "view", state=state)
     assert r.status_code == 400 and r.json["errors"] == {"player": ["missing required field"]}
 

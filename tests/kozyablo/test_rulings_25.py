@@ -300,8 +300,9 @@ def test_koz_48_and_koz_49_capital_events_share_one_shape():
 
 
 def test_koz_51_a_seat_not_in_the_game_is_one_answer_everywhere(client):
-    """RULING KOZ-51: `player: 3` in a 3-player game is a malformed request naming the
-    field on `apply`, `check`, `view` and `for_player` alike (400), never a rule."""
+    """RULING KOZ-51: `player: 3` in a 3-player game is one answer naming the field on
+    `apply`, `check`, `view`, `legal-actions` and `for_player` alike (422 `no-such-seat`:
+    only the state knows its seats), never a rule."""
     s = three()
     with pytest.raises(MalformedInput) as exc:
         GAME.apply(s, act("skip", 3))
@@ -318,7 +319,8 @@ def test_koz_51_a_seat_not_in_the_game_is_one_answer_everywhere(client):
             ("/legal-actions", {"state": s, "player": 3}, "player"),
             ("/apply", {"state": s, "action": act("skip", 0), "for_player": 3}, "for_player")):
         r = client.post(base + path, json=body)
-        assert r.status_code == 400, (path, r.get_json())
+        assert r.status_code == 422 and r.get_json()["type"] == "/problems/no-such-seat", \
+            (path, r.get_json())
         assert r.get_json()["errors"] == {field: ["no seat 3: this game has seats 0 to 2"]}
 
 

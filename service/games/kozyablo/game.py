@@ -23,7 +23,7 @@ from service.games import shape
 from service.games.base import MAX_STATE_SEED, SEED_BITS, Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
-from service.games.errors import InvalidState, MalformedInput
+from service.games.errors import InvalidState, NoSuchSeat
 from service.games.kozyablo import (
     abilities,
     combat,
@@ -309,13 +309,13 @@ class Kozyablo(Game):
         return {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, self.not_your_turn_rule)
 
     def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
-        """A seat that is not in the game is a malformed request (400 naming
-        ``action.player``, as ``view`` and ``for_player`` answer it); a player who
+        """A seat that is not in the game is ``NoSuchSeat`` (422 naming ``action.player``,
+        as ``view`` and ``for_player`` answer it); a player who
         is out is refused citing RULING KOZ-53; else the step that waits."""
         player, players = action["player"], state["players"]
         if isinstance(player, int) and not isinstance(player, bool) \
                 and not 0 <= player < len(players):
-            raise MalformedInput({"action.player": [
+            raise NoSuchSeat({"action.player": [
                 N_("no seat {player}: this game has seats 0 to {last}", player=player,
                    last=len(players) - 1)]})
         if isinstance(player, int) and players[player]["out"]:
