@@ -61,7 +61,8 @@ def test_for_player_must_be_a_seat_of_the_game(make_client):
     action = client.post("/v1/games/raiders/legal-actions", json={"state": state}).json["actions"][0]
     r = client.post("/v1/games/raiders/apply", json={"state": state, "action": action,
                                                      "for_player": 9})
-    assert r.status_code == 400 and "for_player" in r.json["errors"]
+    assert r.status_code == 422 and r.json["type"] == "/problems/no-such-seat"
+    assert "for_player" in r.json["errors"]
     r = client.post("/v1/games/raiders/apply", json={"state": state, "action": action,
                                                      "for_player": "me"})
     assert r.status_code == 400 and "for_player" in r.json["errors"]
@@ -116,6 +117,7 @@ def test_replay_for_player_must_be_a_seat_of_the_game(make_client):
     client = make_client()
     body = {"setup": {"players": 2, "seed": 1}, "actions": []}
     r = client.post("/v1/games/raiders/replay", json={**body, "for_player": 9})
-    assert r.status_code == 400 and "for_player" in r.json["errors"]
+    assert r.status_code == 422 and r.json["type"] == "/problems/no-such-seat"
+    assert "for_player" in r.json["errors"]
     r = client.post("/v1/games/raiders/replay", json={**body, "for_player": "me"})
     assert r.status_code == 400 and "for_player" in r.json["errors"]
