@@ -47,7 +47,7 @@ def enter_hand(page, use_names: bool) -> None:
     buttons = page.locator('#rec-actions button.chance')
     cards = [json.loads(buttons.nth(i).get_attribute("data-action"))["card"] for i in range(6)]
     if use_names:
-        names = [buttons.nth(i).inner_text().split(" (")[0].removeprefix("deal · ") for i in range(6)]
+        names = [buttons.nth(i).inner_text().split(": ", 1)[1].split(" (")[0] for i in range(6)]
         page.fill("#rec-hand-input", ", ".join(names))
     else:
         page.fill("#rec-hand-input", ", ".join(cards))
@@ -69,13 +69,24 @@ def next_button(page):
     return page.locator("#rec-actions button").first
 
 
-def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
-    page.select_option("#rec-game", "raiders")
-    page.fill("#rec-players", "2")
+def start_game(page, game: str, names: list[str], **options) -> None:
+    """A new game of ``game`` recorded at the table, its seats named ``names``."""
+    page.select_option("#rec-game", game)
+    page.fill("#rec-players", str(len(names)))
+    page.dispatch_event("#rec-players", "input")
+    for n, name in enumerate(names):
+        page.fill(f"#seat-name-{n}", name)
     assert page.input_value("#opt-chance") == "table"
+    for option, value in options.items():
+        page.select_option(f"#opt-{option}", value) if isinstance(value, str) else (
+            page.check(f"#opt-{option}") if value else page.uncheck(f"#opt-{option}"))
     page.click("#rec-start")
-    page.wait_for_selector('#rec-actions[data-steps="0"] button.chance')
-    assert "deal_fighter" in page.inner_text("#rec-pending")
+    page.wait_for_selector('#rec-actions[data-steps="0"] button')
+
+
+def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
+    start_game(page, "raiders", ["Ann", "Bob"])
+    assert page.inner_text("#rec-pending") == "Chance → Ann: deal a fighter"
     enter_hand(page, use_names=False)  # seat 0's hand by card id
     enter_hand(page, use_names=True)   # seat 1's hand by card name
 
@@ -96,12 +107,14 @@ def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
             assert page.locator("#rec-chart svg.histogram").count() == 2
             page.locator("#rec-view-seat").select_option("0")
             page.click("#rec-view")
-            page.wait_for_selector("#rec-view-out:not(:empty)")
-            assert '"hand"' in page.inner_text("#rec-view-out")
+            page.wait_for_selector("#rec-view-out .view")
+            hand = page.locator('#rec-view-out dd[data-zone="hand"]').first
+            assert hand.locator(".card").count() >= 1
             page.screenshot(path=str(tmp_path / "record-mid-game.png"), full_page=True)
             charted = True
     assert charted
-    assert page.inner_text("#rec-status").startswith("Finished. Winners: Seat")
+    assert page.inner_text("#rec-status") in ("Finished. Winners: Ann", "Finished. Winners: Bob",
+                                              "Finished. Winners: Ann, Bob")
     assert page.locator("#rec-score tr").count() == 3  # header + two seats
     assert page.locator("#rec-actions button").count() == 0
     page.screenshot(path=str(tmp_path / "record-finished.png"), full_page=True)
