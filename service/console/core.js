@@ -70,6 +70,9 @@ export function cardName(game, id) {
   return copy ? `${names[design]} #${copy}` : names[design];
 }
 
+// The word before a field's value ("with", "target"), none for the fields that speak for themselves.
+function fieldLabel(key) { return word("field", key, language()) || ""; }
+
 // A Tremble slot with its city, when the state has one there.
 function slotText(slot, context) {
   const city = context.slots && context.slots[slot - 1];
@@ -92,7 +95,8 @@ export function valueText(key, value, context) {
     return Object.entries(value).map(([k, v]) => {
       const text = valueText(k, v, context);
       if (text === null) return null;
-      return k === "slot" || !says("field", k) || says("field", k) === k ? text : `${says("field", k)} ${text}`;
+      const label = k === "slot" ? "" : fieldLabel(k);
+      return label ? `${label} ${text}` : text;
     }).filter(Boolean).join(" → ");
   }
   if (typeof value === "boolean") return says("value", String(value));
@@ -117,8 +121,8 @@ export function describe(action, context) {
   const parts = fields.map(([k, v]) => {
     const text = valueText(k, v, context);
     if (text === null) return null;
-    const label = says("field", k);
-    return label && label !== k ? `${label} ${text}` : text;
+    const label = fieldLabel(k);
+    return label ? `${label} ${text}` : text;
   }).filter(Boolean);
   const head = typeof chanceSeat === "number" ? `${verb} → ${seatName(chanceSeat, context.names)}` : verb;
   return parts.length ? `${head}: ${parts.join(", ")}` : head;

@@ -202,7 +202,7 @@ async function showTurn() {
   if (!listed.ok) return say(problemText(listed));
   const pending = listed.body.pending;
   const chanceEntry = pending.find((p) => p.player === "chance");
-  const to = chanceEntry ? (chanceEntry.to ?? chanceEntry.for) : undefined;
+  const to = chanceEntry ? (chanceEntry.to ?? chanceEntry.for ?? chanceEntry.seat) : undefined;
   record.to = to;
   const ctx = context({ to });
   $("rec-pending").textContent = pending.map((p) => {
@@ -246,6 +246,7 @@ async function showTurn() {
   record.chanceTemplate = bySeat.has("chance") ? bySeat.get("chance")[0] : null;
   showScore(score.body);
   box.dataset.finished = String(Boolean(score.body && score.body.finished));
+  box.dataset.pending = JSON.stringify(pending);  // what a test reads
   box.dataset.steps = String(recordedActions().length);  // what a test waits for
 }
 

@@ -137,7 +137,16 @@ const VALUES = {
   "main": ["main", "основная"], "over": ["over", "окончена"], "setup": ["setup", "расстановка"],
   "capture": ["capture", "захват"], "buy": ["buy", "покупка"], "plan": ["plan", "план"], "reward": ["reward", "награда"],
   "decline": ["declined", "отказ"], "draw": ["draw", "взять"], "won": ["won", "победил"], "lost": ["lost", "проиграл"],
-  "capital": ["capital", "столица"],
+  "capital": ["capital", "столица"], "hand": ["hand", "рука"], "discard": ["discard", "сброс"],
+  "mulligan": ["mulligan", "пересдача"], "back": ["shuffle back", "замешать обратно"],
+  "attacker": ["attacker", "атакующий"], "guard": ["guard", "охрана"],
+  // Kozyablo abilities
+  "archer": ["archer", "лучник"], "area": ["area", "по площади"], "armor": ["armour", "броня"],
+  "arrow_protection": ["arrow protection", "защита от стрел"], "defender": ["defender", "защитник"],
+  "evasion": ["evasion", "уклонение"], "flying": ["flying", "полёт"], "magic_attack": ["magic attack", "магическая атака"],
+  "magic_protection": ["magic protection", "защита от магии"], "magic_weapon": ["magic weapon", "магическое оружие"],
+  "scout": ["scout", "разведчик"], "two_attacks": ["two attacks", "две атаки"], "undead": ["undead", "нежить"],
+  "vampirism": ["vampirism", "вампиризм"], "weapon_protection": ["weapon protection", "защита от оружия"],
 };
 
 const BREAKDOWN = {
@@ -190,7 +199,11 @@ const ZONES = {
   "hand_count": ["hand", "рука"], "deck": ["deck", "колода"], "aside": ["set aside", "отложено"], "cards": ["cards", "карты"],
   "kind": ["kind", "вид"], "controller": ["controlled by", "под контролем"], "life": ["life", "жизнь"],
   "attack": ["attack", "атака"], "speed": ["speed", "скорость"], "shadow": ["in the shadow", "в тени"], "fighters": ["fighters", "бойцы"],
-  "finished": ["finished", "окончена"], "reason": ["reason", "причина"], "winners": ["winners", "победители"],
+  "finished": ["finished", "окончена"], "priority": ["priority", "приоритет"], "passes": ["passes", "пасов"],
+  "role": ["role", "роль"], "printed_power": ["printed power", "крутизна на карте"], "seat": ["seat", "место"], "to": ["to", "куда"], "do": ["then", "затем"],
+  "derived": ["in effect", "в действии"], "production": ["production", "добыча"], "gold": ["gold", "золото"],
+  "crystals": ["crystals", "кристаллы"], "mana": ["mana", "мана"], "artifacts": ["artifacts", "артефакты"],
+  "armor": ["armour", "броня"], "regeneration": ["regeneration", "регенерация"], "abilities": ["abilities", "способности"], "reason": ["reason", "причина"], "winners": ["winners", "победители"],
 };
 
 const TABLES = { action: ACTIONS, decision: DECISIONS, event: EVENTS, option: OPTIONS, choice: CHOICES,

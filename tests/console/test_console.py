@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from tests.console.conftest import TIMEOUT_MS
+from tests.console.conftest import TIMEOUT_MS, shot
 from tests.tournaments.played import played_game
 
 #: the steering of the recorded game: the first button of the first type found
@@ -110,7 +110,7 @@ def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
             page.wait_for_selector("#rec-view-out .view")
             hand = page.locator('#rec-view-out dd[data-zone="hand"]').first
             assert hand.locator(".card").count() >= 1
-            page.screenshot(path=str(tmp_path / "record-mid-game.png"), full_page=True)
+            shot(page, tmp_path, "console.png")
             charted = True
     assert charted
     assert page.inner_text("#rec-status") in ("Finished. Winners: Ann", "Finished. Winners: Bob",
@@ -159,7 +159,12 @@ def test_verify_a_reported_tremble_game_with_an_illegal_step(page, server, tmp_p
     assert page.inner_text("#ver-detail") == problem["detail"]
     with urllib.request.urlopen(server + problem["rule_url"], timeout=30) as answer:
         clause_text = json.load(answer)["text"]
-    assert page.text_content("#ver-rule-text") == clause_text
+    # the clause's markdown rendered: its quote a quote, no markup left in the text
+    shown = page.text_content("#ver-rule-text")
+    assert page.locator("#ver-rule-text blockquote").count() >= 1 and "> «" in clause_text
+    assert "`" not in shown and "\n>" not in shown and "*" not in shown
+    assert [w for w in clause_text.replace("`", " ").replace("*", " ").replace(">", " ").split()
+            if w not in shown] == []
     steps = page.locator("#ver-steps li")
     assert steps.count() == len(report["actions"]) + 1  # the setup, the legal steps, the bad one
     assert steps.last.get_attribute("class") == "bad"
