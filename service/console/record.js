@@ -4,7 +4,7 @@
 import { evaluate, post } from "/console/api.js";
 import { histogram, winRates, COLOURS } from "/console/chart.js";
 import { t } from "/console/i18n.js";
-import { $, actor, cardNames, clear, describe, el, eventsText, games, loadCards, problemText, say, says,
+import { $, actor, cardName, cardNames, clear, describe, el, eventsText, games, loadCards, problemText, say, says,
          seatName, tables, valueText } from "/console/core.js";
 import { renderView } from "/console/view.js";
 
@@ -255,10 +255,13 @@ function breakdownParts(breakdown) {
   const ctx = context();
   const part = (k, v) => (Array.isArray(v) && v.every((x) => x && typeof x === "object")
     ? `${says("breakdown", k)}: ${v.map(row).join(", ")}` : `${says("breakdown", k)} ${valueText(k, v, ctx)}`);
-  const row = (item) => (item && typeof item === "object"
-    ? Object.entries(item).map(([k, v]) => (k === "kind" ? says("breakdown", v) : part(k, v))).join(" ")
-    : String(item));
-  if (Array.isArray(breakdown)) return breakdown.map(row);
+  const row = (item) => {  // Raiders: {kind: a property, count, money, bonus}
+    if (!item || typeof item !== "object") return String(item);
+    const kind = "kind" in item ? (cardName(record.game, item.kind) || says("breakdown", item.kind)) : null;
+    const rest = Object.entries(item).filter(([k]) => k !== "kind").map(([k, v]) => part(k, v)).join(", ");
+    return kind ? `${kind}: ${rest}` : rest;
+  };
+  if (Array.isArray(breakdown)) return breakdown.map(row);  // one row per property kind
   if (breakdown && typeof breakdown === "object") return Object.entries(breakdown).map(([k, v]) => part(k, v));
   return [];
 }

@@ -120,8 +120,8 @@ const CHOICES = {
 
 const FIELDS = {
   "fighter": ["with", "боец"], "property": ["on", "имущество"], "target": ["target", "цель"],
-  "cost_card": ["paying with", "оплата"], "discard": ["discarding", "сбросив"], "orders": ["orders", "приказы"],
-  "moves": ["moves", "переброска"], "city": ["city", "город"], "ships": ["ships", "корабли"],
+  "cost_card": ["paying with", "оплата"], "discard": ["discarding", "сбросив"], "orders": ["", ""],
+  "moves": ["", ""], "city": ["city", "город"], "ships": ["ships", "корабли"],
   "choice": ["", ""], "slot": ["slot", "ячейка"], "seat": ["for", "кому"], "first": ["first", "первым"],
   "cards": ["cards", "карты"], "missions": ["", ""], "sector": ["to", "в сектор"], "from": ["from", "из"],
   "to": ["to", "в"], "units": ["units", "отряды"], "unit": ["", ""], "targets": ["targets", "цели"],

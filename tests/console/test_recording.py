@@ -186,9 +186,13 @@ def test_a_kozyablo_game_with_chosen_decks_and_names(page, server, tmp_path):
     picker = page.locator('#rec-actions .picker[data-type="mulligan"]')
     assert picker.locator("input[type=checkbox]").count() == 6
     assert page.locator('#rec-actions button[data-type="mulligan"]:not(.pick-apply)').count() == 0
+    before = steps_done(page)
+    picker.locator("button.pick-apply").click()  # nothing ticked: no such mulligan
+    page.wait_for_selector("#message:not(:empty)")
+    assert page.inner_text("#message") == "No listed action keeps exactly these: choose again."
+    assert steps_done(page) == before
     picker.locator("input[type=checkbox]").nth(0).check()
     picker.locator("input[type=checkbox]").nth(2).check()
-    before = steps_done(page)
     picker.locator("button.pick-apply").click()
     page.wait_for_selector(f'#rec-actions[data-steps="{before + 1}"]', state="attached")
     last = page.locator("#rec-log li").last.inner_text()
