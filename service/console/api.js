@@ -23,7 +23,12 @@ export async function call(method, path, body) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {  // no answer at all: the server is down or the network is gone
+    return { ok: false, status: 0, body: { detail: t("no.server") }, headers: new Headers() };
+  }
   const text = await response.text();
   let parsed = null;
   try { parsed = text ? parse(text) : null; } catch { parsed = { detail: text }; }

@@ -32,6 +32,7 @@ const TEXTS = {
     "need.name": "Name seat {n}: the standings take only games whose seats have names.",
     "bad.deck": "The deck of seat {n} is not valid JSON.", "no.such.choice": "No listed action keeps exactly these: choose again.",
     "bad.file": "{name} is not valid JSON.", "timed.out": "No answer in time.",
+    "no.server": "The service does not answer: is it running, is the network up?",
   },
   ru: {
     "title": "Пульт судьи-секретаря",
@@ -64,6 +65,7 @@ const TEXTS = {
     "need.name": "Назовите место {n}: в турнирную таблицу идут только партии с именами игроков.",
     "bad.deck": "Колода места {n} — не JSON.", "no.such.choice": "Такого выбора в списке нет: выберите заново.",
     "bad.file": "{name} — не JSON.", "timed.out": "Ответа нет слишком долго.",
+    "no.server": "Сервис не отвечает: запущен ли он, есть ли сеть?",
   },
 };
 

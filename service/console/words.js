@@ -126,7 +126,7 @@ const FIELDS = {
   "cards": ["cards", "карты"], "missions": ["", ""], "sector": ["to", "в сектор"], "from": ["from", "из"],
   "to": ["to", "в"], "units": ["units", "отряды"], "unit": ["", ""], "targets": ["targets", "цели"],
   "name": ["", ""], "card": ["", ""], "ship": ["", ""], "total": ["", ""], "face": ["", ""],
-  "mission": ["", ""], "army": ["army", "армия"],
+  "mission": ["", ""], "army": ["army", "армия"], "squad": ["squad of", "отряд игрока"],
 };
 
 const VALUES = {
@@ -140,6 +140,11 @@ const VALUES = {
   "capital": ["capital", "столица"], "hand": ["hand", "рука"], "discard": ["discard", "сброс"],
   "mulligan": ["mulligan", "пересдача"], "back": ["shuffle back", "замешать обратно"],
   "attacker": ["attacker", "атакующий"], "guard": ["guard", "охрана"],
+  "attacking": ["attacking", "атакует"], "decide": ["deciding", "решение"], "reserve": ["reserves", "резерв"],
+  "roll": ["roll", "бросок"], "lose": ["losing a ship", "потеря корабля"], "response": ["response", "ответ"],
+  "end_turn": ["end of turn", "конец хода"], "start": ["start", "начало"], "end": ["end", "конец"],
+  "turn": ["turn", "ход"], "evade": ["evasion", "уклонение"],
+  "defend": ["defence", "защита"], "attack": ["attack", "атака"],
   // Kozyablo abilities
   "archer": ["archer", "лучник"], "area": ["area", "по площади"], "armor": ["armour", "броня"],
   "arrow_protection": ["arrow protection", "защита от стрел"], "defender": ["defender", "защитник"],
@@ -147,6 +152,8 @@ const VALUES = {
   "magic_protection": ["magic protection", "защита от магии"], "magic_weapon": ["magic weapon", "магическое оружие"],
   "scout": ["scout", "разведчик"], "two_attacks": ["two attacks", "две атаки"], "undead": ["undead", "нежить"],
   "vampirism": ["vampirism", "вампиризм"], "weapon_protection": ["weapon protection", "защита от оружия"],
+  // activated abilities by name (KOZ-16)
+  "volley": ["volley", "залп"], "soothe": ["soothe", "утешение"], "smite": ["smite", "кара"],
 };
 
 const BREAKDOWN = {
@@ -200,7 +207,19 @@ const ZONES = {
   "kind": ["kind", "вид"], "controller": ["controlled by", "под контролем"], "life": ["life", "жизнь"],
   "attack": ["attack", "атака"], "speed": ["speed", "скорость"], "shadow": ["in the shadow", "в тени"], "fighters": ["fighters", "бойцы"],
   "finished": ["finished", "окончена"], "priority": ["priority", "приоритет"], "passes": ["passes", "пасов"],
-  "role": ["role", "роль"], "printed_power": ["printed power", "крутизна на карте"], "seat": ["seat", "место"], "to": ["to", "куда"], "do": ["then", "затем"],
+  "role": ["role", "роль"], "printed_power": ["printed power", "крутизна на карте"],
+  "amount": ["amount", "величина"], "until": ["until", "до"], "turns_left": ["turns left", "ходов осталось"],
+  "cast_turn": ["cast on turn", "наложено на ходу"], "shadow_number": ["shadow number", "номер в тени"],
+  "stage": ["stage", "этап"], "waiting": ["waiting", "ждут"], "current": ["striking", "бьёт"],
+  "strikes_left": ["strikes left", "ударов осталось"], "hits": ["hits", "попадания"], "area": ["area", "по площади"],
+  "movers": ["moving", "отходят"], "source": ["source", "источник"], "magic": ["magic", "магия"],
+  "pierces": ["pierces magic protection", "пробивает защиту от магии"], "undead_immune": ["undead immune", "нежить неуязвима"],
+  "then": ["then", "затем"], "triggers": ["triggers", "срабатывания"], "index": ["number", "номер"],
+  "used": ["used this turn", "использовано в этот ход"], "type": ["type", "тип"],
+  "candidates": ["candidates", "возможные карты"], "removed": ["removed unseen", "убрано не глядя"],
+  "step": ["step", "шаг"], "next": ["next", "следующий"], "rolls": ["rolls", "броски"], "winner": ["winner", "победитель"],
+  "total": ["total", "сумма"], "choices": ["choices", "выборы"], "choice": ["choice", "выбор"], "loser": ["loser", "проигравший"],
+  "squad": ["squad of", "отряд игрока"], "seat": ["seat", "место"], "to": ["to", "куда"], "do": ["then", "затем"],
   "derived": ["in effect", "в действии"], "production": ["production", "добыча"], "gold": ["gold", "золото"],
   "crystals": ["crystals", "кристаллы"], "mana": ["mana", "мана"], "artifacts": ["artifacts", "артефакты"],
   "armor": ["armour", "броня"], "regeneration": ["regeneration", "регенерация"], "abilities": ["abilities", "способности"], "reason": ["reason", "причина"], "winners": ["winners", "победители"],

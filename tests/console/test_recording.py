@@ -282,7 +282,8 @@ def test_the_russian_console_has_no_english_but_ids(page, server, tmp_path):
             if page.get_attribute("#rec-actions", "data-finished") == "true":
                 break
             step(page)
-            found[f"{game} steps"] = english_words(visible_text(page), ids)
+            found[f"{game} steps"] = sorted({*found.get(f"{game} steps", []),
+                                             *english_words(visible_text(page), ids)})
         for seat in ("0", "null"):
             page.locator("#rec-view-seat").select_option(seat)
             page.click("#rec-view")
@@ -308,3 +309,16 @@ def test_the_russian_console_has_no_english_but_ids(page, server, tmp_path):
     found["standings"] = english_words(visible_text(page), ids)
     left = {k: v for k, v in found.items() if v}
     assert left == {}, json.dumps(left, ensure_ascii=False)
+
+
+def test_no_answer_from_the_service_is_said_in_russian(page):
+    """A request that gets no answer at all (the network gone) is a message in the
+    scorekeeper's language, not a script error; nothing is recorded."""
+    page.click("#lang-ru")
+    page.wait_for_selector("body[data-ready=true]")
+    start_game(page, "raiders", ["Аня", "Боря"])
+    page.route("**/v1/games/raiders/apply", lambda route: route.abort())
+    page.locator("#rec-actions button.chance").first.click()
+    page.wait_for_selector("#message:not(:empty)")
+    assert page.inner_text("#message") == "Сервис не отвечает: запущен ли он, есть ли сеть?"
+    assert steps_done(page) == 0 and page.locator("#rec-log li").count() == 0
