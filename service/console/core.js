@@ -11,7 +11,7 @@ export const tables = {};      // game -> the card set's other data (Kozyablo's 
 const NOT_FIELDS = new Set(["type", "player", "probability"]);
 //: fields and view keys that hold a seat number
 const SEAT_KEYS = new Set(["seat", "first", "active", "responder", "first_player", "controller", "owner",
-                           "player", "by", "from_player", "to_player", "attacker", "order", "winners"]);
+                           "player", "by", "from_player", "to_player", "attacker", "order", "winners", "squad"]);
 
 export function say(text = "") { $("message").textContent = text; }
 
