@@ -24,7 +24,7 @@ async function chooseLanguage(lang) {
     const game = games[option.value];
     if (game) option.textContent = game.title[lang] || game.title.en || game.id;
   }
-  if (Object.keys(games).length) await record.relabel();
+  if (Object.keys(games).length) await Promise.all([record.relabel(), verify.relabel()]);
 }
 
 async function main() {

@@ -6,6 +6,8 @@ import { $, actor, clear, describe, download, el, eventsText, loadCards, markdow
 import { winnersText } from "/console/record.js";
 
 let verified = null;       // the last verified result, for export
+let shown = null;          // the last report verified, said again in another language
+let run = 0;               // the latest verification: an older one still answering writes nothing
 
 function readReport() {
   let report;
@@ -36,9 +38,12 @@ function stepItem(report, index, events, bad = false) {
   return item;
 }
 
-async function verify() {
-  const report = readReport();
+async function verify(again = null) {
+  const report = again || readReport();
   if (!report) return;
+  shown = report;
+  const mine = ++run;
+  const stale = () => mine !== run;
   say();
   verified = null;
   $("ver-export").disabled = true;
@@ -52,6 +57,7 @@ async function verify() {
   await loadCards(report.game);
   const path = `/v1/games/${report.game}/replay`;
   const answer = await post(path, { setup: report.setup, actions: report.actions });
+  if (stale()) return;
   const names = setupNames(report.setup);
   if (answer.ok) {
     for (const step of answer.body.events) steps.append(stepItem(report, step.index, step.events));
@@ -73,6 +79,7 @@ async function verify() {
   }
   // the steps before the illegal one, with their events: the same replay, cut there
   const before = await post(path, { setup: report.setup, actions: report.actions.slice(0, problem.index) });
+  if (stale()) return;
   if (before.ok) {
     for (const step of before.body.events) steps.append(stepItem(report, step.index, step.events));
   }
@@ -90,6 +97,7 @@ async function verify() {
   $("ver-illegal").hidden = false;
   if (problem.rule_url) {  // the whole clause, as the rules reference has it
     const clause = await get(problem.rule_url);
+    if (stale()) return;
     if (clause.ok) {
       clear(text).append(markdown(clause.body.text));
       text.dataset.clause = clause.body.id;
@@ -120,7 +128,12 @@ export function load(report) {
 }
 
 export function setup() {
-  $("ver-run").addEventListener("click", verify);
+  $("ver-run").addEventListener("click", () => verify());
   $("ver-export").addEventListener("click", exportResult);
   $("ver-file").addEventListener("change", readFile);
+}
+
+// The last verification again, in the language just chosen (the service's reasons too).
+export async function relabel() {
+  if (shown && $("ver-verdict").dataset.done) await verify(shown);
 }

@@ -171,8 +171,12 @@ def test_verify_a_reported_tremble_game_with_an_illegal_step(page, server, tmp_p
     assert page.is_disabled("#ver-export")
     page.screenshot(path=str(tmp_path / "verify-illegal.png"), full_page=True)
 
-    # in Russian: the console's texts and the service's problem
+    # in Russian: the console's texts and the service's problem, said again at once
     page.click("#lang-ru")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.inner_text("#ver-verdict") == f"Нарушение на шаге {problem['index']}"
+    assert page.inner_text("#ver-detail") != problem["detail"]
+    assert page.locator("#ver-steps li").count() == len(report["actions"]) + 1
     page.click("#ver-run")
     page.wait_for_selector('#ver-verdict[data-done="illegal"]')
     assert page.inner_text("#ver-verdict") == f"Нарушение на шаге {problem['index']}"
