@@ -1,5 +1,5 @@
 // The public API, as the console calls it: JSON in, {ok, status, body} out.
-import { language } from "/console/i18n.js";
+import { language, t } from "/console/i18n.js";
 
 // States hold 64-bit integers (seeds, generator states) that a JS number would round,
 // so an integer beyond 2^53 is kept as its exact text (JSON.rawJSON) and sent back
@@ -23,7 +23,12 @@ export async function call(method, path, body) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {  // no answer at all: the server is down or the network is gone
+    return { ok: false, status: 0, body: { detail: t("no.server") }, headers: new Headers() };
+  }
   const text = await response.text();
   let parsed = null;
   try { parsed = text ? parse(text) : null; } catch { parsed = { detail: text }; }
@@ -42,7 +47,7 @@ export async function evaluate(request, seconds = 120) {
   for (;;) {
     const found = await get(where);
     if (!found.ok || ["finished", "failed", "canceled"].includes(found.body.status)) return found;
-    if (Date.now() > deadline) return { ok: false, status: 0, body: { detail: "timed out" } };
+    if (Date.now() > deadline) return { ok: false, status: 0, body: { detail: t("timed.out") } };
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }

@@ -19,6 +19,15 @@ CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
 TIMEOUT_MS = 15_000
 #: the state keys of the test server: the exported results are signed
 STATE_KEY = "console-test-key"
+#: a folder for the screenshots docs/console.md shows (``REFEREE_CONSOLE_SHOTS=docs``)
+SHOTS = os.environ.get("REFEREE_CONSOLE_SHOTS")
+
+
+def shot(page, tmp_path: Path, name: str) -> None:
+    """A full-page screenshot in the test's ``tmp_path`` (and in SHOTS when set)."""
+    page.screenshot(path=str(tmp_path / name), full_page=True)
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
 
 
 @pytest.fixture(scope="module")
