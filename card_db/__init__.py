@@ -12,8 +12,9 @@ created: this package never imports the engines).  A broken file raises
 ``CardDataError`` naming the file, the card and the field, and the service
 refuses to start.
 
->>> from service.games.raiders import GAME  # its engine registers the card schema
->>> s = get("raiders", "reference")
+>>> from service.games.registry import GAME_IDS, get_game
+>>> game = get_game(GAME_IDS[0])  # a game's engine registers its card schema
+>>> s = get(game.id, "reference")
 >>> s.hash[:7], s.meta["reconstructed"]
 ('sha256:', True)
 """

@@ -50,12 +50,16 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from service.evaluations.kinds import Kind, register
-from service.evaluations.odds import fraction_text, hold_probability
+from service.evaluations.kinds import Kind
 from service.games import shape
 from service.games.errors import MalformedInput
 from service.games.messages import N_, joined
 from service.games.registry import get_game
+from service.games.tremble.battle import side_strength
+from service.games.tremble.cards import Catalogue
+from service.games.tremble.evaluations.odds import fraction_text, hold_probability
+from service.games.tremble.intel import SLOTS
+from service.games.tremble.reward import search_countdown
 
 PHASES_BEFORE_INTEL = ("missions", "start", "buy")
 
@@ -232,11 +236,6 @@ class SearchRisk(Kind):
                 "ships": list(ships), "countdown": countdown, "started_now": started_now}
 
     def run_chunk(self, plan, chunk, progress):
-        from service.games.tremble.battle import side_strength
-        from service.games.tremble.cards import Catalogue
-        from service.games.tremble.intel import SLOTS
-        from service.games.tremble.reward import search_countdown
-
         state, city, ships = plan["state"], plan["city"], plan["ships"]
         cat = Catalogue.of_state(state)
         countdown = plan["countdown"]
@@ -295,5 +294,3 @@ class SearchRisk(Kind):
         })
         return out
 
-
-register(SearchRisk())

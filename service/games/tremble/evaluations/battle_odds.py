@@ -24,12 +24,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from service.evaluations import odds
-from service.evaluations.kinds import Kind, register
-from service.evaluations.odds import fraction_text
+from service.evaluations.kinds import Kind
 from service.games import shape
 from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.games.tremble.evaluations import odds
+from service.games.tremble.evaluations.fleets import fleet_strengths
+from service.games.tremble.evaluations.odds import fraction_text
 
 MAX_STRENGTH = 1000
 
@@ -62,7 +63,6 @@ def strengths_of(body: dict) -> list[int]:
         return list(body["strengths"])
     if "city" not in body:
         raise MalformedInput({"city": [N_("`fleets` need the attacked `city`")]})
-    from service.evaluations.fleets import fleet_strengths
     return fleet_strengths(body["fleets"], body["city"], body.get("card_set", "reference"))
 
 
@@ -105,6 +105,8 @@ class BattleOdds(Kind):
                    "with `army` the chance of each holding against it (TRE-24).")
     inputs = INPUTS
     caps = {"fighters": odds.MAX_FIGHTERS, "strength": MAX_STRENGTH}
+    #: documented as ``POST /v1/games/tremble/odds`` documents its body (``operations.ODDS``)
+    request_schema = "OddsRequest"
 
     def prepare(self, request: dict) -> dict:
         body = {k: v for k, v in request.items() if k in INPUTS}
@@ -114,5 +116,3 @@ class BattleOdds(Kind):
     def run_chunk(self, plan, chunk, progress):
         return odds_result(plan["body"])
 
-
-register(BattleOdds())
