@@ -138,3 +138,24 @@ def test_its_own_operation_is_served_and_documented(api):
     assert documented["operationId"] == "dice_duel_survival"
     assert documented["responses"]["200"]["content"]["application/json"]["example"][
         "survive_exact"] == "625/1296"
+
+
+def test_its_own_evaluation_kind_is_served_and_documented(api):
+    """The game declares ``dice_duel.survival`` (``evaluation_kinds``); the evaluations
+    route runs it, lists it and documents its request, though nothing shared names it."""
+    from tests.evaluations.conftest import poll
+
+    kinds = {k["kind"]: k for k in api.get("/v1/evaluations/kinds").json["kinds"]}
+    assert kinds["dice_duel.survival"]["games"] == ["dice_duel"]
+    assert {"playouts", "suggest"} <= set(kinds)
+    accepted = api.post("/v1/evaluations", json={"game": "dice_duel", "kind": "dice_duel.survival",
+                                                 "rolls": 2})
+    assert accepted.status_code == 202, accepted.json
+    done = poll(api, accepted.headers["Location"])
+    assert done["status"] == "finished", done
+    assert done["result"] == {"rolls": 2, "survive_exact": "625/1296", "rule": "DUEL-4"}
+    missing = api.post("/v1/evaluations", json={"game": "dice_duel", "kind": "dice_duel.survival"})
+    assert missing.status_code == 400 and "rolls" in missing.json["errors"]
+    documented = api.spec["components"]["schemas"]["EvaluationRequestDiceDuelSurvival"]
+    assert documented["properties"]["kind"] == {"const": "dice_duel.survival"}
+    assert documented["required"] == ["game", "kind", "rolls"]
