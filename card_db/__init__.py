@@ -25,7 +25,9 @@ import hashlib
 import os
 import pathlib
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 import yaml
@@ -55,11 +57,11 @@ class CardSet:
     id: str
     path: str
     hash: str
-    meta: dict
-    data: dict
-    cards: dict = field(repr=False)
+    meta: dict[str, Any]
+    data: dict[str, Any]
+    cards: dict[str, Any] = field(repr=False)
 
-    def ref(self) -> dict:
+    def ref(self) -> dict[str, Any]:
         """How a state names this set: ``{"id", "hash"}``."""
         return {"id": self.id, "hash": self.hash}
 
@@ -120,7 +122,7 @@ def load(game: str, set_id: str) -> CardSet:
                    meta=data.get("meta", {}), data=data, cards=cards)
 
 
-def _all_cards(data: dict):
+def _all_cards(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
     for key, value in data.items():
         if key != "meta" and isinstance(value, list):
             for item in value:
@@ -128,9 +130,9 @@ def _all_cards(data: dict):
                     yield item
 
 
-def _describe(messages, raw, prefix="") -> list[str]:
+def _describe(messages: Any, raw: Any, prefix: str = "") -> list[str]:
     """Flatten marshmallow messages, naming each card by its id."""
-    out = []
+    out: list[str] = []
     if isinstance(messages, dict):
         for key, sub in messages.items():
             label = key
@@ -148,7 +150,7 @@ def _describe(messages, raw, prefix="") -> list[str]:
     return out
 
 
-def _has(container, key) -> bool:
+def _has(container: list[Any] | dict[Any, Any], key: Any) -> bool:
     if isinstance(container, list):
         return isinstance(key, int) and 0 <= key < len(container)
     return key in container

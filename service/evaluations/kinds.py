@@ -57,7 +57,7 @@ class Kind:
     #: that answers the same question at once) documenting the inputs, if any
     request_schema: ClassVar[str | None] = None
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {"kind": self.name, "games": list(self.games) if self.games else "all",
                 "description": self.description,
                 "inputs": {k: v.schema() for k, v in self.inputs.items()},
@@ -72,20 +72,21 @@ class Kind:
             spec = self._params_spec = shape.Obj({}, self.params)
         return spec
 
-    def prepare(self, request: dict) -> dict:
+    def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
         """The plan (JSON) for a request; raise MalformedInput / RuleViolation."""
         raise NotImplementedError
 
-    def chunks(self, plan: dict) -> list[dict]:
+    def chunks(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"index": 0}]
 
-    def run_chunk(self, plan: dict, chunk: dict, progress: Progress) -> Any:
+    def run_chunk(self, plan: dict[str, Any], chunk: dict[str, Any], progress: Progress) -> Any:
         raise NotImplementedError
 
-    def aggregate(self, plan: dict, partials: list) -> dict:
-        return partials[0]
+    def aggregate(self, plan: dict[str, Any], partials: list[Any]) -> dict[str, Any]:
+        result: dict[str, Any] = partials[0]
+        return result
 
-    def estimate_seconds(self, plan: dict) -> float:
+    def estimate_seconds(self, plan: dict[str, Any]) -> float:
         """Rough total work, for ``Retry-After`` and job timeouts."""
         return 0.01
 
@@ -135,7 +136,7 @@ def _load() -> None:
 REQUEST_FIELDS = ("game", "kind", "params")
 
 
-def prepare(request: Any) -> tuple[Kind, dict]:
+def prepare(request: Any) -> tuple[Kind, dict[str, Any]]:
     """Validate a ``POST /v1/evaluations`` body: the kind and its plan."""
     from service.games.registry import GAME_IDS
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from service.evaluations.kinds import Kind
+from service.evaluations.kinds import Kind, Progress
 from service.games import shape
 from service.games.errors import MalformedInput
 from service.games.messages import N_
@@ -51,7 +51,7 @@ INPUTS = {"strengths": STRENGTHS, "fleets": FLEETS, "city": CITY, "army": ARMY,
 REQUEST = shape.Obj({}, INPUTS)
 
 
-def strengths_of(body: dict) -> list[int]:
+def strengths_of(body: dict[str, Any]) -> list[int]:
     """The fighters' base strengths from ``strengths`` or ``fleets`` + ``city``."""
     has_s, has_f = "strengths" in body, "fleets" in body
     if has_s == has_f:
@@ -67,13 +67,13 @@ def strengths_of(body: dict) -> list[int]:
 
 
 @lru_cache(maxsize=2048)
-def _distribution(strength: int) -> list[dict]:
+def _distribution(strength: int) -> list[dict[str, Any]]:
     """Each total of ``strength + 2d6`` with its chance (shared, never mutated)."""
     return [{"total": t, "p": float(p), "exact": fraction_text(p)}
             for t, p in odds.totals_distribution(strength).items()]
 
 
-def odds_result(body: dict) -> dict:
+def odds_result(body: dict[str, Any]) -> dict[str, Any]:
     """Validate an odds request and answer it exactly (TRE-20, TRE-24)."""
     errors = shape.check(REQUEST, body, "")
     if errors:
@@ -108,11 +108,12 @@ class BattleOdds(Kind):
     #: documented as ``POST /v1/games/tremble/odds`` documents its body (``operations.ODDS``)
     request_schema = "OddsRequest"
 
-    def prepare(self, request: dict) -> dict:
+    def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
         body = {k: v for k, v in request.items() if k in INPUTS}
         odds_result(body)  # refuse at submission whatever would fail later
         return {"body": body}
 
-    def run_chunk(self, plan, chunk, progress):
+    def run_chunk(self, plan: dict[str, Any], chunk: dict[str, Any],
+                  progress: Progress) -> dict[str, Any]:
         return odds_result(plan["body"])
 
