@@ -152,7 +152,7 @@ def prepare(request: Any) -> tuple[Kind, dict[str, Any]]:
     elif game not in games:
         errors["game"] = [f"unknown game {game!r}; one of " + ", ".join(games)]
     if not isinstance(name, str) or name not in kinds:
-        errors["kind"] = ["unknown kind; one of " + ", ".join(kinds)]
+        errors["kind"] = ["unknown kind; one of " + ", ".join(sorted(kinds))]
     if errors or not isinstance(name, str):
         raise UnknownKind(errors)
     kind = kinds[name]

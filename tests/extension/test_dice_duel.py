@@ -159,3 +159,23 @@ def test_its_own_evaluation_kind_is_served_and_documented(api):
     documented = api.spec["components"]["schemas"]["EvaluationRequestDiceDuelSurvival"]
     assert documented["properties"]["kind"] == {"const": "dice_duel.survival"}
     assert documented["required"] == ["game", "kind", "rolls"]
+
+
+def test_a_game_declares_only_its_own_kinds(dice_duel, monkeypatch):
+    """A game's kind is for that game, and a kind's name is taken once: either mistake
+    stops the kinds from loading, naming the kind (never a silent second kind)."""
+    from service.evaluations import kinds
+    from service.games.registry import get_game
+    from tests.extension.dice_duel.evaluations import Survival
+
+    class Elsewhere(Survival):
+        games = ("raiders",)
+
+    monkeypatch.setattr(type(dice_duel), "evaluation_kinds", (Elsewhere(),))
+    with pytest.raises(TypeError, match="dice_duel.survival' is not for dice_duel"):
+        kinds.all_kinds()
+    taken = type(get_game("tremble").evaluation_kinds[0])
+    monkeypatch.setattr(type(dice_duel), "evaluation_kinds", (
+        type("Again", (taken,), {"games": ("dice_duel",)})(),))
+    with pytest.raises(TypeError, match="two evaluation kinds named 'tremble.battle_odds'"):
+        kinds.all_kinds()
