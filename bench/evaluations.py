@@ -39,10 +39,10 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
 import redis  # noqa: E402
 from rq import Queue, Worker  # noqa: E402
 
-from service.evaluations import odds  # noqa: E402
 from service.evaluations.kinds import prepare  # noqa: E402
 from service.evaluations.runner import run_inline  # noqa: E402
 from service.games.registry import get_game  # noqa: E402
+from service.games.tremble.evaluations import odds  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 RQ = Path(sys.executable).with_name("rq")

@@ -12,8 +12,9 @@ created: this package never imports the engines).  A broken file raises
 ``CardDataError`` naming the file, the card and the field, and the service
 refuses to start.
 
->>> from service.games.raiders import GAME  # its engine registers the card schema
->>> s = get("raiders", "reference")
+>>> from service.games.registry import GAME_IDS, get_game
+>>> game = get_game(GAME_IDS[0])  # a game's engine registers its card schema
+>>> s = get(game.id, "reference")
 >>> s.hash[:7], s.meta["reconstructed"]
 ('sha256:', True)
 """
@@ -24,7 +25,9 @@ import hashlib
 import os
 import pathlib
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 import yaml
@@ -54,11 +57,11 @@ class CardSet:
     id: str
     path: str
     hash: str
-    meta: dict
-    data: dict
-    cards: dict = field(repr=False)
+    meta: dict[str, Any]
+    data: dict[str, Any]
+    cards: dict[str, Any] = field(repr=False)
 
-    def ref(self) -> dict:
+    def ref(self) -> dict[str, Any]:
         """How a state names this set: ``{"id", "hash"}``."""
         return {"id": self.id, "hash": self.hash}
 
@@ -119,7 +122,7 @@ def load(game: str, set_id: str) -> CardSet:
                    meta=data.get("meta", {}), data=data, cards=cards)
 
 
-def _all_cards(data: dict):
+def _all_cards(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
     for key, value in data.items():
         if key != "meta" and isinstance(value, list):
             for item in value:
@@ -127,9 +130,9 @@ def _all_cards(data: dict):
                     yield item
 
 
-def _describe(messages, raw, prefix="") -> list[str]:
+def _describe(messages: Any, raw: Any, prefix: str = "") -> list[str]:
     """Flatten marshmallow messages, naming each card by its id."""
-    out = []
+    out: list[str] = []
     if isinstance(messages, dict):
         for key, sub in messages.items():
             label = key
@@ -147,7 +150,7 @@ def _describe(messages, raw, prefix="") -> list[str]:
     return out
 
 
-def _has(container, key) -> bool:
+def _has(container: list[Any] | dict[Any, Any], key: Any) -> bool:
     if isinstance(container, list):
         return isinstance(key, int) and 0 <= key < len(container)
     return key in container

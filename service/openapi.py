@@ -857,13 +857,11 @@ def one_view_type(schemas: dict, name: str, game: Game) -> None:
 OPERATION_IDS = {
     ("get", "/v1/games"): "list_games", ("get", "/v1/games/{game}"): "describe_game",
     ("get", "/v1/games/{game}/cards"): "list_cards",
-    ("post", "/v1/games/kozyablo/decks/validate"): "kozyablo_validate_deck",
     ("post", "/v1/evaluations"): "submit_evaluation",
     ("get", "/v1/evaluations/kinds"): "list_evaluation_kinds",
     ("get", "/v1/evaluations/{eval_id}"): "get_evaluation",
     ("delete", "/v1/evaluations/{eval_id}"): "delete_evaluation",
     ("post", "/v1/evaluations/{eval_id}/cancel"): "cancel_evaluation",
-    ("post", "/v1/games/tremble/odds"): "tremble_odds",
     ("get", "/v1/games/{game}/rules"): "get_rules", ("get", "/v1/games/{game}/rules/{clause}"): "get_rule",
     ("get", "/problems"): "list_problem_types", ("get", "/problems/{slug}"): "get_problem_type",
     ("get", "/healthz"): "healthz", ("get", "/readyz"): "readyz",
@@ -957,7 +955,6 @@ def _evaluation_request(doc: dict, games: list[Game]) -> None:
     if not schema or "kind" not in schema.get("properties", {}):
         return
     schemas = doc["components"]["schemas"]
-    odds = schemas.get("OddsRequest", {})
     ids = [g.id for g in games]
     variants = []
     for kind in sorted(kinds_mod.all_kinds(), key=lambda k: k.name):
@@ -971,8 +968,9 @@ def _evaluation_request(doc: dict, games: list[Game]) -> None:
             schemas[f"Evaluation{camel(kind.name.replace('.', '_'))}Params"] = params
             head["params"] = {
                 "$ref": f"#/components/schemas/Evaluation{camel(kind.name.replace('.', '_'))}Params"}
-        if kind.name == "tremble.battle_odds" and "oneOf" in odds:
-            for form in odds["oneOf"]:  # strengths, or fleets with a city: as the odds route
+        forms = schemas.get(kind.request_schema, {}).get("oneOf") if kind.request_schema else None
+        if forms:
+            for form in forms:  # its inputs' forms, as its game's operation documents them
                 variants.append({**form, "title": camel(kind.name.replace(".", "_")) + form["title"],
                                  "required": ["game", "kind", *form["required"]],
                                  "properties": {**head, **form["properties"]}})

@@ -17,12 +17,13 @@ heartbeat, see ``service.evaluations.rq_runner``): nothing here for it.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rq import get_current_job
 from rq.job import Job, JobStatus
 from rq.results import Result
 
-from service.evaluations.kinds import Cancelled, get_kind
+from service.evaluations.kinds import Cancelled, Progress, get_kind
 from service.evaluations.rq_runner import (
     cancel_key,
     failure_reason,
@@ -43,12 +44,12 @@ def _current_job() -> Job:
 class EvaluationFailed(Exception):
     """The evaluation cannot produce a result; ``problem`` says why."""
 
-    def __init__(self, problem: dict):
+    def __init__(self, problem: dict[str, Any]):
         super().__init__(problem["detail"])
         self.problem = problem
 
 
-def _progress(job: Job, eval_id: str, k: int):
+def _progress(job: Job, eval_id: str, k: int) -> Progress:
     """Chunk ``k``'s progress reporter: its share in the progress hash, then
     the cancel flag (one round trip)."""
     def report(done: int, total: int) -> None:
@@ -66,7 +67,7 @@ def _result_ttl(job: Job) -> int:
     return job.result_ttl if job.result_ttl is not None and job.result_ttl > 0 else RESULT_TTL
 
 
-def _answer(outcome: dict):
+def _answer(outcome: dict[str, Any]) -> Any:
     """What the job answers for the evaluation's recorded outcome: its
     result, or ``EvaluationFailed`` with its problem."""
     if outcome["status"] == "finished":
@@ -74,7 +75,7 @@ def _answer(outcome: dict):
     raise EvaluationFailed(outcome["error"])
 
 
-def _finished(job: Job, eval_id: str, result):
+def _finished(job: Job, eval_id: str, result: Any) -> Any:
     """Record ``result`` as the evaluation's outcome unless one is recorded;
     answer the recorded one."""
     return _answer(store_outcome(job.connection, eval_id,
@@ -82,7 +83,8 @@ def _finished(job: Job, eval_id: str, result):
                                   "ended_at": time.time()}, _result_ttl(job)))
 
 
-def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
+def chunk_job(eval_id: str, kind_name: str, plan: dict[str, Any],
+              chunk: dict[str, Any]) -> dict[str, Any]:
     job = _current_job()
     kind = get_kind(kind_name)
     if job.connection.exists(cancel_key(eval_id)):
@@ -96,7 +98,7 @@ def chunk_job(eval_id: str, kind_name: str, plan: dict, chunk: dict):
         return {"canceled": True}
 
 
-def finished_value(chunk: Job) -> dict | None:
+def finished_value(chunk: Job) -> dict[str, Any] | None:
     """What a chunk returned, if any run of it finished.
 
     A worker that stalls past its heartbeat (a paused or starved machine) is
@@ -112,7 +114,8 @@ def finished_value(chunk: Job) -> dict | None:
     return (done.return_value or {}) if done is not None else None
 
 
-def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]):
+def aggregate_job(eval_id: str, kind_name: str, plan: dict[str, Any],
+                  chunk_ids: list[str]) -> Any:
     job = _current_job()
     kind = get_kind(kind_name)
     recorded = load_outcome(job.connection, eval_id)
@@ -137,7 +140,7 @@ def aggregate_job(eval_id: str, kind_name: str, plan: dict, chunk_ids: list[str]
     return _finished(job, eval_id, aggregated)
 
 
-def single_job(eval_id: str, kind_name: str, plan: dict):
+def single_job(eval_id: str, kind_name: str, plan: dict[str, Any]) -> Any:
     job = _current_job()
     kind = get_kind(kind_name)
     recorded = load_outcome(job.connection, eval_id)
@@ -154,7 +157,7 @@ def single_job(eval_id: str, kind_name: str, plan: dict):
     return _finished(job, eval_id, result)
 
 
-def _fail(job: Job, eval_id: str, problem: dict):
+def _fail(job: Job, eval_id: str, problem: dict[str, Any]) -> Any:
     """Record the failure as the evaluation's outcome (unless it already has
     one) and fail the job with the recorded problem."""
     job.meta["problem"] = problem

@@ -27,6 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 QUEUE = "referee"
 WORKER_CLASS = "workers.worker.RefereeWorker"
@@ -41,7 +42,7 @@ class Slot:
     """One worker the supervisor keeps alive."""
 
     index: int
-    proc: subprocess.Popen | None = None
+    proc: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     backoff: float = 0.0
     restart_at: float = 0.0
@@ -86,7 +87,7 @@ def supervise(url: str, count: int, extra: list[str]) -> int:
     slots = [Slot(i) for i in range(count)]
     stopping = {"signals": 0}
 
-    def stop(signum, _frame) -> None:
+    def stop(signum: int, _frame: FrameType | None) -> None:
         stopping["signals"] += 1
         for slot in slots:
             if slot.proc is not None and slot.proc.poll() is None:

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import gc
 import os
+from typing import Any
 
+from redis.client import Pipeline
 from rq import Worker, worker_registration
 from rq.job import Job
 from rq.registry import clean_registries
@@ -70,7 +72,7 @@ class RefereeWorker(Worker):
 
     max_connection_wait_time = RECONNECT_SECONDS
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         preload()
         # keep the preloaded objects out of the horses' garbage collections,
         # which would otherwise touch (and so copy) every inherited page
@@ -78,14 +80,15 @@ class RefereeWorker(Worker):
         super().__init__(*args, **kwargs)
         self.maintenance_interval = min(self.maintenance_interval, MAINTENANCE_SECONDS)
         self.job_monitoring_interval = HEARTBEAT_EVERY
-        self.push_exc_handler(abandoned_incident)  # RQ's cleanup calls it per abandoned job
+        # RQ leaves it unannotated; its cleanup calls the handler per abandoned job
+        self.push_exc_handler(abandoned_incident)  # type: ignore[no-untyped-call]
 
     @property
     def dequeue_timeout(self) -> int:
         """Wake up from waiting for jobs often enough to run maintenance."""
         return min(super().dequeue_timeout, MAINTENANCE_SECONDS)
 
-    def heartbeat(self, timeout: int | None = None, pipeline=None) -> None:
+    def heartbeat(self, timeout: int | None = None, pipeline: Pipeline | None = None) -> None:
         """RQ's heartbeat, which also writes the worker's registration again.
 
         RQ registers a worker once, at birth: a Redis restarted empty (no
@@ -128,8 +131,10 @@ class RefereeWorker(Worker):
                     queue.release_maintenance_lock()
         self.last_cleaned_at = now()  # type: ignore[assignment]  # RQ declares it None
 
-    def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
-        super().handle_work_horse_killed(job, retpid, ret_val, rusage)
+    def handle_work_horse_killed(self, job: Job, retpid: int, ret_val: int,
+                                 rusage: Any) -> None:
+        super().handle_work_horse_killed(  # type: ignore[no-untyped-call]  # RQ unannotated
+            job, retpid, ret_val, rusage)
         how = (f"killed by signal {os.WTERMSIG(ret_val)}" if ret_val and os.WIFSIGNALED(ret_val)
                else f"exited with status {ret_val}")
         try:

@@ -53,8 +53,11 @@ class Kind:
     params: ClassVar[dict[str, shape.Spec]] = {}
     #: documented limits on the work one job may ask for
     caps: ClassVar[dict[str, Any]] = {}
+    #: a component schema of ``openapi.yaml`` (a ``oneOf`` of forms: a game's operation
+    #: that answers the same question at once) documenting the inputs, if any
+    request_schema: ClassVar[str | None] = None
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {"kind": self.name, "games": list(self.games) if self.games else "all",
                 "description": self.description,
                 "inputs": {k: v.schema() for k, v in self.inputs.items()},
@@ -69,75 +72,90 @@ class Kind:
             spec = self._params_spec = shape.Obj({}, self.params)
         return spec
 
-    def prepare(self, request: dict) -> dict:
+    def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
         """The plan (JSON) for a request; raise MalformedInput / RuleViolation."""
         raise NotImplementedError
 
-    def chunks(self, plan: dict) -> list[dict]:
+    def chunks(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"index": 0}]
 
-    def run_chunk(self, plan: dict, chunk: dict, progress: Progress) -> Any:
+    def run_chunk(self, plan: dict[str, Any], chunk: dict[str, Any], progress: Progress) -> Any:
         raise NotImplementedError
 
-    def aggregate(self, plan: dict, partials: list) -> dict:
-        return partials[0]
+    def aggregate(self, plan: dict[str, Any], partials: list[Any]) -> dict[str, Any]:
+        result: dict[str, Any] = partials[0]
+        return result
 
-    def estimate_seconds(self, plan: dict) -> float:
+    def estimate_seconds(self, plan: dict[str, Any]) -> float:
         """Rough total work, for ``Retry-After`` and job timeouts."""
         return 0.01
 
 
-_KINDS: dict[str, Kind] = {}
+#: the kinds every game shares (``playouts``, ``suggest``), registered as imported
+_SHARED: dict[str, Kind] = {}
 
 
 def register(kind: Kind) -> Kind:
-    _KINDS[kind.name] = kind
+    """A kind for every game (a game's own kinds are its ``evaluation_kinds``)."""
+    _SHARED[kind.name] = kind
     return kind
+
+
+def _kinds() -> dict[str, Kind]:
+    """Every kind by name: the shared ones, then each registered game's own
+    (``Game.evaluation_kinds``, declared like its ``operations``), found
+    through the registry: this module names no game."""
+    from service.games.registry import all_games
+
+    _load()
+    found = dict(_SHARED)
+    for game in all_games():
+        for kind in game.evaluation_kinds:
+            if game.id not in (kind.games or ()):
+                raise TypeError(f"{game.id}'s evaluation kind {kind.name!r} is not for "
+                                f"{game.id} (its `games`: {kind.games})")
+            if found.setdefault(kind.name, kind) is not kind:
+                raise TypeError(f"two evaluation kinds named {kind.name!r}")
+    return found
 
 
 def all_kinds() -> list[Kind]:
     """Every kind, sorted by name (stable whatever the import order)."""
-    _load()
-    return [_KINDS[name] for name in sorted(_KINDS)]
+    kinds = _kinds()
+    return [kinds[name] for name in sorted(kinds)]
 
 
 def get_kind(name: str) -> Kind:
-    _load()
-    return _KINDS[name]
+    return _kinds()[name]
 
 
 def _load() -> None:
-    from service.evaluations import (  # noqa: F401  (importing registers)
-        battle,
-        playouts,
-        search_risk,
-        suggest,
-    )
+    from service.evaluations import playouts, suggest  # noqa: F401  (importing registers)
 
 
 REQUEST_FIELDS = ("game", "kind", "params")
 
 
-def prepare(request: Any) -> tuple[Kind, dict]:
+def prepare(request: Any) -> tuple[Kind, dict[str, Any]]:
     """Validate a ``POST /v1/evaluations`` body: the kind and its plan."""
     from service.games.registry import GAME_IDS
 
     if not isinstance(request, dict):
         raise MalformedInput({"body": [N_("must be a JSON object")]})
-    _load()
+    kinds = _kinds()
     errors: dict[str, list[str]] = {}
     game, name = request.get("game"), request.get("kind")
-    games = list(GAME_IDS) + [g for k in _KINDS.values() for g in k.games or ()
+    games = list(GAME_IDS) + [g for k in kinds.values() for g in k.games or ()
                               if g not in GAME_IDS]
     if not isinstance(game, str):
         errors["game"] = ["missing or not a string; one of " + ", ".join(games)]
     elif game not in games:
         errors["game"] = [f"unknown game {game!r}; one of " + ", ".join(games)]
-    if not isinstance(name, str) or name not in _KINDS:
-        errors["kind"] = ["unknown kind; one of " + ", ".join(_KINDS)]
+    if not isinstance(name, str) or name not in kinds:
+        errors["kind"] = ["unknown kind; one of " + ", ".join(sorted(kinds))]
     if errors or not isinstance(name, str):
         raise UnknownKind(errors)
-    kind = _KINDS[name]
+    kind = kinds[name]
     if kind.games is not None and game not in kind.games:
         raise UnknownKind({"kind": [f"{name} is for {', '.join(kind.games)}, not {game}"]})
     allowed = set(REQUEST_FIELDS) | set(kind.inputs)

@@ -24,9 +24,10 @@ from __future__ import annotations
 import math
 import secrets
 import time
+from typing import Any
 
 from service.evaluations import stats
-from service.evaluations.kinds import Kind, register
+from service.evaluations.kinds import Kind, Progress, register
 from service.games import shape
 from service.games.base import MAX_SEED, SEED_BITS
 from service.games.bots import BOT_NAMES, bot_named
@@ -65,7 +66,7 @@ def playout_seed(seed: int, index: int, salt: int = 0) -> int:
 def cost_of(game: str, bots: list[str]) -> float:
     """Estimated seconds per playout with these bots (the slowest seat's bot)."""
     seconds = get_game(game).playout_seconds
-    return max(seconds.get(b, DEFAULT_PLAYOUT_SECONDS) for b in set(bots))
+    return float(max(seconds.get(b, DEFAULT_PLAYOUT_SECONDS) for b in set(bots)))
 
 
 BOTS = shape.OneOf(shape.Enum(*BOT_NAMES), shape.ListOf(shape.Enum(*BOT_NAMES), max_items=16),
@@ -103,7 +104,7 @@ class Playouts(Kind):
             "work_seconds": MAX_WORK_SECONDS, "chunk_seconds": CHUNK_SECONDS,
             "max_chunks": MAX_CHUNKS}
 
-    def prepare(self, request: dict) -> dict:
+    def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
         game = get_game(request["game"])
         if "state" not in request:
             raise MalformedInput({"state": [N_("missing required field: the game state to play on")]})
@@ -149,21 +150,22 @@ class Playouts(Kind):
                 "playouts": n, "max_steps": params.get("max_steps", DEFAULT_MAX_STEPS),
                 "turn_limit": turn_limit, "chunk_size": min(size, n)}
 
-    def estimate_seconds(self, plan: dict) -> float:
-        return plan["playouts"] * cost_of(plan["game"], plan["bots"])
+    def estimate_seconds(self, plan: dict[str, Any]) -> float:
+        return float(plan["playouts"] * cost_of(plan["game"], plan["bots"]))
 
-    def chunks(self, plan: dict) -> list[dict]:
+    def chunks(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
         n, size = plan["playouts"], plan["chunk_size"]
         return [{"index": k, "start": start, "count": min(size, n - start)}
                 for k, start in enumerate(range(0, n, size))]
 
-    def run_chunk(self, plan, chunk, progress):
+    def run_chunk(self, plan: dict[str, Any], chunk: dict[str, Any],
+                  progress: Progress) -> dict[str, Any]:
         game = get_game(plan["game"])
         state, player, seed = plan["state"], plan["player"], plan["seed"]
         bots = [bot_named(b) for b in plan["bots"]]
         seats = len(state["players"])
         wins, shared = [0] * seats, [0] * seats
-        scores: list[dict] = [{} for _ in range(seats)]
+        scores: list[dict[float, int]] = [{} for _ in range(seats)]
         steps_total = turns_total = finished = 0
         count = chunk["count"]
         last = time.monotonic()
@@ -195,12 +197,12 @@ class Playouts(Kind):
                 "steps": steps_total, "turns": turns_total,
                 "scores": [sorted([v, c] for v, c in t.items()) for t in scores]}
 
-    def aggregate(self, plan: dict, partials: list) -> dict:
+    def aggregate(self, plan: dict[str, Any], partials: list[Any]) -> dict[str, Any]:
         seats = len(plan["state"]["players"])
         finished = sum(p["finished"] for p in partials)
         wins = [sum(p["wins"][s] for p in partials) for s in range(seats)]
         shared = [sum(p["shared"][s] for p in partials) for s in range(seats)]
-        tallies: list[dict] = [{} for _ in range(seats)]
+        tallies: list[dict[float, int]] = [{} for _ in range(seats)]
         for p in partials:
             for s, pairs in enumerate(p["scores"]):
                 for v, c in pairs:

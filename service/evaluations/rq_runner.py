@@ -109,7 +109,7 @@ def outcome_key(eval_id: str) -> str:
     return f"referee:evaluation:{eval_id}:outcome"
 
 
-def store_outcome(connection: Redis, eval_id: str, outcome: dict, ttl: int) -> dict:
+def store_outcome(connection: Redis, eval_id: str, outcome: dict[str, Any], ttl: int) -> dict[str, Any]:
     """Record how the evaluation ended unless it already has; the recorded outcome.
 
     ``outcome`` is ``{"status": "finished", "result": …}`` or
@@ -121,7 +121,7 @@ def store_outcome(connection: Redis, eval_id: str, outcome: dict, ttl: int) -> d
     return load_outcome(connection, eval_id) or outcome
 
 
-def load_outcome(connection: Redis, eval_id: str) -> dict | None:
+def load_outcome(connection: Redis, eval_id: str) -> dict[str, Any] | None:
     raw = connection.get(outcome_key(eval_id))
     return orjson.loads(raw) if raw else None
 
@@ -154,7 +154,7 @@ class RQRunner:
         self.max_queued = max_queued or configured_max_queued()
 
     # ------------------------------------------------------------ submit
-    def submit(self, kind: Kind, plan: dict, game: str) -> dict:
+    def submit(self, kind: Kind, plan: dict[str, Any], game: str) -> dict[str, Any]:
         eval_id = new_id()
         chunks = kind.chunks(plan)
         admit(self.queue.count, len(chunks), self.max_queued)  # jobs waiting on the queue
@@ -187,21 +187,21 @@ class RQRunner:
         return self.status(eval_id)
 
     # ------------------------------------------------------------ status
-    def _record(self, eval_id: str) -> dict:
+    def _record(self, eval_id: str) -> dict[str, Any]:
         raw = self.connection.hgetall(record_key(eval_id)) if _plausible(eval_id) else {}
         if not raw:
             raise UnknownEvaluation(eval_id)
         return {k.decode() if isinstance(k, bytes) else k: orjson.loads(v)
                 for k, v in raw.items()}
 
-    def _jobs(self, eval_id: str, record: dict) -> tuple[Job | None, list[Job | None]]:
+    def _jobs(self, eval_id: str, record: dict[str, Any]) -> tuple[Job | None, list[Job | None]]:
         ids = [main_job_id(eval_id)]
         if record["chunks"] > 1:
             ids += [chunk_job_id(eval_id, k) for k in range(record["chunks"])]
         jobs = Job.fetch_many(ids, connection=self.connection)
         return jobs[0], jobs[1:]
 
-    def status(self, eval_id: str) -> dict:
+    def status(self, eval_id: str) -> dict[str, Any]:
         record = self._record(eval_id)
         main, chunks = self._jobs(eval_id, record)
         if main is None:
@@ -251,8 +251,8 @@ class RQRunner:
                            "started" if running else "queued",
                            self._progress(eval_id, main, chunks), **fields)
 
-    def _ended(self, eval_id: str, record: dict, outcome: dict, fields: dict,
-               progress: Callable[[], float]) -> dict:
+    def _ended(self, eval_id: str, record: dict[str, Any], outcome: dict[str, Any], fields: dict[str, Any],
+               progress: Callable[[], float]) -> dict[str, Any]:
         """The status of an evaluation whose outcome is recorded."""
         ended = outcome["ended_at"]
         fields.update(finished_at=ended, expires_at=ended + self.result_ttl)
@@ -267,7 +267,7 @@ class RQRunner:
         return status_body(eval_id, record["game"], record["kind"], "failed",
                            progress(), error=outcome["error"], **fields)
 
-    def _first(self, eval_id: str, record: dict, name: str, value: Any) -> Any:
+    def _first(self, eval_id: str, record: dict[str, Any], name: str, value: Any) -> Any:
         """The value of ``name`` first recorded for the evaluation: ``value`` unless
         one was (``HSETNX``)."""
         if name in record:
@@ -290,7 +290,7 @@ class RQRunner:
         return total / len(parts)
 
     # ------------------------------------------------------------ cancel, remove
-    def cancel(self, eval_id: str) -> dict:
+    def cancel(self, eval_id: str) -> dict[str, Any]:
         record = self._record(eval_id)
         main, chunks = self._jobs(eval_id, record)
         if main is None:
@@ -457,9 +457,9 @@ def _plausible(eval_id: str) -> bool:
     return len(eval_id) == 32 and all(c in "0123456789abcdef" for c in eval_id)
 
 
-def _job_problem(job: Job) -> dict:
+def _job_problem(job: Job) -> dict[str, Any]:
     """The problem+json of a failed job: what the job recorded, else its exception."""
-    recorded = job.meta.get("problem")
+    recorded: dict[str, Any] | None = job.meta.get("problem")
     if recorded:
         return recorded
     return evaluation_problem(failure_reason(job, "the worker running this evaluation died"))

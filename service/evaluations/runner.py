@@ -65,16 +65,16 @@ class Runner(Protocol):
     #: ``embedded`` or ``rq`` (``GET /v1/evaluations/kinds`` says which)
     backend: str
 
-    def submit(self, kind: Kind, plan: dict, game: str) -> dict:
+    def submit(self, kind: Kind, plan: dict[str, Any], game: str) -> dict[str, Any]:
         """Queue a validated plan (``kinds.prepare``); its status.  ``Busy``
         when the queue is full (``admit``)."""
         ...
 
-    def status(self, eval_id: str) -> dict:
+    def status(self, eval_id: str) -> dict[str, Any]:
         """The one shape of ``GET /v1/evaluations/{id}`` (``status_body``)."""
         ...
 
-    def cancel(self, eval_id: str) -> dict:
+    def cancel(self, eval_id: str) -> dict[str, Any]:
         """Stop a queued or running evaluation; its status, ``canceled``
         (again for one already canceled).  ``AlreadyOver`` when it finished
         or failed: an outcome never changes."""
@@ -156,8 +156,8 @@ def iso(ts: float | None) -> str | None:
 def status_body(eval_id: str, game: str, kind: str, status: str, progress: float, *,
                 submitted_at: float, started_at: float | None = None,
                 finished_at: float | None = None, expires_at: float | None = None,
-                result: Any = None, error: dict | None = None,
-                incidents: list | None = None, chunks: int = 1) -> dict:
+                result: Any = None, error: dict[str, Any] | None = None,
+                incidents: list[Any] | None = None, chunks: int = 1) -> dict[str, Any]:
     """The one shape of ``GET /v1/evaluations/{id}``."""
     body = {"id": eval_id, "game": game, "kind": kind, "status": status,
             "progress": round(min(max(progress, 0.0), 1.0), 4),
@@ -171,9 +171,9 @@ def status_body(eval_id: str, game: str, kind: str, status: str, progress: float
     return body
 
 
-def run_chunks(kind: Kind, plan: dict, chunks: list[dict],
+def run_chunks(kind: Kind, plan: dict[str, Any], chunks: list[dict[str, Any]],
                progress: Callable[[int, int, int], None],
-               cancelled: Callable[[], bool]) -> list:
+               cancelled: Callable[[], bool]) -> list[Any]:
     """Run chunks one after another (the embedded runner's work)."""
     partials = []
     for k, chunk in enumerate(chunks):
@@ -289,12 +289,12 @@ class EmbeddedRunner:
     def _db(self) -> sqlite3.Connection:
         return sqlite3.connect(self.db_path, timeout=10, isolation_level=None)
 
-    def _update(self, eval_id: str, **fields) -> None:
+    def _update(self, eval_id: str, **fields: Any) -> None:
         cols = ", ".join(f"{k} = ?" for k in fields)
         with closing(self._db()) as db:
             db.execute(f"UPDATE evaluations SET {cols} WHERE id = ?", (*fields.values(), eval_id))
 
-    def submit(self, kind: Kind, plan: dict, game: str) -> dict:
+    def submit(self, kind: Kind, plan: dict[str, Any], game: str) -> dict[str, Any]:
         eval_id, now = new_id(), time.time()
         chunks = kind.chunks(plan)
         with closing(self._db()) as db:
@@ -318,7 +318,7 @@ class EmbeddedRunner:
                           "GROUP BY pid").fetchall()
         return sum(n for pid, n in rows if pid == os.getpid() or _alive(pid))
 
-    def _run_one(self, eval_id: str, kind: Kind, plan: dict, chunks: list[dict]) -> None:
+    def _run_one(self, eval_id: str, kind: Kind, plan: dict[str, Any], chunks: list[dict[str, Any]]) -> None:
         with closing(self._db()) as db:
             started = db.execute("UPDATE evaluations SET status = 'started', started_at = ?, "
                                  "beat_at = ? WHERE id = ? AND status = 'queued' AND cancel = 0",
@@ -359,7 +359,7 @@ class EmbeddedRunner:
         self._update(eval_id, finished_at=now, expires_at=now + self.result_ttl, beat_at=now,
                      **fields)
 
-    def _row(self, eval_id: str) -> dict:
+    def _row(self, eval_id: str) -> dict[str, Any]:
         with closing(self._db()) as db:
             db.row_factory = sqlite3.Row
             row = db.execute("SELECT * FROM evaluations WHERE id = ?", (eval_id,)).fetchone()
@@ -378,7 +378,7 @@ class EmbeddedRunner:
             return self._row(eval_id)
         return row
 
-    def status(self, eval_id: str) -> dict:
+    def status(self, eval_id: str) -> dict[str, Any]:
         row = self._row(eval_id)
         return status_body(
             row["id"], row["game"], row["kind"], row["status"], row["progress"],
@@ -387,7 +387,7 @@ class EmbeddedRunner:
             result=orjson.loads(row["result"]) if row["result"] else None,
             error=orjson.loads(row["error"]) if row["error"] else None, chunks=row["chunks"])
 
-    def cancel(self, eval_id: str) -> dict:
+    def cancel(self, eval_id: str) -> dict[str, Any]:
         row = self._row(eval_id)
         if row["status"] in ("finished", "failed"):
             raise AlreadyOver(row["status"])
@@ -424,13 +424,13 @@ class EmbeddedRunner:
         return claimed
 
 
-def run_inline(kind_name: str, plan: dict) -> dict:
+def run_inline(kind_name: str, plan: dict[str, Any]) -> dict[str, Any]:
     """Run a whole plan in this thread (tests, benchmarks): the aggregate."""
     kind = get_kind(kind_name)
     partials = run_chunks(kind, plan, kind.chunks(plan), lambda k, d, t: None, lambda: False)
     return kind.aggregate(plan, partials)
 
 
-def retry_after(kind: Kind, plan: dict) -> int:
+def retry_after(kind: Kind, plan: dict[str, Any]) -> int:
     """Seconds a client should wait before its first poll (``Retry-After``)."""
     return max(1, min(30, math.ceil(kind.estimate_seconds(plan) / 2)))

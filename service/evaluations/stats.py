@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 Z95 = 1.959963984540054
 
@@ -29,7 +30,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def summary(counts: dict[float, int]) -> dict:
+def summary(counts: dict[float, int]) -> dict[str, Any]:
     """Mean, standard deviation and a 95% interval of the mean of a tally.
 
     Exactly rounded sums (``math.fsum``) over the values in order: the same
@@ -50,7 +51,7 @@ def summary(counts: dict[float, int]) -> dict:
             "min": min(counts), "max": max(counts)}
 
 
-def histogram(counts: dict[float, int], bins: int = 20) -> dict:
+def histogram(counts: dict[float, int], bins: int = 20) -> dict[str, Any]:
     """Equal-width bins over [min, max]: ``{"edges": [...], "counts": [...]}``.
 
     ``edges`` has one more entry than ``counts``; each bin is closed on the

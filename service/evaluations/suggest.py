@@ -70,13 +70,13 @@ SEARCH_PARAMS: dict[str, shape.Spec] = {
 }
 
 
-def _tuning(params: dict) -> dict:
+def _tuning(params: dict[str, Any]) -> dict[str, Any]:
     """The search keywords of ``params`` (checked by ``SEARCH_PARAMS``)."""
     return {k: params[k] for k in ("exploration", "rollout", "rollout_depth", "widening")
             if k in params}
 
 
-def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:
+def _position(game_id: str, request: dict[str, Any]) -> tuple[Game, dict[str, Any], int]:
     """The game, the state and the player of a request, checked: the player
     must have a decision pending (``_pending_player``: else 422)."""
     game = get_game(game_id)
@@ -88,11 +88,11 @@ def _position(game_id: str, request: dict) -> tuple[Any, dict, int]:
     return game, state, _pending_player(game, state, request.get("params") or {})
 
 
-def deciding_player(state: dict, params: dict) -> int:
+def deciding_player(state: dict[str, Any], params: dict[str, Any]) -> int:
     """``params.player``, once sure it is a seat of ``state`` with a decision pending."""
     if "player" not in params:
         raise MalformedInput({"params.player": [N_("missing: whose decision to rank")]})
-    player = params["player"]
+    player: int = params["player"]
     seats = len(state["players"])
     if player >= seats:
         raise MalformedInput({"params.player": [N_("must be a seat from 0 to {last}",
@@ -100,7 +100,7 @@ def deciding_player(state: dict, params: dict) -> int:
     return player
 
 
-def _pending_player(game: Game, state: dict, params: dict) -> int:
+def _pending_player(game: Game, state: dict[str, Any], params: dict[str, Any]) -> int:
     """``deciding_player``, and a seat that is not pending breaks the turn order
     (``Game.out_of_turn_rule``: 422, like an action sent out of turn)."""
     player = deciding_player(state, params)
@@ -131,7 +131,7 @@ class Suggest(Kind):
     caps = {"iterations": MAX_ITERATIONS, "work_seconds": MAX_WORK_SECONDS,
             "chunk_seconds": CHUNK_SECONDS, "max_chunks": MAX_CHUNKS}
 
-    def prepare(self, request: dict) -> dict:
+    def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
         game, state, player = _position(request["game"], request)
         params = request.get("params") or {}
         n = params.get("iterations", DEFAULT_ITERATIONS)
@@ -155,15 +155,15 @@ class Suggest(Kind):
         return {"game": game.id, "state": state, "player": player, "seed": seed,
                 "iterations": n, "chunk_size": min(size, n), "tuning": _tuning(params)}
 
-    def estimate_seconds(self, plan: dict) -> float:
-        return plan["iterations"] * cost_of(plan["game"])
+    def estimate_seconds(self, plan: dict[str, Any]) -> float:
+        return float(plan["iterations"] * cost_of(plan["game"]))
 
-    def chunks(self, plan: dict) -> list[dict]:
+    def chunks(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
         n, size = plan["iterations"], plan["chunk_size"]
         return [{"index": k, "iterations": min(size, n - start)}
                 for k, start in enumerate(range(0, n, size))]
 
-    def run_chunk(self, plan: dict, chunk: dict, progress: Progress) -> dict:
+    def run_chunk(self, plan: dict[str, Any], chunk: dict[str, Any], progress: Progress) -> dict[str, Any]:
         game = get_game(plan["game"])
         stats = ismcts.search(game, plan["state"], plan["player"],
                               seed=playout_seed(plan["seed"], chunk["index"]),
@@ -172,7 +172,7 @@ class Suggest(Kind):
         progress(chunk["iterations"], chunk["iterations"])
         return stats
 
-    def aggregate(self, plan: dict, partials: list) -> dict:
+    def aggregate(self, plan: dict[str, Any], partials: list[Any]) -> dict[str, Any]:
         return {**ismcts.summarize(ismcts.merge(*partials)), "seed": plan["seed"]}
 
 
@@ -187,7 +187,7 @@ SYNC_PARAMS = shape.Obj({"player": SEARCH_PARAMS["player"]}, {
 }, description="Whose decision to rank, the budget and the search's tuning.")
 
 
-def suggest_now(game: Game, state: dict, params: dict) -> dict:
+def suggest_now(game: Game, state: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """The synchronous suggestion on a validated ``state`` with ``SYNC_PARAMS``:
     one in-process search, ended by ``iterations`` or ``milliseconds``,
     whichever comes first."""

@@ -49,9 +49,10 @@ Hooks a game implements (see ``service/games/raiders`` for the pattern):
 And data: ``card_schema`` (the marshmallow schema ``card_db`` validates the
 game's card files with), ``playout_seconds`` (a playout's cost per bot, for
 evaluations), ``search_*`` (the ``suggest`` search's value scale, rollout
-policy and cost per iteration), ``player_setup_one_of`` and ``operations``
+policy and cost per iteration), ``player_setup_one_of``, ``operations``
 (questions only this game answers, each an ``Operation`` served at
-``POST /v1/games/<game>/<path>``).  README "How it is built" lists the steps
+``POST /v1/games/<game>/<path>``) and ``evaluation_kinds`` (its own kinds of
+``POST /v1/evaluations``, ``service.evaluations.kinds``).  README "How it is built" lists the steps
 of adding a game.
 """
 
@@ -62,7 +63,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from marshmallow import Schema
 
@@ -82,6 +83,9 @@ from service.games.errors import (
 from service.games.messages import N_, either
 from service.games.options import CHANCE_OPTION, Option, resolve_options
 from service.games.versions import NotUpgradable, RulesVersion
+
+if TYPE_CHECKING:
+    from service.evaluations.kinds import Kind
 
 #: the largest seed a request may name and the service draws: 2^53 - 1, the largest integer a
 #: JSON number keeps exactly in every client (JavaScript's Number.MAX_SAFE_INTEGER), so a seed
@@ -245,6 +249,8 @@ class Game:
     playout_seconds: ClassVar[Mapping[str, float]] = {}
     #: questions only this game answers, besides the contract
     operations: ClassVar[tuple[Operation, ...]] = ()
+    #: evaluation kinds only this game answers (``service.evaluations.kinds.Kind``)
+    evaluation_kinds: ClassVar[tuple[Kind, ...]] = ()
     #: the information-set search of ``suggest`` (``service.games.ismcts``): the
     #: ``position_value`` lead rated a 73 % result (a logistic curve: 1 / (1 + e^-1)),
     #: the rollout policy below the tree (``random`` or ``greedy``), and CPU seconds

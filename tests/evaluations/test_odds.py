@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from service.evaluations import odds
 from service.evaluations.stats import wilson
+from service.games.tremble.evaluations import odds
 
 DICE = {t: 6 - abs(t - 7) for t in range(2, 13)}
 

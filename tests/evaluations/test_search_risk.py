@@ -11,11 +11,11 @@ import pytest
 
 from service.evaluations.kinds import prepare
 from service.evaluations.runner import run_inline
-from service.evaluations.search_risk import window_value
 from service.evaluations.stats import wilson
 from service.games.errors import MalformedInput
 from service.games.playout import RandomBot
 from service.games.registry import get_game
+from service.games.tremble.evaluations.search_risk import window_value
 
 
 def test_tre24_hand_cases():

@@ -138,3 +138,44 @@ def test_its_own_operation_is_served_and_documented(api):
     assert documented["operationId"] == "dice_duel_survival"
     assert documented["responses"]["200"]["content"]["application/json"]["example"][
         "survive_exact"] == "625/1296"
+
+
+def test_its_own_evaluation_kind_is_served_and_documented(api):
+    """The game declares ``dice_duel.survival`` (``evaluation_kinds``); the evaluations
+    route runs it, lists it and documents its request, though nothing shared names it."""
+    from tests.evaluations.conftest import poll
+
+    kinds = {k["kind"]: k for k in api.get("/v1/evaluations/kinds").json["kinds"]}
+    assert kinds["dice_duel.survival"]["games"] == ["dice_duel"]
+    assert {"playouts", "suggest"} <= set(kinds)
+    accepted = api.post("/v1/evaluations", json={"game": "dice_duel", "kind": "dice_duel.survival",
+                                                 "rolls": 2})
+    assert accepted.status_code == 202, accepted.json
+    done = poll(api, accepted.headers["Location"])
+    assert done["status"] == "finished", done
+    assert done["result"] == {"rolls": 2, "survive_exact": "625/1296", "rule": "DUEL-4"}
+    missing = api.post("/v1/evaluations", json={"game": "dice_duel", "kind": "dice_duel.survival"})
+    assert missing.status_code == 400 and "rolls" in missing.json["errors"]
+    documented = api.spec["components"]["schemas"]["EvaluationRequestDiceDuelSurvival"]
+    assert documented["properties"]["kind"] == {"const": "dice_duel.survival"}
+    assert documented["required"] == ["game", "kind", "rolls"]
+
+
+def test_a_game_declares_only_its_own_kinds(dice_duel, monkeypatch):
+    """A game's kind is for that game, and a kind's name is taken once: either mistake
+    stops the kinds from loading, naming the kind (never a silent second kind)."""
+    from service.evaluations import kinds
+    from service.games.registry import get_game
+    from tests.extension.dice_duel.evaluations import Survival
+
+    class Elsewhere(Survival):
+        games = ("raiders",)
+
+    monkeypatch.setattr(type(dice_duel), "evaluation_kinds", (Elsewhere(),))
+    with pytest.raises(TypeError, match="dice_duel.survival' is not for dice_duel"):
+        kinds.all_kinds()
+    taken = type(get_game("tremble").evaluation_kinds[0])
+    monkeypatch.setattr(type(dice_duel), "evaluation_kinds", (
+        type("Again", (taken,), {"games": ("dice_duel",)})(),))
+    with pytest.raises(TypeError, match="two evaluation kinds named 'tremble.battle_odds'"):
+        kinds.all_kinds()

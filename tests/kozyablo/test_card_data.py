@@ -9,8 +9,8 @@ import pytest
 import yaml
 from marshmallow import ValidationError
 
-from schemas.cards_kozyablo import ABILITIES, RACES, CardSetSchema
 from service.games.kozyablo import GAME
+from service.games.kozyablo.card_schema import ABILITIES, RACES, CardSetSchema
 
 SET = GAME.card_set()
 CARDS = SET.data["cards"]

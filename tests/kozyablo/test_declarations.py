@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from schemas import cards_kozyablo as schema
 from service.games.kozyablo import GAME
+from service.games.kozyablo import card_schema as schema
 from tests.kozyablo.builder import act, play, table
 
 MAIN_TAKES = "play_card, draw, move, attack, use_ability, skip"

@@ -363,7 +363,7 @@ def test_koz_16_the_free_abilities_limit_is_card_data(tmp_path, monkeypatch):
 
 def test_koz_16_a_free_damage_ability_may_go_without_a_limit():
     """KOZ-16: `per_turn: null` on damage to an enemy creature loads (it runs out)."""
-    from schemas.cards_kozyablo import ActivatedSchema
+    from service.games.kozyablo.card_schema import ActivatedSchema
     loaded = ActivatedSchema().load({"name": "volley", "mark": "free", "per_turn": None,
                                      "effect": {"kind": "damage", "target": "enemy_creature",
                                                 "amount": 1}})

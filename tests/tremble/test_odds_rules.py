@@ -1,4 +1,4 @@
-"""The exact odds (``service.evaluations.odds``) follow the engine's own rules.
+"""The exact odds (``service.games.tremble.evaluations.odds``) follow the engine's own rules.
 
 TRE-20 (2d6 each, the highest total wins, tied fighters re-roll from their
 base strength, with 3+ only those tied for the highest) and TRE-24 (strength
@@ -20,9 +20,9 @@ from itertools import product
 
 import pytest
 
-from service.evaluations import odds
 from service.games.draft import Draft
 from service.games.tremble import battle
+from service.games.tremble.evaluations import odds
 
 
 def _battle_state(strengths: tuple[int, ...], fighters: tuple[int, ...]) -> dict:

@@ -236,7 +236,7 @@ def test_tre_27_missions_are_judged_on_the_captured_city_cards():
     raw["missions"][0]["condition"] = {"kind": "raids", "count": 4}
     from marshmallow import ValidationError
 
-    from schemas.cards_tremble import CardSetSchema
+    from service.games.tremble.card_schema import CardSetSchema
     with pytest.raises(ValidationError) as exc:
         CardSetSchema().load(raw)
     assert "missions" in exc.value.messages

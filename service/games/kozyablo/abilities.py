@@ -7,7 +7,7 @@ each ``activated`` entry of its card data (``"volley"``, ``"smite"``…).  A ``f
 use up the turn's action and may also be used in the opponent's response
 window; each of a source's free abilities works as many times a turn as its
 card data's ``per_turn`` says (the reference cards: once, «раз в ход»; ``null``:
-no limit, for effects that must run out — ``schemas.cards_kozyablo``).  Uses are
+no limit, for effects that must run out — ``card_schema``).  Uses are
 counted in ``state["used"]`` (``"<source>:<ability>"``, once per use; a free
 ability without a limit is not recorded).  Abilities reach only their own
 sector (KOZ-16).
@@ -37,7 +37,7 @@ class Keyword:
     mark: str = "action"
 
 
-#: the keyword abilities a player uses (``schemas.cards_kozyablo`` keeps their names
+#: the keyword abilities a player uses (``card_schema`` keeps their names
 #: from activated abilities)
 KEYWORDS: dict[str, Keyword] = {
     # KOZ-40 Regeneration X: restores X life, when the creature has damage to heal

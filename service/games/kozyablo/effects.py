@@ -1,6 +1,6 @@
 """The effect engine: one interpreter for magic, events, abilities and triggers.
 
-An effect is data (``schemas.cards_kozyablo.EffectSchema``): a ``kind`` from
+An effect is data (``card_schema.EffectSchema``): a ``kind`` from
 a closed vocabulary and a ``target`` saying whom it reaches.  Magic and events
 reach the whole table (KOZ-18/19); an ability or trigger reaches only its own
 sector (KOZ-16).  Magic cards honour Magic protection (KOZ-38, except an effect
@@ -179,7 +179,7 @@ def _every_creature(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]
     return [u for u in state["units"] if affected(state, cat, u, use.effect, use.from_magic)]
 
 
-#: whom an effect reaches (``schemas.cards_kozyablo`` validates card data against it)
+#: whom an effect reaches (``card_schema`` validates card data against it)
 TARGETS: dict[str, Target] = {
     "creature": Target(_choose_creature, _chosen_creature, one_creature=True),
     "enemy_creature": Target(_choose_creature, _chosen_creature, "enemy", one_creature=True),

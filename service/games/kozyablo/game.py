@@ -18,7 +18,6 @@ from __future__ import annotations
 import secrets
 
 import card_db
-from schemas.cards_kozyablo import CardSetSchema
 from service.games import shape
 from service.games.base import MAX_STATE_SEED, SEED_BITS, Game
 from service.games.chance import CHANCE
@@ -36,6 +35,7 @@ from service.games.kozyablo import (
     views,
 )
 from service.games.kozyablo.actions import ACTIONS, DECISIONS, MAIN, moves
+from service.games.kozyablo.card_schema import CardSetSchema
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import CAPITAL_LIFE
 from service.games.kozyablo.operations import VALIDATE_DECK

@@ -11,8 +11,8 @@ an unknown card set → 404.
 from __future__ import annotations
 
 import card_db
-from schemas.cards_kozyablo import DeckValidateRequest, DeckValidateResponse
 from service.games.base import Operation
+from service.games.kozyablo.card_schema import DeckValidateRequest, DeckValidateResponse
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.deck import validate_deck
 

@@ -250,7 +250,7 @@ class CardType:
     put: Callable[[Draft, Catalogue, int, str, Face, dict, list[dict]], bool]
 
 
-#: every card type a deck holds (``schemas.cards_kozyablo`` reads its names here)
+#: every card type a deck holds (``card_schema`` reads its names here)
 CARD_TYPES: dict[str, CardType] = {
     "creature": CardType("gold", "KOZ-17", _sectors_to_enter, _check_creature, _enter),
     "hero": CardType("crystals", "KOZ-20", _sectors_to_enter, _check_creature, _enter),

@@ -5,22 +5,12 @@ concept: ``deck`` (the decks and every chance node), ``turn``, ``capture``
 (with the response window), ``tricks`` (legality of a play) and ``effects``
 (the implementation of each effect of the trick vocabulary in
 ``vocabulary``), ``power``, ``scoring``, ``views``, ``invariants``, the
-state's types in ``state``; ``game`` wires them to the contract.
-
-``GAME`` and ``Raiders`` are loaded on first use (PEP 562), so that the card
-schema (``schemas.cards_raiders``, which the game declares) can import the
-trick vocabulary of this package without importing the game first.
+state's types in ``state``, the card files' schema in ``card_schema``;
+``game`` wires them to the contract.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from service.games.raiders.game import GAME, Raiders
 
 __all__ = ["GAME", "Raiders"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from service.games.raiders import game
-        return getattr(game, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

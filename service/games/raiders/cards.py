@@ -22,7 +22,7 @@ Deck = Literal["fighters", "properties"]
 
 
 class Trick(TypedDict):
-    """A fighter card's trick (``schemas/cards_raiders.py``; words from ``vocabulary``)."""
+    """A fighter card's trick (``service/games/raiders/card_schema.py``; words from ``vocabulary``)."""
 
     name: dict[str, str]
     text: dict[str, str]

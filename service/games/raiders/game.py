@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
 import card_db
-from schemas.cards_raiders import CardSetSchema
 from service.games.base import Action, Game, Resolve
 from service.games.chance import CHANCE
 from service.games.draft import Draft
@@ -21,6 +20,7 @@ from service.games.errors import InvalidOptions, RuleViolation
 from service.games.messages import N_
 from service.games.options import Option
 from service.games.raiders import capture, deck, invariants, migrations, scoring, strategy, tricks, turn, views
+from service.games.raiders.card_schema import CardSetSchema
 from service.games.raiders.cards import Catalogue, face
 from service.games.raiders.shapes import CARD, CHANCE_CARD, EVENT_TYPES, STATE_FIELDS
 from service.games.raiders.state import RaidersState, in_capture, typed

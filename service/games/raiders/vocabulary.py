@@ -1,7 +1,7 @@
 """The closed vocabulary of Raiders tricks (RAI-22 … RAI-28).
 
 A trick on a card is data: ``effect`` + parameters + ``target`` + ``filters``
-+ ``timing`` (+ an optional ``cost``).  ``schemas/cards_raiders.py`` accepts
++ ``timing`` (+ an optional ``cost``).  ``service/games/raiders/card_schema.py`` accepts
 only these words; each effect type names here, once, its implementation
 and its RAI-28 test (both in ``effects.py``).
 

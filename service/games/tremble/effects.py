@@ -1,7 +1,7 @@
 """The card effect vocabulary of Tremble: each name declared once, with what it does.
 
 Card behaviour is data (``card_db/tremble/<set>.yaml``) naming entries of
-these tables; ``schemas.cards_tremble`` refuses any other name when a set
+these tables; ``card_schema`` refuses any other name when a set
 loads, and the engine reads each entry's function — no second table of
 implementations, no branch on the name:
 

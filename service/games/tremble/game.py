@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import card_db
-from schemas.cards_tremble import CardSetSchema
 from service.games.base import Game
 from service.games.draft import Draft
 from service.games.errors import InvalidState
@@ -27,7 +26,9 @@ from service.games.messages import N_
 from service.games.options import Option
 from service.games.tremble import flow, intel, invariants, migrations, planning, scoring, views
 from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
+from service.games.tremble.card_schema import CardSetSchema
 from service.games.tremble.cards import Catalogue
+from service.games.tremble.evaluations import KINDS
 from service.games.tremble.operations import ODDS
 from service.games.tremble.setup import new_state
 from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
@@ -76,6 +77,7 @@ class Tremble(Game):
     search_rollout = "greedy"
     search_iteration_seconds = 0.001
     operations = (ODDS,)
+    evaluation_kinds = KINDS
     game_options = (
         Option("missions", "boolean", True, clause="TRE-10",
                description="play with secret missions (false: the recommended first game)"),

@@ -1,7 +1,7 @@
 """Tremble's own question: ``POST /v1/games/tremble/odds``, exact battle odds at once.
 
 The answer is the ``tremble.battle_odds`` evaluation's result
-(``service.evaluations.battle.odds_result``: TRE-20, TRE-24), served
+(``service.games.tremble.evaluations.battle_odds.odds_result``: TRE-20, TRE-24), served
 synchronously.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import card_db
-from service.evaluations.battle import REQUEST, odds_result
 from service.games.base import Operation
+from service.games.tremble.evaluations.battle_odds import REQUEST, odds_result
 from service.games.tremble.missions import CITY_TYPES
 
 #: the answer (hand-written: the shape specs only describe requests and states)

@@ -10,7 +10,8 @@ player whose turn it is decides.  DUEL-7: nothing is played after the end.
 Its own operation, ``POST /v1/games/dice_duel/survival``, says how likely
 ``rolls`` rolls in a row are to show no 1.
 
-The package (``game``, ``cards``), its card data (``cards/dice_duel/``, a
+The package (``game``, ``cards``, ``operations``, ``evaluations``: its own kind of
+evaluation, ``dice_duel.survival``), its card data (``cards/dice_duel/``, a
 directory on ``CARD_DB_PATH``) and one ``registry.register`` line are all of it.
 """
 

@@ -24,12 +24,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from service.evaluations import odds
-from service.evaluations.kinds import Kind, register
-from service.evaluations.odds import fraction_text
+from service.evaluations.kinds import Kind, Progress
 from service.games import shape
 from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.games.tremble.evaluations import odds
+from service.games.tremble.evaluations.fleets import fleet_strengths
+from service.games.tremble.evaluations.odds import fraction_text
 
 MAX_STRENGTH = 1000
 
@@ -50,7 +51,7 @@ INPUTS = {"strengths": STRENGTHS, "fleets": FLEETS, "city": CITY, "army": ARMY,
 REQUEST = shape.Obj({}, INPUTS)
 
 
-def strengths_of(body: dict) -> list[int]:
+def strengths_of(body: dict[str, Any]) -> list[int]:
     """The fighters' base strengths from ``strengths`` or ``fleets`` + ``city``."""
     has_s, has_f = "strengths" in body, "fleets" in body
     if has_s == has_f:
@@ -62,18 +63,17 @@ def strengths_of(body: dict) -> list[int]:
         return list(body["strengths"])
     if "city" not in body:
         raise MalformedInput({"city": [N_("`fleets` need the attacked `city`")]})
-    from service.evaluations.fleets import fleet_strengths
     return fleet_strengths(body["fleets"], body["city"], body.get("card_set", "reference"))
 
 
 @lru_cache(maxsize=2048)
-def _distribution(strength: int) -> list[dict]:
+def _distribution(strength: int) -> list[dict[str, Any]]:
     """Each total of ``strength + 2d6`` with its chance (shared, never mutated)."""
     return [{"total": t, "p": float(p), "exact": fraction_text(p)}
             for t, p in odds.totals_distribution(strength).items()]
 
 
-def odds_result(body: dict) -> dict:
+def odds_result(body: dict[str, Any]) -> dict[str, Any]:
     """Validate an odds request and answer it exactly (TRE-20, TRE-24)."""
     errors = shape.check(REQUEST, body, "")
     if errors:
@@ -105,14 +105,15 @@ class BattleOdds(Kind):
                    "with `army` the chance of each holding against it (TRE-24).")
     inputs = INPUTS
     caps = {"fighters": odds.MAX_FIGHTERS, "strength": MAX_STRENGTH}
+    #: documented as ``POST /v1/games/tremble/odds`` documents its body (``operations.ODDS``)
+    request_schema = "OddsRequest"
 
-    def prepare(self, request: dict) -> dict:
+    def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
         body = {k: v for k, v in request.items() if k in INPUTS}
         odds_result(body)  # refuse at submission whatever would fail later
         return {"body": body}
 
-    def run_chunk(self, plan, chunk, progress):
+    def run_chunk(self, plan: dict[str, Any], chunk: dict[str, Any],
+                  progress: Progress) -> dict[str, Any]:
         return odds_result(plan["body"])
 
-
-register(BattleOdds())

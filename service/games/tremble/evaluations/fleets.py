@@ -13,17 +13,18 @@ can never disagree.
 
 from __future__ import annotations
 
+from typing import Any
+
 import card_db
 from service.games.errors import MalformedInput
 from service.games.messages import N_, joined
+from service.games.tremble.battle import strength
+from service.games.tremble.cards import Catalogue, design_of
 from service.games.tremble.effects import CITY_TYPES
 
 
-def fleet_strengths(fleets: list, city, card_set: str = "reference") -> list[int]:
+def fleet_strengths(fleets: list[Any], city: Any, card_set: str = "reference") -> list[int]:
     """TRE-29 strength of each fleet attacking ``city``."""
-    from service.games.tremble.battle import strength
-    from service.games.tremble.cards import Catalogue, design_of
-
     try:
         cat = Catalogue.of(card_db.get("tremble", card_set))
     except card_db.UnknownCardSet:

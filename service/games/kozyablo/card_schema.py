@@ -17,6 +17,8 @@ vocabulary is refused when the set is loaded, with the card and field named.
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.games.kozyablo.abilities import KEYWORDS, MARKS
@@ -52,7 +54,7 @@ class AbilitySchema(Schema):
     value = fields.Integer(validate=validate.Range(min=1, max=9))
 
     @validates_schema
-    def _value(self, data, **kwargs):
+    def _value(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["type"] in VALUED_ABILITIES and "value" not in data:
             raise ValidationError(f"{data['type']} needs a value", "value")
         if data["type"] not in VALUED_ABILITIES and "value" in data:
@@ -77,7 +79,7 @@ class EffectSchema(Schema):
     pierces_magic_protection = fields.Boolean(load_default=False)
 
     @validates_schema
-    def _fits(self, data, **kwargs):
+    def _fits(self, data: dict[str, Any], **kwargs: Any) -> None:
         kind = data["kind"]
         for key in EFFECTS[kind].needs:
             if key not in data:
@@ -98,7 +100,7 @@ EXHAUSTING = {"damage": set(TARGETS) - {"all_creatures"}, "destroy_building": se
               "damage_capital": set(TARGETS)}
 
 
-def exhausting(effect: dict) -> bool:
+def exhausting(effect: dict[str, Any]) -> bool:
     """Whether a free ability with ``effect`` must run out within a turn (``EXHAUSTING``).
 
     >>> exhausting({"kind": "damage", "target": "enemy_creature", "amount": 1})
@@ -132,12 +134,12 @@ class ActivatedSchema(Schema):
                               validate=validate.Range(min=1, max=9))
 
     @validates_schema
-    def _no_modify(self, data, **kwargs):
+    def _no_modify(self, data: dict[str, Any], **kwargs: Any) -> None:
         if EFFECTS[data["effect"]["kind"]].lasting:
             raise ValidationError("an ability cannot modify (only lasting magic does)", "effect")
 
     @validates_schema
-    def _turn_ends(self, data, **kwargs):
+    def _turn_ends(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["mark"] == "free" and data.get("per_turn", 1) is None \
                 and not exhausting(data["effect"]):
             raise ValidationError(
@@ -153,7 +155,7 @@ class TriggerSchema(Schema):
     effect = fields.Nested(EffectSchema, required=True)
 
     @validates_schema
-    def _no_choice(self, data, **kwargs):
+    def _no_choice(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["effect"]["target"] not in CHOICELESS_TARGETS:
             raise ValidationError("a trigger's target must need no choice: one of "
                                   + ", ".join(CHOICELESS_TARGETS), "effect")
@@ -192,7 +194,7 @@ class CardSchema(Schema):
     text = fields.Nested(NameSchema)
 
     @validates_schema
-    def _by_type(self, data, **kwargs):
+    def _by_type(self, data: dict[str, Any], **kwargs: Any) -> None:
         t = data["type"]
         need = {"creature": ("attack", "life", "speed"), "hero": ("attack", "life", "speed"),
                 "building": ("attack", "life", "speed"), "magic": ("kind", "effect"),
@@ -234,7 +236,7 @@ class CapitalSchema(Schema):
     text = fields.Nested(NameSchema)
 
     @validates_schema
-    def _production(self, data, **kwargs):
+    def _production(self, data: dict[str, Any], **kwargs: Any) -> None:
         if set(data["production"]) != set(RESOURCES):
             raise ValidationError("production names gold, crystals and mana", "production")
 
@@ -294,7 +296,7 @@ class CardSetSchema(Schema):
                                   values=fields.Nested(DeckSchema), required=True)
 
     @validates_schema
-    def _references(self, data, **kwargs):
+    def _references(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids: dict[str, str] = {}
         problems: dict[str, list[str]] = {}
         for group in ("capitals", "sectors", "cards"):

@@ -68,7 +68,7 @@ class TrickSchema(Schema):
                            validate=validate.Range(min=1, max=6))
 
     @validates_schema
-    def _parameters(self, data: dict, **kwargs: Any) -> None:
+    def _parameters(self, data: dict[str, Any], **kwargs: Any) -> None:
         effect = EFFECTS[data["effect"]]
         errors: dict[str, list[str]] = {}
         if effect.target_needed and data["target"] is None:
@@ -107,7 +107,7 @@ class FighterSchema(Schema):
     trick = fields.Nested(TrickSchema, load_default=None, allow_none=True)
 
     @validates_schema
-    def _power_or_trick(self, data: dict, **kwargs: Any) -> None:
+    def _power_or_trick(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["power"] is None and data["trick"] is None:
             raise ValidationError("a fighter-deck card needs a power, a trick or both (RAI-2)",
                                   "power")
@@ -133,7 +133,7 @@ class PropertySchema(Schema):
     bonuses = fields.List(fields.Nested(BonusSchema), load_default=list)
 
     @validates_schema
-    def _bonuses(self, data: dict, **kwargs: Any) -> None:
+    def _bonuses(self, data: dict[str, Any], **kwargs: Any) -> None:
         counts = [b["count"] for b in data["bonuses"]]
         if len(set(counts)) != len(counts):
             raise ValidationError("two bonuses for the same count", "bonuses")
@@ -168,8 +168,8 @@ class CardSetSchema(Schema):
                              validate=validate.Length(min=1, max=100))
 
     @validates_schema
-    def _cross_checks(self, data: dict, **kwargs: Any) -> None:
-        errors: dict = {}
+    def _cross_checks(self, data: dict[str, Any], **kwargs: Any) -> None:
+        errors: dict[str, Any] = {}
         suit_ids = {s["id"] for s in data["suits"]}
         seen: set[str] = set()
         for key in ("suits", "fighters", "properties"):

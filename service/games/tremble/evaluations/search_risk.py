@@ -46,23 +46,30 @@ searched, captured or discarded every turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from service.evaluations.kinds import Kind, register
-from service.evaluations.odds import fraction_text, hold_probability
+from service.evaluations.kinds import Kind, Progress
 from service.games import shape
 from service.games.errors import MalformedInput
 from service.games.messages import N_, joined
 from service.games.registry import get_game
+from service.games.tremble.battle import side_strength
+from service.games.tremble.cards import Catalogue
+from service.games.tremble.evaluations.odds import fraction_text, hold_probability
+from service.games.tremble.intel import SLOTS
+from service.games.tremble.reward import search_countdown
 
 PHASES_BEFORE_INTEL = ("missions", "start", "buy")
 
 Phase = tuple[int, bool]  # (cities to reveal, armies revealed then threaten the search)
+#: a pile of the city deck: (cities, the unseen armies' ids sorted, cards never revealed)
+Pile = tuple[int, tuple[str, ...], int]
 
 
-def exposure(state: dict, countdown: int, in_progress: bool, slots: int) -> list[Phase]:
+def exposure(state: dict[str, Any], countdown: int, in_progress: bool, slots: int) -> list[Phase]:
     """The intel phases ahead of a search: first the rest of this turn's
     (0 cities once this turn's intel is over), then one per later turn.
 
@@ -92,7 +99,7 @@ def exposure(state: dict, countdown: int, in_progress: bool, slots: int) -> list
     return [(now, False)] + [(slots, True)] * countdown
 
 
-def window_value(piles: tuple, phases: tuple, weights: dict[str, Fraction],
+def window_value(piles: tuple[Pile, ...], phases: Sequence[Phase], weights: dict[str, Fraction],
                  exhaustion_fails: bool) -> Fraction:
     """E[product of ``weights`` of the armies revealed in armed phases], with
     0 when the game ends before the search pays (if ``exhaustion_fails``).
@@ -110,7 +117,8 @@ def window_value(piles: tuple, phases: tuple, weights: dict[str, Fraction],
 
 
 @lru_cache(maxsize=8192)
-def _window(piles, phases, weights, fails, new_turn) -> Fraction:
+def _window(piles: tuple[Pile, ...], phases: tuple[Phase, ...],
+            weights: tuple[tuple[str, Fraction], ...], fails: bool, new_turn: bool) -> Fraction:
     if not phases:
         return Fraction(1)
     if new_turn and not _has_cards(piles):  # the game ended after the turn before
@@ -141,11 +149,11 @@ def _window(piles, phases, weights, fails, new_turn) -> Fraction:
     return value
 
 
-def _has_cards(piles) -> bool:
+def _has_cards(piles: tuple[Pile, ...]) -> bool:
     return any(c + len(a) > r for c, a, r in piles)
 
 
-def waiting_army(state: dict, player: int, city: str) -> tuple[str, int, bool] | None:
+def waiting_army(state: dict[str, Any], player: int, city: str) -> tuple[str, int, bool] | None:
     """The army already revealed that this search must still meet (TRE-24):
     ``(card, strength, beaten)`` — ``beaten`` when it has already lost the
     roll and only the lost ship is still to be chosen — or ``None``."""
@@ -179,7 +187,7 @@ class SearchRisk(Kind):
     }
     caps = {"players": 5}
 
-    def prepare(self, request: dict) -> dict:
+    def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
         game = get_game("tremble")
         if "state" not in request:
             raise MalformedInput({"state": [N_("missing required field: the game state")]})
@@ -231,12 +239,8 @@ class SearchRisk(Kind):
         return {"game": "tremble", "state": state, "player": player, "city": city,
                 "ships": list(ships), "countdown": countdown, "started_now": started_now}
 
-    def run_chunk(self, plan, chunk, progress):
-        from service.games.tremble.battle import side_strength
-        from service.games.tremble.cards import Catalogue
-        from service.games.tremble.intel import SLOTS
-        from service.games.tremble.reward import search_countdown
-
+    def run_chunk(self, plan: dict[str, Any], chunk: dict[str, Any],
+                  progress: Progress) -> dict[str, Any]:
         state, city, ships = plan["state"], plan["city"], plan["ships"]
         cat = Catalogue.of_state(state)
         countdown = plan["countdown"]
@@ -295,5 +299,3 @@ class SearchRisk(Kind):
         })
         return out
 
-
-register(SearchRisk())

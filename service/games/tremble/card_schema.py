@@ -51,7 +51,7 @@ class CitySchema(Schema):
     search = fields.Integer(required=True, validate=_PEOPLE)
 
     @validates_schema
-    def _larger_search(self, data: dict, **kwargs: Any) -> None:
+    def _larger_search(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["search"] <= data["raid"]:
             raise ValidationError("the search value must be larger than the raid value (TRE-22)",
                                   "search")
@@ -71,7 +71,7 @@ class BonusSchema(Schema):
     ship_type = fields.String(validate=validate.OneOf(SHIP_TYPES))
 
     @validates_schema
-    def _param(self, data: dict, **kwargs: Any) -> None:
+    def _param(self, data: dict[str, Any], **kwargs: Any) -> None:
         need = BONUSES[data["kind"]].param
         if need not in data:
             raise ValidationError(f"a {data['kind']} bonus needs {need}", need)
@@ -101,7 +101,7 @@ class ConditionSchema(Schema):
     city_type = fields.String(validate=validate.OneOf(CITY_TYPES))
 
     @validates_schema
-    def _params(self, data: dict, **kwargs: Any) -> None:
+    def _params(self, data: dict[str, Any], **kwargs: Any) -> None:
         want = CONDITIONS[data["kind"]].params
         have = set(data) - {"kind"}
         for missing in sorted(want - have):
@@ -144,7 +144,7 @@ class CardSetSchema(Schema):
     credits = fields.List(fields.Nested(CreditSchema), required=True)
 
     @validates_schema
-    def _set(self, data: dict, **kwargs: Any) -> None:
+    def _set(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids = [c["id"] for key in TRE1_COUNTS for c in data[key]]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
