@@ -63,6 +63,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from math import gcd as _gcd
 
 from service import names as naming
 from service.games.errors import MalformedInput
@@ -325,10 +326,22 @@ def _competition(places: list[int]) -> list[int]:
     return [1 + sum(1 for other in places if other < mine) for mine in places]
 
 
+def evaluate(event: Event) -> tuple[list[Line], Proposal | None]:
+    """The standings and the next round, the names resolved once."""
+    event = resolve(event)
+    check(event)
+    lines = _standings(event)
+    return lines, next_round(event, lines)
+
+
 def standings(event: Event) -> list[Line]:
     """Every player's line, best first, ranks filled in (module docstring)."""
     event = resolve(event)
     check(event)
+    return _standings(event)
+
+
+def _standings(event: Event) -> list[Line]:
     settings = event.settings
     lines = {p.name: Line(p.name, joins=p.joins) for p in players_of(event)}
     for rnd in event.rounds:
@@ -358,12 +371,12 @@ def standings(event: Event) -> list[Line]:
                 line.unverified += not table.verified
         for name in rnd.drops:
             lines[name].dropped = True
+    floored = {name: (max(line.share, settings.floor), max(line.game_share, settings.floor))
+               for name, line in lines.items()}
     for line in lines.values():
         if line.opponents:
-            line.opponents_share = _mean(max(lines[o].share, settings.floor)
-                                         for o in line.opponents)
-            line.opponents_game_share = _mean(max(lines[o].game_share, settings.floor)
-                                              for o in line.opponents)
+            line.opponents_share = _mean(floored[o][0] for o in line.opponents)
+            line.opponents_game_share = _mean(floored[o][1] for o in line.opponents)
         else:
             line.opponents_share = line.opponents_game_share = settings.floor
     ordered = sorted(lines.values(), key=lambda s: (s.key(), s.player))
@@ -373,8 +386,13 @@ def standings(event: Event) -> list[Line]:
 
 
 def _mean(values) -> Fraction:
+    """The exact mean, summed by common denominator (``Fraction`` additions are slow)."""
     found = list(values)
-    return sum(found, Fraction(0)) / len(found)
+    common = 1
+    for v in found:
+        common = common * v.denominator // _gcd(common, v.denominator)
+    return Fraction(sum(v.numerator * (common // v.denominator) for v in found),
+                    common * len(found))
 
 
 # ---------------------------------------------------------------------------- the next round
@@ -437,8 +455,7 @@ def met_before(rounds: Sequence[Round]) -> dict[frozenset, list[int]]:
 
 def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
     """The next round's tables, or ``None`` when fewer players are left than the
-    smallest table seats."""
-    event = resolve(event)
+    smallest table seats (``event`` ``resolve``-d, ``table`` its standings)."""
     settings = event.settings
     number_ = len(event.rounds) + 1
     joins = {p.name: p.joins for p in players_of(event)}
@@ -460,10 +477,12 @@ def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
         tables = None if pairs is None else [list(p) for p in pairs]
     if tables is None:
         tables = _improve(_chunks(seated, sizes), met, points)
-    why_bye = N_("no table size fits: the lowest-ranked player without a bye yet") \
-        if bye_count else ""
-    byes = [{"player": p, "why": str(why_bye)} for p in bye_players]
-    explanations = [_explain(players, met, points, rank, seated) for players in tables]
+    byes = [{"player": p, "why": (
+        f"no table sizes ({', '.join(map(str, settings.sizes()))}) seat all {len(order)} "
+        f"players: the lowest-ranked player {'without a bye yet' if p not in had_bye else '(every lower one had a bye)'}")}
+        for p in bye_players]
+    position = {p: i + 1 for i, p in enumerate(seated)}
+    explanations = [_explain(players, met, points, rank, position) for players in tables]
     repeats = sum(len(met.get(frozenset(pair), ())) for t in tables
                   for pair in combinations(t, 2))
     return Proposal(number_, tables, explanations, byes, repeats)
@@ -523,18 +542,23 @@ def _improve(tables: list[list[str]], met: dict[frozenset, list[int]],
 
 
 def _explain(players: list[str], met: dict[frozenset, list[int]], points: dict[str, Fraction],
-             rank: dict[str, int], order: list[str]) -> dict:
+             rank: dict[str, int], position: dict[str, int]) -> dict:
     """Why these players sit together: their standing and any repeat (who met whom)."""
-    positions = sorted(order.index(p) + 1 for p in players)
+    positions = sorted(position[p] for p in players)
     together = positions[-1] - positions[0] + 1 == len(players)
     repeats = [{"players": sorted(pair), "rounds": met[frozenset(pair)]}
                for pair in combinations(players, 2) if frozenset(pair) in met]
     if together:
-        why = N_("the next {count} in the standings (places {first}–{last} of the players "
-                 "seated)", count=len(players), first=positions[0], last=positions[-1])
+        why = (f"the next {len(players)} in the standings (places {positions[0]}–"
+               f"{positions[-1]} of the players seated)")
     else:
-        why = N_("near one another in the standings (places {places} of the players seated), "
-                 "swapped between tables to avoid repeat opponents",
-                 places=", ".join(map(str, positions)))
-    return {"why": str(why), "ranks": [rank[p] for p in players],
+        why = (f"near one another in the standings (places {', '.join(map(str, positions))} "
+               "of the players seated), swapped between tables to avoid repeat opponents")
+    if repeats:
+        why += "; " + "; ".join(f"{' and '.join(r['players'])} met in round "
+                                f"{', '.join(map(str, r['rounds']))}" for r in repeats)
+        why += ": no swap of tables avoids it" if len(repeats) == 1 else \
+            ": no swap of tables avoids them"
+    return {"why": why, "seated": "standing" if together else "swapped",
+            "places": positions, "ranks": [rank[p] for p in players],
             "points": [number(points[p]) for p in players], "repeats": repeats}
