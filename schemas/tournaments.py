@@ -21,7 +21,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 
 from schemas.envelopes import SETUP, Envelope, GameStateField, ObjectField, Setup
 from service.games import registry, shape
-from service.games.messages import N_
+from service.tournaments import events
 
 MAX_PLAYERS = 512
 MAX_ROUNDS = 30
@@ -184,7 +184,7 @@ EVENT_ROUND = shape.Obj({
 EVENT_PLAYER = shape.OneOf(_NAME, shape.Obj({"name": _NAME}, {
     "joins": shape.Int(1, MAX_ROUNDS + 1, description=(
         "A late entry: the first round (from 1) the player may be seated in.")),
-}), message=N_("must be a player's name, or an object with `name` (and `joins`)"), description=(
+}), message=events.PLAYER_FORM, description=(
     "A name, or `{name, joins}` for a late entry. Names are compared as `service/names.py` "
     "does (case, width and composition aside): two spellings of one name are refused."))
 

@@ -21,13 +21,12 @@ tournament every time.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from fractions import Fraction
 
 from flask import Blueprint
 
-from schemas.envelopes import SETUP
 from schemas import tournaments as declarations
+from schemas.envelopes import SETUP
 from schemas.tournaments import EVENT, STANDINGS
 from service import names, signing, tournaments, transcripts
 from service.games.errors import MalformedInput, RuleViolation

@@ -71,6 +71,8 @@ from service.games.messages import N_
 from service.tournaments.swiss import _pair as swiss_pair
 
 FLOOR = Fraction(33, 100)
+#: the refusal of a player entry that is neither a name nor ``{name, joins}``
+PLAYER_FORM = N_("must be a player's name, or an object with `name` (and `joins`)")
 MIN_SEATS, MAX_SEATS = 2, 16
 #: swap passes of the repeat search before it stops (each pass tries every swap once)
 MAX_PASSES = 8
@@ -292,7 +294,8 @@ def check(event: Event) -> None:
     >>> check(Event(["a", "b"], Settings(2), [Round([Table(["a", "a"], [[1, 2]])])]))
     Traceback (most recent call last):
     ...
-    service.games.errors.MalformedInput: rounds.0.tables.0.players.1: 'a' plays at most once a round and never after dropping
+    service.games.errors.MalformedInput: rounds.0.tables.0.players.1: 'a' plays at most once a \
+round and never after dropping
     """
     joins = {p.name: p.joins for p in players_of(event)}
     gone: set[str] = set()
@@ -477,9 +480,9 @@ def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
         tables = None if pairs is None else [list(p) for p in pairs]
     if tables is None:
         tables = _improve(_chunks(seated, sizes), met, points)
-    byes = [{"player": p, "why": (
-        f"no table sizes ({', '.join(map(str, settings.sizes()))}) seat all {len(order)} "
-        f"players: the lowest-ranked player {'without a bye yet' if p not in had_bye else '(every lower one had a bye)'}")}
+    fits = f"no table sizes ({', '.join(map(str, settings.sizes()))}) seat all {len(order)} players"
+    byes = [{"player": p, "why": f"{fits}: the lowest-ranked player " + (
+        "without a bye yet" if p not in had_bye else "(every lower one had a bye)")}
         for p in bye_players]
     position = {p: i + 1 for i, p in enumerate(seated)}
     explanations = [_explain(players, met, points, rank, position) for players in tables]
@@ -546,19 +549,20 @@ def _explain(players: list[str], met: dict[frozenset, list[int]], points: dict[s
     """Why these players sit together: their standing and any repeat (who met whom)."""
     positions = sorted(position[p] for p in players)
     together = positions[-1] - positions[0] + 1 == len(players)
-    repeats = [{"players": sorted(pair), "rounds": met[frozenset(pair)]}
-               for pair in combinations(players, 2) if frozenset(pair) in met]
+    pairs = [(sorted(pair), met[frozenset(pair)]) for pair in combinations(players, 2)
+             if frozenset(pair) in met]
     if together:
         why = (f"the next {len(players)} in the standings (places {positions[0]}–"
                f"{positions[-1]} of the players seated)")
     else:
         why = (f"near one another in the standings (places {', '.join(map(str, positions))} "
                "of the players seated), swapped between tables to avoid repeat opponents")
-    if repeats:
-        why += "; " + "; ".join(f"{' and '.join(r['players'])} met in round "
-                                f"{', '.join(map(str, r['rounds']))}" for r in repeats)
-        why += ": no swap of tables avoids it" if len(repeats) == 1 else \
-            ": no swap of tables avoids them"
+    if pairs:
+        why += "; " + "; ".join(
+            f"{' and '.join(names)} met in round{'s' if len(rounds) > 1 else ''} "
+            f"{', '.join(map(str, rounds))}" for names, rounds in pairs)
+        why += ": no single swap between tables lowers the repeats"
+    repeats = [{"players": names, "rounds": rounds} for names, rounds in pairs]
     return {"why": why, "seated": "standing" if together else "swapped",
             "places": positions, "ranks": [rank[p] for p in players],
             "points": [number(points[p]) for p in players], "repeats": repeats}
