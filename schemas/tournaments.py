@@ -146,7 +146,9 @@ _NAME = shape.Str(100, non_empty=True)
 _OBJECT = shape.Obj({}, extra=True)
 _POINTS = shape.Num(0, 1000)
 
-EVENT_GAME = shape.Obj({"game": shape.Str(64, non_empty=True)}, {
+_GAME_ID = shape.Enum(*registry.GAME_IDS)
+
+EVENT_GAME = shape.Obj({"game": _GAME_ID}, {
     "setup": shape.Ref("Setup", SETUP.spec),
     "actions": shape.ListOf(shape.Ref("Action", _OBJECT), max_items=20_000),
     "state": shape.Ref("GameState", _OBJECT),
@@ -192,7 +194,7 @@ EVENT_SETTINGS = shape.Obj({
     "table_size": shape.Int(2, MAX_SEATS, description=(
         "The usual table: 2 for duels (the Swiss of `/standings`), 4 for pods.")),
 }, {
-    "game": shape.Str(64, non_empty=True, description=(
+    "game": shape.Enum(*registry.GAME_IDS, description=(
         "The game played: every game must be of it, and table sizes stay within its player "
         "counts (Raiders 2–6, Tremble 2–5, Kozyablo 2–4).")),
     "table_sizes": shape.ListOf(shape.Int(2, MAX_SEATS), min_items=1, max_items=MAX_SEATS,

@@ -223,3 +223,25 @@ def test_an_event_of_256_players_seats_everyone_once(client):
     seated = [p for t in nxt["tables"] for p in t["players"]]
     assert sorted(seated) == players and nxt["byes"] == [] and len(nxt["tables"]) == 64
     assert nxt["repeats"] == 0
+
+
+def test_the_answer_is_what_the_document_says(client):
+    """The answer of the documented example, checked against ``EventResponse`` in
+    ``openapi.yaml`` (the declaration in ``schemas/tournaments.py``)."""
+    import jsonschema_rs
+    import yaml
+
+    from schemas.tournaments import event_example
+    from tests.compat.test_breaking import SPEC
+
+    doc = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    operation = doc["paths"]["/v1/tournaments/events"]["post"]
+    example = operation["requestBody"]["content"]["application/json"]["example"]
+    assert example == event_example()
+    r = client.post(URL, json=example)
+    assert r.status_code == 200, r.json
+    schema = {"$ref": "#/components/schemas/EventResponse", "components": doc["components"]}
+    validator = jsonschema_rs.validator_for(schema)
+    errors = [f"{list(e.instance_path)}: {e.message}" for e in validator.iter_errors(r.json)]
+    assert errors == []
+    assert r.json["next_round"]["tables"][0]["explanation"]["seated"] in ("standing", "swapped")
