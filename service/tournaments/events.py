@@ -479,13 +479,17 @@ def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
         pairs = swiss_pair(seated, {k for k in met}, [10_000])
         tables = None if pairs is None else [list(p) for p in pairs]
     if tables is None:
-        tables = _improve(_chunks(seated, sizes), met, points)
+        bottom = sorted(sizes, key=lambda size: (size != settings.table_size, -size))
+        tables = _improve(_chunks(seated, bottom), met, points)
+    position = {p: i for i, p in enumerate(seated)}
+    tables = [sorted(t, key=position.__getitem__)
+              for t in sorted(tables, key=lambda t: min(position[p] for p in t))]
     fits = f"no table sizes ({', '.join(map(str, settings.sizes()))}) seat all {len(order)} players"
     byes = [{"player": p, "why": f"{fits}: the lowest-ranked player " + (
         "without a bye yet" if p not in had_bye else "(every lower one had a bye)")}
         for p in bye_players]
-    position = {p: i + 1 for i, p in enumerate(seated)}
-    explanations = [_explain(players, met, points, rank, position) for players in tables]
+    explanations = [_explain(players, met, points, rank, {p: i + 1 for p, i in position.items()})
+                    for players in tables]
     repeats = sum(len(met.get(frozenset(pair), ())) for t in tables
                   for pair in combinations(t, 2))
     return Proposal(number_, tables, explanations, byes, repeats)
