@@ -49,7 +49,8 @@ SEMANTIC_REFUSALS = {
 #: ...answered by these operations (paths end so)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
                   "/suggest",
-                  "/v1/evaluations", "/v1/tournaments/standings", "/v1/transcripts/verify")
+                  "/v1/evaluations", "/v1/tournaments/standings", "/v1/tournaments/events",
+                  "/v1/transcripts/verify")
 
 _builtin_positive_data_acceptance = checks.positive_data_acceptance
 

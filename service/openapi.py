@@ -345,7 +345,24 @@ def build_spec(modules=None) -> APISpec:
         document = getattr(module, "document", None)
         if document is not None and module.__name__ not in ("service.http.ops", "service.http.games"):
             document(spec)
+        declarations = getattr(module, "DECLARATIONS", None)  # a module of declarations
+        if declarations is not None:
+            declared(spec, declarations, games)
     return spec
+
+
+def declared(spec: APISpec, declarations, games: list[Game]) -> None:
+    """A blueprint's declarations (its ``DECLARATIONS``, e.g. ``schemas.tournaments``):
+    ``components(games)`` (name → JSON Schema or a marshmallow schema) and ``OPERATIONS``
+    (each a ``POST`` with its request, answer, example and error statuses)."""
+    for name, schema in declarations.components(games).items():
+        spec.components.schema(name, schema if isinstance(schema, dict) else None,
+                               schema=None if isinstance(schema, dict) else schema)
+    for op in declarations.OPERATIONS:
+        spec.path(op.path, operations={"post": {
+            "summary": op.summary, "description": op.description, "tags": [op.tag],
+            "operationId": op.operation_id, "requestBody": body(op.request, op.example()),
+            "responses": {"200": ok(op.response, op.ok), **{str(s): error(s) for s in op.errors}}}})
 
 
 def view_name(request: str) -> str:

@@ -1,137 +1,45 @@
-"""``POST /v1/tournaments/standings``: Swiss standings from verified results.
+"""The tournament routes: every game verified before it counts.
 
-The body is a tournament so far: its players and its rounds, each round's
-matches (two players and the games they played), byes and drops.  Every game
-is verified here, never taken on trust: either its **replay** (``{game, setup,
-actions}``, replayed as ``/replay`` does: an illegal step is a 422 with its
-``index``, ``rule`` and ``at``, the game's path in the body) or its **signed
-or sealed final state** (``{game, state}``, as this server returned it;
-unsigned or altered → 400 / 403).  The replay is used when both are sent (the
-console's exported result holds both), other fields are ignored.  A game names
-who sat in each seat (its setup's ``players[].name``): those must be the
-match's two players, and the seat the game says won wins, whichever player the
-match lists first.  A game counts once per tournament, by its setup id
-(``chain.setup``: the same for a game's replay and its states).  A game must be
-finished and have two players, and the rounds must be possible (every name a
-player of the tournament, once a round, never after dropping): else 422
-``invalid-tournament`` naming the field.  What this evidence proves and what it
-does not: ``docs/trust.md``.
+* ``POST /v1/tournaments/standings``: two-player Swiss standings (matches of
+  games, match points, OMW%/GW%/OGW%; ``service.tournaments.swiss``);
+* ``POST /v1/tournaments/events``: events with tables of any size the game
+  allows, placement points and the next round's tables, explained
+  (``service.tournaments.events``; docs/tournaments.md).
 
-The answer is the standings with the usual tiebreakers (match points, OMW%,
-GW%, OGW%, with the 33% floor; ``service.tournaments``) and the next round's
-Swiss pairings (no rematch, the bye to the lowest player without one;
-``null`` when no pairing without a rematch is left).  Stateless: send the
-whole tournament every time.
+A game is verified from its **replay** (``{game, setup, actions}``, replayed
+as ``/replay`` does: an illegal step is a 422 with its ``index``, ``rule`` and
+``at``) or its **signed or sealed final state** (``{game, state}``; unsigned or
+altered → 400 / 403); the replay is used when both are sent.  A game names who
+sat in each seat (its setup's ``players[].name``): those must be exactly the
+match's (the table's) players.  A game counts once per tournament, by its setup
+id (``chain.setup``).  Requests and answers are declared in
+``schemas.tournaments`` (the document is built from there, not here); the
+descriptions of both operations are there too.  Stateless: send the whole
+tournament every time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from flask import Blueprint
-from marshmallow import EXCLUDE, Schema, fields, validate
 
-from schemas.envelopes import GameStateField, ObjectField, Setup
+from schemas import tournaments as declarations
+from schemas.envelopes import SETUP
+from schemas.tournaments import EVENT, STANDINGS
 from service import names, signing, tournaments, transcripts
-from service.games import registry
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
 from service.http.games import check_seat_names, game_or_404, seated
 from service.problems import ProblemError
+from service.tournaments import events
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
-
-MAX_PLAYERS = 512
-MAX_ROUNDS = 30
-NAME = fields.String(validate=validate.Length(min=1, max=100))
-
-
-class TournamentGame(Schema):
-    """Reads one game of a match (the document describes it per game: ``game_schemas``):
-    its replay (``setup`` + ``actions``) or its signed final ``state``; other fields (an
-    exported result's ``outcome``…) are ignored."""
-
-    class Meta:
-        unknown = EXCLUDE
-
-    game = fields.String(required=True)
-    setup = fields.Nested(Setup)
-    actions = fields.List(ObjectField(), validate=validate.Length(max=20_000))
-    state = GameStateField()
-
-
-class GameField(fields.Raw):
-    """A ``TournamentGame``, loaded by its schema (documented per game: ``game_schemas``)."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        return TournamentGame().load(value)
-
-
-class TournamentMatch(Schema):
-    players = fields.List(NAME, required=True, validate=validate.Length(equal=2), metadata={
-        "description": "The two players, in any order: each game names who sat in each seat "
-                       "(its setup's `players[].name`), and those names must be these two."})
-    games = fields.List(GameField(metadata={"ref": "TournamentGame"}), required=True,
-                        validate=validate.Length(min=1, max=9))
-
-
-class TournamentRound(Schema):
-    matches = fields.List(fields.Nested(TournamentMatch), required=True,
-                          validate=validate.Length(max=MAX_PLAYERS // 2))
-    byes = fields.List(NAME, load_default=list, metadata={
-        "description": "Players given a bye this round (a match win, no opponent)."})
-    drops = fields.List(NAME, load_default=list, metadata={
-        "description": "Players who leave after this round: still in the standings, never "
-                       "paired again."})
-
-
-class StandingsRequest(Schema):
-    players = fields.List(NAME, required=True, validate=validate.Length(min=2, max=MAX_PLAYERS),
-                          metadata={"uniqueItems": True})
-    rounds = fields.List(fields.Nested(TournamentRound), required=True,
-                         validate=validate.Length(max=MAX_ROUNDS))
-
-
-class StandingLine(Schema):
-    rank = fields.Integer(required=True, metadata={"description": "Shared by players equal on "
-                                                   "every tiebreaker."})
-    player = fields.String(required=True)
-    match_points = fields.Integer(required=True, metadata={
-        "description": "Win 3, draw 1, loss 0, bye 3."})
-    wins = fields.Integer(required=True)
-    draws = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    byes = fields.Integer(required=True)
-    games = fields.Integer(required=True, metadata={"description": "Games played (a bye: one)."})
-    game_points = fields.Integer(required=True, metadata={
-        "description": "A game won 3, drawn 1 (a bye: 3)."})
-    omw = fields.Float(required=True, metadata={
-        "description": "Opponents' match-win %, as a fraction of 1 (each opponent at least "
-                       "0.33); 0.33 without opponents."})
-    gw = fields.Float(required=True, metadata={"description": "Game-win %, a fraction of 1."})
-    ogw = fields.Float(required=True, metadata={
-        "description": "Opponents' game-win %, a fraction of 1 (each at least 0.33)."})
-    opponents = fields.List(fields.String(), required=True)
-    dropped = fields.Boolean(required=True)
-
-
-class NextRound(Schema):
-    round = fields.Integer(required=True, metadata={"description": "Its number, from 1."})
-    pairings = fields.List(fields.List(fields.String()), required=True, metadata={
-        "description": "Pairs in table order; the first of each is seat 0."})
-    bye = fields.String(required=True, allow_none=True)
-
-
-class StandingsResponse(Schema):
-    standings = fields.List(fields.Nested(StandingLine), required=True)
-    next_round = fields.Nested(NextRound, required=True, allow_none=True, metadata={
-        "description": "`null` when every pairing of the players left would be a rematch."})
-    games_verified = fields.Integer(required=True)
-
-
-REQUEST = StandingsRequest()
+#: what ``service.openapi`` documents the routes from
+DECLARATIONS = declarations
 
 
 def invalid_tournament(errors: dict) -> ProblemError:
@@ -142,16 +50,19 @@ def invalid_tournament(errors: dict) -> ProblemError:
 
 @dataclass(frozen=True)
 class Verified:
-    """A game of a match once verified: its setup id (``transcripts.setup_id``: one game,
-    however it is sent), its seats' names, and the seats that won (several: shared)."""
+    """A game once verified: its setup id (``transcripts.setup_id``: one game, however it
+    is sent), its seats' names, the seats that won (several: shared) and each seat's place
+    (``events.game_places``: the winners, then the others by the game's score)."""
 
     setup: str
     seats: list[str]
     winners: list[int]
+    places: list[int]
 
 
-def verified_game(found: dict, path: str) -> Verified:
-    """Verify one game sent as its replay or its signed or sealed final state."""
+def verified_game(found: dict, path: str, seats: int | None = 2) -> Verified:
+    """Verify one game sent as its replay or its signed or sealed final state (of
+    ``seats`` players: a match's two; ``None``: any, the table's names check it)."""
     game = game_or_404(found["game"])
     first: list[str] = []
     try:
@@ -183,11 +94,12 @@ def verified_game(found: dict, path: str) -> Verified:
         raise ProblemError(422, "illegal-action", "Illegal action", exc.reason, rule=exc.rule,
                            index=exc.index, at=path) from None
     outcome = game.score(state)
-    if len(state["players"]) != 2:
+    if seats is not None and len(state["players"]) != seats:
         raise invalid_tournament({path: [N_("a match game has two players")]})
     if not outcome["finished"]:
         raise invalid_tournament({path: [N_("the game is not finished")]})
-    return Verified(first[0], [p["name"] for p in state["players"]], outcome["winners"])
+    return Verified(first[0], [p["name"] for p in state["players"]], outcome["winners"],
+                    events.game_places(outcome))
 
 
 def bound_winners(players: list[str], found: Verified, path: str) -> list[str | None]:
@@ -209,7 +121,7 @@ def bound_winners(players: list[str], found: Verified, path: str) -> list[str | 
 @bp.post("/standings")
 def standings():
     """Standings and the next round's pairings of a tournament (module docstring)."""
-    body = read_envelope(REQUEST)
+    body = read_envelope(STANDINGS)
     # the names first (a look-alike, a stranger, twice in a round), before any game is read
     skeleton = [tournaments.Round([tournaments.Match(tuple(m["players"]), [])
                                    for m in rnd["matches"]], rnd["byes"], rnd["drops"])
@@ -249,105 +161,143 @@ def standings():
         "games_verified": len(counted)})
 
 
-def game_schemas(games) -> dict[str, dict]:
-    """``TournamentGame`` and the components it chooses from, as JSON Schema: for each
-    game of two players, its replay (typed as that game's ``replay`` is) or its final
-    state; extra fields allowed.  The choices are named components (a generated client
-    makes one class of each); two players and the options a two-player game takes are
-    checked by the service (422 ``invalid-tournament`` names the game)."""
-    from service.openapi import camel, options_for_count
-
-    def ref(name: str) -> dict:
-        return {"$ref": f"#/components/schemas/{name}"}
-
-    out: dict[str, dict] = {}
-    for game in games:
-        if not game.min_players <= 2 <= game.max_players:
-            continue
-        name = camel(game.id)
-        # two players, and the options two players may take, as `replay`'s request binds a
-        # count: an if/then beside the typed properties (generated clients ignore it)
-        two: dict = {"players": {"minimum": 2, "maximum": 2, "minItems": 2, "maxItems": 2}}
-        narrowed = options_for_count(game, 2)
-        if narrowed is not None:
-            two["options"] = narrowed
-        out[f"{name}TournamentReplay"] = {
-            "type": "object", "required": ["game", "setup", "actions"],
-            "description": f"A {game.id} game of the match as its replay (two players).",
-            "properties": {
-                "game": {"type": "string", "enum": [game.id]},
-                "setup": ref(f"{name}Setup"),
-                "actions": {"type": "array", "maxItems": 20_000, "items": ref(f"{name}Action")},
-                "state": ref(f"{name}State")},
-            "allOf": [{"if": {"required": ["setup"]},
-                       "then": {"properties": {"setup": {"properties": two}}}}]}
-        out[f"{name}TournamentResult"] = {
-            "type": "object", "required": ["game", "state"],
-            "not": {"required": ["setup", "actions"]},
-            "description": f"A {game.id} game of the match as its finished final state, "
-                           "signed by this server.",
-            "properties": {"game": {"type": "string", "enum": [game.id]},
-                           "state": ref(f"{name}State")}}
-    out["TournamentGame"] = {
-        "description": "One game of the match: its replay (`setup` and `actions`, as "
-                       "`replay` takes them, two players) or its finished final `state` "
-                       "signed by this server; other fields (an exported result's "
-                       "`outcome`…) are ignored. Seat 0 is the match's first player.",
-        "anyOf": [ref(name) for name in out]}
-    return out
+# ------------------------------------------------------------------------------ /events
+def event_settings(sent: dict) -> events.Settings:
+    """The event's settings, checked against each other and the game (422 naming the
+    field: a size the game does not seat, a points list not one per seat or rising)."""
+    low, high = events.MIN_SEATS, events.MAX_SEATS
+    if "game" in sent:
+        game = game_or_404(sent["game"])
+        low, high = game.min_players, game.max_players
+    sizes = tuple(sent.get("table_sizes", ()))
+    for path, size in [("settings.table_size", sent["table_size"]),
+                       *((f"settings.table_sizes.{i}", s) for i, s in enumerate(sizes))]:
+        if not low <= size <= high:
+            raise invalid_tournament({path: [N_(
+                "the game seats {low} to {high} players, not {size}", low=low, high=high,
+                size=size)]})
+    points: dict[int, tuple[Fraction, ...]] = {}
+    for key, listed in sent.get("points", {}).items():
+        path = f"settings.points.{key}"
+        if not key.isdigit() or len(listed) != int(key):
+            raise invalid_tournament({path: [N_(
+                "a table size, with one number of points per place")]})
+        values = tuple(Fraction(str(v)) for v in listed)
+        if any(b > a for a, b in zip(values, values[1:], strict=False)):
+            raise invalid_tournament({path: [N_("a later place may not score more")]})
+        points[int(key)] = values
+    optional = {k: Fraction(str(sent[k])) for k in ("draw", "bye", "floor") if k in sent}
+    return events.Settings(table_size=sent["table_size"], table_sizes=sizes,
+                           seats=(low, high), points=points, **optional)
 
 
-#: the steering of ``example_game``: the first listed action of the first type found
-EXAMPLE_PREFERENCE = ("capture", "pass", "draw", "end_turn")
+def hand_places(players: list[str], placements: list[list[str]], path: str) -> list[int]:
+    """Each table player's place from groups entered by hand (best first, a group
+    shares its place); the groups must name the table's players, each once."""
+    seated = names.roster(players)
+    place: dict[str, int] = {}
+    reached = 1
+    for g, group in enumerate(placements):
+        for name in group:
+            found = names.resolved(name, seated)
+            if found is None or found in place:
+                raise invalid_tournament({f"{path}.{g}": [N_(
+                    "{name!r} is not a player of this table, or is placed twice",
+                    name=name)]})
+            place[found] = reached
+        reached += len(group)
+    if len(place) != len(players):
+        raise invalid_tournament({path: [N_("every player of the table must be placed")]})
+    return [place[names.resolved(p, seated) or p] for p in players]
 
 
-def example_game(seed: int = 7, turns: int = 2) -> dict | None:
-    """A short finished two-player Raiders game as a replay (``turn_limit``, RAI-31);
-    ``None`` when Raiders is not served (the HTTP layer's own tests).
-
-    >>> game = example_game()
-    >>> game["game"], game["setup"]["options"], len(game["actions"])
-    ('raiders', {'turn_limit': 2}, 8)
-    """
-    if "raiders" not in registry.GAME_IDS:
-        return None
-    game = registry.get_game("raiders")
-    options = {"turn_limit": turns}
-    state, _ = game.new_game(2, options, seed, "reference")
-    actions = []
-    while not game.score(state)["finished"]:
-        listed = game.legal_actions(state, None)
-        action = min(listed, key=lambda a: (EXAMPLE_PREFERENCE + (a["type"],)).index(a["type"]))
-        actions.append(action)
-        state, _ = game.apply(state, action)
-    return {"game": "raiders", "setup": {"players": [{"name": "Ann"}, {"name": "Bob"}],
-                                         "options": options, "seed": seed},
-            "actions": actions}
+def bound_places(players: list[str], found: Verified, path: str) -> list[int]:
+    """The game's places in the table's player order, once the names its seats were given
+    are exactly the table's players (any spelling with the same key; any seat order)."""
+    table = names.roster(players)
+    seated_as = [names.resolved(name, table) for name in found.seats]
+    if None in seated_as or len(set(seated_as)) != len(players) or \
+            len(found.seats) != len(players):
+        raise invalid_tournament({f"{path}.setup.players": [N_(
+            "the game was played by {seats} (its setup's `players[].name`), not by this "
+            "table's {players}", seats=joined(repr(n) for n in found.seats),
+            players=joined(repr(n) for n in players))]})
+    by_name = dict(zip(seated_as, found.places, strict=True))
+    return [by_name[names.resolved(p, table)] for p in players]
 
 
-def document(spec) -> None:
-    """Document the route in ``openapi.yaml``."""
-    from service.openapi import body, error, ok
+@bp.post("/events")
+def event():
+    """An event's standings and its next round's tables (``schemas.tournaments``)."""
+    body = read_envelope(EVENT)
+    settings = event_settings(body["settings"])
+    players = [p if isinstance(p, str) else events.Player(p["name"], p.get("joins", 1))
+               for p in body["players"]]
+    # the names first (a look-alike, a stranger, twice in a round), before any game is read
+    skeleton = [events.Round([events.Table(t["players"], []) for t in rnd["tables"]],
+                             rnd.get("byes", []), rnd.get("drops", []))
+                for rnd in body["rounds"]]
+    try:
+        events.check(events.resolve(events.Event(players, settings, skeleton)))
+    except MalformedInput as exc:
+        raise invalid_tournament(exc.errors) from None
+    rounds: list[events.Round] = []
+    counted: dict[str, str] = {}
+    for r, rnd in enumerate(body["rounds"]):
+        tables = []
+        for t, sent in enumerate(rnd["tables"]):
+            at = f"rounds.{r}.tables.{t}"
+            if not settings.seats[0] <= len(sent["players"]) <= settings.seats[1]:
+                raise invalid_tournament({f"{at}.players": [N_(
+                    "the game seats {low} to {high} players, not {size}", low=settings.seats[0],
+                    high=settings.seats[1], size=len(sent["players"]))]})
+            if "placements" in sent:
+                tables.append(events.Table(sent["players"], [hand_places(
+                    sent["players"], sent["placements"], f"{at}.placements")], verified=False))
+                continue
+            places, ids = [], []
+            for g, found in enumerate(sent["games"]):
+                path = f"{at}.games.{g}"
+                if "game" in body["settings"] and found["game"] != body["settings"]["game"]:
+                    raise invalid_tournament({f"{path}.game": [N_(
+                        "the event plays {game}", game=body["settings"]["game"])]})
+                if "setup" in found:
+                    found = {**found, "setup": SETUP.filled(found["setup"])}
+                game = verified_game(found, path, seats=None)
+                if game.setup in counted:
+                    raise invalid_tournament({path: [N_(
+                        "this game is already counted at {other}: a game counts once per "
+                        "tournament (the same setup, however it is sent)",
+                        other=counted[game.setup])]})
+                counted[game.setup] = path
+                places.append(bound_places(sent["players"], game, path))
+                ids.append(game.setup)
+            tables.append(events.Table(sent["players"], places, ids=ids))
+        rounds.append(events.Round(tables, rnd.get("byes", []), rnd.get("drops", [])))
+    resolved = events.resolve(events.Event(players, settings, rounds))
+    try:
+        events.check(resolved)
+    except MalformedInput as exc:
+        raise invalid_tournament(exc.errors) from None
+    lines, proposal = events.evaluate(resolved)
+    return json_response({
+        "standings": [line.to_json() for line in lines],
+        "rounds": [{"round": r + 1, "byes": rnd.byes, "drops": rnd.drops, "tables": [
+            result_json(t + 1, table, settings) for t, table in enumerate(rnd.tables)]}
+            for r, rnd in enumerate(resolved.rounds)],
+        "next_round": None if proposal is None else proposal.to_json(),
+        "games_verified": len(counted),
+        "settings": {
+            "table_size": settings.table_size, "table_sizes": list(settings.sizes()),
+            "points": {str(n): [events.number(p) for p in settings.points_for(n)]
+                       for n in sorted({*settings.sizes(), *(len(t.players) for rnd in rounds
+                                                               for t in rnd.tables)})},
+            "draw": events.number(settings.draw), "bye": events.number(settings.bye_points()),
+            "floor": events.number(settings.floor)}})
 
-    game = example_game()
-    for name, schema in game_schemas(registry.all_games()).items():
-        spec.components.schema(name, schema)
-    spec.components.schema("TournamentMatch", schema=TournamentMatch)
-    spec.components.schema("TournamentRound", schema=TournamentRound)
-    spec.components.schema("StandingsRequest", schema=StandingsRequest)
-    spec.components.schema("StandingLine", schema=StandingLine)
-    spec.components.schema("NextRound", schema=NextRound)
-    spec.components.schema("StandingsResponse", schema=StandingsResponse)
-    spec.path("/v1/tournaments/standings", operations={"post": {
-        "summary": "Tournament standings and the next Swiss round",
-        "description": __doc__.split("\n\n", 1)[1].strip(),
-        "tags": ["tournaments"], "operationId": "tournament_standings",
-        "requestBody": body("StandingsRequest", None if game is None else {
-            "players": ["Ann", "Bob", "Cat"],
-            "rounds": [{"matches": [{"players": ["Ann", "Bob"], "games": [game]}],
-                        "byes": ["Cat"], "drops": []}]}),
-        "responses": {"200": ok("StandingsResponse", "Standings, best first, and the next "
-                                "round's pairings."),
-                      **{str(s): error(s) for s in (400, 403, 404, 405, 413, 415, 422, 429,
-                                                    500)}}}})
 
+def result_json(number: int, table: events.Table, settings: events.Settings) -> dict:
+    places = events.table_places(table.games)
+    return {"table": number, "players": table.players, "places": places,
+            "points": [events.number(p) for p in events.placement_points(places, settings)],
+            "verified": table.verified, "games": table.ids}

@@ -82,7 +82,8 @@ SEMANTIC_REFUSALS = {
 #: refuse a state of another game than the path's (`incompatible-state`)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",
                   "/suggest",
-                  "/v1/evaluations", "/v1/tournaments/standings", "/v1/transcripts/verify")
+                  "/v1/evaluations", "/v1/tournaments/standings", "/v1/tournaments/events",
+                  "/v1/transcripts/verify")
 #: JSON Schema's ``integer`` admits ``1.0`` (the same number as ``1``), and
 #: schemathesis sends such values; the service reads them as the integer (issue 23:
 #: ``shape.integral`` for the envelopes and shapes, ``resolve_options`` for a game's
