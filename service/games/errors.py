@@ -14,6 +14,7 @@ Engines raise these; the HTTP layer maps each class to a problem type
 from __future__ import annotations
 
 from service.games.messages import N_, join_messages
+from service.games.objects import JsonObject
 
 
 class RefereeError(Exception):
@@ -70,7 +71,7 @@ class RulesChanged(IncompatibleState):
     versions and the clauses that changed between them (``service.games.versions``)."""
 
     def __init__(self, errors: dict[str, list[str]], source: str, target: str,
-                 clauses: list[str], changes: list[dict]):
+                 clauses: list[str], changes: list[JsonObject]):
         super().__init__(errors)
         self.source, self.target = source, target
         self.clauses, self.changes = clauses, changes
@@ -86,7 +87,7 @@ class InvalidSetup(RefereeError):
     ``violations`` lists every problem at once, each ``{rule, reason, ...}``.
     """
 
-    def __init__(self, violations: list[dict]):
+    def __init__(self, violations: list[JsonObject]):
         self.violations = violations
         each = [N_("{rule}: {reason}", rule=v["rule"], reason=v["reason"]) for v in violations]
         self.detail = N_("{count} setup violation(s): {violations}", count=len(violations),

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from service.games.base import conservation_errors
 from service.games.kozyablo import setup
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.state import Combat, KozyabloState, PendingEffect
+from service.games.kozyablo.state_types import Combat, KozyabloState, PendingEffect
 from service.games.messages import N_
 
 #: ``bad(path, message)``: report an invariant error

@@ -15,7 +15,7 @@ from service.games.messages import N_
 from service.games.tremble.buying import FLEET_LIMIT
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.intel import SLOTS
-from service.games.tremble.state import Battle, TrembleState
+from service.games.tremble.state_types import Battle, TrembleState
 
 PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
 
