@@ -393,7 +393,7 @@ def summarize(stats: JsonObject) -> JsonObject:
     and 95% interval (normal approximation, clipped to [0, 1]); the best
     action (most visited) and its principal line (most visited child at each
     step below it, any player's decision, chance left out)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[JsonObject] = []
     for row in stats["actions"]:
         n = row["visits"]
         if not n:
@@ -407,7 +407,7 @@ def summarize(stats: JsonObject) -> JsonObject:
     rows.sort(key=lambda r: (-r["visits"], -(r["mean"] if r["mean"] is not None else -1),
                              action_key(r["action"])))
     best = rows[0]["action"] if rows and rows[0]["visits"] else None
-    line: list[dict[str, Any]] = []
+    line: list[JsonObject] = []
     if best is not None:
         line.append({"action": best, "visits": rows[0]["visits"]})
         level = stats["lines"].get(action_key(best), {})

@@ -71,7 +71,7 @@ def resolve_options(declared: tuple[Option, ...], given: JsonObject | None, play
         if name not in by_name:
             errors[f"options.{name}"] = [N_("unknown option; known: {items}",
                                             items=", ".join(sorted(by_name)))]
-    resolved: dict[str, Any] = {}
+    resolved: JsonObject = {}
     for opt in declared:
         if opt.name in given:
             value = given[opt.name]

@@ -47,7 +47,7 @@ def _add(errors: Errors, path: str, message: str) -> None:
     errors.setdefault(path, []).append(message)
 
 
-def _json_equal(a: Any, b: Any) -> bool:
+def _json_equal(a: object, b: object) -> bool:
     """Equal as JSON values: ``1 == 1.0``, but ``true`` is not ``1``.
 
     >>> _json_equal(1, 1.0), _json_equal(True, 1), _json_equal("a", "a"), _json_equal([1], [1])
@@ -69,12 +69,12 @@ class Spec:
 
     description: str | None = None
     _checks: int  # ``problems`` calls so far (set by ``problems``)
-    _compiled: Callable[[Any], bool]  # set by ``compiled``
+    _compiled: Callable[[object], bool]  # set by ``compiled``
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         raise NotImplementedError
 
-    def ok(self, value: Any, depth: int = 0) -> bool:
+    def ok(self, value: object, depth: int = 0) -> bool:
         return compiled(self)(value)
 
     def schema(self) -> JsonObject:
@@ -90,7 +90,7 @@ class Any_(Spec):  # noqa: N801  (the engines spell it so; `Any` is typing's)
     def __init__(self, description: str | None = None) -> None:
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if depth > MAX_DEPTH:
             _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
 
@@ -102,7 +102,7 @@ class Bool(Spec):
     def __init__(self, description: str | None = None) -> None:
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, bool):
             _add(errors, path, N_("must be a boolean"))
 
@@ -126,7 +126,7 @@ class Num(Spec):
                  description: str | None = None) -> None:
         self.minimum, self.maximum, self.description = minimum, maximum, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, self.kinds) or isinstance(value, bool):
             _add(errors, path, self.not_one)
             return
@@ -161,7 +161,7 @@ class Str(Spec):
         self.max_length, self.non_empty = max_length, non_empty
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, str):
             _add(errors, path, N_("must be a string"))
         elif len(value) > self.max_length:
@@ -178,10 +178,10 @@ class Str(Spec):
 
 
 class Enum(Spec):
-    def __init__(self, *values: Any, description: str | None = None) -> None:
+    def __init__(self, *values: object, description: str | None = None) -> None:
         self.values, self.description = values, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not any(_json_equal(value, v) for v in self.values):
             _add(errors, path, N_("must be one of {items}", items=", ".join(map(str, self.values))))
 
@@ -193,7 +193,7 @@ class Nullable(Spec):
     def __init__(self, inner: Spec, description: str | None = None) -> None:
         self.inner, self.description = inner, description or inner.description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if value is not None:
             self.inner.validate(value, path, errors, depth)
 
@@ -211,7 +211,7 @@ class OneOf(Spec):
                  message: str | None = None) -> None:
         self.options, self.description, self.message = options, description, message
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         for option in self.options:
             trial: Errors = {}
             option.validate(value, path, trial, depth)
@@ -229,7 +229,7 @@ class ListOf(Spec):
         self.item, self.max_items, self.min_items = item, max_items, min_items
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, list):
             _add(errors, path, N_("must be a list"))
             return
@@ -258,7 +258,7 @@ class MapOf(Spec):
     def __init__(self, value: Spec, max_items: int = 1000, description: str | None = None) -> None:
         self.value, self.max_items, self.description = value, max_items, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, dict):
             _add(errors, path, N_("must be an object"))
             return
@@ -283,7 +283,7 @@ class Ref(Spec):
     def __init__(self, name: str, spec: Spec, description: str | None = None) -> None:
         self.name, self.spec, self.description = name, spec, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         self.spec.validate(value, path, errors, depth)
 
     def schema(self) -> JsonObject:
@@ -296,7 +296,7 @@ class Default(Spec):
     def __init__(self, spec: Spec, value: Any) -> None:
         self.spec, self.value, self.description = spec, value, spec.description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         self.spec.validate(value, path, errors, depth)
 
     def schema(self) -> JsonObject:
@@ -326,7 +326,7 @@ class Obj(Spec):
         self.extra, self.description = extra, description
         self.either, self.excludes = either, excludes
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, dict):
             _add(errors, path, N_("must be an object"))
             return
@@ -383,7 +383,7 @@ class Obj(Spec):
 
 
 
-def problems(spec: Spec, value: Any, path: str = "") -> Errors:
+def problems(spec: Spec, value: object, path: str = "") -> Errors:
     """Every problem of ``value`` against ``spec``, keyed by field path.
 
     A valid value costs one call of the compiled schema (``compiled``: no
@@ -411,7 +411,7 @@ def problems(spec: Spec, value: Any, path: str = "") -> Errors:
 MAX_EXACT_FLOAT = 2 ** 53
 
 
-def first_difference(a: Any, b: Any, path: str) -> str:
+def first_difference(a: object, b: object, path: str) -> str:
     """The path of the first place where two unequal JSON values differ.
 
     >>> first_difference({"x": [1, 2]}, {"x": [1, 3]}, "view")
@@ -461,7 +461,7 @@ def integral(value: Any, depth: int = 0) -> bool:
 COMPILE_AFTER = 3
 
 
-def compiled(spec: Spec) -> Callable[[Any], bool]:
+def compiled(spec: Spec) -> Callable[[object], bool]:
     """The spec's JSON Schema compiled by jsonschema-rs: its ``is_valid``, cached
     on the spec (specs are not changed after construction).  Compiled as Draft 4
     (every keyword the specs export is in it), whose ``integer`` is strict:
@@ -474,7 +474,7 @@ def compiled(spec: Spec) -> Callable[[Any], bool]:
     fast = spec.__dict__.get("_compiled")
     if fast is None:
         if _deeper_than(spec, MAX_DEPTH):
-            def fast(value: Any) -> bool:
+            def fast(value: object) -> bool:
                 errors: Errors = {}
                 spec.validate(value, "", errors, 0)
                 return not errors

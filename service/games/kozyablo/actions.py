@@ -1,11 +1,11 @@
 """Every Kozyablo action type, declared once (``ACTIONS``), and the main actions (KOZ-15).
 
-Each ``Action`` bundles its fields, description, ``check``, ``resolve`` and
+Each ``Action`` bundles its fields, description, ``enforce``, ``resolve`` and
 ``legal`` lister; ``Kozyablo`` dispatches on them (``service.games.base``).
 A main-phase action is a ``MainAction``: its ``resolve`` declares it (KOZ-16,
 ``turn.declare``), and ``carry`` does it once the response window is over
-(``Kozyablo.after_action``), after its ``check`` again: an action that became
-illegal in the window fizzles.  ``check`` and ``resolve`` may ask the phase
+(``Kozyablo.after_action``), after its ``enforce`` again: an action that became
+illegal in the window fizzles.  ``enforce`` and ``resolve`` may ask the phase
 (``defend`` answers a strike in combat and an effect's damage alike), never
 the type.
 
@@ -97,7 +97,7 @@ def attack_sectors(state: KozyabloState, seat: int) -> list[str]:
 
 # The main phase's listers leave two rules of the whole decision to
 # ``Kozyablo.actions_for``: the free abilities open it (KOZ-15), and while the
-# garrison must move (KOZ-16a) only moves are listed (each ``check`` refuses the rest).
+# garrison must move (KOZ-16a) only moves are listed (each ``enforce`` refuses the rest).
 def _list_plays(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return play.options(state, Catalogue.of_state(state), entry["player"])
 

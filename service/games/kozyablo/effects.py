@@ -34,7 +34,7 @@ from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import magic_shielded, undead_spared, unit_stats
 from service.games.objects import Event, JsonObject
 
-Effect = dict[str, Any]
+Effect = JsonObject
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Use:
 
     seat: int
     effect: Effect
-    choice: dict[str, Any]
+    choice: JsonObject
     from_magic: bool
     card: str | None = None
     sector: str | None = None
@@ -82,7 +82,7 @@ Reacher = Callable[[KozyabloState, Catalogue, Use], list[str]]
 
 
 @dataclass(frozen=True)
-class Target:
+class TargetType:
     """Whom an effect reaches: its legal ``choices`` and the creatures ``reached``
     (None: it reaches no creature); ``side`` the owners it may reach;
     ``one_creature``: it reaches a single creature; ``choiceless``: no player
@@ -181,19 +181,19 @@ def _every_creature(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]
 
 
 #: whom an effect reaches (``schemas.cards_kozyablo`` validates card data against it)
-TARGETS: dict[str, Target] = {
-    "creature": Target(_choose_creature, _chosen_creature, one_creature=True),
-    "enemy_creature": Target(_choose_creature, _chosen_creature, "enemy", one_creature=True),
-    "ally_creature": Target(_choose_creature, _chosen_creature, "ally", one_creature=True),
-    "self": Target(_choose_self, _source_creature, one_creature=True, choiceless=True),
-    "enemy_squad": Target(_choose_squad, _creatures_in_sector, "enemy", choiceless=True),
-    "ally_squad": Target(_choose_squad, _creatures_in_sector, "ally", choiceless=True),
-    "sector": Target(_choose_squad, _creatures_in_sector),
-    "all_creatures": Target(_choose_nothing, _every_creature, choiceless=True),
-    "enemy_building": Target(_choose_building),
-    "lasting_magic": Target(_choose_lasting),
-    "player": Target(_choose_nothing, choiceless=True),
-    "enemy_capital": Target(_choose_capital, choiceless=True),
+TARGETS: dict[str, TargetType] = {
+    "creature": TargetType(_choose_creature, _chosen_creature, one_creature=True),
+    "enemy_creature": TargetType(_choose_creature, _chosen_creature, "enemy", one_creature=True),
+    "ally_creature": TargetType(_choose_creature, _chosen_creature, "ally", one_creature=True),
+    "self": TargetType(_choose_self, _source_creature, one_creature=True, choiceless=True),
+    "enemy_squad": TargetType(_choose_squad, _creatures_in_sector, "enemy", choiceless=True),
+    "ally_squad": TargetType(_choose_squad, _creatures_in_sector, "ally", choiceless=True),
+    "sector": TargetType(_choose_squad, _creatures_in_sector),
+    "all_creatures": TargetType(_choose_nothing, _every_creature, choiceless=True),
+    "enemy_building": TargetType(_choose_building),
+    "lasting_magic": TargetType(_choose_lasting),
+    "player": TargetType(_choose_nothing, choiceless=True),
+    "enemy_capital": TargetType(_choose_capital, choiceless=True),
 }
 
 

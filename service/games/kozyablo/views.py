@@ -100,10 +100,10 @@ def hide(state: KozyabloState, player: int | None) -> JsonObject:
 
     Enemy creatures in the shadow come after the others, by alias.
     """
-    seen: dict[str, Any] = dict(state)
+    seen: JsonObject = dict(state)
     players = []
     for seat, p in enumerate(state["players"]):
-        q: dict[str, Any] = {k: v for k, v in p.items() if k not in ("deck", "aside", "cards")}
+        q: JsonObject = {k: v for k, v in p.items() if k not in ("deck", "aside", "cards")}
         q["deck_count"] = len(p["deck"])
         q["aside_count"] = len(p["aside"])
         q["card_count"] = len(p["cards"])
@@ -118,7 +118,7 @@ def hide(state: KozyabloState, player: int | None) -> JsonObject:
     aliases = _hidden_units(state, player)
     seen["derived"] = derived(state, Catalogue.of_state(state), set(aliases))
     if aliases:
-        units: dict[str, Any] = {uid: d for uid, d in state["units"].items()
+        units: JsonObject = {uid: d for uid, d in state["units"].items()
                                  if uid not in aliases}
         for uid, alias in aliases.items():
             d = state["units"][uid]
@@ -172,8 +172,8 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
     view aliases is renamed, and every hidden list comes out sorted.
     """
     rng = random.Random(seed)
-    out: dict[str, Any] = dict(state)
-    players: list[dict[str, Any]] = [dict(p) for p in state["players"]]
+    out: JsonObject = dict(state)
+    players: list[JsonObject] = [dict(p) for p in state["players"]]
     out["players"] = players
     aliases = _hidden_units(state, player)
     declared = state["declared"]
@@ -194,7 +194,7 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
                 pool.remove(c)
         _redeal(p, pool, shown, rng)
     if casting:
-        units: dict[str, Any] = {u: d for u, d in state["units"].items() if u not in casting}
+        units: JsonObject = {u: d for u, d in state["units"].items() if u not in casting}
         for uid in aliases:  # alias order
             new, arts = casting[uid]
             units[new] = {**state["units"][uid], "artifacts": arts}
@@ -206,7 +206,7 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
     return cast(KozyabloState, out)  # the state, its hidden parts re-dealt
 
 
-def _redeal(p: dict[str, Any], pool: list[str], shown: str | None, rng: random.Random) -> None:
+def _redeal(p: JsonObject, pool: list[str], shown: str | None, rng: random.Random) -> None:
     """Player ``p``'s hand (but a card declared for play), set-aside cards and deck
     re-dealt from ``pool``, sizes kept."""
     rng.shuffle(pool)
@@ -340,7 +340,7 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> KozyabloState:
     """
     player, cat = _read_view(view, rules_version)
     standins = _StandIns(view, player, cat)
-    built: dict[str, Any] = {k: v for k, v in view.items() if k not in ("derived", "view")}
+    built: JsonObject = {k: v for k, v in view.items() if k not in ("derived", "view")}
     built["chance"] = {"mode": view["chance"]["mode"], "seed": seed, "counter": 0}
     units = {uid: d for uid, d in view["units"].items() if not uid.startswith("hidden-")}
     names: dict[str, str] = {}

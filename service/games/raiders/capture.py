@@ -92,7 +92,7 @@ def can_fizzle(state: RaidersState, action: ActionObject) -> bool:
 
 
 def check_capture(state: RaidersState, action: ActionObject) -> None:
-    """``check`` of a ``capture``: refused unless legal or, RAI-30, it may fizzle."""
+    """``enforce`` of a ``capture``: refused unless legal or, RAI-30, it may fizzle."""
     problem = capture_problem(state, action, Catalogue.of_state(state))
     if problem is not None and not can_fizzle(state, action):
         raise problem
@@ -138,7 +138,7 @@ def legal_captures(state: RaidersState, entry: Entry) -> list[JsonObject]:
 
 def capture_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
     """A superset of the legal captures (every card against every property in
-    play), for ``check`` to filter: the tests hold ``legal_captures`` to it."""
+    play), for ``enforce`` to filter: the tests hold ``legal_captures`` to it."""
     player = entry["player"]
     props = list(state["centre"]) + [p for pl in state["players"] for p in pl["holdings"]]
     return [{"type": "capture", "player": player, "fighter": card, "property": prop}

@@ -23,7 +23,7 @@ from service.games.raiders.table import InPlay, guard_of, in_play_map, locate_gu
 
 
 def _fighter(target: str | None) -> str:
-    """The target of an effect that needs one (``check`` made sure, RAI-24)."""
+    """The target of an effect that needs one (``enforce`` made sure, RAI-24)."""
     assert target is not None, "a targeted effect was played without a target"
     return target
 

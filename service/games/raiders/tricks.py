@@ -179,7 +179,7 @@ def legal_tricks(state: RaidersState, entry: Entry) -> list[JsonObject]:
 
 def trick_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
     """A superset of the legal tricks (every card of the hand, with or without
-    any fighter in play as target and any other card as cost), for ``check``
+    any fighter in play as target and any other card as cost), for ``enforce``
     to filter: the tests hold ``legal_tricks`` to it."""
     player = entry["player"]
     hand = state["players"][player]["hand"]

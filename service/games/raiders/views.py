@@ -34,7 +34,7 @@ from service.games.raiders.table import fighters_in_play
 
 
 def hide(state: RaidersState, player: int | None) -> JsonObject:
-    seen: dict[str, Any] = dict(state)
+    seen: JsonObject = dict(state)
     seen["players"] = [
         p if seat == player else {**p, "hand": {"count": len(p["hand"])}}
         for seat, p in enumerate(state["players"])]

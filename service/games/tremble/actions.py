@@ -1,4 +1,4 @@
-"""Every Tremble action type, declared once: fields, clause, check, resolve, listing.
+"""Every Tremble action type, declared once: fields, clause, enforce, resolve, listing.
 
 ``ACTIONS`` is ``Tremble.actions``: the base class dispatches ``check``,
 ``apply`` and ``legal_actions`` on it (``service.games.base.Action``).  A

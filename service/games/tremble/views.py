@@ -65,14 +65,14 @@ def flown_in(cards: list[str], sent: list[str]) -> list[str]:
 
 
 def hide(state: TrembleState, player: int | None) -> JsonObject:
-    seen: dict[str, Any] = dict(state)
+    seen: JsonObject = dict(state)
     players: list[Any] = []
     sent = state["sent"]
     for p, pl in enumerate(state["players"]):
         if p == player:
             players.append(pl)
             continue
-        q: dict[str, Any] = dict(pl)
+        q: JsonObject = dict(pl)
         for zone in HIDDEN_PLAYER_ZONES:
             q[zone] = {"count": len(pl[zone])}
         q["hand"]["flown"] = flown_in(pl["hand"], sent)
@@ -153,10 +153,10 @@ def deal(seen: JsonObject, player: int | None, cards: Unseen, seed: int, cat: Ca
     sorted, so only the multisets of ``cards`` matter.
     """
     rng = {"mode": "server", "seed": seed, "counter": 0}
-    out: dict[str, Any] = {k: v for k, v in seen.items() if k != "view"}
+    out: JsonObject = {k: v for k, v in seen.items() if k != "view"}
     # the state being dealt: the listers below read its dealt zones only
     dealt = cast(TrembleState, out)
-    players: list[dict[str, Any]] = list(seen["players"])
+    players: list[JsonObject] = list(seen["players"])
     others = [p for p in range(len(players)) if p != player]
     submitted = []
     for p in others:
