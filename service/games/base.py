@@ -579,7 +579,7 @@ class Game(Generic[S]):
                 N_("{id} takes {min_players} to {max_players} players, not {count}",
                    id=self.id, min_players=self.min_players, max_players=self.max_players,
                    count=count)]})
-        errors: dict[str, list[str]] = {}
+        errors: Errors = {}
         for i, s in enumerate(setups):
             errors.update(shape.problems(self.player_setup_spec, s, f"players.{i}"))
         if errors:
@@ -888,7 +888,7 @@ def conservation_errors(zones: Mapping[str, Iterable[str]], expected: Iterable[s
     if dict.__eq__(counted, expected_counts):  # plain dict ==, in C (counts are never 0)
         return {}
     seen: dict[str, int] = {}
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     for path, cards in zones.items():
         for card in cards:
             n = seen.get(card, 0) + 1

@@ -14,7 +14,7 @@ from typing import Any
 
 from service.games.errors import InvalidOptions
 from service.games.messages import N_
-from service.games.objects import JsonObject
+from service.games.objects import Errors, JsonObject
 from service.games.shape import MAX_EXACT_FLOAT
 
 _TYPES = {"boolean": bool, "integer": int, "string": str}
@@ -66,7 +66,7 @@ def resolve_options(declared: tuple[Option, ...], given: JsonObject | None, play
     if not isinstance(given, dict):
         raise InvalidOptions({"options": [N_("must be an object")]})
     by_name = {o.name: o for o in declared}
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     for name in given:
         if name not in by_name:
             errors[f"options.{name}"] = [N_("unknown option; known: {items}",

@@ -36,9 +36,8 @@ from typing import Any, cast
 import jsonschema_rs
 
 from service.games.messages import N_
-from service.games.objects import JsonObject
+from service.games.objects import Errors, JsonObject
 
-Errors = dict[str, list[str]]
 #: a spec nested deeper than this refuses every value there (no real spec is near it)
 MAX_DEPTH = 32
 

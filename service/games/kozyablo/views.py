@@ -40,7 +40,7 @@ from service.games.kozyablo.shapes import ID, PLAYER, SEAT, STATE_FIELDS, UNIT
 from service.games.kozyablo.state_types import KozyabloState, Player
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_
-from service.games.objects import ActionObject, JsonObject
+from service.games.objects import ActionObject, Errors, JsonObject
 
 
 def _hidden_units(state: KozyabloState, player: int | None) -> dict[str, str]:
@@ -473,7 +473,7 @@ class _StandIns:
         return {k: sorted(zones[k]) if k in zones else p[k] for k in PLAYER_KEYS}
 
 
-def unseen_in_action(view: JsonObject, action: ActionObject) -> dict[str, list[str]]:
+def unseen_in_action(view: JsonObject, action: ActionObject) -> Errors:
     """The fields of an action checked from ``view`` that name another player's card the
     view does not show (in their hand or deck, a creature in the shadow, KOZ-41; a
     stand-in).  The full state would say why such a card cannot be chosen — which tells
@@ -487,7 +487,7 @@ def unseen_in_action(view: JsonObject, action: ActionObject) -> dict[str, list[s
     """
     viewer = view["view"]["player"]
     shown = set(_strings(view))
-    out: dict[str, list[str]] = {}
+    out: Errors = {}
     for key, value in action.items():
         for name in value if isinstance(value, list) else [value]:
             seat, dot, _ = name.partition(".") if isinstance(name, str) else ("", "", "")

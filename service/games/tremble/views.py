@@ -37,7 +37,7 @@ from service.games.base import COMMON_STATE_FIELDS, card_set_of, view_marker
 from service.games.chance import draw_below
 from service.games.errors import InvalidState
 from service.games.messages import N_
-from service.games.objects import JsonObject
+from service.games.objects import Errors, JsonObject
 from service.games.tremble import planning
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.shapes import ID, PILE, PLAYER, SEAT, STATE_FIELDS
@@ -348,7 +348,7 @@ def _unseen_in_view(view: JsonObject, player: int | None, cat: Catalogue) -> Uns
     others = {p: pl for p, pl in enumerate(view["players"]) if p != player}
     flying = {"view.ship_discard": view["ship_discard"],
               **{f"view.players.{p}.hand": pl["hand"] for p, pl in others.items()}}
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     for path, zone in flying.items():
         if _unflown(zone) < 0:
             errors[path] = [N_("counts fewer cards than `flown` lists")]
@@ -373,7 +373,7 @@ def _unseen_in_view(view: JsonObject, player: int | None, cat: Catalogue) -> Uns
 
 def _located(view: JsonObject, player: int | None, cat: Catalogue) -> set[str]:
     """The cards ``view`` shows (``in_sight``), each a known card of its kind, once."""
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     located: set[str] = set()
     for path, cards in in_sight(view, player).items():
         zone = path.rsplit(".", 1)[-1]
