@@ -217,7 +217,7 @@ def reached_units(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]:
 # ------------------------------------------------------------ what an effect does
 #: ``apply(draft, cat, use, events)``: carry the effect out; False when its damage
 #: waits for a Defender decision (KOZ-45)
-Applier = Callable[[Draft[KozyabloState], Catalogue, Use, list[JsonObject]], bool]
+Applier = Callable[[Draft[KozyabloState], Catalogue, Use, list[Event]], bool]
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ from service.games.kozyablo.sectors import is_fallen_capital, update_control
 from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_
-from service.games.objects import ActionObject, Event, JsonObject
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.versions import NotUpgradable
 
 #: the hash of the ``reference`` card set as ``kozyablo/2`` states carry it → its id
@@ -212,7 +212,7 @@ def _combat_from_3(draft: Draft[KozyabloState], cat: Catalogue) -> None:
             "the combat does not wait for a decision under rules 4"))
 
 
-def _pending(state: KozyabloState) -> list[JsonObject]:
+def _pending(state: KozyabloState) -> list[Entry]:
     """``pending`` derived from the carried-over state, as the engine derives it."""
     from service.games import registry  # the engine imports this module
 

@@ -248,7 +248,7 @@ class CardType:
     rule: str
     choices: Callable[[KozyabloState, Catalogue, int, Face], list[JsonObject]]
     enforce: Callable[[KozyabloState, Catalogue, int, Face, JsonObject, set[str]], None]
-    put: Callable[[Draft[KozyabloState], Catalogue, int, str, Face, JsonObject, list[JsonObject]], bool]
+    put: Callable[[Draft[KozyabloState], Catalogue, int, str, Face, JsonObject, list[Event]], bool]
 
 
 #: every card type a deck holds (``schemas.cards_kozyablo`` reads its names here)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from service.games.base import Enforce
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.kozyablo import abilities, combat, effect_damage, effects
@@ -37,11 +38,9 @@ from service.games.kozyablo.state import active, waiting_effect
 from service.games.kozyablo.state_types import KozyabloState, Trigger
 from service.games.objects import ActionObject, Event, JsonObject
 
-#: ``enforce(state, action)`` of a main action: raise ``RuleViolation`` unless legal now
-MainEnforce = Callable[[KozyabloState, ActionObject], None]
 #: ``carry(draft, cat, action, events)``: do a main action; True when the turn ends now
 #: (False: a combat or an effect's Defender decision goes on)
-Carry = Callable[[Draft[KozyabloState], Catalogue, JsonObject, list[JsonObject]], bool]
+Carry = Callable[[Draft[KozyabloState], Catalogue, ActionObject, list[Event]], bool]
 
 
 # ------------------------------------------------------------ the response window
@@ -121,7 +120,7 @@ def close_window(draft: Draft[KozyabloState], responder: int, events: list[Event
 
 
 def carry_out(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event],
-              enforce: MainEnforce | None, carry: Carry) -> None:
+              enforce: Enforce[KozyabloState] | None, carry: Carry) -> None:
     """Do the due main action, unless it became illegal meanwhile (it fizzles:
     ``enforce``, none when nothing happened since it was declared); the turn ends
     unless a combat or an effect's Defender decision goes on."""

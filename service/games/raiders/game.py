@@ -201,7 +201,7 @@ class Raiders(Game[RaidersState]):
         }
 
     # --------------------------------------------------------- decisions
-    def compute_pending(self, state: RaidersState) -> list[JsonObject]:
+    def compute_pending(self, state: RaidersState) -> list[Entry]:
         return turn.compute_pending(state)
 
     def chance_outcomes(self, state: RaidersState) -> list[tuple[JsonObject, int]]:

@@ -13,7 +13,7 @@ reveal) happen in ``advance`` after every action.
 from __future__ import annotations
 
 from service.games.draft import Draft
-from service.games.objects import ActionObject, Event, JsonObject
+from service.games.objects import ActionObject, Entry, Event
 from service.games.raiders import deck
 from service.games.raiders.power import expire
 from service.games.raiders.scoring import finish_by_turn_limit
@@ -21,7 +21,7 @@ from service.games.raiders.state import in_capture
 from service.games.raiders.state_types import RaidersState
 
 
-def compute_pending(state: RaidersState) -> list[JsonObject]:
+def compute_pending(state: RaidersState) -> list[Entry]:
     if state["result"] is not None:
         return []
     node = deck.chance_node(state)

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 
 from service.games.draft import Draft
 from service.games.messages import N_
-from service.games.objects import JsonObject
+from service.games.objects import Event
 from service.games.raiders import effects
 from service.games.raiders.cards import Catalogue, Trick
 from service.games.raiders.state_types import RaidersState
 from service.games.raiders.table import InPlay, guard_of
 
 #: ``(draft, cat, player, trick, target, events)``: carry the effect out (RAI-27)
-Apply = Callable[[Draft[RaidersState], Catalogue, int, Trick, str | None, list[JsonObject]], None]
+Apply = Callable[[Draft[RaidersState], Catalogue, int, Trick, str | None, list[Event]], None]
 #: ``(state, player, target, in_play)``: why the effect would change nothing
 #: (RAI-28), or ``None``; ``in_play`` may be ``None`` (then it is looked up)
 Futile = Callable[[RaidersState, int, str | None, InPlay | None], str | None]

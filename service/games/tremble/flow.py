@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from service.games.chance import CHANCE
 from service.games.draft import Draft
-from service.games.objects import Event, JsonObject
+from service.games.objects import Entry, Event, JsonObject
 from service.games.tremble import battle, buying, credit, intel, planning, reward
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.scoring import final_result
@@ -37,12 +37,12 @@ def chance_entry(decision: str, **context: object) -> list[JsonObject]:
     return [{"player": CHANCE, "decision": decision, **context}]
 
 
-def pending(state: TrembleState) -> list[JsonObject]:
+def pending(state: TrembleState) -> list[Entry]:
     """Who decides now (several entries: simultaneous decisions)."""
     return PENDING[state["phase"]](state)
 
 
-def _pending_missions(state: TrembleState) -> list[JsonObject]:
+def _pending_missions(state: TrembleState) -> list[Entry]:
     """TRE-10: four missions dealt to each player in turn, then everyone keeps some."""
     players = state["players"]
     for p, pl in enumerate(players):
@@ -53,7 +53,7 @@ def _pending_missions(state: TrembleState) -> list[JsonObject]:
             for p, pl in enumerate(players) if not pl["missions_kept"]]
 
 
-def _pending_buy(state: TrembleState) -> list[JsonObject]:
+def _pending_buy(state: TrembleState) -> list[Entry]:
     """TRE-12: the draws first, then each player draws or declines, then buys."""
     players = state["players"]
     for p, pl in enumerate(players):
@@ -63,7 +63,7 @@ def _pending_buy(state: TrembleState) -> list[JsonObject]:
             for p, pl in enumerate(players) if not pl["bought"]]
 
 
-def _pending_intel(state: TrembleState) -> list[JsonObject]:
+def _pending_intel(state: TrembleState) -> list[Entry]:
     """TRE-13 / TRE-24: the next reveal, or the army's choices, roll and loss."""
     army = state["army"]
     if army is None:
@@ -82,22 +82,22 @@ def _pending_intel(state: TrembleState) -> list[JsonObject]:
     return chance_entry("roll", context="army", **{"for": fight["player"]}, city=fight["city"])
 
 
-def _pending_plan(state: TrembleState) -> list[JsonObject]:
+def _pending_plan(state: TrembleState) -> list[Entry]:
     return [{"player": p, "decision": "plan"} for p, pl in enumerate(state["players"])
             if pl["orders"] is None]
 
 
-def _pending_refuel(state: TrembleState) -> list[JsonObject]:
+def _pending_refuel(state: TrembleState) -> list[Entry]:
     return [{"player": p, "decision": "discard_unfueled"}
             for p in planning.short_of_fuel(state, Catalogue.of_state(state))]
 
 
-def _pending_redeploy(state: TrembleState) -> list[JsonObject]:
+def _pending_redeploy(state: TrembleState) -> list[Entry]:
     return [{"player": p, "decision": "redeploy"} for p, pl in enumerate(state["players"])
             if pl["redeploy"] is None]
 
 
-def _pending_battle(state: TrembleState) -> list[JsonObject]:
+def _pending_battle(state: TrembleState) -> list[Entry]:
     """TRE-19 … TRE-21, TRE-31: the decision or roll of the battle's step."""
     b = required(state["battle"], "the battle")
     step = b["step"]
@@ -113,14 +113,14 @@ def _pending_battle(state: TrembleState) -> list[JsonObject]:
             for s in sorted(battle.losers(state), key=lambda s: s["player"])]
 
 
-def _pending_reward(state: TrembleState) -> list[JsonObject]:
+def _pending_reward(state: TrembleState) -> list[Entry]:
     _, attack = required(reward.next_reward(state), "the reward")
     return [{"player": attack["sides"][0]["player"], "decision": "reward",
              "slot": attack["slot"], "city": attack["city"]}]
 
 
 #: phase -> who decides in it
-PENDING: dict[str, Callable[[TrembleState], list[JsonObject]]] = {
+PENDING: dict[str, Callable[[TrembleState], list[Entry]]] = {
     "missions": _pending_missions, "buy": _pending_buy, "intel": _pending_intel,
     "plan": _pending_plan, "refuel": _pending_refuel, "redeploy": _pending_redeploy,
     "battle": _pending_battle, "reward": _pending_reward}

@@ -102,7 +102,7 @@ class Tremble(Game[TrembleState]):
         flow.advance(draft, cat, events)
         return dict(draft.root)
 
-    def compute_pending(self, state: TrembleState) -> list[JsonObject]:
+    def compute_pending(self, state: TrembleState) -> list[Entry]:
         if state["result"] is not None:
             return []
         try:
