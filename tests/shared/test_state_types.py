@@ -64,3 +64,18 @@ def test_the_shapes_map_to_their_types():
     assert writer.classes["Thing"] == (
         "class Thing(TypedDict):\n    n: int | None\n    kind: Literal[\"a\", \"b\"]\n"
         "    ids: dict[str, list[str]]\n    open: dict[str, Any]\n    maybe: NotRequired[bool]\n")
+
+
+def test_a_new_state_has_exactly_the_keys_of_its_generated_type():
+    """The written ``<Game>State`` names every key a real state holds, and no other."""
+    import importlib
+
+    for game in all_games():
+        if not type(game).__module__.startswith("service.games."):
+            continue
+        package = type(game).__module__.rsplit(".", 1)[0]
+        types = importlib.import_module(f"{package}.state_types")
+        state_type = getattr(types, f"{type(game).__name__}State")
+        state, _ = game.new_game(game.min_players, seed=3)
+        assert set(state) == state_type.__required_keys__, game.id
+        assert set(state["options"]) == types.Options.__required_keys__, game.id
