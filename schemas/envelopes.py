@@ -81,7 +81,7 @@ class Envelope:
         _ENVELOPE_OF[id(spec)] = self
 
     def load(self, body: Any) -> dict:
-        errors = shape.check(self.spec, body)
+        errors = shape.problems(self.spec, body)
         if errors:
             raise MalformedInput(errors)
         return self.filled(body)

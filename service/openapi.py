@@ -589,13 +589,14 @@ def _setup_takes(game: Game, players: int, name: str, value) -> bool:
 
 def options_for_count(game: Game, players: int) -> dict | None:
     """What ``players`` seats allow of the options, found by asking each option's own
-    ``check`` (the document follows the engine): values the count rules out, and
+    ``refusal`` (the document follows the engine): values the count rules out, and
     boolean options that exclude each other.  ``None`` when the count narrows nothing."""
     narrowed: dict = {}
     exclusive: list[tuple[str, str]] = []
     for opt in game.options:
         values = _probe_values(opt)
-        allowed = [v for v in values if (opt.check is None or opt.check(v, players, {}) is None)
+        allowed = [v for v in values
+                   if (opt.refusal is None or opt.refusal(v, players, {}) is None)
                    and _setup_takes(game, players, opt.name, v)]
         if allowed != values:  # type-specific keywords only: null (when allowed) passes
             if opt.type == "integer" and allowed:
@@ -604,9 +605,9 @@ def options_for_count(game: Game, players: int) -> dict | None:
                 narrowed[opt.name] = {"enum": allowed + ([None] if opt.nullable else [])}
         if opt.type == "boolean" and True in allowed:
             for other in game.options:
-                if other.type == "boolean" and other.name != opt.name and opt.check is not None \
-                        and opt.check(True, players, {other.name: True}) is not None \
-                        and (other.check is None or other.check(True, players, {}) is None):
+                if other.type == "boolean" and other.name != opt.name and opt.refusal is not None \
+                        and opt.refusal(True, players, {other.name: True}) is not None \
+                        and (other.refusal is None or other.refusal(True, players, {}) is None):
                     first, second = sorted((opt.name, other.name))
                     exclusive.append((first, second))
     if not narrowed and not exclusive:

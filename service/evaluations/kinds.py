@@ -65,7 +65,7 @@ class Kind:
                 "caps": dict(self.caps)}
 
     def params_spec(self) -> shape.Obj:
-        """The ``params`` object's spec, built once per kind (``shape.check``
+        """The ``params`` object's spec, built once per kind (``shape.problems``
         caches its compiled form on the spec)."""
         spec = self.__dict__.get("_params_spec")
         if spec is None:
@@ -166,15 +166,15 @@ def prepare(request: Any) -> tuple[Kind, dict[str, Any]]:
     if not isinstance(params, dict):
         errors["params"] = ["must be an object"]
     else:
-        errors.update(shape.check(kind.params_spec(), params, "params"))
+        errors.update(shape.problems(kind.params_spec(), params, "params"))
     for key, spec in kind.inputs.items():
         if key in request:
             value = request[key]
             if type(value) is float and value.is_integer() and abs(value) <= shape.MAX_EXACT_FLOAT:
-                # JSON Schema's integer: 190.0 is 190 (``shape.check`` makes integral floats
+                # JSON Schema's integer: 190.0 is 190 (``shape.problems`` makes integral floats
                 # ints in place inside a list or an object; a bare one is replaced here)
                 value = request[key] = int(value)
-            errors.update(shape.check(spec, value, key))
+            errors.update(shape.problems(spec, value, key))
     if errors:
         raise MalformedInput(errors)
     return kind, kind.prepare(request)

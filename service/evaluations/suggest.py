@@ -29,7 +29,7 @@ from typing import Any
 from service.evaluations.kinds import Kind, Progress, register
 from service.evaluations.playouts import playout_seed
 from service.games import ismcts, shape
-from service.games.base import MAX_SEED, SEED_BITS, Game
+from service.games.base import MAX_SEED, SEED_BITS, AnyGame
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_
 from service.games.registry import get_game
@@ -76,7 +76,7 @@ def _tuning(params: dict[str, Any]) -> dict[str, Any]:
             if k in params}
 
 
-def _position(game_id: str, request: dict[str, Any]) -> tuple[Game, dict[str, Any], int]:
+def _position(game_id: str, request: dict[str, Any]) -> tuple[AnyGame, dict[str, Any], int]:
     """The game, the state and the player of a request, checked: the player
     must have a decision pending (``_pending_player``: else 422)."""
     game = get_game(game_id)
@@ -100,7 +100,7 @@ def deciding_player(state: dict[str, Any], params: dict[str, Any]) -> int:
     return player
 
 
-def _pending_player(game: Game, state: dict[str, Any], params: dict[str, Any]) -> int:
+def _pending_player(game: AnyGame, state: dict[str, Any], params: dict[str, Any]) -> int:
     """``deciding_player``, and a seat that is not pending breaks the turn order
     (``Game.out_of_turn_rule``: 422, like an action sent out of turn)."""
     player = deciding_player(state, params)
@@ -187,7 +187,7 @@ SYNC_PARAMS = shape.Obj({"player": SEARCH_PARAMS["player"]}, {
 }, description="Whose decision to rank, the budget and the search's tuning.")
 
 
-def suggest_now(game: Game, state: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+def suggest_now(game: AnyGame, state: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """The synchronous suggestion on a validated ``state`` with ``SYNC_PARAMS``:
     one in-process search, ended by ``iterations`` or ``milliseconds``,
     whichever comes first."""

@@ -25,7 +25,7 @@ is the game's zones.  Pending decisions are ``{"player": seat | "chance",
 "decision": kind, ...}``; several entries mean simultaneous decisions.
 
 Each action type is declared once, as an ``Action`` in the game's
-``actions`` table: its fields, description, clause, ``check``, ``resolve``
+``actions`` table: its fields, description, clause, ``enforce``, ``resolve``
 and ``legal`` lister.  The base class dispatches on ``action["type"]``
 (as boardgame.io's ``moves: {name: fn}``), so no engine branches on it.
 A pending decision kind names, in ``decisions``, the action types that
@@ -63,7 +63,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from marshmallow import Schema
 
@@ -81,11 +81,16 @@ from service.games.errors import (
     RuleViolation,
 )
 from service.games.messages import N_, either
+from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import CHANCE_OPTION, Option, resolve_options
+from service.games.state_types import CardSetRef, CommonState
 from service.games.versions import NotUpgradable, RulesVersion
 
 if TYPE_CHECKING:
     from service.evaluations.kinds import Kind
+
+#: a game's state type (its ``TypedDict``, written from its shape)
+S = TypeVar("S", bound=CommonState)
 
 #: the largest seed a request may name and the service draws: 2^53 - 1, the largest integer a
 #: JSON number keeps exactly in every client (JavaScript's Number.MAX_SAFE_INTEGER), so a seed
@@ -105,16 +110,18 @@ PENDING_SPEC = shape.ListOf(shape.Obj(
 
 RESULT_SPEC = shape.Nullable(shape.Obj(
     {"finished": shape.Bool(), "winners": shape.ListOf(shape.Int(minimum=0), max_items=16),
-     "reason": shape.Str()}, extra=True))
+     "reason": shape.Str()},
+    {"target": shape.Int(description="the score that won, where the game has a target")},
+    extra=True, name="Result"))
 
 COMMON_STATE_FIELDS = {
     "game": shape.Str(),
     "rules_version": shape.Str(),
-    "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}),
+    "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef"),
     "options": shape.MapOf(shape.Any_(), max_items=64),
     "chance": shape.Obj({"mode": shape.Enum("server", "table"),
                          "seed": shape.Int(minimum=0, maximum=MAX_STATE_SEED),
-                         "counter": shape.Int(minimum=0)}),
+                         "counter": shape.Int(minimum=0)}, name="Chance"),
     "turn": shape.Int(minimum=0),
     "phase": shape.Str(),
     "pending": PENDING_SPEC,
@@ -127,26 +134,26 @@ ACTION_COMMON = {"type": shape.Str(max_length=64),
 #: informational keys the engine ignores (legal-actions attaches them)
 ACTION_INFO_KEYS = ("probability",)
 
-#: ``check(state, action)``: raise ``RuleViolation`` naming the clause if illegal
-Check = Callable[[dict, dict], None]
+#: ``enforce(state, action)``: raise ``RuleViolation`` naming the clause if illegal
+Enforce = Callable[[S, ActionObject], None]
 #: ``resolve(draft, action, events)``: carry a legal action out, append events
-Resolve = Callable[[Draft, dict, list], None]
+Resolve = Callable[[Draft[S], ActionObject, list[Event]], None]
 #: ``legal(state, entry)``: the legal actions of this type for one pending entry
-Lister = Callable[[dict, dict], Iterable[dict]]
+Lister = Callable[[S, Entry], Iterable[ActionObject]]
 #: ``notes(state, action)``: what ``check`` adds about a legal action
-Notes = Callable[[dict, dict], dict]
+Notes = Callable[[S, ActionObject], JsonObject]
 
 
 @dataclass(frozen=True)
-class Action:
+class Action(Generic[S]):
     """One action type, declared once.
 
     ``fields`` (and ``optional``) are the shape of its own keys besides
-    ``type`` and ``player``; ``check`` refuses an illegal one (a chance
+    ``type`` and ``player``; ``enforce`` refuses an illegal one (a chance
     outcome has none: it is legal when ``chance_outcomes`` lists it);
     ``resolve`` carries it out; ``legal`` lists every legal action of this
     type for a pending entry — or, without it, ``candidates`` lists a
-    superset that ``check`` filters; ``notes`` feeds ``check``'s answer.
+    superset that ``enforce`` filters; ``notes`` feeds ``Game.check``'s answer.
 
     >>> Action("Roll the die (DIE-1).", {}, resolve=lambda d, a, e: None, chance=True).chance
     True
@@ -154,17 +161,17 @@ class Action:
 
     description: str
     fields: Mapping[str, shape.Spec]
-    resolve: Resolve
-    check: Check | None = None
-    legal: Lister | None = None
-    candidates: Lister | None = None
-    notes: Notes | None = None
+    resolve: Resolve[S]
+    enforce: Enforce[S] | None = None
+    legal: Lister[S] | None = None
+    candidates: Lister[S] | None = None
+    notes: Notes[S] | None = None
     optional: Mapping[str, shape.Spec] = field(default_factory=dict)
     chance: bool = False
 
 
 #: ``handler(body) -> answer``: an ``Operation`` answered from its validated body
-Handler = Callable[[dict], dict]
+Handler = Callable[[JsonObject], JsonObject]
 #: a JSON Schema, as the OpenAPI document holds it
 JsonSchema = Mapping[str, Any]
 
@@ -199,14 +206,15 @@ class Operation:
     #: OpenAPI tags (default: the game id)
     tags: tuple[str, ...] = ()
     localized: bool = False
-    document_request: Callable[[dict], dict] | None = None
+    document_request: Callable[[JsonObject], JsonObject] | None = None
 
 
-class Game:
-    """Base class of every rules engine.  Subclasses fill the class data."""
+class Game(Generic[S]):
+    """Base class of every rules engine, generic over its state type (the ``TypedDict``
+    written from its shape, ``service.games.typegen``).  Subclasses fill the class data."""
 
     id: ClassVar[str]
-    title: ClassVar[dict]  # {"en": ..., "ru": ...}
+    title: ClassVar[dict[str, str]]  # {"en": ..., "ru": ...}
     rules_version: ClassVar[str]
     #: every version of the rules, oldest first, the last one ``rules_version``, each
     #: with the clauses it changed (``service.games.versions``); empty: one version 1.0.0
@@ -215,7 +223,7 @@ class Game:
     max_players: ClassVar[int]
     game_options: ClassVar[tuple[Option, ...]] = ()
     #: action type -> its one declaration
-    actions: ClassVar[Mapping[str, Action]] = {}
+    actions: Mapping[str, Action[S]] = {}
     #: event type -> description
     event_types: ClassVar[dict[str, str]] = {}
     #: pending decision kind -> the action types a player (or chance) may send
@@ -297,7 +305,7 @@ class Game:
             served.append(older.id)
         return tuple(served)
 
-    def upgrade_state(self, state: Any) -> tuple[Any, dict | None]:
+    def upgrade_state(self, state: Any) -> tuple[Any, JsonObject | None]:
         """A state of an older served rules version carried over to this one by the declared
         migrations, step by step, and what was done (``from``, ``to``, ``clauses`` changed);
         any other state as it is (``None``), for ``validate_state`` to judge.  A state of a
@@ -350,7 +358,7 @@ class Game:
             clauses=", ".join(clauses) or "-")]},
             source, self.rules_version, clauses, [c.describe() for c in changes])
 
-    def describe(self) -> dict:
+    def describe(self) -> JsonObject:
         """What ``GET /v1/games/{game}`` shows."""
         history = self.rules_versions
         served = self.served_versions
@@ -369,13 +377,13 @@ class Game:
             "takes_views": self.takes_views, "suggests": self.searchable,
         }
 
-    def card_set(self, state_or_id: dict | str = "reference") -> card_db.CardSet:
+    def card_set(self, state_or_id: S | str = "reference") -> card_db.CardSet:
         set_id = state_or_id if isinstance(state_or_id, str) else state_or_id["card_set"]["id"]
         return card_db.get(self.id, set_id)
 
     # ------------------------------------------------------------- contract
-    def new_game(self, players: int | list, options: dict | None = None,
-                 seed: int | None = None, card_set: str = "reference") -> tuple[dict, list]:
+    def new_game(self, players: int | list[JsonObject], options: JsonObject | None = None,
+                 seed: int | None = None, card_set: str = "reference") -> tuple[S, list[Event]]:
         """A new game after setup; chance is resolved unless ``chance: table``."""
         count, setups = self._normalise_players(players)
         opts = resolve_options(self.options, options, count)
@@ -392,23 +400,24 @@ class Game:
             raise InvalidOptions({"card_set": [
                 N_("unknown card set; available: {items}",
                    items=', '.join(card_db.available(self.id)))]}) from None
-        state = {
+        fields: JsonObject = {
             "game": self.id, "rules_version": self.rules_version, "card_set": cards.ref(),
             "options": opts, "chance": {"mode": opts["chance"], "seed": seed, "counter": 0},
             "turn": 0, "phase": "setup", "pending": [], "result": None,
         }
-        events: list[dict] = []
-        state.update(self.setup(count, setups, opts, cards, events))
-        draft = Draft(state)
+        events: list[Event] = []
+        fields.update(self.setup(count, setups, opts, cards, events))
+        # the common fields and the game's ``setup``: where a new state becomes an ``S``
+        draft = Draft(cast(S, fields))
         self._settle(draft, events)
         return draft.root, events
 
-    def pending(self, state: dict) -> list[dict]:
+    def pending(self, state: S) -> list[Entry]:
         return state["pending"]
 
-    def legal_actions(self, state: dict, player: int | str | None = None) -> list[dict]:
+    def legal_actions(self, state: S, player: int | str | None = None) -> list[ActionObject]:
         """Every legal action of the pending players (or of ``player`` only)."""
-        actions: list[dict] = []
+        actions: list[ActionObject] = []
         for entry in state["pending"]:
             who = entry["player"]
             if player is not None and who != player:
@@ -419,18 +428,19 @@ class Game:
                 actions.extend(self.actions_for(state, entry))
         return actions
 
-    def actions_for(self, state: dict, entry: dict) -> list[dict]:
+    def actions_for(self, state: S, entry: Entry) -> list[ActionObject]:
         """The legal actions of a player's pending ``entry``: for each action
         type its decision takes (in ``decisions`` order), the type's ``legal``
-        list, or its ``candidates`` that pass its ``check`` (``_listers``).
+        list, or its ``candidates`` that pass its ``enforce`` (``_listers``).
         A game overrides it for a rule about a decision as a whole."""
         return self.list_decision(state, entry)
 
-    def list_decision(self, state: dict, entry: dict,
-                      listed: Mapping[str, Iterable[dict]] | None = None) -> list[dict]:
+    def list_decision(self, state: S, entry: Entry,
+                      listed: Mapping[str, Iterable[ActionObject]] | None = None
+                      ) -> list[ActionObject]:
         """``actions_for``'s listing; ``listed``: action types whose legal
         actions the caller has already computed, used in their place."""
-        out: list[dict] = []
+        out: list[ActionObject] = []
         if listed is None:
             for _, lister in self._listers[entry["decision"]]:
                 out.extend(lister(state, entry))
@@ -439,7 +449,7 @@ class Game:
                 out.extend(listed[kind] if kind in listed else lister(state, entry))
         return out
 
-    def _lister(self, declared: Action) -> Lister:
+    def _lister(self, declared: Action[S]) -> Lister[S]:
         """How one action type is listed: its ``legal``, else its ``candidates``
         filtered by ``check_action``, else nothing (a chance outcome)."""
         if declared.legal is not None:
@@ -448,7 +458,7 @@ class Game:
         if candidates is None:
             return lambda state, entry: ()
 
-        def checked(state: dict, entry: dict) -> Iterable[dict]:
+        def checked(state: S, entry: Entry) -> Iterable[ActionObject]:
             for action in candidates(state, entry):
                 try:
                     self.check_action(state, action)
@@ -457,25 +467,25 @@ class Game:
                 yield action
         return checked
 
-    def check_action(self, state: dict, action: dict) -> None:
+    def check_action(self, state: S, action: ActionObject) -> None:
         """Raise ``RuleViolation`` unless the pending ``action`` is legal: its
-        type must answer the player's pending decision, then its own ``check``."""
+        type must answer the player's pending decision, then its own ``enforce``."""
         entry = next(e for e in state["pending"] if e["player"] == action["player"])
         self._check_for(state, action, entry)
 
-    def _check_for(self, state: dict, action: dict, entry: dict) -> None:
+    def _check_for(self, state: S, action: ActionObject, entry: Entry) -> None:
         """``check_action`` with the player's pending ``entry`` already found."""
         declared = self.actions[action["type"]]
         if declared.chance or action["type"] not in self.decisions.get(entry["decision"], ()):
             raise RuleViolation(*self.wrong_decision(state, entry, action))
-        if declared.check is not None:
-            declared.check(state, action)
+        if declared.enforce is not None:
+            declared.enforce(state, action)
 
-    def constraints(self, state: dict, player: int) -> dict | None:
+    def constraints(self, state: S, player: int) -> JsonObject | None:
         """Machine-readable constraint of a decision too large to list."""
         return None
 
-    def check(self, state: dict, action: Any) -> dict:
+    def check(self, state: S, action: object) -> JsonObject:
         """``{"legal": True, **notes}`` or ``{"legal": False, "rule", "reason"}``."""
         try:
             action = self._validate_action(state, action)
@@ -485,43 +495,43 @@ class Game:
             return {"legal": True}
         return {"legal": True, **self.check_notes(state, action)}
 
-    def check_notes(self, state: dict, action: dict) -> dict:
+    def check_notes(self, state: S, action: ActionObject) -> JsonObject:
         """What ``check`` adds about a legal player's action: its type's ``notes``."""
         notes = self.actions[action["type"]].notes
         return notes(state, action) if notes is not None else {}
 
-    def apply(self, state: dict, action: Any) -> tuple[dict, list[dict]]:
+    def apply(self, state: S, action: object) -> tuple[S, list[Event]]:
         """The state after ``action`` and what happened.  The input is not changed."""
         action = self._validate_action(state, action)
         draft = Draft(state)
-        events: list[dict] = []
+        events: list[Event] = []
         self.resolve(draft, action, events)
         self._settle(draft, events)
         return draft.root, events
 
-    def resolve(self, draft: Draft, action: dict, events: list[dict]) -> None:
+    def resolve(self, draft: Draft[S], action: ActionObject, events: list[Event]) -> None:
         """Carry out a legal action (a player's or chance's): its type's
         ``resolve``, then ``after_action``."""
         self.actions[action["type"]].resolve(draft, action, events)
         self.after_action(draft, action, events)
 
-    def score(self, state: dict) -> dict:
+    def score(self, state: S) -> JsonObject:
         return self.compute_score(state)
 
-    def view(self, state: dict, player: int | None) -> dict:
+    def view(self, state: S, player: int | None) -> JsonObject:
         """The state as ``player`` may see it (``None``: a spectator)."""
         if player is not None and not (
                 isinstance(player, int) and not isinstance(player, bool)
-                and 0 <= player < len(state["players"])):
+                and 0 <= player < seats(state)):
             seat = isinstance(player, int) and not isinstance(player, bool)
             raise (NoSuchSeat if seat else MalformedInput)({"player": [
-                N_("must be a seat from 0 to {last} or null", last=len(state['players']) - 1)]})
+                N_("must be a seat from 0 to {last} or null", last=seats(state) - 1)]})
         seen = self.hide(state, player)
         seen["chance"] = {"mode": state["chance"]["mode"]}
         seen["view"] = {"player": player}
         return seen
 
-    def validate_state(self, state: Any) -> None:
+    def validate_state(self, state: object) -> None:
         """Raise unless ``state`` is a well-formed, consistent state of this game."""
         if not isinstance(state, dict):
             raise InvalidState({"state": [N_("must be an object")]})
@@ -536,12 +546,13 @@ class Game:
             raise IncompatibleState({"state.rules_version": [
                 N_("written for {value!r}; this service plays {rules_version!r}",
                    value=state.get('rules_version'), rules_version=self.rules_version)]})
-        errors = shape.check(self.state_spec, state, "state")
+        errors = shape.problems(self.state_spec, state, "state")
         if errors:
             raise InvalidState(errors)
-        cards = card_set_of(self.id, state["card_set"], "state")
+        valid = cast(S, state)  # its shape, checked just now: the game's state type
+        cards = card_set_of(self.id, valid["card_set"], "state")
         try:
-            opts = resolve_options(self.options, state["options"], len(state["players"]))
+            opts = resolve_options(self.options, state["options"], seats(valid))
         except InvalidOptions as exc:
             raise InvalidState({f"state.{k}": v for k, v in exc.errors.items()}) from None
         if opts != state["options"]:
@@ -549,22 +560,22 @@ class Game:
                                                      "returned them")]})
         if state["chance"]["mode"] != opts["chance"]:
             raise InvalidState({"state.chance.mode": [N_("differs from options.chance")]})
-        errors = self.check_invariants(state, cards)
+        errors = self.check_invariants(valid, cards)
         if errors:
             raise InvalidState(errors)
-        if state["result"] is None and self.compute_pending(state) != state["pending"]:
+        if state["result"] is None and self.compute_pending(valid) != state["pending"]:
             raise InvalidState({"state.pending": [
                 N_("does not match the phase: expected {value!r}",
-                   value=self.compute_pending(state))]})
+                   value=self.compute_pending(valid))]})
         if state["result"] is not None and state["pending"]:
             raise InvalidState({"state.pending": [N_("a finished game has no pending decision")]})
 
     # ----------------------------------------------------------- machinery
-    def _normalise_players(self, players: Any) -> tuple[int, list[dict]]:
+    def _normalise_players(self, players: object) -> tuple[int, list[JsonObject]]:
         if isinstance(players, bool) or not isinstance(players, (int, list)):
             raise InvalidOptions({"players": [N_("must be a player count or a list of player "
                                                  "setups")]})
-        setups: list[dict]
+        setups: list[JsonObject]
         if isinstance(players, int):
             count, setups = players, [{} for _ in range(max(players, 0))]
         else:
@@ -574,14 +585,14 @@ class Game:
                 N_("{id} takes {min_players} to {max_players} players, not {count}",
                    id=self.id, min_players=self.min_players, max_players=self.max_players,
                    count=count)]})
-        errors: dict[str, list[str]] = {}
+        errors: Errors = {}
         for i, s in enumerate(setups):
-            errors.update(shape.check(self.player_setup_spec, s, f"players.{i}"))
+            errors.update(shape.problems(self.player_setup_spec, s, f"players.{i}"))
         if errors:
             raise InvalidOptions(errors)
         return count, setups
 
-    def _validate_action(self, state: dict, action: Any) -> dict:
+    def _validate_action(self, state: S, action: object) -> ActionObject:
         """Shape, then whose decision it is, then the game's own rules."""
         if not isinstance(action, dict):
             raise MalformedInput({"action": [N_("must be an object")]})
@@ -591,7 +602,7 @@ class Game:
             raise MalformedInput({"action.type": [
                 N_("unknown action type; {id} knows: {items}",
                    id=self.id, items=', '.join(self.action_specs))]})
-        errors = shape.check(spec, action, "action")
+        errors = shape.problems(spec, action, "action")
         if errors:
             raise MalformedInput(errors)
         if any(k in action for k in ACTION_INFO_KEYS):
@@ -615,7 +626,7 @@ class Game:
         self._check_for(state, action, entry)
         return action
 
-    def _settle(self, draft: Draft, events: list[dict]) -> None:
+    def _settle(self, draft: Draft[S], events: list[Event]) -> None:
         """Recompute ``pending``; in server mode resolve chance nodes as they come."""
         root = draft.root
         server = root["chance"]["mode"] == "server"
@@ -629,27 +640,27 @@ class Game:
             self.resolve(draft, outcome, events)
 
     # --------------------------------------------------------------- hooks
-    def setup(self, players: int, setups: list[dict], options: dict,
-              cards: card_db.CardSet, events: list[dict]) -> dict:
+    def setup(self, players: int, setups: list[JsonObject], options: JsonObject,
+              cards: card_db.CardSet, events: list[Event]) -> JsonObject:
         raise NotImplementedError
 
-    def compute_pending(self, state: dict) -> list[dict]:
+    def compute_pending(self, state: S) -> list[Entry]:
         raise NotImplementedError
 
-    def finished_rule(self, state: dict) -> str:
+    def finished_rule(self, state: S) -> str:
         """The clause cited for an action after the end (default ``game_over_rule``;
         a game may name the clause its game ended by)."""
         return self.game_over_rule
 
-    def out_of_turn_rule(self, state: dict) -> str:
+    def out_of_turn_rule(self, state: S) -> str:
         """The clause cited when a player who is not pending acts (default
         ``not_your_turn_rule``; a game may name a phase's own clause).  Also
         cited for an impossible outcome at a chance node, so a game should
         name the clause of the draw, deal or roll that is pending."""
         return self.not_your_turn_rule
 
-    def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
-                                  outcomes: list[dict]) -> str:
+    def impossible_outcome_reason(self, state: S, entry: Entry, action: ActionObject,
+                                  outcomes: list[ActionObject]) -> str:
         """Why a chance outcome is refused, in one sentence.
 
         Default: what the pending node expects (its action type and the
@@ -687,14 +698,14 @@ class Game:
                    "possible; legal-actions lists them)",
                    type=action['type'], node=node, count=len(same)))
 
-    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
+    def out_of_turn(self, state: S, action: ActionObject, reason: str) -> tuple[str, str]:
         """``(clause, reason)`` cited when a player who is not pending sends
         ``action``.  Default: ``out_of_turn_rule(state)`` and ``reason``; a game
         overrides it to cite the clause the action itself breaks (a trick out of
         turn, a credit while the game waits for someone else)."""
         return self.out_of_turn_rule(state), reason
 
-    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
+    def wrong_decision(self, state: S, entry: Entry, action: ActionObject) -> tuple[str, str]:
         """``(clause, reason)`` when a pending player sends an action type their
         decision does not take.  Default: ``out_of_turn_rule`` and the types
         it takes; a game overrides it to cite a phase's own clause."""
@@ -706,28 +717,28 @@ class Game:
             "the pending {decision!r} decision takes {items}, not {kind!r}",
             decision=entry["decision"], items=either(repr(k) for k in takes), kind=action["type"])
 
-    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+    def after_action(self, draft: Draft[S], action: ActionObject, events: list[Event]) -> None:
         """What follows every action once its own ``resolve`` is done (default
         nothing; a game advances its turn structure here)."""
 
-    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+    def chance_outcomes(self, state: S) -> list[tuple[ActionObject, int]]:
         raise NotImplementedError
 
-    def compute_score(self, state: dict) -> dict:
+    def compute_score(self, state: S) -> JsonObject:
         raise NotImplementedError
 
-    def hide(self, state: dict, player: int | None) -> dict:
+    def hide(self, state: S, player: int | None) -> JsonObject:
         raise NotImplementedError
 
-    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
+    def check_invariants(self, state: S, cards: card_db.CardSet) -> Errors:
         return {}
 
-    def position_value(self, state: dict, player: int) -> float:
+    def position_value(self, state: S, player: int) -> float:
         """How good ``state`` is for ``player``, higher is better: the greedy
         bot's heuristic (``service.games.bots``).  Default: ``score_lead``."""
         return score_lead(self, state, player)
 
-    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
+    def determinize(self, state: S, player: int | None, seed: int) -> S:
         """A full state that ``player`` cannot tell apart from ``state``.
 
         Everything hidden from ``player`` (other hands, secret purchases,
@@ -743,7 +754,7 @@ class Game:
         """
         raise NotImplementedError
 
-    def state_from_view(self, view: dict, seed: int) -> dict:
+    def state_from_view(self, view: JsonObject, seed: int) -> S:
         """A full state built from ``view`` (as ``view(state, player)`` returned it)
         alone, with ``seed`` as its chance seed: what lets a player who holds only their
         view ask the service about their own decisions (``legal-actions``, ``check``)
@@ -779,7 +790,7 @@ class Game:
         (and, when ``view_state_is_determinize``, ``suggest``) take a player's view."""
         return type(self).state_from_view is not Game.state_from_view
 
-    def unseen_in_action(self, view: dict, action: dict) -> dict[str, list[str]]:
+    def unseen_in_action(self, view: JsonObject, action: ActionObject) -> Errors:
         """Errors by field of ``action`` (checked from ``view``) that name what the view
         does not show, where the answer would depend on it: refused, never guessed.
         Default none (a game whose ``state_from_view`` holds stand-ins overrides it)."""
@@ -792,7 +803,7 @@ class Game:
         ranks as the full state does (``view_state_is_determinize``)."""
         return self.takes_views and self.view_state_is_determinize
 
-    def secret_cards(self, state: dict, player: int | None) -> set[str]:
+    def secret_cards(self, state: S, player: int | None) -> set[str]:
         """Card instance ids (or other secret tokens) ``player`` may not see.
 
         Used by the tests to prove ``view`` leaks nothing: no string value in
@@ -801,7 +812,11 @@ class Game:
         raise NotImplementedError
 
 
-def view_marker(view: Any, game_id: str, rules_version: str) -> dict:
+#: an engine of any game: what the registry holds (each game its own state type)
+AnyGame = Game[Any]
+
+
+def view_marker(view: object, game_id: str, rules_version: str) -> JsonObject:
     """The ``view`` member (``{player}``) of what claims to be a view of a ``game_id``
     state, checked first by every ``state_from_view``: an object, that names its
     player, of this game and rules version (else ``InvalidState`` or
@@ -822,7 +837,7 @@ def view_marker(view: Any, game_id: str, rules_version: str) -> dict:
     return marker
 
 
-def card_set_of(game_id: str, ref: dict, path: str) -> card_db.CardSet:
+def card_set_of(game_id: str, ref: CardSetRef, path: str) -> card_db.CardSet:
     """The card set ``ref`` (``{id, hash}`` of a state, or of a view: ``path``) names, as
     loaded now; ``IncompatibleState`` naming the field when it is unknown or has changed."""
     try:
@@ -836,18 +851,30 @@ def card_set_of(game_id: str, ref: dict, path: str) -> card_db.CardSet:
     return cards
 
 
-def score_lead(game: Game, state: dict, player: int) -> float:
+def seats(state: Mapping[str, object]) -> int:
+    """How many players a state (or a view) seats: the length of its ``players``, which
+    every game's state has (each its own shape).
+
+    >>> seats({"players": [{}, {}, {}]})
+    3
+    """
+    players = state["players"]
+    assert isinstance(players, list), "a state's players are a list"
+    return len(players)
+
+
+def score_lead(game: Game[S], state: S, player: int) -> float:
     """``player``'s score total minus the best other total (``game.score``)."""
     totals = {s["player"]: s["total"] for s in game.score(state)["scores"]}
     others = [t for p, t in totals.items() if p != player]
     return float(totals.get(player, 0) - (max(others) if others else 0))
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]) -> dict:
+def conservation_errors(zones: Mapping[str, Iterable[str]], expected: Iterable[str]) -> Errors:
     """Every card exactly once across ``zones`` (path -> card ids).
 
     Returns errors naming the zone of each duplicate and each unknown card,
@@ -867,7 +894,7 @@ def conservation_errors(zones: dict[str, Iterable[str]], expected: Iterable[str]
     if dict.__eq__(counted, expected_counts):  # plain dict ==, in C (counts are never 0)
         return {}
     seen: dict[str, int] = {}
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     for path, cards in zones.items():
         for card in cards:
             n = seen.get(card, 0) + 1

@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
+from service.games.objects import JsonObject
+
 T = TypeVar("T")
 
 CHANCE = "chance"
@@ -46,7 +48,7 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def draw_below(rng: dict, n: int) -> int:
+def draw_below(rng: JsonObject, n: int) -> int:
     """A uniform integer in ``[0, n)``; advances ``rng["counter"]`` (mutates).
 
     Exact: rejection sampling removes the modulo bias.
@@ -62,7 +64,7 @@ def draw_below(rng: dict, n: int) -> int:
             return value % n
 
 
-def pick_weighted(rng: dict, weighted: Sequence[tuple[T, int]]) -> T:
+def pick_weighted(rng: JsonObject, weighted: Sequence[tuple[T, int]]) -> T:
     """Pick one item of ``[(item, weight), ...]`` with probability weight/total."""
     total = sum(w for _, w in weighted)
     r = draw_below(rng, total)
@@ -73,7 +75,7 @@ def pick_weighted(rng: dict, weighted: Sequence[tuple[T, int]]) -> T:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def with_probabilities(outcomes: Iterable[tuple[dict, int]]) -> list[dict]:
+def with_probabilities(outcomes: Iterable[tuple[JsonObject, int]]) -> list[JsonObject]:
     """Outcome actions with their exact probability attached as ``"p/q"``."""
     outcomes = list(outcomes)
     total = sum(w for _, w in outcomes)

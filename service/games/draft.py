@@ -18,21 +18,27 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar
+
+#: the type of the state (a game's ``TypedDict``, or a plain JSON object)
+T = TypeVar("T", bound=Mapping[str, Any])
 
 
-class Draft:
-    """A state being edited; ``root`` is the new state when done."""
+class Draft(Generic[T]):
+    """A state being edited; ``root`` is the new state when done (of the state's
+    own type: its top-level keys are written directly, ``draft.root["turn"] += 1``)."""
 
     __slots__ = ("root", "_own")
 
-    def __init__(self, base: dict) -> None:
-        self.root = dict(base)
+    def __init__(self, base: T) -> None:
+        self.root: T = copy.copy(base)
         self._own = {id(self.root)}
 
     def at(self, *path: str | int) -> Any:
         """The container at ``path``, copied (once) so it may be mutated."""
-        node = self.root
+        node: Any = self.root
         own = self._own
         for key in path:
             child = node[key]

@@ -14,6 +14,7 @@ Engines raise these; the HTTP layer maps each class to a problem type
 from __future__ import annotations
 
 from service.games.messages import N_, join_messages
+from service.games.objects import Errors, JsonObject
 
 
 class RefereeError(Exception):
@@ -42,7 +43,7 @@ class MalformedInput(RefereeError):
     same form marshmallow uses, so clients handle one format.
     """
 
-    def __init__(self, errors: dict[str, list[str]], detail: str | None = None):
+    def __init__(self, errors: Errors, detail: str | None = None):
         self.errors = errors
         first = next(iter(errors.items()), ("", ["invalid"]))
         self.detail = detail or N_("{path}: {message}", path=first[0] or "body",
@@ -69,8 +70,8 @@ class RulesChanged(IncompatibleState):
     migration, or the state is in the middle of a clause that changed.  Names the
     versions and the clauses that changed between them (``service.games.versions``)."""
 
-    def __init__(self, errors: dict[str, list[str]], source: str, target: str,
-                 clauses: list[str], changes: list[dict]):
+    def __init__(self, errors: Errors, source: str, target: str,
+                 clauses: list[str], changes: list[JsonObject]):
         super().__init__(errors)
         self.source, self.target = source, target
         self.clauses, self.changes = clauses, changes
@@ -86,7 +87,7 @@ class InvalidSetup(RefereeError):
     ``violations`` lists every problem at once, each ``{rule, reason, ...}``.
     """
 
-    def __init__(self, violations: list[dict]):
+    def __init__(self, violations: list[JsonObject]):
         self.violations = violations
         each = [N_("{rule}: {reason}", rule=v["rule"], reason=v["reason"]) for v in violations]
         self.detail = N_("{count} setup violation(s): {violations}", count=len(violations),

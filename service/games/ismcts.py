@@ -59,9 +59,10 @@ from typing import Any
 import orjson
 
 from service.games import bots
-from service.games.base import Game
+from service.games.base import AnyGame
 from service.games.chance import CHANCE
 from service.games.errors import RefereeError
+from service.games.objects import ActionObject, JsonObject
 from service.games.playout import RandomBot, choose_chance
 
 #: UCB exploration constant (results are in [0, 1])
@@ -80,16 +81,16 @@ PROGRESS_EVERY = 8
 Z95 = 1.959963984540054
 
 #: ``rate(state, player)``: the position's value for ``player``, higher is better
-Rater = Callable[[dict, int], float]
+Rater = Callable[[JsonObject, int], float]
 
 
-def action_key(action: dict) -> str:
+def action_key(action: ActionObject) -> str:
     """The canonical text of an action (sorted keys, no informational ``probability``)."""
     return orjson.dumps({k: v for k, v in action.items() if k != "probability"},
                         option=orjson.OPT_SORT_KEYS).decode()
 
 
-def position_rater(game: Game) -> Rater:
+def position_rater(game: AnyGame) -> Rater:
     """The game's position value for a player (higher is better):
     ``Game.position_value`` (the greedy bot's heuristic, the score lead by
     default), or the older ``bots.HEURISTICS`` table where a game has no hook."""
@@ -107,7 +108,7 @@ class _Node:
 
     __slots__ = ("action", "actor", "visits", "total", "total_sq", "available", "children")
 
-    def __init__(self, action: dict | None, actor: int) -> None:
+    def __init__(self, action: ActionObject | None, actor: int) -> None:
         self.action = action
         self.actor = actor
         self.visits = 0
@@ -118,7 +119,7 @@ class _Node:
 
 
 class _Search:
-    def __init__(self, game: Game, player: int, rng: random.Random, exploration: float,
+    def __init__(self, game: AnyGame, player: int, rng: random.Random, exploration: float,
                  rollout: str, rollout_depth: int, rollout_width: int,
                  value_scale: float, widening: float) -> None:
         self.game, self.player, self.rng = game, player, rng
@@ -131,7 +132,7 @@ class _Search:
         #: root action key -> its prior result (greedy one-step rating), when widening
         self.priors: dict[str, float] | None = None
 
-    def rate_root(self, world: dict, actions: list[dict]) -> None:
+    def rate_root(self, world: JsonObject, actions: list[JsonObject]) -> None:
         """Priors of the root actions: each one applied to a determinization
         with chance left pending (as the greedy bot looks ahead), rated by
         the position value; actions that cannot be applied alone get none."""
@@ -150,7 +151,7 @@ class _Search:
         return 1 / (1 + math.exp(-max(-50.0, min(50.0, lead))))
 
     # one iteration: select/expand in the tree, roll out, back up
-    def iterate(self, root: _Node, state: dict) -> None:
+    def iterate(self, root: _Node, state: JsonObject) -> None:
         game, rng = self.game, self.rng
         node, path = root, [root]
         while state["result"] is None:
@@ -185,8 +186,8 @@ class _Search:
             n.total_sq += r * r
         root.visits += 1
 
-    def _actor(self, state: dict, at_root: bool) -> int | str | None:
-        pending = [p["player"] for p in state["pending"]]
+    def _actor(self, state: JsonObject, at_root: bool) -> int | str | None:
+        pending: list[int | str] = [p["player"] for p in state["pending"]]
         if not pending:
             return None
         if CHANCE in pending:
@@ -195,9 +196,9 @@ class _Search:
             return self.player
         return min(pending)
 
-    def _select(self, node: _Node, who: int, actions: list[dict]) -> tuple[_Node, bool]:
+    def _select(self, node: _Node, who: int, actions: list[JsonObject]) -> tuple[_Node, bool]:
         children = node.children
-        untried: list[tuple[str, dict]] = []
+        untried: list[tuple[str, JsonObject]] = []
         here: list[_Node] = []
         for action in actions:
             key = action_key(action)
@@ -217,7 +218,7 @@ class _Search:
                    + c * math.sqrt(math.log(ch.available) / ch.visits))
         return best, False
 
-    def _select_root(self, root: _Node, who: int, actions: list[dict]) -> tuple[_Node, bool]:
+    def _select_root(self, root: _Node, who: int, actions: list[JsonObject]) -> tuple[_Node, bool]:
         """Progressive widening by prior: only the ``1 + widening * sqrt(n)``
         best-rated actions compete after ``n`` iterations, untried ones in
         prior order, then UCB plus a prior bias that fades with visits."""
@@ -242,7 +243,7 @@ class _Search:
                    + priors.get(action_key(ch.action or {}), 0.0) / (ch.visits + 1))
         return best, False
 
-    def _rollout(self, state: dict) -> list[float]:
+    def _rollout(self, state: JsonObject) -> list[float]:
         game, rng = self.game, self.rng
         for _ in range(self.rollout_depth):
             if state["result"] is not None:
@@ -261,7 +262,7 @@ class _Search:
                 break
         return self.results(state)
 
-    def results(self, state: dict) -> list[float]:
+    def results(self, state: JsonObject) -> list[float]:
         """Each seat's result in [0, 1]: a finished game's share of the win,
         else the logistic of its position value."""
         seats = len(state["players"])
@@ -271,11 +272,11 @@ class _Search:
         return [self.squash(self.rate(state, s)) for s in range(seats)]
 
 
-def search(game: Game, state: dict, player: int, *, seed: int, iterations: int | None = None,
+def search(game: AnyGame, state: JsonObject, player: int, *, seed: int, iterations: int | None = None,
            milliseconds: float | None = None, exploration: float = EXPLORATION,
            rollout: str | None = None, rollout_depth: int = ROLLOUT_DEPTH,
            rollout_width: int = ROLLOUT_WIDTH, value_scale: float | None = None,
-           widening: float = WIDENING, progress: Callable[[int, int], None] | None = None) -> dict:
+           widening: float = WIDENING, progress: Callable[[int, int], None] | None = None) -> JsonObject:
     """Root statistics of an ISMCTS for ``player`` (who must be pending).
 
     Stops after ``iterations`` or ``milliseconds`` (whichever comes first;
@@ -298,7 +299,7 @@ def search(game: Game, state: dict, player: int, *, seed: int, iterations: int |
     root = _Node(None, -1)
     begin = time.perf_counter()
     deadline = None if milliseconds is None else begin + milliseconds / 1000
-    listed: dict[str, dict] = {}
+    listed: dict[str, JsonObject] = {}
     done = 0
     while True:
         world = game.determinize(state, player, rng.getrandbits(63))
@@ -333,9 +334,9 @@ def search(game: Game, state: dict, player: int, *, seed: int, iterations: int |
             "cpu_ms": (time.perf_counter() - begin) * 1000}
 
 
-def _lines(node: _Node, depth: int) -> dict:
+def _lines(node: _Node, depth: int) -> JsonObject:
     """``{key: [action, visits, deeper]}`` for children visited twice or more."""
-    out: dict[str, list] = {}
+    out: dict[str, list[Any]] = {}  # [action, visits, deeper lines]
     if depth <= 1:
         return out
     for key, child in sorted(node.children.items()):
@@ -344,7 +345,7 @@ def _lines(node: _Node, depth: int) -> dict:
     return out
 
 
-def _merge_lines(a: dict, b: dict) -> dict:
+def _merge_lines(a: JsonObject, b: JsonObject) -> JsonObject:
     out = dict(a)
     for key, (action, visits, deeper) in b.items():
         if key in out:
@@ -355,14 +356,14 @@ def _merge_lines(a: dict, b: dict) -> dict:
     return dict(sorted(out.items()))
 
 
-def merge(*parts: dict) -> dict:
+def merge(*parts: JsonObject) -> JsonObject:
     """The statistics of several independent searches of one position, summed
     (the order of ``parts`` does not matter)."""
     if not parts:
         raise ValueError("nothing to merge")
     first = parts[0]
-    rows: dict[str, list[dict]] = {}
-    lines: dict[str, dict] = {}
+    rows: dict[str, list[JsonObject]] = {}
+    lines: dict[str, JsonObject] = {}
     for part in parts:
         if (part["game"], part["player"]) != (first["game"], first["player"]):
             raise ValueError("statistics of different positions")
@@ -382,17 +383,17 @@ def merge(*parts: dict) -> dict:
             "cpu_ms": sum(p["cpu_ms"] for p in parts)}
 
 
-def strip_timing(stats: dict) -> dict:
+def strip_timing(stats: JsonObject) -> JsonObject:
     """The statistics without the measured time (what a seed determines)."""
     return {k: v for k, v in stats.items() if k != "cpu_ms"}
 
 
-def summarize(stats: dict) -> dict:
+def summarize(stats: JsonObject) -> JsonObject:
     """The answer: actions by visits (then mean), each with its mean result
     and 95% interval (normal approximation, clipped to [0, 1]); the best
     action (most visited) and its principal line (most visited child at each
     step below it, any player's decision, chance left out)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[JsonObject] = []
     for row in stats["actions"]:
         n = row["visits"]
         if not n:
@@ -406,7 +407,7 @@ def summarize(stats: dict) -> dict:
     rows.sort(key=lambda r: (-r["visits"], -(r["mean"] if r["mean"] is not None else -1),
                              action_key(r["action"])))
     best = rows[0]["action"] if rows and rows[0]["visits"] else None
-    line: list[dict[str, Any]] = []
+    line: list[JsonObject] = []
     if best is not None:
         line.append({"action": best, "visits": rows[0]["visits"]})
         level = stats["lines"].get(action_key(best), {})
@@ -428,7 +429,7 @@ class SearchBot:
     def __init__(self, **options: Any) -> None:
         self.options = options
 
-    def choose(self, game: Game, state: dict, player: int, rng: random.Random) -> dict:
+    def choose(self, game: AnyGame, state: JsonObject, player: int, rng: random.Random) -> JsonObject:
         actions = game.legal_actions(state, player)
         if len(actions) <= 1:
             if not actions:

@@ -63,7 +63,7 @@ def N_(msgid: str, /, **params: Any) -> Message:  # noqa: N802 (gettext's name)
     return found
 
 
-def join_messages(items: Iterable[Any], separator: str = "; ") -> Message:
+def join_messages(items: Iterable[object], separator: str = "; ") -> Message:
     """Messages joined into one, each rendered in the reader's language.
 
     >>> join_messages([N_("the game is over"), "RAI-6"]).params
@@ -74,7 +74,7 @@ def join_messages(items: Iterable[Any], separator: str = "; ") -> Message:
     return Message(msgid, {f"m{i}": item for i, item in enumerate(items)})
 
 
-def either(items: Iterable[Any]) -> str:
+def either(items: Iterable[str]) -> str:
     """Alternatives for a message param: ``a or b or c`` in English, ``a или b или c`` in
     Russian (each ``or`` is a message of its own).
 
@@ -90,7 +90,7 @@ def either(items: Iterable[Any]) -> str:
     return out
 
 
-def joined(items: Iterable[Any]) -> str:
+def joined(items: Iterable[object]) -> str:
     """A list of ids for a message param: ``a, b, c`` (ids are never translated).
 
     >>> joined(["S1", "S2"])

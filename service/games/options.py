@@ -14,6 +14,7 @@ from typing import Any
 
 from service.games.errors import InvalidOptions
 from service.games.messages import N_
+from service.games.objects import Errors, JsonObject
 from service.games.shape import MAX_EXACT_FLOAT
 
 _TYPES = {"boolean": bool, "integer": int, "string": str}
@@ -28,16 +29,16 @@ class Option:
     default: Any
     description: str = ""
     clause: str | None = None
-    choices: tuple | None = None
+    choices: tuple[str, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
     nullable: bool = False
     #: default that depends on the player count (e.g. double_deck above 4)
     default_for: Callable[[int], Any] | None = field(default=None, compare=False)
     #: returns an error message when the value is not allowed for this count
-    check: Callable[[Any, int, dict], str | None] | None = field(default=None, compare=False)
+    refusal: Callable[[Any, int, JsonObject], str | None] | None = field(default=None, compare=False)
 
-    def describe(self) -> dict:
+    def describe(self) -> JsonObject:
         """The option as ``GET /v1/games`` lists it."""
         out = {"name": self.name, "type": self.type, "default": self.default,
                "description": self.description, "nullable": self.nullable}
@@ -59,18 +60,18 @@ CHANCE_OPTION = Option(
                 "and the client enters what came up at the table")
 
 
-def resolve_options(declared: tuple[Option, ...], given: dict | None, players: int) -> dict:
+def resolve_options(declared: tuple[Option, ...], given: JsonObject | None, players: int) -> JsonObject:
     """Fill defaults and validate; raise ``InvalidOptions`` naming each field."""
     given = {} if given is None else given
     if not isinstance(given, dict):
         raise InvalidOptions({"options": [N_("must be an object")]})
     by_name = {o.name: o for o in declared}
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     for name in given:
         if name not in by_name:
             errors[f"options.{name}"] = [N_("unknown option; known: {items}",
                                             items=", ".join(sorted(by_name)))]
-    resolved: dict[str, Any] = {}
+    resolved: JsonObject = {}
     for opt in declared:
         if opt.name in given:
             value = given[opt.name]
@@ -82,8 +83,8 @@ def resolve_options(declared: tuple[Option, ...], given: dict | None, players: i
                 and abs(value) <= MAX_EXACT_FLOAT:
             value = int(value)  # JSON Schema's integer: 6.0 is 6 (issue 23)
         problem = _type_problem(opt, value)
-        if problem is None and opt.check is not None:
-            problem = opt.check(value, players, given)
+        if problem is None and opt.refusal is not None:
+            problem = opt.refusal(value, players, given)
         if problem:
             errors[f"options.{opt.name}"] = [problem]
         resolved[opt.name] = value

@@ -21,8 +21,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from service.games.base import Game
+from service.games.base import AnyGame
 from service.games.chance import CHANCE
+from service.games.objects import JsonObject
 
 DEFAULT_MAX_STEPS = 100_000
 
@@ -30,21 +31,21 @@ DEFAULT_MAX_STEPS = 100_000
 class Bot(Protocol):
     """Anything that picks an action for ``player`` from ``state``."""
 
-    def choose(self, game: Game, state: dict, player: int, rng: random.Random) -> dict:
+    def choose(self, game: AnyGame, state: JsonObject, player: int, rng: random.Random) -> JsonObject:
         ...
 
 
 class RandomBot:
     """Uniform over ``game.legal_actions(state, player)``."""
 
-    def choose(self, game: Game, state: dict, player: int, rng: random.Random) -> dict:
+    def choose(self, game: AnyGame, state: JsonObject, player: int, rng: random.Random) -> JsonObject:
         actions = game.legal_actions(state, player)
         if not actions:
             raise RuntimeError(f"{game.id}: player {player} is pending but has no legal action")
         return actions[rng.randrange(len(actions))]
 
 
-def choose_chance(game: Game, state: dict, rng: random.Random) -> dict:
+def choose_chance(game: AnyGame, state: JsonObject, rng: random.Random) -> JsonObject:
     """A chance outcome drawn with its exact weight (for ``chance: table``)."""
     outcomes = game.chance_outcomes(state)
     total = sum(w for _, w in outcomes)
@@ -56,13 +57,13 @@ def choose_chance(game: Game, state: dict, rng: random.Random) -> dict:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def next_actor(state: dict, rng: random.Random, order: str = "lowest") -> int | str | None:
+def next_actor(state: JsonObject, rng: random.Random, order: str = "lowest") -> int | str | None:
     """The pending player to act next: chance first, then the lowest seat
     (``order="lowest"``) or a random one among simultaneous deciders."""
     pending = state["pending"]
     if not pending:
         return None
-    players = [p["player"] for p in pending]
+    players: list[int | str] = [p["player"] for p in pending]
     if CHANCE in players:
         return CHANCE
     if order == "random" and len(players) > 1:
@@ -70,9 +71,9 @@ def next_actor(state: dict, rng: random.Random, order: str = "lowest") -> int | 
     return min(players)
 
 
-def random_playout(game: Game, state: dict, seed: int, max_steps: int = DEFAULT_MAX_STEPS,
+def random_playout(game: AnyGame, state: JsonObject, seed: int, max_steps: int = DEFAULT_MAX_STEPS,
                    bots: Sequence[Bot] | Bot | None = None,
-                   order: str = "lowest") -> tuple[dict, list[dict], int]:
+                   order: str = "lowest") -> tuple[JsonObject, list[JsonObject], int]:
     """Play on from ``state`` until the game ends or ``max_steps`` actions.
 
     Returns ``(final_state, actions, steps)``; ``actions`` are the actions
@@ -84,7 +85,7 @@ def random_playout(game: Game, state: dict, seed: int, max_steps: int = DEFAULT_
     rng = random.Random(seed)
     if bots is None:
         bots = RandomBot()
-    actions: list[dict] = []
+    actions: list[JsonObject] = []
     steps = 0
     while state["result"] is None and steps < max_steps:
         who = next_actor(state, rng, order)

@@ -1,6 +1,6 @@
 """The games this service adjudicates, by id.
 
-A game is a package exposing ``GAME``, an instance of its ``Game``
+A game is a package exposing ``GAME``, an instance of its ``AnyGame``
 subclass; one ``register`` line below adds it (README "How it is built").
 A test registers a game of its own the same way
 (``tests/extension``).  Packages are imported when a game is first asked for.
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import importlib
 
-from service.games.base import Game
+from service.games.base import AnyGame, Game
 
 #: game id -> the module whose ``GAME`` is its engine (or the engine itself)
-_sources: dict[str, str | Game] = {}
-_games: dict[str, Game] = {}
+_sources: dict[str, str | AnyGame] = {}
+_games: dict[str, AnyGame] = {}
 #: the registered ids, in registration order (the order of ``GET /v1/games``)
 GAME_IDS: tuple[str, ...] = ()
 
@@ -26,7 +26,7 @@ class UnknownGame(KeyError):
     """No game with that id."""
 
 
-def register(game_id: str, source: str | Game) -> None:
+def register(game_id: str, source: str | AnyGame) -> None:
     """Serve ``game_id``: ``source`` names the module whose ``GAME`` is the
     engine (imported when first asked for), or is the engine itself."""
     global GAME_IDS
@@ -35,7 +35,7 @@ def register(game_id: str, source: str | Game) -> None:
     GAME_IDS = tuple(_sources)
 
 
-def get_game(game_id: str) -> Game:
+def get_game(game_id: str) -> AnyGame:
     game = _games.get(game_id)
     if game is not None:
         return game
@@ -49,7 +49,7 @@ def get_game(game_id: str) -> Game:
     return game
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[AnyGame]:
     return [get_game(g) for g in GAME_IDS]
 
 

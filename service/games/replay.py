@@ -15,17 +15,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from service.games.base import Game
+from service.games.base import Game, S
 from service.games.errors import MalformedInput, RulesChanged, RuleViolation
 from service.games.messages import N_
-from service.games.versions import NotUpgradable
+from service.games.objects import ActionObject, Event, JsonObject
+from service.games.versions import NotUpgradable, UpgradeAction
 
 MAX_REPLAY_ACTIONS = 20_000
 
 
-def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REPLAY_ACTIONS,
-           observe: Callable[[dict | None, dict, list[dict]], None] | None = None,
-           rules_version: str | None = None) -> dict:
+def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
+           max_actions: int = MAX_REPLAY_ACTIONS,
+           observe: Callable[[S | None, S, list[Event]], None] | None = None,
+           rules_version: str | None = None) -> JsonObject:
     """Re-run a game; raise ``RuleViolation`` with ``index`` at the first illegal step.
 
     ``rules_version``: the version the actions were recorded under, when older than the
@@ -54,10 +56,10 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
         if step.upgrade_action is not None)
     state, events = game.new_game(setup["players"], setup.get("options"), setup.get("seed"),
                                   setup.get("card_set", "reference"))
-    steps: list[dict] = [{"index": None, "events": events}]
+    steps: list[JsonObject] = [{"index": None, "events": events}]
     if observe is not None:
         observe(None, state, events)
-    def current() -> dict:  # the state as it stands while a recorded action is carried over
+    def current() -> S:  # the state as it stands while a recorded action is carried over
         return state
 
     for index, recorded in enumerate(actions):
@@ -74,7 +76,7 @@ def replay(game: Game, setup: dict, actions: list, *, max_actions: int = MAX_REP
 MAX_INSERTED = 16
 
 
-def step(game: Game, state: dict, action: Any, index: int, path: str) -> tuple[dict, list]:
+def step(game: Game[S], state: S, action: object, index: int, path: str) -> tuple[S, list[Event]]:
     """``game.apply`` of the ``index``-th action of a list at ``path`` (a replay's
     ``actions``, ``apply-chance``'s ``outcomes``): an illegal one names its ``index``, a
     malformed one its field (``actions.3.card``)."""
@@ -88,9 +90,8 @@ def step(game: Game, state: dict, action: Any, index: int, path: str) -> tuple[d
                          for k, v in exc.errors.items()}) from exc
 
 
-def _carried_over(upgrades: tuple[Callable[[dict, dict], list[dict]], ...],
-                  state: Callable[[], dict], recorded: object, index: int,
-                  versions: tuple[Game, str | None]) -> Iterator[object]:
+def _carried_over(upgrades: tuple[UpgradeAction, ...], state: Callable[[], S], recorded: object,
+                  index: int, versions: tuple[Game[S], str | None]) -> Iterator[object]:
     """The actions that stand for ``recorded`` under today's rules, one at a time: each
     step's ``upgrade_action`` rewords it, and may answer a new decision first (the
     first of its answers is applied, then it is asked again with the new state)."""
@@ -98,7 +99,7 @@ def _carried_over(upgrades: tuple[Callable[[dict, dict], list[dict]], ...],
         yield recorded  # as it is (a malformed one for ``apply`` to name)
         return
     for _ in range(MAX_INSERTED):
-        todo: list[dict] = [recorded]
+        todo: list[ActionObject] = [recorded]
         for upgrade in upgrades:
             try:
                 todo = [one for action in todo for one in upgrade(state(), action)]

@@ -4,7 +4,7 @@ Each game declares the shape of its state and actions once with these specs
 (and ``schemas.envelopes`` the request envelopes).  From that one declaration:
 
 * ``schema()`` exports JSON Schema: what ``openapi.yaml`` documents, and
-* what ``check`` enforces: the exported schema compiled by jsonschema-rs
+* what ``problems`` enforces: the exported schema compiled by jsonschema-rs
   answers whether a value is valid (a few µs for a mid-game state; chosen by
   measurement over ``fastjsonschema`` and the spec's own Python checks:
   ``python -m bench validation``), and only a value it refuses is walked by
@@ -16,15 +16,15 @@ Every rule is one JSON Schema can say, so both agree on every value (but
 ``validate`` alone).  Numbers follow JSON Schema, where ``1.0`` is the
 integer ``1``: the compiled check is strict (Draft 4's ``integer`` has no
 fraction part, so a valid value holds Python ``int``s wherever the spec says
-integer, as the engines need), and ``check`` reads an integral float the
+integer, as the engines need), and ``problems`` reads an integral float the
 compiled check refused as the integer it is, rewriting it in place
 (``integral``) before naming any problem.
 
 >>> spec = Obj({"turn": Int(minimum=1), "hand": ListOf(Str())})
->>> check(spec, {"turn": 0, "hand": ["a", 3]}, "state")
+>>> problems(spec, {"turn": 0, "hand": ["a", 3]}, "state")
 {'state.turn': ['must be at least 1'], 'state.hand.1': ['must be a string']}
 >>> sent = {"turn": 1.0, "hand": []}
->>> check(spec, {"turn": 1, "hand": []}, "state"), check(spec, sent), sent
+>>> problems(spec, {"turn": 1, "hand": []}, "state"), problems(spec, sent), sent
 ({}, {}, {'turn': 1, 'hand': []})
 """
 
@@ -36,8 +36,8 @@ from typing import Any, cast
 import jsonschema_rs
 
 from service.games.messages import N_
+from service.games.objects import Errors, JsonObject
 
-Errors = dict[str, list[str]]
 #: a spec nested deeper than this refuses every value there (no real spec is near it)
 MAX_DEPTH = 32
 
@@ -46,7 +46,7 @@ def _add(errors: Errors, path: str, message: str) -> None:
     errors.setdefault(path, []).append(message)
 
 
-def _json_equal(a: Any, b: Any) -> bool:
+def _json_equal(a: object, b: object) -> bool:
     """Equal as JSON values: ``1 == 1.0``, but ``true`` is not ``1``.
 
     >>> _json_equal(1, 1.0), _json_equal(True, 1), _json_equal("a", "a"), _json_equal([1], [1])
@@ -67,19 +67,19 @@ class Spec:
     """
 
     description: str | None = None
-    _checks: int  # ``check`` calls so far (set by ``check``)
-    _compiled: Callable[[Any], bool]  # set by ``compiled``
+    _checks: int  # ``problems`` calls so far (set by ``problems``)
+    _compiled: Callable[[object], bool]  # set by ``compiled``
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         raise NotImplementedError
 
-    def ok(self, value: Any, depth: int = 0) -> bool:
+    def ok(self, value: object, depth: int = 0) -> bool:
         return compiled(self)(value)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         raise NotImplementedError
 
-    def _described(self, schema: dict) -> dict:
+    def _described(self, schema: JsonObject) -> JsonObject:
         if self.description:
             schema["description"] = self.description
         return schema
@@ -89,11 +89,11 @@ class Any_(Spec):  # noqa: N801  (the engines spell it so; `Any` is typing's)
     def __init__(self, description: str | None = None) -> None:
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if depth > MAX_DEPTH:
             _add(errors, path, N_("nested deeper than {max_depth} levels", max_depth=MAX_DEPTH))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         return self._described({})
 
 
@@ -101,18 +101,18 @@ class Bool(Spec):
     def __init__(self, description: str | None = None) -> None:
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, bool):
             _add(errors, path, N_("must be a boolean"))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         return self._described({"type": "boolean"})
 
 
 class Num(Spec):
     """A number (an integer or not) within bounds.
 
-    >>> check(Num(0, 10), 2.5), check(Num(0, 10), "much"), check(Num(0, 10), 11)
+    >>> problems(Num(0, 10), 2.5), problems(Num(0, 10), "much"), problems(Num(0, 10), 11)
     ({}, {'': ['must be a number']}, {'': ['must be at most 10']})
     """
 
@@ -125,7 +125,7 @@ class Num(Spec):
                  description: str | None = None) -> None:
         self.minimum, self.maximum, self.description = minimum, maximum, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, self.kinds) or isinstance(value, bool):
             _add(errors, path, self.not_one)
             return
@@ -135,7 +135,7 @@ class Num(Spec):
         elif self.maximum is not None and number > self.maximum:
             _add(errors, path, N_("must be at most {maximum}", maximum=self.maximum))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         out: dict[str, Any] = {"type": self.json_type}
         if self.minimum is not None:
             out["minimum"] = self.minimum
@@ -160,7 +160,7 @@ class Str(Spec):
         self.max_length, self.non_empty = max_length, non_empty
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, str):
             _add(errors, path, N_("must be a string"))
         elif len(value) > self.max_length:
@@ -169,7 +169,7 @@ class Str(Spec):
         elif self.non_empty and not value:
             _add(errors, path, N_("empty"))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         out: dict[str, Any] = {"type": "string", "maxLength": self.max_length}
         if self.non_empty:
             out["minLength"] = 1
@@ -177,14 +177,14 @@ class Str(Spec):
 
 
 class Enum(Spec):
-    def __init__(self, *values: Any, description: str | None = None) -> None:
+    def __init__(self, *values: object, description: str | None = None) -> None:
         self.values, self.description = values, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not any(_json_equal(value, v) for v in self.values):
             _add(errors, path, N_("must be one of {items}", items=", ".join(map(str, self.values))))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         return self._described({"enum": list(self.values)})
 
 
@@ -192,11 +192,11 @@ class Nullable(Spec):
     def __init__(self, inner: Spec, description: str | None = None) -> None:
         self.inner, self.description = inner, description or inner.description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if value is not None:
             self.inner.validate(value, path, errors, depth)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         inner = dict(self.inner.schema())
         inner.pop("description", None)
         forms = inner["anyOf"] if list(inner) == ["anyOf"] else [inner]  # a OneOf: its forms
@@ -210,7 +210,7 @@ class OneOf(Spec):
                  message: str | None = None) -> None:
         self.options, self.description, self.message = options, description, message
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         for option in self.options:
             trial: Errors = {}
             option.validate(value, path, trial, depth)
@@ -218,7 +218,7 @@ class OneOf(Spec):
                 return
         _add(errors, path, self.message or N_("does not match any allowed form"))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         return self._described({"anyOf": [o.schema() for o in self.options]})
 
 
@@ -228,7 +228,7 @@ class ListOf(Spec):
         self.item, self.max_items, self.min_items = item, max_items, min_items
         self.description = description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, list):
             _add(errors, path, N_("must be a list"))
             return
@@ -244,7 +244,7 @@ class ListOf(Spec):
         for i, v in enumerate(value):
             item.validate(v, f"{path}.{i}", errors, depth + 1)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         out = {"type": "array", "items": self.item.schema(), "maxItems": self.max_items}
         if self.min_items:
             out["minItems"] = self.min_items
@@ -257,7 +257,7 @@ class MapOf(Spec):
     def __init__(self, value: Spec, max_items: int = 1000, description: str | None = None) -> None:
         self.value, self.max_items, self.description = value, max_items, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, dict):
             _add(errors, path, N_("must be an object"))
             return
@@ -270,7 +270,7 @@ class MapOf(Spec):
         for k, v in value.items():
             self.value.validate(v, f"{path}.{k}", errors, depth + 1)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         return self._described({"type": "object", "additionalProperties": self.value.schema(),
                                 "maxProperties": self.max_items})
 
@@ -282,10 +282,10 @@ class Ref(Spec):
     def __init__(self, name: str, spec: Spec, description: str | None = None) -> None:
         self.name, self.spec, self.description = name, spec, description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         self.spec.validate(value, path, errors, depth)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         return {**self._described({}), "$ref": f"#/components/schemas/{self.name}"}
 
 
@@ -295,10 +295,10 @@ class Default(Spec):
     def __init__(self, spec: Spec, value: Any) -> None:
         self.spec, self.value, self.description = spec, value, spec.description
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         self.spec.validate(value, path, errors, depth)
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         return {"default": self.value, **self.spec.schema()}
 
 
@@ -306,24 +306,26 @@ class Obj(Spec):
     """An object with known keys; unknown keys are errors unless ``extra``.
 
     ``either``: two optional keys of which exactly one must be present; the
-    second one's presence requires the keys ``excludes`` absent.
+    second one's presence requires the keys ``excludes`` absent.  ``name``: the
+    ``TypedDict`` that ``service.games.typegen`` writes for it (a state's objects).
     Its schema is a ``oneOf`` of two whole objects, one per form (``forms``),
     which a client generator reads as a union of two types.
 
     >>> spec = Obj({}, {"state": Any_(), "view": Any_(), "player": Any_()},
     ...            either=("state", "view"), excludes=("player",))
-    >>> check(spec, {"view": {}, "player": 1}), check(spec, {})
+    >>> problems(spec, {"view": {}, "player": 1}), problems(spec, {})
     ({'player': ['not with `view`']}, {'state': ['send `state` or `view`: exactly one of them']})
     """
 
     def __init__(self, required: dict[str, Spec], optional: dict[str, Spec] | None = None,
                  extra: bool = False, description: str | None = None,
-                 either: tuple[str, str] | None = None, excludes: tuple[str, ...] = ()) -> None:
-        self.required, self.optional = required, optional or {}
+                 either: tuple[str, str] | None = None, excludes: tuple[str, ...] = (),
+                 name: str | None = None) -> None:
+        self.required, self.optional, self.name = required, optional or {}, name
         self.extra, self.description = extra, description
         self.either, self.excludes = either, excludes
 
-    def validate(self, value: Any, path: str, errors: Errors, depth: int) -> None:
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
         if not isinstance(value, dict):
             _add(errors, path, N_("must be an object"))
             return
@@ -353,12 +355,12 @@ class Obj(Spec):
                     if key in value:
                         _add(errors, prefix + key, N_("not with `{second}`", second=second))
 
-    def schema(self) -> dict:
+    def schema(self) -> JsonObject:
         if self.either is not None:
             return self._described({"oneOf": self.forms()})
         return self._described(self._object(self.required, self.optional))
 
-    def _object(self, required: dict[str, Spec], optional: dict[str, Spec]) -> dict:
+    def _object(self, required: dict[str, Spec], optional: dict[str, Spec]) -> JsonObject:
         props = {k: s.schema() for k, s in {**required, **optional}.items()}
         out: dict[str, Any] = {"type": "object", "properties": props,
                                "additionalProperties": self.extra}
@@ -366,7 +368,7 @@ class Obj(Spec):
             out["required"] = list(required)
         return out
 
-    def forms(self) -> list[dict]:
+    def forms(self) -> list[JsonObject]:
         """With ``either``: the object with the first key (and not the second), and
         the object with the second (and neither the first nor ``excludes``)."""
         assert self.either is not None
@@ -380,7 +382,7 @@ class Obj(Spec):
 
 
 
-def check(spec: Spec, value: Any, path: str = "") -> Errors:
+def problems(spec: Spec, value: object, path: str = "") -> Errors:
     """Every problem of ``value`` against ``spec``, keyed by field path.
 
     A valid value costs one call of the compiled schema (``compiled``: no
@@ -408,7 +410,7 @@ def check(spec: Spec, value: Any, path: str = "") -> Errors:
 MAX_EXACT_FLOAT = 2 ** 53
 
 
-def first_difference(a: Any, b: Any, path: str) -> str:
+def first_difference(a: object, b: object, path: str) -> str:
     """The path of the first place where two unequal JSON values differ.
 
     >>> first_difference({"x": [1, 2]}, {"x": [1, 3]}, "view")
@@ -454,15 +456,15 @@ def integral(value: Any, depth: int = 0) -> bool:
     return changed
 
 
-#: checks of one spec before it is compiled (see ``check``)
+#: checks of one spec before it is compiled (see ``problems``)
 COMPILE_AFTER = 3
 
 
-def compiled(spec: Spec) -> Callable[[Any], bool]:
+def compiled(spec: Spec) -> Callable[[object], bool]:
     """The spec's JSON Schema compiled by jsonschema-rs: its ``is_valid``, cached
     on the spec (specs are not changed after construction).  Compiled as Draft 4
     (every keyword the specs export is in it), whose ``integer`` is strict:
-    ``1.0`` is refused here and made ``1`` by ``check``.
+    ``1.0`` is refused here and made ``1`` by ``problems``.
 
     >>> fast = compiled(Obj({"n": Int(minimum=1)}, {"tags": ListOf(Str(max_length=3))}))
     >>> fast({"n": 1, "tags": ["a"]}), fast({"n": 1, "tags": ["long"]}), fast({"n": 1, "x": 0})
@@ -471,7 +473,7 @@ def compiled(spec: Spec) -> Callable[[Any], bool]:
     fast = spec.__dict__.get("_compiled")
     if fast is None:
         if _deeper_than(spec, MAX_DEPTH):
-            def fast(value: Any) -> bool:
+            def fast(value: object) -> bool:
                 errors: Errors = {}
                 spec.validate(value, "", errors, 0)
                 return not errors

@@ -33,8 +33,11 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from service.games.objects import ActionObject, JsonObject
 
 _SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)")
 
@@ -62,7 +65,7 @@ class Change:
     en: str
     ru: str
 
-    def describe(self) -> dict:
+    def describe(self) -> JsonObject:
         return {"clause": self.clause, "subject": self.subject,
                 "summary": {"en": self.en, "ru": self.ru}}
 
@@ -79,11 +82,11 @@ class NotUpgradable(Exception):  # noqa: N818 (what a migration says, not an err
 
 #: a migration: a state of the previous version → the same position under this version's
 #: rules (a new dict; ``rules_version`` is set by the caller), or ``NotUpgradable``
-Upgrade = Callable[[dict], dict]
+Upgrade = Callable[[JsonObject], JsonObject]
 #: a replay's migration: (the state under this version's rules, an action recorded under
 #: the previous one) → the actions to apply for it (the same one, reworded, or with a new
 #: decision's answer before it)
-UpgradeAction = Callable[[dict, dict], list[dict]]
+UpgradeAction = Callable[[Mapping[str, Any], ActionObject], list[ActionObject]]
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ class RulesVersion:
         """The clause ids this step changed, each once, in order."""
         return list(dict.fromkeys(c.clause for c in self.changes if c.clause))
 
-    def describe(self, *, current: bool, served: bool | None = None) -> dict:
+    def describe(self, *, current: bool, served: bool | None = None) -> JsonObject:
         return {"id": self.id, "version": self.version, "current": current,
                 "served": current if served is None else served,
                 "changes": [c.describe() for c in self.changes]}

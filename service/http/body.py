@@ -8,7 +8,7 @@ state passes through untouched and the engine's ``validate_state`` then
 checks the state itself.  A marshmallow schema is still taken (a blueprint's
 own request), its messages flattened to field paths.
 
-Numbers follow JSON Schema: ``1.0`` is the integer ``1`` (``shape.check``
+Numbers follow JSON Schema: ``1.0`` is the integer ``1`` (``shape.problems``
 makes it an ``int`` wherever a check refused it, so the engines only see ``1``).
 
 Every failure here is a problem+json answer: a body that is not JSON → 400,

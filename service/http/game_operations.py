@@ -55,7 +55,7 @@ def parse(operation: Operation, body: dict) -> dict:
     """The request body checked against the operation's ``request``."""
     request = operation.request
     if isinstance(request, shape.Spec):
-        errors = shape.check(request, body, "")
+        errors = shape.problems(request, body, "")
         if errors:
             raise MalformedInput(errors)
         return body

@@ -111,7 +111,7 @@ class Pebbles(Game):
     min_players, max_players = 2, 4
     actions = {"take": Action("Take one or two pebbles from the heap (PEB-1).",
                               {"cards": shape.ListOf(shape.Str(max_length=8), max_items=2)},
-                              resolve=_take, check=_check_take, candidates=_take_candidates)}
+                              resolve=_take, enforce=_check_take, candidates=_take_candidates)}
     decisions = {"take": ("take",)}
     event_types = {"took": "A player took pebbles.", "won": "Someone took the last pebble."}
     state_fields = {

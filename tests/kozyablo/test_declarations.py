@@ -42,7 +42,7 @@ def test_every_action_type_answers_a_decision_and_main_actions_carry_out():
     assert answered == set(GAME.actions)
     assert tuple(MAIN) == GAME.decisions["action"]
     for kind, declared in MAIN.items():
-        assert declared.check is not None and declared.carry is not None, kind
+        assert declared.enforce is not None and declared.carry is not None, kind
 
 
 def test_the_card_schema_reads_the_engines_vocabulary():

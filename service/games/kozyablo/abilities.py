@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from service.games.draft import Draft
 from service.games.kozyablo import effects
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.state import KozyabloState, Unit, typed
+from service.games.kozyablo.state_types import KozyabloState, Unit
 from service.games.kozyablo.stats import Stats, unit_stats
 from service.games.messages import N_, either, joined
+from service.games.objects import ActionObject, Event, JsonObject
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,8 @@ def per_turn(cat: Catalogue, source: str, key: str) -> int | None:
     """
     for a in cat.faces[face(source)].activated:
         if a["name"] == key:
-            return a.get("per_turn", 1)
+            limit: int | None = a.get("per_turn", 1)
+            return limit
     return 1
 
 
@@ -93,7 +95,7 @@ def spent(state: KozyabloState, cat: Catalogue, source: str, key: str) -> bool:
     return limit is not None and state["used"].count(f"{source}:{key}") >= limit
 
 
-def mark(state: KozyabloState, cat: Catalogue, action: dict) -> str:
+def mark(state: KozyabloState, cat: Catalogue, action: ActionObject) -> str:
     """``"free"`` or ``"action"``: the mark of the ability a ``use_ability`` names."""
     return next(m for k, m, _ in offered(state, cat, action["source"]) if k == action["ability"])
 
@@ -103,16 +105,16 @@ def sector_of(state: KozyabloState, source: str) -> str:
     return d["sector"]
 
 
-def uses(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> list[dict]:
+def uses(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, ...]) -> list[JsonObject]:
     """Every legal ``use_ability`` action of ``seat`` with one of ``marks``."""
     by_mark = uses_by_mark(state, cat, seat, marks)
     return by_mark[marks[0]] if len(marks) == 1 else [u for m in marks for u in by_mark[m]]
 
 
 def uses_by_mark(state: KozyabloState, cat: Catalogue, seat: int,
-                 marks: tuple[str, ...] = MARKS) -> dict[str, list[dict]]:
+                 marks: tuple[str, ...] = MARKS) -> dict[str, list[JsonObject]]:
     """``uses`` for each of ``marks`` at once (one pass over ``seat``'s sources)."""
-    out: dict[str, list[dict]] = {m: [] for m in marks}
+    out: dict[str, list[JsonObject]] = {m: [] for m in marks}
     for mark, action in _uses(state, cat, seat, marks):
         out[mark].append(action)
     return out
@@ -124,7 +126,7 @@ def can_use(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, .
 
 
 def _uses(state: KozyabloState, cat: Catalogue, seat: int,
-          marks: tuple[str, ...]) -> Iterator[tuple[str, dict]]:
+          marks: tuple[str, ...]) -> Iterator[tuple[str, JsonObject]]:
     """``(mark, use_ability action)`` of ``seat``, source by source."""
     for pool in (state["units"], state["buildings"]):
         for source, d in pool.items():
@@ -139,7 +141,7 @@ def _uses(state: KozyabloState, cat: Catalogue, seat: int,
 
 
 def _choices(state: KozyabloState, cat: Catalogue, seat: int, source: str, key: str,
-             effect: effects.Effect) -> list[dict]:
+             effect: effects.Effect) -> list[JsonObject]:
     keyword = KEYWORDS.get(key)
     if keyword is not None and not keyword.ready(state["units"][source]):
         return []
@@ -147,8 +149,8 @@ def _choices(state: KozyabloState, cat: Catalogue, seat: int, source: str, key: 
                            sector=sector_of(state, source), source=source)
 
 
-def check(state: KozyabloState, cat: Catalogue, action: dict, marks: tuple[str, ...]) -> tuple[str,
-          dict]:
+def legal_use(state: KozyabloState, cat: Catalogue, action: ActionObject,
+              marks: tuple[str, ...]) -> tuple[str, JsonObject]:
     """``(mark, effect)`` of a legal use, or raise ``ValueError(reason)``."""
     source = action["source"]
     seat = action["player"]
@@ -179,9 +181,9 @@ def check(state: KozyabloState, cat: Catalogue, action: dict, marks: tuple[str, 
     return mark, effect
 
 
-def use(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def use(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     """Carry out a use (checked); False when its damage waits for a Defender (KOZ-45)."""
-    root = typed(draft.root)
+    root = draft.root
     source, key, seat = action["source"], action["ability"], action["player"]
     found = {k: (m, e) for k, m, e in offered(root, cat, source)}
     mark, effect = found[key]

@@ -1,11 +1,11 @@
 """Every Kozyablo action type, declared once (``ACTIONS``), and the main actions (KOZ-15).
 
-Each ``Action`` bundles its fields, description, ``check``, ``resolve`` and
+Each ``Action`` bundles its fields, description, ``enforce``, ``resolve`` and
 ``legal`` lister; ``Kozyablo`` dispatches on them (``service.games.base``).
 A main-phase action is a ``MainAction``: its ``resolve`` declares it (KOZ-16,
 ``turn.declare``), and ``carry`` does it once the response window is over
-(``Kozyablo.after_action``), after its ``check`` again: an action that became
-illegal in the window fizzles.  ``check`` and ``resolve`` may ask the phase
+(``Kozyablo.after_action``), after its ``enforce`` again: an action that became
+illegal in the window fizzles.  ``enforce`` and ``resolve`` may ask the phase
 (``defend`` answers a strike in combat and an effect's damage alike), never
 the type.
 
@@ -35,19 +35,20 @@ from service.games.kozyablo.sectors import (
     units_in,
 )
 from service.games.kozyablo.shapes import CHOICE, ID, SEAT
-from service.games.kozyablo.state import KozyabloState, reads, typed
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.messages import N_, joined
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 
 
 @dataclass(frozen=True, kw_only=True)
-class MainAction(Action):
+class MainAction(Action[KozyabloState]):
     """A main-phase action (KOZ-15): declared, then carried out by ``carry``."""
 
     carry: turn.Carry
 
 
 # ------------------------------------------------------------ main actions: listing
-def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[dict]:
+def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[JsonObject]:
     """Moves listed: each squad whole, and each creature of it alone.
 
     Any other non-empty part of a squad is legal too (see ``constraints``).
@@ -96,34 +97,34 @@ def attack_sectors(state: KozyabloState, seat: int) -> list[str]:
 
 # The main phase's listers leave two rules of the whole decision to
 # ``Kozyablo.actions_for``: the free abilities open it (KOZ-15), and while the
-# garrison must move (KOZ-16a) only moves are listed (each ``check`` refuses the rest).
-def _list_plays(state: KozyabloState, entry: dict) -> list[dict]:
+# garrison must move (KOZ-16a) only moves are listed (each ``enforce`` refuses the rest).
+def _list_plays(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return play.options(state, Catalogue.of_state(state), entry["player"])
 
 
-def _list_draw(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_draw(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     seat = entry["player"]
     return [{"type": "draw", "player": seat}] if setup.deck_left(state, seat) > 0 else []
 
 
-def _list_moves(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_moves(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return moves(state, Catalogue.of_state(state), entry["player"])
 
 
-def _list_attacks(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_attacks(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     seat = entry["player"]
     return [{"type": "attack", "player": seat, "sector": sid}
             for sid in attack_sectors(state, seat)]
 
 
-def _list_uses(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_uses(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     """The free abilities of a response window; the action abilities of the main
     phase (its free ones open the whole listing, ``Kozyablo.actions_for``)."""
     marks = ("action",) if state["phase"] == "main" else ("free",)
     return abilities.uses(state, Catalogue.of_state(state), entry["player"], marks)
 
 
-def _list_skip(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_skip(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return [{"type": "skip", "player": entry["player"]}]
 
 
@@ -136,18 +137,18 @@ def _garrison_first(state: KozyabloState, seat: int) -> None:
                                           "garrison: your action must move them out", must=must))
 
 
-def _check_play(state: KozyabloState, action: dict) -> None:
+def _check_play(state: KozyabloState, action: ActionObject) -> None:
     _garrison_first(state, action["player"])
-    play.check(state, Catalogue.of_state(state), action)
+    play.enforce(state, Catalogue.of_state(state), action)
 
 
-def _check_draw(state: KozyabloState, action: dict) -> None:
+def _check_draw(state: KozyabloState, action: ActionObject) -> None:
     _garrison_first(state, action["player"])
     if setup.deck_left(state, action["player"]) <= 0:
         raise RuleViolation("KOZ-50", N_("your deck is empty: drawing is not a legal action"))
 
 
-def check_move(state: KozyabloState, action: dict) -> None:
+def check_move(state: KozyabloState, action: ActionObject) -> None:
     """KOZ-15/KOZ-16a: the creatures move together from one sector to another."""
     seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
     cat = Catalogue.of_state(state)
@@ -175,19 +176,19 @@ def check_move(state: KozyabloState, action: dict) -> None:
                                           "its garrison allows"))
 
 
-def _check_attack(state: KozyabloState, action: dict) -> None:
+def _check_attack(state: KozyabloState, action: ActionObject) -> None:
     _garrison_first(state, action["player"])
     if action["sector"] not in attack_sectors(state, action["player"]):
         raise RuleViolation("KOZ-24", N_("an attack needs creatures of yours and something "
                                          "of the enemy's to strike in that sector"))
 
 
-def _check_use(state: KozyabloState, action: dict) -> None:
+def _check_use(state: KozyabloState, action: ActionObject) -> None:
     """A free ability in the main phase or a response window (KOZ-16); an action
     ability in the main phase, as its action (KOZ-15, KOZ-16a)."""
     main = state["phase"] == "main"
     try:
-        mark, _ = abilities.check(state, Catalogue.of_state(state), action,
+        mark, _ = abilities.legal_use(state, Catalogue.of_state(state), action,
                                   ("free", "action") if main else ("free",))
     except ValueError as exc:
         raise RuleViolation("KOZ-16", exc.args[0]) from None
@@ -195,14 +196,14 @@ def _check_use(state: KozyabloState, action: dict) -> None:
         _garrison_first(state, action["player"])
 
 
-def _check_skip(state: KozyabloState, action: dict) -> None:
+def _check_skip(state: KozyabloState, action: ActionObject) -> None:
     _garrison_first(state, action["player"])
 
 
 # ------------------------------------------------------------ main actions: doing
-def _use(draft: Draft, action: dict, events: list[dict]) -> None:
+def _use(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     """A free ability is used at once; an action ability is declared (KOZ-16)."""
-    root = typed(draft.root)
+    root = draft.root
     cat = Catalogue.of_state(root)
     if root["phase"] == "response" or abilities.mark(root, cat, action) == "free":
         turn.use_free(draft, cat, action, events)
@@ -210,23 +211,23 @@ def _use(draft: Draft, action: dict, events: list[dict]) -> None:
         turn.declare(draft, action, events)
 
 
-def _carry_play(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def _carry_play(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     return turn.effect_done(draft, cat, play.play(draft, cat, action, events), events)
 
 
-def _carry_use(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def _carry_use(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     return turn.effect_done(draft, cat, abilities.use(draft, cat, action, events), events)
 
 
-def _carry_draw(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def _carry_draw(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     draft.at("queue").append({"seat": action["player"], "to": "hand"})
     events.append({"type": "draw", "player": action["player"]})
     return True
 
 
-def _carry_move(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def _carry_move(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     """The creatures go; leaving a sector with opposing cards draws a retreat attack (KOZ-16a)."""
-    root = typed(draft.root)
+    root = draft.root
     seat, src, dst, units = action["player"], action["from"], action["to"], action["units"]
     leaving_all = len(units) == len(units_in(root, src, seat))
     if leaving_all and has_opposing_cards(root, src, seat) and \
@@ -239,53 +240,53 @@ def _carry_move(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) 
     return True
 
 
-def _carry_attack(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def _carry_attack(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     combat.start(draft, cat, action["player"], action["sector"], events)
     turn.after_combat(draft, cat, events)
     return False
 
 
-def _carry_skip(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def _carry_skip(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     events.append({"type": "skipped", "player": action["player"]})
     return True
 
 
 # ------------------------------------------------------------ the other decisions
-def _list_keep(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_keep(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return [{"type": "keep", "player": entry["player"]}]
 
 
-def _keep(draft: Draft, action: dict, events: list[dict]) -> None:
+def _keep(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     draft.at("players", action["player"])["ready"] = True
     events.append({"type": "kept", "player": action["player"]})
 
 
-def _list_pass(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_pass(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return [{"type": "pass", "player": entry["player"]}]
 
 
-def _strike(draft: Draft, action: dict, events: list[dict]) -> None:
+def _strike(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     cat = Catalogue.of_state(draft.root)
     combat.strike(draft, cat, action["unit"], action["targets"], events)
     turn.after_combat(draft, cat, events)
 
 
-def _check_evade(state: KozyabloState, action: dict) -> None:
+def _check_evade(state: KozyabloState, action: ActionObject) -> None:
     _one_of("KOZ-46", action["card"], _offer(state)["options"])
 
 
-def _list_evade(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_evade(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return [{"type": "evade", "player": entry["player"], "card": c}
             for c in _offer(state)["options"]]
 
 
-def _evade(draft: Draft, action: dict, events: list[dict]) -> None:
+def _evade(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     cat = Catalogue.of_state(draft.root)
     combat.evade(draft, cat, action["card"], events)
     turn.after_combat(draft, cat, events)
 
 
-def _offer(state: KozyabloState) -> dict:
+def _offer(state: KozyabloState) -> JsonObject:
     """The reaction offered now: to an effect's damage, or in a combat (KOZ-45, KOZ-46)."""
     cat = Catalogue.of_state(state)
     offer = effect_damage.reaction(state, cat) if state["phase"] == "effect" \
@@ -300,16 +301,16 @@ def _one_of(rule: str, choice: str, options: list[str]) -> None:
                                      choice=choice, items=joined(options)))
 
 
-def _check_defend(state: KozyabloState, action: dict) -> None:
+def _check_defend(state: KozyabloState, action: ActionObject) -> None:
     _one_of("KOZ-45", action["unit"], _offer(state)["options"])
 
 
-def _list_defend(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_defend(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return [{"type": "defend", "player": entry["player"], "unit": u}
             for u in _offer(state)["options"]]
 
 
-def _defend(draft: Draft, action: dict, events: list[dict]) -> None:
+def _defend(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     """KOZ-45: a Defender takes the effect's damage, or the strike, instead."""
     cat = Catalogue.of_state(draft.root)
     if draft.root["phase"] == "effect":
@@ -320,11 +321,11 @@ def _defend(draft: Draft, action: dict, events: list[dict]) -> None:
         turn.after_combat(draft, cat, events)
 
 
-def _list_decline(state: KozyabloState, entry: dict) -> list[dict]:
+def _list_decline(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     return [{"type": "decline", "player": entry["player"]}]
 
 
-def _decline(draft: Draft, action: dict, events: list[dict]) -> None:
+def _decline(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     cat = Catalogue.of_state(draft.root)
     if draft.root["phase"] == "effect":
         effect_damage.decline(draft, cat, events)
@@ -334,28 +335,28 @@ def _decline(draft: Draft, action: dict, events: list[dict]) -> None:
         turn.after_combat(draft, cat, events)
 
 
-def _list_strikes(state: KozyabloState, entry: dict) -> Iterable[dict]:
+def _list_strikes(state: KozyabloState, entry: Entry) -> Iterable[JsonObject]:
     cat = Catalogue.of_state(state)
     _, group = combat.candidates(state, cat)
     return [{"type": "strike", "player": entry["player"], "unit": u, "targets": ts}
             for u in group for ts in combat.strike_options(state, cat, u)]
 
 
-def _check_strike(state: KozyabloState, action: dict) -> None:
+def _check_strike(state: KozyabloState, action: ActionObject) -> None:
     combat.check_strike(state, Catalogue.of_state(state), action)
 
 
-def _list_holds(state: KozyabloState, entry: dict) -> Iterable[dict]:
+def _list_holds(state: KozyabloState, entry: Entry) -> Iterable[JsonObject]:
     """RULING KOZ-25a: each creature or building whose turn it is may hold its strike."""
     _, group = combat.candidates(state, Catalogue.of_state(state))
     return [{"type": "hold", "player": entry["player"], "unit": u} for u in group]
 
 
-def _check_hold(state: KozyabloState, action: dict) -> None:
+def _check_hold(state: KozyabloState, action: ActionObject) -> None:
     combat.check_hold(state, Catalogue.of_state(state), action)
 
 
-def _hold(draft: Draft, action: dict, events: list[dict]) -> None:
+def _hold(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     cat = Catalogue.of_state(draft.root)
     combat.hold(draft, cat, action["unit"], events)
     turn.after_combat(draft, cat, events)
@@ -366,40 +367,40 @@ MAIN: dict[str, MainAction] = {
     "play_card": MainAction(
         "Play a card from hand (KOZ-17 … KOZ-23): `sector` for a creature, `target` for an "
         "artifact, the effect's choice for magic/events.", {"card": ID}, optional=CHOICE,
-        check=reads(_check_play), resolve=turn.declare, legal=reads(_list_plays),
+        enforce=_check_play, resolve=turn.declare, legal=_list_plays,
         carry=_carry_play),
     "draw": MainAction("Draw the top card of your deck (KOZ-15).", {},
-                       check=reads(_check_draw), resolve=turn.declare, legal=reads(_list_draw),
+                       enforce=_check_draw, resolve=turn.declare, legal=_list_draw,
                        carry=_carry_draw),
     "move": MainAction(
         "Move creatures from one sector to another (KOZ-15, KOZ-16a).",
         {"from": ID, "to": ID, "units": s.ListOf(ID, min_items=1, max_items=30)},
-        check=reads(check_move), resolve=turn.declare, legal=reads(_list_moves), carry=_carry_move),
+        enforce=check_move, resolve=turn.declare, legal=_list_moves, carry=_carry_move),
     "attack": MainAction("Declare an attack in a sector (KOZ-24).", {"sector": ID},
-                         check=reads(_check_attack), resolve=turn.declare,
-                         legal=reads(_list_attacks),
+                         enforce=_check_attack, resolve=turn.declare,
+                         legal=_list_attacks,
                          carry=_carry_attack),
     "use_ability": MainAction(
         "Use an on-table ability by name: 'regeneration', 'shadow' or the `name` of an "
         "activated ability in the card data (KOZ-16, KOZ-40, KOZ-41).",
         {"source": ID, "ability": s.Str(max_length=16)}, optional=CHOICE,
-        check=reads(_check_use), resolve=_use, legal=reads(_list_uses), carry=_carry_use),
-    "skip": MainAction("Skip the action (KOZ-15).", {}, check=reads(_check_skip),
-                       resolve=turn.declare, legal=reads(_list_skip), carry=_carry_skip),
+        enforce=_check_use, resolve=_use, legal=_list_uses, carry=_carry_use),
+    "skip": MainAction("Skip the action (KOZ-15).", {}, enforce=_check_skip,
+                       resolve=turn.declare, legal=_list_skip, carry=_carry_skip),
 }
 
 #: every action type (this order is the one ``describe`` shows)
-ACTIONS: dict[str, Action] = {
+ACTIONS: dict[str, Action[KozyabloState]] = {
     "lot": Action("Chance: who goes first among players of one race (KOZ-10).",
                   {"first": SEAT}, resolve=setup.resolve_lot, chance=True),
     "reveal": Action("Chance: the card face (a card id, not an instance id) that came off a "
                      "player's deck (KOZ-8, KOZ-9, draws).", {"seat": SEAT, "face": ID},
                      resolve=setup.resolve_reveal, chance=True),
-    "keep": Action("Keep the hand (KOZ-9).", {}, resolve=_keep, legal=reads(_list_keep)),
+    "keep": Action("Keep the hand (KOZ-9).", {}, resolve=_keep, legal=_list_keep),
     "mulligan": Action(
         "Discard the top 3 of the deck, shuffle these hand cards back, draw as many "
         "(KOZ-9, at most three times).", {"cards": s.ListOf(ID, min_items=1, max_items=6)},
-        check=reads(setup.check_mulligan), resolve=setup.mulligan, legal=reads(setup.mulligans)),
+        enforce=setup.check_mulligan, resolve=setup.mulligan, legal=setup.mulligans),
     "play_card": MAIN["play_card"],
     "draw": MAIN["draw"],
     "move": MAIN["move"],
@@ -407,23 +408,23 @@ ACTIONS: dict[str, Action] = {
     "use_ability": MAIN["use_ability"],
     "skip": MAIN["skip"],
     "pass": Action("Let the declared action be carried out (KOZ-16 response window).", {},
-                   resolve=turn.pass_window, legal=reads(_list_pass)),
+                   resolve=turn.pass_window, legal=_list_pass),
     "strike": Action(
         "Strike with the creature whose turn it is (KOZ-25, KOZ-26; two targets for Area).",
         {"unit": ID, "targets": s.ListOf(ID, min_items=1, max_items=2)},
-        check=reads(_check_strike), resolve=_strike, legal=reads(_list_strikes)),
+        enforce=_check_strike, resolve=_strike, legal=_list_strikes),
     "hold": Action(
         "Hold the strike of the creature or building whose turn it is (RULING KOZ-25a: a "
         "strike is a right, not a duty; each of Two attacks separately; public).  A creature "
         "in the shadow that holds stays hidden and is no part of the combat (RULING KOZ-41a).",
-        {"unit": ID}, check=reads(_check_hold), resolve=_hold, legal=reads(_list_holds)),
+        {"unit": ID}, enforce=_check_hold, resolve=_hold, legal=_list_holds),
     "evade": Action("Evasion: discard this card, the strike misses (KOZ-46).", {"card": ID},
-                    check=reads(_check_evade), resolve=_evade, legal=reads(_list_evade)),
+                    enforce=_check_evade, resolve=_evade, legal=_list_evade),
     "defend": Action("Defender: this creature takes the strike, or the effect's damage, "
                      "instead (KOZ-45, KOZ-49).", {"unit": ID},
-                     check=reads(_check_defend), resolve=_defend, legal=reads(_list_defend)),
+                     enforce=_check_defend, resolve=_defend, legal=_list_defend),
     "decline": Action("No reaction to the strike or to the effect's damage (KOZ-45, KOZ-46).",
-                      {}, resolve=_decline, legal=reads(_list_decline)),
+                      {}, resolve=_decline, legal=_list_decline),
 }
 
 #: pending decision kind -> the action types answering it, in listing order

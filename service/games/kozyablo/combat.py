@@ -60,9 +60,11 @@ from service.games.kozyablo.damage import (
 from service.games.kozyablo.damage import heal as heal_unit
 from service.games.kozyablo.effects import reveal
 from service.games.kozyablo.sectors import is_capital, seats_after
-from service.games.kozyablo.state import KozyabloState, fight, typed
+from service.games.kozyablo.state import fight
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_, joined
+from service.games.objects import ActionObject, Event, JsonObject
 
 
 def _present(state: KozyabloState, cid: str, sector: str) -> bool:
@@ -77,10 +79,10 @@ def owner_of(state: KozyabloState, cid: str) -> int:
     return seat_of(cid)  # a capital
 
 
-def start(draft: Draft, cat: Catalogue, seat: int, sector: str, events: list[dict]) -> None:
+def start(draft: Draft[KozyabloState], cat: Catalogue, seat: int, sector: str, events: list[Event]) -> None:
     """KOZ-24: ``seat`` declared an attack in ``sector``; no creature leaves the
     shadow for it (RULING KOZ-41a)."""
-    root = typed(draft.root)
+    root = draft.root
     fighters = [u for u, d in root["units"].items() if d["sector"] == sector]
     fighters += [b for b, d in root["buildings"].items()
                  if d["sector"] == sector and cat.faces[face(b)].attack > 0]
@@ -92,10 +94,10 @@ def start(draft: Draft, cat: Catalogue, seat: int, sector: str, events: list[dic
                    "fighters": sorted(fighters)})
 
 
-def start_retreat(draft: Draft, cat: Catalogue, seat: int, sector: str, to: str, movers: list[str],
-                  events: list[dict]) -> bool:
+def start_retreat(draft: Draft[KozyabloState], cat: Catalogue, seat: int, sector: str, to: str, movers: list[str],
+                  events: list[Event]) -> bool:
     """KOZ-16a retreat attack; False when the enemy there has nothing to strike with."""
-    root = typed(draft.root)
+    root = draft.root
     strikers = [u for u, d in root["units"].items()  # the hidden too (RULING KOZ-41a)
                 if d["sector"] == sector and d["owner"] != seat
                 and unit_stats(root, cat, u).attack > 0]
@@ -145,7 +147,7 @@ def strike_options(state: KozyabloState, cat: Catalogue, striker: str) -> list[l
         [t] for t in targets if t not in state["units"]]
 
 
-def check_strike(state: KozyabloState, cat: Catalogue, action: dict) -> None:
+def check_strike(state: KozyabloState, cat: Catalogue, action: ActionObject) -> None:
     """Raise ``RuleViolation`` unless ``action`` is a legal strike now (KOZ-25, KOZ-26,
     KOZ-30, KOZ-31, KOZ-36a, KOZ-41)."""
     seat, group = candidates(state, cat)
@@ -167,7 +169,7 @@ def check_strike(state: KozyabloState, cat: Catalogue, action: dict) -> None:
         raise RuleViolation("KOZ-26", N_("a strike has exactly one target"))
 
 
-def check_hold(state: KozyabloState, cat: Catalogue, action: dict) -> None:
+def check_hold(state: KozyabloState, cat: Catalogue, action: ActionObject) -> None:
     """Raise ``RuleViolation`` unless ``action["unit"]`` may hold its strike now
     (RULING KOZ-25a: any striker whose turn it is; RULING KOZ-41a: a hidden one
     stays hidden)."""
@@ -236,7 +238,7 @@ def _next_group(state: KozyabloState, cat: Catalogue) -> tuple[int | None, list[
     return seat, group
 
 
-def reaction(state: KozyabloState, cat: Catalogue) -> dict | None:
+def reaction(state: KozyabloState, cat: Catalogue) -> JsonObject | None:
     """The reaction offered now: ``{"kind", "player", "target", "options"}`` or None."""
     c = fight(state)
     if not c["hits"]:
@@ -280,9 +282,9 @@ def _needs_evade_offer(state: KozyabloState, cat: Catalogue, target: str) -> boo
             and bool(state["players"][owner_of(state, target)]["hand"]))
 
 
-def step(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
+def step(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> bool:
     """Run the combat on until someone must decide; True when it is over."""
-    root = typed(draft.root)
+    root = draft.root
     while root["result"] is None:
         c = fight(root)
         sector = c["sector"]
@@ -324,16 +326,16 @@ def step(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
     return True
 
 
-def _skip(draft: Draft, idle: list[str], events: list[dict]) -> None:
+def _skip(draft: Draft[KozyabloState], idle: list[str], events: list[Event]) -> None:
     waiting = draft.at("combat", "waiting")
     for g in idle:
         waiting.remove(g)
         events.append({"type": "no_target", "unit": g})
 
 
-def strike(draft: Draft, cat: Catalogue, unit: str, targets: list[str], events: list[dict]) -> None:
+def strike(draft: Draft[KozyabloState], cat: Catalogue, unit: str, targets: list[str], events: list[Event]) -> None:
     """KOZ-25/26/31/32: ``unit`` strikes ``targets`` (two for Area)."""
-    root = typed(draft.root)
+    root = draft.root
     if unit in root["units"] and root["units"][unit]["shadow"]:  # RULING KOZ-41a
         reveal(draft, [unit], events, "KOZ-41a")
     c = draft.at("combat")
@@ -352,11 +354,11 @@ def strike(draft: Draft, cat: Catalogue, unit: str, targets: list[str], events: 
     events.append({"type": "strike", "unit": unit, "targets": list(targets)})
 
 
-def hold(draft: Draft, cat: Catalogue, unit: str, events: list[dict]) -> None:
+def hold(draft: Draft[KozyabloState], cat: Catalogue, unit: str, events: list[Event]) -> None:
     """RULING KOZ-25a: ``unit`` holds its strike (the second of Two attacks, when it
     struck once); the held strike is public.  RULING KOZ-41a: a creature in the
     shadow that holds stays hidden and is no part of the combat."""
-    root = typed(draft.root)
+    root = draft.root
     c = draft.at("combat")
     c["waiting"] = [w for w in c["waiting"] if w != unit]
     c["current"] = None
@@ -374,10 +376,10 @@ def striker(state: KozyabloState) -> str:
     return current
 
 
-def resolve_hit(draft: Draft, cat: Catalogue, striker: str, target: str,
-                events: list[dict]) -> None:
+def resolve_hit(draft: Draft[KozyabloState], cat: Catalogue, striker: str, target: str,
+                events: list[Event]) -> None:
     """Damage ``target``; KOZ-44 Vampirism heals the striker."""
-    root = typed(draft.root)
+    root = draft.root
     dmg = strike_damage(root, cat, striker, target)
     before = life_left(root, cat, target)
     vampire = (striker in root["units"] and target in root["units"]
@@ -391,9 +393,9 @@ def resolve_hit(draft: Draft, cat: Catalogue, striker: str, target: str,
                            "rule": "KOZ-44"})
 
 
-def evade(draft: Draft, cat: Catalogue, card: str, events: list[dict]) -> None:
+def evade(draft: Draft[KozyabloState], cat: Catalogue, card: str, events: list[Event]) -> None:
     """KOZ-46: discard ``card``; the strike misses its target."""
-    root = typed(draft.root)
+    root = draft.root
     hit = fight(root)["hits"][0]
     who = owner_of(root, hit["target"])
     draft.at("players", who, "hand").remove(card)
@@ -403,9 +405,9 @@ def evade(draft: Draft, cat: Catalogue, card: str, events: list[dict]) -> None:
                    "rule": "KOZ-46"})
 
 
-def defend(draft: Draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
+def defend(draft: Draft[KozyabloState], cat: Catalogue, defender: str, events: list[Event]) -> None:
     """KOZ-45: ``defender`` takes the whole strike instead."""
-    root = typed(draft.root)
+    root = draft.root
     if root["units"][defender]["shadow"]:  # it acts: it leaves the shadow (KOZ-41, KOZ-45a)
         reveal(draft, [defender], events, "KOZ-45a")
     hit = draft.at("combat", "hits").pop(0)
@@ -414,9 +416,9 @@ def defend(draft: Draft, cat: Catalogue, defender: str, events: list[dict]) -> N
     resolve_hit(draft, cat, striker(root), defender, events)
 
 
-def decline(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def decline(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """No reaction: from the Evasion offer on to Defender, or take the hit."""
-    root = typed(draft.root)
+    root = draft.root
     hit = fight(root)["hits"][0]
     if hit["stage"] == "evade":
         draft.at("combat", "hits", 0)["stage"] = "defend"
@@ -425,9 +427,9 @@ def decline(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     resolve_hit(draft, cat, striker(root), hit["target"], events)
 
 
-def finish(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def finish(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """The combat is over; a retreat's surviving movers arrive (KOZ-16a)."""
-    root = typed(draft.root)
+    root = draft.root
     c = fight(root)
     root["combat"] = None
     if c["kind"] == "retreat":

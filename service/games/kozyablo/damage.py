@@ -9,8 +9,9 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue, face, seat_of
 from service.games.kozyablo.sectors import update_control
-from service.games.kozyablo.state import KozyabloState, typed
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import Stats, building_stats, unit_stats
+from service.games.objects import Event, JsonObject
 
 CAPITAL_LIFE, CAPITAL_ARMOR = 12, 2
 
@@ -19,7 +20,7 @@ def striker_stats(state: KozyabloState, cat: Catalogue, sid: str) -> Stats:
     return unit_stats(state, cat, sid) if sid in state["units"] else building_stats(cat, sid)
 
 
-def can_strike(state: KozyabloState, cat: Catalogue, striker_abilities: frozenset,
+def can_strike(state: KozyabloState, cat: Catalogue, striker_abilities: frozenset[str],
                target: str) -> bool:
     """Whether a striker with ``striker_abilities`` may choose ``target``.
 
@@ -106,7 +107,7 @@ def life_left(state: KozyabloState, cat: Catalogue, target: str) -> int:
     return CAPITAL_LIFE - state["players"][seat]["capital_damage"]
 
 
-def wound(draft: Draft, cat: Catalogue, target: str, amount: int, events: list[dict],
+def wound(draft: Draft[KozyabloState], cat: Catalogue, target: str, amount: int, events: list[Event],
           source: str | None = None) -> int:
     """Put ``amount`` damage on ``target`` (damage stays: KOZ-27); deaths follow.
 
@@ -114,7 +115,7 @@ def wound(draft: Draft, cat: Catalogue, target: str, amount: int, events: list[d
     overkill, in the event or on the card).  A capital at 12 damage is
     destroyed (KOZ-49).
     """
-    root = typed(draft.root)
+    root = draft.root
     amount = min(amount, max(0, life_left(root, cat, target)))
     if amount <= 0:
         events.append({"type": "damage", "target": target, "amount": 0, "source": source})
@@ -131,7 +132,7 @@ def wound(draft: Draft, cat: Catalogue, target: str, amount: int, events: list[d
     return amount
 
 
-def heal(draft: Draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> int:
+def heal(draft: Draft[KozyabloState], cat: Catalogue, uid: str, amount: int, events: list[Event]) -> int:
     """Restore up to ``amount`` life (never above the maximum)."""
     unit = draft.root["units"][uid]
     healed = min(amount, unit["damage"])
@@ -141,10 +142,10 @@ def heal(draft: Draft, cat: Catalogue, uid: str, amount: int, events: list[dict]
     return healed
 
 
-def sweep(draft: Draft, cat: Catalogue, events: list[dict], by: int | None = None) -> None:
+def sweep(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event], by: int | None = None) -> None:
     """KOZ-29: everything at 0 life dies; a capital at 12 damage is destroyed
     (KOZ-49), ``by`` the owner of the card whose damage did it (None: not known)."""
-    root = typed(draft.root)
+    root = draft.root
     while True:
         # undamaged cards live: every life is at least 1 (the card schema; ``unit_stats``)
         dead = [u for u, d in root["units"].items()
@@ -164,7 +165,7 @@ def sweep(draft: Draft, cat: Catalogue, events: list[dict], by: int | None = Non
 
 
 def capital_fell(kind: str, state: KozyabloState, victim: int, by: int | None,
-                 rule: str) -> dict:
+                 rule: str) -> JsonObject:
     """The one shape of ``capital_captured`` (KOZ-48) and ``capital_destroyed``
     (KOZ-49): ``player`` is the player whose capital fell, ``capital`` that
     capital, ``by`` the player who captured or destroyed it (None when no card
@@ -178,7 +179,7 @@ def capital_fell(kind: str, state: KozyabloState, victim: int, by: int | None,
             "by": by, "rule": rule}
 
 
-def knock_out(draft: Draft, cat: Catalogue, seat: int, reason: str, events: list[dict]) -> None:
+def knock_out(draft: Draft[KozyabloState], cat: Catalogue, seat: int, reason: str, events: list[Event]) -> None:
     """RULING KOZ-53: ``seat``'s capital fell (``reason``: capture or destruction).
 
     ``seat`` is out: their creatures, buildings and lasting magic leave the
@@ -188,7 +189,7 @@ def knock_out(draft: Draft, cat: Catalogue, seat: int, reason: str, events: list
     then follows KOZ-11.  When one player is left they win and the game ends
     there — RULING KOZ-53a: the last player to fall is out like any other.
     """
-    root = typed(draft.root)
+    root = draft.root
     draft.at("players", seat)["out"] = True
     for uid in sorted(u for u, d in root["units"].items() if d["owner"] == seat):
         if uid in root["units"]:
@@ -213,13 +214,13 @@ def knock_out(draft: Draft, cat: Catalogue, seat: int, reason: str, events: list
         root["result"] = {"finished": True, "winners": left, "reason": reason}
 
 
-def remove_from_table(draft: Draft, cat: Catalogue, cid: str, events: list[dict], why: str) -> None:
+def remove_from_table(draft: Draft[KozyabloState], cat: Catalogue, cid: str, events: list[Event], why: str) -> None:
     """A creature or building leaves the table for its owner's discard.
 
     Its artifacts and the lasting magic laid on it go with it; a hero is
     remembered so it can never be played again (KOZ-20).
     """
-    root = typed(draft.root)
+    root = draft.root
     if cid in root["units"]:
         unit = draft.at("units").pop(cid)
         owner = unit["owner"]

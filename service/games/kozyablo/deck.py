@@ -22,23 +22,24 @@ from collections import Counter
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.sectors import RESOURCE_OF
 from service.games.messages import N_, joined
+from service.games.objects import JsonObject
 
 MIN_CARDS, MAX_CARDS, MAX_COPIES = 15, 25, 3
 #: the three sector cards of a deck (KOZ-5), one of each kind
 SECTOR_KINDS = tuple(RESOURCE_OF)
 
 
-def _v(rule: str, reason: str, cards: list[str]) -> dict:
+def _v(rule: str, reason: str, cards: list[str]) -> JsonObject:
     return {"rule": rule, "reason": reason, "cards": cards}
 
 
-def validate_deck(cat: Catalogue, deck: dict) -> list[dict]:
+def validate_deck(cat: Catalogue, deck: JsonObject) -> list[JsonObject]:
     """Every violation of KOZ-1 … KOZ-6 as ``{rule, reason, cards}``.
 
     ``deck`` is ``{"capital": id, "sectors": [3 ids], "cards": [ids, repeats]}``
     (already shaped: strings in lists).
     """
-    out: list[dict] = []
+    out: list[JsonObject] = []
     capital = cat.capitals.get(deck["capital"])
     cards = deck["cards"]
     if capital is None:
@@ -52,7 +53,7 @@ def validate_deck(cat: Catalogue, deck: dict) -> list[dict]:
         out.append(_v("KOZ-1", N_("the deck has {count} cards; it needs {min_cards} to "
                                   "{max_cards}",
                                   count=len(cards), min_cards=MIN_CARDS, max_cards=MAX_CARDS), []))
-    counts = Counter(cards)
+    counts: Counter[str] = Counter(cards)
     over = sorted(c for c, n in counts.items() if n > MAX_COPIES)
     if over:
         out.append(_v("KOZ-2", N_("more than 3 copies of: {items}",

@@ -32,8 +32,10 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import magic_damage, wound
-from service.games.kozyablo.state import KozyabloState, PendingEffect, typed, waiting_effect
+from service.games.kozyablo.state import waiting_effect
+from service.games.kozyablo.state_types import KozyabloState, PendingEffect
 from service.games.kozyablo.stats import magic_shielded, undead_spared, unit_stats
+from service.games.objects import Event, JsonObject
 
 
 def may_take(state: KozyabloState, cat: Catalogue, uid: str, pending: PendingEffect) -> bool:
@@ -57,7 +59,7 @@ def defenders(state: KozyabloState, cat: Catalogue, target: str,
                   and may_take(state, cat, u, pending))
 
 
-def reaction(state: KozyabloState, cat: Catalogue) -> dict:
+def reaction(state: KozyabloState, cat: Catalogue) -> JsonObject:
     """The offer now: ``{"kind": "defend", "player", "target", "options"}``."""
     pending = waiting_effect(state)
     target = pending["hits"][0]["target"]
@@ -65,8 +67,8 @@ def reaction(state: KozyabloState, cat: Catalogue) -> dict:
             "options": defenders(state, cat, target, pending)}
 
 
-def deal(draft: Draft, cat: Catalogue, seat: int, effect: dict, units: list[str],
-         events: list[dict],
+def deal(draft: Draft[KozyabloState], cat: Catalogue, seat: int, effect: JsonObject, units: list[str],
+         events: list[Event],
          *, from_magic: bool, source: str | None) -> bool:
     """Deal ``effect``'s damage to ``units``; False when it waits for a Defender decision.
 
@@ -82,9 +84,9 @@ def deal(draft: Draft, cat: Catalogue, seat: int, effect: dict, units: list[str]
     return run(draft, cat, events)
 
 
-def run(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
+def run(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> bool:
     """Land hits until one must be offered to a Defender; True (and no ``effect``) when done."""
-    root = typed(draft.root)
+    root = draft.root
     while waiting_effect(root)["hits"] and root["result"] is None:
         hit = waiting_effect(root)["hits"][0]
         if hit["target"] not in root["units"]:
@@ -98,13 +100,13 @@ def run(draft: Draft, cat: Catalogue, events: list[dict]) -> bool:
     return True
 
 
-def _land(draft: Draft, cat: Catalogue, uid: str, amount: int, events: list[dict]) -> None:
-    pending = waiting_effect(typed(draft.root))
-    wound(draft, cat, uid, magic_damage(typed(draft.root), cat, uid, amount, pending["magic"]),
+def _land(draft: Draft[KozyabloState], cat: Catalogue, uid: str, amount: int, events: list[Event]) -> None:
+    pending = waiting_effect(draft.root)
+    wound(draft, cat, uid, magic_damage(draft.root, cat, uid, amount, pending["magic"]),
           events, source=pending["source"])
 
 
-def defend(draft: Draft, cat: Catalogue, defender: str, events: list[dict]) -> None:
+def defend(draft: Draft[KozyabloState], cat: Catalogue, defender: str, events: list[Event]) -> None:
     """KOZ-45: ``defender`` takes the whole damage of the offered hit instead."""
     hit = draft.at("effect", "hits").pop(0)
     events.append({"type": "defended", "unit": defender, "instead_of": hit["target"],
@@ -112,7 +114,7 @@ def defend(draft: Draft, cat: Catalogue, defender: str, events: list[dict]) -> N
     _land(draft, cat, defender, hit["amount"], events)
 
 
-def decline(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def decline(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """No Defender takes it: the offered creature takes the damage."""
     hit = draft.at("effect", "hits").pop(0)
     _land(draft, cat, hit["target"], hit["amount"], events)

@@ -30,10 +30,11 @@ from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import heal, remove_from_table, wound
 from service.games.kozyablo.sectors import capital_id, seats_after
 from service.games.kozyablo.setup import deck_left
-from service.games.kozyablo.state import KozyabloState, typed
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import magic_shielded, undead_spared, unit_stats
+from service.games.objects import Event, JsonObject
 
-Effect = dict[str, Any]
+Effect = JsonObject
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Use:
 
     seat: int
     effect: Effect
-    choice: dict[str, Any]
+    choice: JsonObject
     from_magic: bool
     card: str | None = None
     sector: str | None = None
@@ -75,13 +76,13 @@ def _side_ok(side: str | None, owner: int, seat: int) -> bool:
 
 #: ``choices(state, cat, seat, effect, from_magic, sector, source)``
 Chooser = Callable[[KozyabloState, Catalogue, int, Effect, bool, "str | None", "str | None"],
-                   list[dict]]
+                   list[JsonObject]]
 #: ``reached(state, cat, use)``: the creatures an effect reaches with its choice
 Reacher = Callable[[KozyabloState, Catalogue, Use], list[str]]
 
 
 @dataclass(frozen=True)
-class Target:
+class TargetType:
     """Whom an effect reaches: its legal ``choices`` and the creatures ``reached``
     (None: it reaches no creature); ``side`` the owners it may reach;
     ``one_creature``: it reaches a single creature; ``choiceless``: no player
@@ -96,7 +97,7 @@ class Target:
 
 def _choose_creature(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
                      from_magic: bool,
-                     sector: str | None, source: str | None) -> list[dict]:
+                     sector: str | None, source: str | None) -> list[JsonObject]:
     side = TARGETS[effect["target"]].side
     return [{"target": u} for u, d in state["units"].items()
             if (sector is None or d["sector"] == sector) and _side_ok(side, d["owner"], seat)
@@ -104,12 +105,12 @@ def _choose_creature(state: KozyabloState, cat: Catalogue, seat: int, effect: Ef
 
 
 def _choose_self(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
-                 sector: str | None, source: str | None) -> list[dict]:
+                 sector: str | None, source: str | None) -> list[JsonObject]:
     return [{}] if source in state["units"] else []
 
 
 def _choose_squad(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, from_magic: bool,
-                  sector: str | None, source: str | None) -> list[dict]:
+                  sector: str | None, source: str | None) -> list[JsonObject]:
     """A sector holding a creature the effect reaches (RULING KOZ-51: whose squad,
     with more than two players); an ability or trigger: its own sector, no choice."""
     target, on_hidden = effect["target"], EFFECTS[effect["kind"]].on_hidden
@@ -132,25 +133,25 @@ def _choose_squad(state: KozyabloState, cat: Catalogue, seat: int, effect: Effec
 
 def _choose_nothing(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
                     from_magic: bool,
-                    sector: str | None, source: str | None) -> list[dict]:
+                    sector: str | None, source: str | None) -> list[JsonObject]:
     return [{}]
 
 
 def _choose_building(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
                      from_magic: bool,
-                     sector: str | None, source: str | None) -> list[dict]:
+                     sector: str | None, source: str | None) -> list[JsonObject]:
     return [{"target": b} for b, d in state["buildings"].items() if d["owner"] != seat]
 
 
 def _choose_lasting(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
                     from_magic: bool,
-                    sector: str | None, source: str | None) -> list[dict]:
+                    sector: str | None, source: str | None) -> list[JsonObject]:
     return [{"target": m} for m in state["lasting"]]
 
 
 def _choose_capital(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect,
                     from_magic: bool,
-                    sector: str | None, source: str | None) -> list[dict]:
+                    sector: str | None, source: str | None) -> list[JsonObject]:
     """RULING KOZ-51: which enemy capital, with more than two players."""
     if len(state["players"]) > 2:
         return [{"target": capital_id(state, s)} for s in sorted(seats_after(state, seat))]
@@ -180,24 +181,24 @@ def _every_creature(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]
 
 
 #: whom an effect reaches (``card_schema`` validates card data against it)
-TARGETS: dict[str, Target] = {
-    "creature": Target(_choose_creature, _chosen_creature, one_creature=True),
-    "enemy_creature": Target(_choose_creature, _chosen_creature, "enemy", one_creature=True),
-    "ally_creature": Target(_choose_creature, _chosen_creature, "ally", one_creature=True),
-    "self": Target(_choose_self, _source_creature, one_creature=True, choiceless=True),
-    "enemy_squad": Target(_choose_squad, _creatures_in_sector, "enemy", choiceless=True),
-    "ally_squad": Target(_choose_squad, _creatures_in_sector, "ally", choiceless=True),
-    "sector": Target(_choose_squad, _creatures_in_sector),
-    "all_creatures": Target(_choose_nothing, _every_creature, choiceless=True),
-    "enemy_building": Target(_choose_building),
-    "lasting_magic": Target(_choose_lasting),
-    "player": Target(_choose_nothing, choiceless=True),
-    "enemy_capital": Target(_choose_capital, choiceless=True),
+TARGETS: dict[str, TargetType] = {
+    "creature": TargetType(_choose_creature, _chosen_creature, one_creature=True),
+    "enemy_creature": TargetType(_choose_creature, _chosen_creature, "enemy", one_creature=True),
+    "ally_creature": TargetType(_choose_creature, _chosen_creature, "ally", one_creature=True),
+    "self": TargetType(_choose_self, _source_creature, one_creature=True, choiceless=True),
+    "enemy_squad": TargetType(_choose_squad, _creatures_in_sector, "enemy", choiceless=True),
+    "ally_squad": TargetType(_choose_squad, _creatures_in_sector, "ally", choiceless=True),
+    "sector": TargetType(_choose_squad, _creatures_in_sector),
+    "all_creatures": TargetType(_choose_nothing, _every_creature, choiceless=True),
+    "enemy_building": TargetType(_choose_building),
+    "lasting_magic": TargetType(_choose_lasting),
+    "player": TargetType(_choose_nothing, choiceless=True),
+    "enemy_capital": TargetType(_choose_capital, choiceless=True),
 }
 
 
 def choices(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, *, from_magic: bool,
-            sector: str | None = None, source: str | None = None) -> list[dict]:
+            sector: str | None = None, source: str | None = None) -> list[JsonObject]:
     """Every legal choice for ``effect`` used by ``seat`` (``sector``: ability's own sector).
 
     An empty list means the effect cannot be used now.
@@ -216,11 +217,11 @@ def reached_units(state: KozyabloState, cat: Catalogue, use: Use) -> list[str]:
 # ------------------------------------------------------------ what an effect does
 #: ``apply(draft, cat, use, events)``: carry the effect out; False when its damage
 #: waits for a Defender decision (KOZ-45)
-Applier = Callable[[Draft, Catalogue, Use, list[dict]], bool]
+Applier = Callable[[Draft[KozyabloState], Catalogue, Use, list[Event]], bool]
 
 
 @dataclass(frozen=True)
-class EffectKind:
+class EffectType:
     """What an effect does (``apply``), whom it may reach (``targets``) and the
     fields its card data needs (``needs``).  ``lasting``: only lasting magic has
     it (KOZ-18); ``on_hidden``: it works on enemy creatures in the shadow;
@@ -234,24 +235,24 @@ class EffectKind:
     printed: bool = True
 
 
-def _damage(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+def _damage(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
     return effect_damage.deal(draft, cat, use.seat, use.effect,
-                              reached_units(typed(draft.root), cat, use), events,
+                              reached_units(draft.root, cat, use), events,
                               from_magic=use.from_magic, source=use.card or use.source)
 
 
-def _heal(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
-    for uid in reached_units(typed(draft.root), cat, use):
+def _heal(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
+    for uid in reached_units(draft.root, cat, use):
         heal(draft, cat, uid, use.effect["amount"], events)
     return True
 
 
-def _modify(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+def _modify(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
     """Lasting magic laid on a creature or on a squad (KOZ-18, RULING KOZ-18a)."""
-    root = typed(draft.root)
+    root = draft.root
     assert use.card is not None, "only lasting magic modifies"
     target = TARGETS[use.effect["target"]]
-    entry: dict[str, Any] = {"owner": use.seat, "turns_left": None, "cast_turn": root["turn"]}
+    entry: JsonObject = {"owner": use.seat, "turns_left": None, "cast_turn": root["turn"]}
     if target.one_creature:
         entry["unit"] = use.choice.get("target", use.source)
     else:
@@ -267,18 +268,18 @@ def _modify(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
     return True
 
 
-def _draw(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
-    for _ in range(min(use.effect["amount"], max(deck_left(typed(draft.root), use.seat), 0))):
+def _draw(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
+    for _ in range(min(use.effect["amount"], max(deck_left(draft.root, use.seat), 0))):
         draft.at("queue").append({"seat": use.seat, "to": "hand"})
     return True
 
 
-def _destroy_building(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+def _destroy_building(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
     remove_from_table(draft, cat, use.choice["target"], events, "destroyed")
     return True
 
 
-def _dispel(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+def _dispel(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
     mid = use.choice["target"]
     owner = draft.at("lasting").pop(mid)["owner"]
     draft.at("players", owner, "discard").append(mid)
@@ -286,7 +287,7 @@ def _dispel(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
     return True
 
 
-def _reveal_shadows(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+def _reveal_shadows(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
     where = use.choice.get("sector", use.sector)
     reveal(draft, [u for u, d in draft.root["units"].items()
                    if d["sector"] == where and d["shadow"] and d["owner"] != use.seat],
@@ -294,38 +295,38 @@ def _reveal_shadows(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) 
     return True
 
 
-def _damage_capital(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
-    root = typed(draft.root)
+def _damage_capital(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
+    root = draft.root
     cap = use.choice.get("target") or capital_id(root, seats_after(root, use.seat)[0])
     wound(draft, cat, cap, use.effect["amount"], events, source=use.card or use.source)
     return True
 
 
-def _hide(draft: Draft, cat: Catalogue, use: Use, events: list[dict]) -> bool:
+def _hide(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
     assert use.source is not None
     hide(draft, use.source, events)
     return True
 
 
 #: what an effect does, by ``kind`` (Forge's ApiType: one name, one implementation)
-EFFECTS: dict[str, EffectKind] = {
-    "damage": EffectKind(_damage, ("creature", "enemy_creature", "enemy_squad", "sector",
+EFFECTS: dict[str, EffectType] = {
+    "damage": EffectType(_damage, ("creature", "enemy_creature", "enemy_squad", "sector",
                                    "all_creatures"), needs=("amount",)),
-    "heal": EffectKind(_heal, ("creature", "ally_creature", "self", "ally_squad"),
+    "heal": EffectType(_heal, ("creature", "ally_creature", "self", "ally_squad"),
                        needs=("amount",)),
-    "modify": EffectKind(_modify, ("creature", "ally_creature", "enemy_creature", "self",
+    "modify": EffectType(_modify, ("creature", "ally_creature", "enemy_creature", "self",
                                    "ally_squad", "enemy_squad"), needs=("modify",), lasting=True),
-    "draw": EffectKind(_draw, ("player",), needs=("amount",)),
-    "destroy_building": EffectKind(_destroy_building, ("enemy_building",)),
-    "dispel": EffectKind(_dispel, ("lasting_magic",)),
-    "reveal_shadows": EffectKind(_reveal_shadows, ("sector",), on_hidden=True),
-    "damage_capital": EffectKind(_damage_capital, ("enemy_capital",), needs=("amount",)),
-    "hide": EffectKind(_hide, ("self",), printed=False),  # KOZ-41 Shadow (``abilities``)
+    "draw": EffectType(_draw, ("player",), needs=("amount",)),
+    "destroy_building": EffectType(_destroy_building, ("enemy_building",)),
+    "dispel": EffectType(_dispel, ("lasting_magic",)),
+    "reveal_shadows": EffectType(_reveal_shadows, ("sector",), on_hidden=True),
+    "damage_capital": EffectType(_damage_capital, ("enemy_capital",), needs=("amount",)),
+    "hide": EffectType(_hide, ("self",), printed=False),  # KOZ-41 Shadow (``abilities``)
 }
 
 
-def apply(draft: Draft, cat: Catalogue, seat: int, effect: Effect, choice: dict,
-          events: list[dict], *, from_magic: bool, card: str | None = None,
+def apply(draft: Draft[KozyabloState], cat: Catalogue, seat: int, effect: Effect, choice: JsonObject,
+          events: list[Event], *, from_magic: bool, card: str | None = None,
           sector: str | None = None, source: str | None = None) -> bool:
     """Carry ``effect`` out.  ``card`` is a magic/event card being played.
 
@@ -336,10 +337,10 @@ def apply(draft: Draft, cat: Catalogue, seat: int, effect: Effect, choice: dict,
     return EFFECTS[effect["kind"]].apply(draft, cat, use, events)
 
 
-def squad_magic_left(draft: Draft, events: list[dict]) -> None:
+def squad_magic_left(draft: Draft[KozyabloState], events: list[Event]) -> None:
     """RULING KOZ-18a: magic laid on a squad goes to the discard as soon as that
     squad has no creature left in its sector (moved out or died)."""
-    root = typed(draft.root)
+    root = draft.root
     present = {(d["sector"], d["owner"]) for d in root["units"].values()}
     for mid, m in list(root["lasting"].items()):
         if "sector" in m and (m["sector"], m["seat"]) not in present:
@@ -349,7 +350,7 @@ def squad_magic_left(draft: Draft, events: list[dict]) -> None:
                            "rule": "KOZ-18a"})
 
 
-def hide(draft: Draft, uid: str, events: list[dict]) -> None:
+def hide(draft: Draft[KozyabloState], uid: str, events: list[Event]) -> None:
     """KOZ-41: the creature hides face down.
 
     It takes the smallest ``shadow_number`` no hidden creature holds: the
@@ -368,7 +369,7 @@ def hide(draft: Draft, uid: str, events: list[dict]) -> None:
     events.append({"type": "entered_shadow", "unit": uid, "rule": "KOZ-41"})
 
 
-def reveal(draft: Draft, uids: list[str], events: list[dict], rule: str) -> None:
+def reveal(draft: Draft[KozyabloState], uids: list[str], events: list[Event], rule: str) -> None:
     """Creatures leave the shadow (turned face up)."""
     for uid in uids:
         if draft.root["units"][uid]["shadow"]:
@@ -378,14 +379,14 @@ def reveal(draft: Draft, uids: list[str], events: list[dict], rule: str) -> None
             events.append({"type": "left_shadow", "unit": uid, "rule": rule})
 
 
-def scout_reveals(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def scout_reveals(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """KOZ-42: enemy creatures in a sector with a Scout leave the shadow."""
     units = draft.root["units"]
     hidden = [u for u, d in units.items() if d["shadow"]]
     if not hidden:
         return
     scouts = {(d["sector"], d["owner"]) for u, d in units.items()
-              if not d["shadow"] and "scout" in unit_stats(typed(draft.root), cat, u).abilities}
+              if not d["shadow"] and "scout" in unit_stats(draft.root, cat, u).abilities}
     found = [u for u in hidden  # an enemy Scout: of any other player (RULING KOZ-51)
              if any(s == units[u]["sector"] and o != units[u]["owner"] for s, o in scouts)]
     reveal(draft, found, events, "KOZ-42")

@@ -45,8 +45,9 @@ from service.games.kozyablo.shapes import (
     PLAYER_SETUP_FIELDS,
     STATE_FIELDS,
 )
-from service.games.kozyablo.state import typed
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.messages import N_, either
+from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import Option
 from service.games.versions import Change, RulesVersion
 
@@ -62,7 +63,7 @@ OPTIONS = (
 )
 
 
-class Kozyablo(Game):
+class Kozyablo(Game[KozyabloState]):
     """Kozyablo (Козябло): capture or destroy the opposing capital."""
 
     id = "kozyablo"
@@ -192,8 +193,9 @@ class Kozyablo(Game):
     game_over_rule = "KOZ-47"
 
     # ------------------------------------------------------------- setup
-    def new_game(self, players: int | list, options: dict | None = None,
-                 seed: int | None = None, card_set: str = "reference") -> tuple[dict, list]:
+    def new_game(self, players: int | list[JsonObject], options: JsonObject | None = None,
+                 seed: int | None = None, card_set: str = "reference"
+                 ) -> tuple[KozyabloState, list[Event]]:
         """With only a player count, reference decks of different races by the seed."""
         if seed is None:
             seed = secrets.randbits(SEED_BITS)
@@ -204,8 +206,8 @@ class Kozyablo(Game):
             players = [{"race": r} for r in setup.choose_races(seed, players)]
         return super().new_game(players, options, seed, card_set)
 
-    def setup(self, players: int, setups: list[dict], options: dict,
-              cards: card_db.CardSet, events: list[dict]) -> dict:
+    def setup(self, players: int, setups: list[JsonObject], options: JsonObject,
+              cards: card_db.CardSet, events: list[Event]) -> JsonObject:
         cat = Catalogue.of(cards)
         decks = setup.resolve_decks(cat, setups)
         state = setup.initial_state(cat, setups, decks)
@@ -214,8 +216,7 @@ class Kozyablo(Game):
         return state
 
     # ----------------------------------------------------------- pending
-    def compute_pending(self, plain: dict) -> list[dict]:
-        state = typed(plain)
+    def compute_pending(self, state: KozyabloState) -> list[Entry]:
         if state["result"] is not None:
             return []
         phase = state["phase"]
@@ -242,13 +243,13 @@ class Kozyablo(Game):
             return [{"player": striker_seat, "decision": "strike"}]
         raise AssertionError(f"no decision in phase {phase!r}")  # pragma: no cover
 
-    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+    def chance_outcomes(self, state: KozyabloState) -> list[tuple[JsonObject, int]]:
         if state["phase"] == "setup" and len(state["order"]) < len(state["players"]):
-            return setup.lot_outcomes(typed(state))
-        return setup.reveal_outcomes(typed(state))
+            return setup.lot_outcomes(state)
+        return setup.reveal_outcomes(state)
 
     # ----------------------------------------------------------- actions
-    def actions_for(self, state: dict, entry: dict) -> list[dict]:
+    def actions_for(self, state: KozyabloState, entry: Entry) -> list[JsonObject]:
         """The base listing, but for two rules of the main phase's whole decision:
         the free abilities open it, any number of them before the one action
         (KOZ-15; the action abilities keep their place in ``decisions``), and while
@@ -257,14 +258,14 @@ class Kozyablo(Game):
         if state["phase"] != "main":
             return self.list_decision(state, entry)
         player = entry["player"]
-        typed_state, cat = typed(state), Catalogue.of_state(state)
+        typed_state, cat = state, Catalogue.of_state(state)
         by_mark = abilities.uses_by_mark(typed_state, cat, player)
         if over_garrison(typed_state, cat, player):
             return by_mark["free"] + moves(typed_state, cat, player)
         return by_mark["free"] + self.list_decision(state, entry,
                                                     {"use_ability": by_mark["action"]})
 
-    def constraints(self, state: dict, player: int) -> dict | None:
+    def constraints(self, state: KozyabloState, player: int) -> JsonObject | None:
         if state["phase"] == "main" and state["active"] == player:
             return {
                 "move": {"units": {"subset_of": "your creatures in `from`", "min_items": 1},
@@ -274,7 +275,7 @@ class Kozyablo(Game):
                               "listed": "one copy per card face (copies are interchangeable)"}}
         return None
 
-    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
+    def wrong_decision(self, state: KozyabloState, entry: Entry, action: ActionObject) -> tuple[str, str]:
         """The step that waits names the clause: KOZ-25 the strike order, KOZ-46/KOZ-45
         an Evasion/Defender offer in a combat; else the phase's (KOZ-9 mulligans,
         KOZ-16 the response window, KOZ-45 an effect's damage, KOZ-15 the turn)."""
@@ -288,7 +289,7 @@ class Kozyablo(Game):
                 N_("{kind!r} is not possible now; the {phase} phase takes: {items}",
                    kind=kind, phase=phase, items=', '.join(takes)))
 
-    def out_of_turn_rule(self, state: dict) -> str:
+    def out_of_turn_rule(self, state: KozyabloState) -> str:
         """A player acting out of turn is told the clause of the step that waits:
         KOZ-9 mulligans in turn order, KOZ-16 the response window, KOZ-25 the
         strike order, KOZ-46/KOZ-45 an Evasion/Defender offer, else KOZ-15.
@@ -303,12 +304,12 @@ class Kozyablo(Game):
         if phase == "effect" and not state.get("queue"):
             return "KOZ-45"
         if phase == "combat" and state.get("combat") and not state.get("queue"):
-            offer = combat.reaction(typed(state), Catalogue.of_state(state))
+            offer = combat.reaction(state, Catalogue.of_state(state))
             return {"evade": "KOZ-46", "defend": "KOZ-45"}.get(offer["kind"] if offer else "",
                                                                "KOZ-25")
         return {"mulligan": "KOZ-9", "response": "KOZ-16"}.get(phase, self.not_your_turn_rule)
 
-    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
+    def out_of_turn(self, state: KozyabloState, action: ActionObject, reason: str) -> tuple[str, str]:
         """A seat that is not in the game is ``NoSuchSeat`` (422 naming ``action.player``,
         as ``view`` and ``for_player`` answer it); a player who
         is out is refused citing RULING KOZ-53; else the step that waits."""
@@ -323,7 +324,7 @@ class Kozyablo(Game):
                                 player=player)
         return self.out_of_turn_rule(state), reason
 
-    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+    def after_action(self, draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
         """A main action whose response window is over is carried out (KOZ-16);
         setup → mulligans → the first turn, once no reveal is pending."""
         root = draft.root
@@ -334,7 +335,7 @@ class Kozyablo(Game):
             main = MAIN[declared["type"]]
             # declared by this very action with no window to open: nothing happened since
             # its check passed (``declare`` set only ``declared``, which no check reads)
-            recheck = None if declared is action else main.check
+            recheck = None if declared is action else main.enforce
             turn.carry_out(draft, cat, declared, events, recheck, main.carry)
         if root["result"] is not None or root["queue"] \
                 or len(root["order"]) < len(root["players"]):
@@ -345,14 +346,14 @@ class Kozyablo(Game):
             turn.start_turn(draft, cat, events)
 
     # ------------------------------------------------------------- score
-    def compute_score(self, state: dict) -> dict:
+    def compute_score(self, state: KozyabloState) -> JsonObject:
         result = state["result"]
         creatures = [0] * len(state["players"])
         for d in state["units"].values():
             creatures[d["owner"]] += 1
         sectors = [0] * len(state["players"])
         for sid, s in state["sectors"].items():  # a fallen capital held counts (KOZ-53a)
-            if s["controller"] is not None and not is_capital(typed(state), sid):
+            if s["controller"] is not None and not is_capital(state, sid):
                 sectors[s["controller"]] += 1
         scores = []
         for seat, p in enumerate(state["players"]):
@@ -365,20 +366,20 @@ class Kozyablo(Game):
                 "reason": result["reason"] if result else None, "scores": scores}
 
     # ------------------------------------------------------------- views
-    def hide(self, state: dict, player: int | None) -> dict:
-        return views.hide(typed(state), player)
+    def hide(self, state: KozyabloState, player: int | None) -> JsonObject:
+        return views.hide(state, player)
 
-    def secret_cards(self, state: dict, player: int | None) -> set[str]:
-        return views.secret_cards(typed(state), player)
+    def secret_cards(self, state: KozyabloState, player: int | None) -> set[str]:
+        return views.secret_cards(state, player)
 
-    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
-        return views.determinize(typed(state), Catalogue.of_state(state), player, seed)
+    def determinize(self, state: KozyabloState, player: int | None, seed: int) -> KozyabloState:
+        return views.determinize(state, Catalogue.of_state(state), player, seed)
 
     #: the other players' card lists are secret, so a view is not enough for
     #: ``determinize``; ``state_from_view`` fills what the view hides with stand-ins
     view_stand_ins_rule = "KOZ-1"
 
-    def state_from_view(self, view: dict, seed: int) -> dict:
+    def state_from_view(self, view: JsonObject, seed: int) -> KozyabloState:
         """``views.state_from_view``, checked: a valid state (else ``InvalidState``
         naming the field of the view) whose view is ``view`` again (else the first
         place where it differs: no Kozyablo state has that view)."""
@@ -394,18 +395,18 @@ class Kozyablo(Game):
                 N_("does not fit the rest of the view: no Kozyablo state has this view")]})
         return built
 
-    def unseen_in_action(self, view: dict, action: dict) -> dict[str, list[str]]:
+    def unseen_in_action(self, view: JsonObject, action: ActionObject) -> Errors:
         return views.unseen_in_action(view, action)
 
-    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
-        errs = invariants.errors(typed(state), Catalogue.of(cards))
+    def check_invariants(self, state: KozyabloState, cards: card_db.CardSet) -> Errors:
+        errs = invariants.errors(state, Catalogue.of(cards))
         declared = state.get("declared")
         if not errs and declared is not None:
-            spec = self.action_specs.get(declared.get("type"))
+            spec = self.action_specs.get(str(declared.get("type")))
             if spec is None or declared["type"] not in MAIN:
                 errs["state.declared.type"] = [N_("must be a main-phase action type")]
             else:
-                errs.update(shape.check(spec, declared, "state.declared"))
+                errs.update(shape.problems(spec, declared, "state.declared"))
         return errs
 
 

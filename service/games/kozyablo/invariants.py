@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable
 from service.games.base import conservation_errors
 from service.games.kozyablo import setup
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.state import Combat, KozyabloState, PendingEffect
+from service.games.kozyablo.state_types import Combat, KozyabloState, PendingEffect
 from service.games.messages import N_
+from service.games.objects import Errors
 
 #: ``bad(path, message)``: report an invariant error
 Bad = Callable[[str, str], None]
@@ -90,10 +91,10 @@ def _kind_of(cat: Catalogue, cid: str) -> str | None:
 Zones = list[dict[str, list[str]]]
 
 
-def errors(state: KozyabloState, cat: Catalogue) -> dict[str, list[str]]:
+def errors(state: KozyabloState, cat: Catalogue) -> Errors:
     """Every invariant error, by path: the card lists first, then every zone
     (each card exactly once, held by its owner), then the flow of the game."""
-    out: dict[str, list[str]] = {}
+    out: Errors = {}
 
     def bad(path: str, msg: str) -> None:
         out.setdefault(path, []).append(msg)

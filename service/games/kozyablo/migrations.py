@@ -66,7 +66,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any, cast
 
 import card_db
 from service.games.draft import Draft
@@ -74,9 +76,10 @@ from service.games.kozyablo import combat as fights
 from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import CAPITAL_LIFE, knock_out, striker_stats
 from service.games.kozyablo.sectors import is_fallen_capital, update_control
-from service.games.kozyablo.state import typed
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.versions import NotUpgradable
 
 #: the hash of the ``reference`` card set as ``kozyablo/2`` states carry it → its id
@@ -98,7 +101,7 @@ def _weapon_protected(set_id: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def from_2(state: dict) -> dict:
+def from_2(state: JsonObject) -> JsonObject:
     """A ``kozyablo/2`` state as a ``kozyablo/3`` one (the module docstring)."""
     if any("seat" in lasting for lasting in state["lasting"].values()):
         raise NotUpgradable(["KOZ-18a"], N_(
@@ -121,7 +124,7 @@ def from_2(state: dict) -> dict:
     return {**state, "card_set": card_set, "players": players, "responder": responder}
 
 
-def action_from_2(state: dict, action: dict) -> list[dict]:
+def action_from_2(state: Mapping[str, Any], action: ActionObject) -> list[ActionObject]:
     """A ``kozyablo/2`` action as a ``kozyablo/3`` one (the module docstring).
 
     >>> action_from_2({}, {"type": "reveal", "player": "chance", "seat": 0, "card": "pz_spark"})
@@ -140,13 +143,13 @@ def action_from_2(state: dict, action: dict) -> list[dict]:
 
 
 @lru_cache(maxsize=8)
-def _cards(set_id: str) -> dict[str, dict]:
+def _cards(set_id: str) -> dict[str, JsonObject]:
     """The cards of a set by id."""
     return {card["id"]: card for group in card_db.get("kozyablo", set_id).data.values()
             if isinstance(group, list) for card in group if isinstance(card, dict) and "id" in card}
 
 
-def from_3(state: dict) -> dict:
+def from_3(state: JsonObject) -> JsonObject:
     """A ``kozyablo/3`` state as a ``kozyablo/4`` one (the module docstring).
 
     The engine's own steps run on a state not yet validated: one they find broken is
@@ -157,11 +160,12 @@ def from_3(state: dict) -> dict:
         raise ValueError(f"not a kozyablo/3 state: {exc}") from None
 
 
-def _from_3(state: dict) -> dict:
+def _from_3(state: JsonObject) -> JsonObject:
     cat = Catalogue.of_state(state)
-    draft = Draft(state)
+    # read as a kozyablo/4 state: the steps below read only parts both versions share
+    draft = Draft(cast(KozyabloState, state))
     root = draft.root
-    dropped: list[dict] = []  # the events of the carry-over: no answer shows them
+    dropped: list[JsonObject] = []  # the events of the carry-over: no answer shows them
     if root["result"] is None and root["combat"] is not None:
         _combat_from_3(draft, cat)
     result = root["result"]
@@ -177,9 +181,9 @@ def _from_3(state: dict) -> dict:
     return {**root, "pending": _pending(root)}
 
 
-def _combat_from_3(draft: Draft, cat: Catalogue) -> None:
+def _combat_from_3(draft: Draft[KozyabloState], cat: Catalogue) -> None:
     """RULINGS KOZ-41a and KOZ-25a in a combat in progress (the module docstring)."""
-    root = typed(draft.root)
+    root = draft.root
     c = root["combat"]
     assert c is not None
     sector = c["sector"]
@@ -202,20 +206,20 @@ def _combat_from_3(draft: Draft, cat: Catalogue) -> None:
                   and unit_stats(root, cat, uid).speed < speed]
         if hidden:  # sorted, as the engine lists a combat's strikers (``combat.start``)
             draft.at("combat")["waiting"] = sorted([*c["waiting"], *hidden])
-    events: list[dict] = []
+    events: list[Event] = []
     if fights.step(draft, cat, events) or events:
         raise NotUpgradable(["KOZ-41a"], N_(  # not a state a combat waits in: never written
             "the combat does not wait for a decision under rules 4"))
 
 
-def _pending(state: dict) -> list[dict]:
+def _pending(state: KozyabloState) -> list[Entry]:
     """``pending`` derived from the carried-over state, as the engine derives it."""
     from service.games import registry  # the engine imports this module
 
     return [] if state["result"] is not None else registry.get_game("kozyablo").compute_pending(state)
 
 
-def action_from_3(state: dict, action: dict) -> list[dict]:
+def action_from_3(state: Mapping[str, Any], action: ActionObject) -> list[ActionObject]:
     """A ``kozyablo/3`` action as ``kozyablo/4`` actions (the module docstring).
 
     >>> action_from_3({"phase": "main"}, {"type": "skip", "player": 0})
@@ -223,7 +227,7 @@ def action_from_3(state: dict, action: dict) -> list[dict]:
     """
     if state.get("phase") == "combat" and state.get("result") is None:
         cat = Catalogue.of_state(state)
-        root = typed(state)
+        root = cast(KozyabloState, state)  # its combat, as both versions hold it
         c = root["combat"]
         assert c is not None
         reaction = fights.reaction(root, cat)
@@ -245,7 +249,7 @@ def action_from_3(state: dict, action: dict) -> list[dict]:
                 "the attack brought the declarer's hidden creatures out of the shadow, which "
                 "rules 4 leave hidden until their turn"))
         if isinstance(sector, str) and sector in state["sectors"] \
-                and is_fallen_capital(typed(state), sector) and not any(
+                and is_fallen_capital(cast(KozyabloState, state), sector) and not any(
                     d["sector"] == sector and d["owner"] != seat
                     for pool in ("units", "buildings") for d in state[pool].values()):
             raise NotUpgradable(["KOZ-53a"], N_(

@@ -15,9 +15,10 @@ from service.games.base import Operation
 from service.games.kozyablo.card_schema import DeckValidateRequest, DeckValidateResponse
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.deck import validate_deck
+from service.games.objects import JsonObject
 
 
-def validate(body: dict) -> dict:
+def validate(body: JsonObject) -> JsonObject:
     """Every violation of ``body["deck"]`` in ``body["card_set"]`` (``valid`` false if any)."""
     cat = Catalogue.of(card_db.get("kozyablo", body["card_set"]))
     deck = body["deck"]

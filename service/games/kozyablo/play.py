@@ -27,9 +27,10 @@ from service.games.kozyablo.sectors import (
     opposing_sectors,
     production,
 )
-from service.games.kozyablo.state import KozyabloState, typed
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import magic_shielded, undead_spared, unit_stats
 from service.games.messages import N_, Message, joined
+from service.games.objects import ActionObject, Event, JsonObject
 
 HERO_CRYSTALS = 3
 #: the keys a magic or event card's choice may have (``effects.choices``)
@@ -119,7 +120,7 @@ def _heroes_for(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> lis
 
 
 # ------------------------------------------------------------ by card type
-def _check_creature(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+def _check_creature(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: ActionObject,
                     extra: set[str]) -> None:
     """KOZ-17/KOZ-23/KOZ-16a: a creature or hero enters a ``sector``."""
     if extra != {"sector"}:
@@ -141,7 +142,7 @@ def _check_creature(state: KozyabloState, cat: Catalogue, seat: int, f: Face, ac
                                  "opposing cards or into the opponent's capital"))
 
 
-def _check_artifact(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+def _check_artifact(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: ActionObject,
                     extra: set[str]) -> None:
     """KOZ-21/KOZ-23/KOZ-41: an artifact goes onto a hero of the player (``target``)."""
     if extra != {"target"}:
@@ -159,13 +160,13 @@ def _check_artifact(state: KozyabloState, cat: Catalogue, seat: int, f: Face, ac
                                  "on the table", heroes=joined(f.data["heroes"])))
 
 
-def _check_building(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+def _check_building(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: ActionObject,
                     extra: set[str]) -> None:
     if extra:
         raise RuleViolation("KOZ-22", N_("a building takes no target: it enters your capital"))
 
 
-def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: dict,
+def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face, action: ActionObject,
                        extra: set[str]) -> None:
     """KOZ-18/KOZ-19: a magic or event card with a choice its effect allows
     (KOZ-38 Magic protection, KOZ-41 shadow, KOZ-43 Undead named when they refuse it)."""
@@ -191,44 +192,44 @@ def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
                        target=effect['target']))
 
 
-def _sectors_to_enter(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+def _sectors_to_enter(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[JsonObject]:
     return [{"sector": s} for s in creature_sectors(state, cat, seat)]
 
 
-def _heroes_to_carry(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+def _heroes_to_carry(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[JsonObject]:
     return [{"target": h} for h in _heroes_for(state, cat, seat, f)]
 
 
-def _no_choice(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+def _no_choice(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[JsonObject]:
     return [{}]
 
 
-def _effect_choices(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[dict]:
+def _effect_choices(state: KozyabloState, cat: Catalogue, seat: int, f: Face) -> list[JsonObject]:
     return effects.choices(state, cat, seat, f.data["effect"], from_magic=f.type == "magic")
 
 
-def _enter(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
-           events: list[dict]) -> bool:
+def _enter(draft: Draft[KozyabloState], cat: Catalogue, seat: int, card: str, f: Face, action: ActionObject,
+           events: list[Event]) -> bool:
     draft.at("units")[card] = {"owner": seat, "sector": action["sector"], "damage": 0,
                                "shadow": False, "artifacts": []}
     return True
 
 
-def _attach(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
-            events: list[dict]) -> bool:
+def _attach(draft: Draft[KozyabloState], cat: Catalogue, seat: int, card: str, f: Face, action: ActionObject,
+            events: list[Event]) -> bool:
     draft.at("units", action["target"], "artifacts").append(card)
     return True
 
 
-def _build(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
-           events: list[dict]) -> bool:
-    draft.at("buildings")[card] = {"owner": seat, "sector": capital_id(typed(draft.root), seat),
+def _build(draft: Draft[KozyabloState], cat: Catalogue, seat: int, card: str, f: Face, action: ActionObject,
+           events: list[Event]) -> bool:
+    draft.at("buildings")[card] = {"owner": seat, "sector": capital_id(draft.root, seat),
                                    "damage": 0}
     return True
 
 
-def _cast(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: dict,
-          events: list[dict]) -> bool:
+def _cast(draft: Draft[KozyabloState], cat: Catalogue, seat: int, card: str, f: Face, action: ActionObject,
+          events: list[Event]) -> bool:
     choice = {k: action[k] for k in CHOICE_KEYS if k in action}
     if f.data["kind"] == "instant":  # discarded at once: its damage may wait (KOZ-45)
         draft.at("players", seat, "discard").append(card)
@@ -240,14 +241,14 @@ def _cast(draft: Draft, cat: Catalogue, seat: int, card: str, f: Face, action: d
 class CardType:
     """How a card type is played (KOZ-17 … KOZ-22): the production it needs
     (``resource``, its ``rule``), the ``choices`` a play of it carries, what
-    else may refuse one (``check``), and what playing it does (``put``: False
+    else may refuse one (``enforce``), and what playing it does (``put``: False
     when its damage waits for a Defender)."""
 
     resource: str
     rule: str
-    choices: Callable[[KozyabloState, Catalogue, int, Face], list[dict]]
-    check: Callable[[KozyabloState, Catalogue, int, Face, dict, set[str]], None]
-    put: Callable[[Draft, Catalogue, int, str, Face, dict, list[dict]], bool]
+    choices: Callable[[KozyabloState, Catalogue, int, Face], list[JsonObject]]
+    enforce: Callable[[KozyabloState, Catalogue, int, Face, JsonObject, set[str]], None]
+    put: Callable[[Draft[KozyabloState], Catalogue, int, str, Face, JsonObject, list[Event]], bool]
 
 
 #: every card type a deck holds (``card_schema`` reads its names here)
@@ -262,9 +263,9 @@ CARD_TYPES: dict[str, CardType] = {
 
 
 # ------------------------------------------------------------ the play
-def options(state: KozyabloState, cat: Catalogue, seat: int) -> list[dict]:
+def options(state: KozyabloState, cat: Catalogue, seat: int) -> list[JsonObject]:
     """Every legal play (one instance per card face: copies are interchangeable)."""
-    out: list[dict] = []
+    out: list[JsonObject] = []
     prod = production(state, cat, seat)
     seen = set()
     for card in state["players"][seat]["hand"]:
@@ -280,7 +281,7 @@ def options(state: KozyabloState, cat: Catalogue, seat: int) -> list[dict]:
     return out
 
 
-def check(state: KozyabloState, cat: Catalogue, action: dict) -> None:
+def enforce(state: KozyabloState, cat: Catalogue, action: ActionObject) -> None:
     """Raise a ``RuleViolation`` naming the clause unless the play is legal."""
     seat, card = action["player"], action["card"]
     if card not in state["players"][seat]["hand"]:
@@ -290,10 +291,10 @@ def check(state: KozyabloState, cat: Catalogue, action: dict) -> None:
     if why:
         raise RuleViolation(why.params["rule"], why.params["why"])
     extra = set(action) - {"type", "player", "card"}
-    CARD_TYPES[f.type].check(state, cat, seat, f, action, extra)
+    CARD_TYPES[f.type].enforce(state, cat, seat, f, action, extra)
 
 
-def play(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> bool:
+def play(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> bool:
     """Put the card into play (checked); False when its damage waits for a Defender."""
     seat, card = action["player"], action["card"]
     f = cat.faces[face(card)]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from service.games.draft import Draft
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.state import KozyabloState, typed
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import Event
 
 #: each sector kind and the resource it produces (KOZ-13)
 RESOURCE_OF = {"gold_mine": "gold", "crystal_mine": "crystals", "energy_source": "mana"}
@@ -140,7 +141,8 @@ def garrison_space(state: KozyabloState, cat: Catalogue, seat: int) -> int | Non
     cap = capital_id(state, seat)
     if has_opposing_cards(state, cap, seat):
         return None
-    return cat.capitals[face(cap)]["garrison"] - len(units_in(state, cap, seat))
+    garrison: int = cat.capitals[face(cap)]["garrison"]
+    return garrison - len(units_in(state, cap, seat))
 
 
 def garrison_room(state: KozyabloState, cat: Catalogue, seat: int, adding: int) -> bool:
@@ -155,15 +157,15 @@ def over_garrison(state: KozyabloState, cat: Catalogue, seat: int) -> int:
     return 0 if space is None or space >= 0 else -space
 
 
-def update_control(draft: Draft, events: list[dict]) -> None:
+def update_control(draft: Draft[KozyabloState], events: list[Event]) -> None:
     """KOZ-11: re-derive control of every sector but a capital in play from who
     is there (a fallen capital too, RULING KOZ-53a).
 
     One player's creatures present: that player controls it.  Several
     players': neutral.  Nobody: control stays as it was.
     """
-    root = typed(draft.root)
-    present: dict[str, set] = {}
+    root = draft.root
+    present: dict[str, set[int]] = {}
     for d in root["units"].values():
         present.setdefault(d["sector"], set()).add(d["owner"])
     for sid, sec in root["sectors"].items():

@@ -14,8 +14,9 @@ from service.games.draft import Draft
 from service.games.errors import InvalidSetup, RuleViolation
 from service.games.kozyablo.cards import Catalogue, face, instance_ids
 from service.games.kozyablo.deck import validate_deck
-from service.games.kozyablo.state import KozyabloState, typed
+from service.games.kozyablo.state_types import KozyabloState, Queued
 from service.games.messages import N_, joined
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 
 #: KOZ-10: turn order by race
 RACE_ORDER = ("pozorki", "trutni", "kozly", "zhloby")
@@ -38,7 +39,7 @@ def choose_races(seed: int, count: int) -> list[str]:
     return [left.pop(draw_below(rng, len(left))) for _ in range(count)]
 
 
-def resolve_decks(cat: Catalogue, setups: list[dict]) -> list[dict]:
+def resolve_decks(cat: Catalogue, setups: list[JsonObject]) -> list[JsonObject]:
     """The deck of each player setup; every violation of every deck at once."""
     decks, violations = [], []
     for i, s in enumerate(setups):
@@ -65,7 +66,8 @@ def resolve_decks(cat: Catalogue, setups: list[dict]) -> list[dict]:
     return decks
 
 
-def initial_state(cat: Catalogue, setups: list[dict], decks: list[dict]) -> dict:
+def initial_state(cat: Catalogue, setups: list[JsonObject], decks: list[JsonObject]
+                  ) -> JsonObject:
     """KOZ-7/KOZ-8: capitals and sectors out (sectors neutral), six draws queued."""
     players, sectors, queue = [], {}, []
     for seat, (s, deck) in enumerate(zip(setups, decks, strict=True)):
@@ -126,28 +128,28 @@ def lot_group(state: KozyabloState) -> list[int]:
     return [s for s in left if RACE_ORDER.index(races[s]) == first]
 
 
-def lot_outcomes(state: KozyabloState) -> list[tuple[dict, int]]:
+def lot_outcomes(state: KozyabloState) -> list[tuple[JsonObject, int]]:
     """KOZ-10: who goes first among players of the same race — a fair lot."""
     return [({"type": "lot", "player": "chance", "first": s}, 1) for s in lot_group(state)]
 
 
-def reveal_outcomes(state: KozyabloState) -> list[tuple[dict, int]]:
+def reveal_outcomes(state: KozyabloState) -> list[tuple[JsonObject, int]]:
     seat = state["queue"][0]["seat"]
     return [({"type": "reveal", "player": "chance", "seat": seat, "face": f}, n)
             for f, n in count_weights(state["players"][seat]["deck"], face)]
 
 
-def resolve_lot(draft: Draft, action: dict, events: list[dict]) -> None:
+def resolve_lot(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     """KOZ-10: ``first`` goes next among its race; the order runs on by race (the
     last of a group needs no lot)."""
-    root = typed(draft.root)
+    root = draft.root
     group = [s for s in lot_group(root) if s != action["first"]]
     order = root["order"] + [action["first"]] + (group if len(group) == 1 else [])
     root["order"] = ordered([p["race"] for p in root["players"]], order)
     events.append({"type": "lot", "first": action["first"], "rule": "KOZ-10"})
 
 
-def resolve_reveal(draft: Draft, action: dict, events: list[dict]) -> None:
+def resolve_reveal(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     """The top card turned out to be ``card``: into the hand or the discard."""
     seat, fid = action["seat"], action["face"]
     head = draft.at("queue").pop(0)
@@ -160,9 +162,9 @@ def resolve_reveal(draft: Draft, action: dict, events: list[dict]) -> None:
     drain(draft, events)
 
 
-def drain(draft: Draft, events: list[dict]) -> None:
+def drain(draft: Draft[KozyabloState], events: list[Event]) -> None:
     """Run queued instructions that need no chance (a mulligan's shuffle back)."""
-    root = typed(draft.root)
+    root = draft.root
     while root["queue"] and "do" in root["queue"][0]:
         seat = draft.at("queue").pop(0)["seat"]
         aside = root["players"][seat]["aside"]
@@ -170,10 +172,11 @@ def drain(draft: Draft, events: list[dict]) -> None:
         p["deck"] = sorted(p["deck"] + aside)
         p["aside"] = []
         events.append({"type": "shuffled_back", "player": seat, "count": len(aside)})
-        draft.root["queue"] = [{"seat": seat, "to": "hand"}] * len(aside) + root["queue"]
+        drawn: list[Queued] = [{"seat": seat, "to": "hand"}] * len(aside)
+        draft.root["queue"] = drawn + root["queue"]
 
 
-def mulligans(state: KozyabloState, entry: dict) -> list[dict]:
+def mulligans(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     """KOZ-9: every set of hand cards ``entry``'s player may mulligan (none after three)."""
     seat = entry["player"]
     p = state["players"][seat]
@@ -185,7 +188,7 @@ def mulligans(state: KozyabloState, entry: dict) -> list[dict]:
             for mask in range(1, 1 << len(hand))]
 
 
-def check_mulligan(state: KozyabloState, action: dict) -> None:
+def check_mulligan(state: KozyabloState, action: ActionObject) -> None:
     """KOZ-9: at most three mulligans, of different cards from the hand."""
     p = state["players"][action["player"]]
     if p["mulligans"] >= MAX_MULLIGANS:
@@ -195,7 +198,7 @@ def check_mulligan(state: KozyabloState, action: dict) -> None:
         raise RuleViolation("KOZ-9", N_("mulligan different cards from your hand"))
 
 
-def mulligan(draft: Draft, action: dict, events: list[dict]) -> None:
+def mulligan(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     """KOZ-9: top 3 to the discard, the chosen cards back, as many drawn."""
     seat, cards = action["player"], action["cards"]
     p = draft.at("players", seat)

@@ -9,26 +9,30 @@ ID = s.Str(max_length=64)
 SEAT = s.Int(minimum=0, maximum=3)  # 2 to 4 players (RULING KOZ-51)
 IDS = s.ListOf(ID, max_items=64)
 
+#: ``aside``: the cards a mulligan shuffles back once its discards are revealed (KOZ-9)
 PLAYER = s.Obj({
     "name": s.Str(max_length=64), "race": s.Enum("pozorki", "trutni", "kozly", "zhloby"),
     "capital": ID, "hand": IDS, "deck": IDS, "discard": IDS, "aside": IDS,
     "cards": s.ListOf(ID, max_items=40), "mulligans": s.Int(minimum=0, maximum=3),
     "ready": s.Bool(), "dead_heroes": IDS, "capital_damage": s.Int(minimum=0, maximum=99),
-    "out": s.Bool(description="the capital fell: out of the game (RULING KOZ-53)")})
+    "out": s.Bool(description="the capital fell: out of the game (RULING KOZ-53)")},
+    name="Player")
 
 SECTOR = s.Obj({"kind": s.Enum("capital", "gold_mine", "crystal_mine", "energy_source"),
-                "owner": SEAT, "controller": s.Nullable(SEAT)})
+                "owner": SEAT, "controller": s.Nullable(SEAT)}, name="Sector")
 #: ``shadow_number`` (exactly while ``shadow``): the public number of a hidden creature,
 #: assigned when it entered the shadow; the opponent sees it as ``hidden-<n>`` (KOZ-41)
 UNIT = s.Obj({"owner": SEAT, "sector": ID, "damage": s.Int(minimum=0, maximum=99),
               "shadow": s.Bool(), "artifacts": IDS},
-             {"shadow_number": s.Int(minimum=1, maximum=99)})
-BUILDING = s.Obj({"owner": SEAT, "sector": ID, "damage": s.Int(minimum=0, maximum=99)})
+             {"shadow_number": s.Int(minimum=1, maximum=99)}, name="Unit")
+BUILDING = s.Obj({"owner": SEAT, "sector": ID, "damage": s.Int(minimum=0, maximum=99)},
+                 name="Building")
 LASTING = s.Obj({"owner": SEAT, "turns_left": s.Nullable(s.Int(minimum=1, maximum=9)),
                  "cast_turn": s.Int(minimum=0)},
-                {"unit": ID, "sector": ID, "seat": SEAT})
-QUEUED = s.Obj({"seat": SEAT}, {"to": s.Enum("hand", "discard"), "do": s.Enum("back")})
-HIT = s.Obj({"target": ID, "stage": s.Enum("evade", "defend")})
+                {"unit": ID, "sector": ID, "seat": SEAT}, name="Lasting")
+QUEUED = s.Obj({"seat": SEAT}, {"to": s.Enum("hand", "discard"), "do": s.Enum("back")},
+               name="Queued")
+HIT = s.Obj({"target": ID, "stage": s.Enum("evade", "defend")}, name="Hit")
 COMBAT = s.Nullable(s.Obj(
     {"sector": ID, "attacker": SEAT, "kind": s.Enum("attack", "retreat"), "waiting": IDS,
      "current": s.Nullable(ID), "strikes_left": s.Int(minimum=0, maximum=1),
@@ -37,15 +41,15 @@ COMBAT = s.Nullable(s.Obj(
      # whose turn to strike it is, while that decision waits (null once it is taken): the
      # state says it, so that creatures in the shadow keep their speed to themselves
      # (RULING KOZ-41a); every new combat state sets it
-     "turn": s.Nullable(s.ListOf(ID, max_items=60))}))
+     "turn": s.Nullable(s.ListOf(ID, max_items=60))}, name="Combat"))
 #: damage of a magic card, event, ability or trigger waiting for a Defender decision (KOZ-45)
-EFFECT_HIT = s.Obj({"target": ID, "amount": s.Int(minimum=0, maximum=99)})
+EFFECT_HIT = s.Obj({"target": ID, "amount": s.Int(minimum=0, maximum=99)}, name="EffectHit")
 EFFECT = s.Nullable(s.Obj(
     {"player": SEAT, "source": s.Nullable(ID), "magic": s.Bool(), "pierces": s.Bool(),
      "undead_immune": s.Bool(), "hits": s.ListOf(EFFECT_HIT, min_items=1, max_items=60),
      "then": s.Enum("main", "response", "end_turn", "start", "end")},
-    {"triggers": s.ListOf(s.Obj({"source": ID, "index": s.Int(minimum=0, maximum=9)}),
-                          max_items=80)}))
+    {"triggers": s.ListOf(s.Obj({"source": ID, "index": s.Int(minimum=0, maximum=9)},
+                                name="Trigger"), max_items=80)}, name="PendingEffect"))
 
 STATE_FIELDS = {
     "players": s.ListOf(PLAYER, min_items=2, max_items=4),
@@ -56,9 +60,11 @@ STATE_FIELDS = {
     "buildings": s.MapOf(BUILDING, max_items=24),
     "lasting": s.MapOf(LASTING, max_items=80),
     "queue": s.ListOf(QUEUED, max_items=80),
+    #: the main action waiting for the response window (KOZ-16)
     "declared": s.Nullable(s.Obj({"type": s.Str(), "player": SEAT}, extra=True)),
     #: whose response window is open (KOZ-16; RULING KOZ-52: each other player in turn)
     "responder": s.Nullable(SEAT),
+    #: ``"<source>:<ability>"`` of the free abilities used this turn
     "used": s.ListOf(s.Str(max_length=80), max_items=60),
     "combat": COMBAT,
     "effect": EFFECT,

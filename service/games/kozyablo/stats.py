@@ -11,20 +11,21 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.state import KozyabloState
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import JsonObject
 
 
 class Stats(NamedTuple):
     attack: int
     life: int
     speed: int
-    abilities: frozenset
+    abilities: frozenset[str]
     armor: int
     regeneration: int
 
 
-def _apply(mod: dict, attack: int, life: int, speed: int, abilities: set,
-           values: dict) -> tuple[int, int, int]:
+def _apply(mod: JsonObject, attack: int, life: int, speed: int, abilities: set[str],
+           values: JsonObject) -> tuple[int, int, int]:
     attack += mod.get("attack", 0)
     life += mod.get("life", 0)
     speed += mod.get("speed", 0)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from service.games.base import Game
+from service.games.kozyablo.state_types import KozyabloState
 
 
-def position_value(game: Game, state: dict, player: int) -> float:
+def position_value(game: Game[KozyabloState], state: KozyabloState, player: int) -> float:
     """Capital life (the score) ten times over against the strongest
     opponent, plus sectors held (production, KOZ-13), creatures on the table,
     creatures standing in the opponents' sectors — above all their capital,
@@ -27,7 +30,7 @@ def position_value(game: Game, state: dict, player: int) -> float:
     sectors = state.get("sectors", {})
     pressure = wounds = 0.0
     for unit in state.get("units", {}).values():
-        where = sectors.get(unit.get("sector"), {})
+        where: Mapping[str, object] = sectors.get(unit["sector"], {})
         if where.get("owner") in out:
             where = {}
         capital = where.get("kind") == "capital"

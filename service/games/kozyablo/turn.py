@@ -27,19 +27,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from service.games.base import Enforce
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.kozyablo import abilities, combat, effect_damage, effects
 from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import capital_fell, knock_out, sweep
 from service.games.kozyablo.sectors import capital_id, is_out, seats_after, update_control
-from service.games.kozyablo.state import KozyabloState, Trigger, active, typed, waiting_effect
+from service.games.kozyablo.state import active, waiting_effect
+from service.games.kozyablo.state_types import KozyabloState, Trigger
+from service.games.objects import ActionObject, Event, JsonObject
 
-#: ``check(state, action)`` of a main action: raise ``RuleViolation`` unless legal now
-MainCheck = Callable[[dict, dict], None]
 #: ``carry(draft, cat, action, events)``: do a main action; True when the turn ends now
 #: (False: a combat or an effect's Defender decision goes on)
-Carry = Callable[[Draft, Catalogue, dict, list[dict]], bool]
+Carry = Callable[[Draft[KozyabloState], Catalogue, ActionObject, list[Event]], bool]
 
 
 # ------------------------------------------------------------ the response window
@@ -50,11 +51,11 @@ def can_respond(state: KozyabloState, cat: Catalogue, seat: int) -> bool:
     return abilities.can_use(state, cat, seat, ("free",))
 
 
-def declare(draft: Draft, action: dict, events: list[dict]) -> None:
+def declare(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     """A main action is declared (KOZ-16): it opens the first response window,
     or, with nobody to respond, is due at once (``Kozyablo.after_action``
     carries a due action out)."""
-    root = typed(draft.root)
+    root = draft.root
     root["declared"] = action
     first = next_responder(root, Catalogue.of_state(root), None)
     if first is not None:
@@ -63,10 +64,10 @@ def declare(draft: Draft, action: dict, events: list[dict]) -> None:
         events.append({"type": "action_declared", "action": action, "rule": "KOZ-16"})
 
 
-def use_free(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> None:
+def use_free(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event]) -> None:
     """A free ability, used at once in the main phase or in a response window
     (KOZ-16); the window stays open while its user may still respond."""
-    root = typed(draft.root)
+    root = draft.root
     done = abilities.use(draft, cat, action, events)
     settle(draft, cat, events)
     if root["phase"] == "main":
@@ -79,7 +80,7 @@ def use_free(draft: Draft, cat: Catalogue, action: dict, events: list[dict]) -> 
         window_over(draft, cat, action["player"], events)
 
 
-def pass_window(draft: Draft, action: dict, events: list[dict]) -> None:
+def pass_window(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
     """``pass``: the responder lets the declared action be carried out (KOZ-16)."""
     events.append({"type": "passed", "player": action["player"], "rule": "KOZ-16"})
     window_over(draft, Catalogue.of_state(draft.root), action["player"], events)
@@ -94,9 +95,9 @@ def next_responder(state: KozyabloState, cat: Catalogue, after: int | None) -> i
     return next((s for s in seats if can_respond(state, cat, s)), None)
 
 
-def window_over(draft: Draft, cat: Catalogue, responder: int, events: list[dict]) -> None:
+def window_over(draft: Draft[KozyabloState], cat: Catalogue, responder: int, events: list[Event]) -> None:
     """``responder``'s window is over: the next player's opens, or the action is due."""
-    root = typed(draft.root)
+    root = draft.root
     following = next_responder(root, cat, responder)
     if following is not None:
         root["responder"] = following
@@ -104,9 +105,9 @@ def window_over(draft: Draft, cat: Catalogue, responder: int, events: list[dict]
     close_window(draft, responder, events)
 
 
-def close_window(draft: Draft, responder: int, events: list[dict]) -> None:
+def close_window(draft: Draft[KozyabloState], responder: int, events: list[Event]) -> None:
     """The response window closes: the declared action is due (KOZ-16)."""
-    root = typed(draft.root)
+    root = draft.root
     declared = root["declared"]
     assert declared is not None, "a declared action waits"
     root["responder"] = None
@@ -118,14 +119,14 @@ def close_window(draft: Draft, responder: int, events: list[dict]) -> None:
     events.append({"type": "window_closed", "player": responder, "rule": "KOZ-16"})
 
 
-def carry_out(draft: Draft, cat: Catalogue, action: dict, events: list[dict],
-              check: MainCheck | None, carry: Carry) -> None:
+def carry_out(draft: Draft[KozyabloState], cat: Catalogue, action: ActionObject, events: list[Event],
+              enforce: Enforce[KozyabloState] | None, carry: Carry) -> None:
     """Do the due main action, unless it became illegal meanwhile (it fizzles:
-    ``check``, none when nothing happened since it was declared); the turn ends
+    ``enforce``, none when nothing happened since it was declared); the turn ends
     unless a combat or an effect's Defender decision goes on."""
     try:
-        if check is not None:
-            check(draft.root, action)
+        if enforce is not None:
+            enforce(draft.root, action)
     except RuleViolation as exc:
         events.append({"type": "action_fizzled", "action": action, "rule": exc.rule,
                        "reason": exc.reason})
@@ -136,7 +137,7 @@ def carry_out(draft: Draft, cat: Catalogue, action: dict, events: list[dict],
         end_turn(draft, cat, events)
 
 
-def effect_done(draft: Draft, cat: Catalogue, done: bool, events: list[dict]) -> bool:
+def effect_done(draft: Draft[KozyabloState], cat: Catalogue, done: bool, events: list[Event]) -> bool:
     """A card played or an ability used as the action: True when it is done;
     otherwise its damage waits for a Defender and the turn ends after (KOZ-45)."""
     if not done:
@@ -145,7 +146,7 @@ def effect_done(draft: Draft, cat: Catalogue, done: bool, events: list[dict]) ->
     return done
 
 
-def after_combat(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def after_combat(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """A combat decision was made: run on; end the turn when the fight is over."""
     if combat.step(draft, cat, events):
         settle(draft, cat, events)
@@ -154,7 +155,7 @@ def after_combat(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
         settle(draft, cat, events)
 
 
-def settle(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def settle(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """After every change: deaths, squad magic without its squad (KOZ-18a), Scout
     reveals, sector control."""
     sweep(draft, cat, events)
@@ -163,10 +164,10 @@ def settle(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     update_control(draft, events)
 
 
-def pause(draft: Draft, then: str, triggers: list[dict] | None = None) -> None:
+def pause(draft: Draft[KozyabloState], then: str, triggers: list[JsonObject] | None = None) -> None:
     """An effect's damage waits for a Defender decision (KOZ-45, ``effect_damage``);
     ``then`` (and the ``triggers`` still to fire) say how the turn goes on."""
-    root = typed(draft.root)
+    root = draft.root
     pending = draft.at("effect")
     pending["then"] = then
     if triggers is not None:
@@ -174,9 +175,9 @@ def pause(draft: Draft, then: str, triggers: list[dict] | None = None) -> None:
     root["phase"] = "effect"
 
 
-def resume_effect(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def resume_effect(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """After a ``defend``/``decline`` on an effect's damage: land the rest, then go on."""
-    root = typed(draft.root)
+    root = draft.root
     pending = waiting_effect(root)
     then, todo = pending["then"], pending.get("triggers")
     done = effect_damage.run(draft, cat, events)
@@ -201,14 +202,14 @@ def resume_effect(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
             _turn_over(draft, cat, events)
 
 
-def _triggers(draft: Draft, cat: Catalogue, seat: int, when: str, events: list[dict],
+def _triggers(draft: Draft[KozyabloState], cat: Catalogue, seat: int, when: str, events: list[Event],
               todo: list[Trigger] | None = None) -> bool:
     """KOZ-14: 'at the start/end of turn' texts of ``seat``'s cards on the table.
 
     They fire in source-id order (creatures, then buildings).  False when one
     waits for a Defender decision; ``todo`` then lists those still to fire.
     """
-    root = typed(draft.root)
+    root = draft.root
     if todo is None:
         hot = cat.triggered[when]
         sources = sorted(u for u, d in root["units"].items()
@@ -237,9 +238,9 @@ def _triggers(draft: Draft, cat: Catalogue, seat: int, when: str, events: list[d
     return True
 
 
-def end_turn(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def end_turn(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """End phase, then the next player's turn."""
-    root = typed(draft.root)
+    root = draft.root
     if root["result"] is not None:
         return
     root["phase"] = "end"
@@ -247,11 +248,11 @@ def end_turn(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
         _turn_over(draft, cat, events)
 
 
-def _turn_over(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def _turn_over(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """The end phase after its triggers: Time-N magic runs out (KOZ-18), next turn.
     Only magic running out changes what ``settle`` reads: every step before this one
     (the action, each end trigger) settled after itself."""
-    root = typed(draft.root)
+    root = draft.root
     seat = root["active"]
     ended = False
     for mid, m in list(root["lasting"].items()):
@@ -271,9 +272,9 @@ def _turn_over(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
     start_turn(draft, cat, events)
 
 
-def start_turn(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def start_turn(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """Start phase of the next player in turn order (KOZ-10, KOZ-14)."""
-    root = typed(draft.root)
+    root = draft.root
     if root["result"] is not None:
         return
     order = root["order"]
@@ -291,21 +292,21 @@ def start_turn(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
         _main_begins(draft, cat, events)
 
 
-def _main_begins(draft: Draft, cat: Catalogue, events: list[dict]) -> None:
+def _main_begins(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """The start phase is over: the main phase, after the capture check (KOZ-48)."""
-    root = typed(draft.root)
+    root = draft.root
     if root["result"] is not None:
         return
     root["phase"] = "main"
     check_capture(draft, cat, active(root), events)
 
 
-def check_capture(draft: Draft, cat: Catalogue, seat: int, events: list[dict]) -> None:
+def check_capture(draft: Draft[KozyabloState], cat: Catalogue, seat: int, events: list[Event]) -> None:
     """KOZ-48: at the moment of ``seat``'s action a creature of theirs stands in an
     opposing capital, which holds none of its owner's creatures or defensive
     buildings: the capital is captured.  RULING KOZ-53: its owner is out (the
     last player left wins); several such capitals fall in turn order."""
-    root = typed(draft.root)
+    root = draft.root
     for enemy in seats_after(root, seat):
         if root["result"] is not None:
             return
@@ -322,7 +323,7 @@ def check_capture(draft: Draft, cat: Catalogue, seat: int, events: list[dict]) -
             settle(draft, cat, events)
 
 
-def end_by_turn_limit(root: KozyabloState, events: list[dict]) -> None:
+def end_by_turn_limit(root: KozyabloState, events: list[Event]) -> None:
     """RULING KOZ-50: the least-damaged capital wins; equal damage shares the win.
     RULING KOZ-53: only players still in can win."""
     damage = {i: p["capital_damage"] for i, p in enumerate(root["players"]) if not p["out"]}

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from service.games import shape as s
 from service.games.base import COMMON_STATE_FIELDS, card_set_of, view_marker
@@ -37,9 +37,10 @@ from service.games.kozyablo.cards import Catalogue, Face, face
 from service.games.kozyablo.deck import MAX_COPIES
 from service.games.kozyablo.sectors import production
 from service.games.kozyablo.shapes import ID, PLAYER, SEAT, STATE_FIELDS, UNIT
-from service.games.kozyablo.state import KozyabloState, Player, typed
+from service.games.kozyablo.state_types import KozyabloState, Player
 from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_
+from service.games.objects import ActionObject, Errors, JsonObject
 
 
 def _hidden_units(state: KozyabloState, player: int | None) -> dict[str, str]:
@@ -94,15 +95,15 @@ def secret_cards(state: KozyabloState, player: int | None) -> set[str]:
     return out
 
 
-def hide(state: KozyabloState, player: int | None) -> dict:
+def hide(state: KozyabloState, player: int | None) -> JsonObject:
     """``state`` as ``player`` (None: a spectator) may see it.
 
     Enemy creatures in the shadow come after the others, by alias.
     """
-    seen: dict[str, Any] = dict(state)
+    seen: JsonObject = dict(state)
     players = []
     for seat, p in enumerate(state["players"]):
-        q: dict[str, Any] = {k: v for k, v in p.items() if k not in ("deck", "aside", "cards")}
+        q: JsonObject = {k: v for k, v in p.items() if k not in ("deck", "aside", "cards")}
         q["deck_count"] = len(p["deck"])
         q["aside_count"] = len(p["aside"])
         q["card_count"] = len(p["cards"])
@@ -117,7 +118,7 @@ def hide(state: KozyabloState, player: int | None) -> dict:
     aliases = _hidden_units(state, player)
     seen["derived"] = derived(state, Catalogue.of_state(state), set(aliases))
     if aliases:
-        units: dict[str, Any] = {uid: d for uid, d in state["units"].items()
+        units: JsonObject = {uid: d for uid, d in state["units"].items()
                                  if uid not in aliases}
         for uid, alias in aliases.items():
             d = state["units"][uid]
@@ -130,7 +131,7 @@ def hide(state: KozyabloState, player: int | None) -> dict:
     return seen
 
 
-def derived(state: KozyabloState, cat: Catalogue, hidden: set[str]) -> dict:
+def derived(state: KozyabloState, cat: Catalogue, hidden: set[str]) -> JsonObject:
     """Production levels per seat and effective stats of the creatures not in ``hidden``.
 
     >>> import card_db; from service.games.kozyablo import GAME  # (its card schema)
@@ -153,7 +154,8 @@ def derived(state: KozyabloState, cat: Catalogue, hidden: set[str]) -> dict:
             "units": units}
 
 
-def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: int) -> dict:
+def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: int
+                ) -> KozyabloState:
     """Re-deal what ``player`` cannot locate; a fresh chance seed.
 
     For each other player: their hand, deck and the cards set aside in a
@@ -170,13 +172,13 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
     view aliases is renamed, and every hidden list comes out sorted.
     """
     rng = random.Random(seed)
-    out: dict[str, Any] = dict(state)
-    players: list[dict[str, Any]] = [dict(p) for p in state["players"]]
+    out: JsonObject = dict(state)
+    players: list[JsonObject] = [dict(p) for p in state["players"]]
     out["players"] = players
     aliases = _hidden_units(state, player)
     declared = state["declared"]
     shown = declared.get("card") if declared is not None else None
-    cast: dict[str, tuple[str, list[str]]] = {}
+    casting: dict[str, tuple[str, list[str]]] = {}
     for seat, p in enumerate(players):
         for zone in ("deck", "aside", "cards"):
             p[zone] = sorted(p[zone])
@@ -187,24 +189,24 @@ def determinize(state: KozyabloState, cat: Catalogue, player: int | None, seed: 
                       + [a for u in mine for a in state["units"][u]["artifacts"]])
         for uid, (new, arts) in zip(mine, _Casting(state, cat, mine, pool, rng).cast(),
                                     strict=True):
-            cast[uid] = new, arts
+            casting[uid] = new, arts
             for c in (new, *arts):
                 pool.remove(c)
         _redeal(p, pool, shown, rng)
-    if cast:
-        units: dict[str, Any] = {u: d for u, d in state["units"].items() if u not in cast}
+    if casting:
+        units: JsonObject = {u: d for u, d in state["units"].items() if u not in casting}
         for uid in aliases:  # alias order
-            new, arts = cast[uid]
+            new, arts = casting[uid]
             units[new] = {**state["units"][uid], "artifacts": arts}
         out["units"] = units
-        renamed = {uid: new for uid, (new, _) in cast.items()}
+        renamed = {uid: new for uid, (new, _) in casting.items()}
         for key in _NAMING:
             out[key] = _replace(out[key], renamed)
     out["chance"] = {**state["chance"], "seed": seed, "counter": 0}
-    return out
+    return cast(KozyabloState, out)  # the state, its hidden parts re-dealt
 
 
-def _redeal(p: dict[str, Any], pool: list[str], shown: str | None, rng: random.Random) -> None:
+def _redeal(p: JsonObject, pool: list[str], shown: str | None, rng: random.Random) -> None:
     """Player ``p``'s hand (but a card declared for play), set-aside cards and deck
     re-dealt from ``pool``, sizes kept."""
     rng.shuffle(pool)
@@ -254,9 +256,10 @@ class _Casting:
     def plausible(self, uid: str, c: str, arts: list[str]) -> bool:
         state, cat = self.state, self.cat
         d = state["units"][uid]
-        trial = typed({"units": {c: {**d, "artifacts": arts}},
-                       "lasting": {m: ({**x, "unit": c} if x.get("unit") == uid else x)
-                                   for m, x in state["lasting"].items()}})
+        # the two parts ``offered`` and ``unit_stats`` read, with ``c`` in the shadow
+        trial = cast(KozyabloState, {"units": {c: {**d, "artifacts": arts}},
+                     "lasting": {m: ({**x, "unit": c} if x.get("unit") == uid else x)
+                                 for m, x in state["lasting"].items()}})
         keys = {key for key, _, _ in abilities.offered(trial, cat, c)}
         return "shadow" in keys and self.needs[uid] <= keys \
             and unit_stats(trial, cat, c).life > d["damage"]
@@ -276,7 +279,8 @@ class _Casting:
             return [o for o in out if self.plausible(uid, *o)]
         return sorted(out, key=lambda o: not self.plausible(uid, *o))  # stable: plausible first
 
-    def search(self, i: int, taken: set[str], strict: bool) -> list | None:
+    def search(self, i: int, taken: set[str], strict: bool
+               ) -> list[tuple[str, list[str]]] | None:
         if i == len(self.order):
             return []
         for c, arts in self.options(self.order[i], taken, strict):
@@ -318,7 +322,7 @@ VIEW_SPEC = s.Obj({
 PLAYER_KEYS = tuple(Player.__annotations__)
 
 
-def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
+def state_from_view(view: Any, seed: int, rules_version: str) -> KozyabloState:
     """A state its viewer cannot tell apart from the true one, from their view alone.
 
     Not ``determinize`` (which re-deals from the other players' card lists,
@@ -336,7 +340,7 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
     """
     player, cat = _read_view(view, rules_version)
     standins = _StandIns(view, player, cat)
-    built: dict[str, Any] = {k: v for k, v in view.items() if k not in ("derived", "view")}
+    built: JsonObject = {k: v for k, v in view.items() if k not in ("derived", "view")}
     built["chance"] = {"mode": view["chance"]["mode"], "seed": seed, "counter": 0}
     units = {uid: d for uid, d in view["units"].items() if not uid.startswith("hidden-")}
     names: dict[str, str] = {}
@@ -350,13 +354,13 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
     built["units"] = units
     for key in _NAMING:
         built[key] = _replace(view[key], names)
-    return built
+    return cast(KozyabloState, built)  # checked by the caller (``Kozyablo.state_from_view``)
 
 
 def _read_view(view: Any, rules_version: str) -> tuple[int, Catalogue]:
     """The viewer and the catalogue of a well-shaped Kozyablo view of a seat."""
     marker = view_marker(view, "kozyablo", rules_version)
-    errors = s.check(VIEW_SPEC, view, "view")
+    errors = s.problems(VIEW_SPEC, view, "view")
     if errors:
         raise InvalidState(errors)
     player = marker["player"]
@@ -368,16 +372,16 @@ def _read_view(view: Any, rules_version: str) -> tuple[int, Catalogue]:
         raise InvalidState({"view.view.player": [N_("must be a seat from 0 to {last} or null",
                                                     last=len(view["players"]) - 1)]})
     for seat, p in enumerate(view["players"]):
-        errors.update(s.check(OWN_PLAYER if seat == player else OTHER_PLAYER, p,
+        errors.update(s.problems(OWN_PLAYER if seat == player else OTHER_PLAYER, p,
                               f"view.players.{seat}"))
     for uid, d in view["units"].items():
         if not uid.startswith("hidden-"):
-            errors.update(s.check(UNIT, d, f"view.units.{uid}"))
+            errors.update(s.problems(UNIT, d, f"view.units.{uid}"))
         elif _number(uid) is None:
             errors[f"view.units.{uid}"] = [N_("a creature in the shadow is `hidden-N`, N its "
                                               "shadow_number (KOZ-41)")]
         else:
-            errors.update(s.check(HIDDEN_UNIT, d, f"view.units.{uid}"))
+            errors.update(s.problems(HIDDEN_UNIT, d, f"view.units.{uid}"))
     if errors:
         raise InvalidState(errors)
     return player, Catalogue.of(card_set_of("kozyablo", view["card_set"], "view"))
@@ -413,7 +417,7 @@ class _StandIns:
     kept).
     """
 
-    def __init__(self, view: dict, player: int, cat: Catalogue) -> None:
+    def __init__(self, view: JsonObject, player: int, cat: Catalogue) -> None:
         self.view, self.viewer, self.cat = view, player, cat
         self.taken = set(_strings(view))  # no stand-in takes an id the view names
         self.made: dict[int, list[str]] = {}
@@ -432,7 +436,7 @@ class _StandIns:
         found = sorted((f.race != race, f.id) for f in self.cat.faces.values() if fits(f))
         return found[0][1] if found else None
 
-    def creature(self, alias: str, d: dict) -> tuple[str, list[str]]:
+    def creature(self, alias: str, d: JsonObject) -> tuple[str, list[str]]:
         seat, k = d["owner"], d["artifact_count"]
         race = self.view["players"][seat]["race"] if seat < len(self.view["players"]) else ""
         if not k:
@@ -449,7 +453,7 @@ class _StandIns:
         assert art is not None
         return self._copy(seat, hero), [self._copy(seat, art) for _ in range(k)]
 
-    def player(self, seat: int, p: dict) -> dict:
+    def player(self, seat: int, p: JsonObject) -> JsonObject:
         """The seat as a state holds it: the viewer's as shown, another's with stand-ins
         (after ``creature`` made those of their creatures in the shadow)."""
         if seat == self.viewer:
@@ -469,7 +473,7 @@ class _StandIns:
         return {k: sorted(zones[k]) if k in zones else p[k] for k in PLAYER_KEYS}
 
 
-def unseen_in_action(view: dict, action: dict) -> dict[str, list[str]]:
+def unseen_in_action(view: JsonObject, action: ActionObject) -> Errors:
     """The fields of an action checked from ``view`` that name another player's card the
     view does not show (in their hand or deck, a creature in the shadow, KOZ-41; a
     stand-in).  The full state would say why such a card cannot be chosen — which tells
@@ -483,7 +487,7 @@ def unseen_in_action(view: dict, action: dict) -> dict[str, list[str]]:
     """
     viewer = view["view"]["player"]
     shown = set(_strings(view))
-    out: dict[str, list[str]] = {}
+    out: Errors = {}
     for key, value in action.items():
         for name in value if isinstance(value, list) else [value]:
             seat, dot, _ = name.partition(".") if isinstance(name, str) else ("", "", "")
@@ -494,7 +498,7 @@ def unseen_in_action(view: dict, action: dict) -> dict[str, list[str]]:
     return out
 
 
-def _declared_card(view: dict, seat: int) -> list[str]:
+def _declared_card(view: JsonObject, seat: int) -> list[str]:
     """The card ``seat`` declared for play: shown, still in their hand (KOZ-16)."""
     declared = view["declared"]
     if declared is None or declared["player"] != seat or not isinstance(declared.get("card"), str):
@@ -502,7 +506,7 @@ def _declared_card(view: dict, seat: int) -> list[str]:
     return [declared["card"]]
 
 
-def _located(view: dict, seat: int) -> list[str]:
+def _located(view: JsonObject, seat: int) -> list[str]:
     """The cards of ``seat`` a view of another seat shows, in every zone but the
     hidden ones: sectors, creatures face up and their artifacts, buildings,
     lasting magic, the discard, a card declared for play."""
@@ -512,7 +516,8 @@ def _located(view: dict, seat: int) -> list[str]:
             out += [uid, *d["artifacts"]]
     out += [b for b, d in view["buildings"].items() if d["owner"] == seat]
     out += [m for m, d in view["lasting"].items() if d["owner"] == seat]
-    return out + view["players"][seat]["discard"] + _declared_card(view, seat)
+    discard: list[str] = view["players"][seat]["discard"]
+    return out + discard + _declared_card(view, seat)
 
 
 def _strings(value: Any) -> Iterator[str]:

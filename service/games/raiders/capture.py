@@ -28,9 +28,11 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.raiders.cards import Catalogue
 from service.games.raiders.power import current_power, expire, forget_card
-from service.games.raiders.state import RaidersState, fizzles_allowed, in_capture, root
+from service.games.raiders.state import fizzles_allowed, in_capture
+from service.games.raiders.state_types import RaidersState
 from service.games.raiders.table import free_property, guard_of, holder_of, property_in_play
 
 
@@ -54,7 +56,7 @@ def dies_fighting(power: int, opponent_power: int) -> bool:
     return power <= opponent_power
 
 
-def capture_problem(state: RaidersState, action: dict, cat: Catalogue) -> RuleViolation | None:
+def capture_problem(state: RaidersState, action: ActionObject, cat: Catalogue) -> RuleViolation | None:
     """Why a ``capture`` is illegal, or ``None`` (RAI-2, RAI-12, RAI-15, RAI-21)."""
     player, fighter, prop = action["player"], action["fighter"], action["property"]
     capture = state["capture"]
@@ -80,7 +82,7 @@ def capture_problem(state: RaidersState, action: dict, cat: Catalogue) -> RuleVi
     return None
 
 
-def can_fizzle(state: RaidersState, action: dict) -> bool:
+def can_fizzle(state: RaidersState, action: ActionObject) -> bool:
     """RAI-30 (RULING): with ``illegal_play: fizzle`` a capture fizzles only when
     its fighter is really in the player's hand and it points at a property in
     play; anything else is refused."""
@@ -89,14 +91,14 @@ def can_fizzle(state: RaidersState, action: dict) -> bool:
             and property_in_play(state, action["property"]))
 
 
-def check_capture(state: RaidersState, action: dict) -> None:
-    """``check`` of a ``capture``: refused unless legal or, RAI-30, it may fizzle."""
+def check_capture(state: RaidersState, action: ActionObject) -> None:
+    """``enforce`` of a ``capture``: refused unless legal or, RAI-30, it may fizzle."""
     problem = capture_problem(state, action, Catalogue.of_state(state))
     if problem is not None and not can_fizzle(state, action):
         raise problem
 
 
-def fizzle_note(problem: RuleViolation | None) -> dict:
+def fizzle_note(problem: RuleViolation | None) -> JsonObject:
     """RAI-30 for ``check``: the clause an illegal play that ``apply`` lets
     fizzle breaks, ``{"fizzles": True, "rule", "reason"}``; ``{}`` if legal."""
     if problem is None:
@@ -106,7 +108,7 @@ def fizzle_note(problem: RuleViolation | None) -> dict:
                          reason=problem.reason)}
 
 
-def fizzle_notes(state: RaidersState, action: dict) -> dict:
+def fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
     """RAI-30 for ``check``: an illegal capture that ``apply`` lets fizzle."""
     return fizzle_note(capture_problem(state, action, Catalogue.of_state(state)))
 
@@ -120,7 +122,7 @@ def capture_targets(state: RaidersState, player: int) -> list[str]:
     return out
 
 
-def legal_captures(state: RaidersState, entry: dict) -> list[dict]:
+def legal_captures(state: RaidersState, entry: Entry) -> list[JsonObject]:
     """Every legal ``capture`` now, listed directly: outside a capture, while
     the turn's attempt is unused (RAI-12), each fighter with a power (RAI-2)
     against each property of the centre or of another player (RAI-15)."""
@@ -134,16 +136,16 @@ def legal_captures(state: RaidersState, entry: dict) -> list[dict]:
             for prop in targets]
 
 
-def capture_candidates(state: RaidersState, entry: dict) -> list[dict]:
+def capture_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
     """A superset of the legal captures (every card against every property in
-    play), for ``check`` to filter: the tests hold ``legal_captures`` to it."""
+    play), for ``enforce`` to filter: the tests hold ``legal_captures`` to it."""
     player = entry["player"]
     props = list(state["centre"]) + [p for pl in state["players"] for p in pl["holdings"]]
     return [{"type": "capture", "player": player, "fighter": card, "property": prop}
             for card in state["players"][player]["hand"] for prop in props]
 
 
-def out_of_turn(state: RaidersState, action: dict) -> tuple[str, str]:
+def out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str]:
     """The clause a capture by a player who may not act now breaks: it is the
     active player's one attempt in their own turn (RAI-12); while a capture
     is in progress the others may only play tricks (RAI-21)."""
@@ -157,12 +159,12 @@ def out_of_turn(state: RaidersState, action: dict) -> tuple[str, str]:
     return "RAI-21", N_("a capture is in progress: the other players may only play tricks")
 
 
-def declare(draft: Draft, action: dict, events: list[dict]) -> None:
+def declare(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-15: the fighter leaves the hand and faces the property; RAI-12 the
     attempt is used; RAI-26 the window opens with the attacker.  RAI-30: an
     illegal capture accepted in ``fizzle`` mode only discards its fighter."""
     player = action["player"]
-    state = root(draft)
+    state = draft.root
     problem = capture_problem(state, action, Catalogue.of_state(state))
     draft.at("players", player, "hand").remove(action["fighter"])
     if problem is not None:  # RAI-30 fizzle: to the discard; RAI-12 the attempt is spent
@@ -180,28 +182,28 @@ def declare(draft: Draft, action: dict, events: list[dict]) -> None:
                    "property": action["property"], "guard": guard_of(state, action["property"])})
 
 
-def check_pass(state: RaidersState, action: dict) -> None:
+def check_pass(state: RaidersState, action: ActionObject) -> None:
     if not in_capture(state):
         raise RuleViolation("RAI-26", N_("there is no capture response window to pass in"))
 
 
-def check_end_turn(state: RaidersState, action: dict) -> None:
+def check_end_turn(state: RaidersState, action: ActionObject) -> None:
     if in_capture(state):
         raise RuleViolation("RAI-26", N_("the capture resolves first: every player must pass"))
 
 
-def restart_round(draft: Draft) -> None:
+def restart_round(draft: Draft[RaidersState]) -> None:
     """RAI-26: any trick restarts the round, from the attacker."""
     capture = draft.at("capture")
     capture["priority"] = capture["attacker"]
     capture["passes"] = 0
 
 
-def pass_priority(draft: Draft, action: dict, events: list[dict]) -> None:
+def pass_priority(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-26: the next player gets priority; all passed in succession → resolve."""
     capture = draft.at("capture")
     capture["passes"] += 1
-    n = len(root(draft)["players"])
+    n = len(draft.root["players"])
     events.append({"type": "passed", "player": action["player"]})
     if capture["passes"] >= n:
         resolve(draft, events)
@@ -209,16 +211,16 @@ def pass_priority(draft: Draft, action: dict, events: list[dict]) -> None:
         capture["priority"] = (capture["priority"] + 1) % n
 
 
-def _dies(draft: Draft, card: str, role: str, rule: str, events: list[dict]) -> None:
+def _dies(draft: Draft[RaidersState], card: str, role: str, rule: str, events: list[Event]) -> None:
     forget_card(draft, card)
     draft.at("discard").append(card)
     events.append({"type": "fighter_died", "card": card, "role": role, "cause": "combat",
                    "rule": rule})
 
 
-def resolve(draft: Draft, events: list[dict]) -> None:
+def resolve(draft: Draft[RaidersState], events: list[Event]) -> None:
     """RAI-16 … RAI-19: fight the guard, then the property."""
-    state = root(draft)
+    state = draft.root
     cat = Catalogue.of_state(state)
     capture = state["capture"]
     assert capture is not None, "a capture resolves while in progress"
@@ -251,10 +253,10 @@ def resolve(draft: Draft, events: list[dict]) -> None:
                     f"power {power} is below the property's power {prop_power}")
 
 
-def end_capture(draft: Draft, events: list[dict], outcome: str, reason: str,
+def end_capture(draft: Draft[RaidersState], events: list[Event], outcome: str, reason: str,
                 rule: str | None = None) -> None:
     """Close the window; RAI-25 capture modifiers expire; back to the turn."""
-    state = root(draft)
+    state = draft.root
     capture = state["capture"]
     assert capture is not None, "only a capture in progress ends"
     state["capture"] = None
@@ -273,11 +275,11 @@ def attacker_controls_target(state: RaidersState) -> bool:
     return capture is not None and holder_of(state, capture["property"]) == capture["attacker"]
 
 
-def end_without_fight(draft: Draft, events: list[dict], outcome: str, reason: str,
+def end_without_fight(draft: Draft[RaidersState], events: list[Event], outcome: str, reason: str,
                       rule: str) -> None:
     """RULING RAI-17a / RAI-6a: the capture ends with no fight; the attacking
     fighter returns to its owner's hand; the attempt stays used (RAI-12)."""
-    capture = root(draft)["capture"]
+    capture = draft.root["capture"]
     assert capture is not None, "only a capture in progress ends"
     fighter, seat = capture["fighter"], capture["attacker"]
     forget_card(draft, fighter)

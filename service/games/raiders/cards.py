@@ -46,7 +46,7 @@ class Fighter(TypedDict):
     trick: Trick | None
 
 
-class Bonus(TypedDict):
+class SetBonus(TypedDict):
     count: int
     total: int
 
@@ -59,7 +59,7 @@ class Property(TypedDict):
     money: int
     power: int
     copies: int
-    bonuses: list[Bonus]
+    bonuses: list[SetBonus]
 
 
 def face(card: str) -> str:

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 from service.games.chance import CHANCE, count_weights
 from service.games.draft import Draft
+from service.games.objects import ActionObject, Event, JsonObject
 from service.games.raiders.cards import Catalogue, face
-from service.games.raiders.state import RaidersState, root
+from service.games.raiders.state_types import RaidersState
 
 #: RAI-4 the deal and RAI-10 the draw fill a hand to this many cards
 HAND_SIZE = 6
@@ -60,7 +61,7 @@ def draw_recipient(state: RaidersState) -> int | None:
     return None
 
 
-def chance_node(state: RaidersState) -> dict | None:
+def chance_node(state: RaidersState) -> JsonObject | None:
     """The pending chance decision, or ``None``."""
     phase = state["phase"]
     if phase == "deal":
@@ -75,7 +76,7 @@ def chance_node(state: RaidersState) -> dict | None:
     return None
 
 
-def outcomes(state: RaidersState) -> list[tuple[dict, int]]:
+def outcomes(state: RaidersState) -> list[tuple[JsonObject, int]]:
     """``[({"type", "player": "chance", "card": face}, copies)]`` at the node."""
     node = chance_node(state)
     if node is None:
@@ -101,7 +102,7 @@ def _property_deck(state: RaidersState) -> list[str]:
     return state["property_deck"]
 
 
-def _take(draft: Draft, zone: str, card_face: str) -> str:
+def _take(draft: Draft[RaidersState], zone: str, card_face: str) -> str:
     cards: list[str] = draft.at(zone)
     for i, card in enumerate(cards):
         if card == card_face or face(card) == card_face:
@@ -109,9 +110,9 @@ def _take(draft: Draft, zone: str, card_face: str) -> str:
     raise AssertionError(f"{card_face} not in {zone}")  # guarded by base: listed outcomes only
 
 
-def resolve_deal(draft: Draft, action: dict, events: list[dict]) -> None:
+def resolve_deal(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-4: the dealt card goes to the next recipient; the deal ends at 6 each."""
-    state = root(draft)
+    state = draft.root
     seat = deal_recipient(state)
     assert seat is not None, "a deal_fighter node has a recipient"
     card = _take(draft, "fighter_deck", action["card"])
@@ -121,19 +122,19 @@ def resolve_deal(draft: Draft, action: dict, events: list[dict]) -> None:
         state["phase"] = "trump"
 
 
-def resolve_trump(draft: Draft, action: dict, events: list[dict]) -> None:
+def resolve_trump(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-5: the card lies face up under the deck; its suit is trump."""
     card = _take(draft, "fighter_deck", action["card"])
-    state = root(draft)
+    state = draft.root
     state["bottom"] = card
     suit = Catalogue.of_state(state).fighter(card)["suit"]
     state["trump"] = {"card": card, "suit": suit}
     events.append({"type": "trump_revealed", "card": card, "suit": suit})
 
 
-def resolve_draw(draft: Draft, action: dict, events: list[dict]) -> None:
+def resolve_draw(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-10 / a ``draw`` trick; RAI-14 reshuffles the discard when needed."""
-    state = root(draft)
+    state = draft.root
     seat = draw_recipient(state)
     assert seat is not None, "a draw_fighter node has a recipient"
     if state["fighter_deck"]:
@@ -153,7 +154,7 @@ def resolve_draw(draft: Draft, action: dict, events: list[dict]) -> None:
         state["owed_draws"] = {"player": seat, "count": left} if left and can_draw(state) else None
 
 
-def resolve_reveal(draft: Draft, action: dict, events: list[dict]) -> None:
+def resolve_reveal(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-11: the top property card goes face up into the centre."""
     card = _take(draft, "property_deck", action["card"])
     draft.at("centre").append(card)

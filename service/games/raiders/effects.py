@@ -12,27 +12,29 @@ from __future__ import annotations
 
 from service.games.draft import Draft
 from service.games.messages import N_
+from service.games.objects import Event
 from service.games.raiders.capture import end_capture
 from service.games.raiders.cards import Catalogue, Trick
 from service.games.raiders.deck import can_draw
 from service.games.raiders.power import add_modifier, current_power, forget_card
-from service.games.raiders.state import RaidersState, in_capture, root
+from service.games.raiders.state import in_capture
+from service.games.raiders.state_types import RaidersState
 from service.games.raiders.table import InPlay, guard_of, in_play_map, locate_guard, remove_guard
 
 
 def _fighter(target: str | None) -> str:
-    """The target of an effect that needs one (``check`` made sure, RAI-24)."""
+    """The target of an effect that needs one (``enforce`` made sure, RAI-24)."""
     assert target is not None, "a targeted effect was played without a target"
     return target
 
 
-def modify_power(draft: Draft, cat: Catalogue, player: int, trick: Trick, target: str | None,
-                 events: list[dict]) -> None:
+def modify_power(draft: Draft[RaidersState], cat: Catalogue, player: int, trick: Trick, target: str | None,
+                 events: list[Event]) -> None:
     """RAI-25: a power change that expires with the capture (or the turn)."""
     fighter, amount = _fighter(target), trick["amount"] or 0
-    mod = add_modifier(draft, fighter, amount, in_capture(root(draft)))
+    mod = add_modifier(draft, fighter, amount, in_capture(draft.root))
     events.append({"type": "power_modified", "card": fighter, "amount": amount,
-                   "power": current_power(root(draft), cat, fighter), "until": mod["until"]})
+                   "power": current_power(draft.root, cat, fighter), "until": mod["until"]})
 
 
 def _is_attacker(state: RaidersState, fighter: str) -> bool:
@@ -40,12 +42,12 @@ def _is_attacker(state: RaidersState, fighter: str) -> bool:
     return capture is not None and capture["fighter"] == fighter
 
 
-def kill(draft: Draft, cat: Catalogue, player: int, trick: Trick, target: str | None,
-         events: list[dict]) -> None:
+def kill(draft: Draft[RaidersState], cat: Catalogue, player: int, trick: Trick, target: str | None,
+         events: list[Event]) -> None:
     """The target dies: a dead attacker fails its capture; a dead guard frees
     its property (RAI-19)."""
     fighter = _fighter(target)
-    if _is_attacker(root(draft), fighter):
+    if _is_attacker(draft.root, fighter):
         forget_card(draft, fighter)
         draft.at("discard").append(fighter)
         events.append({"type": "fighter_died", "card": fighter, "role": "attacker",
@@ -58,13 +60,13 @@ def kill(draft: Draft, cat: Catalogue, player: int, trick: Trick, target: str | 
                        "cause": "trick"})
 
 
-def return_to_hand(draft: Draft, cat: Catalogue, player: int, trick: Trick,
-                   target: str | None, events: list[dict]) -> None:
+def return_to_hand(draft: Draft[RaidersState], cat: Catalogue, player: int, trick: Trick,
+                   target: str | None, events: list[Event]) -> None:
     """RAI-27: back to its controller's hand, saved even from certain death.
     A returned attacker ends the capture as failed; a returned guard leaves
     its property unguarded."""
     fighter = _fighter(target)
-    capture = root(draft)["capture"]
+    capture = draft.root["capture"]
     if capture is not None and capture["fighter"] == fighter:
         seat = capture["attacker"]
         forget_card(draft, fighter)
@@ -79,11 +81,11 @@ def return_to_hand(draft: Draft, cat: Catalogue, player: int, trick: Trick,
                        "role": "guard"})
 
 
-def steal_guard(draft: Draft, cat: Catalogue, player: int, trick: Trick, target: str | None,
-                events: list[dict]) -> None:
+def steal_guard(draft: Draft[RaidersState], cat: Catalogue, player: int, trick: Trick, target: str | None,
+                events: list[Event]) -> None:
     """RAI-24: the guard, and so its property (RAI-18), becomes the player's."""
     fighter = _fighter(target)
-    found = locate_guard(root(draft), fighter)
+    found = locate_guard(draft.root, fighter)
     assert found is not None, "steal_guard targets a guard (RAI-24)"
     seat, prop = found
     draft.at("players", seat, "holdings").pop(prop)
@@ -92,11 +94,11 @@ def steal_guard(draft: Draft, cat: Catalogue, player: int, trick: Trick, target:
                    "from_player": seat, "to_player": player})
 
 
-def draw(draft: Draft, cat: Catalogue, player: int, trick: Trick, target: str | None,
-         events: list[dict]) -> None:
+def draw(draft: Draft[RaidersState], cat: Catalogue, player: int, trick: Trick, target: str | None,
+         events: list[Event]) -> None:
     """Owed draws: each card is a ``draw_fighter`` chance node."""
     count = trick["count"] or 0
-    root(draft)["owed_draws"] = {"player": player, "count": count}
+    draft.root["owed_draws"] = {"player": player, "count": count}
     events.append({"type": "draws_owed", "player": player, "count": count})
 
 

@@ -10,26 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any
 
 import card_db
-from service.games.base import Action, Game, Resolve
+from service.games.base import Action, Game, Lister, Resolve
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import InvalidOptions, RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import Option
 from service.games.raiders import capture, deck, invariants, migrations, scoring, strategy, tricks, turn, views
 from service.games.raiders.card_schema import CardSetSchema
 from service.games.raiders.cards import Catalogue, face
 from service.games.raiders.shapes import CARD, CHANCE_CARD, EVENT_TYPES, STATE_FIELDS
-from service.games.raiders.state import RaidersState, in_capture, typed
+from service.games.raiders.state import in_capture
+from service.games.raiders.state_types import RaidersState
 from service.games.versions import Change, RulesVersion
 
-T = TypeVar("T")
 
-
-def _short_game_check(value: Any, players: int, given: dict) -> str | None:
+def _short_game_refusal(value: Any, players: int, given: JsonObject) -> str | None:
     if value and players < 3:
         return N_("short_game needs 3 or more players (RAI-7)")
     if value and given.get("teams"):
@@ -37,13 +37,13 @@ def _short_game_check(value: Any, players: int, given: dict) -> str | None:
     return None
 
 
-def _teams_check(value: Any, players: int, given: dict) -> str | None:
+def _teams_refusal(value: Any, players: int, given: JsonObject) -> str | None:
     if value and players != 4:
         return N_("teams needs exactly 4 players (RAI-8)")
     return None
 
 
-def _first_player_check(value: Any, players: int, given: dict) -> str | None:
+def _first_player_refusal(value: Any, players: int, given: JsonObject) -> str | None:
     if value is not None and value >= players:
         return N_("must be a seat from 0 to {last}", last=players - 1)
     return None
@@ -52,10 +52,10 @@ def _first_player_check(value: Any, players: int, given: dict) -> str | None:
 OPTIONS = (
     Option("short_game", "boolean", False, clause="RAI-7",
            description="3+ players: the target drops by 6 for every player beyond two",
-           check=_short_game_check),
+           refusal=_short_game_refusal),
     Option("teams", "boolean", False, clause="RAI-8",
            description="4 players, pairs 0+2 and 1+3 win together at 36 combined money",
-           check=_teams_check),
+           refusal=_teams_refusal),
     Option("double_deck", "boolean", False, clause="RAI-9",
            description="two copies of every card in both decks; default on above 4 players",
            default_for=lambda players: players > 4),
@@ -65,41 +65,36 @@ OPTIONS = (
                        "effect"),
     Option("first_player", "integer", None, clause="RAI-5a", minimum=0, maximum=5,
            nullable=True, description="the seat that takes the first turn (default 0)",
-           check=_first_player_check),
+           refusal=_first_player_refusal),
     Option("turn_limit", "integer", None, clause="RAI-31", minimum=1, nullable=True,
            description="end after this many turns; the most money wins, ties share"),
 )
 
 
-def _reads(fn: Callable[[RaidersState, dict], T]) -> Callable[[dict, dict], T]:
-    """``fn`` as the base class calls it: with the state as a plain dict."""
-    return cast(Callable[[dict, dict], T], fn)
-
-
-def _one(kind: str) -> Callable[[dict, dict], list[dict]]:
+def _one(kind: str) -> Lister[RaidersState]:
     """The lister of an action type without fields: the one action."""
     return lambda state, entry: [{"type": kind, "player": entry["player"]}]
 
 
-def _then_win_check(resolve: Resolve) -> Resolve:
+def _then_win_check(resolve: Resolve[RaidersState]) -> Resolve[RaidersState]:
     """``resolve``, then RAI-6: a pass (a capture resolving, RAI-18) and a
     trick (RAI-24) are the actions that move properties."""
-    def resolved(draft: Draft, action: dict, events: list[dict]) -> None:
+    def resolved(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
         resolve(draft, action, events)
         scoring.check_win(draft, events)
     return resolved
 
 
 @dataclass(frozen=True)
-class RaidersAction(Action):
+class RaidersAction(Action[RaidersState]):
     """A Raiders action type: an ``Action`` and, for a trick or a capture, the
     clause a player who may not act now breaks by sending it (RAI-12, RAI-21,
     RAI-23) instead of the turn order (RAI-5a)."""
 
-    out_of_turn: Callable[[dict, dict], tuple[str, str] | None] | None = None
+    out_of_turn: Callable[[RaidersState, ActionObject], tuple[str, str] | None] | None = None
 
 
-def _chance(description: str, resolve: Resolve) -> RaidersAction:
+def _chance(description: str, resolve: Resolve[RaidersState]) -> RaidersAction:
     return RaidersAction(description, CHANCE_CARD, resolve=resolve, chance=True)
 
 
@@ -107,22 +102,22 @@ ACTIONS: Mapping[str, RaidersAction] = {
     "capture": RaidersAction(
         "RAI-15: put a fighter from your hand against a property in play",
         {"fighter": CARD, "property": CARD}, resolve=capture.declare,
-        check=_reads(capture.check_capture), legal=_reads(capture.legal_captures),
-        candidates=_reads(capture.capture_candidates), notes=_reads(capture.fizzle_notes),
-        out_of_turn=_reads(capture.out_of_turn)),
+        enforce=capture.check_capture, legal=capture.legal_captures,
+        candidates=capture.capture_candidates, notes=capture.fizzle_notes,
+        out_of_turn=capture.out_of_turn),
     "play_trick": RaidersAction(
         "RAI-22: play a card's trick from your hand", {"card": CARD},
         optional={"target": CARD, "cost_card": CARD},
-        resolve=_then_win_check(tricks.play_trick), check=_reads(tricks.check_play_trick),
-        legal=_reads(tricks.legal_tricks), candidates=_reads(tricks.trick_candidates),
-        notes=_reads(tricks.fizzle_notes), out_of_turn=_reads(tricks.out_of_turn)),
+        resolve=_then_win_check(tricks.play_trick), enforce=tricks.check_play_trick,
+        legal=tricks.legal_tricks, candidates=tricks.trick_candidates,
+        notes=tricks.fizzle_notes, out_of_turn=tricks.out_of_turn),
     "pass": RaidersAction(
         "RAI-26: pass priority in a capture's response window", {},
-        resolve=_then_win_check(capture.pass_priority), check=_reads(capture.check_pass),
+        resolve=_then_win_check(capture.pass_priority), enforce=capture.check_pass,
         legal=_one("pass")),
     "end_turn": RaidersAction(
         "RAI-13: end your turn", {}, resolve=turn.end_turn,
-        check=_reads(capture.check_end_turn), legal=_one("end_turn")),
+        enforce=capture.check_end_turn, legal=_one("end_turn")),
     "deal": _chance("chance (RAI-4): the card dealt to the next player", deck.resolve_deal),
     "reveal_trump": _chance("chance (RAI-5): the card turned up as trump", deck.resolve_trump),
     "draw": _chance("chance (RAI-10, RAI-14): the fighter card drawn", deck.resolve_draw),
@@ -131,7 +126,7 @@ ACTIONS: Mapping[str, RaidersAction] = {
 }
 
 
-class Raiders(Game):
+class Raiders(Game[RaidersState]):
     """Raiders (Рейдеры): capture properties worth 36 money with fighters and tricks."""
 
     id = "raiders"
@@ -170,7 +165,7 @@ class Raiders(Game):
     search_iteration_seconds = 0.001
     position_value = strategy.position_value
     game_options = OPTIONS
-    actions: ClassVar[Mapping[str, RaidersAction]] = ACTIONS
+    actions: Mapping[str, RaidersAction] = ACTIONS
     event_types = EVENT_TYPES
     #: in listing order; a capture in the response window is never legal, but
     #: ``illegal_play: fizzle`` lets one fizzle (RAI-21, RAI-30)
@@ -183,8 +178,8 @@ class Raiders(Game):
     game_over_rule = "RAI-6"
 
     # ------------------------------------------------------------- setup
-    def setup(self, players: int, setups: list[dict], options: dict,
-              cards: card_db.CardSet, events: list[dict]) -> dict:
+    def setup(self, players: int, setups: list[JsonObject], options: JsonObject,
+              cards: card_db.CardSet, events: list[Event]) -> JsonObject:
         """RAI-1, RAI-9: two separate decks (doubled on request); the deal
         (RAI-4) and the trump (RAI-5) follow as chance nodes."""
         cat = Catalogue.of(cards)
@@ -206,33 +201,35 @@ class Raiders(Game):
         }
 
     # --------------------------------------------------------- decisions
-    def compute_pending(self, state: dict) -> list[dict]:
-        return turn.compute_pending(typed(state))
+    def compute_pending(self, state: RaidersState) -> list[Entry]:
+        return turn.compute_pending(state)
 
-    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
-        return deck.outcomes(typed(state))
+    def chance_outcomes(self, state: RaidersState) -> list[tuple[JsonObject, int]]:
+        return deck.outcomes(state)
 
-    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
-        """The refusal of the type's own ``check`` (RAI-26: a pass with no
+    def wrong_decision(self, state: RaidersState, entry: Entry, action: ActionObject) -> tuple[str, str]:
+        """The refusal of the type's own ``enforce`` (RAI-26: a pass with no
         response window, an end of turn during one); a chance outcome sent by
         a player cites the turn order (RAI-5a)."""
-        check = self.actions[action["type"]].check
-        if check is not None:
+        enforce = self.actions[action["type"]].enforce
+        if enforce is not None:
             try:
-                check(state, action)
+                enforce(state, action)
             except RuleViolation as exc:
                 return exc.rule, exc.reason
         return self.not_your_turn_rule, super().wrong_decision(state, entry, action)[1]
 
-    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+    def after_action(self, draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
         """The steps that need no decision and no chance (``turn.advance``)."""
         turn.advance(draft, events)
 
-    def finished_rule(self, state: dict) -> str:
+    def finished_rule(self, state: RaidersState) -> str:
         """RAI-31 after the turn limit ended the game, else RAI-6 (a win)."""
-        return "RAI-31" if state["result"].get("reason") == "turn_limit" else self.game_over_rule
+        result = state["result"]
+        return "RAI-31" if result is not None and result.get("reason") == "turn_limit" \
+            else self.game_over_rule
 
-    def out_of_turn_rule(self, state: dict) -> str:
+    def out_of_turn_rule(self, state: RaidersState) -> str:
         """At a chance node the clause of what is dealt or revealed (RAI-4 the
         deal, RAI-5 the trump, RAI-10 a draw, RAI-11 a property); RAI-26 in a
         capture's response window (priority goes round the table), else
@@ -240,14 +237,14 @@ class Raiders(Game):
         pending = state["pending"]
         if pending and pending[0]["player"] == CHANCE:
             return deck.NODES[pending[0]["decision"]].rule
-        return "RAI-26" if in_capture(typed(state)) else self.not_your_turn_rule
+        return "RAI-26" if in_capture(state) else self.not_your_turn_rule
 
-    def describe(self) -> dict:
+    def describe(self) -> JsonObject:
         """``GET /v1/games/raiders`` adds ``targets``: the money a side needs
         to win (RAI-6, RAI-7 ``short_game``, RAI-8 ``teams``)."""
         return {**super().describe(), "targets": scoring.describe_targets(self.max_players)}
 
-    def check(self, state: dict, action: Any) -> dict:
+    def check(self, state: RaidersState, action: Any) -> JsonObject:
         """RULING RAI-30: a play that ``illegal_play: fizzle`` would let fizzle is
         still illegal for ``check`` (only what legal-actions lists is legal);
         the answer names the fizzle it would cause (``"fizzles": true``)."""
@@ -256,7 +253,7 @@ class Raiders(Game):
             answer["legal"] = False
         return answer
 
-    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
+    def out_of_turn(self, state: RaidersState, action: ActionObject, reason: str) -> tuple[str, str]:
         """Cite the clause a player breaks by acting out of turn with a trick
         or a capture (its type's ``out_of_turn``), instead of the turn order
         (RAI-5a), while a player (not chance) is pending."""
@@ -268,8 +265,8 @@ class Raiders(Game):
                 return found
         return super().out_of_turn(state, action, reason)
 
-    def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
-                                  outcomes: list[dict]) -> str:
+    def impossible_outcome_reason(self, state: RaidersState, entry: Entry, action: ActionObject,
+                                  outcomes: list[JsonObject]) -> str:
         """What the node expects, and why a real card cannot come up: it
         belongs to the other deck (RAI-1) or no copy of it is left where the
         node draws from (RAI-4, RAI-5, RAI-10, RAI-11, RAI-14)."""
@@ -295,24 +292,24 @@ class Raiders(Game):
         return expected
 
     # ------------------------------------------------------------ score
-    def compute_score(self, state: dict) -> dict:
-        return scoring.compute_score(typed(state))
+    def compute_score(self, state: RaidersState) -> JsonObject:
+        return scoring.compute_score(state)
 
     # ------------------------------------------------------------ views
-    def hide(self, state: dict, player: int | None) -> dict:
-        return views.hide(typed(state), player)
+    def hide(self, state: RaidersState, player: int | None) -> JsonObject:
+        return views.hide(state, player)
 
-    def secret_cards(self, state: dict, player: int | None) -> set[str]:
-        return views.secret_cards(typed(state), player)
+    def secret_cards(self, state: RaidersState, player: int | None) -> set[str]:
+        return views.secret_cards(state, player)
 
-    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
-        return views.determinize(typed(state), player, seed)
+    def determinize(self, state: RaidersState, player: int | None, seed: int) -> RaidersState:
+        return views.determinize(state, player, seed)
 
-    def state_from_view(self, view: dict, seed: int) -> dict:
+    def state_from_view(self, view: JsonObject, seed: int) -> RaidersState:
         return views.state_from_view(view, seed, self.rules_version)
 
-    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
-        return invariants.check_invariants(typed(state), Catalogue.of(cards))
+    def check_invariants(self, state: RaidersState, cards: card_db.CardSet) -> Errors:
+        return invariants.check_invariants(state, Catalogue.of(cards))
 
 
 GAME = Raiders()

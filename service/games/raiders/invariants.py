@@ -16,13 +16,13 @@ from collections.abc import Iterable
 
 from service.games.base import conservation_errors
 from service.games.messages import N_
+from service.games.objects import Errors
 from service.games.raiders.cards import Catalogue
 from service.games.raiders.deck import HAND_SIZE
-from service.games.raiders.state import PHASES, RaidersState, before_first_turn, in_capture
+from service.games.raiders.state import PHASES, before_first_turn, in_capture
+from service.games.raiders.state_types import RaidersState
 from service.games.raiders.table import fighters_in_play, property_in_play
 from service.games.raiders.turn import compute_pending
-
-Errors = dict[str, list[str]]
 
 
 def check_invariants(state: RaidersState, cat: Catalogue) -> Errors:

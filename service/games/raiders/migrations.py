@@ -24,10 +24,11 @@ True
 from __future__ import annotations
 
 from service.games.messages import N_
+from service.games.objects import JsonObject
 from service.games.versions import NotUpgradable
 
 
-def from_1(state: dict) -> dict:
+def from_1(state: JsonObject) -> JsonObject:
     """A ``raiders/1`` state as a ``raiders/2`` one (the module docstring)."""
     capture = state["capture"]
     if capture is not None:

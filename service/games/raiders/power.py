@@ -14,8 +14,9 @@ turn.  Modifiers never outlive their card's stay in play.
 from __future__ import annotations
 
 from service.games.draft import Draft
+from service.games.objects import Event
 from service.games.raiders.cards import Catalogue
-from service.games.raiders.state import Modifier, RaidersState, root
+from service.games.raiders.state_types import Modifier, RaidersState
 
 
 def power_bonus(state: RaidersState, card: str) -> int:
@@ -28,7 +29,7 @@ def current_power(state: RaidersState, cat: Catalogue, card: str) -> int:
     return (base or 0) + power_bonus(state, card)
 
 
-def add_modifier(draft: Draft, card: str, amount: int, during_capture: bool) -> Modifier:
+def add_modifier(draft: Draft[RaidersState], card: str, amount: int, during_capture: bool) -> Modifier:
     """RAI-25: record a power change with its expiry."""
     modifier: Modifier = {"card": card, "amount": amount,
                           "until": "capture" if during_capture else "turn"}
@@ -36,10 +37,10 @@ def add_modifier(draft: Draft, card: str, amount: int, during_capture: bool) -> 
     return modifier
 
 
-def expire(draft: Draft, until: str, events: list[dict]) -> None:
+def expire(draft: Draft[RaidersState], until: str, events: list[Event]) -> None:
     """Drop modifiers that end now: ``"capture"`` at a capture's end,
     ``"turn"`` (all of them) at the end of a turn (RAI-25)."""
-    state = root(draft)
+    state = draft.root
     mods = state["modifiers"]
     keep = [m for m in mods if until == "capture" and m["until"] != "capture"]
     if len(keep) != len(mods):
@@ -48,9 +49,9 @@ def expire(draft: Draft, until: str, events: list[dict]) -> None:
                        "count": len(mods) - len(keep)})
 
 
-def forget_card(draft: Draft, card: str) -> None:
+def forget_card(draft: Draft[RaidersState], card: str) -> None:
     """A card leaving play loses its modifiers."""
-    state = root(draft)
+    state = draft.root
     mods = state["modifiers"]
     if any(m["card"] == card for m in mods):
         state["modifiers"] = [m for m in mods if m["card"] != card]

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from service.games.draft import Draft
+from service.games.objects import Entry, Event, JsonObject
 from service.games.raiders.capture import end_without_fight
 from service.games.raiders.cards import Catalogue, Property, face
-from service.games.raiders.state import RaidersState, before_first_turn, root
+from service.games.raiders.state import before_first_turn
+from service.games.raiders.state_types import RaidersState
 
 #: RAI-6: the money a player (RAI-8: a pair) needs to win
 BASE_TARGET = 36
@@ -50,7 +52,7 @@ def target_money(options: Mapping[str, object], players: int) -> int:
     return BASE_TARGET
 
 
-def describe_targets(max_players: int) -> dict:
+def describe_targets(max_players: int) -> JsonObject:
     """The win targets for ``GET /v1/games/raiders`` (RAI-6, RAI-7, RAI-8).
 
     >>> describe_targets(6)["short_game"]["by_players"]
@@ -73,14 +75,14 @@ def describe_targets(max_players: int) -> dict:
 
 
 def player_money(state: RaidersState, seat: int,
-                 cat: Catalogue | None = None) -> tuple[int, list[dict]]:
+                 cat: Catalogue | None = None) -> tuple[int, list[JsonObject]]:
     """A player's money and its breakdown by property kind (RAI-3)."""
     cat = cat or Catalogue.of_state(state)
     counts: dict[str, int] = {}
     for prop in state["players"][seat]["holdings"]:
         kind = face(prop)
         counts[kind] = counts.get(kind, 0) + 1
-    breakdown: list[dict] = []
+    breakdown: list[JsonObject] = []
     total = 0
     for kind in sorted(counts):
         card = cat.properties[kind]
@@ -106,12 +108,12 @@ def side_money(state: RaidersState) -> list[int]:
     return [sum(money[s] for s in side) for side in sides(state)]
 
 
-def check_win(draft: Draft, events: list[dict]) -> bool:
+def check_win(draft: Draft[RaidersState], events: list[Event]) -> bool:
     """RAI-6: a side at or above the target wins at once; RULING RAI-6a: also
     in a capture's response window, which then closes with no fight (the
     attacking fighter back in its owner's hand), so the finished state is a
     valid one."""
-    state = root(draft)
+    state = draft.root
     if state["result"] is not None or before_first_turn(state):
         return False
     target = target_money(state["options"], len(state["players"]))
@@ -129,9 +131,9 @@ def check_win(draft: Draft, events: list[dict]) -> bool:
     return True
 
 
-def finish_by_turn_limit(draft: Draft, events: list[dict]) -> None:
+def finish_by_turn_limit(draft: Draft[RaidersState], events: list[Event]) -> None:
     """RULING RAI-31: the most money wins; equal money shares the win."""
-    state = root(draft)
+    state = draft.root
     money = side_money(state)
     best = max(money)
     winners = sorted(seat for side, m in zip(sides(state), money, strict=True) if m == best
@@ -141,18 +143,18 @@ def finish_by_turn_limit(draft: Draft, events: list[dict]) -> None:
     events.append({"type": "game_won", "winners": winners, "rule": "RAI-31", "money": best})
 
 
-def compute_score(state: RaidersState) -> dict:
+def compute_score(state: RaidersState) -> JsonObject:
     cat = Catalogue.of_state(state)
     n = len(state["players"])
-    scores: list[dict] = []
+    scores: list[JsonObject] = []
     for seat in range(n):
         total, breakdown = player_money(state, seat, cat)
-        entry: dict = {"player": seat, "total": total, "breakdown": breakdown}
+        entry: Entry = {"player": seat, "total": total, "breakdown": breakdown}
         if state["options"]["teams"]:
             entry["team"] = seat % 2
         scores.append(entry)
     result = state["result"]
-    out: dict = {"finished": result is not None,
+    out: JsonObject = {"finished": result is not None,
                  "winners": list(result["winners"]) if result else [],
                  "scores": scores,
                  "target": target_money(state["options"], n)}

@@ -15,27 +15,28 @@ STATE_FIELDS = {
         "hand": shape.ListOf(CARD, max_items=500),
         "holdings": shape.MapOf(CARD, max_items=500,
                                 description="property id -> the fighter guarding it"),
-    }), min_items=2, max_items=6),
+    }, name="Player"), min_items=2, max_items=6),
     "first_player": SEAT,
     "active": SEAT,
     "fighter_deck": shape.ListOf(CARD, max_items=500,
                                  description="unordered multiset (sorted) of undrawn cards"),
     "bottom": shape.Nullable(CARD, description="the face-up trump card under the deck (RAI-5)"),
-    "trump": shape.Nullable(shape.Obj({"card": CARD, "suit": shape.Str(max_length=40)})),
+    "trump": shape.Nullable(shape.Obj({"card": CARD, "suit": shape.Str(max_length=40)}, name="Trump")),
     "property_deck": shape.ListOf(CARD, max_items=500),
     "centre": shape.ListOf(CARD, max_items=500, description="unguarded, ownerless properties"),
     "discard": shape.ListOf(CARD, max_items=500),
     "capture": shape.Nullable(shape.Obj({
         "attacker": SEAT, "fighter": CARD, "property": CARD, "priority": SEAT,
-        "passes": shape.Int(minimum=0, maximum=15)}),
+        "passes": shape.Int(minimum=0, maximum=15)}, name="Capture"),
         description="the capture in progress and its response window (RAI-26)"),
     "capture_used": shape.Bool(description="the turn's capture attempt is spent (RAI-12)"),
     "modifiers": shape.ListOf(shape.Obj({
         "card": CARD, "amount": shape.Int(minimum=-1000, maximum=1000),
-        "until": shape.Enum("capture", "turn")}), max_items=500,
+        "until": shape.Enum("capture", "turn")}, name="Modifier"), max_items=500,
         description="live power changes (RAI-25)"),
     "owed_draws": shape.Nullable(shape.Obj({"player": SEAT,
-                                            "count": shape.Int(minimum=1, maximum=20)})),
+                                            "count": shape.Int(minimum=1, maximum=20)},
+                                           name="OwedDraws")),
 }
 
 #: the fields of every chance outcome (deal, reveal_trump, draw, reveal)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from service.games.base import Game, score_lead
 from service.games.errors import RefereeError
+from service.games.raiders.state_types import RaidersState
 
 
-def position_value(game: Game, state: dict, player: int) -> float:
+def position_value(game: Game[RaidersState], state: RaidersState, player: int) -> float:
     """Money of the properties held (RAI-6), ten times the lead, plus guarded
     properties and cards in hand.  A capture just declared is rated as if
     everyone passed (RAI-26), so the bot sees whether it would succeed

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from service.games.draft import Draft
+from service.games.objects import Event
 from service.games.raiders.power import forget_card
-from service.games.raiders.state import RaidersState, root
+from service.games.raiders.state_types import RaidersState
 
 #: fighter in play -> (controller, role: "attacker" | "guard")
 InPlay = dict[str, tuple[int, str]]
@@ -67,7 +68,7 @@ def locate_guard(state: RaidersState, fighter: str) -> tuple[int, str] | None:
     return None
 
 
-def free_property(draft: Draft, seat: int, prop: str, events: list[dict]) -> str:
+def free_property(draft: Draft[RaidersState], seat: int, prop: str, events: list[Event]) -> str:
     """RAI-19: the property loses its guard and returns to the centre.
 
     Returns the guard that stood on it (the caller decides where it goes).
@@ -78,9 +79,9 @@ def free_property(draft: Draft, seat: int, prop: str, events: list[dict]) -> str
     return guard
 
 
-def remove_guard(draft: Draft, fighter: str, events: list[dict]) -> int:
+def remove_guard(draft: Draft[RaidersState], fighter: str, events: list[Event]) -> int:
     """Take a guard out of play (its property goes to the centre); its seat."""
-    found = locate_guard(root(draft), fighter)
+    found = locate_guard(draft.root, fighter)
     assert found is not None, f"{fighter} guards no property"
     seat, prop = found
     free_property(draft, seat, prop, events)

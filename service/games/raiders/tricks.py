@@ -12,6 +12,7 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.raiders.capture import (
     attacker_controls_target,
     end_without_fight,
@@ -19,9 +20,10 @@ from service.games.raiders.capture import (
     restart_round,
 )
 from service.games.raiders.cards import Catalogue, Trick
-from service.games.raiders.state import RaidersState, fizzles_allowed, in_capture, root
-from service.games.raiders.table import InPlay, fighters_in_play, guard_of, in_play_map
-from service.games.raiders.vocabulary import EFFECTS
+from service.games.raiders.state import fizzles_allowed, in_capture
+from service.games.raiders.state_types import RaidersState
+from service.games.raiders.table import InPlay, fighters_in_play, in_play_map
+from service.games.raiders.vocabulary import EFFECTS, TARGETS
 
 
 def timing_problem(state: RaidersState, player: int, trick: Trick) -> str | None:
@@ -42,21 +44,11 @@ def target_problem(state: RaidersState, cat: Catalogue, player: int, card: str, 
     if target not in in_play:
         return N_("{target} is not a fighter in play", target=target)
     seat, role = in_play[target]
-    kind = trick["target"]
-    capture = state["capture"]
-    if kind in ("attacker", "guard", "any_fighter_in_capture") and capture is None:
+    kind = TARGETS.get(trick["target"] or "")  # ``None``: a trick that takes no target
+    if kind is not None and kind.in_capture and state["capture"] is None:
         return N_("this trick targets a fighter in a capture, and none is in progress")
-    if kind == "attacker" and role != "attacker":
-        return N_("this trick targets only the attacking fighter")
-    if kind == "guard" and not _guards_capture(state, target):
-        return N_("this trick targets only the guard of the property under capture")
-    if (kind == "any_fighter_in_capture" and role != "attacker"
-            and not _guards_capture(state, target)):
-        return N_("this trick targets only the attacker or the guard of the capture")
-    if kind == "guarding_fighter" and role != "guard":
-        return N_("this trick targets only a fighter that already guards a property")
-    if kind == "own_fighter" and seat != player:
-        return N_("this trick targets only a fighter of yours")
+    if kind is not None and not kind.reaches(state, player, seat, role, target):
+        return kind.refusal
     filters = trick["filters"]
     if "same_suit" in filters:
         suit = cat.fighter(card)["suit"]
@@ -67,13 +59,6 @@ def target_problem(state: RaidersState, cat: Catalogue, player: int, card: str, 
     if "not_own" in filters and seat == player:
         return N_("this trick targets only another player's fighter")
     return None
-
-
-def _guards_capture(state: RaidersState, fighter: str) -> bool:
-    """``fighter`` guards the property under capture (asked only when a trick's
-    target kind needs it: it walks the holdings)."""
-    capture = state["capture"]
-    return capture is not None and guard_of(state, capture["property"]) == fighter
 
 
 def change_problem(state: RaidersState, player: int, trick: Trick, target: str | None,
@@ -90,7 +75,7 @@ def _usable_on(state: RaidersState, cat: Catalogue, player: int, card: str, tric
             and change_problem(state, player, trick, target, in_play) is None)
 
 
-def trick_problem(state: RaidersState, cat: Catalogue, action: dict) -> RuleViolation | None:
+def trick_problem(state: RaidersState, cat: Catalogue, action: ActionObject) -> RuleViolation | None:
     """Why a ``play_trick`` of a card in hand is illegal, or ``None``."""
     player, card = action["player"], action["card"]
     trick = cat.fighter(card)["trick"]
@@ -129,7 +114,7 @@ def trick_problem(state: RaidersState, cat: Catalogue, action: dict) -> RuleViol
     return None
 
 
-def check_play_trick(state: RaidersState, action: dict) -> None:
+def check_play_trick(state: RaidersState, action: ActionObject) -> None:
     """RAI-22 always; the rest unless ``illegal_play: fizzle`` (RAI-30)."""
     player, card = action["player"], action["card"]
     if card not in state["players"][player]["hand"]:
@@ -140,14 +125,14 @@ def check_play_trick(state: RaidersState, action: dict) -> None:
         raise problem
 
 
-def fizzle_notes(state: RaidersState, action: dict) -> dict:
+def fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
     """RAI-30 for ``check``: a ``play_trick`` that ``apply`` accepts only to
     let it fizzle (``illegal_play: fizzle``) is reported with the clause it
     breaks: ``{"fizzles": True, "rule", "reason"}``; a valid play: ``{}``."""
     return fizzle_note(trick_problem(state, Catalogue.of_state(state), action))
 
 
-def _play(player: int, card: str, target: str | None, cost: str | None) -> dict:
+def _play(player: int, card: str, target: str | None, cost: str | None) -> JsonObject:
     action = {"type": "play_trick", "player": player, "card": card}
     if target is not None:
         action["target"] = target
@@ -156,11 +141,11 @@ def _play(player: int, card: str, target: str | None, cost: str | None) -> dict:
     return action
 
 
-def legal_tricks(state: RaidersState, entry: dict) -> list[dict]:
+def legal_tricks(state: RaidersState, entry: Entry) -> list[JsonObject]:
     """Every legal ``play_trick`` for the pending player now, listed directly."""
     player = entry["player"]
     cat = Catalogue.of_state(state)
-    out: list[dict] = []
+    out: list[JsonObject] = []
     hand = state["players"][player]["hand"]
     in_play: InPlay | None = None
     for card in hand:
@@ -192,9 +177,9 @@ def legal_tricks(state: RaidersState, entry: dict) -> list[dict]:
     return out
 
 
-def trick_candidates(state: RaidersState, entry: dict) -> list[dict]:
+def trick_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
     """A superset of the legal tricks (every card of the hand, with or without
-    any fighter in play as target and any other card as cost), for ``check``
+    any fighter in play as target and any other card as cost), for ``enforce``
     to filter: the tests hold ``legal_tricks`` to it."""
     player = entry["player"]
     hand = state["players"][player]["hand"]
@@ -204,7 +189,7 @@ def trick_candidates(state: RaidersState, entry: dict) -> list[dict]:
             for cost in [None, *(c for c in hand if c != card)]]
 
 
-def out_of_turn(state: RaidersState, action: dict) -> tuple[str, str] | None:
+def out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str] | None:
     """RAI-23: outside a capture a trick belongs to the active player's turn
     (in a capture's window the turn order of RAI-26 applies)."""
     if state["phase"] == "main":
@@ -214,10 +199,10 @@ def out_of_turn(state: RaidersState, action: dict) -> tuple[str, str] | None:
     return None
 
 
-def play_trick(draft: Draft, action: dict, events: list[dict]) -> None:
+def play_trick(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-22: the card goes to the discard; RAI-27 the effect resolves at once;
     RAI-26 a trick in a response window restarts the round."""
-    state = root(draft)
+    state = draft.root
     cat = Catalogue.of_state(state)
     player, card = action["player"], action["card"]
     problem = trick_problem(state, cat, action)

@@ -13,13 +13,15 @@ reveal) happen in ``advance`` after every action.
 from __future__ import annotations
 
 from service.games.draft import Draft
+from service.games.objects import ActionObject, Entry, Event
 from service.games.raiders import deck
 from service.games.raiders.power import expire
 from service.games.raiders.scoring import finish_by_turn_limit
-from service.games.raiders.state import RaidersState, in_capture, root
+from service.games.raiders.state import in_capture
+from service.games.raiders.state_types import RaidersState
 
 
-def compute_pending(state: RaidersState) -> list[dict]:
+def compute_pending(state: RaidersState) -> list[Entry]:
     if state["result"] is not None:
         return []
     node = deck.chance_node(state)
@@ -33,9 +35,9 @@ def compute_pending(state: RaidersState) -> list[dict]:
     return []
 
 
-def begin_turn(draft: Draft, seat: int, events: list[dict]) -> None:
+def begin_turn(draft: Draft[RaidersState], seat: int, events: list[Event]) -> None:
     """A new turn for ``seat``: draw (RAI-10) and reveal (RAI-11) come as chance."""
-    state = root(draft)
+    state = draft.root
     state["active"] = seat
     state["turn"] += 1
     state["capture_used"] = False
@@ -43,9 +45,9 @@ def begin_turn(draft: Draft, seat: int, events: list[dict]) -> None:
     events.append({"type": "turn_started", "player": seat, "turn": state["turn"]})
 
 
-def advance(draft: Draft, events: list[dict]) -> None:
+def advance(draft: Draft[RaidersState], events: list[Event]) -> None:
     """Carry out the steps that need no decision and no chance (after every action)."""
-    state = root(draft)
+    state = draft.root
     if state["result"] is not None:
         state["phase"] = "over"
         return
@@ -63,9 +65,9 @@ def limit_reached(state: RaidersState) -> bool:
     return limit is not None and state["turn"] >= limit
 
 
-def end_turn(draft: Draft, action: dict, events: list[dict]) -> None:
+def end_turn(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
     """RAI-13; RAI-25 turn modifiers expire; RAI-31 the turn limit; RAI-5a next seat."""
-    state = root(draft)
+    state = draft.root
     seat = state["active"]
     expire(draft, "turn", events)
     events.append({"type": "turn_ended", "player": seat, "turn": state["turn"]})

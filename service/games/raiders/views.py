@@ -20,19 +20,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from service.games.base import view_marker
 from service.games.errors import InvalidState
 from service.games.messages import N_
+from service.games.objects import JsonObject
 from service.games.raiders.cards import Catalogue
 from service.games.raiders.power import power_bonus
-from service.games.raiders.state import Player, RaidersState, before_first_turn, typed
+from service.games.raiders.state import before_first_turn
+from service.games.raiders.state_types import Player, RaidersState
 from service.games.raiders.table import fighters_in_play
 
 
-def hide(state: RaidersState, player: int | None) -> dict:
-    seen: dict[str, Any] = dict(state)
+def hide(state: RaidersState, player: int | None) -> JsonObject:
+    seen: JsonObject = dict(state)
     seen["players"] = [
         p if seat == player else {**p, "hand": {"count": len(p["hand"])}}
         for seat, p in enumerate(state["players"])]
@@ -46,7 +48,7 @@ def hide(state: RaidersState, player: int | None) -> dict:
     return seen
 
 
-def powers_in_play(state: RaidersState) -> list[dict]:
+def powers_in_play(state: RaidersState) -> list[JsonObject]:
     """Each fighter in play with its power now (RAI-20: it may be negative).
 
     >>> from service.games.raiders import GAME
@@ -86,7 +88,7 @@ def secret_cards(state: RaidersState, player: int | None) -> set[str]:
     return secret
 
 
-def determinize(state: RaidersState, player: int | None, seed: int) -> dict:
+def determinize(state: RaidersState, player: int | None, seed: int) -> RaidersState:
     """Re-deal the cards ``player`` cannot locate (others' hands + the fighter
     deck) at random, keeping every hand size; new chance seed.
 
@@ -107,7 +109,7 @@ def determinize(state: RaidersState, player: int | None, seed: int) -> dict:
 VIEW_ONLY = ("fighters_in_play", "view")
 
 
-def state_from_view(view: dict, seed: int, rules_version: str) -> dict:
+def state_from_view(view: JsonObject, seed: int, rules_version: str) -> RaidersState:
     """``determinize`` from ``view(state, player)`` alone: the hidden fighters
     are every card of the fighter deck but those the view locates (the
     discard, the bottom card, the player's own hand, the guards, a capture's
@@ -121,7 +123,8 @@ def state_from_view(view: dict, seed: int, rules_version: str) -> dict:
     True
     """
     player = view_marker(view, "raiders", rules_version)["player"]
-    state = {k: v for k, v in view.items() if k not in VIEW_ONLY}
+    # the view's fields, read as a state's: every hidden zone is rebuilt below
+    state = cast(RaidersState, {k: v for k, v in view.items() if k not in VIEW_ONLY})
     cat = Catalogue.of_state(state)
     double = state["options"]["double_deck"]
     located: Counter[str] = Counter(state["discard"])
@@ -153,7 +156,7 @@ def state_from_view(view: dict, seed: int, rules_version: str) -> dict:
     sizes = dict(zip(others, hidden, strict=False))
     state["players"] = [p if seat == player else {**p, "hand": [""] * sizes[seat]}
                         for seat, p in enumerate(state["players"])]
-    return _redeal(typed(state), others, pool, properties, seed)
+    return _redeal(state, others, pool, properties, seed)
 
 
 def _count(zone: Any, path: str) -> int:
@@ -163,14 +166,14 @@ def _count(zone: Any, path: str) -> int:
 
 
 def _redeal(state: RaidersState, others: list[int], pool: list[str],
-            property_deck: list[str], seed: int) -> dict:
+            property_deck: list[str], seed: int) -> RaidersState:
     """The other players' hands and the fighter deck dealt (seeded) from ``pool``,
     keeping their sizes; the sorted ``property_deck``; a drawn trump card as the
     first card of its suit; a fresh chance seed."""
     rng = random.Random(seed)
     pool = sorted(pool)
     rng.shuffle(pool)
-    out: dict[str, Any] = dict(state)
+    out = state.copy()
     players: list[Player] = list(state["players"])
     at = 0
     for seat in others:

@@ -11,6 +11,10 @@ and its RAI-28 test (both in ``effects.py``).
 (False, True)
 >>> EFFECTS["kill"].apply.__name__
 'kill'
+>>> state = {"players": [{"holdings": {"club": "S-9"}}, {"holdings": {}}],
+...          "capture": {"attacker": 1, "fighter": "H-K", "property": "club"}}
+>>> [k for k, t in TARGETS.items() if t.reaches(state, 0, 0, "guard", "S-9")]
+['guard', 'any_fighter_in_capture', 'guarding_fighter', 'own_fighter', 'any_fighter']
 """
 
 from __future__ import annotations
@@ -19,13 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.games.draft import Draft
+from service.games.messages import N_
+from service.games.objects import Event
 from service.games.raiders import effects
 from service.games.raiders.cards import Catalogue, Trick
-from service.games.raiders.state import RaidersState
-from service.games.raiders.table import InPlay
+from service.games.raiders.state_types import RaidersState
+from service.games.raiders.table import InPlay, guard_of
 
 #: ``(draft, cat, player, trick, target, events)``: carry the effect out (RAI-27)
-Apply = Callable[[Draft, Catalogue, int, Trick, str | None, list[dict]], None]
+Apply = Callable[[Draft[RaidersState], Catalogue, int, Trick, str | None, list[Event]], None]
 #: ``(state, player, target, in_play)``: why the effect would change nothing
 #: (RAI-28), or ``None``; ``in_play`` may be ``None`` (then it is looked up)
 Futile = Callable[[RaidersState, int, str | None, InPlay | None], str | None]
@@ -67,14 +73,56 @@ EFFECTS: dict[str, EffectType] = {
                        effects.draw_futile, ("count",)),
 }
 
+def _guards_capture(state: RaidersState, fighter: str) -> bool:
+    """``fighter`` guards the property under capture (asked only when a trick's
+    target kind needs it: it walks the holdings)."""
+    capture = state["capture"]
+    return capture is not None and guard_of(state, capture["property"]) == fighter
+
+
+#: ``(state, player, seat, role, fighter)``: whether a fighter in play (controlled by
+#: ``seat``, in ``role`` ``attacker`` or ``guard``) is one the target kind names
+Reaches = Callable[[RaidersState, int, int, str, str], bool]
+
+
+@dataclass(frozen=True)
+class TargetType:
+    """Who a trick may point at (RAI-24), declared once: what the card text means,
+    whether it needs a capture in progress, its test of a fighter in play and the
+    refusal of a fighter it does not reach."""
+
+    description: str
+    reaches: Reaches
+    refusal: str | None = None
+    in_capture: bool = False
+
+
 #: who a trick may point at (all are fighters in play; RAI-24)
-TARGETS: dict[str, str] = {
-    "attacker": "the fighter attempting the current capture",
-    "guard": "the guard of the property under the current capture",
-    "any_fighter_in_capture": "the attacker or the guard of the current capture",
-    "guarding_fighter": "a fighter guarding any property (never the attacker)",
-    "own_fighter": "a fighter in play that you control (your guards, your attacker)",
-    "any_fighter": "any fighter in play: the attacker or any guard",
+TARGETS: dict[str, TargetType] = {
+    "attacker": TargetType(
+        "the fighter attempting the current capture",
+        lambda state, player, seat, role, fighter: role == "attacker",
+        N_("this trick targets only the attacking fighter"), in_capture=True),
+    "guard": TargetType(
+        "the guard of the property under the current capture",
+        lambda state, player, seat, role, fighter: _guards_capture(state, fighter),
+        N_("this trick targets only the guard of the property under capture"), in_capture=True),
+    "any_fighter_in_capture": TargetType(
+        "the attacker or the guard of the current capture",
+        lambda state, player, seat, role, fighter:
+            role == "attacker" or _guards_capture(state, fighter),
+        N_("this trick targets only the attacker or the guard of the capture"), in_capture=True),
+    "guarding_fighter": TargetType(
+        "a fighter guarding any property (never the attacker)",
+        lambda state, player, seat, role, fighter: role == "guard",
+        N_("this trick targets only a fighter that already guards a property")),
+    "own_fighter": TargetType(
+        "a fighter in play that you control (your guards, your attacker)",
+        lambda state, player, seat, role, fighter: seat == player,
+        N_("this trick targets only a fighter of yours")),
+    "any_fighter": TargetType(
+        "any fighter in play: the attacker or any guard",
+        lambda state, player, seat, role, fighter: True),
 }
 
 #: extra restrictions on the target

@@ -1,4 +1,4 @@
-"""Every Tremble action type, declared once: fields, clause, check, resolve, listing.
+"""Every Tremble action type, declared once: fields, clause, enforce, resolve, listing.
 
 ``ACTIONS`` is ``Tremble.actions``: the base class dispatches ``check``,
 ``apply`` and ``legal_actions`` on it (``service.games.base.Action``).  A
@@ -19,175 +19,177 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.games import shape as s
-from service.games.base import Action
+from service.games.base import Action, Lister
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.tremble import battle, buying, credit, intel, missions, planning, reward
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.setup import MISSIONS_DEALT
 from service.games.tremble.shapes import ID, ORDERS
-from service.games.tremble.state import required, typed
+from service.games.tremble.state import required
+from service.games.tremble.state_types import TrembleState
 from service.games.tremble.zones import attacking
 
 #: ``outcomes(state, entry)``: a chance node's outcomes and their weights
-Outcomes = Callable[[dict, dict], list[tuple[dict, int]]]
+Outcomes = Callable[[TrembleState, Entry], list[tuple[ActionObject, int]]]
 #: ``impossible(state, outcome)``: why a well-formed outcome cannot happen (``None``: it can)
-Impossible = Callable[[dict, dict], str | None]
+Impossible = Callable[[TrembleState, ActionObject], str | None]
 
 
-def _no_outcomes(state: dict, entry: dict) -> list[tuple[dict, int]]:  # pragma: no cover
+def _no_outcomes(state: TrembleState, entry: Entry) -> list[tuple[ActionObject, int]]:  # pragma: no cover
     raise NotImplementedError
 
 
-def _clause(rule: str) -> Callable[[dict], str]:
+def _clause(rule: str) -> Callable[[JsonObject], str]:
     return lambda entry: rule
 
 
 @dataclass(frozen=True)
-class Chance(Action):
+class Chance(Action[TrembleState]):
     """A chance outcome: its ``outcomes`` at the pending node, ``impossible``,
     and ``rule(entry)``: the clause of the draw, deal or roll pending."""
 
     outcomes: Outcomes = _no_outcomes
     impossible: Impossible | None = None
-    rule: Callable[[dict], str] = _clause("TRE-11")
+    rule: Callable[[JsonObject], str] = _clause("TRE-11")
 
 
-def _each(kind: str, **fields: object) -> Callable[[dict, dict], list[dict]]:
+def _each(kind: str, **fields: object) -> Lister[TrembleState]:
     """A lister of the one action ``{type: kind, **fields}`` of the pending player."""
     return lambda state, entry: [{"type": kind, "player": entry["player"], **fields}]
 
 
 # ----------------------------------------------------------------- buy (TRE-12)
-def _start_drawing(draft: Draft, action: dict, events: list) -> None:
+def _start_drawing(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     buying.start_buy(draft, action["player"], "draw", events)
 
 
-def _decline(draft: Draft, action: dict, events: list) -> None:
+def _decline(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     buying.start_buy(draft, action["player"], "decline", events)
 
 
-def _buys(state: dict, entry: dict) -> list[dict]:
-    return buying.buy_actions(typed(state), Catalogue.of_state(state), entry["player"])
+def _buys(state: TrembleState, entry: Entry) -> list[JsonObject]:
+    return buying.buy_actions(state, Catalogue.of_state(state), entry["player"])
 
 
-def _check_buy(state: dict, action: dict) -> None:
-    buying.check_buy(typed(state), Catalogue.of_state(state), action)
+def _check_buy(state: TrembleState, action: ActionObject) -> None:
+    buying.check_buy(state, Catalogue.of_state(state), action)
 
 
-def _buy(draft: Draft, action: dict, events: list) -> None:
+def _buy(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     buying.buy(draft, Catalogue.of_state(draft.root), action, events)
 
 
 # ----------------------------------------------------------------- plan, refuel, redeploy
-def _plans(state: dict, entry: dict) -> list[dict]:
-    return planning.plan_actions(typed(state), entry["player"])
+def _plans(state: TrembleState, entry: Entry) -> list[JsonObject]:
+    return planning.plan_actions(state, entry["player"])
 
 
-def _check_plan(state: dict, action: dict) -> None:
-    planning.check_orders(typed(state), action["player"], action["orders"])
+def _check_plan(state: TrembleState, action: ActionObject) -> None:
+    planning.check_orders(state, action["player"], action["orders"])
 
 
-def _plan(draft: Draft, action: dict, events: list) -> None:
+def _plan(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     """TRE-14: the orders stay secret until everyone has submitted."""
     draft.at("players", action["player"])["orders"] = [dict(o) for o in action["orders"]]
     events.append({"type": "plan_submitted", "player": action["player"], "rule": "TRE-14"})
 
 
-def _unfueled(state: dict, entry: dict) -> list[dict]:
+def _unfueled(state: TrembleState, entry: Entry) -> list[JsonObject]:
     return [{"type": "discard_unfueled", "player": entry["player"], "ship": ship}
-            for ship in sorted(set(attacking(typed(state), entry["player"])))]
+            for ship in sorted(set(attacking(state, entry["player"])))]
 
 
-def _check_unfueled(state: dict, action: dict) -> None:
-    if action["ship"] not in attacking(typed(state), action["player"]):
+def _check_unfueled(state: TrembleState, action: ActionObject) -> None:
+    if action["ship"] not in attacking(state, action["player"]):
         raise RuleViolation("TRE-15", N_("{ship} is not one of your attacking ships",
                                          ship=action['ship']))
 
 
-def _discard_unfueled(draft: Draft, action: dict, events: list) -> None:
+def _discard_unfueled(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     planning.discard_unfueled(draft, action["player"], action["ship"], events)
 
 
-def _redeploys(state: dict, entry: dict) -> list[dict]:
-    return planning.redeploy_actions(typed(state), Catalogue.of_state(state), entry["player"])
+def _redeploys(state: TrembleState, entry: Entry) -> list[JsonObject]:
+    return planning.redeploy_actions(state, Catalogue.of_state(state), entry["player"])
 
 
-def _check_redeploy(state: dict, action: dict) -> None:
-    planning.check_redeploy(typed(state), Catalogue.of_state(state), action["player"],
+def _check_redeploy(state: TrembleState, action: ActionObject) -> None:
+    planning.check_redeploy(state, Catalogue.of_state(state), action["player"],
                             action["moves"])
 
 
-def _redeploy(draft: Draft, action: dict, events: list) -> None:
+def _redeploy(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     """TRE-32: the moves stay secret until everyone has submitted."""
     draft.at("players", action["player"])["redeploy"] = [dict(m) for m in action["moves"]]
     events.append({"type": "redeploy_submitted", "player": action["player"], "rule": "TRE-32"})
 
 
 # ----------------------------------------------------------------- battle (TRE-19 … TRE-21, TRE-31)
-def _choices(state: dict, entry: dict) -> list[dict]:
+def _choices(state: TrembleState, entry: Entry) -> list[JsonObject]:
     return [{"type": "battle_choice", "player": entry["player"], "choice": c}
             for c in ("fight", "retreat")]
 
 
-def _battle_choice(draft: Draft, action: dict, events: list) -> None:
+def _battle_choice(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     battle.decide(draft, action["player"], action["choice"], events)
 
 
-def _reserves(state: dict, entry: dict) -> list[dict]:
+def _reserves(state: TrembleState, entry: Entry) -> list[JsonObject]:
     return [{"type": "join_reserve", "player": entry["player"], "ship": ship}
-            for ship in battle.reserve_ships(typed(state), Catalogue.of_state(state),
+            for ship in battle.reserve_ships(state, Catalogue.of_state(state),
                                              entry["player"])]
 
 
-def _check_reserve(state: dict, action: dict) -> None:
+def _check_reserve(state: TrembleState, action: ActionObject) -> None:
     player = action["player"]
-    if battle.reserve_full(typed(state), player):
+    if battle.reserve_full(state, player):
         raise RuleViolation("TRE-31a", N_("you already have {max_ships_per_city} ships "
                                           "at this city: a reserve ship joining counts "
                                           "toward the TRE-9 limit",
                                           max_ships_per_city=planning.MAX_SHIPS_PER_CITY))
-    if action["ship"] not in battle.reserve_ships(typed(state), Catalogue.of_state(state),
+    if action["ship"] not in battle.reserve_ships(state, Catalogue.of_state(state),
                                                   player):
         raise RuleViolation("TRE-31", N_("{ship} is not a reserve ship in your hand that "
                                          "has not flown and whose fuel you have",
                                          ship=action['ship']))
 
 
-def _join_reserve(draft: Draft, action: dict, events: list) -> None:
+def _join_reserve(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     battle.join_reserve(draft, Catalogue.of_state(draft.root), action["player"],
                         action["ship"], events)
 
 
-def _reserve_done(draft: Draft, action: dict, events: list) -> None:
+def _reserve_done(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     draft.at("battle")["next"] += 1
 
 
-def _losing_ships(state: dict, entry: dict) -> list[str]:
+def _losing_ships(state: TrembleState, entry: Entry) -> list[str]:
     """The ships one of which the pending loser discards: their side's in a
     battle (TRE-21), their searching ships against an army (TRE-24)."""
     if entry["decision"] == "army_loss":
-        return typed(state)["searches"][intel.search_index(typed(state), entry["city"])]["ships"]
-    return battle.own_side(typed(state), entry["player"])["ships"]
+        return state["searches"][intel.search_index(state, entry["city"])]["ships"]
+    return battle.own_side(state, entry["player"])["ships"]
 
 
-def _losses(state: dict, entry: dict) -> list[dict]:
+def _losses(state: TrembleState, entry: Entry) -> list[JsonObject]:
     return [{"type": "lose_ship", "player": entry["player"], "ship": ship}
             for ship in _losing_ships(state, entry)]
 
 
-def _check_loss(state: dict, action: dict) -> None:
+def _check_loss(state: TrembleState, action: ActionObject) -> None:
     entry = next(e for e in state["pending"] if e["player"] == action["player"])
     if entry["decision"] == "army_loss":
-        intel.check_army_loss(typed(state), action)
-    elif action["ship"] not in battle.own_side(typed(state), action["player"])["ships"]:
+        intel.check_army_loss(state, action)
+    elif action["ship"] not in battle.own_side(state, action["player"])["ships"]:
         raise RuleViolation("TRE-21", N_("{ship} did not attack this city",
                                          ship=action['ship']))
 
 
-def _lose_ship(draft: Draft, action: dict, events: list) -> None:
+def _lose_ship(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     if draft.root["phase"] == "intel":
         intel.army_loss(draft, action["ship"], events)
     else:
@@ -195,87 +197,87 @@ def _lose_ship(draft: Draft, action: dict, events: list) -> None:
 
 
 # ----------------------------------------------------------------- armies (TRE-24)
-def _army_choices(state: dict, entry: dict) -> list[dict]:
+def _army_choices(state: TrembleState, entry: Entry) -> list[JsonObject]:
     return [{"type": "army_choice", "player": entry["player"], "city": city, "choice": choice}
             for city in entry["cities"] for choice in ("fight", "abandon")]
 
 
-def _check_army_choice(state: dict, action: dict) -> None:
-    intel.check_army_choice(typed(state), action)
+def _check_army_choice(state: TrembleState, action: ActionObject) -> None:
+    intel.check_army_choice(state, action)
 
 
 # ----------------------------------------------------------------- rewards (TRE-22)
-def _raid(draft: Draft, action: dict, events: list) -> None:
+def _raid(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     reward.raid(draft, Catalogue.of_state(draft.root), action, events)
 
 
-def _search(draft: Draft, action: dict, events: list) -> None:
+def _search(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     reward.search(draft, Catalogue.of_state(draft.root), action, events)
 
 
 # ----------------------------------------------------------------- credit (TRE-26)
-def _credits_to_take(state: dict, entry: dict) -> list[dict]:
-    if not credit.may_take(typed(state), entry["player"]):
+def _credits_to_take(state: TrembleState, entry: Entry) -> list[JsonObject]:
+    if not credit.may_take(state, entry["player"]):
         return []
     return [{"type": "take_credit", "player": entry["player"]}]
 
 
-def _credits_to_repay(state: dict, entry: dict) -> list[dict]:
-    if not credit.may_repay(typed(state), entry["player"]):
+def _credits_to_repay(state: TrembleState, entry: Entry) -> list[JsonObject]:
+    if not credit.may_repay(state, entry["player"]):
         return []
     return [{"type": "repay_credit", "player": entry["player"]}]
 
 
-def _take_credit(draft: Draft, action: dict, events: list) -> None:
+def _take_credit(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     credit.take(draft, Catalogue.of_state(draft.root), action["player"], events)
 
 
-def _repay_credit(draft: Draft, action: dict, events: list) -> None:
+def _repay_credit(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     credit.repay(draft, Catalogue.of_state(draft.root), action["player"], events)
 
 
 # ----------------------------------------------------------------- chance
-def _draws(state: dict, entry: dict) -> list[tuple[dict, int]]:
+def _draws(state: TrembleState, entry: Entry) -> list[tuple[JsonObject, int]]:
     return [({"type": "draw_ship", "player": CHANCE, "ship": ship}, 1)
-            for ship in buying.draw_outcomes(typed(state))]
+            for ship in buying.draw_outcomes(state)]
 
 
-def _draw(draft: Draft, action: dict, events: list) -> None:
+def _draw(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     who = draft.root["pending"][0]["for"]
     buying.draw(draft, who, action["ship"], events)
     events.append({"type": "ship_drawn", "player": who, "rule": "TRE-12"})
 
 
-def _impossible_draw(state: dict, action: dict) -> str | None:
-    return buying.impossible_draw(typed(state), Catalogue.of_state(state), action["ship"])
+def _impossible_draw(state: TrembleState, action: ActionObject) -> str | None:
+    return buying.impossible_draw(state, Catalogue.of_state(state), action["ship"])
 
 
-def _reveals(state: dict, entry: dict) -> list[tuple[dict, int]]:
-    piles = typed(state)["piles"]
+def _reveals(state: TrembleState, entry: Entry) -> list[tuple[JsonObject, int]]:
+    piles = state["piles"]
     top = required(intel.top_pile(piles), "the top pile")
     return [({"type": "reveal", "player": CHANCE, "card": card}, 1)
             for card in piles[top]["candidates"]]
 
 
-def _reveal(draft: Draft, action: dict, events: list) -> None:
+def _reveal(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     intel.reveal(draft, Catalogue.of_state(draft.root), action["card"], events)
 
 
-def _impossible_reveal(state: dict, action: dict) -> str | None:
-    return intel.impossible_reveal(typed(state), Catalogue.of_state(state), action["card"])
+def _impossible_reveal(state: TrembleState, action: ActionObject) -> str | None:
+    return intel.impossible_reveal(state, Catalogue.of_state(state), action["card"])
 
 
-def _rolls(state: dict, entry: dict) -> list[tuple[dict, int]]:
+def _rolls(state: TrembleState, entry: Entry) -> list[tuple[JsonObject, int]]:
     return [({"type": "roll", "player": CHANCE, "total": total}, weight)
             for total, weight in battle.ROLL_WEIGHTS.items()]
 
 
-def _roll_rule(entry: dict) -> str:
+def _roll_rule(entry: Entry) -> str:
     """TRE-24 for a roll against an army, TRE-20 for a battle roll."""
     return "TRE-24" if entry.get("context") == "army" else "TRE-20"
 
 
-def _roll(draft: Draft, action: dict, events: list) -> None:
+def _roll(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     """2d6 against an army (TRE-24) or in a battle (TRE-20)."""
     if draft.root["pending"][0]["context"] == "army":
         intel.army_roll(draft, Catalogue.of_state(draft.root), action["total"], events)
@@ -284,11 +286,11 @@ def _roll(draft: Draft, action: dict, events: list) -> None:
 
 
 # ----------------------------------------------------------------- the table
-ACTIONS: dict[str, Action] = {
+ACTIONS: dict[str, Action[TrembleState]] = {
     "keep_missions": Action(
         "TRE-10: keep 1 to 3 of the 4 missions dealt (secret)",
         {"missions": s.ListOf(ID, max_items=MISSIONS_DEALT)},
-        resolve=missions.keep, check=missions.check_keep, legal=missions.keep_actions),
+        resolve=missions.keep, enforce=missions.check_keep, legal=missions.keep_actions),
     "draw_ships": Action(
         "RULING TRE-12a: take part in the buy step: draw two ship cards", {},
         resolve=_start_drawing, legal=_each("draw_ships")),
@@ -298,45 +300,45 @@ ACTIONS: dict[str, Action] = {
     "buy": Action(
         "TRE-12: buy one drawn ship (or null); `discard` a ship in hand when the fleet is full",
         {"ship": s.Nullable(ID), "discard": s.Nullable(ID)},
-        resolve=_buy, check=_check_buy, legal=_buys),
+        resolve=_buy, enforce=_check_buy, legal=_buys),
     "plan": Action(
         "TRE-14: secret attack orders [{ship, slot}] (committed, revealed when all submitted)",
-        {"orders": ORDERS}, resolve=_plan, check=_check_plan, legal=_plans),
+        {"orders": ORDERS}, resolve=_plan, enforce=_check_plan, legal=_plans),
     "discard_unfueled": Action(
         "TRE-15: discard one attacking ship you cannot fuel", {"ship": ID},
-        resolve=_discard_unfueled, check=_check_unfueled, legal=_unfueled),
+        resolve=_discard_unfueled, enforce=_check_unfueled, legal=_unfueled),
     "redeploy": Action(
         "TRE-32: secret new slots for redeploy ships (omitted ships keep their order)",
-        {"moves": ORDERS}, resolve=_redeploy, check=_check_redeploy, legal=_redeploys),
+        {"moves": ORDERS}, resolve=_redeploy, enforce=_check_redeploy, legal=_redeploys),
     "battle_choice": Action(
         "TRE-19: fight or retreat", {"choice": s.Enum("fight", "retreat")},
         resolve=_battle_choice, legal=_choices),
     "join_reserve": Action(
         "TRE-31: a reserve ship joins this battle, paying its fuel", {"ship": ID},
-        resolve=_join_reserve, check=_check_reserve, legal=_reserves),
+        resolve=_join_reserve, enforce=_check_reserve, legal=_reserves),
     "reserve_done": Action(
         "TRE-31: no more reserve ships for this battle", {},
         resolve=_reserve_done, legal=_each("reserve_done")),
     "lose_ship": Action(
         "TRE-21 / TRE-24: the ship you lose", {"ship": ID},
-        resolve=_lose_ship, check=_check_loss, legal=_losses),
+        resolve=_lose_ship, enforce=_check_loss, legal=_losses),
     "army_choice": Action(
         "TRE-24: abandon the search at `city` or fight the army",
         {"city": ID, "choice": s.Enum("fight", "abandon")},
-        resolve=intel.army_choice, check=_check_army_choice, legal=_army_choices),
+        resolve=intel.army_choice, enforce=_check_army_choice, legal=_army_choices),
     "raid": Action(
         "TRE-22: take the raid value and the city now", {"city": ID},
-        resolve=_raid, check=reward.check_raid, legal=reward.raid_actions),
+        resolve=_raid, enforce=reward.check_raid, legal=reward.raid_actions),
     "search": Action(
         "TRE-22: search with these ships (the rest return to hand)",
         {"city": ID, "ships": s.ListOf(ID, max_items=5)},
-        resolve=_search, check=reward.check_search, legal=reward.search_actions),
+        resolve=_search, enforce=reward.check_search, legal=reward.search_actions),
     "take_credit": Action(
         "TRE-26: take a credit (+50,000 people)", {},
-        resolve=_take_credit, check=credit.check_take, legal=_credits_to_take),
+        resolve=_take_credit, enforce=credit.check_take, legal=_credits_to_take),
     "repay_credit": Action(
         "TRE-26: repay a credit (60,000 people)", {},
-        resolve=_repay_credit, check=credit.check_repay, legal=_credits_to_repay),
+        resolve=_repay_credit, enforce=credit.check_repay, legal=_credits_to_repay),
 }
 
 #: the chance outcomes; each chance node's decision is named after its type

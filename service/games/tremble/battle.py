@@ -25,16 +25,19 @@ discard).  A city attacked by one player has no battle (TRE-18).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from service.games.draft import Draft
+from service.games.objects import Event, JsonObject
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import BONUSES, has
 from service.games.tremble.planning import too_many_at_one_city
-from service.games.tremble.state import Battle, Side, TrembleState, required, typed
+from service.games.tremble.state import required
+from service.games.tremble.state_types import Battle, Side, TrembleState
 from service.games.tremble.zones import discard_ship, ships_to_hand
 
 
-def strength(ships: Sequence[Mapping], city_type: str | None) -> int:
+def strength(ships: Sequence[Mapping[str, Any]], city_type: str | None) -> int:
     """TRE-29: summed strength of ``ships`` (card designs) attacking one city.
 
     ``ships``: the design dicts of every ship on the side (``type``,
@@ -46,7 +49,7 @@ def strength(ships: Sequence[Mapping], city_type: str | None) -> int:
     return sum(p["total"] for p in strength_breakdown(ships, city_type))
 
 
-def strength_breakdown(ships: Sequence[Mapping], city_type: str | None) -> list[dict]:
+def strength_breakdown(ships: Sequence[Mapping[str, Any]], city_type: str | None) -> list[JsonObject]:
     """Per ship: ``{"base", "bonus", "total"}`` (same rules as ``strength``)."""
     types = [s["type"] for s in ships]
     out = []
@@ -96,7 +99,7 @@ def holds(strength: int, dice: int, army: int) -> bool:
 
 
 # ----------------------------------------------------------------- steps
-def start(draft: Draft, cat: Catalogue, index: int, events: list) -> None:
+def start(draft: Draft[TrembleState], cat: Catalogue, index: int, events: list[Event]) -> None:
     """Open the battle for ``attacks[index]`` (or settle it if uncontested)."""
     attack = draft.root["attacks"][index]
     sides = attack["sides"]
@@ -160,9 +163,9 @@ def reserve_ships(state: TrembleState, cat: Catalogue, player: int) -> list[str]
             and cat.ships[s]["fuel"] <= fuel]
 
 
-def decide(draft: Draft, player: int, choice: str, events: list) -> None:
+def decide(draft: Draft[TrembleState], player: int, choice: str, events: list[Event]) -> None:
     """TRE-19: the current decider fights or retreats."""
-    state = typed(draft.root)
+    state = draft.root
     index = attack_index(state)
     j = side_index(state, index, player)
     side = state["attacks"][index]["sides"][j]
@@ -178,9 +181,9 @@ def decide(draft: Draft, player: int, choice: str, events: list) -> None:
         events.append({"type": "fight", "player": player, "slot": battle["slot"]})
 
 
-def join_reserve(draft: Draft, cat: Catalogue, player: int, ship: str, events: list) -> None:
+def join_reserve(draft: Draft[TrembleState], cat: Catalogue, player: int, ship: str, events: list[Event]) -> None:
     """TRE-31: a reserve ship joins this battle; its fuel is paid now."""
-    state = typed(draft.root)
+    state = draft.root
     index = attack_index(state)
     j = side_index(state, index, player)
     draft.at("players", player, "hand").remove(ship)
@@ -195,9 +198,9 @@ def join_reserve(draft: Draft, cat: Catalogue, player: int, ship: str, events: l
                    "strength": side["strength"], "rule": "TRE-31"})
 
 
-def roll(draft: Draft, total: int, events: list) -> None:
+def roll(draft: Draft[TrembleState], total: int, events: list[Event]) -> None:
     """TRE-20: the next fighter's 2d6; when all rolled, the top total wins."""
-    state = typed(draft.root)
+    state = draft.root
     index = attack_index(state)
     rolls = draft.at("battle", "rolls")
     k = next(i for i, r in enumerate(rolls) if r["total"] is None)
@@ -228,14 +231,14 @@ def roll(draft: Draft, total: int, events: list) -> None:
                        "slot": open_battle(state)["slot"], "rule": "TRE-20"})
 
 
-def _mark_lost(draft: Draft, index: int, player: int) -> None:
-    j = side_index(typed(draft.root), index, player)
+def _mark_lost(draft: Draft[TrembleState], index: int, player: int) -> None:
+    j = side_index(draft.root, index, player)
     draft.at("attacks", index, "sides", j)["status"] = "lost"
 
 
-def lose_ship(draft: Draft, player: int, ship: str, events: list) -> None:
+def lose_ship(draft: Draft[TrembleState], player: int, ship: str, events: list[Event]) -> None:
     """TRE-21: a loser discards the chosen ship; the rest return to hand."""
-    state = typed(draft.root)
+    state = draft.root
     index = attack_index(state)
     j = side_index(state, index, player)
     ships = [s for s in state["attacks"][index]["sides"][j]["ships"] if s != ship]
@@ -252,11 +255,11 @@ def losers(state: TrembleState) -> list[Side]:
     return [s for s in state["attacks"][index]["sides"] if s["status"] == "lost"]
 
 
-def advance(draft: Draft, cat: Catalogue, events: list) -> bool:
+def advance(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     """Carry the open battle on as far as no decision is needed.
 
     Returns True while the battle still waits for a decision or a roll."""
-    state = typed(draft.root)
+    state = draft.root
     battle = open_battle(state)
     index = attack_index(state)
     sides = state["attacks"][index]["sides"]
@@ -272,7 +275,7 @@ def advance(draft: Draft, cat: Catalogue, events: list) -> bool:
         draft.at("battle").update(step="reserve", next=0,
                                   order=[p for p in battle["order"]
                                          if any(s["player"] == p for s in sides)])
-        battle = open_battle(typed(draft.root))
+        battle = open_battle(draft.root)
     if battle["step"] == "reserve":
         order = battle["order"]
         nxt = battle["next"]
@@ -298,12 +301,12 @@ def advance(draft: Draft, cat: Catalogue, events: list) -> bool:
         winner = battle["winner"]
         draft.root["battle"] = None
         draft.at("players", winner, "stats")["battles_won"] += 1
-        _win(draft, index, side_index(typed(draft.root), index, winner), events)
+        _win(draft, index, side_index(draft.root, index, winner), events)
         return False
     raise AssertionError(battle["step"])  # pragma: no cover
 
 
-def _win(draft: Draft, index: int, j: int, events: list) -> None:
+def _win(draft: Draft[TrembleState], index: int, j: int, events: list[Event]) -> None:
     """TRE-21 / TRE-18: the side takes the city; the reward comes later."""
     draft.at("attacks", index, "sides", j)["status"] = "won"
     draft.at("attacks", index)["resolved"] = True

@@ -19,8 +19,9 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Event, JsonObject
 from service.games.tremble.cards import Catalogue, design_of
-from service.games.tremble.state import TrembleState
+from service.games.tremble.state_types import TrembleState
 from service.games.tremble.zones import discard_ship, fleet_size, not_in_hand
 
 FUEL_PER_TURN = 8
@@ -29,7 +30,7 @@ DRAW = 2
 FLEET_LIMIT = 5
 
 
-def gain_fuel(draft: Draft, events: list) -> None:
+def gain_fuel(draft: Draft[TrembleState], events: list[Event]) -> None:
     """TRE-11: +8 fuel each, capped at 20; unused fuel carries over."""
     for p, player in enumerate(draft.root["players"]):
         new = min(FUEL_CAP, player["fuel"] + FUEL_PER_TURN)
@@ -47,7 +48,7 @@ def draw_outcomes(state: TrembleState) -> list[str]:
     return sorted(state["ship_deck"])
 
 
-def draw(draft: Draft, player: int, ship: str, events: list) -> None:
+def draw(draft: Draft[TrembleState], player: int, ship: str, events: list[Event]) -> None:
     """The ship card ``ship`` (a copy id) from the deck into the player's offer.
 
     >>> draft = Draft({"ship_deck": ["S-X#3", "S-Y", "S-X#2"],
@@ -61,7 +62,7 @@ def draw(draft: Draft, player: int, ship: str, events: list) -> None:
     draft.root["players"][player]["to_draw"] -= 1  # made the draft's own just above
 
 
-def refill_if_empty(draft: Draft, events: list) -> None:
+def refill_if_empty(draft: Draft[TrembleState], events: list[Event]) -> None:
     """TRE-12 RULING: an empty ship deck is refilled from the ship discard."""
     if not draft.root["ship_deck"] and draft.root["ship_discard"]:
         draft.root["ship_deck"] = sorted(draft.root["ship_discard"])
@@ -70,7 +71,7 @@ def refill_if_empty(draft: Draft, events: list) -> None:
                        "rule": "TRE-12"})
 
 
-def start_buy(draft: Draft, player: int, choice: str, events: list) -> None:
+def start_buy(draft: Draft[TrembleState], player: int, choice: str, events: list[Event]) -> None:
     """RULING TRE-12a: ``draw`` two ship cards now, or ``decline`` the buy step
     (nothing drawn, nothing bought; public: the table sees who draws)."""
     p = draft.at("players", player)
@@ -116,7 +117,7 @@ def affordable(cost: int, people: int) -> bool:
     return cost <= people
 
 
-def check_buy(state: TrembleState, cat: Catalogue, action: dict) -> None:
+def check_buy(state: TrembleState, cat: Catalogue, action: ActionObject) -> None:
     player = state["players"][action["player"]]
     ship, discard = action["ship"], action["discard"]
     if ship is None:
@@ -140,7 +141,7 @@ def check_buy(state: TrembleState, cat: Catalogue, action: dict) -> None:
         raise RuleViolation("TRE-12", not_in_hand(discard, player["hand"]))
 
 
-def buy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
+def buy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[JsonObject]:
     p = state["players"][player]
     out = [{"type": "buy", "player": player, "ship": None, "discard": None}]
     full = fleet_full(state, player)
@@ -155,7 +156,7 @@ def buy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
     return out
 
 
-def buy(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
+def buy(draft: Draft[TrembleState], cat: Catalogue, action: ActionObject, events: list[Event]) -> None:
     """TRE-12: pay, take the ship into hand (secretly), discard the rest."""
     player = action["player"]
     p = draft.at("players", player)

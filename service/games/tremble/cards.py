@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import card_db
 from service.games import catalogue
+from service.games.objects import JsonObject
 
 
-def instances(design: dict) -> list[str]:
+def instances(design: JsonObject) -> list[str]:
     """Instance ids of a design: ``["S-X", "S-X#2", ...]``."""
     base = design["id"]
     return [base] + [f"{base}#{k}" for k in range(2, design.get("copies", 1) + 1)]
@@ -59,7 +60,7 @@ class Catalogue(catalogue.Catalogue):
     def __init__(self, cards: card_db.CardSet) -> None:
         super().__init__(cards)
         data = cards.data
-        ships: dict[str, dict] = {}
+        ships: dict[str, JsonObject] = {}
         starting: list[str] = []
         deck: list[str] = []
         for design in data["ships"]:
@@ -67,11 +68,11 @@ class Catalogue(catalogue.Catalogue):
                 ships[inst] = design
                 (starting if design.get("starting") else deck).append(inst)
         credit = data["credits"][0]
-        self.cities: dict[str, dict] = {c["id"]: c for c in data["cities"]}
-        self.armies: dict[str, dict] = {a["id"]: a for a in data["armies"]}
+        self.cities: dict[str, JsonObject] = {c["id"]: c for c in data["cities"]}
+        self.armies: dict[str, JsonObject] = {a["id"]: a for a in data["armies"]}
         self.ships = ships
-        self.missions: dict[str, dict] = {m["id"]: m for m in data["missions"]}
-        self.credits: dict[str, dict] = {inst: d for d in data["credits"]
+        self.missions: dict[str, JsonObject] = {m["id"]: m for m in data["missions"]}
+        self.credits: dict[str, JsonObject] = {inst: d for d in data["credits"]
                                          for inst in instances(d)}
         self.starting_ships = tuple(starting)
         self.deck_ships = tuple(deck)

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Event
 from service.games.tremble.cards import Catalogue
-from service.games.tremble.state import TrembleState, typed
+from service.games.tremble.state_types import TrembleState
 from service.games.tremble.zones import fleet_size
 
 POOR_BELOW = 30_000
@@ -69,19 +70,19 @@ def can_repay(state: TrembleState, player: int) -> str | None:
     return blocker() if blocker is not None else None
 
 
-def check_take(state: dict, action: dict) -> None:
-    why = can_take(typed(state), action["player"])
+def check_take(state: TrembleState, action: ActionObject) -> None:
+    why = can_take(state, action["player"])
     if why:
         raise RuleViolation("TRE-26", why)
 
 
-def check_repay(state: dict, action: dict) -> None:
-    why = can_repay(typed(state), action["player"])
+def check_repay(state: TrembleState, action: ActionObject) -> None:
+    why = can_repay(state, action["player"])
     if why:
         raise RuleViolation("TRE-26", why)
 
 
-def take(draft: Draft, cat: Catalogue, player: int, events: list) -> None:
+def take(draft: Draft[TrembleState], cat: Catalogue, player: int, events: list[Event]) -> None:
     card = draft.root["credit_supply"][0]
     draft.at("credit_supply").pop(0)
     p = draft.at("players", player)
@@ -92,7 +93,7 @@ def take(draft: Draft, cat: Catalogue, player: int, events: list) -> None:
                    "people": cat.credit_amount, "rule": "TRE-26"})
 
 
-def repay(draft: Draft, cat: Catalogue, player: int, events: list, at_end: bool = False) -> None:
+def repay(draft: Draft[TrembleState], cat: Catalogue, player: int, events: list[Event], at_end: bool = False) -> None:
     card = draft.root["players"][player]["credits"][0]
     draft.at("players", player, "credits").pop(0)
     draft.at("players", player)["people"] -= cat.credit_repay

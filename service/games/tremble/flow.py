@@ -17,11 +17,13 @@ from collections.abc import Callable
 
 from service.games.chance import CHANCE
 from service.games.draft import Draft
+from service.games.objects import Entry, Event, JsonObject
 from service.games.tremble import battle, buying, credit, intel, planning, reward
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.scoring import final_result
 from service.games.tremble.setup import MISSIONS_DEALT
-from service.games.tremble.state import TrembleState, required, typed
+from service.games.tremble.state import required
+from service.games.tremble.state_types import TrembleState
 
 #: the clause behind each kind of decision (cited for a wrong action type)
 DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy": "TRE-12",
@@ -31,16 +33,16 @@ DECISION_RULES = {"keep_missions": "TRE-10", "draw_or_decline": "TRE-12a", "buy"
                   "army_choice": "TRE-24", "army_loss": "TRE-24", "reward": "TRE-22"}
 
 
-def chance_entry(decision: str, **context: object) -> list[dict]:
+def chance_entry(decision: str, **context: object) -> list[JsonObject]:
     return [{"player": CHANCE, "decision": decision, **context}]
 
 
-def pending(state: TrembleState) -> list[dict]:
+def pending(state: TrembleState) -> list[Entry]:
     """Who decides now (several entries: simultaneous decisions)."""
     return PENDING[state["phase"]](state)
 
 
-def _pending_missions(state: TrembleState) -> list[dict]:
+def _pending_missions(state: TrembleState) -> list[Entry]:
     """TRE-10: four missions dealt to each player in turn, then everyone keeps some."""
     players = state["players"]
     for p, pl in enumerate(players):
@@ -51,7 +53,7 @@ def _pending_missions(state: TrembleState) -> list[dict]:
             for p, pl in enumerate(players) if not pl["missions_kept"]]
 
 
-def _pending_buy(state: TrembleState) -> list[dict]:
+def _pending_buy(state: TrembleState) -> list[Entry]:
     """TRE-12: the draws first, then each player draws or declines, then buys."""
     players = state["players"]
     for p, pl in enumerate(players):
@@ -61,7 +63,7 @@ def _pending_buy(state: TrembleState) -> list[dict]:
             for p, pl in enumerate(players) if not pl["bought"]]
 
 
-def _pending_intel(state: TrembleState) -> list[dict]:
+def _pending_intel(state: TrembleState) -> list[Entry]:
     """TRE-13 / TRE-24: the next reveal, or the army's choices, roll and loss."""
     army = state["army"]
     if army is None:
@@ -69,7 +71,7 @@ def _pending_intel(state: TrembleState) -> list[dict]:
     if army["loser"] is not None:
         return [{"player": army["loser"]["player"], "decision": "army_loss",
                  "city": army["loser"]["city"]}]
-    waiting: dict[int, list] = {}
+    waiting: dict[int, list[str]] = {}
     for c in army["choices"]:
         if c["choice"] is None:
             waiting.setdefault(c["player"], []).append(c["city"])
@@ -80,22 +82,22 @@ def _pending_intel(state: TrembleState) -> list[dict]:
     return chance_entry("roll", context="army", **{"for": fight["player"]}, city=fight["city"])
 
 
-def _pending_plan(state: TrembleState) -> list[dict]:
+def _pending_plan(state: TrembleState) -> list[Entry]:
     return [{"player": p, "decision": "plan"} for p, pl in enumerate(state["players"])
             if pl["orders"] is None]
 
 
-def _pending_refuel(state: TrembleState) -> list[dict]:
+def _pending_refuel(state: TrembleState) -> list[Entry]:
     return [{"player": p, "decision": "discard_unfueled"}
             for p in planning.short_of_fuel(state, Catalogue.of_state(state))]
 
 
-def _pending_redeploy(state: TrembleState) -> list[dict]:
+def _pending_redeploy(state: TrembleState) -> list[Entry]:
     return [{"player": p, "decision": "redeploy"} for p, pl in enumerate(state["players"])
             if pl["redeploy"] is None]
 
 
-def _pending_battle(state: TrembleState) -> list[dict]:
+def _pending_battle(state: TrembleState) -> list[Entry]:
     """TRE-19 … TRE-21, TRE-31: the decision or roll of the battle's step."""
     b = required(state["battle"], "the battle")
     step = b["step"]
@@ -111,21 +113,21 @@ def _pending_battle(state: TrembleState) -> list[dict]:
             for s in sorted(battle.losers(state), key=lambda s: s["player"])]
 
 
-def _pending_reward(state: TrembleState) -> list[dict]:
+def _pending_reward(state: TrembleState) -> list[Entry]:
     _, attack = required(reward.next_reward(state), "the reward")
     return [{"player": attack["sides"][0]["player"], "decision": "reward",
              "slot": attack["slot"], "city": attack["city"]}]
 
 
 #: phase -> who decides in it
-PENDING: dict[str, Callable[[TrembleState], list[dict]]] = {
+PENDING: dict[str, Callable[[TrembleState], list[Entry]]] = {
     "missions": _pending_missions, "buy": _pending_buy, "intel": _pending_intel,
     "plan": _pending_plan, "refuel": _pending_refuel, "redeploy": _pending_redeploy,
     "battle": _pending_battle, "reward": _pending_reward}
 
 
 # ----------------------------------------------------------------- advance
-def begin_turn(draft: Draft, events: list) -> None:
+def begin_turn(draft: Draft[TrembleState], events: list[Event]) -> None:
     """TRE-11 then TRE-12: fuel for all; each player then draws two ships or
     declines (RULING TRE-12a)."""
     root = draft.root
@@ -137,7 +139,7 @@ def begin_turn(draft: Draft, events: list) -> None:
         draft.at("players", p).update(offer=[], to_draw=0, bought=False, buy_choice=None)
 
 
-def advance(draft: Draft, cat: Catalogue, events: list) -> None:
+def advance(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> None:
     """Automatic steps until a decision or chance node is pending."""
     while draft.root["result"] is None:
         if ADVANCE[draft.root["phase"]](draft, cat, events):
@@ -146,19 +148,19 @@ def advance(draft: Draft, cat: Catalogue, events: list) -> None:
 
 # Each phase's automatic step: True when a decision (or chance node) is
 # pending now, False when the state moved on and ``advance`` goes on.
-def _advance_missions(draft: Draft, cat: Catalogue, events: list) -> bool:
+def _advance_missions(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     if any(not p["missions_kept"] for p in draft.root["players"]):
         return True
     begin_turn(draft, events)
     return False
 
 
-def _advance_start(draft: Draft, cat: Catalogue, events: list) -> bool:
+def _advance_start(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     begin_turn(draft, events)
     return False
 
 
-def _advance_buy(draft: Draft, cat: Catalogue, events: list) -> bool:
+def _advance_buy(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     players = draft.root["players"]
     buying.refill_if_empty(draft, events)
     if not draft.root["ship_deck"]:
@@ -172,8 +174,8 @@ def _advance_buy(draft: Draft, cat: Catalogue, events: list) -> bool:
     return False
 
 
-def _advance_intel(draft: Draft, cat: Catalogue, events: list) -> bool:
-    root = typed(draft.root)
+def _advance_intel(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
+    root = draft.root
     army = root["army"]
     if army is not None:
         if army["choices"] or army["loser"] is not None:
@@ -191,7 +193,7 @@ def _advance_intel(draft: Draft, cat: Catalogue, events: list) -> bool:
     return True
 
 
-def _advance_plan(draft: Draft, cat: Catalogue, events: list) -> bool:
+def _advance_plan(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     if any(p["orders"] is None for p in draft.root["players"]):
         return True
     planning.reveal_orders(draft, events)
@@ -199,8 +201,8 @@ def _advance_plan(draft: Draft, cat: Catalogue, events: list) -> bool:
     return False
 
 
-def _advance_refuel(draft: Draft, cat: Catalogue, events: list) -> bool:
-    root = typed(draft.root)
+def _advance_refuel(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
+    root = draft.root
     if planning.short_of_fuel(root, cat):
         return True
     planning.pay_fuel(draft, cat, events)
@@ -215,7 +217,7 @@ def _advance_refuel(draft: Draft, cat: Catalogue, events: list) -> bool:
     return False
 
 
-def _advance_redeploy(draft: Draft, cat: Catalogue, events: list) -> bool:
+def _advance_redeploy(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     if any(p["redeploy"] is None for p in draft.root["players"]):
         return True
     planning.reveal_redeploy(draft, events)
@@ -223,7 +225,7 @@ def _advance_redeploy(draft: Draft, cat: Catalogue, events: list) -> bool:
     return False
 
 
-def _advance_battle(draft: Draft, cat: Catalogue, events: list) -> bool:
+def _advance_battle(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     root = draft.root
     if root["battle"] is not None:
         return battle.advance(draft, cat, events)
@@ -235,26 +237,26 @@ def _advance_battle(draft: Draft, cat: Catalogue, events: list) -> bool:
     return False
 
 
-def _advance_reward(draft: Draft, cat: Catalogue, events: list) -> bool:
-    if reward.next_reward(typed(draft.root)) is not None:
+def _advance_reward(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
+    if reward.next_reward(draft.root) is not None:
         return True
     end_turn(draft, cat, events)
     return False
 
 
 #: phase -> its automatic step
-ADVANCE: dict[str, Callable[[Draft, Catalogue, list], bool]] = {
+ADVANCE: dict[str, Callable[[Draft[TrembleState], Catalogue, list[Event]], bool]] = {
     "missions": _advance_missions, "start": _advance_start, "buy": _advance_buy,
     "intel": _advance_intel, "plan": _advance_plan, "refuel": _advance_refuel,
     "redeploy": _advance_redeploy, "battle": _advance_battle, "reward": _advance_reward}
 
 
-def _open_battles(draft: Draft, events: list) -> None:
+def _open_battles(draft: Draft[TrembleState], events: list[Event]) -> None:
     draft.root["phase"] = "battle"
     reward.discard_unattacked(draft, events)
 
 
-def end_turn(draft: Draft, cat: Catalogue, events: list) -> None:
+def end_turn(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> None:
     """Searches count down; the game ends once the city deck has run out."""
     reward.count_down(draft, cat, events)
     root = draft.root
@@ -266,12 +268,13 @@ def end_turn(draft: Draft, cat: Catalogue, events: list) -> None:
         begin_turn(draft, events)
 
 
-def finish(draft: Draft, cat: Catalogue, events: list) -> None:
+def finish(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> None:
     """TRE-28: the city deck is played out; credits are repaid (TRE-26)."""
     reward.abandon_unfinished(draft, events)
     for p, pl in enumerate(draft.root["players"]):
         for _ in list(pl["credits"]):
             credit.repay(draft, cat, p, events, at_end=True)
     draft.root["phase"] = "over"
-    draft.root["result"] = final_result(typed(draft.root), cat)
-    events.append({"type": "game_over", **draft.root["result"], "rule": "TRE-28"})
+    result = final_result(draft.root, cat)
+    draft.root["result"] = result
+    events.append({"type": "game_over", **result, "rule": "TRE-28"})

@@ -17,12 +17,14 @@ action type once (the base class dispatches on it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import card_db
 from service.games.base import Game
 from service.games.draft import Draft
 from service.games.errors import InvalidState
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import Option
 from service.games.tremble import flow, intel, invariants, migrations, planning, scoring, views
 from service.games.tremble.actions import ACTIONS, CHANCES, CREDIT_ACTIONS, DECISIONS
@@ -32,15 +34,15 @@ from service.games.tremble.evaluations import KINDS
 from service.games.tremble.operations import ODDS
 from service.games.tremble.setup import new_state
 from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
-from service.games.tremble.state import TrembleState, typed
+from service.games.tremble.state_types import TrembleState
 from service.games.versions import Change, RulesVersion
 
 #: the machine-readable constraint of each decision too large to list
-CONSTRAINTS: dict[str, Callable[[TrembleState, Catalogue, int], dict]] = {
+CONSTRAINTS: dict[str, Callable[[TrembleState, Catalogue, int], JsonObject]] = {
     "plan": planning.plan_constraints, "redeploy": planning.redeploy_constraints}
 
 
-class Tremble(Game):
+class Tremble(Game[TrembleState]):
     id = "tremble"
     title = {"en": "Tremble, Humans!", "ru": "Трепещите, человеки!"}
     #: 2: the buy step is optional (RULING TRE-12a: ``buy_choice``, a
@@ -90,47 +92,47 @@ class Tremble(Game):
     game_over_rule = "TRE-28"
 
     # ------------------------------------------------------------ setup
-    def setup(self, players: int, setups: list[dict], options: dict,
-              cards: card_db.CardSet, events: list[dict]) -> dict:
+    def setup(self, players: int, setups: list[JsonObject], options: JsonObject,
+              cards: card_db.CardSet, events: list[Event]) -> JsonObject:
         cat = Catalogue.of(cards)
         state = new_state(players, setups, options, cat)
         state["turn"] = 0
         state["result"] = None
         events.append({"type": "setup", "players": players, "slots": state["tokens"],
                        "cards_left": intel.cards_left(state["piles"]), "rule": "TRE-2"})
-        draft = Draft(state)
+        draft = Draft(cast(TrembleState, state))  # the new state: its fields all set
         flow.advance(draft, cat, events)
-        return draft.root
+        return dict(draft.root)
 
-    def compute_pending(self, state: dict) -> list[dict]:
+    def compute_pending(self, state: TrembleState) -> list[Entry]:
         if state["result"] is not None:
             return []
         try:
-            return flow.pending(typed(state))
+            return flow.pending(state)
         except (LookupError, StopIteration, TypeError, ValueError) as exc:
             # only a hand-edited state gets here: its phase data do not fit together
             raise InvalidState({"state.phase": [
                 N_("the {value!r} phase data are inconsistent ({name})",
                    value=state.get('phase'), name=type(exc).__name__)]}) from exc
 
-    def constraints(self, state: dict, player: int) -> dict | None:
+    def constraints(self, state: TrembleState, player: int) -> JsonObject | None:
         entry = next((e for e in state["pending"] if e["player"] == player), None)
         constraint = CONSTRAINTS.get(entry["decision"]) if entry is not None else None
-        return constraint(typed(state), Catalogue.of_state(state), player) if constraint else None
+        return constraint(state, Catalogue.of_state(state), player) if constraint else None
 
     # ------------------------------------------------------------ actions
-    def after_action(self, draft: Draft, action: dict, events: list[dict]) -> None:
+    def after_action(self, draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
         """The automatic steps after every action, up to the next decision."""
         flow.advance(draft, Catalogue.of_state(draft.root), events)
 
-    def wrong_decision(self, state: dict, entry: dict, action: dict) -> tuple[str, str]:
+    def wrong_decision(self, state: TrembleState, entry: Entry, action: ActionObject) -> tuple[str, str]:
         """The clause of the pending decision (e.g. TRE-14 for a ``plan``)."""
         decision = entry["decision"]
         return flow.DECISION_RULES[decision], N_(
             "the decision now is {decision!r}, not {kind!r}", decision=decision,
             kind=action["type"])
 
-    def out_of_turn_rule(self, state: dict) -> str:
+    def out_of_turn_rule(self, state: TrembleState) -> str:
         """The clause of the decision now pending, cited to a player who acts
         out of turn: e.g. TRE-19 while a weaker attacker decides to fight or
         retreat, TRE-14 when a plan is already submitted, TRE-20 during a
@@ -143,7 +145,7 @@ class Tremble(Game):
             return CHANCES[decision].rule(entry)
         return flow.DECISION_RULES.get(decision, self.not_your_turn_rule)
 
-    def out_of_turn(self, state: dict, action: dict, reason: str) -> tuple[str, str]:
+    def out_of_turn(self, state: TrembleState, action: ActionObject, reason: str) -> tuple[str, str]:
         """A credit action out of turn cites TRE-26: a credit is taken or repaid
         while the game waits for a decision of that player."""
         if action["type"] in CREDIT_ACTIONS:
@@ -151,8 +153,8 @@ class Tremble(Game):
                                 "decision of yours; {reason}", reason=reason)
         return super().out_of_turn(state, action, reason)
 
-    def impossible_outcome_reason(self, state: dict, entry: dict, action: dict,
-                                  outcomes: list[dict]) -> str:
+    def impossible_outcome_reason(self, state: TrembleState, entry: Entry, action: ActionObject,
+                                  outcomes: list[JsonObject]) -> str:
         """Why a well-formed chance outcome cannot happen: the ship is not in
         the ship deck (and which copies of its design are), the card lies in
         the lower pile or was already revealed or removed, the mission was
@@ -163,29 +165,29 @@ class Tremble(Game):
             why = node.impossible(state, action)
         return why or super().impossible_outcome_reason(state, entry, action, outcomes)
 
-    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+    def chance_outcomes(self, state: TrembleState) -> list[tuple[JsonObject, int]]:
         """The pending chance node's outcomes (its decision names its action type)."""
         entry = state["pending"][0]
         return CHANCES[entry["decision"]].outcomes(state, entry)
 
     # ------------------------------------------------------------ scoring & views
-    def compute_score(self, state: dict) -> dict:
-        return scoring.score(typed(state), Catalogue.of_state(state))
+    def compute_score(self, state: TrembleState) -> JsonObject:
+        return scoring.score(state, Catalogue.of_state(state))
 
-    def hide(self, state: dict, player: int | None) -> dict:
-        return views.hide(typed(state), player)
+    def hide(self, state: TrembleState, player: int | None) -> JsonObject:
+        return views.hide(state, player)
 
-    def secret_cards(self, state: dict, player: int | None) -> set[str]:
-        return views.secret_cards(typed(state), player)
+    def secret_cards(self, state: TrembleState, player: int | None) -> set[str]:
+        return views.secret_cards(state, player)
 
-    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
-        return views.determinize(typed(state), player, seed, Catalogue.of_state(state))
+    def determinize(self, state: TrembleState, player: int | None, seed: int) -> TrembleState:
+        return views.determinize(state, player, seed, Catalogue.of_state(state))
 
-    def state_from_view(self, view: dict, seed: int) -> dict:
+    def state_from_view(self, view: JsonObject, seed: int) -> TrembleState:
         return views.state_from_view(view, seed, self.rules_version)
 
-    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
-        return invariants.errors(typed(state), Catalogue.of(cards))
+    def check_invariants(self, state: TrembleState, cards: card_db.CardSet) -> Errors:
+        return invariants.errors(state, Catalogue.of(cards))
 
 
 GAME = Tremble()

@@ -21,9 +21,11 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Event
 from service.games.tremble.battle import holds, side_strength
 from service.games.tremble.cards import Catalogue
-from service.games.tremble.state import Army, Loser, Pile, TrembleState, required, typed
+from service.games.tremble.state import required
+from service.games.tremble.state_types import Army, Loser, Pile, TrembleState
 from service.games.tremble.zones import discard_city, discard_ship, ships_to_hand
 
 SLOTS = {2: 4, 3: 4, 4: 5, 5: 6}
@@ -73,19 +75,19 @@ def next_empty_slot(state: TrembleState) -> int | None:
     return None
 
 
-def reveal(draft: Draft, cat: Catalogue, card: str, events: list) -> None:
+def reveal(draft: Draft[TrembleState], cat: Catalogue, card: str, events: list[Event]) -> None:
     """TRE-13: the revealed card fills the next slot, or (an army) strikes."""
-    i = required(top_pile(typed(draft.root)["piles"]), "the top pile")
+    i = required(top_pile(draft.root["piles"]), "the top pile")
     draft.at("piles", i, "candidates").remove(card)
     if card in cat.armies:
         _army_arrives(draft, cat, card, events)
         return
-    slot = required(next_empty_slot(typed(draft.root)), "the empty slot")
+    slot = required(next_empty_slot(draft.root), "the empty slot")
     draft.at("slots")[slot - 1] = card
     events.append({"type": "city_revealed", "slot": slot, "city": card, "rule": "TRE-13"})
 
 
-def _army_arrives(draft: Draft, cat: Catalogue, card: str, events: list) -> None:
+def _army_arrives(draft: Draft[TrembleState], cat: Catalogue, card: str, events: list[Event]) -> None:
     """TRE-24: each search in progress gets its own abandon-or-fight choice."""
     searches = draft.root["searches"]
     events.append({"type": "army_revealed", "army": card,
@@ -111,7 +113,7 @@ def beaten(state: TrembleState) -> Loser:
     return required(arrived_army(state)["loser"], "the army's loser")
 
 
-def check_army_choice(state: TrembleState, action: dict) -> None:
+def check_army_choice(state: TrembleState, action: ActionObject) -> None:
     entry = next((c for c in arrived_army(state)["choices"]
                   if c["city"] == action["city"] and c["player"] == action["player"]), None)
     if entry is None:
@@ -121,7 +123,7 @@ def check_army_choice(state: TrembleState, action: dict) -> None:
         raise RuleViolation("TRE-24", N_("you already chose for {city}", city=action['city']))
 
 
-def army_choice(draft: Draft, action: dict, events: list) -> None:
+def army_choice(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     """TRE-24: abandon (ships home, city discarded) or fight (a roll follows)."""
     army = draft.at("army")
     k = next(i for i, c in enumerate(army["choices"]) if c["city"] == action["city"])
@@ -135,9 +137,9 @@ def army_choice(draft: Draft, action: dict, events: list) -> None:
                    "choice": action["choice"], "rule": "TRE-24"})
 
 
-def _end_search(draft: Draft, city: str, lost_ship: str | None, events: list, how: str) -> None:
+def _end_search(draft: Draft[TrembleState], city: str, lost_ship: str | None, events: list[Event], how: str) -> None:
     """The search fails: ships home (but the lost one), city to the discard."""
-    i = search_index(typed(draft.root), city)
+    i = search_index(draft.root, city)
     search = draft.root["searches"][i]
     draft.at("searches").pop(i)
     if lost_ship is not None:
@@ -148,12 +150,12 @@ def _end_search(draft: Draft, city: str, lost_ship: str | None, events: list, ho
                    "how": how, "ship_lost": lost_ship, "rule": "TRE-24"})
 
 
-def army_roll(draft: Draft, cat: Catalogue, dice: int, events: list) -> None:
+def army_roll(draft: Draft[TrembleState], cat: Catalogue, dice: int, events: list[Event]) -> None:
     """TRE-24: searching ships' strength + 2d6 ≥ army strength holds the city."""
-    army = arrived_army(typed(draft.root))
+    army = arrived_army(draft.root)
     k = next(i for i, c in enumerate(army["choices"]) if c["choice"] == "fight")
     entry = army["choices"][k]
-    search = draft.root["searches"][search_index(typed(draft.root), entry["city"])]
+    search = draft.root["searches"][search_index(draft.root, entry["city"])]
     power = side_strength(cat, search["ships"], entry["city"])
     total = power + dice
     held = holds(power, dice, army["strength"])
@@ -169,7 +171,7 @@ def army_roll(draft: Draft, cat: Catalogue, dice: int, events: list) -> None:
         draft.at("army")["loser"] = {"player": entry["player"], "city": entry["city"]}
 
 
-def check_army_loss(state: TrembleState, action: dict) -> None:
+def check_army_loss(state: TrembleState, action: ActionObject) -> None:
     loser = beaten(state)
     ships = state["searches"][search_index(state, loser["city"])]["ships"]
     if action["ship"] not in ships:
@@ -177,15 +179,15 @@ def check_army_loss(state: TrembleState, action: dict) -> None:
                                          ship=action['ship'], city=loser['city']))
 
 
-def army_loss(draft: Draft, ship: str, events: list) -> None:
+def army_loss(draft: Draft[TrembleState], ship: str, events: list[Event]) -> None:
     """TRE-24: the beaten player discards the chosen searching ship."""
-    loser = beaten(typed(draft.root))
+    loser = beaten(draft.root)
     draft.at("army")["loser"] = None
     _end_search(draft, loser["city"], ship, events, "beaten")
 
 
-def army_done(draft: Draft, events: list) -> None:
+def army_done(draft: Draft[TrembleState], events: list[Event]) -> None:
     """TRE-13: the army goes to the discard; the next card is revealed."""
-    card = arrived_army(typed(draft.root))["card"]
+    card = arrived_army(draft.root)["card"]
     draft.root["army"] = None
     discard_city(draft, card)

@@ -12,10 +12,11 @@ from collections.abc import Callable, Iterable
 
 from service.games.base import conservation_errors
 from service.games.messages import N_
+from service.games.objects import Errors
 from service.games.tremble.buying import FLEET_LIMIT
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.intel import SLOTS
-from service.games.tremble.state import Battle, TrembleState
+from service.games.tremble.state_types import Battle, TrembleState
 
 PHASES = ("missions", "buy", "intel", "plan", "refuel", "redeploy", "battle", "reward", "over")
 
@@ -88,8 +89,8 @@ def cards_in_zones(state: TrembleState) -> list[str]:
     return cards
 
 
-def errors(state: TrembleState, cat: Catalogue) -> dict[str, list[str]]:
-    errs: dict[str, list[str]] = {}
+def errors(state: TrembleState, cat: Catalogue) -> Errors:
+    errs: Errors = {}
 
     def add(path: str, msg: str) -> None:
         errs.setdefault(f"state.{path}", []).append(msg)

@@ -26,17 +26,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, cast
+
 from service.games.messages import N_
+from service.games.objects import ActionObject, JsonObject
 from service.games.tremble.battle import reserve_full
 from service.games.tremble.cards import design_of
-from service.games.tremble.state import typed
+from service.games.tremble.state_types import TrembleState
 from service.games.versions import NotUpgradable
 
 #: TRE-9: at most this many ships of one player at a city
 MAX_SHIPS_PER_CITY = 2
 
 
-def from_1(state: dict) -> dict:
+def from_1(state: JsonObject) -> JsonObject:
     """A ``tremble-1`` state as a ``tremble/2`` one (the module docstring)."""
     for attack in state["attacks"]:
         for side in attack.get("sides") or []:
@@ -44,7 +48,9 @@ def from_1(state: dict) -> dict:
                 raise NotUpgradable(["TRE-31a"], N_(
                     "a side has more than two ships at one city, which rules 2 never allow"))
     for entry in state["pending"]:
-        if entry.get("decision") == "reserve" and reserve_full(typed(state), entry["player"]):
+        # its battle, as both versions hold it
+        if entry.get("decision") == "reserve" and reserve_full(cast(TrembleState, state),
+                                                               entry["player"]):
             raise NotUpgradable(["TRE-31a"], N_(
                 "a reserve step is offered to a side of two ships, which rules 2 do not offer"))
     buying = state["phase"] == "buy"
@@ -52,7 +58,7 @@ def from_1(state: dict) -> dict:
     return {**state, "players": players}
 
 
-def action_from_1(state: dict, action: dict) -> list[dict]:
+def action_from_1(state: Mapping[str, Any], action: ActionObject) -> list[ActionObject]:
     """A ``tremble-1`` action as the ``tremble/2`` actions it stands for (the module
     docstring).
 

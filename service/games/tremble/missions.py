@@ -20,13 +20,14 @@ from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import CITY_TYPES as CITY_TYPES  # re-exported
 from service.games.tremble.effects import CONDITIONS
-from service.games.tremble.state import TrembleState, typed
+from service.games.tremble.state_types import TrembleState
 
 
-def met(condition: dict, captured_types: list[str]) -> bool:
+def met(condition: JsonObject, captured_types: list[str]) -> bool:
     """Whether ``condition`` holds for the types of a player's captured cities
     (its kind's ``effects.CONDITIONS`` entry judges it)."""
     found = CONDITIONS.get(condition["kind"])
@@ -40,7 +41,7 @@ def captured_types(state: TrembleState, cat: Catalogue, player: int) -> list[str
     return [cat.cities[c]["type"] for c in state["players"][player]["captured"]]
 
 
-def score_missions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
+def score_missions(state: TrembleState, cat: Catalogue, player: int) -> list[JsonObject]:
     """TRE-27: each kept mission with ``met`` and its signed ``points``."""
     types = captured_types(state, cat, player)
     out = []
@@ -61,24 +62,24 @@ _KEEP_CHOICES = {n: [[i for i in range(n) if mask >> i & 1] for mask in range(1,
                      if 1 <= bin(mask).count("1") <= 3] for n in range(5)}
 
 
-def keep_actions(state: dict, entry: dict) -> list[dict]:
+def keep_actions(state: TrembleState, entry: Entry) -> list[JsonObject]:
     """TRE-10: every ``keep_missions`` choice of the player's offer."""
     player = entry["player"]
     return [{"type": "keep_missions", "player": player, "missions": m}
-            for m in keep_subsets(typed(state)["players"][player]["mission_offer"])]
+            for m in keep_subsets(state["players"][player]["mission_offer"])]
 
 
-def check_keep(state: dict, action: dict) -> None:
+def check_keep(state: TrembleState, action: ActionObject) -> None:
     """TRE-10: keep 1 to 3 of the missions dealt to you, each once."""
     chosen = action["missions"]
-    offer = typed(state)["players"][action["player"]]["mission_offer"]
+    offer = state["players"][action["player"]]["mission_offer"]
     if not 1 <= len(chosen) <= 3:
         raise RuleViolation("TRE-10", N_("keep 1 to 3 of the missions dealt"))
     if len(set(chosen)) != len(chosen) or any(m not in offer for m in chosen):
         raise RuleViolation("TRE-10", N_("keep only missions dealt to you, each once"))
 
 
-def keep(draft: Draft, action: dict, events: list) -> None:
+def keep(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     """TRE-10: the kept missions stay secret; the others are discarded."""
     player = action["player"]
     offer = draft.root["players"][player]["mission_offer"]
@@ -91,7 +92,7 @@ def keep(draft: Draft, action: dict, events: list) -> None:
                    "count": len(action["missions"]), "rule": "TRE-10"})
 
 
-def deal(draft: Draft, action: dict, events: list) -> None:
+def deal(draft: Draft[TrembleState], action: ActionObject, events: list[Event]) -> None:
     """TRE-10 (chance): the mission card dealt to the player being dealt to."""
     who = draft.root["pending"][0]["for"]
     draft.at("mission_deck").remove(action["mission"])
@@ -99,12 +100,12 @@ def deal(draft: Draft, action: dict, events: list) -> None:
     events.append({"type": "mission_dealt", "player": who, "rule": "TRE-10"})
 
 
-def deal_outcomes(state: dict, entry: dict) -> list[tuple[dict, int]]:
+def deal_outcomes(state: TrembleState, entry: Entry) -> list[tuple[JsonObject, int]]:
     return [({"type": "deal_mission", "player": CHANCE, "mission": m}, 1)
             for m in state["mission_deck"]]
 
 
-def impossible_deal(state: dict, action: dict) -> str | None:
+def impossible_deal(state: TrembleState, action: ActionObject) -> str | None:
     """Why the mission ``action`` names cannot be dealt now."""
     mission = action["mission"]
     if mission not in Catalogue.of_state(state).missions:

@@ -11,6 +11,7 @@ import re
 
 import card_db
 from service.games.base import Operation
+from service.games.objects import JsonObject
 from service.games.tremble.evaluations.battle_odds import REQUEST, odds_result
 from service.games.tremble.missions import CITY_TYPES
 
@@ -28,7 +29,7 @@ ODDS_RESPONSE = {
         "rules": {"type": "array", "items": {"type": "string"}}}}
 
 
-def odds_request_schema(schema: dict) -> dict:
+def odds_request_schema(schema: JsonObject) -> JsonObject:
     """`strengths`, or `fleets` with `city` — never both (a ``oneOf``), with the card
     sets, ship ids and cities of the shipped data as enums."""
     props = dict(schema["properties"])

@@ -17,9 +17,11 @@ from __future__ import annotations
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import Event, JsonObject
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import has
-from service.games.tremble.state import TrembleState, typed
+from service.games.tremble.state import required
+from service.games.tremble.state_types import Attack, TrembleState
 from service.games.tremble.zones import attacking, discard_ship, not_in_hand
 
 MAX_SHIPS_PER_CITY = 2  # TRE-9 RULING: two sets of attack tokens
@@ -35,12 +37,12 @@ def open_slots(state: TrembleState) -> list[int]:
     return [i + 1 for i, c in enumerate(state["slots"]) if c is not None]
 
 
-def check_orders(state: TrembleState, player: int, orders: list[dict]) -> None:
+def check_orders(state: TrembleState, player: int, orders: list[JsonObject]) -> None:
     """TRE-14 / TRE-9: every ship in hand, each once, open cities, ≤ 2 per city."""
     hand = state["players"][player]["hand"]
     slots = open_slots(state)
-    seen: set = set()
-    per_slot: dict = {}
+    seen: set[str] = set()
+    per_slot: dict[int, int] = {}
     for k, order in enumerate(orders):
         ship, slot = order["ship"], order["slot"]
         if ship not in hand:
@@ -60,7 +62,7 @@ def check_orders(state: TrembleState, player: int, orders: list[dict]) -> None:
                                             k=k, max_ships_per_city=MAX_SHIPS_PER_CITY))
 
 
-def plan_actions(state: TrembleState, player: int) -> list[dict]:
+def plan_actions(state: TrembleState, player: int) -> list[JsonObject]:
     """Listed plans: no attack, every single ship to every open city, and
     every pair of ships to the same city.  Any other order set may be sent."""
     hand = sorted(state["players"][player]["hand"])
@@ -76,7 +78,7 @@ def plan_actions(state: TrembleState, player: int) -> list[dict]:
     return out
 
 
-def plan_constraints(state: TrembleState, cat: Catalogue, player: int) -> dict:
+def plan_constraints(state: TrembleState, cat: Catalogue, player: int) -> JsonObject:
     """Machine-readable constraint of a ``plan`` (the full decision)."""
     p = state["players"][player]
     return {
@@ -100,10 +102,10 @@ def plan_constraints(state: TrembleState, cat: Catalogue, player: int) -> dict:
     }
 
 
-def reveal_orders(draft: Draft, events: list) -> None:
+def reveal_orders(draft: Draft[TrembleState], events: list[Event]) -> None:
     """TRE-14: all orders revealed at once; ships leave the hand for ``attacks``."""
     state = draft.root
-    attacks: dict[int, dict] = {}
+    attacks: dict[int, Attack] = {}
     revealed = []
     for p, player in enumerate(state["players"]):
         orders = player["orders"] or []
@@ -116,7 +118,8 @@ def reveal_orders(draft: Draft, events: list) -> None:
         draft.at("players", p)["orders"] = None
         for o in orders:
             entry = attacks.setdefault(o["slot"], {"slot": o["slot"],
-                                                   "city": state["slots"][o["slot"] - 1],
+                                                   "city": required(state["slots"][o["slot"] - 1],
+                                                                    "the ordered city"),
                                                    "sides": [], "resolved": False})
             side = next((s for s in entry["sides"] if s["player"] == p), None)
             if side is None:
@@ -136,14 +139,14 @@ def short_of_fuel(state: TrembleState, cat: Catalogue) -> list[int]:
     return [p for p, pl in enumerate(state["players"]) if fuel_due(state, cat, p) > pl["fuel"]]
 
 
-def discard_unfueled(draft: Draft, player: int, ship: str, events: list) -> None:
+def discard_unfueled(draft: Draft[TrembleState], player: int, ship: str, events: list[Event]) -> None:
     """TRE-15: one attacking ship of the player's choice goes to the discard."""
     remove_from_attacks(draft, player, ship)
     discard_ship(draft, ship)
     events.append({"type": "ship_unfueled", "player": player, "ship": ship, "rule": "TRE-15"})
 
 
-def remove_from_attacks(draft: Draft, player: int, ship: str) -> None:
+def remove_from_attacks(draft: Draft[TrembleState], player: int, ship: str) -> None:
     """Take ``ship`` out of its attack (dropping empty sides and attacks)."""
     state = draft.root
     for i, a in enumerate(state["attacks"]):
@@ -158,10 +161,10 @@ def remove_from_attacks(draft: Draft, player: int, ship: str) -> None:
     raise AssertionError(f"{ship} is not attacking")  # pragma: no cover
 
 
-def pay_fuel(draft: Draft, cat: Catalogue, events: list) -> None:
+def pay_fuel(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> None:
     """TRE-15: each player pays the summed fuel of their attacking ships."""
     for p in range(len(draft.root["players"])):
-        due = fuel_due(typed(draft.root), cat, p)
+        due = fuel_due(draft.root, cat, p)
         if due:
             draft.at("players", p)["fuel"] -= due
             events.append({"type": "fuel_paid", "player": p, "fuel": due, "rule": "TRE-15"})
@@ -177,11 +180,11 @@ def slot_of(state: TrembleState, ship: str) -> int:
     return next(a["slot"] for a in state["attacks"] for s in a["sides"] if ship in s["ships"])
 
 
-def check_redeploy(state: TrembleState, cat: Catalogue, player: int, moves: list[dict]) -> None:
+def check_redeploy(state: TrembleState, cat: Catalogue, player: int, moves: list[JsonObject]) -> None:
     """TRE-32 (+ TRE-9): only redeploy ships, each once, to open cities, ≤ 2 per city."""
     able = redeployable(state, cat, player)
     slots = open_slots(state)
-    seen: set = set()
+    seen: set[str] = set()
     where = {}
     for a in state["attacks"]:
         for side in a["sides"]:
@@ -200,7 +203,7 @@ def check_redeploy(state: TrembleState, cat: Catalogue, player: int, moves: list
             raise RuleViolation("TRE-32", N_("moves.{k}: slot {slot} holds no open city",
                                              k=k, slot=slot))
         where[ship] = slot
-    counts: dict = {}
+    counts: dict[int, int] = {}
     for slot in where.values():
         counts[slot] = counts.get(slot, 0) + 1
         if too_many_at_one_city(counts[slot]):
@@ -209,7 +212,7 @@ def check_redeploy(state: TrembleState, cat: Catalogue, player: int, moves: list
                                             slot=slot, max_ships_per_city=MAX_SHIPS_PER_CITY))
 
 
-def redeploy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[dict]:
+def redeploy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[JsonObject]:
     """Listed: keep every order, and each single move that stays legal."""
     out = [{"type": "redeploy", "player": player, "moves": []}]
     for ship in redeployable(state, cat, player):
@@ -226,7 +229,7 @@ def redeploy_actions(state: TrembleState, cat: Catalogue, player: int) -> list[d
     return out
 
 
-def redeploy_constraints(state: TrembleState, cat: Catalogue, player: int) -> dict:
+def redeploy_constraints(state: TrembleState, cat: Catalogue, player: int) -> JsonObject:
     return {"decision": "redeploy",
             "action": {"type": "redeploy", "player": player,
                        "moves": [{"ship": "<ship id>", "slot": "<slot>"}]},
@@ -237,7 +240,7 @@ def redeploy_constraints(state: TrembleState, cat: Catalogue, player: int) -> di
                                 "(omit it); moves are revealed together"}}
 
 
-def reveal_redeploy(draft: Draft, events: list) -> None:
+def reveal_redeploy(draft: Draft[TrembleState], events: list[Event]) -> None:
     """TRE-32: all redeploy orders revealed together, then carried out."""
     state = draft.root
     revealed = []
@@ -246,14 +249,14 @@ def reveal_redeploy(draft: Draft, events: list) -> None:
         revealed.append({"player": p, "moves": moves})
         draft.at("players", p)["redeploy"] = None
         for move in moves:
-            if slot_of(typed(draft.root), move["ship"]) == move["slot"]:
+            if slot_of(draft.root, move["ship"]) == move["slot"]:
                 continue
             remove_from_attacks(draft, p, move["ship"])
             _add_to_attack(draft, p, move["ship"], move["slot"])
     events.append({"type": "redeploy_revealed", "moves": revealed, "rule": "TRE-32"})
 
 
-def _add_to_attack(draft: Draft, player: int, ship: str, slot: int) -> None:
+def _add_to_attack(draft: Draft[TrembleState], player: int, ship: str, slot: int) -> None:
     state = draft.root
     i = next((i for i, a in enumerate(state["attacks"]) if a["slot"] == slot), None)
     if i is None:

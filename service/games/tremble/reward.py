@@ -16,16 +16,18 @@ from collections.abc import Iterable
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
 from service.games.messages import N_
+from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.effects import has
-from service.games.tremble.state import Attack, TrembleState, required, typed
+from service.games.tremble.state import required
+from service.games.tremble.state_types import Attack, TrembleState
 from service.games.tremble.zones import discard_city, ships_to_hand
 
 SEARCH_TURNS = 2
 TEMPO_TURNS = 1
 
 
-def discard_unattacked(draft: Draft, events: list) -> None:
+def discard_unattacked(draft: Draft[TrembleState], events: list[Event]) -> None:
     """TRE-23: open cities nobody attacks go to the city discard."""
     attacked = {a["slot"] for a in draft.root["attacks"]}
     for i, city in enumerate(draft.root["slots"]):
@@ -51,9 +53,9 @@ def search_countdown(cat: Catalogue, ships: Iterable[str]) -> int:
     return TEMPO_TURNS if tempo else SEARCH_TURNS
 
 
-def _reward_attack(state: dict, action: dict) -> Attack:
+def _reward_attack(state: TrembleState, action: ActionObject) -> Attack:
     """The attack whose reward is chosen now; refuses another ``city`` (TRE-22)."""
-    found = required(next_reward(typed(state)), "the reward")
+    found = required(next_reward(state), "the reward")
     attack = found[1]
     if action["city"] != attack["city"]:
         raise RuleViolation("TRE-22", N_("the reward to choose now is for {city}",
@@ -61,11 +63,11 @@ def _reward_attack(state: dict, action: dict) -> Attack:
     return attack
 
 
-def check_raid(state: dict, action: dict) -> None:
+def check_raid(state: TrembleState, action: ActionObject) -> None:
     _reward_attack(state, action)
 
 
-def check_search(state: dict, action: dict) -> None:
+def check_search(state: TrembleState, action: ActionObject) -> None:
     attack = _reward_attack(state, action)
     side = attack["sides"][0]
     ships = action["ships"]
@@ -79,14 +81,14 @@ def check_search(state: dict, action: dict) -> None:
                                              s=s, city=attack['city']))
 
 
-def raid_actions(state: dict, entry: dict) -> list[dict]:
+def raid_actions(state: TrembleState, entry: Entry) -> list[JsonObject]:
     """The one raid of the pending reward."""
     return [{"type": "raid", "player": entry["player"], "city": entry["city"]}]
 
 
-def search_actions(state: dict, entry: dict) -> list[dict]:
+def search_actions(state: TrembleState, entry: Entry) -> list[JsonObject]:
     """Every non-empty set of the winning ships that may stay to search."""
-    found = required(next_reward(typed(state)), "the reward")
+    found = required(next_reward(state), "the reward")
     ships = sorted(found[1]["sides"][0]["ships"])
     n = len(ships)
     return [{"type": "search", "player": entry["player"], "city": entry["city"],
@@ -94,16 +96,16 @@ def search_actions(state: dict, entry: dict) -> list[dict]:
             for mask in range(1, 1 << n)]
 
 
-def _take_reward(draft: Draft) -> tuple[str, list[str]]:
+def _take_reward(draft: Draft[TrembleState]) -> tuple[str, list[str]]:
     """The rewarded attack leaves ``attacks`` and its slot: its city and ships."""
-    found = required(next_reward(typed(draft.root)), "the reward")
+    found = required(next_reward(draft.root), "the reward")
     i, attack = found
     draft.at("attacks").pop(i)
     draft.at("slots")[attack["slot"] - 1] = None
     return attack["city"], attack["sides"][0]["ships"]
 
 
-def raid(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
+def raid(draft: Draft[TrembleState], cat: Catalogue, action: ActionObject, events: list[Event]) -> None:
     """TRE-22: the raid value in people now, and the city card."""
     player = action["player"]
     city, ships = _take_reward(draft)
@@ -116,7 +118,7 @@ def raid(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
                    "rule": "TRE-22"})
 
 
-def search(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
+def search(draft: Draft[TrembleState], cat: Catalogue, action: ActionObject, events: list[Event]) -> None:
     """TRE-22 / TRE-30: the chosen ships stay and search; the rest return to hand."""
     player = action["player"]
     city, ships = _take_reward(draft)
@@ -130,7 +132,7 @@ def search(draft: Draft, cat: Catalogue, action: dict, events: list) -> None:
                    "rule": "TRE-30" if countdown == TEMPO_TURNS else "TRE-22"})
 
 
-def count_down(draft: Draft, cat: Catalogue, events: list) -> None:
+def count_down(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> None:
     """End of turn: every search begun in an earlier turn counts down; at 0
     the player is paid the search value and takes the city (TRE-22)."""
     turn = draft.root["turn"]
@@ -157,7 +159,7 @@ def count_down(draft: Draft, cat: Catalogue, events: list) -> None:
         draft.root["searches"] = keep
 
 
-def abandon_unfinished(draft: Draft, events: list) -> None:
+def abandon_unfinished(draft: Draft[TrembleState], events: list[Event]) -> None:
     """At the end of the game a search still counting pays nothing: its ships
     return and the city goes to the discard (no later turn completes it)."""
     for search in draft.root["searches"]:

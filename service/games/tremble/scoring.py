@@ -9,12 +9,14 @@ win, equal totals share the win (TRE-28 RULING).
 
 from __future__ import annotations
 
+from service.games.objects import JsonObject
+from service.games.state_types import Result
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.missions import score_missions
-from service.games.tremble.state import TrembleState
+from service.games.tremble.state_types import TrembleState
 
 
-def totals(state: TrembleState, cat: Catalogue) -> list[dict]:
+def totals(state: TrembleState, cat: Catalogue) -> list[JsonObject]:
     finished = state["result"] is not None or state["phase"] == "over"
     out = []
     for p, pl in enumerate(state["players"]):
@@ -30,14 +32,14 @@ def totals(state: TrembleState, cat: Catalogue) -> list[dict]:
     return out
 
 
-def final_result(state: TrembleState, cat: Catalogue) -> dict:
+def final_result(state: TrembleState, cat: Catalogue) -> Result:
     scores = totals(state, cat)
     best = max(s["total"] for s in scores)
     return {"finished": True, "winners": [s["player"] for s in scores if s["total"] == best],
             "reason": "city deck played out"}
 
 
-def score(state: TrembleState, cat: Catalogue) -> dict:
+def score(state: TrembleState, cat: Catalogue) -> JsonObject:
     result = state["result"]
     return {"finished": result is not None,
             "winners": list(result["winners"]) if result else [],

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from service.games.objects import JsonObject
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.intel import SLOTS
 
@@ -29,7 +30,8 @@ def kept_by_mark(mark: str | None, players: int) -> bool:
     return True
 
 
-def new_state(players: int, setups: list[dict], options: dict, cat: Catalogue) -> dict:
+def new_state(players: int, setups: list[JsonObject], options: JsonObject, cat: Catalogue
+              ) -> JsonObject:
     box: list[str] = []
     star: list[str] = []
     rest: list[str] = []

@@ -10,7 +10,7 @@ ID = s.Str(max_length=40)
 IDS = s.ListOf(ID, max_items=120)
 SEAT = s.Int(minimum=0, maximum=4)
 SLOT = s.Int(minimum=1, maximum=6)
-ORDER = s.Obj({"ship": ID, "slot": SLOT})
+ORDER = s.Obj({"ship": ID, "slot": SLOT}, name="Order")
 ORDERS = s.ListOf(ORDER, max_items=5)
 
 PLAYER = s.Obj({
@@ -26,28 +26,32 @@ PLAYER = s.Obj({
     "orders": s.Nullable(ORDERS, description="hidden from the others until revealed (TRE-14)"),
     "redeploy": s.Nullable(ORDERS, description="hidden until revealed (TRE-32)"),
     "stats": s.Obj({k: s.Int(minimum=0) for k in
-                    ("raids", "searches", "battles_won", "armies_beaten", "credits_taken")}),
-})
+                    ("raids", "searches", "battles_won", "armies_beaten", "credits_taken")},
+                   name="Stats"),
+}, name="Player")
 PILE = s.Obj({"mark": s.Nullable(s.Enum("*")), "candidates": IDS,
               "removed": s.Int(minimum=0, maximum=6)},
              description="a pile as the multiset of its candidate cards plus the number "
-                         "removed unseen (TRE-3/TRE-4)")
+                         "removed unseen (TRE-3/TRE-4)", name="Pile")
 SIDE = s.Obj({"player": SEAT, "ships": s.ListOf(ID, max_items=5),
               "status": s.Enum("attacking", "fight", "lost", "won"),
-              "strength": s.Int(minimum=0)})
+              "strength": s.Int(minimum=0)}, name="Side")
 ATTACK = s.Obj({"slot": SLOT, "city": ID, "sides": s.ListOf(SIDE, max_items=5),
-                "resolved": s.Bool()})
+                "resolved": s.Bool()}, name="Attack")
 BATTLE = s.Obj({"slot": SLOT, "step": s.Enum("decide", "reserve", "roll", "lose"),
                 "order": s.ListOf(SEAT, max_items=5), "next": s.Int(minimum=0, maximum=5),
-                "rolls": s.ListOf(s.Obj({"player": SEAT, "total": s.Nullable(s.Int())}),
-                                  max_items=5)},
-               {"winner": SEAT})
+                "rolls": s.ListOf(s.Obj({"player": SEAT, "total": s.Nullable(s.Int())},
+                                        name="Roll"), max_items=5)},
+               {"winner": SEAT}, name="Battle")
 SEARCH = s.Obj({"player": SEAT, "city": ID, "ships": s.ListOf(ID, max_items=5, min_items=1),
-                "countdown": s.Int(minimum=1, maximum=2), "since": s.Int(minimum=0)})
+                "countdown": s.Int(minimum=1, maximum=2), "since": s.Int(minimum=0)},
+               name="Search")
 ARMY = s.Obj({"card": ID, "strength": s.Int(minimum=0),
               "choices": s.ListOf(s.Obj({"player": SEAT, "city": ID,
-                                         "choice": s.Nullable(s.Enum("fight"))}), max_items=60),
-              "loser": s.Nullable(s.Obj({"player": SEAT, "city": ID}))})
+                                         "choice": s.Nullable(s.Enum("fight"))},
+                                        name="ArmyChoice"), max_items=60),
+              "loser": s.Nullable(s.Obj({"player": SEAT, "city": ID}, name="Loser"))},
+             name="Army")
 
 STATE_FIELDS = {
     "players": s.ListOf(PLAYER, min_items=2, max_items=5),

@@ -30,17 +30,18 @@ the view does not locate (``in_sight``).
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 from service.games import shape as s
 from service.games.base import COMMON_STATE_FIELDS, card_set_of, view_marker
 from service.games.chance import draw_below
 from service.games.errors import InvalidState
 from service.games.messages import N_
+from service.games.objects import Errors, JsonObject
 from service.games.tremble import planning
 from service.games.tremble.cards import Catalogue
 from service.games.tremble.shapes import ID, PILE, PLAYER, SEAT, STATE_FIELDS
-from service.games.tremble.state import TrembleState, typed
+from service.games.tremble.state_types import TrembleState
 
 HiddenZone = Literal["hand", "offer", "missions", "mission_offer", "missions_discarded"]
 Deck = Literal["ship_deck", "ship_discard", "mission_deck"]
@@ -63,15 +64,15 @@ def flown_in(cards: list[str], sent: list[str]) -> list[str]:
     return sorted(set(cards).intersection(sent)) if sent else []
 
 
-def hide(state: TrembleState, player: int | None) -> dict:
-    seen: dict[str, Any] = dict(state)
+def hide(state: TrembleState, player: int | None) -> JsonObject:
+    seen: JsonObject = dict(state)
     players: list[Any] = []
     sent = state["sent"]
     for p, pl in enumerate(state["players"]):
         if p == player:
             players.append(pl)
             continue
-        q: dict[str, Any] = dict(pl)
+        q: JsonObject = dict(pl)
         for zone in HIDDEN_PLAYER_ZONES:
             q[zone] = {"count": len(pl[zone])}
         q["hand"]["flown"] = flown_in(pl["hand"], sent)
@@ -116,7 +117,8 @@ class Unseen(NamedTuple):
     piles: list[list[str]]
 
 
-def determinize(state: TrembleState, player: int | None, seed: int, cat: Catalogue) -> dict:
+def determinize(state: TrembleState, player: int | None, seed: int, cat: Catalogue
+                ) -> TrembleState:
     """A state ``player`` cannot tell from ``state``: ``deal`` of what
     ``player`` cannot locate (``unseen``) over ``hide(state, player)``.
 
@@ -140,7 +142,8 @@ def unseen(state: TrembleState, player: int | None) -> Unseen:
     return Unseen(ships, missions, [pile["candidates"] for pile in state["piles"]])
 
 
-def deal(seen: dict, player: int | None, cards: Unseen, seed: int, cat: Catalogue) -> dict:
+def deal(seen: JsonObject, player: int | None, cards: Unseen, seed: int, cat: Catalogue
+         ) -> TrembleState:
     """The full state behind ``seen`` (``hide``'s or a view's form: hidden zones
     as counts, seen ``flown`` ships) with ``cards`` dealt (seeded) over the
     counts; other players' unrevealed orders and redeploy orders drawn again
@@ -150,8 +153,10 @@ def deal(seen: dict, player: int | None, cards: Unseen, seed: int, cat: Catalogu
     sorted, so only the multisets of ``cards`` matter.
     """
     rng = {"mode": "server", "seed": seed, "counter": 0}
-    out: dict[str, Any] = {k: v for k, v in seen.items() if k != "view"}
-    players: list[dict[str, Any]] = list(seen["players"])
+    out: JsonObject = {k: v for k, v in seen.items() if k != "view"}
+    # the state being dealt: the listers below read its dealt zones only
+    dealt = cast(TrembleState, out)
+    players: list[JsonObject] = list(seen["players"])
     others = [p for p in range(len(players)) if p != player]
     submitted = []
     for p in others:
@@ -182,16 +187,16 @@ def deal(seen: dict, player: int | None, cards: Unseen, seed: int, cat: Catalogu
     # secret orders (TRE-14) and redeploys (TRE-32): only "submitted" is seen
     for p, orders, redeploy in submitted:
         if orders:
-            plans = planning.plan_actions(typed(out), p)
+            plans = planning.plan_actions(dealt, p)
             players[p]["orders"] = plans[draw_below(rng, len(plans))]["orders"]
         if redeploy:
-            moves = planning.redeploy_actions(typed(out), cat, p)
+            moves = planning.redeploy_actions(dealt, cat, p)
             players[p]["redeploy"] = moves[draw_below(rng, len(moves))]["moves"]
     out["chance"] = {"mode": seen["chance"]["mode"], "seed": seed, "counter": 0}
-    return out
+    return dealt
 
 
-def _unflown(zone: dict) -> int:
+def _unflown(zone: JsonObject) -> int:
     """How many cards of a hidden zone (``{"count", "flown"}``) did not fly."""
     return int(zone["count"]) - len(zone["flown"])
 
@@ -208,7 +213,7 @@ def _take(pool: list[str], n: int) -> list[str]:
     return taken
 
 
-def _shuffle(items: list, rng: dict) -> None:
+def _shuffle(items: list[str], rng: JsonObject) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = draw_below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
@@ -252,7 +257,7 @@ SHIP_PATHS = ("hand", "offer", "flown", "ships")
 MISSION_PATHS = MISSION_ZONES
 
 
-def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
+def state_from_view(view: Any, seed: int, rules_version: str) -> TrembleState:
     """``determinize`` from ``view(state, player)`` alone: the same ``deal``,
     of every card of the set that the view does not locate, over the counts it
     shows.  A view that no state of this service has is refused, naming the
@@ -267,7 +272,7 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
     """
     player, cat = _read_view(view, rules_version)
     built = deal(view, player, _unseen_in_view(view, player, cat), seed, cat)
-    again = {**hide(typed(built), player), "chance": {"mode": built["chance"]["mode"]},
+    again = {**hide(built, player), "chance": {"mode": built["chance"]["mode"]},
              "view": view["view"]}
     if again != view:  # e.g. a ``flown`` ship that did not fly
         raise InvalidState({s.first_difference(view, again, "view"): [
@@ -278,21 +283,21 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> dict:
 def _read_view(view: Any, rules_version: str) -> tuple[int | None, Catalogue]:
     """The viewer and the catalogue of a well-shaped Tremble view."""
     marker = view_marker(view, "tremble", rules_version)
-    errors = s.check(VIEW_SPEC, view, "view")
+    errors = s.problems(VIEW_SPEC, view, "view")
     player = marker["player"]
     if not errors and player is not None and player >= len(view["players"]):
         errors["view.view.player"] = [N_("must be a seat from 0 to {last} or null",
                                          last=len(view["players"]) - 1)]
     if not errors:
         for p, pl in enumerate(view["players"]):
-            errors.update(s.check(PLAYER if p == player else HIDDEN_PLAYER, pl,
+            errors.update(s.problems(PLAYER if p == player else HIDDEN_PLAYER, pl,
                                   f"view.players.{p}"))
     if errors:
         raise InvalidState(errors)
     return player, Catalogue.of(card_set_of("tremble", view["card_set"], "view"))
 
 
-def in_sight(view: dict, player: int | None) -> dict[str, list[str]]:
+def in_sight(view: JsonObject, player: int | None) -> dict[str, list[str]]:
     """The cards ``view`` locates, by zone path (``invariants.zones`` of a view:
     of a hidden zone, only the ships that flew into it).
 
@@ -324,7 +329,7 @@ def in_sight(view: dict, player: int | None) -> dict[str, list[str]]:
     return out
 
 
-def _unseen_in_view(view: dict, player: int | None, cat: Catalogue) -> Unseen:
+def _unseen_in_view(view: JsonObject, player: int | None, cat: Catalogue) -> Unseen:
     """Every card of the set that ``view`` does not locate, each where the view
     counts it: ships, missions, and cities and armies in the pile of their mark
     (TRE-3).  Each card in sight must be known and seen once (``_located``), and
@@ -343,7 +348,7 @@ def _unseen_in_view(view: dict, player: int | None, cat: Catalogue) -> Unseen:
     others = {p: pl for p, pl in enumerate(view["players"]) if p != player}
     flying = {"view.ship_discard": view["ship_discard"],
               **{f"view.players.{p}.hand": pl["hand"] for p, pl in others.items()}}
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     for path, zone in flying.items():
         if _unflown(zone) < 0:
             errors[path] = [N_("counts fewer cards than `flown` lists")]
@@ -366,9 +371,9 @@ def _unseen_in_view(view: dict, player: int | None, cat: Catalogue) -> Unseen:
     return Unseen(ships, missions, piles)
 
 
-def _located(view: dict, player: int | None, cat: Catalogue) -> set[str]:
+def _located(view: JsonObject, player: int | None, cat: Catalogue) -> set[str]:
     """The cards ``view`` shows (``in_sight``), each a known card of its kind, once."""
-    errors: dict[str, list[str]] = {}
+    errors: Errors = {}
     located: set[str] = set()
     for path, cards in in_sight(view, player).items():
         zone = path.rsplit(".", 1)[-1]

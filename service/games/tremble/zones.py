@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from service.games.draft import Draft
 from service.games.messages import N_
 from service.games.tremble.cards import design_of
-from service.games.tremble.state import TrembleState
+from service.games.tremble.state_types import TrembleState
 
 
 def attacking(state: TrembleState, player: int) -> list[str]:
@@ -47,15 +47,15 @@ def not_in_hand(ship: str, hand: list[str]) -> str:
               ship=ship, value=", ".join(sorted(hand)) or N_("empty"))
 
 
-def ships_to_hand(draft: Draft, player: int, ships: Iterable[str]) -> None:
+def ships_to_hand(draft: Draft[TrembleState], player: int, ships: Iterable[str]) -> None:
     ships = list(ships)
     if ships:
         draft.at("players", player, "hand").extend(ships)
 
 
-def discard_ship(draft: Draft, ship: str) -> None:
+def discard_ship(draft: Draft[TrembleState], ship: str) -> None:
     draft.at("ship_discard").append(ship)
 
 
-def discard_city(draft: Draft, city: str) -> None:
+def discard_city(draft: Draft[TrembleState], city: str) -> None:
     draft.at("city_discard").append(city)

@@ -47,7 +47,7 @@ ARMY = shape.Int(minimum=0, maximum=MAX_STRENGTH,
 CARD_SET = shape.Str(max_length=64, description="The card set of `fleets` (default reference).")
 INPUTS = {"strengths": STRENGTHS, "fleets": FLEETS, "city": CITY, "army": ARMY,
           "card_set": CARD_SET}
-#: the synchronous odds request (built once: ``shape.check`` caches its compiled form)
+#: the synchronous odds request (built once: ``shape.problems`` caches its compiled form)
 REQUEST = shape.Obj({}, INPUTS)
 
 
@@ -75,7 +75,7 @@ def _distribution(strength: int) -> list[dict[str, Any]]:
 
 def odds_result(body: dict[str, Any]) -> dict[str, Any]:
     """Validate an odds request and answer it exactly (TRE-20, TRE-24)."""
-    errors = shape.check(REQUEST, body, "")
+    errors = shape.problems(REQUEST, body, "")
     if errors:
         raise MalformedInput(errors)
     strengths = strengths_of(body)
