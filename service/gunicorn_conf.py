@@ -145,7 +145,7 @@ def problem_answer(status_int: int, reason: str, mesg: str) -> bytes:
     (b'HTTP/1.1 414 URI Too Long', 414, 'http-error')
     """
     from service import problems
-    from service.operations import new_request_id
+    from service.middleware import new_request_id
 
     slug, title = problems.HTTP_PROBLEMS.get(status_int, ("http-error", reason))
     detail = readable(mesg) or reason

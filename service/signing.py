@@ -33,9 +33,9 @@ that way before any signs with it (``docs/operations.md``).
 
 A signature (or a seal) certifies that the state descends, through steps this
 service adjudicated, from a setup it made: the answer to an unsigned state is
-unsigned (``sign``), so an edited state cannot be laundered (``docs/trust.md``).
+unsigned (``protect``), so an edited state cannot be laundered (``docs/trust.md``).
 
-``accept`` and ``sign`` are the one way states come in and go out of every
+``accept`` and ``protect`` are the one way states come in and go out of every
 route, so the other protections live here too: with sealing keys
 (``REFEREE_SEALING_KEYS``, ``service.sealing``) states go out sealed instead
 of signed and come in opened (a sealed state counts as signed); with signing
@@ -43,15 +43,15 @@ or sealing keys each state goes out with a ``chain`` (``service.transcripts``)
 that its signature or seal covers and the engine never sees.
 
 >>> keys = [b"new-key", b"old-key"]
->>> signed = seal({"game": "raiders", "turn": 3}, keys)
->>> signed["signature"][:12]
+>>> signed_state = signed({"game": "raiders", "turn": 3}, keys)
+>>> signed_state["signature"][:12]
 'hmac-sha256:'
->>> unseal(signed, keys, required=True)
+>>> verified(signed_state, keys, required=True)
 {'game': 'raiders', 'turn': 3}
->>> unseal(seal({"turn": 3}, [b"old-key"]), keys, required=True)   # rotation
+>>> verified(signed({"turn": 3}, [b"old-key"]), keys, required=True)   # rotation
 {'turn': 3}
 >>> try:
-...     unseal({**signed, "turn": 4}, keys, required=False)
+...     verified({**signed_state, "turn": 4}, keys, required=False)
 ... except ProblemError as exc:
 ...     print(exc.status, exc.slug)
 403 bad-signature
@@ -112,7 +112,7 @@ def digest(state: dict, key: bytes, encoded: bytes | None = None) -> str:
     return PREFIX + hmac.new(key, encoded, hashlib.sha256).hexdigest()
 
 
-def seal(state: dict, keys: Sequence[bytes]) -> dict:
+def signed(state: dict, keys: Sequence[bytes]) -> dict:
     """``state`` with its signature under the first key (unchanged without keys)."""
     if not keys:
         return state
@@ -123,7 +123,7 @@ NO_KEYS = N_("signed states are required but this server has no state keys "
              "(REFEREE_STATE_KEYS), so it cannot verify any")
 
 
-def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
+def verified(state: dict, keys: Sequence[bytes], required: bool) -> dict:
     """The state without its signature, once verified; a problem otherwise."""
     if not isinstance(state, dict):
         return state  # the envelope or the engine names the error
@@ -157,7 +157,7 @@ ENVIRON_KEY = "HTTP_" + HEADER.upper().replace("-", "_")
 
 
 def configure(app, setting, flag) -> None:
-    """Read the keys and switches once, at app creation (``service.operations``).
+    """Read the keys and switches once, at app creation (``service.middleware``).
 
     The verify-only keys of each kind go after its keys, so the first key still
     signs (seals) and every key verifies (opens); verify-only keys without a key
@@ -267,7 +267,7 @@ def accept(state, required: bool | None = None):
         raise ProblemError(400, "unsigned-state", "Unsigned state",
                            N_("this request requires a sealed state and the state has no "
                               "`sealed`"))
-    bare = unseal(state, app_keys(), required)
+    bare = verified(state, app_keys(), required)
     if transcripts.FIELD in bare:
         bare = {k: v for k, v in bare.items() if k != transcripts.FIELD}
     return bare
@@ -280,7 +280,7 @@ def authenticated(received: dict) -> bool:
             or (FIELD in received and bool(app_keys())))
 
 
-def sign(state: dict, after: dict | None = None, steps: int = 1,
+def protect(state: dict, after: dict | None = None, steps: int = 1,
          chain: dict | None = None) -> dict:
     """An outgoing state: sealed with sealing keys, else signed with state keys,
     else as it is — but only a state that descends from one this service made.
@@ -306,7 +306,7 @@ def sign(state: dict, after: dict | None = None, steps: int = 1,
         state = {**state, transcripts.FIELD: chain}
     if seal_with:
         return sealing.seal(state, public_part(state), seal_with)
-    return seal(state, sign_with)
+    return signed(state, sign_with)
 
 
 def seat_tokens(chain: dict, seats: int) -> list[str] | None:
@@ -334,11 +334,11 @@ def caller(received: Any) -> seats_mod.Caller:
 def returned(game: Game, state: dict, after: dict | None = None, steps: int = 1,
              chain: dict | None = None) -> Any:
     """A state the engine returned, as an answer carries it: remembered as valid
-    (``valid_states``: the client's next request sends it back), then ``sign``-ed.
+    (``valid_states``: the client's next request sends it back), then ``protect``-ed.
     Neither signed nor sealed, it goes out as the encoding the digest was taken of
     (``orjson.Fragment``): the answer does not serialise it a second time."""
     encoded = valid_states.KNOWN.remember(game, state)
-    out = sign(state, after, steps, chain)
+    out = protect(state, after, steps, chain)
     return orjson.Fragment(encoded) if out is state else out
 
 

@@ -47,27 +47,3 @@ def asset(name: str):
         raise ProblemError(404, "not-found", "Not found",
                            N_("no console file {name!r}", name=name))
     return send_from_directory(ASSETS, name, mimetype=mime, max_age=0)
-
-
-def document(spec) -> None:
-    """Document the routes in ``openapi.yaml``."""
-    from service.openapi import error
-
-    errors = {str(s): error(s) for s in (404, 405, 500)}
-    spec.path("/console", operations={"get": {
-        "summary": "The scorekeeper's console (an HTML page)", "tags": ["console"],
-        "operationId": "console_page",
-        "description": "Record a game at the table, verify a reported game, export the "
-                       "result, chart playouts, tournament standings; built on this API "
-                       "only (`docs/console.md`).",
-        "responses": {"200": {"description": "The page.",
-                              "content": {"text/html": {"schema": {"type": "string"}}}},
-                      **errors}}})
-    spec.path("/console/{name}", operations={"get": {
-        "summary": "A file of the console (script, style)", "tags": ["console"],
-        "operationId": "console_asset",
-        "parameters": [{"name": "name", "in": "path", "required": True,
-                        "schema": {"type": "string", "example": "console.js"}}],
-        "responses": {"200": {"description": "The file.", "content": {
-            mime: {"schema": {"type": "string"}} for mime in MIME_TYPES.values()}},
-            **errors}}})

@@ -23,6 +23,7 @@ from flask import Blueprint, current_app, g, request
 import card_db
 from schemas import envelopes
 from service import names, seats, signing, transcripts, valid_states
+from service.cards import QUERY_KEYS, filterable_fields, matches, split_card_data, with_display_name
 from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import Game, view_marker
@@ -31,7 +32,7 @@ from service.games.errors import InvalidState, MalformedInput, NoSuchSeat, Rules
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
-from service.i18n import localize, mark_language, pick, request_language
+from service.i18n import localize, mark_language, request_language
 from service.problems import ProblemError, localized_changes
 from service.redaction import ReplayRedaction, events_for
 
@@ -40,11 +41,6 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 NEW, LEGAL_ACTIONS, APPLY = envelopes.NEW, envelopes.LEGAL_ACTIONS, envelopes.APPLY
 CHECK, SCORE, VIEW, REPLAY = envelopes.CHECK, envelopes.SCORE, envelopes.VIEW, envelopes.REPLAY
 SUGGEST = envelopes.SUGGEST
-
-#: query parameters of ``/cards`` that are not card-field filters
-CARD_QUERY_KEYS = ("set", "q")
-_SCALARS = (str, int, float, bool, type(None))
-
 
 def game_or_404(game_id: str) -> Game:
     try:
@@ -158,7 +154,7 @@ def cards(game_id: str):
                            N_("{game} has no card set {card_set!r}; sets: {items}", game=game.id,
                               card_set=set_id, items=joined(card_db.available(game.id)))) from None
     groups, tables = split_card_data(card_set.data)
-    filters = {k: request.args.getlist(k) for k in request.args if k not in CARD_QUERY_KEYS}
+    filters = {k: request.args.getlist(k) for k in request.args if k not in QUERY_KEYS}
     known = filterable_fields(groups)
     unknown = sorted(set(filters) - known)
     if unknown:
@@ -166,7 +162,7 @@ def cards(game_id: str):
             N_("not a card field; filter by: {items}, or q (name)", items=joined(sorted(known)))]
             for k in unknown})
     needle = request.args.get("q", "").strip().casefold()
-    listed = {name: [c for c in group if _matches(c, filters, needle)]
+    listed = {name: [c for c in group if matches(c, filters, needle)]
               for name, group in groups.items()}
     applied = {k: ",".join(v) for k, v in filters.items()}
     if needle:
@@ -177,75 +173,6 @@ def cards(game_id: str):
         "game": game.id, "card_set": card_set.ref(), "meta": card_set.meta,
         "filters": applied, "count": sum(len(g) for g in listed.values()),
         "cards": listed, "tables": tables}), language)
-
-
-def with_display_name(card: dict, language: str) -> dict:
-    """The card with ``display_name``: its ``name`` in ``language`` (names are ``{en, ru}``).
-
-    >>> with_display_name({"id": "S-6", "name": {"en": "Punk of spades", "ru": "Шпана (пики)"}}, "ru")
-    {'id': 'S-6', 'name': {'en': 'Punk of spades', 'ru': 'Шпана (пики)'}, 'display_name': 'Шпана (пики)'}
-    >>> with_display_name({"id": "x"}, "ru")
-    {'id': 'x'}
-    """
-    name = card.get("name")
-    if not isinstance(name, dict):
-        return card
-    return {**card, "display_name": pick(name, language)}
-
-
-def split_card_data(data: dict) -> tuple[dict, dict]:
-    """Card lists (lists of objects with ``id``) and the set's other data.
-
-    >>> split_card_data({"meta": {}, "fighters": [{"id": "S-6"}], "bonuses": {"gold": 3}})
-    ({'fighters': [{'id': 'S-6'}]}, {'bonuses': {'gold': 3}})
-    """
-    groups, tables = {}, {}
-    for key, value in data.items():
-        if key == "meta":
-            continue
-        if isinstance(value, list) and value and all(isinstance(c, dict) and "id" in c for c in value):
-            groups[key] = value
-        else:
-            tables[key] = value
-    return groups, tables
-
-
-def filterable_fields(groups: dict) -> set[str]:
-    """Top-level card fields holding a scalar (not null) in at least one card."""
-    return {k for group in groups.values() for card in group
-            for k, v in card.items() if v is not None and isinstance(v, _SCALARS)}
-
-
-def _text(value) -> str:
-    """How a filter names a value: ``true``/``false``, ``null``, or its text."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    return str(value)
-
-
-def _names(card: dict):
-    for key, value in card.items():
-        if key == "name" or key.startswith("name_"):
-            if isinstance(value, str):
-                yield value
-            elif isinstance(value, dict):
-                yield from (v for v in value.values() if isinstance(v, str))
-
-
-def _matches(card: dict, filters: dict[str, list[str]], needle: str) -> bool:
-    """``card`` passes every filter (one of the values given for a field) and ``q``.
-
-    >>> _matches({"suit": "hearts", "name": {"en": "Pirate", "ru": "Пират"}},
-    ...          {"suit": ["hearts", "spades"]}, "пир")
-    True
-    """
-    for field, wanted in filters.items():
-        value = card.get(field)
-        if not isinstance(value, _SCALARS) or _text(value) not in wanted:
-            return False
-    return not needle or any(needle in n.casefold() for n in _names(card))
 
 
 # ---------------------------------------------------------------- contract

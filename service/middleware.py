@@ -1,4 +1,5 @@
-"""Operations: request ids, JSON logs, metrics, API keys, rate limits, CORS, signing keys.
+"""The request middleware: request ids, JSON logs, metrics, API keys, rate limits, CORS,
+signing keys.
 
 ``init_app(app)`` wires it all; every part is configured from the
 environment (or the app config of the same name without ``REFEREE_``):

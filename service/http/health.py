@@ -1,4 +1,4 @@
-"""Operations: liveness, readiness, the OpenAPI document and offline docs.
+"""Health and the document: liveness, readiness, the OpenAPI document and offline docs.
 
 ``/docs`` is Swagger UI 5 (it renders OpenAPI 3.1) served from the assets
 that the ``swagger-ui-py`` package ships, so the page works with no internet
@@ -18,7 +18,7 @@ from service.games.messages import N_, join_messages
 from service.http.body import json_response
 from service.problems import problem
 
-bp = Blueprint("ops", __name__)
+bp = Blueprint("health", __name__)
 
 #: the Swagger UI files /docs needs, all from the swagger-ui-py package
 DOCS_ASSETS = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
@@ -139,7 +139,7 @@ def openapi_yaml():
 
     ext = current_app.extensions["referee"]
     if "openapi_yaml" not in ext:
-        ext["openapi_yaml"] = spec_yaml(current_app)
+        ext["openapi_yaml"] = spec_yaml()
     return Response(ext["openapi_yaml"], mimetype="application/yaml")
 
 
