@@ -373,13 +373,8 @@ class Game:
         """A new game after setup; chance is resolved unless ``chance: table``."""
         count, setups = self._normalise_players(players)
         opts = resolve_options(self.options, options, count)
-        if seed is None:
-            seed = secrets.randbits(SEED_BITS)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_STATE_SEED:
-            # up to 2^63 - 1: a replay of a game whose seed a build before 1.0.0 drew; `new`
-            # takes at most MAX_SEED (its envelope, schemas/envelopes.py)
-            raise MalformedInput({"seed": [N_("must be an integer from 0 to {max_seed}",
-                                              max_seed=MAX_STATE_SEED)]})
+        if seed is None:  # a seed given was checked by its request (schemas/envelopes.py:
+            seed = secrets.randbits(SEED_BITS)  # at most MAX_SEED in `new`, else MAX_STATE_SEED)
         try:
             cards = self.card_set(card_set)
         except card_db.UnknownCardSet:
@@ -555,10 +550,7 @@ class Game:
 
     # ----------------------------------------------------------- machinery
     def _normalise_players(self, players: Any) -> tuple[int, list[dict]]:
-        if isinstance(players, bool) or not isinstance(players, (int, list)):
-            raise InvalidOptions({"players": [N_("must be a player count or a list of player "
-                                                 "setups")]})
-        setups: list[dict]
+        setups: list[dict]  # a count or a list: its request (``schemas.envelopes.SETUP``) said so
         if isinstance(players, int):
             count, setups = players, [{} for _ in range(max(players, 0))]
         else:
