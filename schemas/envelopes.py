@@ -49,7 +49,7 @@ MAX_OUTCOMES = 200
 MAX_STATES = MAX_REPLAY_ACTIONS + 1
 
 
-def _ref(name: str, description: str = "") -> dict:
+def _ref(name: str, description: str = "") -> dict[str, Any]:
     return {"ref": name, "description": description} if description else {"ref": name}
 
 
@@ -57,7 +57,8 @@ def _ref(name: str, description: str = "") -> dict:
 class GameStateField(fields.Raw):
     """A full game state (checked by the engine, never by marshmallow)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Any,
+                     **kwargs: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise ValidationError("must be an object (a game state as `new` or `apply` returned it)")
         return value
@@ -66,7 +67,8 @@ class GameStateField(fields.Raw):
 class ObjectField(fields.Raw):
     """Any JSON object, passed through as it is (its content is checked later)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Any,
+                     **kwargs: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise ValidationError("must be an object")
         return value
@@ -89,19 +91,19 @@ class Envelope:
                        if isinstance(s, shape.Ref) and id(s.spec) in _ENVELOPE_OF]
         _ENVELOPE_OF[id(spec)] = self
 
-    def load(self, body: Any) -> dict:
+    def load(self, body: Any) -> dict[str, Any]:
         errors = shape.check(self.spec, body)
         if errors:
             raise MalformedInput(errors)
         return self.filled(body)
 
-    def filled(self, body: dict) -> dict:
+    def filled(self, body: dict[str, Any]) -> dict[str, Any]:
         out = {**self.defaults, **body}
         for key, inner in self.nested:
             out[key] = inner.filled(out[key])
         return out
 
-    def schema(self) -> dict:
+    def schema(self) -> dict[str, Any]:
         """The JSON Schema of the ``openapi.yaml`` component ``name``."""
         out = self.spec.schema()
         if self.description:
@@ -291,7 +293,7 @@ class Setup(Schema):
     """``SETUP`` for a blueprint's own marshmallow schema (``fields.Nested(Setup)``): it
     loads with the one declaration, and ``service.openapi`` documents it as ``Setup``."""
 
-    def load(self, data, **kwargs):
+    def load(self, data: Any, **kwargs: Any) -> dict[str, Any]:
         try:
             return SETUP.load(data)
         except MalformedInput as exc:

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 
 import card_db
 from service import i18n, middleware, problems
@@ -69,7 +70,7 @@ class Referee(Flask):
     a 404 problem+json like any unknown one (issue 24).
     """
 
-    def make_default_options_response(self):
+    def make_default_options_response(self) -> Response:
         response = super().make_default_options_response()
         response.status_code = 204
         response.headers.pop("Content-Type", None)
@@ -77,7 +78,7 @@ class Referee(Flask):
         return response
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, card data, error handlers, blueprints."""
     app = Referee(__name__, static_folder=None)
     app.url_map.merge_slashes = False

@@ -62,7 +62,7 @@ import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.common import make_schema_key
-from marshmallow import Schema
+from marshmallow import Schema, fields
 
 import card_db
 from schemas import envelopes
@@ -72,6 +72,7 @@ from service.games import registry
 from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.errors import InvalidOptions
+from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
@@ -161,7 +162,7 @@ def camel(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.replace("-", "_").split("_") if p)
 
 
-def _ref_attribute(converter, field, **kwargs) -> dict:
+def _ref_attribute(converter: object, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: ``metadata={"ref": "GameState"}`` → ``$ref``."""
     ref = field.metadata.get("ref")
     if not ref:
@@ -169,16 +170,16 @@ def _ref_attribute(converter, field, **kwargs) -> dict:
     return {"$ref": f"#/components/schemas/{ref}"}
 
 
-def error(status: int) -> dict:
+def error(status: int) -> dict[str, Any]:
     return {"$ref": f"#/components/responses/{status}"}
 
 
-def ok(schema: str, description: str, mime: str = JSON) -> dict:
+def ok(schema: str, description: str, mime: str = JSON) -> dict[str, Any]:
     return {"description": description,
             "content": {mime: {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
 
-def body(schema: str, example: dict | None = None) -> dict:
+def body(schema: str, example: dict[str, Any] | None = None) -> dict[str, Any]:
     media = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
     if example is not None:
         media["example"] = example
@@ -306,7 +307,7 @@ def build_spec() -> APISpec:
                    plugins=[plugin], info={"description": DESCRIPTION})
     converter = plugin.converter
     assert converter is not None  # set by APISpec when it registers the plugin
-    converter.add_attribute_function(_ref_attribute)
+    converter.add_attribute_function(_ref_attribute)  # type: ignore[no-untyped-call]
 
     for game in games:
         game_components(spec, game)
@@ -360,7 +361,7 @@ def view_name(request: str) -> str:
     return request.removesuffix("Request") + "ViewRequest"
 
 
-def either_body(request: str, example: dict | None = None) -> dict:
+def either_body(request: str, example: dict[str, Any] | None = None) -> dict[str, Any]:
     """A request body that is the ``request`` form or its view form (``view_name``)."""
     out = body(request, example)
     out["content"][JSON]["schema"] = {"oneOf": [
@@ -370,11 +371,11 @@ def either_body(request: str, example: dict | None = None) -> dict:
 
 
 def _post(summary: str, description: str, request: str, response: str, ok_text: str,
-          extra_errors: tuple = (), example: dict | None = None) -> dict:
+          extra_errors: tuple[int, ...] = (), example: dict[str, Any] | None = None) -> dict[str, Any]:
     responses = {"200": ok(response, ok_text)}
     for status in sorted(set(POST_ERRORS) | set(extra_errors)):
         responses[str(status)] = error(status)
-    parameters: list[str | dict] = [GAME_PARAM]
+    parameters: list[str | dict[str, Any]] = [GAME_PARAM]
     if set(STATE_ERRORS) <= set(extra_errors):
         parameters += [REQUIRE_SIGNED_HEADER, SEAT_TOKEN_HEADER]
     taken = envelopes.REQUESTS.get(request)
@@ -386,7 +387,9 @@ def _post(summary: str, description: str, request: str, response: str, ok_text: 
 
 
 def _core_paths(spec: APISpec) -> None:
-    def get(summary, responses, tags, parameters=None, description=None):
+    def get(summary: str, responses: dict[int, Any], tags: list[str],
+            parameters: list[Any] | None = None,
+            description: str | None = None) -> dict[str, Any]:
         op = {"summary": summary, "tags": tags, "responses": {
             str(k): v for k, v in responses.items()}}
         if description:
@@ -891,7 +894,7 @@ SHARED_RESPONSES = ("CheckResponse",)
 EXAMPLE_SEED, EXAMPLE_STEPS = 7, 12
 
 
-def _retarget(schema, name: str):
+def _retarget(schema: Any, name: str) -> Any:
     """A deep copy of a generic schema whose game refs point at game ``name``'s types.
 
     >>> _retarget({"items": {"$ref": "#/components/schemas/Event"}}, "Raiders")
@@ -909,7 +912,7 @@ def _retarget(schema, name: str):
     return out
 
 
-def _seat(last: int) -> dict:
+def _seat(last: int) -> dict[str, Any]:
     return {"type": "integer", "minimum": 0, "maximum": last}
 
 
@@ -917,8 +920,8 @@ def _seat(last: int) -> dict:
 MAX_JSON_INTEGER = (1 << 64) - 1
 
 
-def _option_schema(opt) -> dict:
-    base: dict = {"type": opt.type}
+def _option_schema(opt: Option) -> dict[str, Any]:
+    base: dict[str, Any] = {"type": opt.type}
     if opt.choices is not None:
         base["enum"] = list(opt.choices)
     if opt.minimum is not None:
@@ -933,7 +936,7 @@ def _option_schema(opt) -> dict:
     return {**base, "description": text, "default": opt.default}
 
 
-def _probe_values(opt) -> list:
+def _probe_values(opt: Option) -> list[Any]:
     """The values of an option worth asking its player-count ``check`` about."""
     if opt.type == "boolean":
         return [False, True]
@@ -945,7 +948,7 @@ def _probe_values(opt) -> list:
     return []
 
 
-def _setup_takes(game: Game, players: int, name: str, value) -> bool:
+def _setup_takes(game: Game, players: int, name: str, value: object) -> bool:
     """The game's own setup takes ``name: value`` with ``players`` players (a rule of
     the setup rather than of the option, e.g. RAI-9: six players need ``double_deck``)."""
     try:
@@ -955,11 +958,11 @@ def _setup_takes(game: Game, players: int, name: str, value) -> bool:
     return True
 
 
-def options_for_count(game: Game, players: int) -> dict | None:
+def options_for_count(game: Game, players: int) -> dict[str, Any] | None:
     """What ``players`` seats allow of the options, found by asking each option's own
     ``check`` (the document follows the engine): values the count rules out, and
     boolean options that exclude each other.  ``None`` when the count narrows nothing."""
-    narrowed: dict = {}
+    narrowed: dict[str, Any] = {}
     exclusive: list[tuple[str, str]] = []
     for opt in game.options:
         values = _probe_values(opt)
@@ -979,21 +982,21 @@ def options_for_count(game: Game, players: int) -> dict | None:
                     exclusive.append((first, second))
     if not narrowed and not exclusive:
         return None
-    schema: dict = {"properties": narrowed}  # ``properties`` only bind an object: null passes
+    schema: dict[str, Any] = {"properties": narrowed}  # ``properties`` only bind an object: null passes
     if exclusive:  # at most one of each exclusive pair is true
         schema["not"] = {"anyOf": [{"type": "object", "required": list(pair), "properties": {
             k: {"const": True} for k in pair}} for pair in sorted(set(exclusive))]}
     return schema
 
 
-def _nest(path: tuple[str, ...], schema: dict) -> dict:
+def _nest(path: tuple[str, ...], schema: dict[str, Any]) -> dict[str, Any]:
     """``("setup", "players")`` → ``{"properties": {"setup": {"properties": {"players": …}}}}``."""
     for key in reversed(path):
         schema = {"properties": {key: schema}}
     return schema
 
 
-def _nest_required(path: tuple[str, ...], schema: dict) -> dict:
+def _nest_required(path: tuple[str, ...], schema: dict[str, Any]) -> dict[str, Any]:
     """``_nest`` with each key of ``path`` required: an ``if`` on a field that may be
     absent (``state`` where a ``view`` stands instead) must not hold vacuously."""
     for key in reversed(path):
@@ -1002,12 +1005,12 @@ def _nest_required(path: tuple[str, ...], schema: dict) -> dict:
 
 
 def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str, ...], ...],
-                    options: tuple[str, ...] | None) -> list[dict]:
+                    options: tuple[str, ...] | None) -> list[dict[str, Any]]:
     """``if`` the player count (a number, or a list's length, at ``players``) is n
     ``then`` every seat field is below n and the options are those n players allow."""
     rules = []
     for n in range(game.min_players, game.max_players + 1):
-        then: list[dict] = []
+        then: list[dict[str, Any]] = []
         if n < game.max_players:  # ``maximum`` binds a number only: null, "chance" pass
             then += [_nest(path, {"maximum": n - 1}) for path in seats]
         narrowed = options_for_count(game, n) if options else None
@@ -1021,7 +1024,7 @@ def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str
     return rules
 
 
-def mid_game(game: Game) -> tuple[dict, list[dict], list[dict]]:
+def mid_game(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """A seeded game ``EXAMPLE_STEPS`` random legal actions in: (setup, actions, states).
 
     Deterministic (fixed seed, fixed RNG), so regenerating the document gives
@@ -1045,12 +1048,12 @@ def mid_game(game: Game) -> tuple[dict, list[dict], list[dict]]:
     return setup, actions, states
 
 
-def _decisions(game: Game, state: dict) -> list[dict]:
+def _decisions(game: Game, state: dict[str, Any]) -> list[dict[str, Any]]:
     """The players' legal actions in ``state`` (chance outcomes left out)."""
     return [a for a in game.legal_actions(state, None) if a.get("player") != CHANCE]
 
 
-def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
+def game_examples(game: Game) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     """verb → (request, 200 answer), from a seeded mid-game state."""
     setup, actions, states = mid_game(game)
     new_state, new_events = game.new_game(game.min_players, None, EXAMPLE_SEED, "reference")
@@ -1058,7 +1061,7 @@ def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
     action = _decisions(game, state)[0]
     after, events = game.apply(state, action)
     pending = game.pending(state)
-    listed: dict = {"pending": pending, "actions": game.legal_actions(state, None)}
+    listed: dict[str, Any] = {"pending": pending, "actions": game.legal_actions(state, None)}
     constraints = {str(p["player"]): c for p in pending if p["player"] != CHANCE
                    for c in [game.constraints(state, p["player"])] if c is not None}
     if constraints:
@@ -1077,7 +1080,7 @@ def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
     }
 
 
-def _suggest_example(game: Game, state: dict) -> tuple[dict, dict]:
+def _suggest_example(game: Game, state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A ``suggest`` request on the example state and its answer: an iteration budget
     and a seed (the same answer every time), its CPU time left out (``null``)."""
     from service.evaluations.suggest import suggest_now
@@ -1087,16 +1090,16 @@ def _suggest_example(game: Game, state: dict) -> tuple[dict, dict]:
     return request, {**suggest_now(game, state, request["params"]), "cpu_ms": None}
 
 
-def _player_score(game: Game, scores: list[dict]) -> dict:
+def _player_score(game: Game, scores: list[dict[str, Any]]) -> dict[str, Any]:
     """``<Game>PlayerScore``: the breakdown typed from the game's own scores."""
-    breakdown: dict = {"description": f"Where the total comes from ({game.id})."}
+    breakdown: dict[str, Any] = {"description": f"Where the total comes from ({game.id})."}
     sample = next((s["breakdown"] for s in scores), None)
     rows = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
     if isinstance(sample, list):
         breakdown.update(rows)
     else:
         # the keys of a mid-game score and of a finished one (Tremble adds its missions)
-        merged: dict = {}
+        merged: dict[str, Any] = {}
         for score in scores:
             merged.update(score["breakdown"])
         breakdown.update({"type": "object", "additionalProperties": {"type": "integer"},
@@ -1119,7 +1122,7 @@ _COUNTS = {
 }
 
 
-def _narrow_seats(schema: dict, last: int) -> None:
+def _narrow_seats(schema: dict[str, Any], last: int) -> None:
     """Seat fields of a typed request (and of its ``params``) go up to the game's last
     seat (in place)."""
     for field in ("player", "for_player"):
@@ -1139,7 +1142,7 @@ def _narrow_seats(schema: dict, last: int) -> None:
             params["properties"]["player"] = {**params["properties"]["player"], "maximum": last}
 
 
-def typed_game(doc: dict, game: Game) -> None:
+def typed_game(doc: dict[str, Any], game: Game) -> None:
     """Components and paths of one game's typed operations (``/v1/games/<id>/<verb>``)."""
     schemas = doc["components"]["schemas"]
     name, last = camel(game.id), game.max_players - 1
@@ -1215,7 +1218,7 @@ def typed_game(doc: dict, game: Game) -> None:
     one_view_type(schemas, name, game)
 
 
-def one_view_type(schemas: dict, name: str, game: Game) -> None:
+def one_view_type(schemas: dict[str, Any], name: str, game: Game) -> None:
     """``<Game>View``: the one type of a player's view, in every answer that holds one
     (``view``; ``new``, ``apply``, ``replay`` with ``for_player``) and in every request that
     takes one (``legal-actions``, ``check``, ``suggest``), so a generated client passes the
@@ -1270,7 +1273,7 @@ def operation_id(method: str, path: str) -> str:
     return "_".join([method, *words]).replace("-", "_").replace(".", "_")
 
 
-def _links(doc: dict, games: list[Game]) -> None:
+def _links(doc: dict[str, Any], games: list[Game]) -> None:
     """OpenAPI links: a state a typed operation answers goes on to the operations taking
     a state (score, view, legal-actions, check, apply), so stateful tools and docs
     follow a real game (schemathesis's stateful phase uses them)."""
@@ -1289,7 +1292,7 @@ def _links(doc: dict, games: list[Game]) -> None:
             operation["responses"]["200"]["links"] = links
 
 
-def _cards_paths(doc: dict, games: list[Game]) -> None:
+def _cards_paths(doc: dict[str, Any], games: list[Game]) -> None:
     """``/v1/games/<game>/cards`` per game: each card field of that game a documented
     query parameter; the generic ``{game}`` path keeps only ``set`` and ``q`` (its
     filters depend on the game, so they are the typed paths' business)."""
@@ -1330,7 +1333,7 @@ def _cards_paths(doc: dict, games: list[Game]) -> None:
     doc["paths"] = {**typed, **doc["paths"]}
 
 
-def _evaluation_request(doc: dict, games: list[Game]) -> None:
+def _evaluation_request(doc: dict[str, Any], games: list[Game]) -> None:
     """``EvaluationRequest``: one schema per kind (its ``kind``, its games, its own inputs
     and params), so a request mixing two kinds' inputs is outside the document."""
     from service.evaluations import kinds as kinds_mod
@@ -1378,7 +1381,7 @@ def _evaluation_request(doc: dict, games: list[Game]) -> None:
         "oneOf": [{"$ref": f"#/components/schemas/EvaluationRequest{v['title']}"} for v in variants]}
 
 
-def _cards_example(game: Game) -> tuple[str, dict]:
+def _cards_example(game: Game) -> tuple[str, dict[str, Any]]:
     """``q`` (the first card's English name) and the real answer to ``?q=<it>``."""
     card_set = card_db.get(game.id, "reference")
     groups, tables = split_card_data(card_set.data)
@@ -1392,9 +1395,9 @@ def _cards_example(game: Game) -> tuple[str, dict]:
                "cards": listed, "tables": tables}
 
 
-def _get_examples(doc: dict, games: list[Game]) -> None:
+def _get_examples(doc: dict[str, Any], games: list[Game]) -> None:
     """Real answers of the GET operations of the game list, the card sets and health."""
-    def answer(path: str, example) -> None:
+    def answer(path: str, example: object) -> None:
         operation = doc["paths"].get(path, {}).get("get")
         if operation is not None:
             operation["responses"]["200"]["content"][JSON]["example"] = example
@@ -1415,7 +1418,7 @@ def _get_examples(doc: dict, games: list[Game]) -> None:
                 parameter["example"] = q
 
 
-def finish(doc: dict, games: list[Game]) -> dict:
+def finish(doc: dict[str, Any], games: list[Game]) -> dict[str, Any]:
     """Typed per-game operations first, then every operation with its operationId."""
     generic = dict(doc["paths"])
     for game in games:
@@ -1479,7 +1482,7 @@ REQUEST_ID_HEADER = {
     "schema": {"type": "string", "pattern": r"^[A-Za-z0-9._:\-]{1,128}$"}}
 
 
-def with_request_id(doc: dict) -> dict:
+def with_request_id(doc: dict[str, Any]) -> dict[str, Any]:
     """Document ``X-Request-Id`` on every response of every operation (in place).
 
     Responses given by ``$ref`` get it in their component.
@@ -1505,7 +1508,7 @@ def spec_dict() -> dict[str, Any]:
 class _Dumper(yaml.SafeDumper):
     """Plain YAML: no anchors and aliases for repeated sub-schemas."""
 
-    def ignore_aliases(self, data):
+    def ignore_aliases(self, data: object) -> bool:
         return True
 
 

@@ -169,10 +169,10 @@ JsonSchema = Mapping[str, Any]
 class Operation:
     """A question only this game answers, declared as data.
 
-    Served at ``POST /v1/games/<game>/<path>`` and documented in
-    ``openapi.yaml`` by one generic blueprint (``service.http.operations``):
-    the body is checked against ``request`` (a marshmallow schema or a shape
-    spec) and handed to the pure ``handler``; its answer is documented by
+    Served at ``POST /v1/games/<game>/<path>`` by one generic blueprint
+    (``service.http.game_operations``), documented by ``service.openapi``: the
+    body is checked against ``request`` (a marshmallow schema or a shape spec,
+    ``schemas.envelopes.load``) and handed to the pure ``handler``; its answer is documented by
     ``response`` (a marshmallow schema, a shape spec or a JSON Schema).  An
     unknown ``card_set`` in the body (``card_db.UnknownCardSet``) answers 404.
     ``localized``: the answer holds messages, sent in the request's language.

@@ -78,7 +78,7 @@ def read_body() -> bytes:
     return b"".join(parts)
 
 
-def read_json() -> dict:
+def read_json() -> dict[str, Any]:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
     if request.environ.get("CONTENT_TYPE") != "application/json" \
             and not is_json_mimetype(request.mimetype):  # the common header needs no parsing
@@ -115,7 +115,7 @@ def too_deep(raw: bytes, limit: int) -> str | None:
     >>> too_deep(b'{"a": [1, {"b": [[2]]}]}', 3), too_deep(b'{"a": [[1]]}', 3)
     ('a.1.b', None)
     """
-    stack: list[list] = []  # per open container: [is_object, key or index]
+    stack: list[list[Any]] = []  # per open container: [is_object, key or index]
     for match in _TOKENS.finditer(raw):
         token = match.group()
         if token in (b"{", b"["):
@@ -146,7 +146,7 @@ def read_envelope(request: envelopes.Request) -> dict[str, Any]:
     return load_envelope(request, read_json())
 
 
-def json_response(payload: Any, status: int = 200, headers: dict | None = None) -> Response:
+def json_response(payload: Any, status: int = 200, headers: dict[str, Any] | None = None) -> Response:
     """A JSON reply encoded with orjson."""
     return Response(orjson.dumps(payload), status=status, headers=headers,
                     content_type="application/json")  # as is: no mimetype parsing per reply

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, send_from_directory
+from flask import Blueprint, Response, send_from_directory
 
 from service.games.messages import N_
 from service.problems import ProblemError
@@ -29,7 +29,7 @@ NOT_FRAMED = ("frame-ancestors 'none'", "DENY")
 
 
 @bp.get("/console")
-def page():
+def page() -> Response:
     """The console page."""
     response = send_from_directory(ASSETS, "index.html", mimetype="text/html", max_age=0)
     response.headers["Content-Security-Policy"] = (
@@ -40,7 +40,7 @@ def page():
 
 
 @bp.get("/console/<name>")
-def asset(name: str):
+def asset(name: str) -> Response:
     """One of the page's files (``console.js``, ``console.css``…)."""
     mime = MIME_TYPES.get(Path(name).suffix)
     if mime is None or not (ASSETS / name).is_file():

@@ -33,8 +33,11 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app
+from flask.blueprints import BlueprintSetupState
 from redis.exceptions import RedisError
 from werkzeug.routing import BaseConverter
 
@@ -58,6 +61,7 @@ from service.http.body import json_response, read_json
 from service.problems import ProblemError
 
 bp = Blueprint("evaluations", __name__)
+T = TypeVar("T")
 
 
 class EvaluationIdConverter(BaseConverter):
@@ -68,7 +72,7 @@ class EvaluationIdConverter(BaseConverter):
 
 
 @bp.record_once
-def _add_converter(state) -> None:
+def _add_converter(state: BlueprintSetupState) -> None:
     state.app.url_map.converters.setdefault("evaluation_id", EvaluationIdConverter)
 
 _lock = threading.Lock()
@@ -95,7 +99,8 @@ def runner() -> Runner:
                     chosen = EmbeddedRunner(
                         result_ttl=ttl, db_path=store_path(current_app.config), max_queued=cap)
                 ext["runner"] = chosen
-    return ext["runner"]
+    found: Runner = ext["runner"]
+    return found
 
 
 #: how an evaluation ends on its own, counted the first time the API reports it
@@ -107,7 +112,7 @@ def _location(eval_id: str) -> str:
     return f"/v1/evaluations/{eval_id}"
 
 
-def _lookup(fn, eval_id: str):
+def _lookup(fn: Callable[[str], T], eval_id: str) -> T:
     try:
         return fn(eval_id)
     except UnknownEvaluation:
@@ -121,7 +126,7 @@ def _lookup(fn, eval_id: str):
 
 
 @bp.errorhandler(RedisError)
-def _backend_down(exc: RedisError):
+def _backend_down(exc: RedisError) -> Response:
     """Redis unreachable or failing: 503, never a 500 (``/readyz`` says so too)."""
     return ProblemError.of("evaluation-backend-unavailable",
                            N_("the job queue (Redis) is not answering: {error}",
@@ -129,7 +134,7 @@ def _backend_down(exc: RedisError):
                            headers={"Retry-After": "5"}).response()
 
 
-def _may_evaluate(who: seats.Caller, request: dict) -> None:
+def _may_evaluate(who: seats.Caller, request: dict[str, Any]) -> None:
     """On a sealed state (``service.seats``): a ``suggest`` for a seat needs that seat's
     token (its ranking depends only on what the seat may see: ``docs/suggestions.md``);
     any other evaluation reads every hidden card, so it needs every seat's (the host)."""
@@ -141,7 +146,7 @@ def _may_evaluate(who: seats.Caller, request: dict) -> None:
 
 
 @bp.post("/v1/evaluations")
-def submit():
+def submit() -> Response:
     request = read_json()
     if "state" in request:
         sent = request["state"]
@@ -160,13 +165,13 @@ def submit():
 
 
 @bp.get("/v1/evaluations/kinds")
-def list_kinds():
+def list_kinds() -> Response:
     return json_response({"kinds": [k.describe() for k in kinds_mod.all_kinds()],
                           "backend": runner().backend})
 
 
 @bp.get("/v1/evaluations/<evaluation_id:eval_id>")
-def status(eval_id: str):
+def status(eval_id: str) -> Response:
     run = runner()
     body = _lookup(run.status, eval_id)
     if body["status"] in ENDS and run.first_report(eval_id):
@@ -178,7 +183,7 @@ def status(eval_id: str):
 
 
 @bp.post("/v1/evaluations/<evaluation_id:eval_id>/cancel")
-def cancel(eval_id: str):
+def cancel(eval_id: str) -> Response:
     try:
         body = _lookup(runner().cancel, eval_id)
     except AlreadyOver as exc:
@@ -190,6 +195,6 @@ def cancel(eval_id: str):
 
 
 @bp.delete("/v1/evaluations/<evaluation_id:eval_id>")
-def remove(eval_id: str):
+def remove(eval_id: str) -> Response:
     _lookup(runner().remove, eval_id)
     return Response(status=204)

@@ -12,6 +12,7 @@ path and method answers exactly as without them (404, 405).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response
 from flask.blueprints import BlueprintSetupState
@@ -45,7 +46,7 @@ def _view(game: Game, operation: Operation) -> Callable[[], Response]:
     return view
 
 
-def answer(game: Game, operation: Operation, body: dict) -> Response:
+def answer(game: Game, operation: Operation, body: dict[str, Any]) -> Response:
     parsed = load_envelope(operation.request, body)
     try:
         result = operation.handler(parsed)

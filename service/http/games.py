@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, Response, current_app, g, request
 
 import card_db
 from schemas import envelopes
@@ -51,14 +51,14 @@ def game_or_404(game_id: str) -> Game:
                               items=joined(registry.GAME_IDS))) from None
 
 
-def localized_json(payload: dict):
+def localized_json(payload: dict[str, Any]) -> Response:
     """A JSON reply whose messages (``reason``…) are in the request's language, saying which
     in ``Content-Language``."""
     language = request_language()
     return mark_language(json_response(localize(payload, language)), language)
 
 
-def _valid_state(game: Game, body: dict) -> dict:
+def _valid_state(game: Game, body: dict[str, Any]) -> dict[str, Any]:
     state = upgraded(game, signing.accept(body["state"]))
     valid_states.KNOWN.validate(game, state)
     return state  # type: ignore[return-value]  # validated: a state dict
@@ -86,7 +86,7 @@ def seated(players: Any) -> Any:
             if isinstance(p, dict) and isinstance(p.get("name"), str) else p for p in players]
 
 
-def check_seat_names(state: dict, path: str) -> None:
+def check_seat_names(state: dict[str, Any], path: str) -> None:
     """422 ``invalid-name`` at ``<path>.<seat>.name`` when a seat's name is invisible,
     blank-edged or another seat's in another spelling (``service.names``).  The names
     are the game's record of who sat where: the signature or seal covers them, and the
@@ -101,7 +101,7 @@ def check_seat_names(state: dict, path: str) -> None:
 
 
 @bp.after_request
-def _say_upgraded(response):
+def _say_upgraded(response: Response) -> Response:
     """An answer about a state of an older rules version says it was upgraded: the header
     ``Referee-Rules-Upgraded: <from> -> <to>; clauses=<ids>`` and, in a JSON object answer,
     ``rules_upgrade: {from, to, clauses, changes}`` (each change's summary in the
@@ -124,7 +124,7 @@ def _say_upgraded(response):
     return response
 
 
-def _check_seat(state: dict, player, field: str = "player") -> None:
+def _check_seat(state: dict[str, Any], player: object, field: str = "player") -> None:
     if isinstance(player, int) and player >= len(state["players"]):
         raise NoSuchSeat({field: [N_("no seat {player}: this game has seats 0 to {last}",
                                          player=player, last=len(state["players"]) - 1)]})
@@ -132,18 +132,18 @@ def _check_seat(state: dict, player, field: str = "player") -> None:
 
 # ------------------------------------------------------------------- reads
 @bp.get("")
-def list_games():
+def list_games() -> Response:
     """Every game: player counts, options with defaults, action and event types."""
     return json_response({"games": [g.describe() for g in registry.all_games()]})
 
 
 @bp.get("/<game_id>")
-def describe_game(game_id: str):
+def describe_game(game_id: str) -> Response:
     return json_response(game_or_404(game_id).describe())
 
 
 @bp.get("/<game_id>/cards")
-def cards(game_id: str):
+def cards(game_id: str) -> Response:
     """The card set (``?set=``), filtered by card fields and ``?q=`` (names)."""
     game = game_or_404(game_id)
     set_id = request.args.get("set", "reference")
@@ -177,7 +177,7 @@ def cards(game_id: str):
 
 # ---------------------------------------------------------------- contract
 @bp.post("/<game_id>/new")
-def new(game_id: str):
+def new(game_id: str) -> Response:
     """A new game after setup: ``{players, options?, seed?, card_set?, for_player?}`` →
     ``{state, events}``.
 
@@ -205,7 +205,7 @@ def new(game_id: str):
     return json_response(out)
 
 
-def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None, seats.Caller]:
+def _state_or_view(game: Game, body: dict[str, Any]) -> tuple[dict[str, Any], int | None, seats.Caller]:
     """The state of a request and whose answer it is: ``body["state"]`` for anyone, or
     the state ``state_from_view`` builds from ``body["view"]`` for the view's player
     (``Game.state_from_view``: its answers about that player's own decisions are those
@@ -269,7 +269,7 @@ def _for_viewer(viewer: int | None, player: object, field: str) -> None:
 VIEW_SEED = 0
 
 
-def _own_action(game: Game, state: dict, who: seats.Caller, action: object) -> None:
+def _own_action(game: Game, state: dict[str, Any], who: seats.Caller, action: object) -> None:
     """A seat of a sealed game acts and asks about its own actions only, naming only what
     its view shows (``Game.unseen_in_action``): the verdict then tells it nothing its
     view does not (``docs/trust.md``)."""
@@ -284,7 +284,7 @@ def _own_action(game: Game, state: dict, who: seats.Caller, action: object) -> N
 
 
 @bp.post("/<game_id>/legal-actions")
-def legal_actions(game_id: str):
+def legal_actions(game_id: str) -> Response:
     """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
     game = game_or_404(game_id)
     body = read_envelope(LEGAL_ACTIONS)
@@ -310,7 +310,7 @@ def legal_actions(game_id: str):
 
 
 @bp.post("/<game_id>/apply")
-def apply(game_id: str):
+def apply(game_id: str) -> Response:
     """``{state, action, for_player?}`` → ``{state, events, outcome}``; illegal → 422 with ``rule``.
 
     With ``for_player`` the answer also holds ``view`` and ``events_for_player``
@@ -336,7 +336,7 @@ def apply(game_id: str):
 
 
 @bp.post("/<game_id>/check")
-def check(game_id: str):
+def check(game_id: str) -> Response:
     """``{state | view, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal);
     ``reason`` in the request's ``Accept-Language``.  From a view, only that player's
     own actions (the answer is the full state's: ``tests/http/test_views_as_states.py``),
@@ -356,7 +356,7 @@ def check(game_id: str):
 
 
 @bp.post("/<game_id>/score")
-def score(game_id: str):
+def score(game_id: str) -> Response:
     """``{state}`` → ``{finished, winners, scores}``."""
     game = game_or_404(game_id)
     body = read_envelope(SCORE)
@@ -364,7 +364,7 @@ def score(game_id: str):
 
 
 @bp.post("/<game_id>/view")
-def view(game_id: str):
+def view(game_id: str) -> Response:
     """``{state, player}`` → ``{view}`` (``player: null`` for a spectator)."""
     game = game_or_404(game_id)
     body = read_envelope(VIEW)
@@ -375,7 +375,7 @@ def view(game_id: str):
 
 
 @bp.post("/<game_id>/suggest")
-def suggest(game_id: str):
+def suggest(game_id: str) -> Response:
     """``{state | view, params: {player, iterations?, milliseconds?, seed?, …}}`` → the
     player's legal actions ranked by a search of at most 200 ms
     (``service.evaluations.suggest``; larger budgets: the ``suggest`` evaluation).  From
@@ -401,7 +401,7 @@ def suggest(game_id: str):
 
 
 @bp.post("/<game_id>/replay")
-def replay(game_id: str):
+def replay(game_id: str) -> Response:
     """``{setup, actions, for_player?}`` → ``{state, outcome, events}``; illegal step → 422 with ``index``.
 
     With ``for_player`` the answer also holds ``view`` (of the final state) and
@@ -416,7 +416,7 @@ def replay(game_id: str):
                                     lambda state: _check_seat(state, seat, "for_player"))
     first: list[str] = []
 
-    def observe(before: dict | None, after: dict, events: list) -> None:
+    def observe(before: dict[str, Any] | None, after: dict[str, Any], events: list[Any]) -> None:
         if before is None:
             check_seat_names(after, "setup.players")
             first.append(transcripts.setup_id(after))

@@ -10,7 +10,7 @@ bp = Blueprint("metrics", __name__)
 
 
 @bp.get("/metrics")
-def metrics_text():
+def metrics_text() -> Response:
     """Request latency histograms by route, evaluation job counters, process figures."""
     text, content_type = metrics.exposition()
     return Response(text, content_type=content_type)

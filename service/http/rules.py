@@ -20,8 +20,10 @@ Both are a small HTML page, or JSON when the client asks for
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Blueprint, Response, request
+from flask.blueprints import BlueprintSetupState
 from markupsafe import escape
 
 from service import rules_reference
@@ -36,7 +38,7 @@ bp = Blueprint("rules", __name__)
 
 
 @bp.record_once
-def _check_references(state) -> None:
+def _check_references(state: BlueprintSetupState) -> None:
     """At start: a malformed reference file stops the service, naming file and line."""
     rules_reference.check_all(registry.GAME_IDS)
 
@@ -55,7 +57,7 @@ def _reference(game_id: str, language: str) -> tuple[str, rules_reference.Refere
                        N_("no rules reference for {game!r} is installed", game=game))
 
 
-def _answer(body: dict, language: str) -> Response:
+def _answer(body: dict[str, Any], language: str) -> Response:
     return mark_language(json_response(body), language)
 
 
@@ -70,7 +72,7 @@ def canonical_id(clause_id: str) -> str:
 
 
 @bp.get("/v1/games/<game_id>/rules")
-def rules(game_id: str):
+def rules(game_id: str) -> Response:
     """Every clause of the game's rules reference, in the requested language."""
     game, ref = _reference(game_id, request_language())
     return _answer({"game": game, "language": ref.language, "title": ref.title,
@@ -78,7 +80,7 @@ def rules(game_id: str):
 
 
 @bp.get("/v1/games/<game_id>/rules/<clause_id>")
-def rule(game_id: str, clause_id: str):
+def rule(game_id: str, clause_id: str) -> Response:
     """One clause (``RAI-12``), in the requested language."""
     game, ref = _reference(game_id, request_language())
     found = ref.clauses.get(clause_id) or ref.clauses.get(canonical_id(clause_id))
@@ -127,7 +129,7 @@ STATUS_VARIES = N_("HTTP status: as the problem's `status` says.")
 
 
 @bp.get("/problems")
-def problem_types():
+def problem_types() -> Response:
     """Every problem type, as a page (or JSON)."""
     language = request_language()
     types = [t.to_json(language) for t in PROBLEM_TYPES.values()]
@@ -143,7 +145,7 @@ def problem_types():
 
 
 @bp.get("/problems/<slug>")
-def problem_type_page(slug: str):
+def problem_type_page(slug: str) -> Response:
     """The page a problem's ``type`` resolves to."""
     found = PROBLEM_TYPES.get(slug)
     if found is None:
