@@ -182,7 +182,7 @@ def test_access_line_written_directly_is_the_formatters_line(make_client, monkey
     handler = logging.StreamHandler(stream)
     handler.addFilter(RequestIdFilter())
     handler.setFormatter(JsonFormatter())
-    monkeypatch.setattr(operations, "_JSON_HANDLER", handler)
+    monkeypatch.setattr(middleware, "_JSON_HANDLER", handler)
     client = make_client()
     monkeypatch.setattr(middleware.access_log, "makeRecord", None)  # the direct path makes none
     _with_root_handler(handler, lambda: client.post(
@@ -206,7 +206,7 @@ def test_no_access_line_when_info_is_off_or_access_log_disabled(make_client, mon
     handler = logging.StreamHandler(stream)
     handler.addFilter(RequestIdFilter())
     handler.setFormatter(JsonFormatter())
-    monkeypatch.setattr(operations, "_JSON_HANDLER", handler)
+    monkeypatch.setattr(middleware, "_JSON_HANDLER", handler)
     client, quiet = make_client(), make_client(ACCESS_LOG="0")
     _with_root_handler(handler, lambda: quiet.get("/healthz"))
     assert stream.getvalue() == ""
