@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import yaml
@@ -68,7 +68,7 @@ import card_db
 from schemas import envelopes
 from service import rules_reference
 from service.cards import filterable_fields, matches, split_card_data
-from service.games import registry
+from service.games import registry, shape
 from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.errors import InvalidOptions
@@ -502,7 +502,6 @@ def _evaluation_schemas() -> dict[str, dict[str, Any]]:
     """``EvaluationRequest`` (refined per kind by ``_evaluation_request``),
     ``EvaluationStatus`` and ``EvaluationKinds``."""
     from service.evaluations import kinds as kinds_mod
-    from service.games import shape
 
     problem_ref = {"$ref": "#/components/schemas/Problem"}
     kinds = sorted(kinds_mod.all_kinds(), key=lambda k: k.name)  # not import order
@@ -609,16 +608,15 @@ def _evaluation_paths(spec: APISpec) -> None:
                                                     503)}}}})
 
 
-def _declared_schema(spec: APISpec, name: str, declared: object,
+def _declared_schema(spec: APISpec, name: str,
+                     declared: type[Schema] | shape.Spec | Mapping[str, Any],
                      refine: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
     """Component ``name`` of an operation's request or response: a marshmallow schema,
     a shape spec or a JSON Schema (``refine``: ``Operation.document_request``)."""
-    from service.games import shape
-
-    if isinstance(declared, type) and issubclass(declared, Schema):
+    if isinstance(declared, type):
         spec.components.schema(name, schema=declared)
         return
-    schema = declared.schema() if isinstance(declared, shape.Spec) else dict(declared)  # type: ignore[call-overload]
+    schema = declared.schema() if isinstance(declared, shape.Spec) else dict(declared)
     spec.components.schema(name, refine(schema) if refine else schema)
 
 
@@ -1337,8 +1335,6 @@ def _evaluation_request(doc: dict[str, Any], games: list[Game]) -> None:
     """``EvaluationRequest``: one schema per kind (its ``kind``, its games, its own inputs
     and params), so a request mixing two kinds' inputs is outside the document."""
     from service.evaluations import kinds as kinds_mod
-    from service.games import shape
-
     schema = doc["components"]["schemas"].get("EvaluationRequest")
     if not schema or "kind" not in schema.get("properties", {}):
         return
