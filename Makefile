@@ -144,6 +144,6 @@ load: venv wrk
 .PHONY: translations
 translations: venv
 	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ --no-default-keywords --no-location \
-		--sort-output --omit-header -o service/translations/messages.pot service
+		--sort-output --omit-header -o service/translations/messages.pot service schemas
 	$(VENV)/bin/pybabel update -i service/translations/messages.pot -d service/translations \
 		--ignore-obsolete --width=100

@@ -11,6 +11,11 @@ action}``, ``{players, options, seed}`` and so on.
   as any object: the engine's ``validate_state`` checks it.
 * **Responses** are marshmallow schemas, for apispec only (never loaded).
 
+``load`` is the one way a request body is checked, on every route: an
+``Envelope``; a game operation's ``shape`` spec; or, where a request is not yet
+a shape declaration (Kozyablo's deck, read by its card-data schema; the
+tournament), a marshmallow schema, its messages flattened to field paths.
+
 Fields whose shape depends on the game (state, action, event) are ``$ref``s
 to the components built from the engines' shape specs (``GameState``,
 ``Action``…): ``shape.Ref`` in a request, ``ref`` metadata in a response.
@@ -34,13 +39,17 @@ from service.games import shape
 from service.games.base import MAX_SEED, MAX_STATE_SEED  # 2^53 - 1; 2^63 - 1 (replays of old seeds)
 from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.games.replay import MAX_REPLAY_ACTIONS
 from service.problems import PROBLEM_BASE, PROBLEM_TYPES
 
 MAX_PLAYERS_LISTED = 16
-MAX_REPLAY_ACTIONS = 20_000
+#: the most outcomes per ``apply-chance`` call (a six-player double-deck deal is 36)
+MAX_OUTCOMES = 200
+#: the most states per ``transcripts/verify`` call: a replay-length game and its first state
+MAX_STATES = MAX_REPLAY_ACTIONS + 1
 
 
-def _ref(name: str, description: str = "") -> dict:
+def _ref(name: str, description: str = "") -> dict[str, Any]:
     return {"ref": name, "description": description} if description else {"ref": name}
 
 
@@ -48,7 +57,8 @@ def _ref(name: str, description: str = "") -> dict:
 class GameStateField(fields.Raw):
     """A full game state (checked by the engine, never by marshmallow)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Any,
+                     **kwargs: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise ValidationError("must be an object (a game state as `new` or `apply` returned it)")
         return value
@@ -57,7 +67,8 @@ class GameStateField(fields.Raw):
 class ObjectField(fields.Raw):
     """Any JSON object, passed through as it is (its content is checked later)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: object, attr: str | None, data: Any,
+                     **kwargs: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise ValidationError("must be an object")
         return value
@@ -80,19 +91,19 @@ class Envelope:
                        if isinstance(s, shape.Ref) and id(s.spec) in _ENVELOPE_OF]
         _ENVELOPE_OF[id(spec)] = self
 
-    def load(self, body: Any) -> dict:
+    def load(self, body: Any) -> dict[str, Any]:
         errors = shape.problems(self.spec, body)
         if errors:
             raise MalformedInput(errors)
         return self.filled(body)
 
-    def filled(self, body: dict) -> dict:
+    def filled(self, body: dict[str, Any]) -> dict[str, Any]:
         out = {**self.defaults, **body}
         for key, inner in self.nested:
             out[key] = inner.filled(out[key])
         return out
 
-    def schema(self) -> dict:
+    def schema(self) -> dict[str, Any]:
         """The JSON Schema of the ``openapi.yaml`` component ``name``."""
         out = self.spec.schema()
         if self.description:
@@ -198,16 +209,91 @@ SUGGEST = Envelope("SuggestRequest", shape.Obj({"params": _sync_params()},
                                                {"state": STATE, "view": PLAYER_VIEW},
                                                either=("state", "view")))
 
+CHANCE_BATCH = Envelope("ChanceBatchRequest", shape.Obj({
+    "state": shape.Ref("GameState", _OBJECT, "A `chance: table` state."),
+    "outcomes": shape.ListOf(shape.Ref("Action", _OBJECT), max_items=MAX_OUTCOMES, min_items=1,
+                             description="Chance outcomes in the order they came up, each as "
+                                         "`legal-actions` lists it (`probability` may be left "
+                                         "out)."),
+}))
+VERIFY_TRANSCRIPT = Envelope("VerifyTranscriptRequest", shape.Obj({
+    "states": shape.ListOf(shape.Ref("GameState", _OBJECT), max_items=MAX_STATES, min_items=1,
+                           description="States of one game, signed or sealed, as the service "
+                                       "returned them, in any order."),
+}))
+
 #: every request envelope by component name (``service.openapi`` documents them)
 REQUESTS = {e.name: e for e in (SETUP, NEW, LEGAL_ACTIONS, APPLY, CHECK, SCORE, VIEW, REPLAY,
-                                SUGGEST)}
+                                SUGGEST, CHANCE_BATCH, VERIFY_TRANSCRIPT)}
+
+#: a request declaration ``load`` takes (``Operation.request``: a shape spec or a
+#: marshmallow schema class)
+Request = Envelope | shape.Spec | Schema | type[Schema]
+#: one loaded marshmallow schema per schema class
+_LOADERS: dict[type[Schema], Schema] = {}
+
+
+def load(request: Request, body: Any) -> dict[str, Any]:
+    """``body`` checked against its declaration (defaults filled in), or ``MalformedInput``
+    naming each field: the one path every request body takes (module docstring)."""
+    if isinstance(request, Envelope):
+        return request.load(body)
+    if isinstance(request, shape.Spec):
+        errors = shape.problems(request, body, "")
+        if errors:
+            raise MalformedInput(errors)
+        checked: dict[str, Any] = body  # an object: the spec said so
+        return checked
+    if isinstance(request, type):
+        loader = _LOADERS.get(request)
+        if loader is None:
+            loader = _LOADERS[request] = request()
+    else:
+        loader = request
+    try:
+        loaded: dict[str, Any] = loader.load(body)
+    except ValidationError as exc:
+        raise MalformedInput(flatten_messages(exc.messages)) from None
+    return loaded
+
+
+def flatten_messages(messages: object, prefix: str = "") -> dict[str, list[str]]:
+    """Marshmallow's nested messages as ``{"field.path": [messages]}``.
+
+    >>> flatten_messages({"setup": {"players": ["bad"]}, "x": ["Unknown field."]})
+    {'setup.players': ['bad'], 'x': ['unknown field']}
+    """
+    out: dict[str, list[str]] = {}
+    if isinstance(messages, dict):
+        for key, sub in messages.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            for k, v in flatten_messages(sub, path).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(messages, list):
+        for m in messages:
+            if isinstance(m, (dict, list)):
+                for k, v in flatten_messages(m, prefix).items():
+                    out.setdefault(k, []).extend(v)
+            else:
+                out.setdefault(prefix or "body", []).append(_PLAIN.get(str(m), str(m)))
+    else:
+        out.setdefault(prefix or "body", []).append(_PLAIN.get(str(messages), str(messages)))
+    return out
+
+
+_PLAIN = {"Unknown field.": "unknown field",
+          "Missing data for required field.": "missing required field",
+          "Field may not be null.": "may not be null",
+          "Not a valid integer.": "must be an integer",
+          "Not a valid string.": "must be a string",
+          "Not a valid list.": "must be a list"}
 
 
 class Setup(Schema):
     """``SETUP`` for a blueprint's own marshmallow schema (``fields.Nested(Setup)``): it
     loads with the one declaration, and ``service.openapi`` documents it as ``Setup``."""
 
-    def load(self, data, **kwargs):
+    def load(self, data: Any, **kwargs: Any) -> dict[str, Any]:
         try:
             return SETUP.load(data)
         except MalformedInput as exc:
@@ -600,3 +686,33 @@ class ProblemTypeInfo(_Response):
 
 class ProblemTypeList(_Response):
     problem_types = fields.List(fields.Nested(ProblemTypeInfo), required=True)
+
+
+# the answers of ``apply-chance`` and ``transcripts/verify``: unknown members refused
+# (``additionalProperties: false`` in the document, as they always were)
+class ChanceBatchResponse(Schema):
+    state = GameStateField(required=True, metadata=_ref("GameState", "The state after the last."))
+    events = fields.List(fields.Nested(ReplayStep), required=True)
+    outcome = fields.Nested(Outcome, required=True)
+
+
+class TranscriptFork(Schema):
+    step = fields.Integer(required=True)
+    states = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Indexes (in `states`) of the different states at this step."})
+
+
+class TranscriptBreak(Schema):
+    state = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Index in `states`; `null` when it concerns them all."})
+    reason = fields.String(required=True)
+
+
+class VerifyTranscriptResponse(Schema):
+    valid = fields.Boolean(required=True, metadata={"description": "No fork and no break."})
+    game = fields.String(required=True, allow_none=True, metadata={
+        "description": "The game id of the chain (`new` drew it)."})
+    steps = fields.List(fields.Integer(), required=True, metadata={
+        "description": "The steps seen (actions since `new`), ascending."})
+    forks = fields.List(fields.Nested(TranscriptFork), required=True)
+    breaks = fields.List(fields.Nested(TranscriptBreak), required=True)

@@ -12,15 +12,15 @@ Configuration comes from the environment, overridable by ``config``:
 ``CARD_DB_PATH``       extra card-set directories (``dir1:dir2``)
 ``MAX_CONTENT_LENGTH``  largest request body in bytes (default 1 MiB) → 413
 ``REFEREE_*``          signing keys, API keys, rate limits, CORS, logs
-                       (``service.operations``)
+                       (``service.middleware``)
 =====================  ==================================================
 
 Blueprints are the modules of ``BLUEPRINT_MODULES``, imported by name here,
 so a module that is missing or misspelt stops the import of this module.  A
 game adds no module: its own routes are data (``Game.operations``), served by
-``service.http.game_operations``.  Each module exposes ``bp`` and
-``document(spec)``, which documents its routes in ``openapi.yaml`` (example in
-``service.openapi``; undocumented routes fail ``tests/http/test_openapi.py``).
+``service.http.game_operations``.  Each module exposes ``bp`` and only
+routes: ``service.openapi`` documents every route from the declarations
+(undocumented routes fail ``tests/http/test_openapi.py``).
 
 >>> app = create_app({"TESTING": True})
 >>> app.test_client().get("/healthz").json
@@ -31,19 +31,20 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 
 import card_db
-from service import i18n, operations, problems
+from service import i18n, middleware, problems
 from service.games import registry
 from service.http import (
     console,
     evaluations,
     game_operations,
     games,
+    health,
     metrics,
-    ops,
     rules,
     table,
     tournaments,
@@ -52,9 +53,9 @@ from service.http import (
 
 DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
 
-#: blueprint modules, registered (and documented) in this order
+#: blueprint modules, registered in this order
 BLUEPRINT_MODULES: tuple[ModuleType, ...] = (
-    ops, games, evaluations, game_operations, metrics, rules, table, tournaments, transcripts,
+    health, games, evaluations, game_operations, metrics, rules, table, tournaments, transcripts,
     console)
 
 
@@ -69,7 +70,7 @@ class Referee(Flask):
     a 404 problem+json like any unknown one (issue 24).
     """
 
-    def make_default_options_response(self):
+    def make_default_options_response(self) -> Response:
         response = super().make_default_options_response()
         response.status_code = 204
         response.headers.pop("Content-Type", None)
@@ -77,7 +78,7 @@ class Referee(Flask):
         return response
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, card data, error handlers, blueprints."""
     app = Referee(__name__, static_folder=None)
     app.url_map.merge_slashes = False
@@ -91,7 +92,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     _use_card_db_path(app.config["CARD_DB_PATH"])
     if not app.debug:
-        operations.configure_logging()
+        middleware.configure_logging()
 
     app.extensions["referee"] = {"cards_loaded": False, "modules": []}
     load_card_data()
@@ -102,7 +103,7 @@ def create_app(config: dict | None = None) -> Flask:
     for module in blueprint_modules():
         app.register_blueprint(module.bp)
         app.extensions["referee"]["modules"].append(module)
-    operations.init_app(app)
+    middleware.init_app(app)
     return app
 
 

@@ -42,6 +42,7 @@ import shutil
 import socket
 import struct
 import tempfile
+from typing import Any
 
 import orjson
 from gunicorn import util as gunicorn_util
@@ -73,7 +74,7 @@ def fresh_metrics_dir() -> str:
     return path
 
 
-def on_starting(server) -> None:
+def on_starting(server: Any) -> None:
     path = fresh_metrics_dir()
     server.log.info("metrics of all workers: %s=%s", MULTIPROC_ENV, path)
 
@@ -83,7 +84,7 @@ def read_timeout() -> float:
     return float(os.environ.get(READ_TIMEOUT_ENV) or DEFAULT_READ_TIMEOUT)
 
 
-def when_ready(server) -> None:
+def when_ready(server: Any) -> None:
     """Give every listening socket a receive timeout (``SO_RCVTIMEO``), which the
     connections it accepts inherit: a client silent for that long in the middle
     of its request loses its thread (a read fails with EAGAIN) instead of
@@ -98,14 +99,14 @@ def when_ready(server) -> None:
     server.log.info("client read timeout: %s s (%s)", seconds, READ_TIMEOUT_ENV)
 
 
-def child_exit(server, worker) -> None:
+def child_exit(server: Any, worker: Any) -> None:
     if os.environ.get(MULTIPROC_ENV):
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(worker.pid)
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
-def on_exit(server) -> None:
+def on_exit(server: Any) -> None:
     while _made:
         shutil.rmtree(_made.pop(), ignore_errors=True)
 
@@ -120,7 +121,7 @@ REQUEST_LINE_HINT = ("percent-encode the URL: non-ASCII characters and spaces as
 HTML_WRITE_ERROR = gunicorn_util.write_error
 
 
-def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
+def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     """``gunicorn.util.write_error`` answering problem+json instead of HTML.
 
     gunicorn calls it for a request it refused before the app saw it (and
@@ -145,7 +146,7 @@ def problem_answer(status_int: int, reason: str, mesg: str) -> bytes:
     (b'HTTP/1.1 414 URI Too Long', 414, 'http-error')
     """
     from service import problems
-    from service.operations import new_request_id
+    from service.middleware import new_request_id
 
     slug, title = problems.HTTP_PROBLEMS.get(status_int, ("http-error", reason))
     detail = readable(mesg) or reason
@@ -177,6 +178,6 @@ def readable(mesg: str) -> str:
         return mesg
 
 
-def post_fork(server, worker) -> None:
+def post_fork(server: Any, worker: Any) -> None:
     """In each worker: gunicorn's error answers become problem+json."""
     gunicorn_util.write_error = write_problem

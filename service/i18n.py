@@ -26,6 +26,7 @@ answer and renders each such message (and nothing else) in the language:
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,13 +34,14 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import has_request_context, request
+from flask import Response, has_request_context, request
 
 from service.games.messages import Message
 
 # the languages answers come in are the rules reference's; the first is the default and
 # the msgids' language
-from service.rules_reference import DEFAULT_LANGUAGE, LANGUAGES
+from service.rules_reference import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE
+from service.rules_reference import LANGUAGES as LANGUAGES
 
 TRANSLATIONS_DIR = Path(__file__).with_name("translations")
 DOMAIN = "messages"
@@ -119,7 +121,7 @@ def request_language() -> str:
     return negotiate(request.accept_languages)
 
 
-def negotiate(ranges) -> str:
+def negotiate(ranges: Iterable[tuple[str, float]]) -> str:
     """The first supported language of ``(tag, quality)`` pairs taken best first (RFC 4647
     lookup by primary subtag: ``ru-RU`` is ``ru``); ``*`` or nothing supported → ``en``.
 
@@ -141,7 +143,7 @@ def negotiate(ranges) -> str:
     return DEFAULT_LANGUAGE
 
 
-def mark_language(response, language: str):
+def mark_language(response: Response, language: str) -> Response:
     """``Content-Language`` and ``Vary: Accept-Language`` on a language-dependent answer."""
     response.headers["Content-Language"] = language
     response.vary.add("Accept-Language")

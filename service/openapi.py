@@ -18,21 +18,28 @@ bounded, and the option rules of each player count read from the options' own
 ``check`` (``per_count_rules``) — plus a real example from a seeded mid-game
 state (``game_examples``) and ``links`` from every answer holding a state.
 The generic paths (``{game}`` an enum of the registered ids) follow them.
-Other blueprint modules add their own paths through a ``document(spec)``
-function (see ``service.app.BLUEPRINT_MODULES``); ``finish`` gives every
-operation without one an ``operationId`` (``OPERATION_IDS``).
+The service's other routes are declared here too (``ROUTE_PATHS``: one
+``_<name>_paths(spec)`` each, from their request ``Envelope`` and response
+schemas in ``schemas/envelopes.py``); ``finish`` gives every operation
+without an id its ``operationId`` (``OPERATION_IDS``).  This module imports
+no blueprint: the blueprints in ``service.http`` only route
+(``tests/http/test_layers.py``).
 
 Run ``python -m service.openapi > openapi.yaml``; a test fails when the
 committed file differs from a fresh generation, and another when a Flask route
 or method is missing from the document.
 
-Documenting a blueprint (``service.http.<name>``), e.g.::
+Documenting a new route, e.g.::
 
-    def document(spec):
-        from service.openapi import body, error, ok
-        spec.components.schema("OddsRequest", schema=OddsRequestSchema)   # marshmallow
-        spec.components.schema("OddsResponse", schema=OddsResponseSchema)
-        spec.path("/v1/games/tremble/odds", operations={"post": {
+    # schemas/envelopes.py: the request, checked and documented by one declaration
+    ODDS = Envelope("OddsRequest", shape.Obj({"strengths": shape.ListOf(shape.Int(0))}))
+    class OddsResponse(Schema): ...                                   # marshmallow
+
+    # here: the paths, and ``_odds_paths`` in ``ROUTE_PATHS``
+    def _odds_paths(spec):
+        spec.components.schema("OddsRequest", envelopes.ODDS.schema())
+        spec.components.schema("OddsResponse", schema=envelopes.OddsResponse)
+        spec.path("/v1/odds", operations={"post": {
             "summary": "Exact battle odds", "tags": ["evaluations"],
             "requestBody": body("OddsRequest"),
             "responses": {"200": ok("OddsResponse", "The odds."),
@@ -48,18 +55,24 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.common import make_schema_key
+from marshmallow import Schema, fields
 
 import card_db
-from schemas import envelopes
-from service.games import registry
-from service.games.base import Game
+from schemas import envelopes, tournaments
+from service import rules_reference
+from service.cards import filterable_fields, matches, split_card_data
+from service.games import registry, shape
+from service.games.base import AnyGame
 from service.games.chance import CHANCE
 from service.games.errors import InvalidOptions
+from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
 from service.problems import PROBLEM_MIME
@@ -149,7 +162,7 @@ def camel(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.replace("-", "_").split("_") if p)
 
 
-def _ref_attribute(converter, field, **kwargs) -> dict:
+def _ref_attribute(converter: object, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: ``metadata={"ref": "GameState"}`` → ``$ref``."""
     ref = field.metadata.get("ref")
     if not ref:
@@ -157,16 +170,16 @@ def _ref_attribute(converter, field, **kwargs) -> dict:
     return {"$ref": f"#/components/schemas/{ref}"}
 
 
-def error(status: int) -> dict:
+def error(status: int) -> dict[str, Any]:
     return {"$ref": f"#/components/responses/{status}"}
 
 
-def ok(schema: str, description: str, mime: str = JSON) -> dict:
+def ok(schema: str, description: str, mime: str = JSON) -> dict[str, Any]:
     return {"description": description,
             "content": {mime: {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
 
-def body(schema: str, example: dict | None = None) -> dict:
+def body(schema: str, example: dict[str, Any] | None = None) -> dict[str, Any]:
     media = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
     if example is not None:
         media["example"] = example
@@ -196,7 +209,7 @@ SEAT_TOKEN_HEADER = {
                    "hidden information → 403 `seat-token-required`. Ignored on other states."}
 
 
-def game_components(spec: APISpec, game: Game) -> None:
+def game_components(spec: APISpec, game: AnyGame) -> None:
     """``<Game>State``, ``<Game>Action`` (+ one per action type) and ``<Game>Event``."""
     name = camel(game.id)
     state = game.state_spec.schema()
@@ -286,18 +299,15 @@ def game_components(spec: APISpec, game: Game) -> None:
                        "may add event types and optional fields."})
 
 
-def build_spec(modules=None) -> APISpec:
-    """The whole document for the registered games and blueprint modules."""
-    if modules is None:
-        from service.app import blueprint_modules
-        modules = blueprint_modules()
+def build_spec() -> APISpec:
+    """The whole document for the registered games and the service's routes."""
     games = registry.all_games()
     plugin = MarshmallowPlugin()
     spec = APISpec(title="referee", version=API_VERSION, openapi_version="3.1.0",
                    plugins=[plugin], info={"description": DESCRIPTION})
     converter = plugin.converter
     assert converter is not None  # set by APISpec when it registers the plugin
-    converter.add_attribute_function(_ref_attribute)
+    converter.add_attribute_function(_ref_attribute)  # type: ignore[no-untyped-call]
 
     for game in games:
         game_components(spec, game)
@@ -341,28 +351,9 @@ def build_spec(modules=None) -> APISpec:
             "content": {PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}})
 
     _core_paths(spec)
-    for module in modules:
-        document = getattr(module, "document", None)
-        if document is not None and module.__name__ not in ("service.http.ops", "service.http.games"):
-            document(spec)
-        declarations = getattr(module, "DECLARATIONS", None)  # a module of declarations
-        if declarations is not None:
-            declared(spec, declarations, games)
+    for paths in ROUTE_PATHS:
+        paths(spec)
     return spec
-
-
-def declared(spec: APISpec, declarations, games: list[Game]) -> None:
-    """A blueprint's declarations (its ``DECLARATIONS``, e.g. ``schemas.tournaments``):
-    ``components(games)`` (name → JSON Schema or a marshmallow schema) and ``OPERATIONS``
-    (each a ``POST`` with its request, answer, example and error statuses)."""
-    for name, schema in declarations.components(games).items():
-        spec.components.schema(name, schema if isinstance(schema, dict) else None,
-                               schema=None if isinstance(schema, dict) else schema)
-    for op in declarations.OPERATIONS:
-        spec.path(op.path, operations={"post": {
-            "summary": op.summary, "description": op.description, "tags": [op.tag],
-            "operationId": op.operation_id, "requestBody": body(op.request, op.example()),
-            "responses": {"200": ok(op.response, op.ok), **{str(s): error(s) for s in op.errors}}}})
 
 
 def view_name(request: str) -> str:
@@ -370,7 +361,7 @@ def view_name(request: str) -> str:
     return request.removesuffix("Request") + "ViewRequest"
 
 
-def either_body(request: str, example: dict | None = None) -> dict:
+def either_body(request: str, example: dict[str, Any] | None = None) -> dict[str, Any]:
     """A request body that is the ``request`` form or its view form (``view_name``)."""
     out = body(request, example)
     out["content"][JSON]["schema"] = {"oneOf": [
@@ -380,11 +371,11 @@ def either_body(request: str, example: dict | None = None) -> dict:
 
 
 def _post(summary: str, description: str, request: str, response: str, ok_text: str,
-          extra_errors: tuple = (), example: dict | None = None) -> dict:
+          extra_errors: tuple[int, ...] = (), example: dict[str, Any] | None = None) -> dict[str, Any]:
     responses = {"200": ok(response, ok_text)}
     for status in sorted(set(POST_ERRORS) | set(extra_errors)):
         responses[str(status)] = error(status)
-    parameters: list[str | dict] = [GAME_PARAM]
+    parameters: list[str | dict[str, Any]] = [GAME_PARAM]
     if set(STATE_ERRORS) <= set(extra_errors):
         parameters += [REQUIRE_SIGNED_HEADER, SEAT_TOKEN_HEADER]
     taken = envelopes.REQUESTS.get(request)
@@ -396,7 +387,9 @@ def _post(summary: str, description: str, request: str, response: str, ok_text: 
 
 
 def _core_paths(spec: APISpec) -> None:
-    def get(summary, responses, tags, parameters=None, description=None):
+    def get(summary: str, responses: dict[int, Any], tags: list[str],
+            parameters: list[Any] | None = None,
+            description: str | None = None) -> dict[str, Any]:
         op = {"summary": summary, "tags": tags, "responses": {
             str(k): v for k, v in responses.items()}}
         if description:
@@ -491,6 +484,387 @@ def _core_paths(spec: APISpec) -> None:
         ["operations"], [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}]))
 
 
+# ------------------------------------------- the service's own routes (not per game)
+# Each route's documentation is declared here, once, from the declarations it reads
+# (the request envelopes and response schemas of ``schemas.envelopes``, the evaluation
+# kinds, the games' ``operations``); the blueprints in ``service.http`` only route.
+# A new route: its request ``Envelope`` (and response schema) in ``schemas/envelopes.py``,
+# a ``_<name>_paths(spec)`` here, and its place in ``ROUTE_PATHS``.
+
+#: error responses only the evaluation routes answer with: status -> description
+EVALUATION_ERRORS = {
+    409: "The evaluation is already over (finished or failed): nothing to cancel.",
+    410: "The evaluation existed but its result has expired; submit it again.",
+}
+
+
+def _evaluation_schemas() -> dict[str, dict[str, Any]]:
+    """``EvaluationRequest`` (refined per kind by ``_evaluation_request``),
+    ``EvaluationStatus`` and ``EvaluationKinds``."""
+    from service.evaluations import kinds as kinds_mod
+
+    problem_ref = {"$ref": "#/components/schemas/Problem"}
+    kinds = sorted(kinds_mod.all_kinds(), key=lambda k: k.name)  # not import order
+    inputs: dict[str, Any] = {}
+    for kind in kinds:
+        for name, spec in kind.inputs.items():
+            inputs.setdefault(name, spec.schema())
+    params: dict[str, Any] = {}
+    for kind in kinds:
+        params.update(shape.Obj({}, kind.params).schema()["properties"])
+    request = {
+        "type": "object", "required": ["game", "kind"],
+        "description": "An evaluation: `kind` says which inputs it takes — "
+                       + "; ".join(f"`{k.name}`: {', '.join(k.inputs) or 'none'}" for k in kinds)
+                       + ". Caps: " + "; ".join(f"`{k.name}` {k.caps}" for k in kinds if k.caps),
+        "properties": {"game": {"type": "string"},
+                       "kind": {"enum": [k.name for k in kinds]},
+                       **inputs,
+                       "params": {"type": "object", "properties": params,
+                                  "additionalProperties": False,
+                                  "description": "Kind parameters "
+                                                 "(see GET /v1/evaluations/kinds)."}},
+        "additionalProperties": False}
+    when = {"type": ["string", "null"], "format": "date-time"}
+    status = {
+        "type": "object",
+        "required": ["id", "game", "kind", "status", "progress", "submitted_at", "expires_at",
+                     "chunks", "incidents"],
+        "properties": {
+            "id": {"type": "string"}, "game": {"type": "string"}, "kind": {"type": "string"},
+            "status": {"enum": ["queued", "started", "finished", "failed", "canceled"]},
+            "progress": {"type": "number", "minimum": 0, "maximum": 1},
+            "submitted_at": {"type": "string", "format": "date-time"},
+            "started_at": when, "finished_at": when,
+            "expires_at": {**when, "description": "When a finished, failed or canceled "
+                                                  "evaluation is forgotten (then 410)."},
+            "chunks": {"type": "integer", "minimum": 1},
+            "incidents": {"type": "array", "items": {"type": "object"},
+                          "description": "E.g. a worker that died mid-chunk "
+                                         "(`worker-died`) and what was done about it."},
+            "result": {"type": "object", "description": "When finished: the kind's result."},
+            "error": problem_ref,
+        }}
+    return {"EvaluationRequest": request, "EvaluationStatus": status,
+            "EvaluationKinds": {"type": "object", "properties": {
+                "kinds": {"type": "array", "items": {"type": "object"}},
+                "backend": {"enum": ["embedded", "rq"]}}}}
+
+
+def _evaluation_paths(spec: APISpec) -> None:
+    """``/v1/evaluations``… (``service.http.evaluations``)."""
+    for name, schema in _evaluation_schemas().items():
+        spec.components.schema(name, schema)
+    for status, text in EVALUATION_ERRORS.items():
+        if status not in ERROR_RESPONSES:
+            spec.components.response(str(status), {"description": text, "content": {
+                PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}})
+    tags = ["evaluations"]
+    eval_id = {"name": "eval_id", "in": "path", "required": True, "schema": {"type": "string"},
+               "description": "The evaluation id (from `Location`)."}
+    accepted = {"description": "Accepted: queued (or already done). `Location` is the "
+                               "evaluation; poll it after `Retry-After` seconds.",
+                "headers": {"Location": {"schema": {"type": "string"}},
+                            "Retry-After": {"schema": {"type": "integer"}}},
+                "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/EvaluationStatus"}}}}
+    spec.path("/v1/evaluations", operations={"post": {
+        "summary": "Submit an evaluation", "tags": tags,
+        "description": "Validated first: nothing is queued for a request that cannot succeed "
+                       "(400; a `suggest` for a seat with no decision pending: 422 citing the "
+                       "turn order's clause). Runs on RQ workers with `REDIS_URL`, in-process "
+                       "without.",
+        "requestBody": body("EvaluationRequest", {
+            "game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}),
+        "responses": {"202": accepted,
+                      **{str(s): error(s) for s in (400, 401, 403, 405, 413, 415, 422, 429,
+                                                    500, 503)}}}})
+    spec.path("/v1/evaluations/kinds", operations={"get": {
+        "summary": "Evaluation kinds, their inputs, params and caps", "tags": tags,
+        "responses": {"200": ok("EvaluationKinds", "Every kind."),
+                      "401": error(401), "405": error(405), "500": error(500)}}})
+    spec.path("/v1/evaluations/{eval_id}", operations={
+        "get": {"summary": "Status, progress, result or error of an evaluation", "tags": tags,
+                "parameters": [eval_id],
+                "responses": {"200": ok("EvaluationStatus", "The evaluation."),
+                              **{str(s): error(s) for s in (401, 404, 405, 410, 500, 503)}}},
+        "delete": {"summary": "Remove an evaluation (stopping it first if it still runs)",
+                   "tags": tags, "parameters": [eval_id],
+                   "description": "Forgets the evaluation — its status, result or error — "
+                                  "whether it is queued, running, over or expired; a running "
+                                  "one is stopped first. Afterwards every method on its "
+                                  "address answers 404. To stop one and keep its status, "
+                                  "`POST .../cancel`.",
+                   "responses": {"204": {"description": "Removed."},
+                                 **{str(s): error(s) for s in (401, 404, 405, 500, 503)}}}})
+    spec.path("/v1/evaluations/{eval_id}/cancel", operations={"post": {
+        "summary": "Cancel a queued or running evaluation", "tags": tags,
+        "parameters": [eval_id],
+        "description": "Stops it; its status stays readable (`canceled`) until it expires. "
+                       "Cancelling a canceled one answers the same; one that finished or "
+                       "failed is 409: an outcome never changes.",
+        "responses": {"200": ok("EvaluationStatus", "Canceled."),
+                      **{str(s): error(s) for s in (401, 404, 405, 409, 410, 429, 500,
+                                                    503)}}}})
+
+
+def _declared_schema(spec: APISpec, name: str,
+                     declared: type[Schema] | shape.Spec | Mapping[str, Any],
+                     refine: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
+    """Component ``name`` of an operation's request or response: a marshmallow schema,
+    a shape spec or a JSON Schema (``refine``: ``Operation.document_request``)."""
+    if isinstance(declared, type):
+        spec.components.schema(name, schema=declared)
+        return
+    schema = declared.schema() if isinstance(declared, shape.Spec) else dict(declared)
+    spec.components.schema(name, refine(schema) if refine else schema)
+
+
+def _game_operation_paths(spec: APISpec) -> None:
+    """Every game's own operations (``Game.operations``, served by
+    ``service.http.game_operations``), each with the answer to its example."""
+    import json
+
+    for game in registry.all_games():
+        for operation in game.operations:
+            _declared_schema(spec, operation.request_name, operation.request,
+                             operation.document_request)
+            _declared_schema(spec, operation.response_name, operation.response)
+            example = dict(operation.example)
+            reply = ok(operation.response_name, operation.ok_text)
+            reply["content"][JSON]["example"] = json.loads(json.dumps(  # lazy texts → str
+                operation.handler(envelopes.load(operation.request, example)), default=str))
+            documented: dict[str, Any] = {"summary": operation.summary}
+            if operation.description:
+                documented["description"] = operation.description
+            documented |= {
+                "tags": list(operation.tags or (game.id,)),
+                "requestBody": body(operation.request_name, example),
+                "responses": {"200": reply, **{str(s): error(s) for s in operation.errors}},
+                "operationId": operation.operation_id}
+            spec.path(f"/v1/games/{game.id}/{operation.path}", operations={"post": documented})
+
+
+def _metrics_paths(spec: APISpec) -> None:
+    """``/metrics`` (``service.http.metrics``)."""
+    spec.path("/metrics", operations={"get": {
+        "summary": "Prometheus metrics", "tags": ["operations"],
+        "description": "`referee_http_request_duration_seconds` (histogram by method, route, "
+                       "status), `referee_evaluation_jobs_total` (by kind and event), process "
+                       "figures. Per worker unless `PROMETHEUS_MULTIPROC_DIR` is set.",
+        "responses": {"200": {"description": "Prometheus text format.", "content": {
+            "text/plain": {"schema": {"type": "string"}}}},
+            "405": error(405), "500": error(500)}}})
+
+
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language", "in": "header", "required": False,
+    "schema": {"type": "string", "example": "ru"},
+    "description": "`en` (default) or `ru`; the answer says which in `Content-Language`."}
+CONTENT_LANGUAGE = {"description": "The language of the texts: `en` or `ru`.",
+                    "schema": {"type": "string", "enum": list(rules_reference.LANGUAGES)}}
+CLAUSE_EXAMPLE = {
+    "game": "raiders", "language": "en", "id": "RAI-12", "title": "One capture attempt per turn",
+    "short": "In your own turn you have exactly one capture attempt, and you may decline it. "
+             "One turn, one fighter, one attempt: a failed capture uses it up too.",
+    "text": "In your own turn you have exactly one capture attempt, …", "ruling": False,
+    "has_ruling": False, "section": "Turn", "url": "/v1/games/raiders/rules/RAI-12"}
+
+
+def _rules_paths(spec: APISpec) -> None:
+    """The rules reference and the problem-type pages (``service.http.rules``)."""
+    spec.components.schema("RuleClause", schema=envelopes.RuleClause)
+    spec.components.schema("RulesReference", schema=envelopes.RulesReference)
+    spec.components.schema("ProblemTypeInfo", schema=envelopes.ProblemTypeInfo)
+    spec.components.schema("ProblemTypeList", schema=envelopes.ProblemTypeList)
+
+    def rules_ok(schema: str, description: str, example: dict[str, Any]) -> dict[str, Any]:
+        return {"description": description, "headers": {"Content-Language": CONTENT_LANGUAGE},
+                "content": {"application/json": {
+                    "schema": {"$ref": f"#/components/schemas/{schema}"}, "example": example}}}
+
+    def page_ok(schema: str, description: str) -> dict[str, Any]:
+        return {"description": description, "content": {
+            "text/html": {"schema": {"type": "string"}},
+            "application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+    errors = {str(s): error(s) for s in (404, 405, 500)}
+    spec.path("/v1/games/{game}/rules", operations={"get": {
+        "summary": "The game's rules reference", "tags": ["rules"],
+        "description": "Every clause the service cites (`rule` in errors and events), "
+                       "written from the original rulebook; rulings marked. 404 for a game "
+                       "without a reference.",
+        "parameters": ["game", ACCEPT_LANGUAGE],
+        "responses": {"200": rules_ok("RulesReference", "Every clause, in file order.", {
+            "game": "raiders", "language": "en", "title": "Raiders (Рейдеры) — rules reference",
+            "clauses": [{k: v for k, v in CLAUSE_EXAMPLE.items()
+                         if k not in ("game", "language")}]}), **errors}}})
+    spec.path("/v1/games/{game}/rules/{clause}", operations={"get": {
+        "summary": "One clause of the rules reference", "tags": ["rules"],
+        "description": "The clause a problem's `rule_url` links to. An unknown clause → 404 "
+                       "`unknown-clause`.",
+        "parameters": ["game", ACCEPT_LANGUAGE, {
+            "name": "clause", "in": "path", "required": True,
+            "schema": {"type": "string", "example": "RAI-12"},
+            "description": "Clause id, e.g. `RAI-12`, `KOZ-16a`."}],
+        "responses": {"200": rules_ok("RuleClause", "The clause.", CLAUSE_EXAMPLE), **errors}}})
+    spec.path("/problems", operations={"get": {
+        "summary": "Every problem type", "tags": ["operations"],
+        "description": "An HTML page, or JSON with `Accept: application/json`.",
+        "responses": {"200": page_ok("ProblemTypeList", "The problem types."),
+                      "405": error(405), "500": error(500)}}})
+    spec.path("/problems/{slug}", operations={"get": {
+        "summary": "One problem type (what a problem's `type` resolves to)",
+        "tags": ["operations"],
+        "description": "When it happens and what to do. An HTML page, or JSON with "
+                       "`Accept: application/json`.",
+        "parameters": [{"name": "slug", "in": "path", "required": True,
+                        "schema": {"type": "string", "example": "illegal-action"}}],
+        "responses": {"200": page_ok("ProblemTypeInfo", "The problem type."), **errors}}})
+
+
+CHANCE_BATCH_TEXT = """\
+At a real table (``chance: table``) a scorekeeper enters what came up: a
+dealt hand is six single-card ``deal`` outcomes per player.  This route
+applies a list of chance outcomes (``"player": "chance"``, as
+``legal-actions`` lists them) one after another, as that many ``apply``
+calls would: ``{state, outcomes}`` → ``{state, events, outcome}``, where
+``events`` has one entry per outcome, ``[{index, events}]`` (the shape of a
+replay's steps).  The first outcome that cannot happen stops it all: 422
+``illegal-action`` with its ``index``, and nothing is applied.  An entry
+that is not a chance outcome is a 400 naming it (players' decisions go
+through ``apply``, one at a time)."""
+
+
+def chance_batch_example(deals: int = 6) -> dict[str, Any] | None:
+    """An ``apply-chance`` request: a new two-player Raiders table game and its first hand,
+    dealt at once (``None`` when Raiders is not served, as in the HTTP layer's own tests).
+
+    >>> [o["card"] for o in chance_batch_example()["outcomes"]]
+    ['C-10', 'C-6', 'C-7', 'C-8', 'C-9', 'C-A']
+    """
+    if "raiders" not in registry.GAME_IDS:
+        return None
+    game = registry.get_game("raiders")
+    state, _ = game.new_game(2, {"chance": "table"}, 7, "reference")
+    start, outcomes = state, []
+    for _ in range(deals):
+        outcome = {k: v for k, v in game.legal_actions(state, CHANCE)[0].items()
+                   if k != "probability"}
+        outcomes.append(outcome)
+        state, _ = game.apply(state, outcome)
+    return {"state": start, "outcomes": outcomes}
+
+
+def _table_paths(spec: APISpec) -> None:
+    """``/v1/games/{game}/apply-chance`` (``service.http.table``)."""
+    spec.components.schema("ChanceBatchRequest", envelopes.CHANCE_BATCH.schema())
+    spec.components.schema("ChanceBatchResponse", schema=envelopes.ChanceBatchResponse)
+    spec.path("/v1/games/{game}/apply-chance", operations={"post": {
+        "summary": "Apply several chance outcomes at once (a hand dealt at the table)",
+        "description": CHANCE_BATCH_TEXT,
+        "tags": ["games"], "operationId": "game_apply_chance", "parameters": [GAME_PARAM],
+        "requestBody": body("ChanceBatchRequest", chance_batch_example()),
+        "responses": {"200": ok("ChanceBatchResponse", "The state after every outcome."),
+                      **{str(s): error(s) for s in (400, 403, 404, 405, 413, 415, 422, 429,
+                                                    500)}}}})
+
+
+def _tournament_paths(spec: APISpec) -> None:
+    """``/v1/tournaments/standings`` and ``/events``: their declarations
+    (``schemas.tournaments``: ``components`` and ``OPERATIONS``)."""
+    games = registry.all_games()
+    for name, schema in tournaments.components(games).items():
+        spec.components.schema(name, schema if isinstance(schema, dict) else None,
+                               schema=None if isinstance(schema, dict) else schema)
+    for op in tournaments.OPERATIONS:
+        spec.path(op.path, operations={"post": {
+            "summary": op.summary, "description": op.description, "tags": [op.tag],
+            "operationId": op.operation_id, "requestBody": body(op.request, op.example()),
+            "responses": {"200": ok(op.response, op.ok), **{str(s): error(s) for s in op.errors}}}})
+
+
+VERIFY_TRANSCRIPT_TEXT = """\
+With signing or sealing keys configured, every state the service returns
+carries a `chain` (`{game, step, prev}`, `service.transcripts`) that its
+signature or seal covers.  Send the states of one game that you collected
+(``{"states": [...]}``, as the service returned them, signed or sealed): each
+is authenticated first (unsigned → 400 `unsigned-state`, altered → 403
+`bad-signature` / `bad-seal`, with the state's `index`), then the answer
+says whether they are one line (`valid`), and names the `forks` (two
+different states at one step: someone applied two actions to one state, or
+went back to an old one) and the `breaks` (a state that follows none of the
+others, or of another game).  The service keeps nothing: it checks only the
+states sent."""
+
+
+def verify_transcript_example() -> dict[str, Any] | None:
+    """A ``transcripts/verify`` request: a new Raiders game and the state after its first
+    action, signed under the key ``example-key`` (``None`` when Raiders is not served).
+
+    >>> [s["chain"]["step"] for s in verify_transcript_example()["states"]]
+    [0, 1]
+    """
+    from service import signing, transcripts
+
+    if "raiders" not in registry.GAME_IDS:
+        return None
+    game, keys = registry.get_game("raiders"), signing.parse_keys("example-key")
+    state, _ = game.new_game(2, {}, 7, "reference")
+    first = signing.signed({**state, transcripts.FIELD: transcripts.start("0" * 32)}, keys)
+    state, _ = game.apply(state, game.legal_actions(state, None)[0])
+    second = signing.signed({**state, transcripts.FIELD: transcripts.follow(first)}, keys)
+    return {"states": [first, second]}
+
+
+def _transcript_paths(spec: APISpec) -> None:
+    """``/v1/transcripts/verify`` (``service.http.transcripts``)."""
+    spec.components.schema("TranscriptFork", schema=envelopes.TranscriptFork)
+    spec.components.schema("TranscriptBreak", schema=envelopes.TranscriptBreak)
+    spec.components.schema("VerifyTranscriptRequest", envelopes.VERIFY_TRANSCRIPT.schema())
+    spec.components.schema("VerifyTranscriptResponse", schema=envelopes.VerifyTranscriptResponse)
+    spec.path("/v1/transcripts/verify", operations={"post": {
+        "summary": "Check that signed or sealed states form one unbroken game",
+        "description": VERIFY_TRANSCRIPT_TEXT,
+        "tags": ["games"], "operationId": "transcript_verify",
+        "requestBody": body("VerifyTranscriptRequest", verify_transcript_example()),
+        "responses": {"200": ok("VerifyTranscriptResponse", "Whether the states are one line, "
+                                "their forks and breaks."),
+                      **{str(s): error(s) for s in (400, 403, 405, 413, 415, 429, 500)}}}})
+
+
+#: what ``/console/{name}`` serves besides the page (``service.http.console.MIME_TYPES``)
+CONSOLE_FILES = ("text/javascript", "text/css", "image/svg+xml")
+
+
+def _console_paths(spec: APISpec) -> None:
+    """``/console`` and its files (``service.http.console``)."""
+    errors = {str(s): error(s) for s in (404, 405, 500)}
+    spec.path("/console", operations={"get": {
+        "summary": "The scorekeeper's console (an HTML page)", "tags": ["console"],
+        "operationId": "console_page",
+        "description": "Record a game at the table, verify a reported game, export the "
+                       "result, chart playouts, tournament standings; built on this API "
+                       "only (`docs/console.md`).",
+        "responses": {"200": {"description": "The page.",
+                              "content": {"text/html": {"schema": {"type": "string"}}}},
+                      **errors}}})
+    spec.path("/console/{name}", operations={"get": {
+        "summary": "A file of the console (script, style)", "tags": ["console"],
+        "operationId": "console_asset",
+        "parameters": [{"name": "name", "in": "path", "required": True,
+                        "schema": {"type": "string", "example": "console.js"}}],
+        "responses": {"200": {"description": "The file.", "content": {
+            mime: {"schema": {"type": "string"}} for mime in CONSOLE_FILES}},
+            **errors}}})
+
+
+#: the service's own routes, documented in this order (after the games' contract)
+ROUTE_PATHS: tuple[Callable[[APISpec], None], ...] = (
+    _evaluation_paths, _game_operation_paths, _metrics_paths, _rules_paths, _table_paths,
+    _tournament_paths, _transcript_paths, _console_paths)
+
+
 # ------------------------------------------------------------- typed games
 #: the contract operations, documented once per game with that game's own types:
 #: verb → (summary, generic request, generic response, OK text, extra error statuses)
@@ -523,7 +897,7 @@ SHARED_RESPONSES = ("CheckResponse",)
 EXAMPLE_SEED, EXAMPLE_STEPS = 7, 12
 
 
-def _retarget(schema, name: str):
+def _retarget(schema: Any, name: str) -> Any:
     """A deep copy of a generic schema whose game refs point at game ``name``'s types.
 
     >>> _retarget({"items": {"$ref": "#/components/schemas/Event"}}, "Raiders")
@@ -541,7 +915,7 @@ def _retarget(schema, name: str):
     return out
 
 
-def _seat(last: int) -> dict:
+def _seat(last: int) -> dict[str, Any]:
     return {"type": "integer", "minimum": 0, "maximum": last}
 
 
@@ -549,8 +923,8 @@ def _seat(last: int) -> dict:
 MAX_JSON_INTEGER = (1 << 64) - 1
 
 
-def _option_schema(opt) -> dict:
-    base: dict = {"type": opt.type}
+def _option_schema(opt: Option) -> dict[str, Any]:
+    base: dict[str, Any] = {"type": opt.type}
     if opt.choices is not None:
         base["enum"] = list(opt.choices)
     if opt.minimum is not None:
@@ -565,7 +939,7 @@ def _option_schema(opt) -> dict:
     return {**base, "description": text, "default": opt.default}
 
 
-def _probe_values(opt) -> list:
+def _probe_values(opt: Option) -> list[Any]:
     """The values of an option worth asking its player-count ``check`` about."""
     if opt.type == "boolean":
         return [False, True]
@@ -577,7 +951,7 @@ def _probe_values(opt) -> list:
     return []
 
 
-def _setup_takes(game: Game, players: int, name: str, value) -> bool:
+def _setup_takes(game: AnyGame, players: int, name: str, value: object) -> bool:
     """The game's own setup takes ``name: value`` with ``players`` players (a rule of
     the setup rather than of the option, e.g. RAI-9: six players need ``double_deck``)."""
     try:
@@ -587,11 +961,11 @@ def _setup_takes(game: Game, players: int, name: str, value) -> bool:
     return True
 
 
-def options_for_count(game: Game, players: int) -> dict | None:
+def options_for_count(game: AnyGame, players: int) -> dict[str, Any] | None:
     """What ``players`` seats allow of the options, found by asking each option's own
     ``refusal`` (the document follows the engine): values the count rules out, and
     boolean options that exclude each other.  ``None`` when the count narrows nothing."""
-    narrowed: dict = {}
+    narrowed: dict[str, Any] = {}
     exclusive: list[tuple[str, str]] = []
     for opt in game.options:
         values = _probe_values(opt)
@@ -612,21 +986,21 @@ def options_for_count(game: Game, players: int) -> dict | None:
                     exclusive.append((first, second))
     if not narrowed and not exclusive:
         return None
-    schema: dict = {"properties": narrowed}  # ``properties`` only bind an object: null passes
+    schema: dict[str, Any] = {"properties": narrowed}  # ``properties`` only bind an object: null passes
     if exclusive:  # at most one of each exclusive pair is true
         schema["not"] = {"anyOf": [{"type": "object", "required": list(pair), "properties": {
             k: {"const": True} for k in pair}} for pair in sorted(set(exclusive))]}
     return schema
 
 
-def _nest(path: tuple[str, ...], schema: dict) -> dict:
+def _nest(path: tuple[str, ...], schema: dict[str, Any]) -> dict[str, Any]:
     """``("setup", "players")`` → ``{"properties": {"setup": {"properties": {"players": …}}}}``."""
     for key in reversed(path):
         schema = {"properties": {key: schema}}
     return schema
 
 
-def _nest_required(path: tuple[str, ...], schema: dict) -> dict:
+def _nest_required(path: tuple[str, ...], schema: dict[str, Any]) -> dict[str, Any]:
     """``_nest`` with each key of ``path`` required: an ``if`` on a field that may be
     absent (``state`` where a ``view`` stands instead) must not hold vacuously."""
     for key in reversed(path):
@@ -634,13 +1008,13 @@ def _nest_required(path: tuple[str, ...], schema: dict) -> dict:
     return schema
 
 
-def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str, ...], ...],
-                    options: tuple[str, ...] | None) -> list[dict]:
+def per_count_rules(game: AnyGame, players: tuple[str, ...], seats: tuple[tuple[str, ...], ...],
+                    options: tuple[str, ...] | None) -> list[dict[str, Any]]:
     """``if`` the player count (a number, or a list's length, at ``players``) is n
     ``then`` every seat field is below n and the options are those n players allow."""
     rules = []
     for n in range(game.min_players, game.max_players + 1):
-        then: list[dict] = []
+        then: list[dict[str, Any]] = []
         if n < game.max_players:  # ``maximum`` binds a number only: null, "chance" pass
             then += [_nest(path, {"maximum": n - 1}) for path in seats]
         narrowed = options_for_count(game, n) if options else None
@@ -654,7 +1028,7 @@ def per_count_rules(game: Game, players: tuple[str, ...], seats: tuple[tuple[str
     return rules
 
 
-def mid_game(game: Game) -> tuple[dict, list[dict], list[dict]]:
+def mid_game(game: AnyGame) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """A seeded game ``EXAMPLE_STEPS`` random legal actions in: (setup, actions, states).
 
     Deterministic (fixed seed, fixed RNG), so regenerating the document gives
@@ -678,12 +1052,12 @@ def mid_game(game: Game) -> tuple[dict, list[dict], list[dict]]:
     return setup, actions, states
 
 
-def _decisions(game: Game, state: dict) -> list[dict]:
+def _decisions(game: AnyGame, state: dict[str, Any]) -> list[dict[str, Any]]:
     """The players' legal actions in ``state`` (chance outcomes left out)."""
     return [a for a in game.legal_actions(state, None) if a.get("player") != CHANCE]
 
 
-def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
+def game_examples(game: AnyGame) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     """verb → (request, 200 answer), from a seeded mid-game state."""
     setup, actions, states = mid_game(game)
     new_state, new_events = game.new_game(game.min_players, None, EXAMPLE_SEED, "reference")
@@ -691,7 +1065,7 @@ def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
     action = _decisions(game, state)[0]
     after, events = game.apply(state, action)
     pending = game.pending(state)
-    listed: dict = {"pending": pending, "actions": game.legal_actions(state, None)}
+    listed: dict[str, Any] = {"pending": pending, "actions": game.legal_actions(state, None)}
     constraints = {str(p["player"]): c for p in pending if p["player"] != CHANCE
                    for c in [game.constraints(state, p["player"])] if c is not None}
     if constraints:
@@ -710,7 +1084,7 @@ def game_examples(game: Game) -> dict[str, tuple[dict, dict]]:
     }
 
 
-def _suggest_example(game: Game, state: dict) -> tuple[dict, dict]:
+def _suggest_example(game: AnyGame, state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A ``suggest`` request on the example state and its answer: an iteration budget
     and a seed (the same answer every time), its CPU time left out (``null``)."""
     from service.evaluations.suggest import suggest_now
@@ -720,16 +1094,16 @@ def _suggest_example(game: Game, state: dict) -> tuple[dict, dict]:
     return request, {**suggest_now(game, state, request["params"]), "cpu_ms": None}
 
 
-def _player_score(game: Game, scores: list[dict]) -> dict:
+def _player_score(game: AnyGame, scores: list[dict[str, Any]]) -> dict[str, Any]:
     """``<Game>PlayerScore``: the breakdown typed from the game's own scores."""
-    breakdown: dict = {"description": f"Where the total comes from ({game.id})."}
+    breakdown: dict[str, Any] = {"description": f"Where the total comes from ({game.id})."}
     sample = next((s["breakdown"] for s in scores), None)
     rows = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
     if isinstance(sample, list):
         breakdown.update(rows)
     else:
         # the keys of a mid-game score and of a finished one (Tremble adds its missions)
-        merged: dict = {}
+        merged: dict[str, Any] = {}
         for score in scores:
             merged.update(score["breakdown"])
         breakdown.update({"type": "object", "additionalProperties": {"type": "integer"},
@@ -752,7 +1126,7 @@ _COUNTS = {
 }
 
 
-def _narrow_seats(schema: dict, last: int) -> None:
+def _narrow_seats(schema: dict[str, Any], last: int) -> None:
     """Seat fields of a typed request (and of its ``params``) go up to the game's last
     seat (in place)."""
     for field in ("player", "for_player"):
@@ -772,7 +1146,7 @@ def _narrow_seats(schema: dict, last: int) -> None:
             params["properties"]["player"] = {**params["properties"]["player"], "maximum": last}
 
 
-def typed_game(doc: dict, game: Game) -> None:
+def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
     """Components and paths of one game's typed operations (``/v1/games/<id>/<verb>``)."""
     schemas = doc["components"]["schemas"]
     name, last = camel(game.id), game.max_players - 1
@@ -848,7 +1222,7 @@ def typed_game(doc: dict, game: Game) -> None:
     one_view_type(schemas, name, game)
 
 
-def one_view_type(schemas: dict, name: str, game: Game) -> None:
+def one_view_type(schemas: dict[str, Any], name: str, game: AnyGame) -> None:
     """``<Game>View``: the one type of a player's view, in every answer that holds one
     (``view``; ``new``, ``apply``, ``replay`` with ``for_player``) and in every request that
     takes one (``legal-actions``, ``check``, ``suggest``), so a generated client passes the
@@ -901,7 +1275,7 @@ def operation_id(method: str, path: str) -> str:
     return "_".join([method, *words]).replace("-", "_").replace(".", "_")
 
 
-def _links(doc: dict, games: list[Game]) -> None:
+def _links(doc: dict[str, Any], games: list[AnyGame]) -> None:
     """OpenAPI links: a state a typed operation answers goes on to the operations taking
     a state (score, view, legal-actions, check, apply), so stateful tools and docs
     follow a real game (schemathesis's stateful phase uses them)."""
@@ -920,12 +1294,10 @@ def _links(doc: dict, games: list[Game]) -> None:
             operation["responses"]["200"]["links"] = links
 
 
-def _cards_paths(doc: dict, games: list[Game]) -> None:
+def _cards_paths(doc: dict[str, Any], games: list[AnyGame]) -> None:
     """``/v1/games/<game>/cards`` per game: each card field of that game a documented
     query parameter; the generic ``{game}`` path keeps only ``set`` and ``q`` (its
     filters depend on the game, so they are the typed paths' business)."""
-    from service.http.games import filterable_fields, split_card_data
-
     generic = doc["paths"]["/v1/games/{game}/cards"]["get"]
     plain = [p for p in generic["parameters"] if p.get("name") not in ("filters",)]
     generic["parameters"] = plain
@@ -963,12 +1335,10 @@ def _cards_paths(doc: dict, games: list[Game]) -> None:
     doc["paths"] = {**typed, **doc["paths"]}
 
 
-def _evaluation_request(doc: dict, games: list[Game]) -> None:
+def _evaluation_request(doc: dict[str, Any], games: list[AnyGame]) -> None:
     """``EvaluationRequest``: one schema per kind (its ``kind``, its games, its own inputs
     and params), so a request mixing two kinds' inputs is outside the document."""
     from service.evaluations import kinds as kinds_mod
-    from service.games import shape
-
     schema = doc["components"]["schemas"].get("EvaluationRequest")
     if not schema or "kind" not in schema.get("properties", {}):
         return
@@ -1011,25 +1381,23 @@ def _evaluation_request(doc: dict, games: list[Game]) -> None:
         "oneOf": [{"$ref": f"#/components/schemas/EvaluationRequest{v['title']}"} for v in variants]}
 
 
-def _cards_example(game: Game) -> tuple[str, dict]:
+def _cards_example(game: AnyGame) -> tuple[str, dict[str, Any]]:
     """``q`` (the first card's English name) and the real answer to ``?q=<it>``."""
-    from service.http.games import _matches, split_card_data
-
     card_set = card_db.get(game.id, "reference")
     groups, tables = split_card_data(card_set.data)
     first = next(c for g in groups.values() for c in g)
     name = first.get("name")
     q = (name.get("en") or next(iter(name.values()))) if isinstance(name, dict) else \
         str(name or first["id"])
-    listed = {k: [c for c in g if _matches(c, {}, q.casefold())] for k, g in groups.items()}
+    listed = {k: [c for c in g if matches(c, {}, q.casefold())] for k, g in groups.items()}
     return q, {"game": game.id, "card_set": card_set.ref(), "meta": card_set.meta,
                "filters": {"q": q}, "count": sum(len(g) for g in listed.values()),
                "cards": listed, "tables": tables}
 
 
-def _get_examples(doc: dict, games: list[Game]) -> None:
+def _get_examples(doc: dict[str, Any], games: list[AnyGame]) -> None:
     """Real answers of the GET operations of the game list, the card sets and health."""
-    def answer(path: str, example) -> None:
+    def answer(path: str, example: object) -> None:
         operation = doc["paths"].get(path, {}).get("get")
         if operation is not None:
             operation["responses"]["200"]["content"][JSON]["example"] = example
@@ -1050,7 +1418,7 @@ def _get_examples(doc: dict, games: list[Game]) -> None:
                 parameter["example"] = q
 
 
-def finish(doc: dict, games: list[Game]) -> dict:
+def finish(doc: dict[str, Any], games: list[AnyGame]) -> dict[str, Any]:
     """Typed per-game operations first, then every operation with its operationId."""
     generic = dict(doc["paths"])
     for game in games:
@@ -1098,7 +1466,7 @@ TAG_DESCRIPTIONS = {
 }
 
 
-def _tag_description(tag: str, games: list[Game]) -> str:
+def _tag_description(tag: str, games: list[AnyGame]) -> str:
     for game in games:
         if game.id == tag:
             title = game.title["en"] if isinstance(game.title, dict) else str(game.title)
@@ -1106,7 +1474,7 @@ def _tag_description(tag: str, games: list[Game]) -> str:
     return TAG_DESCRIPTIONS.get(tag, tag)
 
 
-#: the response header every answer carries (``service.operations``)
+#: the response header every answer carries (``service.middleware``)
 REQUEST_ID_HEADER = {
     "description": "The request's id: the client's own `X-Request-Id` when it sent a sane one "
                    "(1–128 of `A-Z a-z 0-9 . _ : -`), else a new one (32 hex digits). "
@@ -1114,7 +1482,7 @@ REQUEST_ID_HEADER = {
     "schema": {"type": "string", "pattern": r"^[A-Za-z0-9._:\-]{1,128}$"}}
 
 
-def with_request_id(doc: dict) -> dict:
+def with_request_id(doc: dict[str, Any]) -> dict[str, Any]:
     """Document ``X-Request-Id`` on every response of every operation (in place).
 
     Responses given by ``$ref`` get it in their component.
@@ -1132,21 +1500,21 @@ def with_request_id(doc: dict) -> dict:
     return doc
 
 
-def spec_dict(app=None) -> dict:
-    modules = app.extensions["referee"]["modules"] if app is not None else None
-    return with_request_id(finish(build_spec(modules).to_dict(), registry.all_games()))
+def spec_dict() -> dict[str, Any]:
+    """The document as a dict."""
+    return with_request_id(finish(build_spec().to_dict(), registry.all_games()))
 
 
 class _Dumper(yaml.SafeDumper):
     """Plain YAML: no anchors and aliases for repeated sub-schemas."""
 
-    def ignore_aliases(self, data):
+    def ignore_aliases(self, data: object) -> bool:
         return True
 
 
-def spec_yaml(app=None) -> str:
+def spec_yaml() -> str:
     """The document as the committed ``openapi.yaml`` text."""
-    return yaml.dump(spec_dict(app), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(spec_dict(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def main() -> None:

@@ -52,6 +52,7 @@ from __future__ import annotations
 import logging
 import traceback
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 from flask import Flask, Response, current_app, g, has_app_context, has_request_context, request
@@ -96,7 +97,7 @@ class ProblemType:
     def uri(self) -> str:
         return PROBLEM_BASE + self.slug
 
-    def to_json(self, language: str = DEFAULT_LANGUAGE) -> dict:
+    def to_json(self, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """The type as ``GET /problems/<slug>`` shows it, its texts in ``language``."""
         return {"type": self.uri, "slug": self.slug, "status": self.status,
                 "title": gettext(self.title, language), "when": gettext(self.when, language),
@@ -312,7 +313,8 @@ def type_of(exc: BaseException) -> ProblemType | None:
     return None
 
 
-def evaluation_problem(detail: str, slug: str = "evaluation-failed", **extra) -> dict:
+def evaluation_problem(detail: str, slug: str = "evaluation-failed",
+                       **extra: Any) -> dict[str, Any]:
     """The problem+json object an evaluation records as its ``error`` (the one
     builder of the embedded runner, the RQ runner and the jobs): the type's
     title and status from ``PROBLEM_TYPES``, English (the status route
@@ -326,7 +328,7 @@ def evaluation_problem(detail: str, slug: str = "evaluation-failed", **extra) ->
             **extra}
 
 
-def failure_problem(exc: BaseException, where: str = "") -> dict:
+def failure_problem(exc: BaseException, where: str = "") -> dict[str, Any]:
     """The ``error`` of an evaluation that failed with ``exc``: its problem type
     when it has one (an engine error, a timeout), else ``evaluation-failed``
     with the exception's last line.
@@ -345,7 +347,7 @@ def failure_problem(exc: BaseException, where: str = "") -> dict:
     return evaluation_problem(prefix + str(exc), row.slug, **({"rule": rule} if rule else {}))
 
 
-def rule_links(clause_id, language: str) -> dict:
+def rule_links(clause_id: object, language: str) -> dict[str, Any]:
     """``{rule_text, rule_url}`` of a clause, or ``{}`` when no reference has it."""
     if not isinstance(clause_id, str):
         return {}
@@ -355,7 +357,7 @@ def rule_links(clause_id, language: str) -> dict:
     return {"rule_text": found[0], "rule_url": found[1]}
 
 
-def with_rule_links(body: dict, language: str) -> bool:
+def with_rule_links(body: dict[str, Any], language: str) -> bool:
     """Add ``rule_text``/``rule_url`` wherever ``body`` names a clause (in place).
 
     True if any clause was found in the reference.
@@ -376,7 +378,7 @@ def with_rule_links(body: dict, language: str) -> bool:
     return found
 
 
-def option_clauses(errors: dict, language: str) -> dict:
+def option_clauses(errors: dict[str, Any], language: str) -> dict[str, Any]:
     """``{"options.teams": {rule, rule_text, rule_url}}`` for each option error whose
     option names its clause (the game is the one in the request's path)."""
     game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
@@ -398,7 +400,7 @@ def option_clauses(errors: dict, language: str) -> dict:
 
 
 def problem(status: int, slug: str, title: str, detail: str,
-            headers: dict | None = None, **extra) -> Response:
+            headers: dict[str, Any] | None = None, **extra: Any) -> Response:
     """A problem+json response; ``extra`` adds members (``rule``, ``errors``…).
 
     A member naming a clause gets its text and link (``with_rule_links``).
@@ -427,13 +429,14 @@ class ProblemError(Exception):
     """
 
     def __init__(self, status: int, slug: str, title: str, detail: str,
-                 headers: dict | None = None, **extra):
+                 headers: dict[str, Any] | None = None, **extra: Any) -> None:
         super().__init__(detail)
         self.status, self.slug, self.title = status, slug, title
         self.detail, self.headers, self.extra = detail, headers, extra
 
     @classmethod
-    def of(cls, slug: str, detail: str, headers: dict | None = None, **extra) -> ProblemError:
+    def of(cls, slug: str, detail: str, headers: dict[str, Any] | None = None,
+           **extra: Any) -> ProblemError:
         """The problem of a row of ``PROBLEM_TYPES``: its status and title.
 
         >>> ProblemError.of("unknown-evaluation", "no evaluation 'x'").status
@@ -450,7 +453,7 @@ class ProblemError(Exception):
 
 def from_error(exc: RefereeError) -> Response:
     """The problem for an engine error (400, 422…), with its specific members."""
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     if isinstance(exc, RuleViolation):
         extra["rule"] = exc.rule
         if exc.index is not None:
@@ -476,7 +479,7 @@ def from_error(exc: RefereeError) -> Response:
     return problem(row.status or 400, row.slug, row.title, detail, **extra)
 
 
-def localized_changes(changes: list[dict], language: str) -> list[dict]:
+def localized_changes(changes: list[dict[str, Any]], language: str) -> list[dict[str, Any]]:
     """Declared rules changes (``Change.describe``) with ``summary`` in ``language``.
 
     >>> localized_changes([{"clause": "X-1", "subject": "rule", "summary": {"en": "a", "ru": "б"}}], "ru")
@@ -539,19 +542,19 @@ def register(app: Flask) -> None:
     """Install the handlers: engine errors, HTTP errors, and a catch-all 500."""
 
     @app.errorhandler(RefereeError)
-    def _referee_error(exc: RefereeError):
+    def _referee_error(exc: RefereeError) -> Response:
         return from_error(exc)
 
     @app.errorhandler(ProblemError)
-    def _problem_error(exc: ProblemError):
+    def _problem_error(exc: ProblemError) -> Response:
         return exc.response()
 
     @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException):
+    def _http_error(exc: HTTPException) -> Response:
         return from_http(exc)
 
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception):
+    def _unexpected(exc: Exception) -> Response:
         log.exception("unhandled error")
         slug, title = HTTP_PROBLEMS[500]
         return problem(500, slug, title, N_("the service failed to handle this request; "

@@ -17,7 +17,10 @@ deck into another hand is secret in both).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from service.games.base import AnyGame
 
 HIDDEN = "hidden"
 
@@ -31,7 +34,7 @@ def redact(value: Any, secret: set[str] | frozenset[str]) -> Any:
     if isinstance(value, list):
         return [redact(v, secret) for v in value]
     if isinstance(value, dict):
-        out: dict = {}
+        out: dict[str, Any] = {}
         for k, v in value.items():
             key = HIDDEN if k in secret else k
             if key in out:  # two secret keys: keep both, numbered
@@ -41,8 +44,8 @@ def redact(value: Any, secret: set[str] | frozenset[str]) -> Any:
     return value
 
 
-def events_for(game, old_state: dict | None, new_state: dict, events: list,
-               player: int | None) -> list:
+def events_for(game: AnyGame, old_state: dict[str, Any] | None, new_state: dict[str, Any],
+               events: list[Any], player: int | None) -> list[Any]:
     """``events`` as ``player`` may see them (``None``: a spectator).
 
     ``old_state`` is None for the setup's events (there is no state before).
@@ -50,7 +53,8 @@ def events_for(game, old_state: dict | None, new_state: dict, events: list,
     secret = game.secret_cards(new_state, player)
     if old_state is not None:
         secret = secret | game.secret_cards(old_state, player)
-    return redact(events, secret)
+    redacted: list[Any] = redact(events, secret)
+    return redacted
 
 
 class ReplayRedaction:
@@ -61,11 +65,13 @@ class ReplayRedaction:
     ``[{index, events}]`` like the replay's own ``events``.
     """
 
-    def __init__(self, game, player: int | None, check_seat=None):
+    def __init__(self, game: AnyGame, player: int | None,
+                 check_seat: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.game, self.player, self.check_seat = game, player, check_seat
-        self.steps: list[dict] = []
+        self.steps: list[dict[str, Any]] = []
 
-    def __call__(self, before: dict | None, after: dict, events: list) -> None:
+    def __call__(self, before: dict[str, Any] | None, after: dict[str, Any],
+                 events: list[Any]) -> None:
         if before is None and self.check_seat is not None:
             self.check_seat(after)  # the seat exists: known once the game is set up
         index = None if before is None else len(self.steps) - 1

@@ -34,9 +34,11 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 #: the languages every game's reference is written in; the first is the default
 LANGUAGES = ("en", "ru")
@@ -78,7 +80,7 @@ class RulesFileError(ValueError):
     'docs/rules/x.md:7: bad heading'
     """
 
-    def __init__(self, path: str | os.PathLike, line: int, message: str):
+    def __init__(self, path: str | os.PathLike[str], line: int, message: str):
         super().__init__(f"{path}:{line}: {message}")
         self.path, self.line, self.message = str(path), line, message
 
@@ -100,7 +102,7 @@ class Clause:
     has_ruling: bool = False  # a ruling, or a rule with a ruling paragraph in it
     line: int = field(default=0, compare=False)
 
-    def to_json(self, game: str) -> dict:
+    def to_json(self, game: str) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "short": self.short, "text": self.text,
                 "ruling": self.ruling, "has_ruling": self.has_ruling, "section": self.section,
                 "url": clause_url(game, self.id)}
@@ -173,7 +175,7 @@ def plain(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def parse(text: str, path: str | os.PathLike = "<string>", language: str = DEFAULT_LANGUAGE,
+def parse(text: str, path: str | os.PathLike[str] = "<string>", language: str = DEFAULT_LANGUAGE,
           prefix: str | None = None) -> Reference:
     """Parse one reference file; raise ``RulesFileError`` (file and line) if malformed.
 
@@ -190,7 +192,7 @@ def parse(text: str, path: str | os.PathLike = "<string>", language: str = DEFAU
 
     clauses: dict[str, Clause] = {}
     section = ""
-    current: dict | None = None  # {id, title, line, body: [lines]}
+    current: dict[str, Any] | None = None  # {id, title, line, body: [lines]}
 
     def close() -> None:
         if current is None:
@@ -229,7 +231,8 @@ def parse(text: str, path: str | os.PathLike = "<string>", language: str = DEFAU
     return Reference(title=title, language=language, clauses=clauses, path=str(path))
 
 
-def _clause(entry: dict, section: str, language: str, path) -> Clause:
+def _clause(entry: dict[str, Any], section: str, language: str,
+            path: str | os.PathLike[str]) -> Clause:
     body = "\n".join(entry["body"]).strip()
     if not body:
         raise RulesFileError(path, entry["line"], f"{entry['id']} has no text")
@@ -324,7 +327,7 @@ def short_text(clause_id: str, language: str = DEFAULT_LANGUAGE) -> tuple[str, s
     return None
 
 
-def check_all(games) -> list[str]:
+def check_all(games: Iterable[str]) -> list[str]:
     """Parse every existing file of ``games``; the paths checked (raises on the first broken)."""
     checked = []
     for game in games:

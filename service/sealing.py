@@ -50,6 +50,7 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 from cryptography.exceptions import InvalidTag
@@ -105,12 +106,12 @@ def parse_keys(text: str | Sequence[str] | None) -> list[SealingKey]:
     return [derive(k.strip().encode()) for k in items if k and k.strip()]
 
 
-def _associated(public: dict) -> bytes:
+def _associated(public: dict[str, Any]) -> bytes:
     """The public parts as the cipher binds them: sorted-key orjson."""
     return orjson.dumps(public, option=orjson.OPT_SORT_KEYS)
 
 
-def seal(state: dict, public: dict, keys: Sequence[SealingKey]) -> dict:
+def seal(state: dict[str, Any], public: dict[str, Any], keys: Sequence[SealingKey]) -> dict[str, Any]:
     """``public`` plus the whole ``state`` sealed under the first key."""
     key = keys[0]
     plain, associated = orjson.dumps(state), _associated(public)
@@ -139,7 +140,7 @@ BAD_SEAL = N_("the sealed state does not open: it was altered, or sealed with a 
               "server does not have")
 
 
-def open_sealed(sealed: dict, keys: Sequence[SealingKey]) -> dict:
+def open_sealed(sealed: dict[str, Any], keys: Sequence[SealingKey]) -> dict[str, Any]:
     """The whole state inside a sealed one; 403 ``bad-seal`` if it does not open."""
     token = sealed.get(FIELD)
     if not isinstance(token, str) or token.count(":") != 2 or not token.startswith(SCHEME + ":"):

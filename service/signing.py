@@ -33,9 +33,9 @@ that way before any signs with it (``docs/operations.md``).
 
 A signature (or a seal) certifies that the state descends, through steps this
 service adjudicated, from a setup it made: the answer to an unsigned state is
-unsigned (``sign``), so an edited state cannot be laundered (``docs/trust.md``).
+unsigned (``protect``), so an edited state cannot be laundered (``docs/trust.md``).
 
-``accept`` and ``sign`` are the one way states come in and go out of every
+``accept`` and ``protect`` are the one way states come in and go out of every
 route, so the other protections live here too: with sealing keys
 (``REFEREE_SEALING_KEYS``, ``service.sealing``) states go out sealed instead
 of signed and come in opened (a sealed state counts as signed); with signing
@@ -43,15 +43,15 @@ or sealing keys each state goes out with a ``chain`` (``service.transcripts``)
 that its signature or seal covers and the engine never sees.
 
 >>> keys = [b"new-key", b"old-key"]
->>> signed = seal({"game": "raiders", "turn": 3}, keys)
->>> signed["signature"][:12]
+>>> signed_state = signed({"game": "raiders", "turn": 3}, keys)
+>>> signed_state["signature"][:12]
 'hmac-sha256:'
->>> unseal(signed, keys, required=True)
+>>> verified(signed_state, keys, required=True)
 {'game': 'raiders', 'turn': 3}
->>> unseal(seal({"turn": 3}, [b"old-key"]), keys, required=True)   # rotation
+>>> verified(signed({"turn": 3}, [b"old-key"]), keys, required=True)   # rotation
 {'turn': 3}
 >>> try:
-...     unseal({**signed, "turn": 4}, keys, required=False)
+...     verified({**signed_state, "turn": 4}, keys, required=False)
 ... except ProblemError as exc:
 ...     print(exc.status, exc.slug)
 403 bad-signature
@@ -61,16 +61,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
-from flask import current_app, request
+from flask import Flask, current_app, request
 
 from service import sealing, transcripts, valid_states
 from service import seats as seats_mod
 from service.games import registry
-from service.games.base import Game
+from service.games.base import AnyGame
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.problems import ProblemError
@@ -98,21 +98,21 @@ def parse_keys(text: str | Sequence[str] | None) -> list[bytes]:
     return [k.strip().encode() for k in items if k and k.strip()]
 
 
-def canonical(state: dict) -> bytes:
+def canonical(state: dict[str, Any]) -> bytes:
     """The bytes signed: orjson with sorted keys, the ``signature`` member left out."""
     if FIELD in state:
         state = {k: v for k, v in state.items() if k != FIELD}
     return orjson.dumps(state, option=orjson.OPT_SORT_KEYS)
 
 
-def digest(state: dict, key: bytes, encoded: bytes | None = None) -> str:
+def digest(state: dict[str, Any], key: bytes, encoded: bytes | None = None) -> str:
     """The signature of ``state`` under ``key``."""
     if encoded is None:
         encoded = canonical(state)
     return PREFIX + hmac.new(key, encoded, hashlib.sha256).hexdigest()
 
 
-def seal(state: dict, keys: Sequence[bytes]) -> dict:
+def signed(state: dict[str, Any], keys: Sequence[bytes]) -> dict[str, Any]:
     """``state`` with its signature under the first key (unchanged without keys)."""
     if not keys:
         return state
@@ -123,7 +123,7 @@ NO_KEYS = N_("signed states are required but this server has no state keys "
              "(REFEREE_STATE_KEYS), so it cannot verify any")
 
 
-def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
+def verified(state: dict[str, Any], keys: Sequence[bytes], required: bool) -> dict[str, Any]:
     """The state without its signature, once verified; a problem otherwise."""
     if not isinstance(state, dict):
         return state  # the envelope or the engine names the error
@@ -156,8 +156,9 @@ def unseal(state: dict, keys: Sequence[bytes], required: bool) -> dict:
 ENVIRON_KEY = "HTTP_" + HEADER.upper().replace("-", "_")
 
 
-def configure(app, setting, flag) -> None:
-    """Read the keys and switches once, at app creation (``service.operations``).
+def configure(app: Flask, setting: Callable[..., str | None],
+              flag: Callable[[str | None, str], bool]) -> None:
+    """Read the keys and switches once, at app creation (``service.middleware``).
 
     The verify-only keys of each kind go after its keys, so the first key still
     signs (seals) and every key verifies (opens); verify-only keys without a key
@@ -175,7 +176,7 @@ def configure(app, setting, flag) -> None:
     app.config["SERVER_SEEDS"] = flag(setting(app, "SERVER_SEEDS", "0"), "SERVER_SEEDS")
 
 
-def with_verify_only(keys: list, verify_only: list, name: str) -> list:
+def with_verify_only(keys: list[Any], verify_only: list[Any], name: str) -> list[Any]:
     """``keys`` then the ``verify_only`` keys not among them (the first key still signs).
 
     >>> with_verify_only([b"k1"], [b"k2", b"k1"], "STATE_KEYS")
@@ -194,11 +195,13 @@ def with_verify_only(keys: list, verify_only: list, name: str) -> list:
 
 
 def app_keys() -> list[bytes]:
-    return current_app.extensions["referee"].get("state_keys", [])
+    keys: list[bytes] = current_app.extensions["referee"].get("state_keys", [])
+    return keys
 
 
 def sealing_keys() -> list[sealing.SealingKey]:
-    return current_app.extensions["referee"].get("sealing_keys", [])
+    keys: list[sealing.SealingKey] = current_app.extensions["referee"].get("sealing_keys", [])
+    return keys
 
 
 def requested(value: str | None) -> bool | None:
@@ -242,7 +245,7 @@ NO_SEALING_KEYS = N_("this state is sealed but this server has no sealing keys "
                      "(REFEREE_SEALING_KEYS), so it cannot open it")
 
 
-def accept(state, required: bool | None = None):
+def accept(state: Any, required: bool | None = None) -> Any:
     """An incoming state as the engine takes it: opened if sealed, verified if
     signed, without its ``signature``, ``sealed`` and ``chain`` members.
 
@@ -267,21 +270,21 @@ def accept(state, required: bool | None = None):
         raise ProblemError(400, "unsigned-state", "Unsigned state",
                            N_("this request requires a sealed state and the state has no "
                               "`sealed`"))
-    bare = unseal(state, app_keys(), required)
+    bare = verified(state, app_keys(), required)
     if transcripts.FIELD in bare:
         bare = {k: v for k, v in bare.items() if k != transcripts.FIELD}
     return bare
 
 
-def authenticated(received: dict) -> bool:
+def authenticated(received: dict[str, Any]) -> bool:
     """Was ``received`` — a state this request already passed to ``accept`` — signed or
     sealed under this server's keys?  (``accept`` refused it otherwise.)"""
     return ((sealing.FIELD in received and bool(sealing_keys()))
             or (FIELD in received and bool(app_keys())))
 
 
-def sign(state: dict, after: dict | None = None, steps: int = 1,
-         chain: dict | None = None) -> dict:
+def protect(state: dict[str, Any], after: dict[str, Any] | None = None, steps: int = 1,
+         chain: dict[str, Any] | None = None) -> dict[str, Any]:
     """An outgoing state: sealed with sealing keys, else signed with state keys,
     else as it is — but only a state that descends from one this service made.
 
@@ -306,10 +309,10 @@ def sign(state: dict, after: dict | None = None, steps: int = 1,
         state = {**state, transcripts.FIELD: chain}
     if seal_with:
         return sealing.seal(state, public_part(state), seal_with)
-    return seal(state, sign_with)
+    return signed(state, sign_with)
 
 
-def seat_tokens(chain: dict, seats: int) -> list[str] | None:
+def seat_tokens(chain: dict[str, Any], seats: int) -> list[str] | None:
     """The seat tokens of a sealed game that ``new`` or ``replay`` opens under ``chain``
     (``service.seats``); ``None`` on a server that does not seal."""
     keys = sealing_keys()
@@ -331,18 +334,18 @@ def caller(received: Any) -> seats_mod.Caller:
                             len(players) if isinstance(players, list) else 0)
 
 
-def returned(game: Game, state: dict, after: dict | None = None, steps: int = 1,
-             chain: dict | None = None) -> Any:
+def returned(game: AnyGame, state: dict[str, Any], after: dict[str, Any] | None = None, steps: int = 1,
+             chain: dict[str, Any] | None = None) -> Any:
     """A state the engine returned, as an answer carries it: remembered as valid
-    (``valid_states``: the client's next request sends it back), then ``sign``-ed.
+    (``valid_states``: the client's next request sends it back), then ``protect``-ed.
     Neither signed nor sealed, it goes out as the encoding the digest was taken of
     (``orjson.Fragment``): the answer does not serialise it a second time."""
     encoded = valid_states.KNOWN.remember(game, state)
-    out = sign(state, after, steps, chain)
+    out = protect(state, after, steps, chain)
     return orjson.Fragment(encoded) if out is state else out
 
 
-def public_part(state: dict) -> dict:
+def public_part(state: dict[str, Any]) -> dict[str, Any]:
     """What a sealed state shows: the spectator's view (without its ``view``
     marker; the chance seed and counter are gone), and the ``chain``."""
     public = registry.get_game(state["game"]).view(state, None)

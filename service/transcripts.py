@@ -45,7 +45,7 @@ def new_game_id() -> str:
     return secrets.token_hex(16)
 
 
-def setup_id(first: dict) -> str:
+def setup_id(first: dict[str, Any]) -> str:
     """The id of a game's setup: SHA-256 of its first state as the engine made it
     (sorted-key orjson; 32 hex digits).  The same for every line of play from that
     setup — ``new``'s and any ``replay`` of it — so a tournament counts the game once
@@ -53,21 +53,21 @@ def setup_id(first: dict) -> str:
     return hashlib.sha256(orjson.dumps(first, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
 
 
-def start(game_id: str, setup: str | None = None) -> dict:
+def start(game_id: str, setup: str | None = None) -> dict[str, Any]:
     """The chain of a new game's first state (``setup``: its ``setup_id``)."""
-    chain: dict = {"game": game_id, "step": 0, "prev": None}
+    chain: dict[str, Any] = {"game": game_id, "step": 0, "prev": None}
     if setup is not None:
         chain["setup"] = setup
     return chain
 
 
-def link(state: dict) -> str:
+def link(state: dict[str, Any]) -> str:
     """The digest a successor names: SHA-256 of the state as it was returned
     (sorted-key orjson, signature or seal and chain included)."""
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def follow(previous: dict, steps: int = 1) -> dict | None:
+def follow(previous: dict[str, Any], steps: int = 1) -> dict[str, Any] | None:
     """The chain of the state ``steps`` actions after ``previous`` (``None`` if it had none)."""
     chain = previous.get(FIELD)
     if not isinstance(chain, dict):
@@ -78,14 +78,14 @@ def follow(previous: dict, steps: int = 1) -> dict | None:
     return out
 
 
-def replayed(steps: int, setup: str | None = None) -> dict:
+def replayed(steps: int, setup: str | None = None) -> dict[str, Any]:
     """The chain of a replay's final state: a new game id (a replay is a line
     of its own, not the one ``new`` opened), ``steps`` actions, no predecessor,
     and the ``setup`` id of the game it replays (the same as ``new``'s)."""
     return {**start(new_game_id(), setup), "step": steps}
 
 
-def verify(states: list[dict]) -> dict[str, Any]:
+def verify(states: list[dict[str, Any]]) -> dict[str, Any]:
     """Do ``states`` (already authenticated) form one unbroken line?
 
     Answers ``valid``, the ``game`` id, the ``steps`` seen, the ``forks``
@@ -104,7 +104,7 @@ def verify(states: list[dict]) -> dict[str, Any]:
     [{'state': 1, 'reason': 'its predecessor is not among the states'}]
     """
     chained = [(i, s[FIELD]) for i, s in enumerate(states) if isinstance(s.get(FIELD), dict)]
-    problems: list[dict] = [{"state": i, "reason": "no chain: not a signed or sealed state"}
+    problems: list[dict[str, Any]] = [{"state": i, "reason": "no chain: not a signed or sealed state"}
                             for i, s in enumerate(states) if not isinstance(s.get(FIELD), dict)]
     games = {chain["game"] for _, chain in chained}
     if len(games) > 1:

@@ -23,7 +23,6 @@ from typing import Any, ClassVar
 
 from service.games import shape
 from service.games.errors import MalformedInput
-from service.games.messages import N_
 
 Progress = Callable[[int, int], None]
 
@@ -70,6 +69,16 @@ class Kind:
         spec = self.__dict__.get("_params_spec")
         if spec is None:
             spec = self._params_spec = shape.Obj({}, self.params)
+        return spec
+
+    def request_spec(self) -> shape.Obj:
+        """The request's one declaration: ``game``, ``kind``, the ``inputs`` and ``params``
+        (which inputs a request needs is the kind's ``prepare`` to say), built once."""
+        spec = self.__dict__.get("_request_spec")
+        if spec is None:
+            spec = self._request_spec = shape.Obj(
+                {"game": shape.Str(), "kind": shape.Str()},
+                {**self.inputs, "params": self.params_spec()})
         return spec
 
     def prepare(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -133,15 +142,11 @@ def _load() -> None:
     from service.evaluations import playouts, suggest  # noqa: F401  (importing registers)
 
 
-REQUEST_FIELDS = ("game", "kind", "params")
-
-
-def prepare(request: Any) -> tuple[Kind, dict[str, Any]]:
-    """Validate a ``POST /v1/evaluations`` body: the kind and its plan."""
+def prepare(request: dict[str, Any]) -> tuple[Kind, dict[str, Any]]:
+    """Validate a ``POST /v1/evaluations`` body (a JSON object): ``game`` and ``kind``
+    say which kind, whose one declaration (``Kind.request_spec``) then checks it all."""
     from service.games.registry import GAME_IDS
 
-    if not isinstance(request, dict):
-        raise MalformedInput({"body": [N_("must be a JSON object")]})
     kinds = _kinds()
     errors: dict[str, list[str]] = {}
     game, name = request.get("game"), request.get("kind")
@@ -158,23 +163,7 @@ def prepare(request: Any) -> tuple[Kind, dict[str, Any]]:
     kind = kinds[name]
     if kind.games is not None and game not in kind.games:
         raise UnknownKind({"kind": [f"{name} is for {', '.join(kind.games)}, not {game}"]})
-    allowed = set(REQUEST_FIELDS) | set(kind.inputs)
-    for key in request:
-        if key not in allowed:
-            errors[key] = [f"unknown field for {name}; expected: " + ", ".join(sorted(allowed))]
-    params = request.get("params", {})
-    if not isinstance(params, dict):
-        errors["params"] = ["must be an object"]
-    else:
-        errors.update(shape.problems(kind.params_spec(), params, "params"))
-    for key, spec in kind.inputs.items():
-        if key in request:
-            value = request[key]
-            if type(value) is float and value.is_integer() and abs(value) <= shape.MAX_EXACT_FLOAT:
-                # JSON Schema's integer: 190.0 is 190 (``shape.problems`` makes integral floats
-                # ints in place inside a list or an object; a bare one is replaced here)
-                value = request[key] = int(value)
-            errors.update(shape.problems(spec, value, key))
+    errors = shape.problems(kind.request_spec(), request)  # integral floats become ints in place
     if errors:
         raise MalformedInput(errors)
     return kind, kind.prepare(request)

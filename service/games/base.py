@@ -180,10 +180,10 @@ JsonSchema = Mapping[str, Any]
 class Operation:
     """A question only this game answers, declared as data.
 
-    Served at ``POST /v1/games/<game>/<path>`` and documented in
-    ``openapi.yaml`` by one generic blueprint (``service.http.operations``):
-    the body is checked against ``request`` (a marshmallow schema or a shape
-    spec) and handed to the pure ``handler``; its answer is documented by
+    Served at ``POST /v1/games/<game>/<path>`` by one generic blueprint
+    (``service.http.game_operations``), documented by ``service.openapi``: the
+    body is checked against ``request`` (a marshmallow schema or a shape spec,
+    ``schemas.envelopes.load``) and handed to the pure ``handler``; its answer is documented by
     ``response`` (a marshmallow schema, a shape spec or a JSON Schema).  An
     unknown ``card_set`` in the body (``card_db.UnknownCardSet``) answers 404.
     ``localized``: the answer holds messages, sent in the request's language.
@@ -387,13 +387,8 @@ class Game(Generic[S]):
         """A new game after setup; chance is resolved unless ``chance: table``."""
         count, setups = self._normalise_players(players)
         opts = resolve_options(self.options, options, count)
-        if seed is None:
-            seed = secrets.randbits(SEED_BITS)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_STATE_SEED:
-            # up to 2^63 - 1: a replay of a game whose seed a build before 1.0.0 drew; `new`
-            # takes at most MAX_SEED (its envelope, schemas/envelopes.py)
-            raise MalformedInput({"seed": [N_("must be an integer from 0 to {max_seed}",
-                                              max_seed=MAX_STATE_SEED)]})
+        if seed is None:  # a seed given was checked by its request (schemas/envelopes.py:
+            seed = secrets.randbits(SEED_BITS)  # at most MAX_SEED in `new`, else MAX_STATE_SEED)
         try:
             cards = self.card_set(card_set)
         except card_db.UnknownCardSet:
@@ -571,11 +566,8 @@ class Game(Generic[S]):
             raise InvalidState({"state.pending": [N_("a finished game has no pending decision")]})
 
     # ----------------------------------------------------------- machinery
-    def _normalise_players(self, players: object) -> tuple[int, list[JsonObject]]:
-        if isinstance(players, bool) or not isinstance(players, (int, list)):
-            raise InvalidOptions({"players": [N_("must be a player count or a list of player "
-                                                 "setups")]})
-        setups: list[JsonObject]
+    def _normalise_players(self, players: Any) -> tuple[int, list[JsonObject]]:
+        setups: list[JsonObject]  # a count or a list: its request (``schemas.envelopes.SETUP``) said so
         if isinstance(players, int):
             count, setups = players, [{} for _ in range(max(players, 0))]
         else:

@@ -21,11 +21,11 @@ from service.games.messages import N_
 from service.games.objects import ActionObject, Event, JsonObject
 from service.games.versions import NotUpgradable, UpgradeAction
 
+#: the most actions a replay takes (its request declaration's bound)
 MAX_REPLAY_ACTIONS = 20_000
 
 
 def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
-           max_actions: int = MAX_REPLAY_ACTIONS,
            observe: Callable[[S | None, S, list[Event]], None] | None = None,
            rules_version: str | None = None) -> JsonObject:
     """Re-run a game; raise ``RuleViolation`` with ``index`` at the first illegal step.
@@ -38,19 +38,11 @@ def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
     ``observe(before, after, events)``, when given, is called after every
     step (``before`` is None for the setup): e.g. to redact each step's events
     for one player (``service.redaction``).
+
+    ``setup`` and ``actions`` are as their request declares them (``schemas.envelopes``:
+    ``REPLAY``, at most ``MAX_REPLAY_ACTIONS`` actions), checked there; each action is
+    then the engine's to judge.
     """
-    if not isinstance(actions, list):
-        raise MalformedInput({"actions": [N_("must be a list of actions")]})
-    if len(actions) > max_actions:
-        raise MalformedInput({"actions": [N_("at most {max_actions} actions per replay",
-                                             max_actions=max_actions)]})
-    if not isinstance(setup, dict):
-        raise MalformedInput({"setup": [N_("must be an object")]})
-    unknown = set(setup) - {"players", "options", "seed", "card_set"}
-    if unknown:
-        raise MalformedInput({f"setup.{k}": [N_("unknown field")] for k in sorted(unknown)})
-    if "players" not in setup:
-        raise MalformedInput({"setup.players": [N_("missing required field")]})
     upgrades = () if rules_version in (None, game.rules_version) else tuple(
         step.upgrade_action for step in game.upgrade_steps(str(rules_version), "rules_version")
         if step.upgrade_action is not None)

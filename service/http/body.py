@@ -3,10 +3,9 @@
 Bodies are parsed with orjson (not ``request.get_json``): a few µs for a
 typical state where the stdlib parser takes several times longer.  The
 envelope (``{state, action}`` and the like) is checked by its one
-declaration (``schemas.envelopes.Envelope``: a shape spec, compiled); the
+declaration (``schemas.envelopes.load``: a shape spec, compiled); the
 state passes through untouched and the engine's ``validate_state`` then
-checks the state itself.  A marshmallow schema is still taken (a blueprint's
-own request), its messages flattened to field paths.
+checks the state itself.
 
 Numbers follow JSON Schema: ``1.0`` is the integer ``1`` (``shape.problems``
 makes it an ``int`` wherever a check refused it, so the engines only see ``1``).
@@ -30,10 +29,9 @@ from typing import Any
 
 import orjson
 from flask import Response, request
-from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
-from schemas.envelopes import Envelope
+from schemas import envelopes
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.games.shape import MAX_DEPTH
@@ -80,7 +78,7 @@ def read_body() -> bytes:
     return b"".join(parts)
 
 
-def read_json() -> dict:
+def read_json() -> dict[str, Any]:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
     if request.environ.get("CONTENT_TYPE") != "application/json" \
             and not is_json_mimetype(request.mimetype):  # the common header needs no parsing
@@ -117,7 +115,7 @@ def too_deep(raw: bytes, limit: int) -> str | None:
     >>> too_deep(b'{"a": [1, {"b": [[2]]}]}', 3), too_deep(b'{"a": [[1]]}', 3)
     ('a.1.b', None)
     """
-    stack: list[list] = []  # per open container: [is_object, key or index]
+    stack: list[list[Any]] = []  # per open container: [is_object, key or index]
     for match in _TOKENS.finditer(raw):
         token = match.group()
         if token in (b"{", b"["):
@@ -139,58 +137,16 @@ def too_deep(raw: bytes, limit: int) -> str | None:
     return None
 
 
-def load_envelope(schema: Envelope | Schema, body: Any) -> dict:
-    """The envelope loaded (defaults filled in), or ``MalformedInput`` naming each field."""
-    if isinstance(schema, Envelope):
-        return schema.load(body)
-    try:
-        return schema.load(body)
-    except ValidationError as exc:
-        raise MalformedInput(flatten_messages(exc.messages)) from None
+#: the one check of a request body (``schemas.envelopes.load``)
+load_envelope = envelopes.load
 
 
-def flatten_messages(messages, prefix: str = "") -> dict[str, list[str]]:
-    """Marshmallow's nested messages as ``{"field.path": [messages]}``.
-
-    >>> flatten_messages({"setup": {"players": ["bad"]}, "x": ["Unknown field."]})
-    {'setup.players': ['bad'], 'x': ['unknown field']}
-    """
-    out: dict[str, list[str]] = {}
-    if isinstance(messages, dict):
-        for key, sub in messages.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            for k, v in flatten_messages(sub, path).items():
-                out.setdefault(k, []).extend(v)
-    elif isinstance(messages, list):
-        for m in messages:
-            if isinstance(m, (dict, list)):
-                for k, v in flatten_messages(m, prefix).items():
-                    out.setdefault(k, []).extend(v)
-            else:
-                out.setdefault(prefix or "body", []).append(_plain(str(m)))
-    else:
-        out.setdefault(prefix or "body", []).append(_plain(str(messages)))
-    return out
+def read_envelope(request: envelopes.Request) -> dict[str, Any]:
+    """Read the JSON body and check it against its declaration (``load_envelope``)."""
+    return load_envelope(request, read_json())
 
 
-_PLAIN = {"Unknown field.": "unknown field",
-          "Missing data for required field.": "missing required field",
-          "Field may not be null.": "may not be null",
-          "Not a valid integer.": "must be an integer",
-          "Not a valid string.": "must be a string",
-          "Not a valid list.": "must be a list"}
-
-
-def _plain(message: str) -> str:
-    return _PLAIN.get(message, message)
-
-
-def read_envelope(schema: Envelope | Schema) -> dict:
-    """Read the JSON body and validate it against an envelope schema."""
-    return load_envelope(schema, read_json())
-
-
-def json_response(payload: Any, status: int = 200, headers: dict | None = None) -> Response:
+def json_response(payload: Any, status: int = 200, headers: dict[str, Any] | None = None) -> Response:
     """A JSON reply encoded with orjson."""
     return Response(orjson.dumps(payload), status=status, headers=headers,
                     content_type="application/json")  # as is: no mimetype parsing per reply

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, send_from_directory
+from flask import Blueprint, Response, send_from_directory
 
 from service.games.messages import N_
 from service.problems import ProblemError
@@ -29,7 +29,7 @@ NOT_FRAMED = ("frame-ancestors 'none'", "DENY")
 
 
 @bp.get("/console")
-def page():
+def page() -> Response:
     """The console page."""
     response = send_from_directory(ASSETS, "index.html", mimetype="text/html", max_age=0)
     response.headers["Content-Security-Policy"] = (
@@ -40,34 +40,10 @@ def page():
 
 
 @bp.get("/console/<name>")
-def asset(name: str):
+def asset(name: str) -> Response:
     """One of the page's files (``console.js``, ``console.css``…)."""
     mime = MIME_TYPES.get(Path(name).suffix)
     if mime is None or not (ASSETS / name).is_file():
         raise ProblemError(404, "not-found", "Not found",
                            N_("no console file {name!r}", name=name))
     return send_from_directory(ASSETS, name, mimetype=mime, max_age=0)
-
-
-def document(spec) -> None:
-    """Document the routes in ``openapi.yaml``."""
-    from service.openapi import error
-
-    errors = {str(s): error(s) for s in (404, 405, 500)}
-    spec.path("/console", operations={"get": {
-        "summary": "The scorekeeper's console (an HTML page)", "tags": ["console"],
-        "operationId": "console_page",
-        "description": "Record a game at the table, verify a reported game, export the "
-                       "result, chart playouts, tournament standings; built on this API "
-                       "only (`docs/console.md`).",
-        "responses": {"200": {"description": "The page.",
-                              "content": {"text/html": {"schema": {"type": "string"}}}},
-                      **errors}}})
-    spec.path("/console/{name}", operations={"get": {
-        "summary": "A file of the console (script, style)", "tags": ["console"],
-        "operationId": "console_asset",
-        "parameters": [{"name": "name", "in": "path", "required": True,
-                        "schema": {"type": "string", "example": "console.js"}}],
-        "responses": {"200": {"description": "The file.", "content": {
-            mime: {"schema": {"type": "string"}} for mime in MIME_TYPES.values()}},
-            **errors}}})

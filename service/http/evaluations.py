@@ -33,8 +33,11 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app
+from flask.blueprints import BlueprintSetupState
 from redis.exceptions import RedisError
 from werkzeug.routing import BaseConverter
 
@@ -58,6 +61,7 @@ from service.http.body import json_response, read_json
 from service.problems import ProblemError
 
 bp = Blueprint("evaluations", __name__)
+T = TypeVar("T")
 
 
 class EvaluationIdConverter(BaseConverter):
@@ -68,7 +72,7 @@ class EvaluationIdConverter(BaseConverter):
 
 
 @bp.record_once
-def _add_converter(state) -> None:
+def _add_converter(state: BlueprintSetupState) -> None:
     state.app.url_map.converters.setdefault("evaluation_id", EvaluationIdConverter)
 
 _lock = threading.Lock()
@@ -95,7 +99,8 @@ def runner() -> Runner:
                     chosen = EmbeddedRunner(
                         result_ttl=ttl, db_path=store_path(current_app.config), max_queued=cap)
                 ext["runner"] = chosen
-    return ext["runner"]
+    found: Runner = ext["runner"]
+    return found
 
 
 #: how an evaluation ends on its own, counted the first time the API reports it
@@ -107,7 +112,7 @@ def _location(eval_id: str) -> str:
     return f"/v1/evaluations/{eval_id}"
 
 
-def _lookup(fn, eval_id: str):
+def _lookup(fn: Callable[[str], T], eval_id: str) -> T:
     try:
         return fn(eval_id)
     except UnknownEvaluation:
@@ -121,7 +126,7 @@ def _lookup(fn, eval_id: str):
 
 
 @bp.errorhandler(RedisError)
-def _backend_down(exc: RedisError):
+def _backend_down(exc: RedisError) -> Response:
     """Redis unreachable or failing: 503, never a 500 (``/readyz`` says so too)."""
     return ProblemError.of("evaluation-backend-unavailable",
                            N_("the job queue (Redis) is not answering: {error}",
@@ -129,7 +134,7 @@ def _backend_down(exc: RedisError):
                            headers={"Retry-After": "5"}).response()
 
 
-def _may_evaluate(who: seats.Caller, request: dict) -> None:
+def _may_evaluate(who: seats.Caller, request: dict[str, Any]) -> None:
     """On a sealed state (``service.seats``): a ``suggest`` for a seat needs that seat's
     token (its ranking depends only on what the seat may see: ``docs/suggestions.md``);
     any other evaluation reads every hidden card, so it needs every seat's (the host)."""
@@ -141,7 +146,7 @@ def _may_evaluate(who: seats.Caller, request: dict) -> None:
 
 
 @bp.post("/v1/evaluations")
-def submit():
+def submit() -> Response:
     request = read_json()
     if "state" in request:
         sent = request["state"]
@@ -160,13 +165,13 @@ def submit():
 
 
 @bp.get("/v1/evaluations/kinds")
-def list_kinds():
+def list_kinds() -> Response:
     return json_response({"kinds": [k.describe() for k in kinds_mod.all_kinds()],
                           "backend": runner().backend})
 
 
 @bp.get("/v1/evaluations/<evaluation_id:eval_id>")
-def status(eval_id: str):
+def status(eval_id: str) -> Response:
     run = runner()
     body = _lookup(run.status, eval_id)
     if body["status"] in ENDS and run.first_report(eval_id):
@@ -178,7 +183,7 @@ def status(eval_id: str):
 
 
 @bp.post("/v1/evaluations/<evaluation_id:eval_id>/cancel")
-def cancel(eval_id: str):
+def cancel(eval_id: str) -> Response:
     try:
         body = _lookup(runner().cancel, eval_id)
     except AlreadyOver as exc:
@@ -190,124 +195,6 @@ def cancel(eval_id: str):
 
 
 @bp.delete("/v1/evaluations/<evaluation_id:eval_id>")
-def remove(eval_id: str):
+def remove(eval_id: str) -> Response:
     _lookup(runner().remove, eval_id)
     return Response(status=204)
-
-
-# ------------------------------------------------------------------ openapi
-EXTRA_ERRORS = {
-    409: "The evaluation is already over (finished or failed): nothing to cancel.",
-    410: "The evaluation existed but its result has expired; submit it again.",
-}
-
-
-def _schemas() -> dict[str, dict]:
-    from service.games import shape
-
-    problem_ref = {"$ref": "#/components/schemas/Problem"}
-    kinds = sorted(kinds_mod.all_kinds(), key=lambda k: k.name)  # not import order
-    inputs: dict = {}
-    for kind in kinds:
-        for name, spec in kind.inputs.items():
-            inputs.setdefault(name, spec.schema())
-    params = {}
-    for kind in kinds:
-        params.update(shape.Obj({}, kind.params).schema()["properties"])
-    request = {
-        "type": "object", "required": ["game", "kind"],
-        "description": "An evaluation: `kind` says which inputs it takes — "
-                       + "; ".join(f"`{k.name}`: {', '.join(k.inputs) or 'none'}" for k in kinds)
-                       + ". Caps: " + "; ".join(f"`{k.name}` {k.caps}" for k in kinds if k.caps),
-        "properties": {"game": {"type": "string"},
-                       "kind": {"enum": [k.name for k in kinds]},
-                       **inputs,
-                       "params": {"type": "object", "properties": params,
-                                  "additionalProperties": False,
-                                  "description": "Kind parameters "
-                                                 "(see GET /v1/evaluations/kinds)."}},
-        "additionalProperties": False}
-    when = {"type": ["string", "null"], "format": "date-time"}
-    status = {
-        "type": "object",
-        "required": ["id", "game", "kind", "status", "progress", "submitted_at", "expires_at",
-                     "chunks", "incidents"],
-        "properties": {
-            "id": {"type": "string"}, "game": {"type": "string"}, "kind": {"type": "string"},
-            "status": {"enum": ["queued", "started", "finished", "failed", "canceled"]},
-            "progress": {"type": "number", "minimum": 0, "maximum": 1},
-            "submitted_at": {"type": "string", "format": "date-time"},
-            "started_at": when, "finished_at": when,
-            "expires_at": {**when, "description": "When a finished, failed or canceled "
-                                                  "evaluation is forgotten (then 410)."},
-            "chunks": {"type": "integer", "minimum": 1},
-            "incidents": {"type": "array", "items": {"type": "object"},
-                          "description": "E.g. a worker that died mid-chunk "
-                                         "(`worker-died`) and what was done about it."},
-            "result": {"type": "object", "description": "When finished: the kind's result."},
-            "error": problem_ref,
-        }}
-    return {"EvaluationRequest": request, "EvaluationStatus": status,
-            "EvaluationKinds": {"type": "object", "properties": {
-                "kinds": {"type": "array", "items": {"type": "object"}},
-                "backend": {"enum": ["embedded", "rq"]}}}}
-
-
-def document(spec) -> None:
-    """The evaluation routes in ``openapi.yaml`` (see ``service.openapi``)."""
-    from service.openapi import ERROR_RESPONSES, body, error, ok
-    from service.problems import PROBLEM_MIME
-
-    for name, schema in _schemas().items():
-        spec.components.schema(name, schema)
-    for status, text in EXTRA_ERRORS.items():
-        if status not in ERROR_RESPONSES:
-            spec.components.response(str(status), {"description": text, "content": {
-                PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}})
-    tags = ["evaluations"]
-    eval_id = {"name": "eval_id", "in": "path", "required": True, "schema": {"type": "string"},
-               "description": "The evaluation id (from `Location`)."}
-    accepted = {"description": "Accepted: queued (or already done). `Location` is the "
-                               "evaluation; poll it after `Retry-After` seconds.",
-                "headers": {"Location": {"schema": {"type": "string"}},
-                            "Retry-After": {"schema": {"type": "integer"}}},
-                "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/EvaluationStatus"}}}}
-    spec.path("/v1/evaluations", operations={"post": {
-        "summary": "Submit an evaluation", "tags": tags,
-        "description": "Validated first: nothing is queued for a request that cannot succeed "
-                       "(400; a `suggest` for a seat with no decision pending: 422 citing the "
-                       "turn order's clause). Runs on RQ workers with `REDIS_URL`, in-process "
-                       "without.",
-        "requestBody": body("EvaluationRequest", {
-            "game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}),
-        "responses": {"202": accepted,
-                      **{str(s): error(s) for s in (400, 401, 403, 405, 413, 415, 422, 429,
-                                                    500, 503)}}}})
-    spec.path("/v1/evaluations/kinds", operations={"get": {
-        "summary": "Evaluation kinds, their inputs, params and caps", "tags": tags,
-        "responses": {"200": ok("EvaluationKinds", "Every kind."),
-                      "401": error(401), "405": error(405), "500": error(500)}}})
-    spec.path("/v1/evaluations/{eval_id}", operations={
-        "get": {"summary": "Status, progress, result or error of an evaluation", "tags": tags,
-                "parameters": [eval_id],
-                "responses": {"200": ok("EvaluationStatus", "The evaluation."),
-                              **{str(s): error(s) for s in (401, 404, 405, 410, 500, 503)}}},
-        "delete": {"summary": "Remove an evaluation (stopping it first if it still runs)",
-                   "tags": tags, "parameters": [eval_id],
-                   "description": "Forgets the evaluation — its status, result or error — "
-                                  "whether it is queued, running, over or expired; a running "
-                                  "one is stopped first. Afterwards every method on its "
-                                  "address answers 404. To stop one and keep its status, "
-                                  "`POST .../cancel`.",
-                   "responses": {"204": {"description": "Removed."},
-                                 **{str(s): error(s) for s in (401, 404, 405, 500, 503)}}}})
-    spec.path("/v1/evaluations/{eval_id}/cancel", operations={"post": {
-        "summary": "Cancel a queued or running evaluation", "tags": tags,
-        "parameters": [eval_id],
-        "description": "Stops it; its status stays readable (`canceled`) until it expires. "
-                       "Cancelling a canceled one answers the same; one that finished or "
-                       "failed is 409: an outcome never changes.",
-        "responses": {"200": ok("EvaluationStatus", "Canceled."),
-                      **{str(s): error(s) for s in (401, 404, 405, 409, 410, 429, 500,
-                                                    503)}}}})

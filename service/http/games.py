@@ -18,20 +18,21 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, Response, current_app, g, request
 
 import card_db
 from schemas import envelopes
 from service import names, seats, signing, transcripts, valid_states
+from service.cards import QUERY_KEYS, filterable_fields, matches, split_card_data, with_display_name
 from service.evaluations.suggest import suggest_now
 from service.games import registry
-from service.games.base import Game, view_marker
+from service.games.base import AnyGame, view_marker
 from service.games.chance import CHANCE
 from service.games.errors import InvalidState, MalformedInput, NoSuchSeat, RulesChanged
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
-from service.i18n import localize, mark_language, pick, request_language
+from service.i18n import localize, mark_language, request_language
 from service.problems import ProblemError, localized_changes
 from service.redaction import ReplayRedaction, events_for
 
@@ -41,12 +42,7 @@ NEW, LEGAL_ACTIONS, APPLY = envelopes.NEW, envelopes.LEGAL_ACTIONS, envelopes.AP
 CHECK, SCORE, VIEW, REPLAY = envelopes.CHECK, envelopes.SCORE, envelopes.VIEW, envelopes.REPLAY
 SUGGEST = envelopes.SUGGEST
 
-#: query parameters of ``/cards`` that are not card-field filters
-CARD_QUERY_KEYS = ("set", "q")
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def game_or_404(game_id: str) -> Game:
+def game_or_404(game_id: str) -> AnyGame:
     try:
         return registry.get_game(game_id)
     except registry.UnknownGame:
@@ -55,14 +51,14 @@ def game_or_404(game_id: str) -> Game:
                               items=joined(registry.GAME_IDS))) from None
 
 
-def localized_json(payload: dict):
+def localized_json(payload: dict[str, Any]) -> Response:
     """A JSON reply whose messages (``reason``…) are in the request's language, saying which
     in ``Content-Language``."""
     language = request_language()
     return mark_language(json_response(localize(payload, language)), language)
 
 
-def _valid_state(game: Game, body: dict) -> dict:
+def _valid_state(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     state = upgraded(game, signing.accept(body["state"]))
     valid_states.KNOWN.validate(game, state)
     return state  # type: ignore[return-value]  # validated: a state dict
@@ -72,7 +68,7 @@ def _valid_state(game: Game, body: dict) -> dict:
 UPGRADE_HEADER = "Referee-Rules-Upgraded"
 
 
-def upgraded(game: Game, state: object) -> object:
+def upgraded(game: AnyGame, state: object) -> object:
     """``state``, carried over to the rules this service plays when it is of an older
     served version (``Game.upgrade_state``); the answer then says so (``_say_upgraded``)."""
     state, note = game.upgrade_state(state)
@@ -90,7 +86,7 @@ def seated(players: Any) -> Any:
             if isinstance(p, dict) and isinstance(p.get("name"), str) else p for p in players]
 
 
-def check_seat_names(state: dict, path: str) -> None:
+def check_seat_names(state: dict[str, Any], path: str) -> None:
     """422 ``invalid-name`` at ``<path>.<seat>.name`` when a seat's name is invisible,
     blank-edged or another seat's in another spelling (``service.names``).  The names
     are the game's record of who sat where: the signature or seal covers them, and the
@@ -105,7 +101,7 @@ def check_seat_names(state: dict, path: str) -> None:
 
 
 @bp.after_request
-def _say_upgraded(response):
+def _say_upgraded(response: Response) -> Response:
     """An answer about a state of an older rules version says it was upgraded: the header
     ``Referee-Rules-Upgraded: <from> -> <to>; clauses=<ids>`` and, in a JSON object answer,
     ``rules_upgrade: {from, to, clauses, changes}`` (each change's summary in the
@@ -128,7 +124,7 @@ def _say_upgraded(response):
     return response
 
 
-def _check_seat(state: dict, player, field: str = "player") -> None:
+def _check_seat(state: dict[str, Any], player: object, field: str = "player") -> None:
     if isinstance(player, int) and player >= len(state["players"]):
         raise NoSuchSeat({field: [N_("no seat {player}: this game has seats 0 to {last}",
                                          player=player, last=len(state["players"]) - 1)]})
@@ -136,18 +132,18 @@ def _check_seat(state: dict, player, field: str = "player") -> None:
 
 # ------------------------------------------------------------------- reads
 @bp.get("")
-def list_games():
+def list_games() -> Response:
     """Every game: player counts, options with defaults, action and event types."""
     return json_response({"games": [g.describe() for g in registry.all_games()]})
 
 
 @bp.get("/<game_id>")
-def describe_game(game_id: str):
+def describe_game(game_id: str) -> Response:
     return json_response(game_or_404(game_id).describe())
 
 
 @bp.get("/<game_id>/cards")
-def cards(game_id: str):
+def cards(game_id: str) -> Response:
     """The card set (``?set=``), filtered by card fields and ``?q=`` (names)."""
     game = game_or_404(game_id)
     set_id = request.args.get("set", "reference")
@@ -158,7 +154,7 @@ def cards(game_id: str):
                            N_("{game} has no card set {card_set!r}; sets: {items}", game=game.id,
                               card_set=set_id, items=joined(card_db.available(game.id)))) from None
     groups, tables = split_card_data(card_set.data)
-    filters = {k: request.args.getlist(k) for k in request.args if k not in CARD_QUERY_KEYS}
+    filters = {k: request.args.getlist(k) for k in request.args if k not in QUERY_KEYS}
     known = filterable_fields(groups)
     unknown = sorted(set(filters) - known)
     if unknown:
@@ -166,7 +162,7 @@ def cards(game_id: str):
             N_("not a card field; filter by: {items}, or q (name)", items=joined(sorted(known)))]
             for k in unknown})
     needle = request.args.get("q", "").strip().casefold()
-    listed = {name: [c for c in group if _matches(c, filters, needle)]
+    listed = {name: [c for c in group if matches(c, filters, needle)]
               for name, group in groups.items()}
     applied = {k: ",".join(v) for k, v in filters.items()}
     if needle:
@@ -179,78 +175,9 @@ def cards(game_id: str):
         "cards": listed, "tables": tables}), language)
 
 
-def with_display_name(card: dict, language: str) -> dict:
-    """The card with ``display_name``: its ``name`` in ``language`` (names are ``{en, ru}``).
-
-    >>> with_display_name({"id": "S-6", "name": {"en": "Punk of spades", "ru": "Шпана (пики)"}}, "ru")
-    {'id': 'S-6', 'name': {'en': 'Punk of spades', 'ru': 'Шпана (пики)'}, 'display_name': 'Шпана (пики)'}
-    >>> with_display_name({"id": "x"}, "ru")
-    {'id': 'x'}
-    """
-    name = card.get("name")
-    if not isinstance(name, dict):
-        return card
-    return {**card, "display_name": pick(name, language)}
-
-
-def split_card_data(data: dict) -> tuple[dict, dict]:
-    """Card lists (lists of objects with ``id``) and the set's other data.
-
-    >>> split_card_data({"meta": {}, "fighters": [{"id": "S-6"}], "bonuses": {"gold": 3}})
-    ({'fighters': [{'id': 'S-6'}]}, {'bonuses': {'gold': 3}})
-    """
-    groups, tables = {}, {}
-    for key, value in data.items():
-        if key == "meta":
-            continue
-        if isinstance(value, list) and value and all(isinstance(c, dict) and "id" in c for c in value):
-            groups[key] = value
-        else:
-            tables[key] = value
-    return groups, tables
-
-
-def filterable_fields(groups: dict) -> set[str]:
-    """Top-level card fields holding a scalar (not null) in at least one card."""
-    return {k for group in groups.values() for card in group
-            for k, v in card.items() if v is not None and isinstance(v, _SCALARS)}
-
-
-def _text(value) -> str:
-    """How a filter names a value: ``true``/``false``, ``null``, or its text."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    return str(value)
-
-
-def _names(card: dict):
-    for key, value in card.items():
-        if key == "name" or key.startswith("name_"):
-            if isinstance(value, str):
-                yield value
-            elif isinstance(value, dict):
-                yield from (v for v in value.values() if isinstance(v, str))
-
-
-def _matches(card: dict, filters: dict[str, list[str]], needle: str) -> bool:
-    """``card`` passes every filter (one of the values given for a field) and ``q``.
-
-    >>> _matches({"suit": "hearts", "name": {"en": "Pirate", "ru": "Пират"}},
-    ...          {"suit": ["hearts", "spades"]}, "пир")
-    True
-    """
-    for field, wanted in filters.items():
-        value = card.get(field)
-        if not isinstance(value, _SCALARS) or _text(value) not in wanted:
-            return False
-    return not needle or any(needle in n.casefold() for n in _names(card))
-
-
 # ---------------------------------------------------------------- contract
 @bp.post("/<game_id>/new")
-def new(game_id: str):
+def new(game_id: str) -> Response:
     """A new game after setup: ``{players, options?, seed?, card_set?, for_player?}`` →
     ``{state, events}``.
 
@@ -278,7 +205,7 @@ def new(game_id: str):
     return json_response(out)
 
 
-def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None, seats.Caller]:
+def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[dict[str, Any], int | None, seats.Caller]:
     """The state of a request and whose answer it is: ``body["state"]`` for anyone, or
     the state ``state_from_view`` builds from ``body["view"]`` for the view's player
     (``Game.state_from_view``: its answers about that player's own decisions are those
@@ -312,7 +239,7 @@ def _state_or_view(game: Game, body: dict) -> tuple[dict, int | None, seats.Call
     return state, view["view"]["player"], view["view"]["player"]
 
 
-def _older_view(game: Game, view: object) -> None:
+def _older_view(game: AnyGame, view: object) -> None:
     """A view of an older declared rules version is not carried over (a view is derived: ask
     for it again from the state, which is): ``RulesChanged`` naming the changed clauses."""
     if not isinstance(view, dict) or view.get("game") != game.id:
@@ -342,7 +269,7 @@ def _for_viewer(viewer: int | None, player: object, field: str) -> None:
 VIEW_SEED = 0
 
 
-def _own_action(game: Game, state: dict, who: seats.Caller, action: object) -> None:
+def _own_action(game: AnyGame, state: dict[str, Any], who: seats.Caller, action: object) -> None:
     """A seat of a sealed game acts and asks about its own actions only, naming only what
     its view shows (``Game.unseen_in_action``): the verdict then tells it nothing its
     view does not (``docs/trust.md``)."""
@@ -357,7 +284,7 @@ def _own_action(game: Game, state: dict, who: seats.Caller, action: object) -> N
 
 
 @bp.post("/<game_id>/legal-actions")
-def legal_actions(game_id: str):
+def legal_actions(game_id: str) -> Response:
     """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
     game = game_or_404(game_id)
     body = read_envelope(LEGAL_ACTIONS)
@@ -383,7 +310,7 @@ def legal_actions(game_id: str):
 
 
 @bp.post("/<game_id>/apply")
-def apply(game_id: str):
+def apply(game_id: str) -> Response:
     """``{state, action, for_player?}`` → ``{state, events, outcome}``; illegal → 422 with ``rule``.
 
     With ``for_player`` the answer also holds ``view`` and ``events_for_player``
@@ -409,7 +336,7 @@ def apply(game_id: str):
 
 
 @bp.post("/<game_id>/check")
-def check(game_id: str):
+def check(game_id: str) -> Response:
     """``{state | view, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal);
     ``reason`` in the request's ``Accept-Language``.  From a view, only that player's
     own actions (the answer is the full state's: ``tests/http/test_views_as_states.py``),
@@ -429,7 +356,7 @@ def check(game_id: str):
 
 
 @bp.post("/<game_id>/score")
-def score(game_id: str):
+def score(game_id: str) -> Response:
     """``{state}`` → ``{finished, winners, scores}``."""
     game = game_or_404(game_id)
     body = read_envelope(SCORE)
@@ -437,7 +364,7 @@ def score(game_id: str):
 
 
 @bp.post("/<game_id>/view")
-def view(game_id: str):
+def view(game_id: str) -> Response:
     """``{state, player}`` → ``{view}`` (``player: null`` for a spectator)."""
     game = game_or_404(game_id)
     body = read_envelope(VIEW)
@@ -448,7 +375,7 @@ def view(game_id: str):
 
 
 @bp.post("/<game_id>/suggest")
-def suggest(game_id: str):
+def suggest(game_id: str) -> Response:
     """``{state | view, params: {player, iterations?, milliseconds?, seed?, …}}`` → the
     player's legal actions ranked by a search of at most 200 ms
     (``service.evaluations.suggest``; larger budgets: the ``suggest`` evaluation).  From
@@ -474,7 +401,7 @@ def suggest(game_id: str):
 
 
 @bp.post("/<game_id>/replay")
-def replay(game_id: str):
+def replay(game_id: str) -> Response:
     """``{setup, actions, for_player?}`` → ``{state, outcome, events}``; illegal step → 422 with ``index``.
 
     With ``for_player`` the answer also holds ``view`` (of the final state) and
@@ -489,7 +416,7 @@ def replay(game_id: str):
                                     lambda state: _check_seat(state, seat, "for_player"))
     first: list[str] = []
 
-    def observe(before: dict | None, after: dict, events: list) -> None:
+    def observe(before: dict[str, Any] | None, after: dict[str, Any], events: list[Any]) -> None:
         if before is None:
             check_seat_names(after, "setup.players")
             first.append(transcripts.setup_id(after))

@@ -20,11 +20,12 @@ Both are a small HTML page, or JSON when the client asks for
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Blueprint, Response, request
+from flask.blueprints import BlueprintSetupState
 from markupsafe import escape
 
-from schemas import envelopes
 from service import rules_reference
 from service.games import registry
 from service.games.messages import N_, joined
@@ -37,7 +38,7 @@ bp = Blueprint("rules", __name__)
 
 
 @bp.record_once
-def _check_references(state) -> None:
+def _check_references(state: BlueprintSetupState) -> None:
     """At start: a malformed reference file stops the service, naming file and line."""
     rules_reference.check_all(registry.GAME_IDS)
 
@@ -56,7 +57,7 @@ def _reference(game_id: str, language: str) -> tuple[str, rules_reference.Refere
                        N_("no rules reference for {game!r} is installed", game=game))
 
 
-def _answer(body: dict, language: str) -> Response:
+def _answer(body: dict[str, Any], language: str) -> Response:
     return mark_language(json_response(body), language)
 
 
@@ -71,7 +72,7 @@ def canonical_id(clause_id: str) -> str:
 
 
 @bp.get("/v1/games/<game_id>/rules")
-def rules(game_id: str):
+def rules(game_id: str) -> Response:
     """Every clause of the game's rules reference, in the requested language."""
     game, ref = _reference(game_id, request_language())
     return _answer({"game": game, "language": ref.language, "title": ref.title,
@@ -79,7 +80,7 @@ def rules(game_id: str):
 
 
 @bp.get("/v1/games/<game_id>/rules/<clause_id>")
-def rule(game_id: str, clause_id: str):
+def rule(game_id: str, clause_id: str) -> Response:
     """One clause (``RAI-12``), in the requested language."""
     game, ref = _reference(game_id, request_language())
     found = ref.clauses.get(clause_id) or ref.clauses.get(canonical_id(clause_id))
@@ -128,7 +129,7 @@ STATUS_VARIES = N_("HTTP status: as the problem's `status` says.")
 
 
 @bp.get("/problems")
-def problem_types():
+def problem_types() -> Response:
     """Every problem type, as a page (or JSON)."""
     language = request_language()
     types = [t.to_json(language) for t in PROBLEM_TYPES.values()]
@@ -144,7 +145,7 @@ def problem_types():
 
 
 @bp.get("/problems/<slug>")
-def problem_type_page(slug: str):
+def problem_type_page(slug: str) -> Response:
     """The page a problem's ``type`` resolves to."""
     found = PROBLEM_TYPES.get(slug)
     if found is None:
@@ -162,72 +163,3 @@ def problem_type_page(slug: str):
                  f"<p>{status}</p>\n<h2>{when}</h2>\n<p>{_inline(shown['when'])}</p>\n"
                  f"<h2>{what_to_do}</h2>\n<p>{_inline(shown['fix'])}</p>\n"
                  f'<p><a href="/problems">{all_types}</a></p>', language)
-
-
-# ------------------------------------------------------------------ openapi
-ACCEPT_LANGUAGE = {
-    "name": "Accept-Language", "in": "header", "required": False,
-    "schema": {"type": "string", "example": "ru"},
-    "description": "`en` (default) or `ru`; the answer says which in `Content-Language`."}
-CONTENT_LANGUAGE = {"description": "The language of the texts: `en` or `ru`.",
-                    "schema": {"type": "string", "enum": list(rules_reference.LANGUAGES)}}
-CLAUSE_EXAMPLE = {
-    "game": "raiders", "language": "en", "id": "RAI-12", "title": "One capture attempt per turn",
-    "short": "In your own turn you have exactly one capture attempt, and you may decline it. "
-             "One turn, one fighter, one attempt: a failed capture uses it up too.",
-    "text": "In your own turn you have exactly one capture attempt, …", "ruling": False,
-    "has_ruling": False, "section": "Turn", "url": "/v1/games/raiders/rules/RAI-12"}
-
-
-def document(spec) -> None:
-    """Document the routes in ``openapi.yaml``."""
-    from service.openapi import error
-
-    spec.components.schema("RuleClause", schema=envelopes.RuleClause)
-    spec.components.schema("RulesReference", schema=envelopes.RulesReference)
-    spec.components.schema("ProblemTypeInfo", schema=envelopes.ProblemTypeInfo)
-    spec.components.schema("ProblemTypeList", schema=envelopes.ProblemTypeList)
-
-    def rules_ok(schema: str, description: str, example: dict) -> dict:
-        return {"description": description, "headers": {"Content-Language": CONTENT_LANGUAGE},
-                "content": {"application/json": {
-                    "schema": {"$ref": f"#/components/schemas/{schema}"}, "example": example}}}
-
-    def page_ok(schema: str, description: str) -> dict:
-        return {"description": description, "content": {
-            "text/html": {"schema": {"type": "string"}},
-            "application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
-
-    errors = {str(s): error(s) for s in (404, 405, 500)}
-    spec.path("/v1/games/{game}/rules", operations={"get": {
-        "summary": "The game's rules reference", "tags": ["rules"],
-        "description": "Every clause the service cites (`rule` in errors and events), "
-                       "written from the original rulebook; rulings marked. 404 for a game "
-                       "without a reference.",
-        "parameters": ["game", ACCEPT_LANGUAGE],
-        "responses": {"200": rules_ok("RulesReference", "Every clause, in file order.", {
-            "game": "raiders", "language": "en", "title": "Raiders (Рейдеры) — rules reference",
-            "clauses": [{k: v for k, v in CLAUSE_EXAMPLE.items()
-                         if k not in ("game", "language")}]}), **errors}}})
-    spec.path("/v1/games/{game}/rules/{clause}", operations={"get": {
-        "summary": "One clause of the rules reference", "tags": ["rules"],
-        "description": "The clause a problem's `rule_url` links to. An unknown clause → 404 "
-                       "`unknown-clause`.",
-        "parameters": ["game", ACCEPT_LANGUAGE, {
-            "name": "clause", "in": "path", "required": True,
-            "schema": {"type": "string", "example": "RAI-12"},
-            "description": "Clause id, e.g. `RAI-12`, `KOZ-16a`."}],
-        "responses": {"200": rules_ok("RuleClause", "The clause.", CLAUSE_EXAMPLE), **errors}}})
-    spec.path("/problems", operations={"get": {
-        "summary": "Every problem type", "tags": ["operations"],
-        "description": "An HTML page, or JSON with `Accept: application/json`.",
-        "responses": {"200": page_ok("ProblemTypeList", "The problem types."),
-                      "405": error(405), "500": error(500)}}})
-    spec.path("/problems/{slug}", operations={"get": {
-        "summary": "One problem type (what a problem's `type` resolves to)",
-        "tags": ["operations"],
-        "description": "When it happens and what to do. An HTML page, or JSON with "
-                       "`Accept: application/json`.",
-        "parameters": [{"name": "slug", "in": "path", "required": True,
-                        "schema": {"type": "string", "example": "illegal-action"}}],
-        "responses": {"200": page_ok("ProblemTypeInfo", "The problem type."), **errors}}})

@@ -25,7 +25,6 @@ from fractions import Fraction
 
 from flask import Blueprint
 
-from schemas import tournaments as declarations
 from schemas.envelopes import SETUP
 from schemas.tournaments import EVENT, STANDINGS
 from service import names, signing, tournaments, transcripts
@@ -38,8 +37,6 @@ from service.problems import ProblemError
 from service.tournaments import events
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
-#: what ``service.openapi`` documents the routes from
-DECLARATIONS = declarations
 
 
 def invalid_tournament(errors: dict) -> ProblemError:

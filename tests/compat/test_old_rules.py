@@ -301,7 +301,7 @@ def test_a_signed_state_of_the_previous_version_is_verified_upgraded_and_signed_
     app = create_app({"TESTING": True, "STATE_KEYS": key})
     _, old = next((n, s) for n, s in fixture_states("raiders") if s["result"] is None)
     with app.app_context():
-        signed = signing.seal(old, signing.parse_keys(key))
+        signed = signing.signed(old, signing.parse_keys(key))
     client, strict = app.test_client(), {"Referee-Require-Signed": "true"}
     listed = client.post("/v1/games/raiders/legal-actions", json={"state": signed}, headers=strict)
     assert listed.status_code == 200 and listed.get_json()["rules_upgrade"]["from"] == "raiders/1"

@@ -8,7 +8,7 @@ Before: every ``POST /v1/games/raiders/new`` — which needs no Redis — took
 waited on it; evaluation routes had no timeout at all.  Now a Redis call of
 the web process lasts at most ``REFEREE_REDIS_TIMEOUT`` (0.5 s), and once one
 has not answered, the process stops asking Redis until its probe thread
-sees it answer (``service.operations.RedisBreaker``).  The bounds below
+sees it answer (``service.middleware.RedisBreaker``).  The bounds below
 (1 s, and 0.3 s once Redis is known frozen) prove the requests do not wait
 on Redis; they are not performance claims.
 """

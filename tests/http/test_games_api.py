@@ -254,11 +254,11 @@ def test_game_over_is_422(api):
 
 
 def test_card_filter_texts():
-    from service.http.games import _matches, filterable_fields
+    from service.cards import filterable_fields, matches
 
-    assert _matches({"mark": None}, {"mark": ["null"]}, "")
-    assert not _matches({"mark": "*"}, {"mark": ["null"]}, "")
-    assert _matches({"starting": True, "cost": 3}, {"starting": ["true"], "cost": ["2", "3"]}, "")
-    assert not _matches({"abilities": ["fly"]}, {"abilities": ["fly"]}, "")
+    assert matches({"mark": None}, {"mark": ["null"]}, "")
+    assert not matches({"mark": "*"}, {"mark": ["null"]}, "")
+    assert matches({"starting": True, "cost": 3}, {"starting": ["true"], "cost": ["2", "3"]}, "")
+    assert not matches({"abilities": ["fly"]}, {"abilities": ["fly"]}, "")
     assert filterable_fields({"g": [{"id": "a", "mark": None, "x": [1]}, {"id": "b", "mark": "*"}]}) == {
         "id", "mark"}

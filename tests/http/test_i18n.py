@@ -40,8 +40,8 @@ def _ids(catalog) -> set[str]:
 def _extracted() -> set[str]:
     """The msgids ``pybabel extract -F babel.cfg -k N_ --no-default-keywords`` finds now."""
     method_map = [("**.py", "python")]
-    return {msg for _, _, msg, _, _ in
-            extract_from_dir(str(SERVICE), method_map, keywords={"N_": None})}
+    return {msg for source in (SERVICE, SERVICE.parent / "schemas") for _, _, msg, _, _ in
+            extract_from_dir(str(source), method_map, keywords={"N_": None})}
 
 
 def _placeholders(text: str) -> list[str]:

@@ -32,11 +32,8 @@ GAMES_DIR = ROOT / "service" / "games"
 GAMES = sorted(set(GAME_IDS) | {p.parent.name for p in GAMES_DIR.glob("*/__init__.py")})
 #: shared module → the games its OpenAPI request examples still name (HTTP layer)
 OPENAPI_EXAMPLES = {
-    "service/http/evaluations.py": {"tremble"},
-    "service/http/rules.py": {"raiders"},
-    "service/http/table.py": {"raiders"},
-    "schemas/tournaments.py": {"raiders"},  # the tournament routes' examples (moved out of the blueprint)
-    "service/http/transcripts.py": {"raiders"},
+    "service/openapi.py": {"raiders", "tremble"},  # the document's example literals
+    "schemas/tournaments.py": {"raiders"},  # the tournament routes' examples
 }
 REGISTRY = "service/games/registry.py"
 

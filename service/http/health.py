@@ -1,4 +1,4 @@
-"""Operations: liveness, readiness, the OpenAPI document and offline docs.
+"""Health and the document: liveness, readiness, the OpenAPI document and offline docs.
 
 ``/docs`` is Swagger UI 5 (it renders OpenAPI 3.1) served from the assets
 that the ``swagger-ui-py`` package ships, so the page works with no internet
@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import pathlib
 from datetime import UTC
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, send_from_directory
 from werkzeug.exceptions import NotFound
@@ -18,7 +19,10 @@ from service.games.messages import N_, join_messages
 from service.http.body import json_response
 from service.problems import problem
 
-bp = Blueprint("ops", __name__)
+if TYPE_CHECKING:
+    from redis import Redis
+
+bp = Blueprint("health", __name__)
 
 #: the Swagger UI files /docs needs, all from the swagger-ui-py package
 DOCS_ASSETS = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
@@ -60,7 +64,7 @@ def swagger_ui_dir() -> pathlib.Path:
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> Response:
     """The process is alive (nothing else is checked)."""
     return json_response({"status": "ok"})
 
@@ -72,10 +76,10 @@ WORKER_LIVE_SECONDS = 60
 
 
 @bp.get("/readyz")
-def readyz():
+def readyz() -> Response:
     """Card data loaded; with ``REDIS_URL``, Redis answering and at least one
     live RQ worker listening on the evaluations queue (``workers``: how many)."""
-    checks: dict = {"card_data": "ok" if current_app.extensions["referee"]["cards_loaded"]
+    checks: dict[str, Any] = {"card_data": "ok" if current_app.extensions["referee"]["cards_loaded"]
                     else "not loaded"}
     url = current_app.config.get("REDIS_URL")
     if url:
@@ -113,7 +117,7 @@ def _redis_check(url: str) -> tuple[str, int | None]:
         return f"unreachable ({type(exc).__name__}: {exc})", None
 
 
-def live_workers(connection) -> int:
+def live_workers(connection: Redis) -> int:
     """RQ workers registered on the evaluations queue with a recent heartbeat."""
     from datetime import datetime
 
@@ -133,13 +137,13 @@ def live_workers(connection) -> int:
 
 
 @bp.get("/openapi.yaml")
-def openapi_yaml():
+def openapi_yaml() -> Response:
     """The OpenAPI 3.1 document (the same text as the committed ``openapi.yaml``)."""
     from service.openapi import spec_yaml
 
     ext = current_app.extensions["referee"]
     if "openapi_yaml" not in ext:
-        ext["openapi_yaml"] = spec_yaml(current_app)
+        ext["openapi_yaml"] = spec_yaml()
     return Response(ext["openapi_yaml"], mimetype="application/yaml")
 
 
@@ -160,7 +164,7 @@ def _docs_csp() -> str:
 
 
 @bp.get("/docs")
-def docs():
+def docs() -> Response:
     """Interactive API docs (Swagger UI), served entirely by this service; never
     inside another site's frame, and no script but its own."""
     ext = current_app.extensions["referee"]
@@ -172,7 +176,7 @@ def docs():
 
 
 @bp.get("/docs/assets/<name>")
-def docs_asset(name: str):
+def docs_asset(name: str) -> Response:
     if name not in DOCS_ASSETS:
         raise NotFound(f"no docs asset {name!r}")
     return send_from_directory(swagger_ui_dir(), name, max_age=86400)

@@ -1,4 +1,5 @@
-"""Operations: request ids, JSON logs, metrics, API keys, rate limits, CORS, signing keys.
+"""The request middleware: request ids, JSON logs, metrics, API keys, rate limits, CORS,
+signing keys.
 
 ``init_app(app)`` wires it all; every part is configured from the
 environment (or the app config of the same name without ``REFEREE_``):
@@ -59,6 +60,8 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable
+from typing import Any, TextIO
 
 import orjson
 from flask import Flask, Response, current_app, g, has_request_context, request
@@ -77,7 +80,7 @@ _REQUEST_ID_OK = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 EVALUATIONS_PREFIX = "/v1/evaluations"
 
 
-def setting(app: Flask, name: str, default=None):
+def setting(app: Flask, name: str, default: object = None) -> Any:
     """App config ``NAME`` first, then the environment's ``REFEREE_NAME``."""
     value = app.config.get(name)
     if value is None:
@@ -85,7 +88,7 @@ def setting(app: Flask, name: str, default=None):
     return default if value in (None, "") else value
 
 
-def flag(value, name: str = "") -> bool:
+def flag(value: object, name: str = "") -> bool:
     """A switch: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off`` (any case),
     a bool in the app config, ``None`` off.  Anything else stops the start, naming the
     setting: a typo in ``REFEREE_REQUIRE_SIGNED`` must not leave a server running open.
@@ -170,7 +173,7 @@ def _request_ids(app: Flask) -> None:
     make_id, matches, perf = new_request_id.new, _REQUEST_ID_OK.match, time.perf_counter
 
     @app.before_request
-    def _start():
+    def _start() -> None:
         environ = request.environ
         given = environ.get(_REQUEST_ID_ENVIRON)
         g.request_id = given if given and matches(given) else make_id()
@@ -193,7 +196,7 @@ def _request_ids(app: Flask) -> None:
         return response
 
 
-def log_access(rid: str, http: dict) -> None:
+def log_access(rid: str, http: dict[str, Any]) -> None:
     """The access line (called only when ``referee.access`` is enabled for INFO).
 
     When the only handler on its way is the JSON handler ``configure_logging``
@@ -270,7 +273,7 @@ class RequestIdFilter(logging.Filter):
 
 
 #: the JSON handler ``configure_logging`` installed on the root logger, if it did
-_JSON_HANDLER: logging.StreamHandler | None = None
+_JSON_HANDLER: logging.StreamHandler[TextIO] | None = None
 
 
 def configure_logging(fmt: str | None = None) -> None:
@@ -305,7 +308,7 @@ def _api_keys(app: Flask) -> None:
         return
 
     @app.before_request
-    def _require_key():
+    def _require_key() -> Response | None:
         if not request.path.startswith(EVALUATIONS_PREFIX) or request.method == "OPTIONS":
             return None
         given = presented_key()
@@ -452,12 +455,12 @@ class GuardedRedisStorage(RedisStorage):
 
     STORAGE_SCHEME = ["referee+redis", "referee+rediss", "referee+redis+unix"]
 
-    def __init__(self, uri: str, breaker: RedisBreaker | None = None, **options) -> None:
+    def __init__(self, uri: str, breaker: RedisBreaker | None = None, **options: Any) -> None:
         assert breaker is not None, "GuardedRedisStorage needs its breaker"
         self.breaker = breaker
         super().__init__(uri.removeprefix("referee+"), **options)
 
-    def _call(self, method, *args, **kwargs):
+    def _call(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if self.breaker.down:
             raise RedisNotAnswering(self.breaker.url)
         try:
@@ -466,25 +469,25 @@ class GuardedRedisStorage(RedisStorage):
             self.breaker.trip(exc)
             raise
 
-    def incr(self, *args, **kwargs):
+    def incr(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(super().incr, *args, **kwargs)
 
-    def get(self, *args, **kwargs):
+    def get(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(super().get, *args, **kwargs)
 
-    def get_expiry(self, *args, **kwargs):
+    def get_expiry(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(super().get_expiry, *args, **kwargs)
 
-    def clear(self, *args, **kwargs):
+    def clear(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(super().clear, *args, **kwargs)
 
-    def reset(self, *args, **kwargs):
+    def reset(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(super().reset, *args, **kwargs)
 
-    def acquire_entry(self, *args, **kwargs):
+    def acquire_entry(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(super().acquire_entry, *args, **kwargs)
 
-    def get_moving_window(self, *args, **kwargs):
+    def get_moving_window(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(super().get_moving_window, *args, **kwargs)
 
     def check(self) -> bool:
@@ -535,7 +538,7 @@ def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool
     counted in memory."""
 
     @app.before_request
-    def _closed():
+    def _closed() -> Response | None:
         if not breaker.down or request.method != "POST":
             return None
         path = request.path

@@ -1,4 +1,4 @@
-"""Request ids, JSON logs, /metrics, API keys, rate limits and CORS (``service.operations``)."""
+"""Request ids, JSON logs, /metrics, API keys, rate limits and CORS (``service.middleware``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 import orjson
 
-from service.operations import JsonFormatter, RequestIdFilter
+from service.middleware import JsonFormatter, RequestIdFilter
 
 PROBLEMS = "/problems/"
 ODDS = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
@@ -99,7 +99,7 @@ def test_a_made_up_api_key_buys_no_bucket_of_its_own(make_client):
 
 
 def test_the_rate_limit_bucket_of_a_key_is_a_digest(make_client):
-    from service.operations import client_key
+    from service.middleware import client_key
 
     app = make_client(RATE_LIMIT="2/minute", API_KEYS="secret-k1").application
     with app.test_request_context(headers={"X-API-Key": "secret-k1"}):
@@ -150,7 +150,7 @@ def test_rate_limits_survive_an_unreachable_redis(make_client):
 
 
 def test_request_ids_are_unique_and_drawn_again_in_a_forked_child():
-    from service.operations import RequestIds
+    from service.middleware import RequestIds
 
     ids = RequestIds()
     made = [ids.new() for _ in range(10_000)]
@@ -176,15 +176,15 @@ def _with_root_handler(handler, fn):
 def test_access_line_written_directly_is_the_formatters_line(make_client, monkeypatch):
     import io
 
-    from service import operations
+    from service import middleware
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.addFilter(RequestIdFilter())
     handler.setFormatter(JsonFormatter())
-    monkeypatch.setattr(operations, "_JSON_HANDLER", handler)
+    monkeypatch.setattr(middleware, "_JSON_HANDLER", handler)
     client = make_client()
-    monkeypatch.setattr(operations.access_log, "makeRecord", None)  # the direct path makes none
+    monkeypatch.setattr(middleware.access_log, "makeRecord", None)  # the direct path makes none
     _with_root_handler(handler, lambda: client.post(
         "/v1/games/raiders/new", json={"players": 2, "seed": 1}, headers={"X-Request-Id": "r-1"}))
     direct = orjson.loads(stream.getvalue().splitlines()[-1])
@@ -200,21 +200,21 @@ def test_access_line_written_directly_is_the_formatters_line(make_client, monkey
 def test_no_access_line_when_info_is_off_or_access_log_disabled(make_client, monkeypatch):
     import io
 
-    from service import operations
+    from service import middleware
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.addFilter(RequestIdFilter())
     handler.setFormatter(JsonFormatter())
-    monkeypatch.setattr(operations, "_JSON_HANDLER", handler)
+    monkeypatch.setattr(middleware, "_JSON_HANDLER", handler)
     client, quiet = make_client(), make_client(ACCESS_LOG="0")
     _with_root_handler(handler, lambda: quiet.get("/healthz"))
     assert stream.getvalue() == ""
-    operations.access_log.setLevel(logging.WARNING)
+    middleware.access_log.setLevel(logging.WARNING)
     try:
         _with_root_handler(handler, lambda: client.get("/healthz"))
     finally:
-        operations.access_log.setLevel(logging.NOTSET)
+        middleware.access_log.setLevel(logging.NOTSET)
     assert stream.getvalue() == ""
     _with_root_handler(handler, lambda: client.get("/healthz"))
     assert orjson.loads(stream.getvalue())["msg"] == "request"
