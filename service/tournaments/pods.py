@@ -42,8 +42,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-#: move evaluations before the search stops where it is (bounds the time, ~0.3 s)
-BUDGET = 300_000
+#: move evaluations before the search stops where it is (bounds the time: no clock is
+#: read, so the answer never depends on the machine's speed); the polish may use a
+#: quarter of it, and the last descent a quarter more
+BUDGET = 160_000
 #: steps of the tabu search (each: the best swap of a player in a repeat)
 TABU_STEPS = 300
 #: steps a player swapped away may not return to the table it left
@@ -60,8 +62,10 @@ class Seating:
 
 
 def seat(order: Sequence[str], sizes: Sequence[int], met: Mapping[frozenset, Sequence[int]],
-         points: Mapping[str, Fraction], budget: int = BUDGET) -> Seating:
-    """Seat ``order`` (best standing first) at tables of ``sizes`` (module docstring)."""
+         points: Mapping[str, Fraction], budget: int | None = None) -> Seating:
+    """Seat ``order`` (best standing first) at tables of ``sizes`` (module docstring),
+    within ``budget`` move evaluations (default ``BUDGET``)."""
+    budget = BUDGET if budget is None else budget
     search = _Search(order, sizes, met, points)
     settled = True
     if search.repeats():
@@ -70,8 +74,8 @@ def seat(order: Sequence[str], sizes: Sequence[int], met: Mapping[frozenset, Seq
             search.descend(budget)
         if search.repeats():
             search.tabu(budget)
-        search.polish(budget)
-        settled = search.descend(budget)
+        search.polish(min(budget, search.evaluations + budget // 4))
+        settled = search.descend(budget + budget // 4)
     return Seating([[order[p] for p in sorted(m)] for m in search.members], settled)
 
 
@@ -197,8 +201,9 @@ class _Search:
 
     def tabu(self, budget: int) -> None:
         """``TABU_STEPS`` best swaps of a player in a repeat, whatever they do to the
-        repeats (a swapped player may not return for ``TENURE`` steps, unless that
-        reaches fewer repeats than ever); back to the best seating met."""
+        repeats (a swapped player returns to the table they left within ``TENURE``
+        steps only if that reaches fewer repeats than ever, or no other swap is
+        left); back to the best seating met."""
         met, conn, where, members = self.met, self.conn, self.where, self.members
         current = self.repeats()
         best_key = (current, sum(self.spread))
@@ -207,7 +212,7 @@ class _Search:
         for step in range(1, TABU_STEPS + 1):
             if current == 0 or self.evaluations > budget:
                 break
-            choice: tuple[int, int, int, int] | None = None
+            choice: tuple[bool, int, int, int, int] | None = None
             for p in range(len(where)):
                 a = where[p]
                 leave = conn[p][a]
@@ -220,19 +225,18 @@ class _Search:
                     for q in at_b:
                         self.evaluations += 1
                         dr = gain - met[p].get(q, 0) - conn[q][b] + conn[q][a] - met[q].get(p, 0)
-                        if choice is not None and dr > choice[0]:
-                            continue
-                        if (banned.get((p, b), 0) >= step or banned.get((q, a), 0) >= step) \
-                                and current + dr >= best_key[0]:
+                        held = (banned.get((p, b), 0) >= step or banned.get((q, a), 0) >= step) \
+                            and current + dr >= best_key[0]
+                        if choice is not None and (held, dr) > choice[:2]:
                             continue
                         # a fixed scramble breaks ties, so that the steps do not cycle
-                        key = (dr, (p * 40503 + q * 9973 + step * 65599) * 2654435761 % 65521,
-                               p, q)
+                        key = (held, dr,
+                               (p * 40503 + q * 9973 + step * 65599) * 2654435761 % 65521, p, q)
                         if choice is None or key < choice:
                             choice = key
             if choice is None:
                 break
-            dr, _, p, q = choice
+            _, dr, _, p, q = choice
             a, b = where[p], where[q]
             self._move(p, b)
             self._move(q, a)
