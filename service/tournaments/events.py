@@ -42,13 +42,13 @@ GW% and OGW%.
 
 **The next round** (``next_round``): the tables' sizes (``table_plan``), byes
 only when no sizes fit, to the lowest-ranked players without a bye yet; then
-the players in standing order fill the tables top-down (similar standing
-together, the odd-sized tables at the bottom), and swaps between tables bring
-the **repeat opponents** down (``repeats``: pairs who already met, counted
-once per earlier meeting), each swap kept only if it lowers the repeats, or
-keeps them and keeps the tables' standings closer.  A duel event first tries
-``swiss``'s no-rematch pairing.  Every table says why it is so
-(``explanation``).
+``pods.seat``: the players in standing order fill the tables top-down (the
+odd-sized tables at the bottom), and a deterministic search (swaps, rotations of
+three, a tabu phase) brings the **repeat opponents** down (``repeats``: pairs who
+already met, counted once per earlier meeting), at equal repeats keeping the
+tables' standings closest.  A duel event first tries ``swiss``'s no-rematch
+pairing.  Every table says why it is so (``explanation``), and why a repeat
+stays.
 
 >>> s = Settings(table_size=4)
 >>> r1 = Round([Table(["a", "b", "c", "d"], [[1, 2, 3, 4]])])
