@@ -8,8 +8,7 @@ a pairing without one exists): of two seatings, the better has
    meeting (``events.met_before``);
 2. at equal repeats, the smaller **spread**: the sum over the tables of the
    squared distances of their players' points to the table's mean points
-   (players on equal points are interchangeable; the top-down fill is the least
-   spread of all).
+   (players on equal points are interchangeable).
 
 **The search** (deterministic: no clock, no randomness; the same request gives
 the same tables):
@@ -17,13 +16,14 @@ the same tables):
 1. the players, best standing first, fill the tables top-down (``sizes`` in order);
 2. **descent**: while some move lowers (repeats, spread), each player in a repeat
    makes the best such move that takes them from their table: a **swap** with a
-   player of another table, or a **rotation** of three players of three tables
-   (the first to the second's table, the second to the third's, the third to the first's);
+   player of another table (swaps alone first), or a **rotation** of three
+   players of three tables (the first to the second's table, the second to the
+   third's, the third to the first's);
 3. **tabu search** when repeats remain: ``TABU_STEPS`` steps of the best swap of a
    player in a repeat, even one that keeps or adds repeats (the players swapped
-   may not go back for a few steps); the best seating met is kept and step 2 runs
-   again from it;
-4. **polish**: swaps that keep the repeats and lower the spread.
+   may not go back for ``TENURE`` steps); the best seating met is kept;
+4. **polish**: the players away from their top-down table swap while a swap
+   lowers (repeats, spread); then the descent (swaps and rotations) once more.
 
 ``settled`` is the truth of "no swap and no rotation lowers the repeats": the last
 descent ended because no move did (not because ``BUDGET`` ran out).
