@@ -8,7 +8,12 @@ prints one JSON summary; ``--write`` also writes ``bench/results/pods.{json,md}`
 ``repeats``  for 16, 23 and 37 players (tables of 4, and duels), over
              ``--rounds`` rounds: pair meetings beyond a pair's first (a pair at
              one table in three rounds: 2), per seed, beside ``lower_bound``,
-             the least any seating can have (``lower_bound`` says why)
+             the least any seating can have (``lower_bound`` says why); where a
+             seed found more, ``round_least``: the least each round allowed after
+             the same earlier rounds (``least_repeats``, every seating tried),
+             summed over the rounds; and ``points_apart``: the mean, over the
+             tables of rounds 2 on, of the points between a table's first and
+             last player (how far apart in the standings the tables are)
 ``timing``   256 players after 5 rounds (so the 6th round is proposed): the
              model (``events.evaluate``: standings and the next round) and the
              whole request (``POST /v1/tournaments/events`` through the Flask
@@ -24,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from itertools import combinations
 from math import comb
 from pathlib import Path
 
@@ -34,6 +40,7 @@ from service.tournaments.events import (
     Table,
     evaluate,
     met_before,
+    standings,
     table_plan,
 )
 
@@ -63,6 +70,71 @@ def lower_bound(players: int, settings: Settings, rounds: int) -> int:
     per_player = -(-players * max(0, least - (players - 1)) // 2)
     meetings = rounds * sum(comb(s, 2) for s in sizes)
     return max(per_player, meetings - comb(players, 2))
+
+
+def least_repeats(players: list[str], sizes: list[int], met: dict[frozenset, list[int]],
+                  ceiling: int) -> int:
+    """The fewest repeats of any seating of ``players`` at tables of ``sizes``
+    (at most ``ceiling``: a seating known to have it), by trying every seating:
+    branch and bound, the player left with the fewest players left not met
+    taking a table with each choice of mates; a branch stops when its repeats so far, plus those the players left
+    must still have (each needs ``smallest - 1`` mates: those beyond the players
+    left they have not met are repeats, each counted by both of its players),
+    reach the best found.
+
+    >>> least_repeats(list("abcdef"), [3, 3], {frozenset("ab"): [1], frozenset("cd"): [1]}, 2)
+    0
+    >>> least_repeats(list("abcdef"), [3, 3], {frozenset(p): [1] for p in ("ab", "ac", "bc")}, 9)
+    1
+    """
+    index = {p: i for i, p in enumerate(players)}
+    count = [[0] * len(players) for _ in players]
+    for pair, rounds in met.items():
+        a, b = (index.get(p) for p in pair)
+        if a is not None and b is not None:
+            count[a][b] = count[b][a] = len(rounds)
+    fresh = [sum(1 << j for j in range(len(players)) if j != i and not count[i][j])
+             for i in range(len(players))]
+    best = [ceiling]
+
+    def forced(left: list[int], sizes: list[int]) -> int:
+        mask = sum(1 << p for p in left)
+        need = min(sizes) - 1
+        return (sum(max(0, need - (fresh[p] & mask).bit_count()) for p in left) + 1) // 2
+
+    def seat(left: list[int], sizes: list[int], cost: int) -> None:
+        if not left:
+            best[0] = min(best[0], cost)
+            return
+        if cost + forced(left, sizes) >= best[0]:
+            return
+        mask = sum(1 << p for p in left)
+        first = min(left, key=lambda p: (fresh[p] & mask).bit_count())
+        rest = [p for p in left if p != first]
+        for size in sorted(set(sizes)):
+            others = list(sizes)
+            others.remove(size)
+            for mates in combinations(rest, size - 1):
+                more = cost + sum(count[first][m] for m in mates) + sum(
+                    count[a][b] for a, b in combinations(mates, 2))
+                if more < best[0]:
+                    seat([p for p in rest if p not in mates], others, more)
+
+    seat(list(range(len(players))), list(sizes), 0)
+    return best[0]
+
+
+def round_least(event: Event) -> int:
+    """The least repeats each round allowed after the same earlier rounds, summed."""
+    total = 0
+    for r, rnd in enumerate(event.rounds):
+        met = met_before(event.rounds[:r])
+        found = sum(len(met.get(frozenset(pair), ())) for t in rnd.tables
+                    for pair in combinations(t.players, 2))
+        if found:
+            total += least_repeats([p for t in rnd.tables for p in t.players],
+                                   [len(t.players) for t in rnd.tables], met, found)
+    return total
 
 
 def play(players: int, settings: Settings, rounds: int, seed: int) -> Event:
@@ -112,17 +184,33 @@ def timing(runs: int = 5) -> dict:
                           "max": round(max(request), 3)}}
 
 
+def points_apart(event: Event) -> float:
+    """The mean, over the tables of rounds 2 on, of the points between the table's
+    first and last player in the standings before that round."""
+    gaps = []
+    for r in range(1, len(event.rounds)):
+        points = {line.player: line.points
+                  for line in standings(Event(event.players, event.settings, event.rounds[:r]))}
+        gaps += [max(points[p] for p in t.players) - min(points[p] for p in t.players)
+                 for t in event.rounds[r].tables]
+    return round(float(statistics.mean(gaps)), 2) if gaps else 0.0
+
+
 def measure(seeds: int, rounds: int) -> dict:
     out: dict = {"rounds": rounds, "seeds": seeds, "repeats": []}
     for size in (4, 2):
         settings = Settings(table_size=size)
         for players in COUNTS:
-            found = [repeats(play(players, settings, rounds, seed)) for seed in range(seeds)]
+            bound = lower_bound(players, settings, rounds)
+            events = [play(players, settings, rounds, seed) for seed in range(seeds)]
+            found = [repeats(e) for e in events]
             out["repeats"].append({
                 "players": players, "table_size": size,
-                "tables": table_plan(players, settings)[0],
-                "lower_bound": lower_bound(players, settings, rounds),
-                "found": found, "mean": round(statistics.mean(found), 2)})
+                "tables": table_plan(players, settings)[0], "lower_bound": bound,
+                "found": found, "mean": round(statistics.mean(found), 2),
+                "round_least": [round_least(e) if f > bound else None
+                                for e, f in zip(events, found, strict=True)],
+                "points_apart": round(statistics.mean(points_apart(e) for e in events), 2)})
     out["timing"] = timing()
     return out
 
@@ -130,13 +218,20 @@ def measure(seeds: int, rounds: int) -> dict:
 def markdown(result: dict) -> str:
     lines = ["# Event pairings (`python -m bench.pods`)", "",
              f"Repeat opponents over {result['rounds']} rounds, places drawn at random "
-             f"({result['seeds']} seeds); the lower bound is `bench.pods.lower_bound`'s.", "",
-             "| players | table size | tables | lower bound | found (per seed) | mean |",
-             "|---:|---:|---|---:|---|---:|"]
+             f"({result['seeds']} seeds); the lower bound is `bench.pods.lower_bound`'s. "
+             "Round by round: where a seed found more than the bound, the least each round "
+             "allowed after the same earlier rounds (every seating tried), summed; – where "
+             "the bound was reached. Points apart: the mean points between a table's first "
+             "and last player, rounds 2 on.", "",
+             "| players | table size | tables | lower bound | found (per seed) | mean "
+             "| least round by round | points apart |",
+             "|---:|---:|---|---:|---|---:|---|---:|"]
     for row in result["repeats"]:
+        least = ", ".join("–" if x is None else str(x) for x in row["round_least"])
         lines.append(f"| {row['players']} | {row['table_size']} | "
                      f"{' '.join(map(str, row['tables']))} | {row['lower_bound']} | "
-                     f"{', '.join(map(str, row['found']))} | {row['mean']} |")
+                     f"{', '.join(map(str, row['found']))} | {row['mean']} | {least} | "
+                     f"{row['points_apart']} |")
     t = result["timing"]
     lines += ["", f"{t['players']} players after {t['rounds_played']} rounds (the next round "
               f"proposed): the model {t['model_s']['median']} s median "

@@ -3,9 +3,10 @@
 * ``swiss``: the two-player Swiss of ``POST /v1/tournaments/standings`` (matches of
   one or more games, match points, OMW%/GW%/OGW%, no-rematch pairings);
 * ``events``: events with tables of any size a game allows (``POST
-  /v1/tournaments/events``): placement points, pods, repeat-minimising pairings,
-  explained.  Its two-seat case with the default points is ``swiss``'s numbers
-  (``tests/tournaments/test_events.py`` holds both to it).
+  /v1/tournaments/events``): placement points, pods, repeat-minimising pairings
+  (the seating search: ``pods``), explained.  Its two-seat case with the default
+  points is ``swiss``'s numbers (``tests/tournaments/test_events.py`` holds
+  both to it).
 
 ``service.http.tournaments`` verifies every game and hands the results here.
 """

@@ -42,13 +42,13 @@ GW% and OGW%.
 
 **The next round** (``next_round``): the tables' sizes (``table_plan``), byes
 only when no sizes fit, to the lowest-ranked players without a bye yet; then
-the players in standing order fill the tables top-down (similar standing
-together, the odd-sized tables at the bottom), and swaps between tables bring
-the **repeat opponents** down (``repeats``: pairs who already met, counted
-once per earlier meeting), each swap kept only if it lowers the repeats, or
-keeps them and keeps the tables' standings closer.  A duel event first tries
-``swiss``'s no-rematch pairing.  Every table says why it is so
-(``explanation``).
+``pods.seat``: the players in standing order fill the tables top-down (the
+odd-sized tables at the bottom), and a deterministic search (swaps, rotations of
+three, a tabu phase) brings the **repeat opponents** down (``repeats``: pairs who
+already met, counted once per earlier meeting), at equal repeats keeping the
+tables' standings closest.  A duel event first tries ``swiss``'s no-rematch
+pairing.  Every table says why it is so (``explanation``), and why a repeat
+stays.
 
 >>> s = Settings(table_size=4)
 >>> r1 = Round([Table(["a", "b", "c", "d"], [[1, 2, 3, 4]])])
@@ -68,14 +68,13 @@ from math import gcd as _gcd
 from service import names as naming
 from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.tournaments import pods
 from service.tournaments.swiss import _pair as swiss_pair
 
 FLOOR = Fraction(33, 100)
 #: the refusal of a player entry that is neither a name nor ``{name, joins}``
 PLAYER_FORM = N_("must be a player's name, or an object with `name` (and `joins`)")
 MIN_SEATS, MAX_SEATS = 2, 16
-#: swap passes of the repeat search before it stops (each pass tries every swap once)
-MAX_PASSES = 8
 
 
 def default_points(seats: int) -> tuple[Fraction, ...]:
@@ -474,13 +473,14 @@ def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
     met = met_before(event.rounds)
     points = {line.player: line.points for line in table}
     rank = {line.player: line.rank for line in table}
-    tables = None
+    tables, settled = None, True
     if set(sizes) == {2}:
         pairs = swiss_pair(seated, {k for k in met}, [10_000])
         tables = None if pairs is None else [list(p) for p in pairs]
     if tables is None:
         bottom = sorted(sizes, key=lambda size: (size != settings.table_size, -size))
-        tables = _improve(_chunks(seated, bottom), met, points)
+        seating = pods.seat(seated, bottom, met, points)
+        tables, settled = seating.tables, seating.settled
     position = {p: i for i, p in enumerate(seated)}
     tables = [sorted(t, key=position.__getitem__)
               for t in sorted(tables, key=lambda t: min(position[p] for p in t))]
@@ -488,69 +488,17 @@ def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
     byes = [{"player": p, "why": f"{fits}: the lowest-ranked player " + (
         "without a bye yet" if p not in had_bye else "(every lower one had a bye)")}
         for p in bye_players]
-    explanations = [_explain(players, met, points, rank, {p: i + 1 for p, i in position.items()})
-                    for players in tables]
+    explanations = [_explain(players, met, points, rank, {p: i + 1 for p, i in position.items()},
+                             settled) for players in tables]
     repeats = sum(len(met.get(frozenset(pair), ())) for t in tables
                   for pair in combinations(t, 2))
     return Proposal(number_, tables, explanations, byes, repeats)
 
 
-def _chunks(order: list[str], sizes: list[int]) -> list[list[str]]:
-    out, start = [], 0
-    for size in sizes:
-        out.append(order[start:start + size])
-        start += size
-    return out
-
-
-def _repeats(players: Sequence[str], met: dict[frozenset, list[int]]) -> int:
-    return sum(len(met.get(frozenset(pair), ())) for pair in combinations(players, 2))
-
-
-def _spread(players: Sequence[str], points: dict[str, Fraction]) -> Fraction:
-    """How far apart a table's standings are: the squared distances to its mean points."""
-    values = [points[p] for p in players]
-    mean = sum(values, Fraction(0)) / len(values)
-    return sum(((v - mean) ** 2 for v in values), Fraction(0))
-
-
-def _improve(tables: list[list[str]], met: dict[frozenset, list[int]],
-             points: dict[str, Fraction]) -> list[list[str]]:
-    """Swap players between tables while a swap lowers (repeats, spread)."""
-    if not met:
-        return tables
-    cost = [(_repeats(t, met), _spread(t, points)) for t in tables]
-    for _ in range(MAX_PASSES):
-        changed = False
-        for a in range(len(tables)):
-            if cost[a][0] == 0:
-                continue
-            for b in range(len(tables)):
-                if a == b or cost[a][0] == 0:
-                    continue
-                for i in range(len(tables[a])):
-                    for j in range(len(tables[b])):
-                        first, second = list(tables[a]), list(tables[b])
-                        first[i], second[j] = second[j], first[i]
-                        new_a = (_repeats(first, met), _spread(first, points))
-                        new_b = (_repeats(second, met), _spread(second, points))
-                        before = (cost[a][0] + cost[b][0], cost[a][1] + cost[b][1])
-                        after = (new_a[0] + new_b[0], new_a[1] + new_b[1])
-                        if after < before:
-                            tables[a], tables[b], cost[a], cost[b] = first, second, new_a, new_b
-                            changed = True
-                            break
-                    else:
-                        continue
-                    break
-        if not changed:
-            break
-    return tables
-
-
 def _explain(players: list[str], met: dict[frozenset, list[int]], points: dict[str, Fraction],
-             rank: dict[str, int], position: dict[str, int]) -> dict:
-    """Why these players sit together: their standing and any repeat (who met whom)."""
+             rank: dict[str, int], position: dict[str, int], settled: bool) -> dict:
+    """Why these players sit together: their standing, any repeat (who met whom, when)
+    and why it stays (``pods.seat``: ``settled``, or the search's budget ran out)."""
     positions = sorted(position[p] for p in players)
     together = positions[-1] - positions[0] + 1 == len(players)
     pairs = [(sorted(pair), met[frozenset(pair)]) for pair in combinations(players, 2)
@@ -559,13 +507,16 @@ def _explain(players: list[str], met: dict[frozenset, list[int]], points: dict[s
         why = (f"the next {len(players)} in the standings (places {positions[0]}–"
                f"{positions[-1]} of the players seated)")
     else:
-        why = (f"near one another in the standings (places {', '.join(map(str, positions))} "
-               "of the players seated), swapped between tables to avoid repeat opponents")
+        why = (f"places {', '.join(map(str, positions))} of the players seated: moved from "
+               "the top-down tables to avoid repeat opponents (fewer repeats first, then "
+               "the closest standings)")
     if pairs:
         why += "; " + "; ".join(
             f"{' and '.join(names)} met in round{'s' if len(rounds) > 1 else ''} "
             f"{', '.join(map(str, rounds))}" for names, rounds in pairs)
-        why += ": no single swap between tables lowers the repeats"
+        why += (": no swap of two players and no rotation of three players between tables "
+                "lowers the repeats" if settled else
+                ": the search stopped at its step limit before trying every swap and rotation")
     repeats = [{"players": names, "rounds": rounds} for names, rounds in pairs]
     return {"why": why, "seated": "standing" if together else "swapped",
             "places": positions, "ranks": [rank[p] for p in players],

@@ -3,7 +3,7 @@
 The two-seat case with the default points is the Swiss of ``service.tournaments.swiss``
 (``test_a_duel_event_is_the_swiss_standings``, on random tournaments); pods share
 places, draw, take byes only when no table size fits, and seat players of similar
-standing together with as few repeat opponents as the swaps find.
+standing together with as few repeat opponents as the search finds (``test_pods``).
 """
 
 from __future__ import annotations
