@@ -11,7 +11,7 @@ import { language, t } from "/console/i18n.js";
 const KEY = "referee-console-event";
 //: the standings' columns: the answer's field, its heading, and how it reads
 const COLUMNS = [
-  ["rank", "ev.col.rank"], ["player", "player"], ["points", "ev.col.points"], ["possible", "ev.col.possible"],
+  ["rank", "ev.col.rank"], ["player", "ev.col.player"], ["points", "ev.col.points"], ["possible", "ev.col.possible"],
   ["tables", "ev.col.tables"], ["byes", "ev.col.byes"], ["opponents_share", "ev.col.opp"],
   ["game_share", "ev.col.game"], ["opponents_game_share", "ev.col.oppgame"], ["unverified_tables", "ev.col.unverified"],
 ];
