@@ -54,7 +54,7 @@ function request() {
 
 // A refusal in the scorekeeper's words: round and table as shown, then the service's
 // reasons (already in the console's language: the requests carry Accept-Language).
-function refusal(answered, where) {
+function refusal(answered, where, focus) {
   const b = answered.body || {};
   const lines = Object.entries(b.errors || {}).map(([path, reasons]) => {
     const found = /^rounds\.(\d+)\.tables\.(\d+)(?:\.(.*))?$/.exec(path);
@@ -70,13 +70,22 @@ function refusal(answered, where) {
     return `${place}: ${[].concat(reasons).join("; ")}`;
   });
   const head = [b.title, lines.length ? "" : b.detail, b.rule && `(${b.rule})`].filter(Boolean).join(": ");
-  return [head, ...lines].filter(Boolean).join(" — ");
+  // a refusal naming no table (an altered signed state, an illegal step) is about the table just changed
+  const named = lines.length && Object.keys(b.errors).some((path) => path.startsWith("rounds."));
+  const said = [head, ...lines].filter(Boolean).join(" — ");
+  return focus && !named ? `${t("ev.at.table", { round: focus[0] + 1, table: focus[1] + 1 })}: ${said}` : said;
 }
 
-function save() { localStorage.setItem(KEY, JSON.stringify(event)); }
+function save() {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(event));
+  } catch {  // the browser's storage is full: say so, the event stays on the page
+    say(t("ev.storage.full"));
+  }
+}
 
 // Ask the service about the event; false (and the refusal said) when it refuses.
-async function refresh() {
+async function refresh(focus = null) {
   if (event.players.length < 2) {
     answer = null;
     return true;
@@ -84,7 +93,7 @@ async function refresh() {
   const { body, where } = request();
   const answered = await post("/v1/tournaments/events", body);
   if (!answered.ok) {
-    say(refusal(answered, where));
+    say(refusal(answered, where, focus));
     return false;
   }
   answer = answered.body;
@@ -92,12 +101,12 @@ async function refresh() {
 }
 
 // A change to the event, kept only when the service accepts the event it makes.
-async function change(mutate) {
+async function change(mutate, focus = null) {
   const before = JSON.stringify(event);
   $("event").dataset.busy = "true";
   say();
   mutate(event);
-  const ok = await refresh();
+  const ok = await refresh(focus);
   if (!ok) {
     event = JSON.parse(before);
     await refresh();
@@ -128,6 +137,14 @@ function dropPlayer(name) {
   });
 }
 
+// A drop made by mistake, taken back while its round is the last one.
+function undoDrop(name) {
+  change((e) => {
+    const last = e.rounds[e.rounds.length - 1];
+    last.drops = last.drops.filter((d) => d !== name);
+  });
+}
+
 function makeRound() {
   const next = answer && answer.next_round;
   if (!next || playing()) return;
@@ -142,7 +159,7 @@ function setResult(r, i, result) {
     delete table.games;
     delete table.placements;
     Object.assign(table, result);
-  });
+  }, [r, i]);
 }
 
 // A file as one game: a replay ({game, setup, actions}), the console's exported
@@ -187,7 +204,11 @@ function savePlacements(r, i, box) {
 // A game recorded in the record tab comes back to its table.
 export function attach(ticket, replay) {
   const round = event.rounds[ticket.round];
-  if (!round || !round.tables[ticket.table]) return Promise.resolve(false);
+  const table = round && round.tables[ticket.table];
+  if (!table || hasResult(table)) {  // the table has its result already, or is gone
+    say(t("ev.has.result", { round: ticket.round + 1, table: ticket.table + 1 }));
+    return Promise.resolve(false);
+  }
   return setResult(ticket.round, ticket.table, { games: [replay] });
 }
 
@@ -280,8 +301,15 @@ function renderPlayers() {
     const gone = dropped(name);
     const item = el("li", { dataset: { player: name }, className: gone ? "dropped" : "" }, el("span", {}, name));
     if (typeof entry === "object" && entry.joins) item.append(" ", el("small", {}, t("ev.joins", { n: entry.joins })));
-    if (gone) item.append(" ", el("small", {}, t("dropped")));
-    else {
+    const last = event.rounds[event.rounds.length - 1];
+    if (gone) {
+      item.append(" ", el("small", {}, t("dropped")));
+      if (last.drops.includes(name)) {
+        const back = el("button", { type: "button", className: "ev-undrop no-print" }, t("ev.undrop"));
+        back.addEventListener("click", () => undoDrop(name));
+        item.append(" ", back);
+      }
+    } else {
       const drop = el("button", { type: "button", className: "ev-drop no-print" }, t("ev.drop"));
       drop.addEventListener("click", () => dropPlayer(name));
       item.append(" ", drop);

@@ -130,7 +130,9 @@ async function startRecord(event) {
   const players = chosenPlayers();
   if (typeof players === "string") return say(players);
   const setup = { players, options: chosenOptions() };
-  if ($("rec-seed").value !== "") setup.seed = Number($("rec-seed").value);
+  // a seed always: the recording is replayed (verified, sent to the event, brought back after
+  // a reload) from its setup, and a server-dealt game replays only from the seed it was dealt by
+  setup.seed = $("rec-seed").value !== "" ? Number($("rec-seed").value) : Math.floor(Math.random() * 2 ** 31);
   const answer = await post(`/v1/games/${game}/new`, setup);
   if (!answer.ok) return say(problemText(answer));
   resetBoard();
@@ -192,6 +194,19 @@ async function restore() {
   $("rec-players").value = String(record.names.length);
   showSeats();
   record.names.forEach((name, n) => { $(`seat-name-${n}`).value = name; });
+  for (const input of $("rec-options").querySelectorAll("[data-option]")) {
+    const value = (record.setup.options || {})[input.dataset.option];
+    if (value === undefined) continue;
+    if (input.type === "checkbox") input.checked = Boolean(value); else input.value = String(value);
+  }
+  record.setup.players.forEach((player, n) => {  // Kozyablo: each seat's race or own deck
+    const deck = $(`seat-deck-${n}`);
+    if (!deck) return;
+    deck.value = player.deck ? OWN_DECK : player.race || deck.value;
+    $(`seat-own-${n}`).hidden = deck.value !== OWN_DECK;
+    if (player.deck) $(`seat-own-${n}`).value = JSON.stringify(player.deck);
+  });
+  if (record.setup.seed !== undefined) $("rec-seed").value = String(record.setup.seed);
   await loadCards(record.game);
   showFor();
   showBoard();

@@ -264,6 +264,15 @@ def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
             status, replayed = api(server, "/v1/games/raiders/replay", {"setup": game["setup"], "actions": game["actions"]})
             assert status == 200 and replayed["state"]["signature"].startswith("hmac-sha256:")
             game = {"game": "raiders", "state": replayed["state"]}
+            # an altered signature is refused (403), said for the table the file was for
+            signature = game["state"]["signature"]
+            altered = {**game, "state": {**game["state"], "signature": signature[:-4] + "0000"}}
+            path = tmp_path / "altered.json"
+            path.write_text(json.dumps(altered))
+            page.set_input_files(f'.ev-round[data-round="{number}"] .ev-upload', str(path))
+            page.wait_for_selector("#message:not(:empty)")
+            page.wait_for_selector('#event[data-busy="false"][data-results="1"]', state="attached")
+            assert page.inner_text("#message").startswith("Round 2, table 1: ")
         path = tmp_path / f"game-{seed}.json"
         path.write_text(json.dumps(game))
         page.set_input_files(f'.ev-round[data-round="{number}"] .ev-upload', str(path))
