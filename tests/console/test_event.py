@@ -172,7 +172,7 @@ def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
 
     tables = make_round(page, 3)
     assert sorted(len(t) for t in tables) == [3, 4, 4] and "Lev" not in {p for t in tables for p in t}
-    shot(page, tmp_path, "console-event-round.png")
+    page.screenshot(path=str(tmp_path / "event-round-3.png"), full_page=True)
     done = play_round(page, tmp_path, "tremble", 3, tables, done, played, 20)
     assert done == 9
 
