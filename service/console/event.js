@@ -101,20 +101,31 @@ async function refresh(focus = null) {
 }
 
 // A change to the event, kept only when the service accepts the event it makes.
-async function change(mutate, focus = null) {
-  const before = JSON.stringify(event);
+// Changes run one at a time, in the order made (a refused one is undone alone).
+let queue = Promise.resolve();
+let queued = 0;
+
+function change(mutate, focus = null) {
+  queued += 1;
   $("event").dataset.busy = "true";
-  say();
-  mutate(event);
-  const ok = await refresh(focus);
-  if (!ok) {
-    event = JSON.parse(before);
-    await refresh();
-  }
-  save();
-  render();
-  $("event").dataset.busy = "false";
-  return ok;
+  const run = queue.then(async () => {
+    const before = JSON.stringify(event);
+    say();
+    mutate(event);
+    const ok = await refresh(focus);
+    if (!ok) {
+      event = JSON.parse(before);
+      await refresh();
+    }
+    save();
+    render();
+    return ok;
+  }).finally(() => {
+    queued -= 1;
+    if (!queued) $("event").dataset.busy = "false";
+  });
+  queue = run.catch(() => false);
+  return run;
 }
 
 // ------------------------------------------------------------------ actions
@@ -146,11 +157,13 @@ function undoDrop(name) {
 }
 
 function makeRound() {
-  const next = answer && answer.next_round;
-  if (!next || playing()) return;
-  change((e) => e.rounds.push({
-    tables: next.tables.map((table) => ({ players: table.players, explanation: table.explanation })),
-    byes: next.byes.map((b) => b.player), drops: [] }));
+  change((e) => {
+    const next = answer && answer.next_round;
+    if (!next || playing()) return;
+    e.rounds.push({
+      tables: next.tables.map((table) => ({ players: table.players, explanation: table.explanation })),
+      byes: next.byes.map((b) => b.player), drops: [] });
+  });
 }
 
 function setResult(r, i, result) {
@@ -245,7 +258,12 @@ function newEvent() {
 }
 
 // ------------------------------------------------------------------ exports
-const csvCell = (v) => (/[",\n;]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+// A cell as text; a name a spreadsheet would run as a formula (`=…`, `+…`, `-…`, `@…`) starts with `'`.
+function csvCell(value) {
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n\r;]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
 const csv = (rows) => `${rows.map((row) => row.map(csvCell).join(",")).join("\r\n")}\r\n`;
 
 // The pairings of the round last made: each table's players, and the byes.
@@ -448,6 +466,7 @@ export async function setup(record) {
   const saved = localStorage.getItem(KEY);
   if (saved) {
     try { event = JSON.parse(saved); } catch { event = blank(); }
+    if (!event || !Array.isArray(event.players) || !event.settings || !Array.isArray(event.rounds)) event = blank();
   }
   if (!games[event.settings.game]) event.settings.game = Object.keys(games)[0];
   $("ev-add").addEventListener("click", addPlayer);

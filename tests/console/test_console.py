@@ -244,11 +244,12 @@ def test_standings_for_8_players_over_3_rounds(page, server, tmp_path):
 
 def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
     """A duel's table takes the verify tab's exported result (its outcome and the other
-    fields aside), and the next round's a signed final state alone."""
+    fields aside), and the next round's a signed final state alone.  A name a spreadsheet
+    would run as a formula is exported as text."""
     page.click('#tabs button[data-tab="event"]')
     page.fill("#ev-size", "2")
     page.dispatch_event("#ev-size", "change")
-    for name in ("Ann", "Bob"):
+    for name in ("Ann", "=Bob"):
         page.fill("#ev-name", name)
         page.click("#ev-add")
         page.wait_for_selector(f'#ev-players li[data-player="{name}"]', state="attached")
@@ -282,3 +283,7 @@ def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
     points = page.eval_on_selector_all("#ev-standings td[data-field=points]", "cells => cells.map(c => Number(c.textContent))")
     wins = [sum(1 for seed in (1, 2) if winners(seed) == (0,)), sum(1 for seed in (1, 2) if winners(seed) == (1,))]
     assert sum(points) == sum(3 * w for w in wins) + sum(2 for seed in (1, 2) if len(winners(seed)) == 2)
+    with page.expect_download() as download:
+        page.click("#ev-standings-csv")
+    exported = open(download.value.path(), encoding="utf-8").read()
+    assert ",'=Bob," in exported and ",=Bob," not in exported
