@@ -312,6 +312,16 @@ function explain(ex) {
   return text;
 }
 
+// Why a player of round `r` has a bye (the service says it in English only): no mix of the
+// sizes seats everyone, and the bye goes to the lowest-ranked without one yet.
+function byeWhy(r, player) {
+  const round = event.rounds[r];
+  const count = round.tables.reduce((n, table) => n + table.players.length, round.byes.length);
+  const sizes = answer ? answer.settings.table_sizes.join(", ") : String(event.settings.table_size);
+  const again = event.rounds.slice(0, r).some((earlier) => earlier.byes.includes(player));
+  return t(again ? "ev.bye.again" : "ev.bye.why", { sizes, n: count });
+}
+
 function renderPlayers() {
   const list = clear($("ev-players"));
   event.players.forEach((entry) => {
@@ -419,7 +429,9 @@ function renderRounds() {
                                                                playing: String(round === current) } });
     part.append(el("h3", {}, t("ev.round.title", { n: r + 1 })));
     round.tables.forEach((table, i) => part.append(tableBox(r, i, table, r === event.rounds.length - 1)));
-    for (const p of round.byes) part.append(el("p", { className: "bye" }, t("ev.bye", { player: p })));
+    for (const p of round.byes) {
+      part.append(el("p", { className: "bye" }, t("ev.bye", { player: p }), el("span", { className: "why" }, ` — ${byeWhy(r, p)}`)));
+    }
     if (round.drops.length) part.append(el("p", { className: "drops" }, t("ev.drops", { players: round.drops.join(", ") })));
     box.append(part);
   });

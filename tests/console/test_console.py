@@ -234,12 +234,23 @@ def test_standings_for_8_players_over_3_rounds(page, server, tmp_path):
     shown = [rows.nth(i).get_attribute("data-player") for i in range(8)]
     assert shown == [line["player"] for line in expected["standings"]]
     assert page.locator("#ev-standings tr.dropped").get_attribute("data-player") == "Hal"
-    assert page.locator('.ev-round[data-round="3"] .bye').inner_text() == f"{body['rounds'][2]['byes'][0]}: bye"
+    why = "no mix of the table sizes (2) seats all 7 players: the lowest-ranked player"
+    assert page.locator('.ev-round[data-round="3"] .bye').inner_text() == (
+        f"{body['rounds'][2]['byes'][0]}: bye — {why} without a bye yet")
     page.click("#ev-make")
     page.wait_for_selector('#event[data-rounds="4"]', state="attached")
-    assert page.locator('.ev-round[data-round="4"] .bye').inner_text() == f"{expected['next_round']['bye']}: bye"
+    assert page.locator('.ev-round[data-round="4"] .bye').inner_text() == (
+        f"{expected['next_round']['bye']}: bye — {why} without a bye yet")
     assert page.locator('.ev-round[data-round="4"] .ev-table').count() == 3
     page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
+    # in Russian: the byes' reasons too, no English word but the players' names
+    from tests.console.test_recording import english_words, visible_text
+
+    page.click("#lang-ru")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator('.ev-round[data-round="4"] .bye').inner_text().startswith(
+        f"{expected['next_round']['bye']}: без стола — никакой набор столов (мест за столом: 2)")
+    assert english_words(visible_text(page), set(body["players"])) == []
 
 
 def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
