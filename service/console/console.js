@@ -1,13 +1,15 @@
 // The scorekeeper's console: the tabs (each its own module: record.js, verify.js,
-// standings.js, on the shared core.js) and the language.  Public API only (openapi.yaml).
+// event.js, on the shared core.js) and the language.  Public API only (openapi.yaml).
 import { get } from "/console/api.js";
 import { $, el, games } from "/console/core.js";
 import { LANGUAGES, language, setLanguage } from "/console/i18n.js";
 import * as record from "/console/record.js";
-import * as standings from "/console/standings.js";
+import * as event from "/console/event.js";
 import * as verify from "/console/verify.js";
 
 function showTab(name) {
+  if (!document.getElementById(name)) name = "record";
+  localStorage.setItem("referee-console-tab", name);
   for (const section of document.querySelectorAll("section.tab")) section.hidden = section.id !== name;
   for (const button of document.querySelectorAll("#tabs button")) {
     button.classList.toggle("active", button.dataset.tab === name);
@@ -24,7 +26,7 @@ async function chooseLanguage(lang) {
     const game = games[option.value];
     if (game) option.textContent = game.title[lang] || game.title.en || game.id;
   }
-  if (Object.keys(games).length) await Promise.all([record.relabel(), verify.relabel()]);
+  if (Object.keys(games).length) await Promise.all([record.relabel(), verify.relabel(), event.relabel()]);
 }
 
 async function main() {
@@ -38,9 +40,12 @@ async function main() {
       select.append(el("option", { value: game.id }, game.title[language()] || game.title.en));
     }
   }
-  record.setup((report) => { verify.load(report); showTab("verify"); });
+  await record.setup((report) => { verify.load(report); showTab("verify"); }, async (table, replay) => {
+    showTab("event");
+    return event.attach(table, replay);
+  });
   verify.setup();
-  standings.setup();
+  await event.setup(async (table, game, names) => { await record.recordFor(table, game, names); showTab("record"); });
   for (const button of document.querySelectorAll("#tabs button")) {
     button.addEventListener("click", () => showTab(button.dataset.tab));
   }
@@ -52,7 +57,7 @@ async function main() {
     });
   }
   await chooseLanguage(language());
-  showTab("record");
+  showTab(localStorage.getItem("referee-console-tab") || "record");
   document.body.dataset.ready = "true";
 }
 

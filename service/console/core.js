@@ -147,8 +147,10 @@ export function actor(action, events, context) {
   return typeof seat === "number" ? `${t("chance.who")} → ${seatName(seat, context.names)}` : t("chance.who");
 }
 
-export function download(name, data) {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+export function download(name, data) { downloadText(name, JSON.stringify(data, null, 2), "application/json"); }
+
+export function downloadText(name, text, type) {
+  const blob = new Blob([text], { type });
   const link = el("a", { href: URL.createObjectURL(blob), download: name });
   document.body.append(link);
   link.click();

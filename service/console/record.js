@@ -1,14 +1,18 @@
 // 1. Record a game played at a table: the setup (seats by name, Kozyablo decks or
 // races), the pending decision as buttons (subsets as a picker), the steps, the
 // score, a player's view, playouts.
-import { evaluate, post } from "/console/api.js";
+import { evaluate, parse, post } from "/console/api.js";
 import { histogram, winRates, COLOURS } from "/console/chart.js";
 import { t } from "/console/i18n.js";
 import { $, actor, cardName, cardNames, clear, describe, el, eventsText, games, loadCards, problemText, say, says,
          seatName, tables, valueText } from "/console/core.js";
 import { renderView } from "/console/view.js";
 
-const record = { game: null, setup: null, names: [], start: null, history: [] };  // history: [{state, actions, steps, to}]
+// history: [{state, actions, steps, to}]; `table`: the event's table the game is for ({round, table, players})
+const record = { game: null, setup: null, names: [], start: null, history: [], table: null };
+const SAVED = "referee-console-recording";   // the game being recorded, kept over a reload
+let forTable = null;                         // the event's table the next game started is for
+let toEvent = () => {};                      // (table, replay): the finished game back to its table
 const OWN_DECK = "own";
 //: a listed group this big that differs only in one list field is shown as a picker
 const PICKER_AT = 4;
@@ -126,18 +130,109 @@ async function startRecord(event) {
   const players = chosenPlayers();
   if (typeof players === "string") return say(players);
   const setup = { players, options: chosenOptions() };
-  if ($("rec-seed").value !== "") setup.seed = Number($("rec-seed").value);
+  // a seed always: the recording is replayed (verified, sent to the event, brought back after
+  // a reload) from its setup, and a server-dealt game replays only from the seed it was dealt by
+  setup.seed = $("rec-seed").value !== "" ? Number($("rec-seed").value) : Math.floor(Math.random() * 2 ** 31);
   const answer = await post(`/v1/games/${game}/new`, setup);
   if (!answer.ok) return say(problemText(answer));
   resetBoard();
   await loadCards(game);
-  Object.assign(record, { game, setup, names: players.map((p) => p.name), history: [],
+  Object.assign(record, { game, setup, names: players.map((p) => p.name), history: [], table: forTable,
                           start: { state: answer.body.state, events: answer.body.events } });
+  forTable = null;
+  showFor();
+  keep();
+  showBoard();
+  await showTurn();
+}
+
+// The board for `record`: its seats to view from.
+function showBoard() {
+  const players = record.names;
   const seats = clear($("rec-view-seat"));
   players.forEach((p, n) => seats.append(el("option", { value: n }, seatName(n, record.names))));
   seats.append(el("option", { value: "null" }, t("spectator")));
   $("rec-board").hidden = false;
+}
+
+// What a reload needs to bring the game back: its setup and its steps (the states
+// are replayed by the service), and the event's table it is for.
+function keep() {
+  localStorage.setItem(SAVED, JSON.stringify({ game: record.game, setup: record.setup, table: record.table,
+                                               steps: record.history.map((h) => ({ actions: h.actions, to: h.to })) }));
+}
+
+// The state after the first `count` steps of the history, replayed by the service.
+async function replayed(count) {
+  const actions = record.history.slice(0, count).flatMap((h) => h.actions);
+  const answer = await post(`/v1/games/${record.game}/replay`, { setup: record.setup, actions });
+  if (!answer.ok) return null;
+  return answer.body;
+}
+
+// The game being recorded before a reload, back on the board (its states replayed).
+async function restore() {
+  let saved;
+  try { saved = parse(localStorage.getItem(SAVED) || "null"); } catch { saved = null; }
+  if (!saved || !games[saved.game]) return;
+  Object.assign(record, { game: saved.game, setup: saved.setup, names: saved.setup.players.map((p) => p.name),
+                          table: saved.table || null, start: { state: null, events: [] },
+                          history: saved.steps.map((s) => ({ state: null, actions: s.actions, steps: [], to: s.to })) });
+  const answer = await replayed(record.history.length);
+  if (!answer) { localStorage.removeItem(SAVED); return; }
+  // each step's events, batch by batch (the setup's events are index null)
+  const events = answer.events.filter((e) => e.index !== null).map((e) => e.events);
+  let at = 0;
+  for (const entry of record.history) {
+    entry.steps = events.slice(at, at + entry.actions.length);
+    at += entry.actions.length;
+  }
+  if (record.history.length) record.history[record.history.length - 1].state = answer.state;
+  else record.start.state = answer.state;
+  $("rec-game").value = record.game;
+  await showSetup();
+  $("rec-players").value = String(record.names.length);
+  showSeats();
+  record.names.forEach((name, n) => { $(`seat-name-${n}`).value = name; });
+  for (const input of $("rec-options").querySelectorAll("[data-option]")) {
+    const value = (record.setup.options || {})[input.dataset.option];
+    if (value === undefined) continue;
+    if (input.type === "checkbox") input.checked = Boolean(value); else input.value = String(value);
+  }
+  record.setup.players.forEach((player, n) => {  // Kozyablo: each seat's race or own deck
+    const deck = $(`seat-deck-${n}`);
+    if (!deck) return;
+    deck.value = player.deck ? OWN_DECK : player.race || deck.value;
+    $(`seat-own-${n}`).hidden = deck.value !== OWN_DECK;
+    if (player.deck) $(`seat-own-${n}`).value = JSON.stringify(player.deck);
+  });
+  if (record.setup.seed !== undefined) $("rec-seed").value = String(record.setup.seed);
+  await loadCards(record.game);
+  showFor();
+  showBoard();
+  logSteps();
   await showTurn();
+}
+
+// The event's table this game is for, said above the board.
+function showFor() {
+  const ticket = record.table || forTable;
+  $("rec-for").hidden = !ticket;
+  if (ticket) {
+    $("rec-for").textContent = t("rec.for", { round: ticket.round + 1, table: ticket.table + 1,
+                                              players: ticket.players.join(", ") });
+  }
+}
+
+// The event's table `ticket` plays its game here: the game and the seats named from it.
+export async function recordFor(ticket, game, names) {
+  forTable = { ...ticket, players: names };
+  $("rec-game").value = game;
+  await showSetup();
+  $("rec-players").value = String(names.length);
+  showSeats();
+  names.forEach((name, n) => { $(`seat-name-${n}`).value = name; });
+  showFor();
 }
 
 // ------------------------------------------------------------------ a turn
@@ -246,6 +341,9 @@ async function showTurn() {
   record.chanceTemplate = bySeat.has("chance") ? bySeat.get("chance")[0] : null;
   showScore(score.body);
   box.dataset.finished = String(Boolean(score.body && score.body.finished));
+  const back = $("rec-to-event");
+  back.hidden = !(record.table && box.dataset.finished === "true");
+  back.textContent = t("rec.to.event");
   box.dataset.pending = JSON.stringify(pending);  // what a test reads
   box.dataset.steps = String(recordedActions().length);  // what a test waits for
 }
@@ -297,6 +395,7 @@ async function applyActions(actions) {
   say();
   const steps = batch ? answer.body.events.map((s) => s.events) : [answer.body.events];
   record.history.push({ state: answer.body.state, actions, steps, to, slots: (state || {}).slots });
+  keep();
   logSteps();
   await showTurn();
 }
@@ -337,6 +436,13 @@ async function applyHand() {
 async function undo() {
   if (!record.history.length) return;
   record.history.pop();
+  if (!currentState()) {  // a step restored after a reload: its state replayed again
+    const answer = await replayed(record.history.length);
+    if (!answer) return;
+    if (record.history.length) record.history[record.history.length - 1].state = answer.state;
+    else record.start.state = answer.state;
+  }
+  keep();
   logSteps();
   await showTurn();
 }
@@ -371,7 +477,8 @@ async function showPlayouts() {
 
 // ------------------------------------------------------------------ module
 // The tab's wiring; `toVerify(report)` hands the recording to the verification tab.
-export function setup(toVerify) {
+export async function setup(toVerify, backToEvent) {
+  toEvent = backToEvent;
   $("rec-game").addEventListener("change", showSetup);
   $("rec-players").addEventListener("input", showSeats);
   $("rec-setup").addEventListener("submit", startRecord);
@@ -381,6 +488,17 @@ export function setup(toVerify) {
   $("rec-odds").addEventListener("click", showPlayouts);
   $("rec-to-verify").addEventListener("click", () => toVerify({
     game: record.game, setup: record.setup, actions: recordedActions() }));
+  $("rec-to-event").addEventListener("click", async () => {
+    const table = record.table;
+    if (!table) return;
+    if (await toEvent(table, { game: record.game, setup: record.setup, actions: recordedActions() })) {
+      record.table = null;
+      keep();
+      showFor();
+      $("rec-to-event").hidden = true;
+    }
+  });
+  await restore();
 }
 
 // The form for the chosen game (its options, its seats); Kozyablo's decks need its card data.
@@ -400,6 +518,7 @@ export async function relabel() {
     if (input.type === "checkbox") input.checked = values[i]; else input.value = values[i];
   });
   [...$("rec-seats").querySelectorAll(".seat-name")].forEach((input, i) => { input.value = names[i] || ""; });
+  showFor();
   if (record.game && !$("rec-board").hidden) {
     await loadCards(record.game);
     const seats = $("rec-view-seat");

@@ -3,8 +3,8 @@
 The page and its ES modules live in ``service/console/`` (shipped as package
 data: no CDN, no build step, it works offline).  It records a game played at
 a table, verifies a reported game, exports the verified result, charts
-playouts and shows tournament standings, in English or Russian
-(``docs/console.md``).  Everything it does goes through the routes of
+playouts and runs an event (its tables, their results, the standings), in
+English or Russian (``docs/console.md``).  Everything it does goes through the routes of
 ``openapi.yaml``; this module only serves the files.
 """
 

@@ -4,8 +4,8 @@ Records a full two-player Raiders game at the table (hands entered at once,
 then the pending decision's buttons clicked until the game ends, with an undo
 and a playouts chart on the way), verifies a reported Tremble game with an
 illegal step (index, clause, the clause's text) and exports a verified, signed
-result, shows the standings of 8 players over 3 rounds, and builds a match from
-exported result files.  Screenshots go
+result, shows the standings of 8 players over 3 rounds imported as an event of
+duels, and takes exported result files and a signed final state at a duel's table.  Screenshots go
 to each test's ``tmp_path``.
 """
 
@@ -15,7 +15,7 @@ import json
 import urllib.request
 
 from tests.console.conftest import TIMEOUT_MS, shot
-from tests.tournaments.played import played_game
+from tests.tournaments.played import played_game, winners
 
 #: the steering of the recorded game: the first button of the first type found
 #: (a capture whenever one is offered, then the cheapest way on; chance: the first)
@@ -216,44 +216,85 @@ def tournament(server: str) -> dict:
 
 
 def test_standings_for_8_players_over_3_rounds(page, server, tmp_path):
+    """The duel tournament of /standings, imported into the event tab as an event of
+    tables of 2: the same order, Hal dropped, and round 4 gives /standings' bye."""
     body = tournament(server)
     status, expected = api(server, "/v1/tournaments/standings", body)
     assert status == 200 and expected["games_verified"] == 11
     assert body["rounds"][2]["byes"]  # Hal dropped: seven players, one bye
-    page.click('#tabs button[data-tab="standings"]')
-    page.fill("#st-input", json.dumps(body))
-    page.click("#st-run")
-    page.wait_for_selector('#st-table[data-done="true"]')
-    rows = page.locator("#st-table tr")
-    assert rows.count() == 9
-    shown = [rows.nth(i).get_attribute("data-player") for i in range(1, 9)]
+    event = {"players": body["players"], "settings": {"game": "raiders", "table_size": 2},
+             "rounds": [{"tables": r["matches"], "byes": r["byes"], "drops": r["drops"]} for r in body["rounds"]]}
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(event))
+    page.click('#tabs button[data-tab="event"]')
+    page.set_input_files("#ev-import", str(path))
+    page.wait_for_selector('#event[data-busy="false"][data-results="11"]', state="attached")
+    rows = page.locator("#ev-standings tr[data-player]")
+    assert rows.count() == 8
+    shown = [rows.nth(i).get_attribute("data-player") for i in range(8)]
     assert shown == [line["player"] for line in expected["standings"]]
-    assert page.locator("#st-table tr.dropped").get_attribute("data-player") == "Hal"
-    pairs = expected["next_round"]["pairings"]
-    listed = page.locator("#st-next li")
-    assert listed.count() == len(pairs) + 1
-    assert listed.last.inner_text() == f"{expected['next_round']['bye']}: bye"
+    assert page.locator("#ev-standings tr.dropped").get_attribute("data-player") == "Hal"
+    why = "no mix of the table sizes (2) seats all 7 players: the lowest-ranked player"
+    assert page.locator('.ev-round[data-round="3"] .bye').inner_text() == (
+        f"{body['rounds'][2]['byes'][0]}: bye — {why} without a bye yet")
+    page.click("#ev-make")
+    page.wait_for_selector('#event[data-rounds="4"]', state="attached")
+    assert page.locator('.ev-round[data-round="4"] .bye').inner_text() == (
+        f"{expected['next_round']['bye']}: bye — {why} without a bye yet")
+    assert page.locator('.ev-round[data-round="4"] .ev-table').count() == 3
     page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
+    # in Russian: the byes' reasons too, no English word but the players' names
+    from tests.console.test_recording import english_words, visible_text
+
+    page.click("#lang-ru")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator('.ev-round[data-round="4"] .bye').inner_text().startswith(
+        f"{expected['next_round']['bye']}: без стола — никакой набор столов (мест за столом: 2)")
+    assert english_words(visible_text(page), set(body["players"])) == []
 
 
-def test_a_match_is_added_from_exported_result_files(page, tmp_path):
-    files = []
-    for seed in (1, 2):
+def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
+    """A duel's table takes the verify tab's exported result (its outcome and the other
+    fields aside), and the next round's a signed final state alone.  A name a spreadsheet
+    would run as a formula is exported as text."""
+    page.click('#tabs button[data-tab="event"]')
+    page.fill("#ev-size", "2")
+    page.dispatch_event("#ev-size", "change")
+    for name in ("Ann", "=Bob"):
+        page.fill("#ev-name", name)
+        page.click("#ev-add")
+        page.wait_for_selector(f'#ev-players li[data-player="{name}"]', state="attached")
+    page.wait_for_selector('#event[data-busy="false"]', state="attached")
+    for number, seed in ((1, 1), (2, 2)):
+        page.click("#ev-make")
+        page.wait_for_selector(f'#event[data-busy="false"][data-rounds="{number}"]', state="attached")
+        seats = page.inner_text(f'.ev-round[data-round="{number}"] .ev-seats').split(", ")
+        game = played_game(seed, tuple(seats))
+        if number == 1:
+            game = {**game, "outcome": {}, "signed": False, "verified_by": server}
+        else:
+            status, replayed = api(server, "/v1/games/raiders/replay", {"setup": game["setup"], "actions": game["actions"]})
+            assert status == 200 and replayed["state"]["signature"].startswith("hmac-sha256:")
+            game = {"game": "raiders", "state": replayed["state"]}
+            # an altered signature is refused (403), said for the table the file was for
+            signature = game["state"]["signature"]
+            altered = {**game, "state": {**game["state"], "signature": signature[:-4] + "0000"}}
+            path = tmp_path / "altered.json"
+            path.write_text(json.dumps(altered))
+            page.set_input_files(f'.ev-round[data-round="{number}"] .ev-upload', str(path))
+            page.wait_for_selector("#message:not(:empty)")
+            page.wait_for_selector('#event[data-busy="false"][data-results="1"]', state="attached")
+            assert page.inner_text("#message").startswith("Round 2, table 1: ")
         path = tmp_path / f"game-{seed}.json"
-        path.write_text(json.dumps({**played_game(seed), "outcome": {}, "signed": False}))
-        files.append(str(path))
-    page.click('#tabs button[data-tab="standings"]')
-    page.fill("#st-round", "1")
-    page.fill("#st-a", "Ann")
-    page.fill("#st-b", "Bob")
-    page.set_input_files("#st-files", files)
-    page.click("#st-add-match")
-    page.wait_for_selector('#st-input[data-matches="1"]', state="attached")
-    tournament = json.loads(page.input_value("#st-input"))
-    assert tournament["players"] == ["Ann", "Bob"]
-    match = tournament["rounds"][0]["matches"][0]
-    assert match["players"] == ["Ann", "Bob"] and len(match["games"]) == 2
-    assert match["games"][0]["actions"] == played_game(1)["actions"]
-    page.click("#st-run")
-    page.wait_for_selector('#st-table[data-done="true"]')
-    assert page.locator("#st-table tr").count() == 3
+        path.write_text(json.dumps(game))
+        page.set_input_files(f'.ev-round[data-round="{number}"] .ev-upload', str(path))
+        page.wait_for_selector(f'#event[data-busy="false"][data-results="{number}"]', state="attached")
+        assert page.get_attribute(f'.ev-round[data-round="{number}"] .result', "data-verified") == "true"
+    assert page.locator("#ev-standings tr[data-player]").count() == 2
+    points = page.eval_on_selector_all("#ev-standings td[data-field=points]", "cells => cells.map(c => Number(c.textContent))")
+    wins = [sum(1 for seed in (1, 2) if winners(seed) == (0,)), sum(1 for seed in (1, 2) if winners(seed) == (1,))]
+    assert sum(points) == sum(3 * w for w in wins) + sum(2 for seed in (1, 2) if len(winners(seed)) == 2)
+    with page.expect_download() as download:
+        page.click("#ev-standings-csv")
+    exported = open(download.value.path(), encoding="utf-8").read()
+    assert ",'=Bob," in exported and ",=Bob," not in exported

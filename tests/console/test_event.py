@@ -1,0 +1,309 @@
+"""The console runs an event (issue 27), by clicking only, in headless Chromium
+against the real server: the two events of tests/tournaments/test_event_runs.py.
+
+- 12 players of Tremble at tables of 4 over 3 rounds: a table of round 1 placed
+  by hand (marked unverified), every other table a verified game file uploaded,
+  a reload in the middle of round 2, a player dropped (round 3 seats 4, 4, 3),
+  pairings and standings exported as CSV and JSON, the whole event exported,
+  cleared and imported again.
+- 9 players of Raiders at tables of 3 over 3 rounds, in Russian: round 1's first
+  table recorded in the console (its seats named from the event; a reload in the
+  middle of the recording), brought back verified, one table placed by hand, a
+  late entry seated from round 2 (3, 3, 4), a game credited to the wrong table
+  refused naming the table, and no English word shown but ids and names.
+
+Both end with the standings the hand computation of tests/tournaments/hand.py
+gives (points per place from docs/tournaments.md).  The game files are made by the
+engines directly (the greedy bot), as a player's exported replay would be.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from fractions import Fraction
+
+from tests.console.conftest import shot
+from tests.console.test_console import next_button, steps_done
+from tests.console.test_recording import card_ids, english_words, visible_text
+from tests.tournaments.hand import places_of, standings, table_game
+from tests.tournaments.test_event_runs import BY_HAND, RAIDERS, TREMBLE
+
+
+def changed(page) -> None:
+    page.wait_for_selector('#event[data-busy="false"]', state="attached")
+
+
+def results(page, count: int) -> None:
+    page.wait_for_selector(f'#event[data-busy="false"][data-results="{count}"]', state="attached")
+
+
+def open_event(page, game: str, size: int, players: list[str]) -> None:
+    page.click('#tabs button[data-tab="event"]')
+    page.select_option("#ev-game", game)
+    changed(page)
+    page.fill("#ev-size", str(size))
+    page.dispatch_event("#ev-size", "change")
+    changed(page)
+    add_players(page, players)
+
+
+def add_players(page, names: list[str]) -> None:
+    for name in names:
+        page.fill("#ev-name", name)
+        page.click("#ev-add")
+        page.wait_for_selector(f'#ev-players li[data-player="{name}"]', state="attached")
+        changed(page)
+
+
+def make_round(page, number: int) -> list[list[str]]:
+    """Round ``number``'s tables made by the service: each table's players."""
+    page.click("#ev-make")
+    page.wait_for_selector(f'#event[data-rounds="{number}"]', state="attached")
+    changed(page)
+    seats = page.locator(f'.ev-round[data-round="{number}"] .ev-table .ev-seats')
+    return [seats.nth(i).inner_text().split(", ") for i in range(seats.count())]
+
+
+def table(page, number: int, index: int) -> str:
+    return f'.ev-round[data-round="{number}"] .ev-table[data-table="{index + 1}"]'
+
+
+def upload(page, tmp_path, number: int, index: int, game: dict, done: int) -> None:
+    path = tmp_path / f"round-{number}-table-{index + 1}.json"
+    path.write_text(json.dumps(game))
+    page.set_input_files(f"{table(page, number, index)} .ev-upload", str(path))
+    results(page, done)
+
+
+def by_hand(page, number: int, index: int, places: list[int], done: int) -> None:
+    box = table(page, number, index)
+    page.click(f"{box} .ev-hand")
+    for n, place in enumerate(places):
+        page.fill(f'{box} .ev-places input[data-seat="{n}"]', str(place))
+    page.click(f"{box} .ev-places-save")
+    results(page, done)
+    assert page.get_attribute(f"{box} .result", "data-verified") == "false"
+
+
+def play_round(page, tmp_path, game: str, number: int, tables: list[list[str]], done: int,
+               played: list, seed: int, hand: int | None = None) -> int:
+    """Every table of the round without a result: uploaded (``hand``: placed by hand)."""
+    rnd = []
+    for i, seats in enumerate(tables):
+        if page.locator(f"{table(page, number, i)} .result").count():
+            continue
+        if i == hand:
+            places = list(BY_HAND[:len(seats)])
+            done += 1
+            by_hand(page, number, i, places, done)
+        else:
+            seed += 1
+            replay, places = table_game(game, seats, seed)
+            done += 1
+            upload(page, tmp_path, number, i, replay, done)
+        rnd.append((seats, places))
+    played.append(rnd)
+    return done
+
+
+def number_text(value: Fraction) -> str:
+    return str(int(value)) if value.denominator == 1 else str(round(float(value), 4))
+
+
+def shown_standings(page) -> list[tuple[str, ...]]:
+    return [tuple(row) for row in page.eval_on_selector_all(
+        "#ev-standings tr[data-player]", """rows => rows.map(r => [r.dataset.player,
+            ...['rank', 'points', 'possible', 'opponents_share'].map(f => r.querySelector(`td[data-field=${f}]`).textContent)])""")]
+
+
+def expected_standings(players: list[str], played: list) -> list[tuple[str, ...]]:
+    return [(line["player"], str(line["rank"]), number_text(line["points"]), number_text(line["possible"]),
+             f"{round(float(line['opponents_share']), 4) * 100:.2f}%") for line in standings(players, played)]
+
+
+def downloaded(page, button: str) -> str:
+    with page.expect_download() as download:
+        page.click(button)
+    return open(download.value.path(), encoding="utf-8").read()
+
+
+def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
+    open_event(page, "tremble", 4, TREMBLE)
+    assert page.inner_text("#ev-count") == "12 players"
+    assert page.locator('#ev-points tr[data-size="4"] td').last.inner_text() == "3 · 2 · 1 · 0"
+    played: list = []
+
+    tables = make_round(page, 1)
+    assert sorted(p for t in tables for p in t) == sorted(TREMBLE) and [len(t) for t in tables] == [4, 4, 4]
+    assert page.locator(f'{table(page, 1, 0)} .why').inner_text().startswith("the next 4 in the standings")
+    assert page.is_hidden("#ev-make")  # no next round while a table has no result
+    done = play_round(page, tmp_path, "tremble", 1, tables, 0, played, 0, hand=0)
+    assert "unverified" in page.inner_text(f"{table(page, 1, 0)} .result")
+    assert page.get_attribute(f"{table(page, 1, 1)} .result", "data-verified") == "true"
+
+    # round 2: one table uploaded, then a reload in the middle of the round loses nothing
+    tables = make_round(page, 2)
+    replay, places = table_game("tremble", tables[0], 101)
+    upload(page, tmp_path, 2, 0, replay, done + 1)
+    before = shown_standings(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.is_visible("#event") and page.get_attribute("#event", "data-results") == str(done + 1)
+    assert shown_standings(page) == before
+    assert page.locator(f"{table(page, 2, 0)} .result").count() == 1
+    assert page.locator(f"{table(page, 2, 1)} .ev-upload").count() == 1
+    assert "Round 2 is being played: 2 tables without a result." == page.inner_text("#ev-status")
+    # Kim dropped by mistake and back; Lev leaves after round 2
+    page.click('#ev-players li[data-player="Kim"] .ev-drop')
+    page.wait_for_selector('#ev-players li.dropped[data-player="Kim"]', state="attached")
+    changed(page)
+    page.click('#ev-players li[data-player="Kim"] .ev-undrop')
+    page.wait_for_selector('#ev-players li:not(.dropped)[data-player="Kim"]', state="attached")
+    changed(page)
+    page.click('#ev-players li[data-player="Lev"] .ev-drop')
+    page.wait_for_selector('#ev-players li.dropped[data-player="Lev"]', state="attached")
+    changed(page)
+    rest: list = []
+    done = play_round(page, tmp_path, "tremble", 2, tables, done + 1, rest, 10)
+    played.append([(tables[0], places), *rest[0]])
+
+    tables = make_round(page, 3)
+    assert sorted(len(t) for t in tables) == [3, 4, 4] and "Lev" not in {p for t in tables for p in t}
+    page.screenshot(path=str(tmp_path / "event-round-3.png"), full_page=True)
+    done = play_round(page, tmp_path, "tremble", 3, tables, done, played, 20)
+    assert done == 9
+
+    expected = expected_standings(TREMBLE, played)
+    assert shown_standings(page) == expected
+    assert page.locator("#ev-standings tr.dropped").get_attribute("data-player") == "Lev"
+    assert page.get_attribute('#ev-standings th[data-field="opponents_share"]', "title").startswith("Tie-breaker 1")
+    assert page.locator("#ev-legend dt").count() == 8
+    shot(page, tmp_path, "console-event.png")
+
+    # exports: pairings of round 3 and the standings, CSV and JSON
+    rows = list(csv.reader(io.StringIO(downloaded(page, "#ev-pairings-csv"))))
+    assert rows[0] == ["round", "table", "player"]
+    assert rows[1:] == [["3", str(i + 1), p] for i, t in enumerate(tables) for p in t]
+    pairings = json.loads(downloaded(page, "#ev-pairings-json"))
+    assert pairings == {"round": 3, "tables": [{"table": i + 1, "players": t} for i, t in enumerate(tables)],
+                        "byes": []}
+    rows = list(csv.reader(io.StringIO(downloaded(page, "#ev-standings-csv"))))
+    assert rows[0][:4] == ["rank", "player", "points", "possible"]
+    assert [(r[1], r[0], r[2], r[3]) for r in rows[1:]] == [e[:4] for e in expected]
+    assert [r[-1] for r in rows[1:]] == ["true" if e[0] == "Lev" else "false" for e in expected]
+    standings_json = json.loads(downloaded(page, "#ev-standings-json"))
+    assert [line["player"] for line in standings_json["standings"]] == [e[0] for e in expected]
+    assert standings_json["settings"]["points"]["4"] == [3, 2, 1, 0]
+
+    # print: only the event, without its buttons
+    page.emulate_media(media="print")
+    assert page.is_hidden("header") and page.is_hidden("#ev-make") and page.is_hidden("#ev-pairings-csv")
+    assert page.is_visible("#ev-standings") and page.is_visible(".ev-round")
+    page.emulate_media(media="screen")
+
+    # the whole event exported, a new event, and the export imported again
+    exported = json.loads(downloaded(page, "#ev-export"))
+    assert exported["settings"] == {"game": "tremble", "table_size": 4}
+    assert [len(r["tables"]) for r in exported["rounds"]] == [3, 3, 3] and exported["rounds"][1]["drops"] == ["Lev"]
+    assert exported["rounds"][0]["tables"][0]["placements"]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#ev-new")
+    page.wait_for_selector('#event[data-rounds="0"]', state="attached")
+    assert page.locator("#ev-players li").count() == 0 and page.locator("#ev-standings tr").count() == 0
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(exported))
+    page.set_input_files("#ev-import", str(path))
+    results(page, 9)
+    assert shown_standings(page) == expected
+
+
+def recorded_places(page, names: list[str]) -> list[int]:
+    """The recorded game's places worked out from the board: its winners, then the totals."""
+    winners = page.inner_text("#rec-status").split(": ", 1)[1].split(", ")
+    totals = dict(page.eval_on_selector_all("#rec-score tr[data-player]", """rows => rows.map(r =>
+        [r.cells[0].textContent, Number(r.querySelector('td.total').textContent)])"""))
+    score = {"winners": [names.index(w) for w in winners],
+             "scores": [{"player": n, "total": totals[name]} for n, name in enumerate(names)]}
+    return places_of(score)
+
+
+def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tmp_path):
+    # ids: the cards, the players' names, and the field a refusal names (`players[].name`)
+    allowed = card_ids(server) | {*RAIDERS, "Jude", "name"}
+    found: dict[str, list[str]] = {}
+    page.click("#lang-ru")
+    page.wait_for_selector("body[data-ready=true]")
+    open_event(page, "raiders", 3, RAIDERS)
+    played: list = []
+    tables = make_round(page, 1)
+    assert [len(t) for t in tables] == [3, 3, 3]
+    # a late entry: seated from round 2
+    add_players(page, ["Jude"])
+    assert page.inner_text('#ev-players li[data-player="Jude"] small') == "(с тура 2)"
+    found["round 1"] = english_words(visible_text(page), allowed)
+
+    # table 1's game recorded here: the record tab names its seats from the event
+    page.click(f"{table(page, 1, 0)} .ev-record")
+    page.wait_for_selector("#record:not([hidden])")
+    assert [page.input_value(f"#seat-name-{n}") for n in range(3)] == tables[0]
+    assert page.inner_text("#rec-for") == f"Для турнира: тур 1, стол 1 ({', '.join(tables[0])})."
+    page.select_option("#opt-chance", "server")
+    page.fill("#opt-turn_limit", "2")  # no seed given: the console picks one, or no replay would match
+    page.click("#rec-start")
+    page.wait_for_selector('#rec-actions[data-steps="0"] button')
+    for n in range(2):
+        next_button(page).click()
+        page.wait_for_selector(f'#rec-actions[data-steps="{n + 1}"]', state="attached")
+    logged = page.locator("#rec-log li").all_inner_texts()
+    page.reload()  # in the middle of the recording: the game comes back, step by step
+    page.wait_for_selector('body[data-ready=true]')
+    page.wait_for_selector('#rec-actions[data-steps="2"]', state="attached")
+    assert page.is_visible("#record") and page.locator("#rec-log li").all_inner_texts() == logged
+    assert page.is_visible("#rec-for")
+    found["recording"] = english_words(visible_text(page), allowed)
+    while page.get_attribute("#rec-actions", "data-finished") != "true":
+        step = steps_done(page)
+        assert step < 300, "the recorded game does not end"
+        next_button(page).click()
+        page.wait_for_selector(f'#rec-actions[data-steps="{step + 1}"]', state="attached")
+    places = recorded_places(page, tables[0])
+    found["recorded"] = english_words(visible_text(page), allowed)
+    page.click("#rec-to-event")
+    results(page, 1)
+    assert page.is_visible("#event")
+    assert page.get_attribute(f"{table(page, 1, 0)} .result", "data-verified") == "true"
+    rnd = [(tables[0], places)]
+    replay, got = table_game("raiders", tables[1], 1)
+    upload(page, tmp_path, 1, 1, replay, 2)
+    rnd.append((tables[1], got))
+    by_hand(page, 1, 2, list(BY_HAND[:3]), 3)
+    rnd.append((tables[2], list(BY_HAND[:3])))
+    played.append(rnd)
+
+    tables = make_round(page, 2)
+    assert sorted(len(t) for t in tables) == [3, 3, 4] and "Jude" in {p for t in tables for p in t}
+    done = play_round(page, tmp_path, "raiders", 2, tables, 3, played, 10)
+    tables = make_round(page, 3)
+    # a game credited to the players of another table is refused, naming the table
+    wrong, _ = table_game("raiders", tables[1], 50)
+    path = tmp_path / "wrong.json"
+    path.write_text(json.dumps(wrong))
+    page.set_input_files(f"{table(page, 3, 0)} .ev-upload", str(path))
+    page.wait_for_selector("#message:not(:empty)")
+    changed(page)
+    refused = page.inner_text("#message")
+    assert refused.startswith("Невозможный турнир — Тур 3, стол 1 (games.0.setup.players): ")
+    assert all(f"'{p}'" in refused for p in tables[0])
+    assert page.get_attribute("#event", "data-results") == str(done)
+    found["round 3 refused"] = english_words(visible_text(page), allowed)
+    done = play_round(page, tmp_path, "raiders", 3, tables, done, played, 20)
+    assert done == 9
+    assert shown_standings(page) == expected_standings([*RAIDERS, "Jude"], played)
+    assert re.search("[а-я]", page.get_attribute('#ev-standings th[data-field="opponents_share"]', "title"))
+    found["standings"] = english_words(visible_text(page), allowed)
+    shot(page, tmp_path, "console-event-ru.png")
+    left = {k: v for k, v in found.items() if v}
+    assert left == {}, json.dumps(left, ensure_ascii=False)
