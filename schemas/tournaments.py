@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 from schemas.envelopes import SETUP, Envelope, GameStateField, ObjectField, Setup
 from service.games import registry, shape
+from service.games.base import AnyGame
 from service.tournaments import events
 
 MAX_PLAYERS = 512
@@ -48,8 +50,9 @@ class TournamentGame(Schema):
 class GameField(fields.Raw):
     """A ``TournamentGame``, loaded by its schema (documented per game: ``game_schemas``)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        return TournamentGame().load(value)
+    def _deserialize(self, value: object, attr: str | None, data: Any,
+                     **kwargs: Any) -> Any:
+        return TournamentGame().load(value)  # type: ignore[arg-type]
 
 
 class TournamentMatch(Schema):
@@ -300,7 +303,7 @@ SHAPES: dict[str, shape.Spec] = {
 
 
 # ------------------------------------------------------------------------- the document
-def game_schemas(games) -> dict[str, dict]:
+def game_schemas(games: list[AnyGame]) -> dict[str, dict[str, Any]]:
     """``TournamentGame`` and the components it chooses from, as JSON Schema: for each
     game of two players, its replay (typed as that game's ``replay`` is) or its final
     state; extra fields allowed.  The choices are named components (a generated client
@@ -308,17 +311,17 @@ def game_schemas(games) -> dict[str, dict]:
     checked by the service (422 ``invalid-tournament`` names the game)."""
     from service.openapi import camel, options_for_count
 
-    def ref(name: str) -> dict:
+    def ref(name: str) -> dict[str, Any]:
         return {"$ref": f"#/components/schemas/{name}"}
 
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for game in games:
         if not game.min_players <= 2 <= game.max_players:
             continue
         name = camel(game.id)
         # two players, and the options two players may take, as `replay`'s request binds a
         # count: an if/then beside the typed properties (generated clients ignore it)
-        two: dict = {"players": {"minimum": 2, "maximum": 2, "minItems": 2, "maxItems": 2}}
+        two: dict[str, Any] = {"players": {"minimum": 2, "maximum": 2, "minItems": 2, "maxItems": 2}}
         narrowed = options_for_count(game, 2)
         if narrowed is not None:
             two["options"] = narrowed
@@ -353,7 +356,7 @@ EXAMPLE_PREFERENCE = ("capture", "pass", "draw", "end_turn")
 
 
 def example_game(seed: int = 7, turns: int = 2, seats: tuple[str, ...] = ("Ann", "Bob")) \
-        -> dict | None:
+        -> dict[str, Any] | None:
     """A short finished Raiders game as a replay (``turn_limit``, RAI-31), its seats named
     ``seats``; ``None`` when Raiders is not served (the HTTP layer's own tests).
 
@@ -377,7 +380,7 @@ def example_game(seed: int = 7, turns: int = 2, seats: tuple[str, ...] = ("Ann",
             "actions": actions}
 
 
-def standings_example() -> dict | None:
+def standings_example() -> dict[str, Any] | None:
     game = example_game()
     return None if game is None else {
         "players": ["Ann", "Bob", "Cat"],
@@ -385,7 +388,7 @@ def standings_example() -> dict | None:
                     "byes": ["Cat"], "drops": []}]}
 
 
-def event_example() -> dict | None:
+def event_example() -> dict[str, Any] | None:
     """A four-player Raiders pod whose game is replayed, and a hand-entered one."""
     game = example_game(seed=8, turns=3, seats=("Ann", "Bob", "Cat", "Dan"))  # Bob, Cat, Ann, Dan
     return None if game is None else {
@@ -396,10 +399,10 @@ def event_example() -> dict | None:
             {"players": ["Eve", "Fay", "Gus"], "placements": [["Fay"], ["Eve", "Gus"]]}]}]}
 
 
-def components(games) -> dict[str, dict | type[Schema]]:
+def components(games: list[AnyGame]) -> dict[str, dict[str, Any] | type[Schema]]:
     """Every component of the tournament routes: JSON Schema, or a marshmallow schema
     (``/standings``'s, as 1.0.0 documented them)."""
-    out: dict[str, dict | type[Schema]] = dict(game_schemas(games))
+    out: dict[str, dict[str, Any] | type[Schema]] = dict(game_schemas(games))
     out.update({"TournamentMatch": TournamentMatch, "TournamentRound": TournamentRound,
                 "StandingsRequest": StandingsRequest, "StandingLine": StandingLine,
                 "NextRound": NextRound, "StandingsResponse": StandingsResponse})
@@ -420,7 +423,7 @@ class Operation:
     response: str
     ok: str
     errors: tuple[int, ...]
-    example: Callable[[], dict | None]
+    example: Callable[[], dict[str, Any] | None]
     tag: str = "tournaments"
 
 

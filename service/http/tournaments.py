@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, Response
 
 from schemas.envelopes import SETUP
 from schemas.tournaments import EVENT, STANDINGS
@@ -39,7 +40,7 @@ from service.tournaments import events
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 
 
-def invalid_tournament(errors: dict) -> ProblemError:
+def invalid_tournament(errors: dict[str, Any]) -> ProblemError:
     """422 ``invalid-tournament``: rounds that cannot have happened, ``errors`` by field."""
     return ProblemError(422, "invalid-tournament", "Invalid tournament",
                         MalformedInput(errors).detail, errors=errors)
@@ -57,7 +58,7 @@ class Verified:
     places: list[int]
 
 
-def verified_game(found: dict, path: str, seats: int | None = 2) -> Verified:
+def verified_game(found: dict[str, Any], path: str, seats: int | None = 2) -> Verified:
     """Verify one game sent as its replay or its signed or sealed final state (of
     ``seats`` players: a match's two; ``None``: any, the table's names check it)."""
     game = game_or_404(found["game"])
@@ -66,7 +67,7 @@ def verified_game(found: dict, path: str, seats: int | None = 2) -> Verified:
         if "setup" in found and "actions" in found:
             setup = {**found["setup"], "players": seated(found["setup"]["players"])}
 
-            def observe(before: dict | None, after: dict, _: list) -> None:
+            def observe(before: dict[str, Any] | None, after: dict[str, Any], _: list[Any]) -> None:
                 if before is None:
                     check_seat_names(after, f"{path}.setup.players")
                     first.append(transcripts.setup_id(after))
@@ -116,7 +117,7 @@ def bound_winners(players: list[str], found: Verified, path: str) -> list[str | 
 
 
 @bp.post("/standings")
-def standings():
+def standings() -> Response:
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(STANDINGS)
     # the names first (a look-alike, a stranger, twice in a round), before any game is read
@@ -159,7 +160,7 @@ def standings():
 
 
 # ------------------------------------------------------------------------------ /events
-def event_settings(sent: dict) -> events.Settings:
+def event_settings(sent: dict[str, Any]) -> events.Settings:
     """The event's settings, checked against each other and the game (422 naming the
     field: a size the game does not seat, a points list not one per seat or rising)."""
     low, high = events.MIN_SEATS, events.MAX_SEATS
@@ -224,7 +225,7 @@ def bound_places(players: list[str], found: Verified, path: str) -> list[int]:
 
 
 @bp.post("/events")
-def event():
+def event() -> Response:
     """An event's standings and its next round's tables (``schemas.tournaments``)."""
     body = read_envelope(EVENT)
     settings = event_settings(body["settings"])
@@ -293,7 +294,7 @@ def event():
             "floor": events.number(settings.floor)}})
 
 
-def result_json(number: int, table: events.Table, settings: events.Settings) -> dict:
+def result_json(number: int, table: events.Table, settings: events.Settings) -> dict[str, Any]:
     places = events.table_places(table.games)
     return {"table": number, "players": table.players, "places": places,
             "points": [events.number(p) for p in events.placement_points(places, settings)],

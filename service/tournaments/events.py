@@ -59,11 +59,12 @@ stays.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 from math import gcd as _gcd
+from typing import Any
 
 from service import names as naming
 from service.games.errors import MalformedInput
@@ -177,10 +178,10 @@ class Line:
     def game_share(self) -> Fraction:
         return self.game_points / self.game_possible if self.game_possible else Fraction(0)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (-self.points, -self.opponents_share, -self.game_share, -self.opponents_game_share)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "player": self.player, "points": number(self.points),
                 "possible": number(self.possible), "tables": self.tables, "byes": self.byes,
                 "places": self.places, "games": self.games,
@@ -202,7 +203,7 @@ def number(value: Fraction) -> int | float:
 
 
 # ------------------------------------------------------------------------ places and points
-def game_places(outcome: dict) -> list[int]:
+def game_places(outcome: dict[str, Any]) -> list[int]:
     """Each seat's place in a finished game, from its ``score`` answer: the winners
     first (sharing 1), then the others by ``total``, highest first, equal totals
     sharing (competition ranking: 1, 2, 2, 4).
@@ -387,7 +388,7 @@ def _standings(event: Event) -> list[Line]:
     return ordered
 
 
-def _mean(values) -> Fraction:
+def _mean(values: Iterable[Fraction]) -> Fraction:
     """The exact mean, summed by common denominator (``Fraction`` additions are slow)."""
     found = list(values)
     common = 1
@@ -412,7 +413,7 @@ def table_plan(players: int, settings: Settings) -> tuple[list[int], int]:
     sizes = settings.sizes()
     target = settings.table_size
     # best[n]: the best key and plan seating exactly n players (None: no plan)
-    best: list[tuple[tuple, list[int]] | None] = [((0, 0, 0), [])] + [None] * players
+    best: list[tuple[tuple[Any, ...], list[int]] | None] = [((0, 0, 0), [])] + [None] * players
     for n in range(1, players + 1):
         for size in sizes:
             if size <= n and best[n - size] is not None:
@@ -433,11 +434,11 @@ class Proposal:
 
     round: int
     tables: list[list[str]]
-    explanations: list[dict]
-    byes: list[dict]
+    explanations: list[dict[str, Any]]
+    byes: list[dict[str, Any]]
     repeats: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "repeats": self.repeats, "byes": self.byes,
                 "tables": [{"table": t + 1, "players": players, "explanation": why}
                            for t, (players, why) in enumerate(zip(self.tables,
@@ -445,9 +446,9 @@ class Proposal:
                                                                  strict=True))]}
 
 
-def met_before(rounds: Sequence[Round]) -> dict[frozenset, list[int]]:
+def met_before(rounds: Sequence[Round]) -> dict[frozenset[str], list[int]]:
     """Each pair that shared a table: the rounds (from 1) they did."""
-    met: dict[frozenset, list[int]] = {}
+    met: dict[frozenset[str], list[int]] = {}
     for r, rnd in enumerate(rounds):
         for table in rnd.tables:
             for pair in combinations(table.players, 2):
@@ -495,8 +496,8 @@ def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
     return Proposal(number_, tables, explanations, byes, repeats)
 
 
-def _explain(players: list[str], met: dict[frozenset, list[int]], points: dict[str, Fraction],
-             rank: dict[str, int], position: dict[str, int], settled: bool) -> dict:
+def _explain(players: list[str], met: dict[frozenset[str], list[int]], points: dict[str, Fraction],
+             rank: dict[str, int], position: dict[str, int], settled: bool) -> dict[str, Any]:
     """Why these players sit together: their standing, any repeat (who met whom, when)
     and why it stays (``pods.seat``: ``settled``, or the search's budget ran out)."""
     positions = sorted(position[p] for p in players)

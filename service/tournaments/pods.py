@@ -61,7 +61,7 @@ class Seating:
     settled: bool
 
 
-def seat(order: Sequence[str], sizes: Sequence[int], met: Mapping[frozenset, Sequence[int]],
+def seat(order: Sequence[str], sizes: Sequence[int], met: Mapping[frozenset[str], Sequence[int]],
          points: Mapping[str, Fraction], budget: int | None = None) -> Seating:
     """Seat ``order`` (best standing first) at tables of ``sizes`` (module docstring),
     within ``budget`` move evaluations (default ``BUDGET``)."""
@@ -83,7 +83,7 @@ class _Search:
     """The seating being improved: players are indices in standing order."""
 
     def __init__(self, order: Sequence[str], sizes: Sequence[int],
-                 met: Mapping[frozenset, Sequence[int]], points: Mapping[str, Fraction]) -> None:
+                 met: Mapping[frozenset[str], Sequence[int]], points: Mapping[str, Fraction]) -> None:
         n = len(order)
         index = {p: i for i, p in enumerate(order)}
         #: met[p][x]: earlier meetings of p and x (only pairs that met)

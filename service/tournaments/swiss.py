@@ -38,9 +38,10 @@ Pairing(pairs=[('Ann', 'Dan'), ('Eve', 'Cat')], bye='Bob')
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from service import names as naming
 from service.games.errors import MalformedInput
@@ -97,10 +98,10 @@ class Standing:
         """Match-win fraction (0 before any round)."""
         return Fraction(self.match_points, MATCH_WIN * self.rounds) if self.rounds else Fraction(0)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (-self.match_points, -self.omw, -self.gw, -self.ogw)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The line as the API answers it: percentages as fractions of 1, 4 decimals."""
         return {"rank": self.rank, "player": self.player, "match_points": self.match_points,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
@@ -263,7 +264,7 @@ def standings(players: Sequence[str], rounds: Sequence[Round]) -> list[Standing]
     return ordered
 
 
-def _mean(values) -> Fraction:
+def _mean(values: Iterable[Fraction]) -> Fraction:
     found = list(values)
     return sum(found, Fraction(0)) / len(found)
 
@@ -292,7 +293,7 @@ def next_round(table: Sequence[Standing], rounds: Sequence[Round]) -> Pairing | 
     return None
 
 
-def _pair(order: list[str], met: set[frozenset], budget: list[int]) -> list[tuple[str, str]] | None:
+def _pair(order: list[str], met: set[frozenset[str]], budget: list[int]) -> list[tuple[str, str]] | None:
     """Pair ``order`` top-down: the first player meets the highest one not met yet,
     backtracking when the rest cannot be paired (``budget`` bounds the search)."""
     if not order:
