@@ -31,6 +31,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
+from schemathesis.generation.hypothesis import builder as hypothesis_builder
 
 #: hypothesis examples per operation (besides the coverage phase's): the one size of this run
 MAX_EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "12"))
@@ -47,6 +48,51 @@ def _app():
                        "CORS_ORIGINS": "*", "ACCESS_LOG": False})
 
 
+#: coverage-phase cases built, by operation: each test builds its own when it first runs
+COVERAGE_BUILT: Counter = Counter()
+
+
+class _ExamplesAndCoverage(list):
+    """A test's explicit examples, the coverage phase's cases appended when hypothesis
+    first reads them (the test runs) instead of when pytest collects the test: under
+    pytest-xdist every worker collects every test, and building all the coverage cases
+    (half a minute) in each would be repeated work.  The cases are the same."""
+
+    def __init__(self, examples, operation: str, build):
+        super().__init__(examples)
+        self._operation, self._build = operation, build
+
+    def _complete(self) -> None:
+        build, self._build = self._build, None
+        if build is not None:
+            before = super().__len__()
+            build()  # hypothesis.example(...)(test) appends to this list
+            COVERAGE_BUILT[self._operation] += super().__len__() - before
+
+    def __len__(self) -> int:
+        self._complete()
+        return super().__len__()
+
+    def __iter__(self):
+        self._complete()
+        return super().__iter__()
+
+    def __reversed__(self):
+        self._complete()
+        return super().__reversed__()
+
+
+_add_coverage_now = hypothesis_builder.add_coverage
+
+
+def _add_coverage_when_run(test, operation, *args, **kwargs):
+    test.hypothesis_explicit_examples = _ExamplesAndCoverage(
+        getattr(test, "hypothesis_explicit_examples", ()), operation.label,
+        lambda: _add_coverage_now(test, operation, *args, **kwargs))
+    return test
+
+
+hypothesis_builder.add_coverage = _add_coverage_when_run
 APP = _app()
 #: a rejection is any documented 4xx (413: a generated body over the size limit)
 CONFIG = SchemathesisConfig.from_dict({
@@ -130,7 +176,8 @@ def _problem_type(response) -> str:
 #: Such a refusal is accepted when the body does not fit the typed schema of the
 #: path's game (``<Game><Verb>Request``, what the typed operation documents);
 #: a body that does fit must be accepted as on the typed path.
-_DOC = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+_DOC = yaml.load(SPEC.read_text(encoding="utf-8"),  # libyaml's loader when built with it: 4x faster
+                 Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 _REGISTRY = Registry().with_resource("urn:openapi", Resource.from_contents(
     _DOC, default_specification=DRAFT202012))
 
@@ -171,8 +218,11 @@ def positive_data_acceptance_but_semantics(ctx, response, case):
 @pytest.fixture(scope="module", autouse=True)
 def _report():
     yield
-    print(f"\nschemathesis: {sum(SENT.values())} requests over {len(SENT)} operations; "
+    print(f"\nschemathesis: {sum(SENT.values())} requests over {len(SENT)} operations "
+          f"({sum(COVERAGE_BUILT.values())} from the coverage phase); "
           f"semantic refusals of schema-valid requests: {dict(ACCEPTED_REFUSALS)}")
+    # every operation tested here ran its coverage phase (built when it first ran)
+    assert not COVERAGE_PHASE or set(SENT) <= set(COVERAGE_BUILT), set(SENT) - set(COVERAGE_BUILT)
 
 
 @schema.parametrize()
