@@ -7,12 +7,12 @@
   A missing ``redis-server`` fails the test loudly: it is not skipped.
 * ``private_redis`` — a redis-server of one test's own, to freeze, kill or empty.
 
-``make test`` runs the suite on every core (pytest-xdist, ``-n auto --dist loadfile``).
+``make test`` runs the suite on every core (pytest-xdist, ``-n auto --dist load``).
 Each worker is a pytest session of its own: its ``redis_url``, its temporary
-directories, and free ports for every server a fixture starts.  A module's tests run
-on one worker, so that its module-scoped fixtures are built once, except the long
-modules of ``SPREAD``, whose tests go one by one to whichever worker is free
-(``pytest_xdist_make_scheduler``).
+directories, and free ports for every server a fixture starts.  Not ``--dist
+loadfile``/``loadscope``/``loadgroup``: those key the tests by node id, and the
+in-process schemathesis tests of every operation share one node id, so all but one
+of them would silently not run.
 """
 
 from __future__ import annotations
@@ -23,30 +23,6 @@ import subprocess
 import time
 
 import pytest
-
-#: The modules whose tests ``make test`` sends to the workers one by one (the rest go
-#: a whole module to a worker): long ones whose tests share no server.  A module-scoped
-#: fixture of theirs is built by every worker that runs one of their tests.
-SPREAD = frozenset({
-    "tests/hardening/test_schemathesis.py",  # some 40,000 requests in process
-})
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """``--dist loadfile`` as ``make test`` runs it: one module to one worker (its
-    module-scoped fixtures — a gunicorn, a browser, a generated client — built once),
-    except the tests of ``SPREAD``, each to whichever worker is free."""
-    if config.getvalue("dist") != "loadfile":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class SpreadLoadFile(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::", 1)[0]
-            return nodeid if module in SPREAD else module
-
-    return SpreadLoadFile(config, log)
 
 
 @pytest.fixture
