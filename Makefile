@@ -73,8 +73,13 @@ chromium:
 		fi; \
 	fi
 
+# The suite on every core (pytest-xdist; TEST_WORKERS=0: in one process, =N: N workers;
+# --dist load: tests/conftest.py says why not loadfile).  Nothing is skipped
+# (tests/no_skips.py).  REFEREE_FUZZ_EXAMPLES=… sizes the in-process schemathesis run
+# (tests/hardening/test_schemathesis.py); its default is the full size CI runs.
+TEST_WORKERS ?= auto
 test: venv redis-server chromium $(NODE_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist load --durations=25
 
 # Generate both clients from openapi.yaml as tests/clients does, to read them:
 # build/clients/python/referee_client and build/clients/typescript (docs/clients.md).

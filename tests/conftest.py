@@ -6,6 +6,13 @@
   port in a temporary directory (never the machine's shared Redis on 6379).
   A missing ``redis-server`` fails the test loudly: it is not skipped.
 * ``private_redis`` — a redis-server of one test's own, to freeze, kill or empty.
+
+``make test`` runs the suite on every core (pytest-xdist, ``-n auto --dist load``).
+Each worker is a pytest session of its own: its ``redis_url``, its temporary
+directories, and free ports for every server a fixture starts.  Not ``--dist
+loadfile``/``loadscope``/``loadgroup``: those key the tests by node id, and the
+in-process schemathesis tests of every operation share one node id, so all but one
+of them would silently not run.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ validates against the documented schema, the documented headers, and a
 schema-valid request accepted (``positive_data_acceptance``; the only refusals
 tolerated are named below, each with its reason).  ``Workflow`` runs the
 stateful phase over the document's links.  Bounded: ``MAX_EXAMPLES`` per
-operation plus the coverage phase (about 40,000 requests over 50 operations;
-some 7 minutes on a loaded 2-core machine).
+operation plus the coverage phase (about 40,000 requests over 60 operations).
+``REFEREE_FUZZ_EXAMPLES`` sets ``MAX_EXAMPLES`` (and the stateful phase in
+proportion); its default, 12, is the full size ``make test`` and CI run.
 
 The app runs with every optional feature on (signing keys, API keys, rate
 limits, CORS) so their answers are checked against the spec too; the rate
@@ -17,6 +18,7 @@ limit is high enough that schemathesis never meets it.
 
 from __future__ import annotations
 
+import os
 import pathlib
 from collections import Counter
 
@@ -29,8 +31,10 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
+from schemathesis.generation.hypothesis import builder as hypothesis_builder
 
-MAX_EXAMPLES = 12
+#: hypothesis examples per operation (besides the coverage phase's): the one size of this run
+MAX_EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "12"))
 #: schemathesis's boundary-value phase (thousands of requests): on by default
 COVERAGE_PHASE = True
 SPEC = pathlib.Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -44,6 +48,51 @@ def _app():
                        "CORS_ORIGINS": "*", "ACCESS_LOG": False})
 
 
+#: coverage-phase cases built, by operation: each test builds its own when it first runs
+COVERAGE_BUILT: Counter = Counter()
+
+
+class _ExamplesAndCoverage(list):
+    """A test's explicit examples, the coverage phase's cases appended when hypothesis
+    first reads them (the test runs) instead of when pytest collects the test: under
+    pytest-xdist every worker collects every test, and building all the coverage cases
+    (half a minute) in each would be repeated work.  The cases are the same."""
+
+    def __init__(self, examples, operation: str, build):
+        super().__init__(examples)
+        self._operation, self._build = operation, build
+
+    def _complete(self) -> None:
+        build, self._build = self._build, None
+        if build is not None:
+            before = super().__len__()
+            build()  # hypothesis.example(...)(test) appends to this list
+            COVERAGE_BUILT[self._operation] += super().__len__() - before
+
+    def __len__(self) -> int:
+        self._complete()
+        return super().__len__()
+
+    def __iter__(self):
+        self._complete()
+        return super().__iter__()
+
+    def __reversed__(self):
+        self._complete()
+        return super().__reversed__()
+
+
+_add_coverage_now = hypothesis_builder.add_coverage
+
+
+def _add_coverage_when_run(test, operation, *args, **kwargs):
+    test.hypothesis_explicit_examples = _ExamplesAndCoverage(
+        getattr(test, "hypothesis_explicit_examples", ()), operation.label,
+        lambda: _add_coverage_now(test, operation, *args, **kwargs))
+    return test
+
+
+hypothesis_builder.add_coverage = _add_coverage_when_run
 APP = _app()
 #: a rejection is any documented 4xx (413: a generated body over the size limit)
 CONFIG = SchemathesisConfig.from_dict({
@@ -128,7 +177,8 @@ def _problem_type(response) -> str:
 #: Such a refusal is accepted when the body does not fit the typed schema of the
 #: path's game (``<Game><Verb>Request``, what the typed operation documents);
 #: a body that does fit must be accepted as on the typed path.
-_DOC = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+_DOC = yaml.load(SPEC.read_text(encoding="utf-8"),  # libyaml's loader when built with it: 4x faster
+                 Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 _REGISTRY = Registry().with_resource("urn:openapi", Resource.from_contents(
     _DOC, default_specification=DRAFT202012))
 
@@ -169,8 +219,11 @@ def positive_data_acceptance_but_semantics(ctx, response, case):
 @pytest.fixture(scope="module", autouse=True)
 def _report():
     yield
-    print(f"\nschemathesis: {sum(SENT.values())} requests over {len(SENT)} operations; "
+    print(f"\nschemathesis: {sum(SENT.values())} requests over {len(SENT)} operations "
+          f"({sum(COVERAGE_BUILT.values())} from the coverage phase); "
           f"semantic refusals of schema-valid requests: {dict(ACCEPTED_REFUSALS)}")
+    # every operation tested here ran its coverage phase (built when it first ran)
+    assert not COVERAGE_PHASE or set(SENT) <= set(COVERAGE_BUILT), set(SENT) - set(COVERAGE_BUILT)
 
 
 @schema.parametrize()
@@ -206,5 +259,5 @@ class Workflow(schema.as_state_machine()):
 
 
 TestWorkflow = Workflow.TestCase
-TestWorkflow.settings = settings(max_examples=8, stateful_step_count=6, deadline=None,
-                                 suppress_health_check=list(HealthCheck))
+TestWorkflow.settings = settings(max_examples=max(1, MAX_EXAMPLES * 2 // 3), stateful_step_count=6,
+                                 deadline=None, suppress_health_check=list(HealthCheck))
