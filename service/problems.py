@@ -181,11 +181,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                 N_("Fix every listed violation; decks can be checked first with "
                    "`POST /v1/games/kozyablo/decks/validate`.")),
     ProblemType("invalid-tournament", 422, N_("Invalid tournament"),
-                N_("The rounds sent to `/v1/tournaments/standings` cannot have happened: a "
-                   "player who is not in the tournament, plays twice in a round or after "
-                   "dropping, or a game that is not finished or not for two players. `errors` "
-                   "names the field."),
-                N_("Fix each field named in `errors`; send finished two-player games only.")),
+                N_("The rounds sent to `/v1/tournaments/standings` or `/events` cannot have "
+                   "happened: a player who is not in the tournament, plays twice in a round, "
+                   "after dropping or before joining; a game that is not finished, was played "
+                   "by other players than its match or table, or is counted twice; a table "
+                   "size or points list the event cannot have. `errors` names the field."),
+                N_("Fix each field named in `errors`; send each finished game once, at the "
+                   "match or table of the players who played it.")),
     ProblemType("referee-error", 400, N_("Referee error"),
                 N_("An engine refused the request for a reason without a more specific type."),
                 N_("Read `detail`.")),
