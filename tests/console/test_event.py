@@ -1,11 +1,13 @@
 """The console runs an event (issue 27), by clicking only, in headless Chromium
 against the real server: the two events of tests/tournaments/test_event_runs.py.
 
-- 12 players of Tremble at tables of 4 over 3 rounds: a table of round 1 placed
-  by hand (marked unverified), every other table a verified game file uploaded,
-  a reload in the middle of round 2, a player dropped (round 3 seats 4, 4, 3),
-  pairings and standings exported as CSV and JSON, the whole event exported,
-  cleared and imported again.
+- 12 players of Tremble at tables of 4 over 3 rounds: round 1's first table placed
+  by hand (marked unverified), its second recorded in the console by clicking
+  (no missions, the service's chance from a fixed seed) and brought back
+  verified, every other table a verified game file uploaded, a reload in the
+  middle of round 2, a player dropped (round 3 seats 4, 4, 3), pairings and
+  standings exported as CSV and JSON, the whole event exported, cleared and
+  imported again.
 - 9 players of Raiders at tables of 3 over 3 rounds, in Russian: round 1's first
   table recorded in the console (its seats named from the event; a reload in the
   middle of the recording), brought back verified, one table placed by hand, a
@@ -130,6 +132,49 @@ def downloaded(page, button: str) -> str:
     return open(download.value.path(), encoding="utf-8").read()
 
 
+def record_tremble(page, number: int, index: int, seats: list[str]) -> list[int]:
+    """Round ``number``'s table ``index`` recorded in the record tab, clicked to its end
+    (no missions, the chance dealt by the service from a fixed seed; every seat declines
+    to buy and plans the first order offered: 120 clicks) and brought to its table: its
+    places, from the finished game's winners and totals."""
+    page.click(f"{table(page, number, index)} .ev-record")
+    page.wait_for_selector("#record:not([hidden])")
+    assert page.input_value("#rec-game") == "tremble"
+    assert [page.input_value(f"#seat-name-{n}") for n in range(4)] == seats
+    assert page.locator("#seat-name-4").count() == 0
+    assert page.inner_text("#rec-for") == f"For the event: round {number}, table {index + 1} ({', '.join(seats)})."
+    page.select_option("#opt-chance", "server")
+    page.uncheck("#opt-missions")
+    page.fill("#rec-seed", "0")
+    page.click("#rec-start")
+    page.wait_for_selector('#rec-actions[data-steps="0"] button')
+    assert page.is_hidden("#rec-to-event")  # not before the game ends
+    while page.get_attribute("#rec-actions", "data-finished") != "true":
+        step = steps_done(page)
+        assert step < 200, "the recorded game does not end"
+        picker = page.locator("#rec-actions .picker")
+        decline = page.locator('#rec-actions button[data-type="decline_buy"]')
+        if picker.count():  # a plan: the first order offered
+            picker.first.locator("input[type=checkbox]").first.check()
+            picker.first.locator("button.pick-apply").click()
+        elif decline.count():
+            decline.first.click()
+        else:
+            next_button(page).click()
+        page.wait_for_selector(f'#rec-actions[data-steps="{step + 1}"]', state="attached")
+    places = recorded_places(page, seats)
+    assert len(set(places)) > 1, places  # a game with a winner, not a draw
+    page.click("#rec-to-event")
+    page.wait_for_selector("#event:not([hidden])")
+    return places
+
+
+def shown_places(page, number: int, index: int) -> dict[str, int]:
+    """The place of each player a table's result shows ("Ann 1. (3 pts), …")."""
+    text = page.inner_text(f"{table(page, number, index)} .result")
+    return {name: int(place) for name, place in re.findall(r"(\w+) (\d+)\. \(", text)}
+
+
 def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
     open_event(page, "tremble", 4, TREMBLE)
     assert page.inner_text("#ev-count") == "12 players"
@@ -140,9 +185,16 @@ def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
     assert sorted(p for t in tables for p in t) == sorted(TREMBLE) and [len(t) for t in tables] == [4, 4, 4]
     assert page.locator(f'{table(page, 1, 0)} .why').inner_text().startswith("the next 4 in the standings")
     assert page.is_hidden("#ev-make")  # no next round while a table has no result
-    done = play_round(page, tmp_path, "tremble", 1, tables, 0, played, 0, hand=0)
-    assert "unverified" in page.inner_text(f"{table(page, 1, 0)} .result")
+    # table 2's game recorded here, by clicking, then brought back verified
+    places = record_tremble(page, 1, 1, tables[1])
+    results(page, 1)
     assert page.get_attribute(f"{table(page, 1, 1)} .result", "data-verified") == "true"
+    assert shown_places(page, 1, 1) == dict(zip(tables[1], places, strict=True))
+    rnd: list = []
+    done = play_round(page, tmp_path, "tremble", 1, tables, 1, rnd, 0, hand=0)
+    played.append([(tables[1], places), *rnd[0]])
+    assert "unverified" in page.inner_text(f"{table(page, 1, 0)} .result")
+    assert page.get_attribute(f"{table(page, 1, 2)} .result", "data-verified") == "true"
 
     # round 2: one table uploaded, then a reload in the middle of the round loses nothing
     tables = make_round(page, 2)
