@@ -159,3 +159,16 @@ def resolved(name: str, names: dict[str, str]) -> str | None:
     if not isinstance(name, str) or problem(name) is not None:
         return None
     return names.get(key(name))
+
+
+def player(name: str, names: dict[str, str], path: str) -> str:
+    """The registered spelling of ``name``; a name no player has is refused naming ``path``.
+
+    >>> player("ann", roster(["Ann"]), "rounds.0")
+    'Ann'
+    """
+    found = resolved(name, names)
+    if found is None:
+        raise MalformedInput({path: [N_("{name!r} is not one of the tournament's players",
+                                        name=name)]})
+    return found

@@ -116,6 +116,16 @@ def bound_winners(players: list[str], found: Verified, path: str) -> list[str | 
     return [seated_as[found.winners[0]]]
 
 
+def count_once(counted: dict[str, str], setup: str, path: str) -> None:
+    """Note the game of setup id ``setup`` at ``path``; a game already counted in this
+    tournament (the same setup, however it is sent) is refused naming both places."""
+    if setup in counted:
+        raise invalid_tournament({path: [N_(
+            "this game is already counted at {other}: a game counts once per "
+            "tournament (the same setup, however it is sent)", other=counted[setup])]})
+    counted[setup] = path
+
+
 @bp.post("/standings")
 def standings() -> Response:
     """Standings and the next round's pairings of a tournament (module docstring)."""
@@ -137,12 +147,7 @@ def standings() -> Response:
             for g, found in enumerate(match["games"]):
                 path = f"rounds.{r}.matches.{m}.games.{g}"
                 game = verified_game(found, path)
-                if game.setup in counted:
-                    raise invalid_tournament({path: [N_(
-                        "this game is already counted at {other}: a game counts once per "
-                        "tournament (the same setup, however it is sent)",
-                        other=counted[game.setup])]})
-                counted[game.setup] = path
+                count_once(counted, game.setup, path)
                 winners += bound_winners(match["players"], game, path)
             matches.append(tournaments.Match(tuple(match["players"]), winners))
         rounds.append(tournaments.Round(matches, rnd["byes"], rnd["drops"]))
@@ -262,12 +267,7 @@ def event() -> Response:
                 if "setup" in found:
                     found = {**found, "setup": SETUP.filled(found["setup"])}
                 game = verified_game(found, path, seats=None)
-                if game.setup in counted:
-                    raise invalid_tournament({path: [N_(
-                        "this game is already counted at {other}: a game counts once per "
-                        "tournament (the same setup, however it is sent)",
-                        other=counted[game.setup])]})
-                counted[game.setup] = path
+                count_once(counted, game.setup, path)
                 places.append(bound_places(sent["players"], game, path))
                 ids.append(game.setup)
             tables.append(events.Table(sent["players"], places, ids=ids))

@@ -268,11 +268,7 @@ def resolve(event: Event) -> Event:
     known = naming.roster(spelled)
 
     def one(name: str, path: str) -> str:
-        found = naming.resolved(name, known)
-        if found is None:
-            raise MalformedInput({path: [N_("{name!r} is not one of the tournament's players",
-                                            name=name)]})
-        return found
+        return naming.player(name, known, path)
 
     rounds = []
     for r, rnd in enumerate(event.rounds):

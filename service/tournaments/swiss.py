@@ -158,11 +158,7 @@ def resolve(players: Sequence[str], rounds: Sequence[Round]) -> tuple[list[str],
     known = naming.roster(spelled)
 
     def one(name: str, path: str) -> str:
-        found = naming.resolved(name, known)
-        if found is None:
-            raise MalformedInput({path: [N_("{name!r} is not one of the tournament's players",
-                                            name=name)]})
-        return found
+        return naming.player(name, known, path)
 
     out = []
     for r, rnd in enumerate(rounds):
