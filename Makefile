@@ -75,8 +75,8 @@ chromium:
 
 # The suite on every core (pytest-xdist; TEST_WORKERS=0: in one process, =N: N workers;
 # --dist load: tests/conftest.py says why not loadfile).  Nothing is skipped
-# (tests/no_skips.py).  REFEREE_FUZZ_EXAMPLES=… sizes the in-process schemathesis run
-# (tests/hardening/test_schemathesis.py); its default is the full size CI runs.
+# (tests/no_skips.py).  REFEREE_TEST_SIZE sizes the long random runs (tests/size.py):
+# quick (the default: a quarter of each) or full (what .ci/run runs).
 TEST_WORKERS ?= auto
 test: venv redis-server chromium $(NODE_STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist load --durations=25

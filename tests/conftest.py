@@ -13,6 +13,9 @@ directories, and free ports for every server a fixture starts.  Not ``--dist
 loadfile``/``loadscope``/``loadgroup``: those key the tests by node id, and the
 in-process schemathesis tests of every operation share one node id, so all but one
 of them would silently not run.
+
+Every Flask app the tests make hands out ``tests.wsgi.QuickClient`` as its test
+client: Flask's, with a shorter road for plain requests (that module says why).
 """
 
 from __future__ import annotations
@@ -22,7 +25,12 @@ import socket
 import subprocess
 import time
 
+import flask
 import pytest
+
+from tests.wsgi import QuickClient
+
+flask.Flask.test_client_class = QuickClient
 
 
 @pytest.fixture

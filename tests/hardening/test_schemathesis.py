@@ -7,9 +7,10 @@ validates against the documented schema, the documented headers, and a
 schema-valid request accepted (``positive_data_acceptance``; the only refusals
 tolerated are named below, each with its reason).  ``Workflow`` runs the
 stateful phase over the document's links.  Bounded: ``MAX_EXAMPLES`` per
-operation plus the coverage phase (about 40,000 requests over 60 operations).
-``REFEREE_FUZZ_EXAMPLES`` sets ``MAX_EXAMPLES`` (and the stateful phase in
-proportion); its default, 12, is the full size ``make test`` and CI run.
+operation plus the coverage phase (about 40,000 requests over 60 operations at full
+size).  ``REFEREE_TEST_SIZE`` (tests/size.py) sizes it: ``full`` (CI) runs 12
+examples per operation and every coverage case; ``quick`` (``make test``'s default)
+a quarter of the examples and every fourth coverage case, the first kept.
 
 The app runs with every optional feature on (signing keys, API keys, rate
 limits, CORS) so their answers are checked against the spec too; the rate
@@ -18,7 +19,6 @@ limit is high enough that schemathesis never meets it.
 
 from __future__ import annotations
 
-import os
 import pathlib
 from collections import Counter
 
@@ -33,8 +33,12 @@ from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis.generation.hypothesis import builder as hypothesis_builder
 
-#: hypothesis examples per operation (besides the coverage phase's): the one size of this run
-MAX_EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "12"))
+from tests.size import FRACTION, sized
+
+#: hypothesis examples per operation (besides the coverage phase's): 12 at full size
+MAX_EXAMPLES = sized(12, least=3)
+#: every how many coverage-phase cases one is sent: all at full size
+COVERAGE_STRIDE = round(1 / FRACTION)
 #: schemathesis's boundary-value phase (thousands of requests): on by default
 COVERAGE_PHASE = True
 SPEC = pathlib.Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -48,26 +52,35 @@ def _app():
                        "CORS_ORIGINS": "*", "ACCESS_LOG": False})
 
 
-#: coverage-phase cases built, by operation: each test builds its own when it first runs
+#: coverage-phase cases sent, by operation: each test builds its own when it first runs
 COVERAGE_BUILT: Counter = Counter()
 
 
-class _ExamplesAndCoverage(list):
-    """A test's explicit examples, the coverage phase's cases appended when hypothesis
-    first reads them (the test runs) instead of when pytest collects the test: under
-    pytest-xdist every worker collects every test, and building all the coverage cases
-    (half a minute) in each would be repeated work.  The cases are the same."""
+class _DeferredExamples(list):
+    """A test's explicit examples — the schema's own examples and the coverage phase's
+    cases — built when hypothesis first reads them (the test runs) instead of when
+    pytest collects the test: under pytest-xdist every worker collects every test, and
+    building every operation's examples and coverage cases (about a minute) in each
+    worker would be repeated work.  The cases and their order are the same."""
 
-    def __init__(self, examples, operation: str, build):
+    def __init__(self, examples, operation: str):
         super().__init__(examples)
-        self._operation, self._build = operation, build
+        self._operation = operation
+        self._builds: list = []
+
+    def defer(self, build, coverage: bool) -> None:
+        self._builds.append((build, coverage))
 
     def _complete(self) -> None:
-        build, self._build = self._build, None
-        if build is not None:
+        builds, self._builds = self._builds, []
+        for build, coverage in builds:
             before = super().__len__()
             build()  # hypothesis.example(...)(test) appends to this list
-            COVERAGE_BUILT[self._operation] += super().__len__() - before
+            if coverage:
+                added = self[before:]
+                del self[before:]
+                self.extend(added[::COVERAGE_STRIDE])
+                COVERAGE_BUILT[self._operation] += super().__len__() - before
 
     def __len__(self) -> int:
         self._complete()
@@ -82,16 +95,30 @@ class _ExamplesAndCoverage(list):
         return super().__reversed__()
 
 
+def _deferred(test, operation) -> _DeferredExamples:
+    examples = getattr(test, "hypothesis_explicit_examples", ())
+    if not isinstance(examples, _DeferredExamples):
+        examples = test.hypothesis_explicit_examples = _DeferredExamples(examples, operation.label)
+    return examples
+
+
+_add_examples_now = hypothesis_builder.add_examples
 _add_coverage_now = hypothesis_builder.add_coverage
 
 
-def _add_coverage_when_run(test, operation, *args, **kwargs):
-    test.hypothesis_explicit_examples = _ExamplesAndCoverage(
-        getattr(test, "hypothesis_explicit_examples", ()), operation.label,
-        lambda: _add_coverage_now(test, operation, *args, **kwargs))
+def _add_examples_when_run(test, operation, *args, **kwargs):
+    _deferred(test, operation).defer(
+        lambda: _add_examples_now(test, operation, *args, **kwargs), coverage=False)
     return test
 
 
+def _add_coverage_when_run(test, operation, *args, **kwargs):
+    _deferred(test, operation).defer(
+        lambda: _add_coverage_now(test, operation, *args, **kwargs), coverage=True)
+    return test
+
+
+hypothesis_builder.add_examples = _add_examples_when_run
 hypothesis_builder.add_coverage = _add_coverage_when_run
 APP = _app()
 #: a rejection is any documented 4xx (413: a generated body over the size limit)

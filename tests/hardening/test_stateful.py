@@ -23,7 +23,8 @@ TRE-28) that uniform random play rarely meets.  ``test_steered_games_end_by_a_re
 holds the bot to that: a good share of seeded steered games per game end by
 a real win, not by a turn limit.
 
-Bounded by ``settings`` so the machines run in about a minute.
+Bounded by ``settings``: at full size 40 machine runs per game (6 steered) and 42/12/4
+steered games; a quarter of each in ``make test`` (``REFEREE_TEST_SIZE``, tests/size.py).
 """
 
 from __future__ import annotations
@@ -43,12 +44,13 @@ from service.games.chance import CHANCE as CHANCE_PLAYER
 from service.games.errors import RuleViolation
 from service.games.replay import replay
 from tests.contract import SteeringBot, check_random_games, strings_and_keys
+from tests.size import sized
 
 REPLAY_EVERY = 10
-SETTINGS = settings(max_examples=40, stateful_step_count=100, deadline=None,
+SETTINGS = settings(max_examples=sized(40), stateful_step_count=100, deadline=None,
                     suppress_health_check=list(HealthCheck))
 #: steered games are longer (a win takes a few hundred steps) and each step rates actions
-STEERED_SETTINGS = settings(max_examples=6, stateful_step_count=400, deadline=None,
+STEERED_SETTINGS = settings(max_examples=sized(6, least=2), stateful_step_count=400, deadline=None,
                             suppress_health_check=list(HealthCheck))
 STEERING = SteeringBot()
 
@@ -201,6 +203,7 @@ def test_steered_games_end_by_a_real_win(game_id):
     state on the way passes the contract checks (tests/contract.py)."""
     game = registry.get_game(game_id)
     setup_of, count, share = STEERED_GAMES[game_id]
+    count = sized(count)
     real = 0
     for seed in range(count):
         players, options = setup_of(seed)

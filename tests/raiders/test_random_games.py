@@ -1,7 +1,8 @@
 """Seeded random full games through the shared contract checks (tests/contract.py):
 2–6 players, every option, both chance modes; server games are reproduced by
 table games fed the same outcomes (RAI-4, RAI-5, RAI-10, RAI-11, RAI-14 chance
-nodes; RAI-6 and RAI-31 endings)."""
+nodes; RAI-6 and RAI-31 endings).  200 games at full size, the first quarter of each
+chunk in ``make test`` (``REFEREE_TEST_SIZE``, tests/size.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ import pytest
 from service.games.raiders import GAME
 from service.games.raiders.cards import Catalogue
 from tests.contract import SteeringBot, check_random_games
+from tests.size import sized
+
+#: games per chunk (50 at full size), the first of each chunk's list
+PLAYED = sized(50)
 
 VARIANTS = [
     {}, {"illegal_play": "fizzle"}, {"chance": "table"}, {"double_deck": True},
@@ -39,8 +44,8 @@ def _setups(count: int, seed: int):
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_games_satisfy_the_contract(chunk):
-    report = check_random_games(GAME, _setups(50, 1000 + chunk))
-    assert report["games"] == 50
+    report = check_random_games(GAME, _setups(50, 1000 + chunk)[:PLAYED])
+    assert report["games"] == PLAYED
 
 
 class CaptureBot:
@@ -65,7 +70,8 @@ def test_random_games_that_end_in_a_win():
 
 
 def test_the_random_setups_cover_every_player_count_and_option():
-    setups = [s for chunk in range(4) for s in _setups(50, 1000 + chunk)]
+    """...the games played, at either size."""
+    setups = [s for chunk in range(4) for s in _setups(50, 1000 + chunk)[:PLAYED]]
     assert {players for players, _, _ in setups} == {2, 3, 4, 5, 6}
     seen = {(k, v) for _, options, _ in setups for k, v in options.items() if k != "turn_limit"}
     assert {("illegal_play", "fizzle"), ("chance", "table"), ("double_deck", True),

@@ -1,4 +1,5 @@
-"""≥ 200 seeded random full games per player count through the shared contract.
+"""200 seeded random full games per player count through the shared contract (at full
+size; ``REFEREE_TEST_SIZE``, tests/size.py: a quarter of them in ``make test``).
 
 Every game: only listed actions are picked and each applies, ``apply`` never
 mutates its input, the game ends when the city deck is played out, replay
@@ -14,9 +15,10 @@ import pytest
 
 from service.games.tremble import GAME
 from tests.contract import check_random_games
+from tests.size import sized
 
-GAMES = 200
-FULL = 16  # of them with every check on every state and the table reproduction
+GAMES = sized(200)
+FULL = sized(16)  # of them with every check on every state and the table reproduction
 
 
 def options(seed: int) -> dict:

@@ -12,7 +12,8 @@ request speaks for the seats its ``Referee-Seat-Token`` header proves: none (a
 spectator), one (a player: its own view, its own legal actions, ``check`` and
 ``apply`` of its own actions, ``apply``'s events as it may see them) or all
 (the host).  Anything else is 403 ``seat-token-required``, decided from the
-request alone.  The property test below plays thousands of steps and shows
+request alone.  The property test below plays 700 steps per game (a quarter of them in
+``make test``: ``REFEREE_TEST_SIZE``, tests/size.py) and shows
 that a caller with no token, or another seat's, learns no hidden card —
 through answers, events or errors — and that a seat learns from the sealed
 state exactly what it learns from its own view.
@@ -27,11 +28,14 @@ import pytest
 from service import sealing
 from service.games import registry
 from service.games.chance import CHANCE
+from tests.size import sized
 from tests.trust.conftest import call
 
 KEY = "seat-token-test-key"
 KEYS = sealing.parse_keys(KEY)
 HEADER = "Referee-Seat-Token"
+#: steps of the property, per game
+STEPS = sized(700)
 
 
 def _opened(state: dict) -> dict:
@@ -164,7 +168,7 @@ def test_no_token_or_another_seats_token_learns_no_hidden_card(make_client, game
     base = f"/v1/games/{game_id}"
     steps = 0
     for seed in range(40):
-        if steps >= 700:
+        if steps >= STEPS:
             break
         players = game.min_players + seed % 2 if game.max_players > game.min_players \
             else game.min_players
@@ -209,7 +213,7 @@ def test_no_token_or_another_seats_token_learns_no_hidden_card(make_client, game
             state = client.post(f"{base}/apply", json={"state": state, "action": move},
                                 headers={HEADER: tokens[actor]}).json["state"]
             steps += 1
-    assert steps >= 700
+    assert steps >= STEPS
 
 
 def _same_as_from_the_view(client, base: str, state: dict, seat: int, actions,
