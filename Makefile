@@ -74,12 +74,14 @@ chromium:
 	fi
 
 # The suite on every core (pytest-xdist; TEST_WORKERS=0: in one process, =N: N workers;
-# --dist load: tests/conftest.py says why not loadfile).  Nothing is skipped
+# --dist load, each module handed out whole: tests/scheduling.py).  Nothing is skipped
 # (tests/no_skips.py).  REFEREE_TEST_SIZE sizes the long random runs (tests/size.py):
 # quick (the default: a quarter of each) or full (what .ci/run runs).
 TEST_WORKERS ?= auto
+# Python may cache compiled modules (PYTHONDONTWRITEBYTECODE unset for the run): the suite
+# starts a few hundred interpreters (servers, workers, tools), each compiling what is not cached.
 test: venv redis-server chromium $(NODE_STAMP)
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist load --durations=25
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n $(TEST_WORKERS) --dist load --durations=25
 
 # Generate both clients from openapi.yaml as tests/clients does, to read them:
 # build/clients/python/referee_client and build/clients/typescript (docs/clients.md).

@@ -7,12 +7,10 @@
   A missing ``redis-server`` fails the test loudly: it is not skipped.
 * ``private_redis`` — a redis-server of one test's own, to freeze, kill or empty.
 
-``make test`` runs the suite on every core (pytest-xdist, ``-n auto --dist load``).
-Each worker is a pytest session of its own: its ``redis_url``, its temporary
-directories, and free ports for every server a fixture starts.  Not ``--dist
-loadfile``/``loadscope``/``loadgroup``: those key the tests by node id, and the
-in-process schemathesis tests of every operation share one node id, so all but one
-of them would silently not run.
+``make test`` runs the suite on every core (pytest-xdist, ``-n auto``), each module
+handed out whole to one worker (``tests/scheduling.py``).  Each worker is a pytest
+session of its own: its ``redis_url``, its temporary directories, and free ports for
+every server a fixture starts.
 
 Every Flask app the tests make hands out ``tests.wsgi.QuickClient`` as its test
 client: Flask's, with a shorter road for plain requests (that module says why).

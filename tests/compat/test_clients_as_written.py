@@ -10,17 +10,16 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from service.games.base import MAX_SEED, MAX_STATE_SEED
-from tests.compat.test_breaking import SPEC
+from tests import document
 
 SAFE = (1 << 53) - 1
 
 
 def test_the_largest_seed_is_javascripts_largest_safe_integer():
     assert MAX_SEED == SAFE
-    doc = yaml.load(SPEC.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    doc = document.load()
     maxima = set()
 
     def walk(node, key=None):

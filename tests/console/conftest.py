@@ -3,7 +3,9 @@ chromium driven by Playwright (sync API, headless, bounded timeouts).
 
 ``make test`` installs chromium when it is missing (as root; otherwise it says how).
 Playwright drives ``/usr/bin/chromium`` itself (``executable_path``), so no
-``playwright install`` is needed.  Without chromium these tests fail saying so.
+``playwright install`` is needed.  Without chromium these tests fail saying so.  The
+server and the browser are started once per worker (session fixtures); each test has
+a browser context of its own.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def shot(page, tmp_path: Path, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Iterator[str]:
     from bench import servers
 
@@ -41,7 +43,7 @@ def server(tmp_path_factory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium as root "

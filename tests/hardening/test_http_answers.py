@@ -23,12 +23,12 @@ from urllib.parse import urlsplit
 
 import orjson
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.slow_clients import served
 from service.app import create_app
+from tests import document
 
 PROBLEM_MIME = "application/problem+json"
 STATE_KEY = "answers-test-key"
@@ -66,8 +66,7 @@ def _operations() -> list[tuple[str, dict]]:
     documented example is accepted as it is (templated paths: per game)."""
     from service.games import registry
 
-    spec = yaml.safe_load(open(create_app.__globals__["__file__"].rsplit("/", 2)[0]
-                               + "/openapi.yaml", encoding="utf-8"))
+    spec = document.load()
     client = create_app({"TESTING": True, "STATE_KEYS": STATE_KEY,
                          "ACCESS_LOG": "0"}).test_client()
     out = []

@@ -24,7 +24,6 @@ from collections import Counter
 
 import pytest
 import schemathesis
-import yaml
 from hypothesis import HealthCheck, settings
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
@@ -33,6 +32,7 @@ from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis.generation.hypothesis import builder as hypothesis_builder
 
+from tests import document
 from tests.size import FRACTION, sized
 
 #: hypothesis examples per operation (besides the coverage phase's): 12 at full size
@@ -204,8 +204,7 @@ def _problem_type(response) -> str:
 #: Such a refusal is accepted when the body does not fit the typed schema of the
 #: path's game (``<Game><Verb>Request``, what the typed operation documents);
 #: a body that does fit must be accepted as on the typed path.
-_DOC = yaml.load(SPEC.read_text(encoding="utf-8"),  # libyaml's loader when built with it: 4x faster
-                 Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+_DOC = document.load()
 _REGISTRY = Registry().with_resource("urn:openapi", Resource.from_contents(
     _DOC, default_specification=DRAFT202012))
 

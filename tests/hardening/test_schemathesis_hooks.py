@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
+from tests import document
 
 REPO = Path(__file__).resolve().parents[2]
 #: modules a plain ``pip install schemathesis`` does not bring (the test extra does)
@@ -29,8 +29,7 @@ def test_the_hooks_load_without_jsonschema():
 def test_the_typed_check_tells_one_games_body_from_anothers(client):
     import schemathesis_hooks
 
-    doc = yaml.load((REPO / "openapi.yaml").read_text(encoding="utf-8"),
-                    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    doc = document.load()
     state = client.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).get_json()["state"]
     body = {"state": state}
     assert schemathesis_hooks.fits_typed_schema(doc, "RaidersScoreRequest", body)

@@ -21,7 +21,6 @@ import types
 import jsonschema_rs
 import orjson
 import pytest
-import yaml
 from jsonschema import Draft202012Validator
 from marshmallow import Schema, fields, validate
 from referencing import Registry, Resource
@@ -32,6 +31,7 @@ from service.games import registry, shape
 from service.games.base import Action, Game, conservation_errors
 from service.games.chance import draw_below
 from service.games.errors import InvalidSetup, RuleViolation
+from tests import document
 
 PEBBLES_CARDS = """\
 meta: {title: Pebbles test set, reconstructed: false}
@@ -203,7 +203,7 @@ def spec_for(app) -> dict:
     key = (registry.GAME_IDS, tuple(m.__name__ for m in app.extensions["referee"]["modules"]))
     if key not in _specs:
         text = app.test_client().get("/openapi.yaml").get_data(as_text=True)
-        _specs[key] = yaml.safe_load(text)
+        _specs[key] = document.load(text)
     return _specs[key]
 
 

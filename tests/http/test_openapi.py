@@ -14,10 +14,10 @@ import subprocess
 import sys
 
 import pytest
-import yaml
 from openapi_spec_validator import validate
 
 from service.games import registry
+from tests import document
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -110,7 +110,7 @@ def test_committed_openapi_yaml_is_up_to_date():
         diff = "".join(list(difflib.unified_diff(committed.splitlines(True), fresh.splitlines(True),
                                                  "openapi.yaml (committed)", "generated"))[:40])
         pytest.fail("openapi.yaml is stale: run `make openapi`\n" + diff, pytrace=False)
-    doc = yaml.safe_load(committed)
+    doc = document.load(committed)
     validate(doc)
     assert set(doc["components"]["parameters"]["game"]["schema"]["enum"]) == set(registry.GAME_IDS)
 
@@ -128,5 +128,5 @@ def test_spec_version_is_the_package_version():
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    doc = document.load()
     assert doc["info"]["version"] == project["version"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
+from tests import document
 from tests.tournaments.played import played_pod, pod_places
 
 KEY = "tournament-test-key"
@@ -229,12 +230,10 @@ def test_the_answer_is_what_the_document_says(client):
     """The answer of the documented example, checked against ``EventResponse`` in
     ``openapi.yaml`` (the declaration in ``schemas/tournaments.py``)."""
     import jsonschema_rs
-    import yaml
 
     from schemas.tournaments import event_example
-    from tests.compat.test_breaking import SPEC
 
-    doc = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    doc = document.load()
     operation = doc["paths"]["/v1/tournaments/events"]["post"]
     example = operation["requestBody"]["content"]["application/json"]["example"]
     assert example == event_example()
