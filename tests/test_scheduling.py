@@ -1,0 +1,97 @@
+"""``tests/scheduling.py`` hands every collected test out exactly once.
+
+The failure this guards against is silent: ``--dist loadfile`` keyed tests by node id
+and ran one of the 63 schemathesis tests that share one, and the run still passed.
+Here fake workers take what the scheduler sends, finish it test by test, and one
+dies with tests in hand; every index must be run once, whole modules must stay on
+one worker, and the schemathesis tests must all be sent, last.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+
+import pytest
+
+from tests.scheduling import SPREAD, ModuleScheduling, units_of
+
+
+class FakeNode:
+    def __init__(self, name: str) -> None:
+        self.gateway = types.SimpleNamespace(id=name)
+        self.shutting_down = False
+        self.received: list[int] = []
+
+    def send_runtest_some(self, indices) -> None:
+        assert not self.shutting_down, "tests sent after shutdown"
+        self.received.extend(indices)
+
+    def shutdown(self) -> None:
+        self.shutting_down = True
+
+
+def collection() -> list[str]:
+    tests = [f"tests/a.py::t{i}" for i in range(5)] + [f"{SPREAD[0]}::test_every_operation_conforms"] * 63
+    tests += [f"tests/b.py::t{i}" for i in range(7)] + ["service/x.py::service.x.f"]
+    return tests
+
+
+class FakeConfig:
+    options = {"tx": ["2*popen"], "maxschedchunk": None, "dist": "load"}
+
+    def getvalue(self, name: str):
+        return self.options[name]
+
+    getoption = getvalue
+
+
+def run(seed: int, kill: bool) -> dict[str, list[int]]:
+    """Play a scheduled run to its end, workers finishing tests in a random interleaving
+    (``kill``: one dies with tests in hand and a new one joins); what each one ran."""
+    sched = ModuleScheduling(FakeConfig(), log=types.SimpleNamespace(loadsched=lambda *a: None))
+    workers = [FakeNode("gw0"), FakeNode("gw1")]
+    for node in workers:
+        sched.add_node(node)
+        sched.add_node_collection(node, collection())
+    sched.schedule()
+    rng, ran, killed = random.Random(seed), {"gw0": [], "gw1": [], "gw2": []}, False
+    while sched.has_pending:
+        node = rng.choice([n for n in sched.nodes if sched.node2pending[n]])
+        index = sched.node2pending[node][0]
+        ran[node.gateway.id].append(index)
+        if kill and not killed and len(ran[node.gateway.id]) >= 3:
+            killed = True
+            assert sched.remove_node(node) == collection()[index]  # the test it died in
+            spare = FakeNode("gw2")
+            sched.add_node(spare)
+            sched.check_schedule(spare)
+            continue
+        sched.mark_test_complete(node, index)
+    assert sched.tests_finished and (killed or not kill)
+    return ran
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_every_test_is_run_once_and_a_module_stays_on_one_worker(seed):
+    ran = run(seed, kill=False)
+    every = sorted(i for indices in ran.values() for i in indices)
+    assert every == list(range(len(collection())))
+    for module in ("tests/a.py", "tests/b.py"):
+        holders = {w for w, indices in ran.items()
+                   if any(collection()[i].startswith(module) for i in indices)}
+        assert len(holders) == 1, (module, holders)
+
+
+def test_the_spread_module_goes_test_by_test_after_the_others():
+    units = units_of(collection())
+    spread = [i for i, nodeid in enumerate(collection()) if nodeid.startswith(SPREAD[0])]
+    assert len(spread) == 63 and units[-63:] == [[i] for i in spread]
+    assert sorted(i for unit in units for i in unit) == list(range(len(collection())))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_worker_that_dies_gives_its_unrun_tests_back(seed):
+    ran = run(seed, kill=True)
+    assert sorted(i for indices in ran.values() for i in indices) == list(range(len(collection())))
+    assert ran["gw2"], "the new worker got the dead one's tests or later ones"
