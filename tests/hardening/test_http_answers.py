@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from bench.slow_clients import served
 from service.app import create_app
 from tests import document
+from tests.size import sized
 
 PROBLEM_MIME = "application/problem+json"
 STATE_KEY = "answers-test-key"
@@ -114,7 +115,7 @@ def body_with(example: dict, field: str, value: bytes) -> bytes:
     return orjson.dumps(body).replace(orjson.dumps(marker), value)
 
 
-@settings(max_examples=250, deadline=None, derandomize=True,
+@settings(max_examples=sized(250, least=20), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data(), depth=st.one_of(st.sampled_from(EDGES), st.integers(33, 1200)),
        as_object=st.booleans())

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from service.games import registry
 from tests.contract import json_paths
+from tests.size import sized
 
 from .conftest import walk
 
@@ -134,7 +135,7 @@ def signed_states():
     return client, out
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(150, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_alteration_of_a_signed_state_is_refused(signed_states, data):
     """With signatures required, changing any one value of a signed state (or

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from service.games import registry
 from tests.contract import json_paths
+from tests.size import sized
 
 VERBS = ("legal-actions", "apply", "check", "score", "view")
 ALLOWED = {200, 400, 404, 413, 415, 422}
@@ -92,7 +93,7 @@ def corrupt(state, rng: random.Random, junk):
     return state
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(150, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(verb=st.sampled_from(VERBS + ("new", "replay")), body=json_values)
 def test_random_bodies_are_handled(fuzz_client, verb, body):
     for game_id in registry.GAME_IDS:
@@ -101,7 +102,7 @@ def test_random_bodies_are_handled(fuzz_client, verb, body):
         assert_handled(r)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(150, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(verb=st.sampled_from(VERBS + ("new", "replay")), fields=st.dictionaries(
     st.sampled_from(["state", "action", "player", "players", "options", "seed", "card_set",
                      "setup", "actions"]), json_values, max_size=4))
@@ -111,7 +112,7 @@ def test_random_envelopes_are_handled(fuzz_client, verb, fields):
         assert_handled(r)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(300, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 1 << 30), junk=json_values, verb=st.sampled_from(VERBS))
 def test_corrupted_states_are_handled(fuzz_client, sample_states, seed, junk, verb):
     rng = random.Random(seed)
@@ -129,7 +130,7 @@ def test_corrupted_states_are_handled(fuzz_client, sample_states, seed, junk, ve
         assert_handled(r)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(200, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 1 << 30), junk=json_values)
 def test_corrupted_actions_are_handled(fuzz_client, sample_states, seed, junk):
     rng = random.Random(seed)

@@ -33,6 +33,7 @@ from service.tournaments.events import (
     met_before,
     table_plan,
 )
+from tests.size import sized
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -143,7 +144,7 @@ def same_answer(event: Event):
             None if proposal is None else proposal.to_json())
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(60, least=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_a_proposal_seats_each_eligible_player_once_and_names_every_repeat(seed):
     rng = random.Random(seed)
@@ -176,7 +177,7 @@ def test_a_proposal_seats_each_eligible_player_once_and_names_every_repeat(seed)
     assert same_answer(shuffled) == same_answer(event)  # the players' order is no input
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(40, least=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_no_swap_or_rotation_lowers_the_repeats_of_a_settled_round(seed):
     """What every explanation with a repeat says ("no swap of two players and no

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from service import names
 from service.games.errors import MalformedInput
 from service.tournaments import Match, Round, standings
+from tests.size import sized
 from tests.tournaments.played import played_game, winners
 
 from .conftest import call
@@ -135,7 +136,7 @@ LOOK_ALIKE = {
 }
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(400, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(name=NAMES, how=st.sampled_from(sorted(LOOK_ALIKE)))
 def test_any_look_alike_spelling_collides_and_the_problem_names_both(name, how):
     other = LOOK_ALIKE[how](name)
@@ -152,7 +153,7 @@ INVISIBLE = st.one_of(
                      "\ufff0", "\U0010ffff"]))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(300, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(name=NAMES, hidden=INVISIBLE, at=st.integers(0, 20))
 def test_a_name_holding_an_invisible_character_is_refused(name, hidden, at):
     at = min(at, len(name))
@@ -163,7 +164,7 @@ def test_a_name_holding_an_invisible_character_is_refused(name, hidden, at):
     assert "invisible or control character" in message or "whitespace" in message, message
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(300, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(listed=st.lists(NAMES, min_size=1, max_size=6))
 def test_names_with_different_keys_are_all_kept_in_nfc(listed):
     assume(len({names.key(n) for n in listed}) == len(listed))
@@ -184,7 +185,7 @@ def test_names_that_are_not_names(bad, why):
     assert why in refused.value.errors["setup.seats.1"][0]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(150, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(how=st.sampled_from(sorted(LOOK_ALIKE)), who=st.sampled_from(["Åsa", "Bob Lee", "Cat"]))
 def test_standings_do_not_depend_on_how_a_round_spells_a_player(how, who):
     spell = LOOK_ALIKE[how]

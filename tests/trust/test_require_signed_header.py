@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from bench import servers
 from service.app import create_app
+from tests.size import sized
 from tests.tournaments.played import played_game
 
 from .conftest import PROBLEM_MIME, call
@@ -170,7 +171,7 @@ def expected(values: list[str], strict: bool) -> str:
     return "scored"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(300, least=20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(values=st.lists(VALUES, max_size=3), strict=st.booleans())
 def test_only_an_exact_true_or_false_sent_once_is_read(apps, values, strict):
     """Property: for any header values (none, one or several), the forged state is
