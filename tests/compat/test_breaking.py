@@ -22,21 +22,20 @@ import tomllib
 from pathlib import Path
 
 import pytest
-import yaml
 
 from service.games.versions import parse_semver
 from service.version import CONTRACT_VERSION
+from tests import document
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO / "openapi.yaml"
 BASELINES = REPO / "contract"
 SCRIPT = BASELINES / "breaking.mjs"
 NODE = shutil.which("node")
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load(path: Path) -> dict:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+    return document.load(path.read_text(encoding="utf-8"))
 
 
 def baseline_path() -> Path:

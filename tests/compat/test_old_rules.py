@@ -118,14 +118,12 @@ def test_the_answer_says_it_was_upgraded_and_what_changed(client, game_id):
 
 def conforms(component: str, body: dict) -> bool:
     """``body`` fits ``openapi.yaml``'s component (the answer's ``rules_upgrade`` is documented)."""
-    import yaml
-
     import schemathesis_hooks
+    from tests import document
 
     doc = _DOC.get("doc")
     if doc is None:
-        text = (Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8")
-        doc = _DOC["doc"] = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        doc = _DOC["doc"] = document.load()
     assert "rules_upgrade" in doc["components"]["schemas"][component]["properties"], component
     return schemathesis_hooks.fits_typed_schema(doc, component, body)
 
