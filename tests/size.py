@@ -9,9 +9,10 @@ call of :func:`sized`.  ``REFEREE_TEST_SIZE`` scales them all:
   below the least the run needs to mean anything (its ``least``);
 * a number in (0, 1]: that fraction (``REFEREE_TEST_SIZE=0.5 make test``).
 
-Nothing is skipped at either size: every test runs, on fewer seeds or examples.
-Seeds are taken from the start of each run's list, so a quick run is the first part
-of the full one, and a failure seen in ``quick`` is seen in ``full`` too.
+Nothing is skipped at either size: every test runs, on fewer seeds or examples.  A
+seeded run takes its seeds from the start of its list, so its quick run is the first
+part of the full one (a failure seen in ``quick`` is seen in ``full`` too); a hypothesis
+run draws fewer examples; the schemathesis coverage phase sends every fourth case.
 
 >>> sized(40, fraction=0.25), sized(3, fraction=0.25), sized(3, least=2, fraction=0.25)
 (10, 1, 2)
