@@ -98,5 +98,6 @@ class ModuleScheduling(LoadScheduling):
         self.pending[:] = [index for unit in self.units for index in unit]
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: nothing to do without it
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScheduling | None:
     return ModuleScheduling(config, log) if config.getoption("dist") == "load" else None
