@@ -173,7 +173,8 @@ def _with_root_handler(handler, fn):
         logging.root.setLevel(level)
 
 
-def test_access_line_written_directly_is_the_formatters_line(make_client, monkeypatch):
+def _json_lines(monkeypatch):
+    """A stream taking the service's JSON log lines (the handler, request ids, formatter)."""
     import io
 
     from service import middleware
@@ -183,7 +184,14 @@ def test_access_line_written_directly_is_the_formatters_line(make_client, monkey
     handler.addFilter(RequestIdFilter())
     handler.setFormatter(JsonFormatter())
     monkeypatch.setattr(middleware, "_JSON_HANDLER", handler)
+    return stream, handler
+
+
+def test_access_line_written_directly_is_the_formatters_line(make_client, monkeypatch):
+    stream, handler = _json_lines(monkeypatch)
     client = make_client()
+    from service import middleware
+
     monkeypatch.setattr(middleware.access_log, "makeRecord", None)  # the direct path makes none
     _with_root_handler(handler, lambda: client.post(
         "/v1/games/raiders/new", json={"players": 2, "seed": 1}, headers={"X-Request-Id": "r-1"}))
@@ -198,15 +206,9 @@ def test_access_line_written_directly_is_the_formatters_line(make_client, monkey
 
 
 def test_no_access_line_when_info_is_off_or_access_log_disabled(make_client, monkeypatch):
-    import io
-
     from service import middleware
 
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.addFilter(RequestIdFilter())
-    handler.setFormatter(JsonFormatter())
-    monkeypatch.setattr(middleware, "_JSON_HANDLER", handler)
+    stream, handler = _json_lines(monkeypatch)
     client, quiet = make_client(), make_client(ACCESS_LOG="0")
     _with_root_handler(handler, lambda: quiet.get("/healthz"))
     assert stream.getvalue() == ""

@@ -177,6 +177,20 @@ def test_a_proposal_seats_each_eligible_player_once_and_names_every_repeat(seed)
     assert same_answer(shuffled) == same_answer(event)  # the players' order is no input
 
 
+def random_history(rng: random.Random, order: list[str], sizes: list[int],
+                   rounds: int) -> dict[frozenset, list[int]]:
+    """Who met whom in ``rounds`` random seatings of ``order`` at tables of ``sizes``."""
+    met: dict[frozenset, list[int]] = {}
+    for r in range(rounds):
+        rng.shuffle(order)
+        start = 0
+        for s in sizes:
+            for pair in combinations(order[start:start + s], 2):
+                met.setdefault(frozenset(pair), []).append(r + 1)
+            start += s
+    return met
+
+
 @settings(max_examples=sized(40, least=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_no_swap_or_rotation_lowers_the_repeats_of_a_settled_round(seed):
@@ -186,14 +200,7 @@ def test_no_swap_or_rotation_lowers_the_repeats_of_a_settled_round(seed):
     count = rng.randint(6, 14)
     order = [f"p{i}" for i in range(count)]
     sizes, _ = table_plan(count, Settings(table_size=4))
-    met: dict[frozenset, list[int]] = {}
-    for r in range(rng.randint(1, 5)):
-        rng.shuffle(order)
-        start = 0
-        for s in sizes:
-            for pair in combinations(order[start:start + s], 2):
-                met.setdefault(frozenset(pair), []).append(r + 1)
-            start += s
+    met = random_history(rng, order, sizes, rounds=rng.randint(1, 5))
     points = {p: F(rng.randint(0, 8), 2) for p in order}
     order.sort(key=lambda p: (-points[p], p))
     seating = pods.seat(order, sizes, met, points)
@@ -209,14 +216,7 @@ def test_a_small_round_has_the_least_repeats_of_all_seatings(seed):
     count = rng.randint(6, 12)
     order = [f"p{i}" for i in range(count)]
     sizes, _ = table_plan(count, Settings(table_size=rng.choice([3, 4])))
-    met: dict[frozenset, list[int]] = {}
-    for r in range(rng.randint(1, 4)):
-        rng.shuffle(order)
-        start = 0
-        for s in sizes:
-            for pair in combinations(order[start:start + s], 2):
-                met.setdefault(frozenset(pair), []).append(r + 1)
-            start += s
+    met = random_history(rng, order, sizes, rounds=rng.randint(1, 4))
     points = {p: F(rng.randint(0, 6)) for p in order}
     order.sort(key=lambda p: (-points[p], p))
     seating = pods.seat(order, sizes, met, points)
