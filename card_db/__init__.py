@@ -102,15 +102,16 @@ def _find(game: str, set_id: str) -> pathlib.Path:
 
 
 #: libyaml's safe loader where PyYAML has it: the same data, ten times sooner than the
-#: pure-Python one (a set loads at every process start and cache clear)
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: pure-Python one (a set loads at every process start and cache clear; the tests read
+#: openapi.yaml with it too)
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load(game: str, set_id: str) -> CardSet:
     """Read and validate one set (uncached; see ``get``)."""
     path = _find(game, set_id)
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise CardDataError(path, [f"not valid YAML: {exc}"]) from exc
     schema_cls = _schemas.get(game)

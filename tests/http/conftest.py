@@ -259,14 +259,14 @@ def check_against_spec(spec: dict, method: str, path: str, response) -> None:
                                                 for e in errors[:5]))
 
 
-#: (spec id, schema) → (the spec, kept so that its id is not reused; is_valid)
-_fast: dict[tuple[int, str], tuple[dict, object]] = {}
+#: (spec id, schema id) → (the spec, kept so that neither id is reused; is_valid)
+_fast: dict[tuple[int, int], tuple[dict, object]] = {}
 
 
 def _fast_validator(spec: dict, schema: dict):
     """``is_valid`` of ``schema`` (compiled by jsonschema-rs, once per spec and schema): the
     quick yes; a no is explained by ``_validator``'s errors."""
-    key = (id(spec), orjson.dumps(schema, option=orjson.OPT_SORT_KEYS).decode())
+    key = (id(spec), id(schema))  # a schema is a part of its spec
     if key not in _fast:
         root = {**schema, "components": spec["components"]} if "$ref" not in schema else \
             {"$ref": schema["$ref"], "components": spec["components"]}
