@@ -25,6 +25,33 @@ STATE_KEY = "console-test-key"
 SHOTS = os.environ.get("REFEREE_CONSOLE_SHOTS")
 
 
+#: resolves once ``selector`` matches (and is shown, when asked), checked on every change
+#: of the document: Playwright's own waits re-check at 0, 20, 50 and 100 ms after they
+#: start, so a click the console answers in 30 ms is seen after 70
+_WAIT_FOR = """([selector, visible, timeout]) => new Promise((resolve, reject) => {
+  const shown = (el) => !visible || (el.checkVisibility({visibilityProperty: true})
+                                     && el.getClientRects().length > 0);
+  const found = () => { const el = document.querySelector(selector); return el && shown(el); };
+  if (found()) return resolve(true);
+  const observer = new MutationObserver(() => {
+    if (found()) { observer.disconnect(); clearTimeout(timer); resolve(true); }
+  });
+  const timer = setTimeout(() => {
+    observer.disconnect();
+    reject(new Error(`${selector} did not appear within ${timeout} ms`));
+  }, timeout);
+  observer.observe(document, {subtree: true, childList: true, attributes: true,
+                              characterData: true});
+})"""
+
+
+def wait_for(page, selector: str, *, visible: bool = True, timeout: int = TIMEOUT_MS) -> None:
+    """Wait until ``selector`` is in the page (``visible``: and shown), as soon as a change
+    of the document makes it so.  For what a click on the page changes, not for a
+    navigation (``page.wait_for_selector`` follows a page that reloads)."""
+    page.evaluate(_WAIT_FOR, [selector, visible, timeout])
+
+
 def shot(page, tmp_path: Path, name: str) -> None:
     """A full-page screenshot in the test's ``tmp_path`` (and in SHOTS when set)."""
     page.screenshot(path=str(tmp_path / name), full_page=True)

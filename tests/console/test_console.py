@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from tests.console.conftest import TIMEOUT_MS, shot
+from tests.console.conftest import TIMEOUT_MS, shot, wait_for
 from tests.tournaments.played import played_game, winners
 
 #: the steering of the recorded game: the first button of the first type found
@@ -39,7 +39,7 @@ def steps_done(page) -> int:
 
 def click_and_wait(page, locator, expected_steps: int) -> None:
     locator.click()
-    page.wait_for_selector(f'#rec-actions[data-steps="{expected_steps}"]', state="attached")
+    wait_for(page, f'#rec-actions[data-steps="{expected_steps}"]', visible=False)
 
 
 def enter_hand(page, use_names: bool) -> None:
@@ -81,7 +81,7 @@ def start_game(page, game: str, names: list[str], **options) -> None:
         page.select_option(f"#opt-{option}", value) if isinstance(value, str) else (
             page.check(f"#opt-{option}") if value else page.uncheck(f"#opt-{option}"))
     page.click("#rec-start")
-    page.wait_for_selector('#rec-actions[data-steps="0"] button')
+    wait_for(page, '#rec-actions[data-steps="0"] button')
 
 
 def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
@@ -103,11 +103,11 @@ def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
         click_and_wait(page, next_button(page), step + 1)
         if step == 40 and not charted:  # mid-game: playouts from here, as a chart
             page.click("#rec-odds")
-            page.wait_for_selector("#rec-chart svg.win-rates", timeout=TIMEOUT_MS * 4)
+            wait_for(page, "#rec-chart svg.win-rates", timeout=TIMEOUT_MS * 4)
             assert page.locator("#rec-chart svg.histogram").count() == 2
             page.locator("#rec-view-seat").select_option("0")
             page.click("#rec-view")
-            page.wait_for_selector("#rec-view-out .view")
+            wait_for(page, "#rec-view-out .view")
             hand = page.locator('#rec-view-out dd[data-zone="hand"]').first
             assert hand.locator(".card").count() >= 1
             shot(page, tmp_path, "console.png")
@@ -122,7 +122,7 @@ def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
     # the recorded game goes to verification as a replay: legal, finished
     page.click("#rec-to-verify")
     page.click("#ver-run")
-    page.wait_for_selector('#ver-verdict[data-done="ok"]')
+    wait_for(page, '#ver-verdict[data-done="ok"]')
     assert "Finished" in page.inner_text("#ver-verdict")
     assert page.locator("#ver-steps li").count() == steps_done(page) + 1
 
@@ -152,7 +152,7 @@ def test_verify_a_reported_tremble_game_with_an_illegal_step(page, server, tmp_p
     page.click('#tabs button[data-tab="verify"]')
     page.fill("#ver-input", json.dumps(report))
     page.click("#ver-run")
-    page.wait_for_selector('#ver-verdict[data-done="illegal"]')
+    wait_for(page, '#ver-verdict[data-done="illegal"]')
     assert page.inner_text("#ver-verdict") == f"Illegal at step {problem['index']}"
     assert page.inner_text("#ver-index") == f"#{problem['index']}"
     assert page.inner_text("#ver-rule") == problem["rule"]
@@ -178,7 +178,7 @@ def test_verify_a_reported_tremble_game_with_an_illegal_step(page, server, tmp_p
     assert page.inner_text("#ver-detail") != problem["detail"]
     assert page.locator("#ver-steps li").count() == len(report["actions"]) + 1
     page.click("#ver-run")
-    page.wait_for_selector('#ver-verdict[data-done="illegal"]')
+    wait_for(page, '#ver-verdict[data-done="illegal"]')
     assert page.inner_text("#ver-verdict") == f"Нарушение на шаге {problem['index']}"
     assert page.inner_text("#ver-detail") != problem["detail"]
     page.click("#lang-en")
@@ -187,7 +187,7 @@ def test_verify_a_reported_tremble_game_with_an_illegal_step(page, server, tmp_p
     legal = {**report, "actions": report["actions"][:-1]}
     page.fill("#ver-input", json.dumps(legal))
     page.click("#ver-run")
-    page.wait_for_selector('#ver-verdict[data-done="ok"]')
+    wait_for(page, '#ver-verdict[data-done="ok"]')
     with page.expect_download() as download:
         page.click("#ver-export")
     exported = json.loads(open(download.value.path()).read())
@@ -228,7 +228,7 @@ def test_standings_for_8_players_over_3_rounds(page, server, tmp_path):
     path.write_text(json.dumps(event))
     page.click('#tabs button[data-tab="event"]')
     page.set_input_files("#ev-import", str(path))
-    page.wait_for_selector('#event[data-busy="false"][data-results="11"]', state="attached")
+    wait_for(page, '#event[data-busy="false"][data-results="11"]', visible=False)
     rows = page.locator("#ev-standings tr[data-player]")
     assert rows.count() == 8
     shown = [rows.nth(i).get_attribute("data-player") for i in range(8)]
@@ -238,7 +238,7 @@ def test_standings_for_8_players_over_3_rounds(page, server, tmp_path):
     assert page.locator('.ev-round[data-round="3"] .bye').inner_text() == (
         f"{body['rounds'][2]['byes'][0]}: bye — {why} without a bye yet")
     page.click("#ev-make")
-    page.wait_for_selector('#event[data-rounds="4"]', state="attached")
+    wait_for(page, '#event[data-rounds="4"]', visible=False)
     assert page.locator('.ev-round[data-round="4"] .bye').inner_text() == (
         f"{expected['next_round']['bye']}: bye — {why} without a bye yet")
     assert page.locator('.ev-round[data-round="4"] .ev-table').count() == 3
@@ -263,11 +263,11 @@ def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
     for name in ("Ann", "=Bob"):
         page.fill("#ev-name", name)
         page.click("#ev-add")
-        page.wait_for_selector(f'#ev-players li[data-player="{name}"]', state="attached")
-    page.wait_for_selector('#event[data-busy="false"]', state="attached")
+        wait_for(page, f'#ev-players li[data-player="{name}"]', visible=False)
+    wait_for(page, '#event[data-busy="false"]', visible=False)
     for number, seed in ((1, 1), (2, 2)):
         page.click("#ev-make")
-        page.wait_for_selector(f'#event[data-busy="false"][data-rounds="{number}"]', state="attached")
+        wait_for(page, f'#event[data-busy="false"][data-rounds="{number}"]', visible=False)
         seats = page.inner_text(f'.ev-round[data-round="{number}"] .ev-seats').split(", ")
         game = played_game(seed, tuple(seats))
         if number == 1:
@@ -282,13 +282,13 @@ def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
             path = tmp_path / "altered.json"
             path.write_text(json.dumps(altered))
             page.set_input_files(f'.ev-round[data-round="{number}"] .ev-upload', str(path))
-            page.wait_for_selector("#message:not(:empty)")
-            page.wait_for_selector('#event[data-busy="false"][data-results="1"]', state="attached")
+            wait_for(page, "#message:not(:empty)")
+            wait_for(page, '#event[data-busy="false"][data-results="1"]', visible=False)
             assert page.inner_text("#message").startswith("Round 2, table 1: ")
         path = tmp_path / f"game-{seed}.json"
         path.write_text(json.dumps(game))
         page.set_input_files(f'.ev-round[data-round="{number}"] .ev-upload', str(path))
-        page.wait_for_selector(f'#event[data-busy="false"][data-results="{number}"]', state="attached")
+        wait_for(page, f'#event[data-busy="false"][data-results="{number}"]', visible=False)
         assert page.get_attribute(f'.ev-round[data-round="{number}"] .result', "data-verified") == "true"
     assert page.locator("#ev-standings tr[data-player]").count() == 2
     points = page.eval_on_selector_all("#ev-standings td[data-field=points]", "cells => cells.map(c => Number(c.textContent))")

@@ -27,7 +27,7 @@ import json
 import re
 from fractions import Fraction
 
-from tests.console.conftest import shot
+from tests.console.conftest import shot, wait_for
 from tests.console.test_console import next_button, steps_done
 from tests.console.test_recording import card_ids, english_words, visible_text
 from tests.tournaments.hand import places_of, standings, table_game
@@ -35,11 +35,11 @@ from tests.tournaments.test_event_runs import BY_HAND, RAIDERS, TREMBLE
 
 
 def changed(page) -> None:
-    page.wait_for_selector('#event[data-busy="false"]', state="attached")
+    wait_for(page, '#event[data-busy="false"]', visible=False)
 
 
 def results(page, count: int) -> None:
-    page.wait_for_selector(f'#event[data-busy="false"][data-results="{count}"]', state="attached")
+    wait_for(page, f'#event[data-busy="false"][data-results="{count}"]', visible=False)
 
 
 def open_event(page, game: str, size: int, players: list[str]) -> None:
@@ -56,14 +56,14 @@ def add_players(page, names: list[str]) -> None:
     for name in names:
         page.fill("#ev-name", name)
         page.click("#ev-add")
-        page.wait_for_selector(f'#ev-players li[data-player="{name}"]', state="attached")
+        wait_for(page, f'#ev-players li[data-player="{name}"]', visible=False)
         changed(page)
 
 
 def make_round(page, number: int) -> list[list[str]]:
     """Round ``number``'s tables made by the service: each table's players."""
     page.click("#ev-make")
-    page.wait_for_selector(f'#event[data-rounds="{number}"]', state="attached")
+    wait_for(page, f'#event[data-rounds="{number}"]', visible=False)
     changed(page)
     seats = page.locator(f'.ev-round[data-round="{number}"] .ev-table .ev-seats')
     return [seats.nth(i).inner_text().split(", ") for i in range(seats.count())]
@@ -138,7 +138,7 @@ def record_tremble(page, number: int, index: int, seats: list[str]) -> list[int]
     to buy and plans the first order offered: 120 clicks) and brought to its table: its
     places, from the finished game's winners and totals."""
     page.click(f"{table(page, number, index)} .ev-record")
-    page.wait_for_selector("#record:not([hidden])")
+    wait_for(page, "#record:not([hidden])")
     assert page.input_value("#rec-game") == "tremble"
     assert [page.input_value(f"#seat-name-{n}") for n in range(4)] == seats
     assert page.locator("#seat-name-4").count() == 0
@@ -147,7 +147,7 @@ def record_tremble(page, number: int, index: int, seats: list[str]) -> list[int]
     page.uncheck("#opt-missions")
     page.fill("#rec-seed", "0")
     page.click("#rec-start")
-    page.wait_for_selector('#rec-actions[data-steps="0"] button')
+    wait_for(page, '#rec-actions[data-steps="0"] button')
     assert page.is_hidden("#rec-to-event")  # not before the game ends
     while page.get_attribute("#rec-actions", "data-finished") != "true":
         step = steps_done(page)
@@ -161,11 +161,11 @@ def record_tremble(page, number: int, index: int, seats: list[str]) -> list[int]
             decline.first.click()
         else:
             next_button(page).click()
-        page.wait_for_selector(f'#rec-actions[data-steps="{step + 1}"]', state="attached")
+        wait_for(page, f'#rec-actions[data-steps="{step + 1}"]', visible=False)
     places = recorded_places(page, seats)
     assert len(set(places)) > 1, places  # a game with a winner, not a draw
     page.click("#rec-to-event")
-    page.wait_for_selector("#event:not([hidden])")
+    wait_for(page, "#event:not([hidden])")
     return places
 
 
@@ -210,13 +210,13 @@ def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
     assert "Round 2 is being played: 2 tables without a result." == page.inner_text("#ev-status")
     # Kim dropped by mistake and back; Lev leaves after round 2
     page.click('#ev-players li[data-player="Kim"] .ev-drop')
-    page.wait_for_selector('#ev-players li.dropped[data-player="Kim"]', state="attached")
+    wait_for(page, '#ev-players li.dropped[data-player="Kim"]', visible=False)
     changed(page)
     page.click('#ev-players li[data-player="Kim"] .ev-undrop')
-    page.wait_for_selector('#ev-players li:not(.dropped)[data-player="Kim"]', state="attached")
+    wait_for(page, '#ev-players li:not(.dropped)[data-player="Kim"]', visible=False)
     changed(page)
     page.click('#ev-players li[data-player="Lev"] .ev-drop')
-    page.wait_for_selector('#ev-players li.dropped[data-player="Lev"]', state="attached")
+    wait_for(page, '#ev-players li.dropped[data-player="Lev"]', visible=False)
     changed(page)
     rest: list = []
     done = play_round(page, tmp_path, "tremble", 2, tables, done + 1, rest, 10)
@@ -263,7 +263,7 @@ def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
     assert exported["rounds"][0]["tables"][0]["placements"]
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#ev-new")
-    page.wait_for_selector('#event[data-rounds="0"]', state="attached")
+    wait_for(page, '#event[data-rounds="0"]', visible=False)
     assert page.locator("#ev-players li").count() == 0 and page.locator("#ev-standings tr").count() == 0
     path = tmp_path / "event.json"
     path.write_text(json.dumps(exported))
@@ -299,20 +299,20 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
 
     # table 1's game recorded here: the record tab names its seats from the event
     page.click(f"{table(page, 1, 0)} .ev-record")
-    page.wait_for_selector("#record:not([hidden])")
+    wait_for(page, "#record:not([hidden])")
     assert [page.input_value(f"#seat-name-{n}") for n in range(3)] == tables[0]
     assert page.inner_text("#rec-for") == f"Для турнира: тур 1, стол 1 ({', '.join(tables[0])})."
     page.select_option("#opt-chance", "server")
     page.fill("#opt-turn_limit", "2")  # no seed given: the console picks one, or no replay would match
     page.click("#rec-start")
-    page.wait_for_selector('#rec-actions[data-steps="0"] button')
+    wait_for(page, '#rec-actions[data-steps="0"] button')
     for n in range(2):
         next_button(page).click()
-        page.wait_for_selector(f'#rec-actions[data-steps="{n + 1}"]', state="attached")
+        wait_for(page, f'#rec-actions[data-steps="{n + 1}"]', visible=False)
     logged = page.locator("#rec-log li").all_inner_texts()
     page.reload()  # in the middle of the recording: the game comes back, step by step
     page.wait_for_selector('body[data-ready=true]')
-    page.wait_for_selector('#rec-actions[data-steps="2"]', state="attached")
+    wait_for(page, '#rec-actions[data-steps="2"]', visible=False)
     assert page.is_visible("#record") and page.locator("#rec-log li").all_inner_texts() == logged
     assert page.is_visible("#rec-for")
     found["recording"] = english_words(visible_text(page), allowed)
@@ -320,7 +320,7 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
         step = steps_done(page)
         assert step < 300, "the recorded game does not end"
         next_button(page).click()
-        page.wait_for_selector(f'#rec-actions[data-steps="{step + 1}"]', state="attached")
+        wait_for(page, f'#rec-actions[data-steps="{step + 1}"]', visible=False)
     places = recorded_places(page, tables[0])
     found["recorded"] = english_words(visible_text(page), allowed)
     page.click("#rec-to-event")
@@ -344,7 +344,7 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
     path = tmp_path / "wrong.json"
     path.write_text(json.dumps(wrong))
     page.set_input_files(f"{table(page, 3, 0)} .ev-upload", str(path))
-    page.wait_for_selector("#message:not(:empty)")
+    wait_for(page, "#message:not(:empty)")
     changed(page)
     refused = page.inner_text("#message")
     assert refused.startswith("Невозможный турнир — Тур 3, стол 1 (games.0.setup.players): ")

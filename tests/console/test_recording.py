@@ -14,7 +14,7 @@ import json
 import re
 import urllib.request
 
-from tests.console.conftest import shot
+from tests.console.conftest import shot, wait_for
 from tests.console.test_console import start_game, steps_done
 
 #: a label is words: none of these may show
@@ -78,7 +78,7 @@ def step(page) -> None:
                 break
         else:
             page.locator("#rec-actions button").first.click()
-    page.wait_for_selector(f'#rec-actions[data-steps="{before + 1}"]', state="attached")
+    wait_for(page, f'#rec-actions[data-steps="{before + 1}"]', visible=False)
 
 
 def test_a_tremble_game_reads_like_the_table(page, tmp_path):
@@ -108,7 +108,7 @@ def test_a_tremble_game_reads_like_the_table(page, tmp_path):
     # Ann's view: zones with named cards, Bob's hand a count
     page.locator("#rec-view-seat").select_option("0")
     page.click("#rec-view")
-    page.wait_for_selector("#rec-view-out .view")
+    wait_for(page, "#rec-view-out .view")
     view = page.locator("#rec-view-out")
     assert view.locator('h3[data-seat="0"]').inner_text() == "Ann"
     assert view.locator('dd[data-zone="missions"] .card').count() >= 1
@@ -119,9 +119,9 @@ def test_a_tremble_game_reads_like_the_table(page, tmp_path):
     # a new game: nothing of the last one stays
     page.fill("#rec-hand-input", "no such card")
     page.click("#rec-hand-apply")
-    page.wait_for_selector("#message:not(:empty)")
+    wait_for(page, "#message:not(:empty)")
     page.click("#rec-odds")
-    page.wait_for_selector("#rec-chart svg.win-rates", timeout=60_000)
+    wait_for(page, "#rec-chart svg.win-rates", timeout=60_000)
     start_game(page, "raiders", ["Cat", "Dan"])
     assert page.inner_text("#message") == ""
     assert page.locator("#rec-log li").count() == 0
@@ -151,10 +151,10 @@ def test_a_kozyablo_game_with_chosen_decks_and_names(page, server, tmp_path):
     with urllib.request.urlopen(server + "/v1/games/kozyablo/cards", timeout=30) as answer:
         pozorki = json.load(answer)["tables"]["reference_decks"]["pozorki"]
     page.select_option("#rec-game", "kozyablo")
-    page.wait_for_selector("#seat-deck-1")
+    wait_for(page, "#seat-deck-1")
     page.fill("#seat-name-0", "Ann")
     page.click("#rec-start")  # Bob's seat has no name yet
-    page.wait_for_selector("#message:not(:empty)")
+    wait_for(page, "#message:not(:empty)")
     assert page.inner_text("#message").startswith("Name seat 1")
     page.fill("#seat-name-1", "Bob")
     page.select_option("#seat-deck-0", "zhloby")
@@ -165,7 +165,7 @@ def test_a_kozyablo_game_with_chosen_decks_and_names(page, server, tmp_path):
     assert page.inner_text("#message") == "The deck of seat 1 is not valid JSON."
     page.fill("#seat-own-1", json.dumps(pozorki))
     page.click("#rec-start")
-    page.wait_for_selector('#rec-actions[data-steps="0"] button.chance')
+    wait_for(page, '#rec-actions[data-steps="0"] button.chance')
     assert page.inner_text("#message") == ""
     names = ["Ann", "Bob"]
     check_turn(page, names)
@@ -176,7 +176,7 @@ def test_a_kozyablo_game_with_chosen_decks_and_names(page, server, tmp_path):
     hand = [buttons.nth(i).inner_text().split(": ", 1)[1].split(" (")[0] for i in (0, 1, 2, 3, 4, 5)]
     page.fill("#rec-hand-input", ", ".join(hand))
     page.click("#rec-hand-apply")
-    page.wait_for_selector('#rec-actions[data-steps="6"]', state="attached")
+    wait_for(page, '#rec-actions[data-steps="6"]', visible=False)
     while page.locator("#rec-actions button.chance").count():
         check_turn(page, names)
         step(page)
@@ -188,19 +188,19 @@ def test_a_kozyablo_game_with_chosen_decks_and_names(page, server, tmp_path):
     assert page.locator('#rec-actions button[data-type="mulligan"]:not(.pick-apply)').count() == 0
     before = steps_done(page)
     picker.locator("button.pick-apply").click()  # nothing ticked: no such mulligan
-    page.wait_for_selector("#message:not(:empty)")
+    wait_for(page, "#message:not(:empty)")
     assert page.inner_text("#message") == "No listed action keeps exactly these: choose again."
     assert steps_done(page) == before
     picker.locator("input[type=checkbox]").nth(0).check()
     picker.locator("input[type=checkbox]").nth(2).check()
     picker.locator("button.pick-apply").click()
-    page.wait_for_selector(f'#rec-actions[data-steps="{before + 1}"]', state="attached")
+    wait_for(page, f'#rec-actions[data-steps="{before + 1}"]', visible=False)
     last = page.locator("#rec-log li").last.inner_text()
     assert last.startswith("Bob Mulligan: cards ") and last.count(",") >= 1, last  # pozorki go first
 
     page.locator("#rec-view-seat").select_option("1")
     page.click("#rec-view")
-    page.wait_for_selector("#rec-view-out .view")
+    wait_for(page, "#rec-view-out .view")
     races = page.locator('#rec-view-out dd[data-zone="race"]')
     assert races.nth(0).inner_text() == "Zhloby" and races.nth(1).inner_text() == "Pozorki"
     assert page.locator('#rec-view-out h3[data-seat="1"]').inner_text() == "Bob"
@@ -212,7 +212,7 @@ def test_a_kozyablo_game_with_chosen_decks_and_names(page, server, tmp_path):
     report = json.loads(page.input_value("#ver-input"))
     assert report["setup"]["players"] == [{"name": "Ann", "race": "zhloby"}, {"name": "Bob", "deck": pozorki}]
     page.click("#ver-run")
-    page.wait_for_selector('#ver-verdict[data-done="ok"]')
+    wait_for(page, '#ver-verdict[data-done="ok"]')
     first = page.locator("#ver-steps li").nth(1).inner_text()
     assert first.startswith("#0 Chance → Ann Card drawn → Ann: "), first
 
@@ -272,11 +272,11 @@ def test_the_russian_console_has_no_english_but_ids(page, server, tmp_path):
     found = {}
     for game, steps in (("raiders", 45), ("tremble", 45), ("kozyablo", 40)):
         page.select_option("#rec-game", game)
-        page.wait_for_selector("#seat-name-1")
+        wait_for(page, "#seat-name-1")
         for n, name in enumerate(names):
             page.fill(f"#seat-name-{n}", name)
         page.click("#rec-start")
-        page.wait_for_selector('#rec-actions[data-steps="0"] button')
+        wait_for(page, '#rec-actions[data-steps="0"] button')
         for _ in range(steps):
             if page.get_attribute("#rec-actions", "data-finished") == "true":
                 break
@@ -286,10 +286,10 @@ def test_the_russian_console_has_no_english_but_ids(page, server, tmp_path):
         for seat in ("0", "null"):
             page.locator("#rec-view-seat").select_option(seat)
             page.click("#rec-view")
-            page.wait_for_selector("#rec-view-out .view")
+            wait_for(page, "#rec-view-out .view")
             found[f"{game} view {seat}"] = english_words(visible_text(page), ids)
         page.click("#rec-odds")
-        page.wait_for_selector("#rec-chart svg.win-rates", timeout=60_000)
+        wait_for(page, "#rec-chart svg.win-rates", timeout=60_000)
         found[f"{game} chart"] = english_words(visible_text(page), ids)
         if game == "kozyablo":
             page.select_option("#seat-deck-0", "own")
@@ -297,11 +297,11 @@ def test_the_russian_console_has_no_english_but_ids(page, server, tmp_path):
             shot(page, tmp_path, "console-ru.png")
         page.click("#rec-to-verify")
         page.click("#ver-run")
-        page.wait_for_selector('#ver-verdict[data-done="ok"]')
+        wait_for(page, '#ver-verdict[data-done="ok"]')
         found[f"{game} verified"] = english_words(visible_text(page), ids)
         page.fill("#ver-input", "{not json")
         page.click("#ver-run")
-        page.wait_for_selector("#message:not(:empty)")
+        wait_for(page, "#message:not(:empty)")
         found[f"{game} bad json"] = english_words(visible_text(page), ids)
         page.click('#tabs button[data-tab="record"]')
     page.click('#tabs button[data-tab="event"]')
@@ -318,6 +318,6 @@ def test_no_answer_from_the_service_is_said_in_russian(page):
     start_game(page, "raiders", ["Аня", "Боря"])
     page.route("**/v1/games/raiders/apply", lambda route: route.abort())
     page.locator("#rec-actions button.chance").first.click()
-    page.wait_for_selector("#message:not(:empty)")
+    wait_for(page, "#message:not(:empty)")
     assert page.inner_text("#message") == "Сервис не отвечает: запущен ли он, есть ли сеть?"
     assert steps_done(page) == 0 and page.locator("#rec-log li").count() == 0

@@ -24,6 +24,7 @@ from rq.registry import FailedJobRegistry, StartedJobRegistry
 from rq.results import Result
 
 from service.evaluations.rq_runner import QUEUE, chunk_job_id, main_job_id, outcome_key
+from tests.size import sized
 from workers.jobs import finished_value
 
 from .conftest import children_of, poll
@@ -31,10 +32,12 @@ from .test_fanout import ODDS, playouts_request
 
 #: worker maintenance every second, so that three rounds take seconds
 FAST_MAINTENANCE = {"REFEREE_WORKER_MAINTENANCE": "1"}
+#: chunks of each of the two many-chunk evaluations (tests/size.py: 16 in a quick run)
+CHUNKS = sized(64, least=16)
 
 
-def test_two_64_chunk_evaluations_stay_finished_with_an_empty_wip_registry(make_app, workers):
-    """Issue 11 item 1: 128 chunks on two workers, progress reported all the
+def test_two_many_chunk_evaluations_stay_finished_with_an_empty_wip_registry(make_app, workers):
+    """Issue 11 item 1: 2 × 64 chunks on two workers (``CHUNKS``), progress reported all the
     time; afterwards the wip registry is empty and both evaluations are still
     finished after three maintenance rounds (RQ 2.12 left finished chunks in
     the wip registry, and their expiry later failed the evaluation)."""
@@ -44,10 +47,10 @@ def test_two_64_chunk_evaluations_stay_finished_with_an_empty_wip_registry(make_
     workers.wait_registered(2)
     locations = []
     for seed in (1, 2):
-        r = client.post("/v1/evaluations", json=playouts_request(640, 10, seed=seed))
-        assert r.status_code == 202 and r.json["chunks"] == 64, r.json
+        r = client.post("/v1/evaluations", json=playouts_request(CHUNKS * 10, 10, seed=seed))
+        assert r.status_code == 202 and r.json["chunks"] == CHUNKS, r.json
         locations.append(r.headers["Location"])
-    results = [poll(client, loc, timeout=120) for loc in locations]  # 128 chunks, a busy machine
+    results = [poll(client, loc, timeout=120) for loc in locations]  # 128 chunks at full size, a busy machine
     assert [r["status"] for r in results] == ["finished", "finished"], results
     conn = redis.Redis.from_url(workers.url)
     wip = StartedJobRegistry(QUEUE, connection=conn)

@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 
 from bench.servers import REPO, SERVICE_APP, gunicorn
+from tests.size import sized
 
-EXAMPLES = 2
+#: hypothesis examples per operation in the fuzzing phase (tests/size.py: 1 in a quick run)
+EXAMPLES = sized(2)
 
 
 def _schemathesis() -> str | None:
