@@ -10,9 +10,7 @@ stateful phase over the document's links.  Bounded: ``MAX_EXAMPLES`` per
 operation plus the coverage phase (about 40,000 requests over 60 operations at full
 size).  ``REFEREE_TEST_SIZE`` (tests/size.py) sizes it: ``full`` (CI) runs 12
 examples per operation and every coverage case; ``quick`` (``make test``'s default)
-a quarter of the examples and every fourth coverage case, the first kept, and leaves
-the coverage phase of a generic ``{game}`` operation to its typed twins
-(``_coverage_phase``).
+a quarter of the examples and every fourth coverage case, the first kept.
 
 The app runs with every optional feature on (signing keys, API keys, rate
 limits, CORS) so their answers are checked against the spec too; the rate
@@ -35,7 +33,7 @@ from schemathesis.config import SchemathesisConfig
 from schemathesis.generation.hypothesis import builder as hypothesis_builder
 
 from tests import document
-from tests.size import FRACTION, FULL, sized
+from tests.size import FRACTION, sized
 
 #: hypothesis examples per operation (besides the coverage phase's): 12 at full size
 MAX_EXAMPLES = sized(12, least=3)
@@ -114,34 +112,7 @@ def _add_examples_when_run(test, operation, *args, **kwargs):
     return test
 
 
-def _typed_twins(method: str, path: str) -> bool:
-    """Whether a generic ``{game}`` operation has a typed twin for every game (``POST
-    /v1/games/{game}/apply``: ``POST /v1/games/raiders/apply`` and the others)."""
-    if "{game}" not in path:
-        return False
-    games = [*_DOC["paths"].get(path, {}).get(method.lower(), {}).get("parameters", []),
-             _DOC["components"]["parameters"]["game"]]
-    slugs = next(p["schema"]["enum"] for p in games if p.get("name") == "game")
-    return all(method.lower() in _DOC["paths"].get(path.replace("{game}", slug), {})
-               for slug in slugs)
-
-
-#: A quick run leaves the coverage phase of a generic ``{game}`` operation with typed
-#: twins to the twins: its body is one of theirs (a state or action of any game), so
-#: their coverage phases send its boundary cases, each to the path of its game.  Its
-#: schema examples and hypothesis examples still run, and a full run sends both.
-def _coverage_phase(operation) -> bool:
-    return FULL or not _typed_twins(operation.method, operation.path)
-
-
-#: operations whose coverage phase this run left to their typed twins
-COVERAGE_LEFT: set[str] = set()
-
-
 def _add_coverage_when_run(test, operation, *args, **kwargs):
-    if not _coverage_phase(operation):
-        COVERAGE_LEFT.add(operation.label)
-        return test
     _deferred(test, operation).defer(
         lambda: _add_coverage_now(test, operation, *args, **kwargs), coverage=True)
     return test
@@ -278,8 +249,7 @@ def _report():
           f"({sum(COVERAGE_BUILT.values())} from the coverage phase); "
           f"semantic refusals of schema-valid requests: {dict(ACCEPTED_REFUSALS)}")
     # every operation tested here ran its coverage phase (built when it first ran)
-    owed = set(SENT) - COVERAGE_LEFT
-    assert not COVERAGE_PHASE or owed <= set(COVERAGE_BUILT), owed - set(COVERAGE_BUILT)
+    assert not COVERAGE_PHASE or set(SENT) <= set(COVERAGE_BUILT), set(SENT) - set(COVERAGE_BUILT)
 
 
 @schema.parametrize()
