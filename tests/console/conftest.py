@@ -27,7 +27,7 @@ SHOTS = os.environ.get("REFEREE_CONSOLE_SHOTS")
 
 #: resolves once ``selector`` matches (and is shown, when asked), checked on every change
 #: of the document: Playwright's own waits re-check at 0, 20, 50 and 100 ms after they
-#: start, so a click the console answers in 30 ms is seen after 70
+#: start, so a click the console answers in 30 ms is seen after about 60
 _WAIT_FOR = """([selector, visible, timeout]) => new Promise((resolve, reject) => {
   const shown = (el) => !visible || (el.checkVisibility({visibilityProperty: true})
                                      && el.getClientRects().length > 0);

@@ -14,6 +14,9 @@ from __future__ import annotations
 import json
 import urllib.request
 
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
 from tests.console.conftest import TIMEOUT_MS, shot, wait_for
 from tests.tournaments.played import played_game, winners
 
@@ -298,3 +301,20 @@ def test_a_match_is_added_from_exported_result_files(page, server, tmp_path):
         page.click("#ev-standings-csv")
     exported = open(download.value.path(), encoding="utf-8").read()
     assert ",'=Bob," in exported and ",=Bob," not in exported
+
+
+def test_the_tests_wait_sees_a_later_change_and_fails_without_one(page):
+    """``wait_for`` (conftest): it returns once a later change makes its selector match,
+    a hidden element is not shown, and a selector that never matches fails at its
+    timeout, naming the selector."""
+    page.evaluate("setTimeout(() => { const p = document.createElement('p'); p.id = 'late';"
+                  " p.textContent = 'late'; document.body.append(p); }, 100)")
+    wait_for(page, "#late")
+    assert page.inner_text("#late") == "late"
+    page.evaluate("() => { const p = document.createElement('p'); p.id = 'unseen';"
+                  " p.hidden = true; document.body.append(p); }")
+    wait_for(page, "#unseen", visible=False)
+    with pytest.raises(PlaywrightError, match="#unseen did not appear within 300 ms"):
+        wait_for(page, "#unseen", timeout=300)
+    with pytest.raises(PlaywrightError, match="#never did not appear"):
+        wait_for(page, "#never", visible=False, timeout=300)
