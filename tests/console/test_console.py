@@ -40,9 +40,14 @@ def steps_done(page) -> int:
     return int(page.get_attribute("#rec-actions", "data-steps"))
 
 
+def wait_steps(page, steps: int) -> None:
+    """Until the recording has ``steps`` steps (what a click on an action makes)."""
+    wait_for(page, f'#rec-actions[data-steps="{steps}"]', visible=False)
+
+
 def click_and_wait(page, locator, expected_steps: int) -> None:
     locator.click()
-    wait_for(page, f'#rec-actions[data-steps="{expected_steps}"]', visible=False)
+    wait_steps(page, expected_steps)
 
 
 def enter_hand(page, use_names: bool) -> None:

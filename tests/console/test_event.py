@@ -28,7 +28,7 @@ import re
 from fractions import Fraction
 
 from tests.console.conftest import shot, wait_for
-from tests.console.test_console import next_button, steps_done
+from tests.console.test_console import next_button, steps_done, wait_steps
 from tests.console.test_recording import card_ids, english_words, visible_text
 from tests.tournaments.hand import places_of, standings, table_game
 from tests.tournaments.test_event_runs import BY_HAND, RAIDERS, TREMBLE
@@ -161,7 +161,7 @@ def record_tremble(page, number: int, index: int, seats: list[str]) -> list[int]
             decline.first.click()
         else:
             next_button(page).click()
-        wait_for(page, f'#rec-actions[data-steps="{step + 1}"]', visible=False)
+        wait_steps(page, step + 1)
     places = recorded_places(page, seats)
     assert len(set(places)) > 1, places  # a game with a winner, not a draw
     page.click("#rec-to-event")
@@ -308,11 +308,11 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
     wait_for(page, '#rec-actions[data-steps="0"] button')
     for n in range(2):
         next_button(page).click()
-        wait_for(page, f'#rec-actions[data-steps="{n + 1}"]', visible=False)
+        wait_steps(page, n + 1)
     logged = page.locator("#rec-log li").all_inner_texts()
     page.reload()  # in the middle of the recording: the game comes back, step by step
     page.wait_for_selector('body[data-ready=true]')
-    wait_for(page, '#rec-actions[data-steps="2"]', visible=False)
+    wait_steps(page, 2)
     assert page.is_visible("#record") and page.locator("#rec-log li").all_inner_texts() == logged
     assert page.is_visible("#rec-for")
     found["recording"] = english_words(visible_text(page), allowed)
@@ -320,7 +320,7 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
         step = steps_done(page)
         assert step < 300, "the recorded game does not end"
         next_button(page).click()
-        wait_for(page, f'#rec-actions[data-steps="{step + 1}"]', visible=False)
+        wait_steps(page, step + 1)
     places = recorded_places(page, tables[0])
     found["recorded"] = english_words(visible_text(page), allowed)
     page.click("#rec-to-event")

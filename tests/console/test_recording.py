@@ -15,7 +15,7 @@ import re
 import urllib.request
 
 from tests.console.conftest import shot, wait_for
-from tests.console.test_console import start_game, steps_done
+from tests.console.test_console import start_game, steps_done, wait_steps
 
 #: a label is words: none of these may show
 RAW = re.compile(r"\bnull\b|\bundefined\b|\[object|[{}\[\]\"]")
@@ -78,7 +78,7 @@ def step(page) -> None:
                 break
         else:
             page.locator("#rec-actions button").first.click()
-    wait_for(page, f'#rec-actions[data-steps="{before + 1}"]', visible=False)
+    wait_steps(page, before + 1)
 
 
 def test_a_tremble_game_reads_like_the_table(page, tmp_path):
@@ -194,7 +194,7 @@ def test_a_kozyablo_game_with_chosen_decks_and_names(page, server, tmp_path):
     picker.locator("input[type=checkbox]").nth(0).check()
     picker.locator("input[type=checkbox]").nth(2).check()
     picker.locator("button.pick-apply").click()
-    wait_for(page, f'#rec-actions[data-steps="{before + 1}"]', visible=False)
+    wait_steps(page, before + 1)
     last = page.locator("#rec-log li").last.inner_text()
     assert last.startswith("Bob Mulligan: cards ") and last.count(",") >= 1, last  # pozorki go first
 
