@@ -9,11 +9,15 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test venv redis-server chromium openapi bench load wrk node clients
 
-# (Re)install when pyproject.toml changes; create the venv if missing.
+# (Re)install when pyproject.toml changes; create the venv if missing.  uv installs
+# (pip installs uv into the venv first): the same packages from PyPI as pip, in 11 s
+# instead of pip's 32 s on a clean clone (pip resolves, unpacks and compiles serially).
+UV_RANGE := uv>=0.9,<1
 $(STAMP): pyproject.toml
 	@test -x $(PY) || { test -n "$(PYTHON)" || { echo "referee needs Python 3.11 or newer on PATH (or PYTHON=/path/to/python3)" >&2; exit 1; }; \
 		$(PYTHON) -m venv $(VENV); }
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q --disable-pip-version-check '$(UV_RANGE)'
+	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[test]'
 	@touch $(STAMP)
 
 venv: $(STAMP)
@@ -111,7 +115,7 @@ contract-baseline: openapi
 # evaluations on RQ; writes bench/results/latest.{json,md,png}.  A few minutes.
 BENCH_STAMP := $(VENV)/.bench-installed
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install -q -e '.[test,bench]'
+	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[test,bench]'
 	@touch $(BENCH_STAMP)
 
 bench: venv redis-server $(BENCH_STAMP)
