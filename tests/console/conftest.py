@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,61 @@ def wait_for(page, selector: str, *, visible: bool = True, timeout: int = TIMEOU
     of the document makes it so.  For what a click on the page changes, not for a
     navigation (``page.wait_for_selector`` follows a page that reloads)."""
     page.evaluate(_WAIT_FOR, [selector, visible, timeout])
+
+
+#: clicks the ``nth`` match of ``selector`` as a player's click lands: on an element that
+#: is shown, enabled and not covered at its centre (Playwright's actionability checks),
+#: scrolled into view; a checkbox is ticked, never unticked.  One round trip: Playwright's
+#: own click also waits for two animation frames of a still element (30-35 ms a click),
+#: and the console animates nothing
+_PRESS = """([selector, nth]) => {
+  const el = document.querySelectorAll(selector)[nth];
+  if (!el) throw new Error(`no ${selector} number ${nth}`);
+  const what = `${selector} number ${nth}`;
+  if (!el.checkVisibility({visibilityProperty: true}) || !el.getClientRects().length)
+    throw new Error(`${what} is not shown`);
+  if (el.disabled || el.closest('fieldset[disabled]')) throw new Error(`${what} is disabled`);
+  if (el.type === 'checkbox' && el.checked) return;
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const box = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  if (!hit || !el.contains(hit))
+    throw new Error(`${what} is covered by ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`);
+  el.click();
+}"""
+
+
+def press(page, selector: str, nth: int = 0) -> None:
+    """Click the ``nth`` element that ``selector`` matches, refused when a player could
+    not click it (hidden, disabled, covered).  For the many steps of a recorded game;
+    the tests' single clicks keep Playwright's ``click``."""
+    page.evaluate(_PRESS, [selector, nth])
+
+
+#: what the recording offers, read in one round trip: finished, the steps recorded,
+#: the chance buttons, whether a picker is open, every action button's ``data-type``
+_OFFERED = """() => {
+  const area = document.querySelector('#rec-actions');
+  return {finished: area.dataset.finished === 'true', steps: Number(area.dataset.steps),
+          chance: area.querySelectorAll('button.chance').length,
+          picker: area.querySelector('.picker') !== null,
+          types: [...area.querySelectorAll('button')].map((b) => b.dataset.type || '')};
+}"""
+
+
+@dataclass(frozen=True)
+class Offered:
+    """The recording's action area before a step (``offered``)."""
+
+    finished: bool
+    steps: int
+    chance: int
+    picker: bool
+    types: list[str]
+
+
+def offered(page) -> Offered:
+    return Offered(**page.evaluate(_OFFERED))
 
 
 def shot(page, tmp_path: Path, name: str) -> None:

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.console.conftest import TIMEOUT_MS, shot, wait_for
+from tests.console.conftest import TIMEOUT_MS, Offered, offered, press, shot, wait_for
 from tests.tournaments.played import played_game, winners
 
 #: the steering of the recorded game: the first button of the first type found
@@ -45,8 +45,9 @@ def wait_steps(page, steps: int) -> None:
     wait_for(page, f'#rec-actions[data-steps="{steps}"]', visible=False)
 
 
-def click_and_wait(page, locator, expected_steps: int) -> None:
-    locator.click()
+def click_and_wait(page, button: tuple[str, int], expected_steps: int) -> None:
+    """``press`` the button (a selector and which of its matches), then wait for the step."""
+    press(page, *button)
     wait_steps(page, expected_steps)
 
 
@@ -60,21 +61,21 @@ def enter_hand(page, use_names: bool) -> None:
     else:
         page.fill("#rec-hand-input", ", ".join(cards))
     before = steps_done(page)
-    click_and_wait(page, page.locator("#rec-hand-apply"), before + 6)
+    click_and_wait(page, ("#rec-hand-apply", 0), before + 6)
     logged = page.locator("#rec-log li")
     assert logged.count() == before + 6
     assert all(card in logged.nth(before + i).inner_text() for i, card in enumerate(cards))
 
 
-def next_button(page):
-    chance = page.locator("#rec-actions button.chance")
-    if chance.count():
-        return chance.first
+def next_button(page, area: Offered | None = None) -> tuple[str, int]:
+    """The button the steering clicks next (``PREFERENCE``), as ``press`` takes it."""
+    area = area or offered(page)
+    if area.chance:
+        return "#rec-actions button.chance", 0
     for kind in PREFERENCE:
-        found = page.locator(f'#rec-actions button[data-type="{kind}"]')
-        if found.count():
-            return found.first
-    return page.locator("#rec-actions button").first
+        if kind in area.types:
+            return f'#rec-actions button[data-type="{kind}"]', 0
+    return "#rec-actions button", 0
 
 
 def start_game(page, game: str, names: list[str], **options) -> None:
@@ -101,14 +102,14 @@ def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
     # one step and its undo
     step = steps_done(page)
     click_and_wait(page, next_button(page), step + 1)
-    click_and_wait(page, page.locator("#rec-undo"), step)
+    click_and_wait(page, ("#rec-undo", 0), step)
     assert page.locator("#rec-log li").count() == step
 
     charted = False
-    while page.get_attribute("#rec-actions", "data-finished") != "true":
-        step = steps_done(page)
+    while not (area := offered(page)).finished:
+        step = area.steps
         assert step < MAX_STEPS, "the recorded game does not end"
-        click_and_wait(page, next_button(page), step + 1)
+        click_and_wait(page, next_button(page, area), step + 1)
         if step == 40 and not charted:  # mid-game: playouts from here, as a chart
             page.click("#rec-odds")
             wait_for(page, "#rec-chart svg.win-rates", timeout=TIMEOUT_MS * 4)

@@ -27,8 +27,8 @@ import json
 import re
 from fractions import Fraction
 
-from tests.console.conftest import shot, wait_for
-from tests.console.test_console import next_button, steps_done, wait_steps
+from tests.console.conftest import offered, press, shot, wait_for
+from tests.console.test_console import next_button, wait_steps
 from tests.console.test_recording import card_ids, english_words, visible_text
 from tests.tournaments.hand import places_of, standings, table_game
 from tests.tournaments.test_event_runs import BY_HAND, RAIDERS, TREMBLE
@@ -149,18 +149,16 @@ def record_tremble(page, number: int, index: int, seats: list[str]) -> list[int]
     page.click("#rec-start")
     wait_for(page, '#rec-actions[data-steps="0"] button')
     assert page.is_hidden("#rec-to-event")  # not before the game ends
-    while page.get_attribute("#rec-actions", "data-finished") != "true":
-        step = steps_done(page)
+    while not (area := offered(page)).finished:
+        step = area.steps
         assert step < 200, "the recorded game does not end"
-        picker = page.locator("#rec-actions .picker")
-        decline = page.locator('#rec-actions button[data-type="decline_buy"]')
-        if picker.count():  # a plan: the first order offered
-            picker.first.locator("input[type=checkbox]").first.check()
-            picker.first.locator("button.pick-apply").click()
-        elif decline.count():
-            decline.first.click()
+        if area.picker:  # a plan: the first order offered
+            press(page, "#rec-actions .picker input[type=checkbox]")
+            press(page, "#rec-actions .picker button.pick-apply")
+        elif "decline_buy" in area.types:
+            press(page, '#rec-actions button[data-type="decline_buy"]')
         else:
-            next_button(page).click()
+            press(page, *next_button(page, area))
         wait_steps(page, step + 1)
     places = recorded_places(page, seats)
     assert len(set(places)) > 1, places  # a game with a winner, not a draw
@@ -307,7 +305,7 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
     page.click("#rec-start")
     wait_for(page, '#rec-actions[data-steps="0"] button')
     for n in range(2):
-        next_button(page).click()
+        press(page, *next_button(page))
         wait_steps(page, n + 1)
     logged = page.locator("#rec-log li").all_inner_texts()
     page.reload()  # in the middle of the recording: the game comes back, step by step
@@ -316,10 +314,10 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
     assert page.is_visible("#record") and page.locator("#rec-log li").all_inner_texts() == logged
     assert page.is_visible("#rec-for")
     found["recording"] = english_words(visible_text(page), allowed)
-    while page.get_attribute("#rec-actions", "data-finished") != "true":
-        step = steps_done(page)
+    while not (area := offered(page)).finished:
+        step = area.steps
         assert step < 300, "the recorded game does not end"
-        next_button(page).click()
+        press(page, *next_button(page, area))
         wait_steps(page, step + 1)
     places = recorded_places(page, tables[0])
     found["recorded"] = english_words(visible_text(page), allowed)

@@ -14,7 +14,7 @@ import json
 import re
 import urllib.request
 
-from tests.console.conftest import shot, wait_for
+from tests.console.conftest import offered, press, shot, wait_for
 from tests.console.test_console import start_game, steps_done, wait_steps
 
 #: a label is words: none of these may show
@@ -62,23 +62,16 @@ PREFERENCE = ("draw_ships", "buy", "battle_choice", "raid", "army_choice", "lose
 def step(page) -> None:
     """One step: a chance outcome, else a picker with its first item, else the first
     button of the first type in PREFERENCE."""
-    before = steps_done(page)
-    chance = page.locator("#rec-actions button.chance")
-    picker = page.locator("#rec-actions .picker")
-    if chance.count():
-        chance.nth(before % chance.count()).click()
-    elif picker.count():
-        picker.first.locator("input[type=checkbox]").first.check()
-        picker.first.locator("button.pick-apply").click()
+    area = offered(page)
+    if area.chance:
+        press(page, "#rec-actions button.chance", area.steps % area.chance)
+    elif area.picker:
+        press(page, "#rec-actions .picker input[type=checkbox]")
+        press(page, "#rec-actions .picker button.pick-apply")
     else:
-        for kind in PREFERENCE:
-            found = page.locator(f'#rec-actions button[data-type="{kind}"]')
-            if found.count():
-                found.first.click()
-                break
-        else:
-            page.locator("#rec-actions button").first.click()
-    wait_steps(page, before + 1)
+        kind = next((kind for kind in PREFERENCE if kind in area.types), None)
+        press(page, f'#rec-actions button[data-type="{kind}"]' if kind else "#rec-actions button")
+    wait_steps(page, area.steps + 1)
 
 
 def test_a_tremble_game_reads_like_the_table(page, tmp_path):
