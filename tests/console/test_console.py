@@ -324,3 +324,34 @@ def test_the_tests_wait_sees_a_later_change_and_fails_without_one(page):
         wait_for(page, "#unseen", timeout=300)
     with pytest.raises(PlaywrightError, match="#never did not appear"):
         wait_for(page, "#never", visible=False, timeout=300)
+
+
+def test_the_tests_press_clicks_only_what_a_player_could(page):
+    """``press`` (conftest), which clicks a recorded game's steps: it clicks a shown,
+    enabled, uncovered button and ticks a checkbox once; a hidden, a disabled or a
+    covered button, or one that is not there, is refused by name, and not clicked."""
+    page.evaluate("""() => {
+      const clicks = window.clicks = [];
+      const add = (html) => { const box = document.createElement('div');
+        box.innerHTML = html; document.body.prepend(box); return box; };
+      add('<button id="t-ok">ok</button><button id="t-hidden" hidden>h</button>'
+          + '<button id="t-off" disabled>d</button><input id="t-box" type="checkbox">'
+          + '<button id="t-under">u</button><div id="t-cover" hidden></div>');
+      // styled from script: the console's CSP refuses style attributes
+      Object.assign(document.querySelector('#t-cover').style,
+                    {position: 'fixed', inset: '0', zIndex: '9'});
+      for (const b of document.querySelectorAll('[id^=t-]'))
+        b.addEventListener('click', () => clicks.push(b.id));
+    }""")
+    press(page, "#t-ok")
+    press(page, "#t-box")
+    press(page, "#t-box")  # ticked already: stays ticked
+    assert page.is_checked("#t-box")
+    for selector, why in (("#t-hidden", "is not shown"), ("#t-off", "is disabled"),
+                          ("#t-none", "no #t-none number 0")):
+        with pytest.raises(PlaywrightError, match=why):
+            press(page, selector)
+    page.evaluate("document.querySelector('#t-cover').hidden = false")
+    with pytest.raises(PlaywrightError, match="#t-under number 0 is covered by <div"):
+        press(page, "#t-under")
+    assert page.evaluate("window.clicks") == ["t-ok", "t-box"]
