@@ -28,7 +28,7 @@ from tests.size import sized
 from workers.jobs import finished_value
 
 from .conftest import children_of, poll
-from .test_fanout import ODDS, playouts_request
+from .test_fanout import ODDS, chunk_jobs, playouts_request
 
 #: worker maintenance every second, so that three rounds take seconds
 FAST_MAINTENANCE = {"REFEREE_WORKER_MAINTENANCE": "1"}
@@ -138,18 +138,24 @@ def test_a_work_horse_killed_alone_is_retried_and_recorded(make_app, workers):
     workers.wait_registered(1)
     location = client.post("/v1/evaluations",
                            json=playouts_request(240, 60, seed=11)).headers["Location"]
+    eval_id = location.rsplit("/", 1)[1]
     poll(client, location, until=("started",))
     deadline = time.monotonic() + 20
-    while True:  # a horse may finish its chunk first (a fast machine): kill the next one
-        while not (horses := children_of(w1.pid)):
-            assert time.monotonic() < deadline, "no work horse appeared"
-            time.sleep(0.02)
-        time.sleep(0.2)
+    while True:  # a horse may end its chunk before the kill lands: kill the next one
+        assert time.monotonic() < deadline, "no work horse was killed in the middle of a chunk"
+        running = [j for j in chunk_jobs(workers.url, eval_id, 4) if j.get_status() == "started"]
+        horses = children_of(w1.pid)
+        if not (running and horses):
+            time.sleep(0.01)
+            continue
         try:
             os.kill(horses[0], signal.SIGKILL)
-            break
         except ProcessLookupError:
-            assert time.monotonic() < deadline, "every work horse ended before it was killed"
+            continue
+        # killed in the middle of its chunk only if the chunk did not finish first (nor
+        # its retry: that needs a new horse and a chunk of playouts)
+        if running[0].get_status(refresh=True) == "started":
+            break
     status = poll(client, location, timeout=60)
     assert status["status"] == "finished", status
     assert w1.poll() is None, "the worker itself should have survived"
