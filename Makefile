@@ -77,14 +77,17 @@ chromium:
 		fi; \
 	fi
 
-# The suite on every core (pytest-xdist; TEST_WORKERS=0: in one process, =N: N workers;
+# The suite on every core (pytest-xdist; auto: a worker per core and one for the modules that
+# wait on real processes; TEST_WORKERS=0: in one process, =N: N workers;
 # --dist load, each module handed out whole: tests/scheduling.py).  Nothing is skipped
 # (tests/no_skips.py).  REFEREE_TEST_SIZE sizes the long random runs (tests/size.py):
 # quick (the default: a quarter of each) or full (what .ci/run runs).
 TEST_WORKERS ?= auto
 # Python may cache compiled modules (PYTHONDONTWRITEBYTECODE unset for the run): the suite
 # starts a few hundred interpreters (servers, workers, tools), each compiling what is not cached.
-test: venv redis-server chromium $(NODE_STAMP)
+# The venv and `npm ci` side by side (neither asks apt for anything the other does).
+test: redis-server chromium
+	@$(MAKE) --no-print-directory -j2 venv $(NODE_STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n $(TEST_WORKERS) --dist load --durations=25
 
 # Generate both clients from openapi.yaml as tests/clients does, to read them:

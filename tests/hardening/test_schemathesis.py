@@ -19,6 +19,7 @@ limit is high enough that schemathesis never meets it.
 
 from __future__ import annotations
 
+import functools
 import pathlib
 from collections import Counter
 
@@ -204,9 +205,13 @@ def _problem_type(response) -> str:
 #: Such a refusal is accepted when the body does not fit the typed schema of the
 #: path's game (``<Game><Verb>Request``, what the typed operation documents);
 #: a body that does fit must be accepted as on the typed path.
-_DOC = document.load()
-_REGISTRY = Registry().with_resource("urn:openapi", Resource.from_contents(
-    _DOC, default_specification=DRAFT202012))
+@functools.cache
+def _document() -> tuple[dict, Registry]:
+    """The document and a registry of it, read when a refusal first needs them, not when
+    a worker collects (0.7 s; the worker of the waiting modules never needs them)."""
+    doc = document.load()
+    return doc, Registry().with_resource("urn:openapi", Resource.from_contents(
+        doc, default_specification=DRAFT202012))
 
 
 def _fits_the_paths_game(case) -> bool:
@@ -217,9 +222,10 @@ def _fits_the_paths_game(case) -> bool:
     schema = media["schema"]
     for ref in [schema] if "$ref" in schema else schema["oneOf"]:  # a state or a view form
         typed = f"{camel(str(game))}{ref['$ref'].rsplit('/', 1)[1]}"
-        if typed in _DOC["components"]["schemas"] and Draft202012Validator(
+        doc, registry = _document()
+        if typed in doc["components"]["schemas"] and Draft202012Validator(
                 {"$ref": f"urn:openapi#/components/schemas/{typed}"},
-                registry=_REGISTRY).is_valid(case.body):
+                registry=registry).is_valid(case.body):
             return True
     return False
 
