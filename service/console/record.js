@@ -42,6 +42,7 @@ function showOptions() {
   const box = $("rec-options");
   box.querySelectorAll("label").forEach((n) => n.remove());
   for (const option of game.options) box.append(optionInput(option));
+  box.dataset.game = game.id;
   $("rec-players").min = game.players.min;
   $("rec-players").max = game.players.max;
   showSeats();
@@ -127,6 +128,8 @@ function resetBoard() {
 async function startRecord(event) {
   event.preventDefault();
   const game = $("rec-game").value;
+  // a game chosen a moment ago whose options are still loading: its own, not the last game's
+  if ($("rec-options").dataset.game !== game) await showSetup();
   const players = chosenPlayers();
   if (typeof players === "string") return say(players);
   const setup = { players, options: chosenOptions() };

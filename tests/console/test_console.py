@@ -67,12 +67,14 @@ def enter_hand(page, use_names: bool) -> None:
     assert all(card in logged.nth(before + i).inner_text() for i, card in enumerate(cards))
 
 
-def next_button(page, area: Offered | None = None) -> tuple[str, int]:
-    """The button the steering clicks next (``PREFERENCE``), as ``press`` takes it."""
+def next_button(page, area: Offered | None = None,
+                preference: tuple[str, ...] = PREFERENCE) -> tuple[str, int]:
+    """The button the steering clicks next, as ``press`` takes it: the first chance
+    button, else the first of the first type in ``preference``, else the first."""
     area = area or offered(page)
     if area.chance:
         return "#rec-actions button.chance", 0
-    for kind in PREFERENCE:
+    for kind in preference:
         if kind in area.types:
             return f'#rec-actions button[data-type="{kind}"]', 0
     return "#rec-actions button", 0
@@ -81,6 +83,7 @@ def next_button(page, area: Offered | None = None) -> tuple[str, int]:
 def start_game(page, game: str, names: list[str], **options) -> None:
     """A new game of ``game`` recorded at the table, its seats named ``names``."""
     page.select_option("#rec-game", game)
+    wait_for(page, f'#rec-options[data-game="{game}"]', visible=False)  # its options loaded
     page.fill("#rec-players", str(len(names)))
     page.dispatch_event("#rec-players", "input")
     for n, name in enumerate(names):

@@ -15,7 +15,7 @@ import re
 import urllib.request
 
 from tests.console.conftest import offered, press, shot, wait_for
-from tests.console.test_console import start_game, steps_done, wait_steps
+from tests.console.test_console import next_button, start_game, steps_done, wait_steps
 
 #: a label is words: none of these may show
 RAW = re.compile(r"\bnull\b|\bundefined\b|\[object|[{}\[\]\"]")
@@ -69,8 +69,7 @@ def step(page) -> None:
         press(page, "#rec-actions .picker input[type=checkbox]")
         press(page, "#rec-actions .picker button.pick-apply")
     else:
-        kind = next((kind for kind in PREFERENCE if kind in area.types), None)
-        press(page, f'#rec-actions button[data-type="{kind}"]' if kind else "#rec-actions button")
+        press(page, *next_button(page, area, PREFERENCE))
     wait_steps(page, area.steps + 1)
 
 
@@ -265,6 +264,7 @@ def test_the_russian_console_has_no_english_but_ids(page, server, tmp_path):
     found = {}
     for game, steps in (("raiders", 45), ("tremble", 45), ("kozyablo", 40)):
         page.select_option("#rec-game", game)
+        wait_for(page, f'#rec-options[data-game="{game}"]', visible=False)  # its options loaded
         wait_for(page, "#seat-name-1")
         for n, name in enumerate(names):
             page.fill(f"#seat-name-{n}", name)
@@ -314,3 +314,23 @@ def test_no_answer_from_the_service_is_said_in_russian(page):
     wait_for(page, "#message:not(:empty)")
     assert page.inner_text("#message") == "Сервис не отвечает: запущен ли он, есть ли сеть?"
     assert steps_done(page) == 0 and page.locator("#rec-log li").count() == 0
+
+
+def test_a_game_started_while_its_options_load_starts_with_its_own(page):
+    """Start pressed before the chosen game's options arrived (a slow network): the
+    console waits for them instead of sending the last game's form with the new game."""
+    held = []
+    page.route("**/v1/games/tremble/cards", lambda route: held.append(route))  # answered when released
+    page.select_option("#rec-game", "tremble")
+    page.fill("#seat-name-0", "Ann")
+    page.fill("#seat-name-1", "Bob")
+    assert page.get_attribute("#rec-options", "data-game") == "raiders"  # still the last game's
+    page.click("#rec-start")
+    page.wait_for_timeout(200)
+    assert held and page.get_attribute("#rec-actions", "data-steps") is None  # not started yet
+    for route in held:
+        route.continue_()
+    page.unroute("**/v1/games/tremble/cards")
+    wait_for(page, '#rec-actions[data-steps="0"] button')
+    assert page.get_attribute("#rec-options", "data-game") == "tremble"
+    assert page.inner_text("#rec-pending") == "Chance → Ann: deal a mission"

@@ -136,14 +136,14 @@ def test_a_work_horse_killed_alone_is_retried_and_recorded(make_app, workers):
     client = make_app(workers.url).test_client()
     w1 = workers.start("w1")
     workers.wait_registered(1)
-    location = client.post("/v1/evaluations",
-                           json=playouts_request(240, 60, seed=11)).headers["Location"]
+    posted = client.post("/v1/evaluations", json=playouts_request(240, 60, seed=11))
+    location, chunks = posted.headers["Location"], posted.json["chunks"]
     eval_id = location.rsplit("/", 1)[1]
     poll(client, location, until=("started",))
     deadline = time.monotonic() + 20
     while True:  # a horse may end its chunk before the kill lands: kill the next one
         assert time.monotonic() < deadline, "no work horse was killed in the middle of a chunk"
-        running = [j for j in chunk_jobs(workers.url, eval_id, 4) if j.get_status() == "started"]
+        running = [j for j in chunk_jobs(workers.url, eval_id, chunks) if j.get_status() == "started"]
         horses = children_of(w1.pid)
         if not (running and horses):
             time.sleep(0.01)
