@@ -40,7 +40,7 @@ from service.games.base import MAX_SEED, MAX_STATE_SEED  # 2^53 - 1; 2^63 - 1 (r
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.games.replay import MAX_REPLAY_ACTIONS
-from service.problems import PROBLEM_BASE, PROBLEM_TYPES
+from service.problems import PROBLEM_BASE
 
 MAX_PLAYERS_LISTED = 16
 #: the most outcomes per ``apply-chance`` call (a six-player double-deck deal is 36)
@@ -609,9 +609,12 @@ class Problem(_Response):
     """An error, as ``application/problem+json`` (RFC 9457)."""
 
     type = fields.String(required=True, metadata={
-        "format": "uri-reference", "enum": [t.uri for t in PROBLEM_TYPES.values()],
+        "format": "uri-reference",
+        "anyOf": [{"$ref": "#/components/schemas/ProblemType"}, {"type": "string"}],
         "description": f"`{PROBLEM_BASE}<slug>`, relative to this server: a stable id of the "
-                       "kind of error, and a page that explains it (`GET /problems`)."})
+                       "kind of error, and a page that explains it (`GET /problems`). One of "
+                       "the known types, or one a later version added (a minor version may "
+                       "add types for new cases: treat an unknown one by its `status`)."})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
@@ -643,6 +646,10 @@ class Problem(_Response):
                        "(those the state is in the middle of, when a migration refused it)."})
     changes = fields.List(fields.Nested(UpgradeChange), metadata={
         "description": "Rules changed: what each of those clauses changed."})
+    game = fields.String(metadata={
+        "description": "Step spent (`step-spent`): the game id (`chain.game`) of the step."})
+    step = fields.Integer(metadata={
+        "description": "Step spent (`step-spent`): the step (`chain.step`) already played."})
 
     class Meta:
         unknown = INCLUDE

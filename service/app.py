@@ -36,7 +36,7 @@ from typing import Any
 from flask import Flask, Response
 
 import card_db
-from service import i18n, middleware, problems
+from service import i18n, middleware, problems, spent_steps
 from service.games import registry
 from service.http import (
     console,
@@ -104,6 +104,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.bp)
         app.extensions["referee"]["modules"].append(module)
     middleware.init_app(app)
+    spent_steps.configure(app, middleware.setting, middleware.flag)
     return app
 
 

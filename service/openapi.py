@@ -75,7 +75,7 @@ from service.games.errors import InvalidOptions
 from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
-from service.problems import PROBLEM_MIME
+from service.problems import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
 
 #: ``info.version``: the contract's semantic version (``service.version``; pyproject.toml's
@@ -143,13 +143,18 @@ ERROR_RESPONSES = {
          "not open (`bad-seal`).",
     404: "Unknown game, card set, clause or route.",
     405: "This path does not take that method (`Allow` lists the ones it does).",
+    409: "A conflict: the evaluation is already over (finished or failed: nothing to cancel), "
+         "or the step of a sealed game was already played with another action (`step-spent`: "
+         "`game` and `step` name it; the same action again answers as before).",
     413: "Request body larger than `MAX_CONTENT_LENGTH`.",
     415: "The body is not `application/json`.",
     422: "An illegal action (`rule`, `detail`; `index` in a replay) or an invalid setup (`violations`).",
     429: "Too many requests from this client, or (with `REFEREE_RATE_LIMIT_FAILURE=closed`) "
          "the rate-limit counters do not answer; `Retry-After` says when to retry.",
     500: "An unexpected failure (logged); never caused by bad input.",
-    503: "Not ready: card data not loaded or Redis unreachable.",
+    503: "Not ready: card data not loaded or Redis unreachable; or the register of played "
+         "steps does not answer (`step-register-unavailable`: nothing was played); "
+         "`Retry-After` says when to retry.",
 }
 
 
@@ -345,6 +350,11 @@ def build_spec() -> APISpec:
     spec.components.parameter("game", "path", {
         "description": "Game id.", "required": True,
         "schema": {"type": "string", "enum": [g.id for g in games]}})
+    spec.components.schema("ProblemType", {
+        "type": "string", "enum": [t.uri for t in PROBLEM_TYPES.values()],
+        "description": "The problem types of this version; a later minor version may add more "
+                       "(a problem's `type` is any string: read an unknown one by its "
+                       "`status`)."})
     for status, description in ERROR_RESPONSES.items():
         spec.components.response(str(status), {
             "description": description,
@@ -432,9 +442,11 @@ def _core_paths(spec: APISpec) -> None:
         "The pending decisions and the legal actions.", (422, *STATE_ERRORS)))
     spec.path("/v1/games/{game}/apply", operations=_post(
         "Apply an action", "Pure: the state sent is not changed. An illegal action → 422 with "
-        "the clause (`rule`) it breaks.", "ApplyRequest", "ApplyResponse",
+        "the clause (`rule`) it breaks. A step of a sealed game answers one action: the first "
+        "applied to it spends it, the same action again gets the same answer, another → 409 "
+        "`step-spent` (docs/trust.md, \"One answer per step\").", "ApplyRequest", "ApplyResponse",
         "The new state, what happened, and the outcome (and, with `for_player`, that seat's "
-        "`view` and `events_for_player`).", (422, *STATE_ERRORS)))
+        "`view` and `events_for_player`).", (409, 422, 503, *STATE_ERRORS)))
     spec.path("/v1/games/{game}/check", operations=_post(
         "Check an action without applying it", "200 whether legal or not; a malformed action → 400.",
         "CheckRequest", "CheckResponse", "Whether the action is legal; if not, the clause and why.",
@@ -733,7 +745,9 @@ calls would: ``{state, outcomes}`` → ``{state, events, outcome}``, where
 replay's steps).  The first outcome that cannot happen stops it all: 422
 ``illegal-action`` with its ``index``, and nothing is applied.  An entry
 that is not a chance outcome is a 400 naming it (players' decisions go
-through ``apply``, one at a time)."""
+through ``apply``, one at a time).  On a sealed state the list spends the
+step it was sent for as one action (``service.spent_steps``): the same list
+again answers the same, another → 409 ``step-spent``."""
 
 
 def chance_batch_example(deals: int = 6) -> dict[str, Any] | None:
@@ -766,8 +780,8 @@ def _table_paths(spec: APISpec) -> None:
         "tags": ["games"], "operationId": "game_apply_chance", "parameters": [GAME_PARAM],
         "requestBody": body("ChanceBatchRequest", chance_batch_example()),
         "responses": {"200": ok("ChanceBatchResponse", "The state after every outcome."),
-                      **{str(s): error(s) for s in (400, 403, 404, 405, 413, 415, 422, 429,
-                                                    500)}}}})
+                      **{str(s): error(s) for s in (400, 403, 404, 405, 409, 413, 415, 422,
+                                                    429, 500, 503)}}}})
 
 
 def _tournament_paths(spec: APISpec) -> None:
@@ -875,7 +889,7 @@ GAME_OPERATIONS = {
                       "LegalActionsRequest", "LegalActionsResponse",
                       "The pending decisions and the legal actions.", (422, *STATE_ERRORS)),
     "apply": ("Apply a {title} action", "ApplyRequest", "ApplyResponse",
-              "The new state, what happened, and the outcome.", (422, *STATE_ERRORS)),
+              "The new state, what happened, and the outcome.", (409, 422, 503, *STATE_ERRORS)),
     "check": ("Check a {title} action without applying it", "CheckRequest", "CheckResponse",
               "Whether the action is legal; if not, the clause and why.", (422, *STATE_ERRORS)),
     "score": ("Score a {title} state", "ScoreRequest", "Outcome", "The outcome.", STATE_ERRORS),

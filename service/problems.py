@@ -226,6 +226,18 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                    "game's: altered, another game's, or issued under a key this service does "
                    "not hold."),
                 N_("Send the token exactly as `new` or `replay` answered it for this game.")),
+    ProblemType("step-spent", 409, N_("Step already played"),
+                N_("The state is a step of a sealed game (or of a signed one, where the server "
+                   "says so) that was already played with another action: a step answers only "
+                   "the first action applied to it, the same action again gets the same answer. "
+                   "`game` and `step` name the step."),
+                N_("Go on from the state the first action returned; a step cannot be tried "
+                   "twice, nor an older state played again.")),
+    ProblemType("step-register-unavailable", 503, N_("Step register unavailable"),
+                N_("The register of played steps (Redis, or the SQLite file of the embedded "
+                   "default) did not answer, so a step of a sealed game cannot be played now; "
+                   "nothing was played."),
+                N_("Retry after `Retry-After` seconds; the operator should check `GET /readyz`.")),
     ProblemType("unauthorized", 401, N_("API key required"),
                 N_("Evaluations need an API key on this server, and none or an unknown one was "
                    "sent."),

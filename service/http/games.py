@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app, g, request
 
 import card_db
 from schemas import envelopes
-from service import names, seats, signing, transcripts, valid_states
+from service import names, seats, signing, spent_steps, transcripts, valid_states
 from service.cards import QUERY_KEYS, filterable_fields, matches, split_card_data, with_display_name
 from service.evaluations.suggest import suggest_now
 from service.games import registry
@@ -325,6 +325,7 @@ def apply(game_id: str) -> Response:
     seats.require(who, seat, "for_player")
     _check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
+    spent_steps.spend(body["state"], new_state)  # a sealed step answers one action
     out = {"state": signing.returned(game, new_state, after=body["state"]),
            "events": events if who == seats.HOST else events_for(game, state, new_state,
                                                                  events, who),

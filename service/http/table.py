@@ -9,7 +9,9 @@ calls would: ``{state, outcomes}`` → ``{state, events, outcome}``, where
 replay's steps).  The first outcome that cannot happen stops it all: 422
 ``illegal-action`` with its ``index``, and nothing is applied.  An entry
 that is not a chance outcome is a 400 naming it (players' decisions go
-through ``apply``, one at a time).
+through ``apply``, one at a time).  On a sealed state the list spends the
+step it was sent for as one action (``service.spent_steps``): the same list
+again answers the same, another → 409 ``step-spent``.
 
 The request is ``schemas.envelopes.CHANCE_BATCH``; the document
 (``service.openapi``) shows this text and a real example.
@@ -20,7 +22,7 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from schemas.envelopes import CHANCE_BATCH
-from service import seats, signing, valid_states
+from service import seats, signing, spent_steps, valid_states
 from service.games.chance import CHANCE
 from service.games.errors import MalformedInput
 from service.games.messages import N_
@@ -46,6 +48,7 @@ def apply_chance(game_id: str) -> Response:
                 N_("must be \"chance\": apply a player's decision with `apply`")]})
         state, events = step(game, state, action, index, "outcomes")
         steps.append({"index": index, "events": events})
+    spent_steps.spend(body["state"], state)  # one answer per step: the list as one action
     return json_response({"state": signing.returned(game, state, after=body["state"],
                                                     steps=len(steps)),
                           "events": steps,

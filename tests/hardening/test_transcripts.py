@@ -36,14 +36,26 @@ def test_a_game_played_through_is_one_valid_chain(client, game_id):
                      "forks": [], "breaks": []}
 
 
-def test_two_actions_applied_to_one_state_are_a_fork(client):
+def test_two_actions_applied_to_one_state_are_a_fork_or_refused(client):
+    """Signed states (the register keeps no steps of them by default): a second action on
+    one state is answered, and the chain shows the fork.  Sealed states: the step answers
+    one action (``service.spent_steps``) — every other action is 409 ``step-spent``, so
+    there is no fork to find."""
     states = walk(client, "raiders", 3, 4)
     base = states[2]
     actions = client.post("/v1/games/raiders/legal-actions", json={"state": base}).json["actions"]
-    other = next(a for a in actions if client.post("/v1/games/raiders/apply", json={
-        "state": base, "action": a}).json["state"] != states[3])
-    branch = client.post("/v1/games/raiders/apply", json={"state": base, "action": other}).json
-    found = _verify(client, [*states, branch["state"]])
+    replies = [client.post("/v1/games/raiders/apply", json={"state": base, "action": a})
+               for a in actions]
+    if "sealed" in base:
+        refused = [r for r in replies if r.status_code == 409]
+        assert refused and all(r.json["type"] == PROBLEMS + "step-spent" for r in refused)
+        assert {(r.json["game"], r.json["step"]) for r in refused} == {
+            (base["chain"]["game"], base["chain"]["step"])}
+        assert all(r.json["state"] == states[3] for r in replies if r.status_code == 200)
+        assert _verify(client, states)["valid"]
+        return
+    other = next(r.json["state"] for r in replies if r.json["state"] != states[3])
+    found = _verify(client, [*states, other])
     assert not found["valid"] and found["breaks"] == []
     assert found["forks"] == [{"step": 3, "states": [3, len(states)]}]
 
