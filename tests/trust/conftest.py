@@ -7,9 +7,10 @@ client of ``service.app.create_app``).
 
 Fixtures and helpers:
 
-* ``serve(name, **settings)`` (module scope) — start one gunicorn with
-  ``REFEREE_<setting>`` for each keyword and return its base URL; every server
-  a module started stops at the module's end;
+* ``serve(name, raw=None, **settings)`` (module scope) — start one gunicorn with
+  ``REFEREE_<setting>`` for each keyword (and ``raw``'s variables as they are, e.g.
+  ``REDIS_URL``) and return its base URL; every server a module started stops at
+  the module's end;
 * ``call(url, path, body, headers)`` — one POST over a real connection, headers
   given as a list of pairs (so a header can be sent twice), the answer as
   ``Answer(status, headers, json)``;
@@ -67,9 +68,9 @@ def serve(tmp_path_factory):
     """``serve(name, **settings)`` → the URL of a new gunicorn with those ``REFEREE_``
     settings (and nothing else of the caller's environment)."""
     with contextlib.ExitStack() as stack:
-        def start(name: str, **settings: str) -> str:
+        def start(name: str, raw: dict[str, str] | None = None, **settings: str) -> str:
             log = tmp_path_factory.mktemp("trust") / f"{name}.log"
-            env = {f"REFEREE_{k}": v for k, v in settings.items()}
+            env = {**(raw or {}), **{f"REFEREE_{k}": v for k, v in settings.items()}}
             env["REFEREE_ACCESS_LOG"] = "0"
             return stack.enter_context(served(log, None, env))
 
