@@ -107,7 +107,7 @@ taken, however written (`3.0` is `3`, as JSON Schema reads it); answers write
 integers as `3`.
 
 Sealed states: with `REFEREE_SEALING_KEYS` every state returned is the
-spectator's view plus `sealed` (the whole state, AES-256-GCM); with signing or
+spectator's view plus `sealed` (the whole state, AES-256-GCM-SIV); with signing or
 sealing keys each carries a `chain` (`POST /v1/transcripts/verify`).
 
 Signed states: with `REFEREE_STATE_KEYS` configured every state returned
@@ -229,8 +229,9 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
                                                         "other value."},
                            "sealed": {"type": "string", "maxLength": 1 << 20, "description":
                                       "Present when the service seals states "
-                                      "(`REFEREE_SEALING_KEYS`): `a256gcm:<key id>:<data>`, the "
-                                      "whole state encrypted; the other members are then only "
+                                      "(`REFEREE_SEALING_KEYS`): `a256gcmsiv:<key id>:<data>`, "
+                                      "the whole state padded and encrypted (an older "
+                                      "`a256gcm:` seal still opens); the other members are then only "
                                       "the spectator's view. Send it back as is (403 `bad-seal` "
                                       "otherwise)."},
                            "chain": {"type": "object", "required": ["game", "step", "prev"],

@@ -178,6 +178,7 @@ def test_a_flipped_byte_or_a_changed_public_field_is_refused(sealed, verb):
                     {**state, "chance": {"mode": "server", "seed": 1, "counter": 0}},
                     {**state, "chain": {**state["chain"], "step": 5}},
                     {k: v for k, v in state.items() if k != "chain"},
+                    {**state, "sealed": "a256gcmsiv:0000000000000000:AAAA"},
                     {**state, "sealed": "a256gcm:0000000000000000:AAAA"},
                     {**state, "sealed": "hmac-sha256:00"}):
         r = sealed.post(f"/v1/games/raiders/{verb}", json={"state": altered, **extra})
