@@ -256,6 +256,15 @@ def test_without_api_keys_an_id_is_a_bearer_capability(make_client, app_config):
         assert got.status_code == 403 and got.json["type"] == "/problems/seat-token-required"
     got = client.get(r.headers["Location"], headers={HEADER: new["seat_tokens"][0]})
     assert got.status_code == 200, got.json
+    host = {HEADER: ",".join(new["seat_tokens"])}  # playouts read every hand: the host's
+    r = client.post("/v1/evaluations", headers=host, json={
+        "game": "raiders", "kind": "playouts", "state": new["state"],
+        "params": {"playouts": 4, "seed": 1}})
+    assert r.status_code == 202, r.json
+    for token in new["seat_tokens"]:
+        got = client.delete(r.headers["Location"], headers={HEADER: token})
+        assert got.status_code == 403 and got.json["type"] == "/problems/seat-token-required"
+    assert client.delete(r.headers["Location"], headers=host).status_code == 204
 
 
 def test_an_expired_evaluation_is_404_to_anyone_but_its_owner(make_client, app_config):
