@@ -152,12 +152,12 @@ def _backend_down(exc: RedisError) -> Response:
                            headers={"Retry-After": "5"}).response()
 
 
-def _asked_for(request: dict[str, Any]) -> tuple[object, str]:
+def _asked_for(body: dict[str, Any]) -> tuple[object, str]:
     """Whose hidden information an evaluation reveals, and the field that says so: a
     ``suggest`` for a seat that seat's (its ranking depends only on what the seat may see:
     ``docs/suggestions.md``); any other evaluation reads every hidden card (``seats.ALL``)."""
-    params = request.get("params")
-    if request.get("kind") == "suggest" and isinstance(params, dict):
+    params = body.get("params")
+    if body.get("kind") == "suggest" and isinstance(params, dict):
         return params.get("player"), "params.player"
     return seats.ALL, "state"
 
@@ -188,7 +188,7 @@ def _owner() -> str | None:
     return owner_digest(key)
 
 
-def _sealed(sent: Any, plan_request: dict[str, Any]) -> dict[str, Any] | None:
+def _sealed(sent: Any, body: dict[str, Any]) -> dict[str, Any] | None:
     """For a sealed state (as sent): its game id (``chain.game``), its seat count and
     the seat the evaluation was asked for — what ``_answering`` checks a token against
     (``signing.caller`` reads the same two members)."""
@@ -199,7 +199,7 @@ def _sealed(sent: Any, plan_request: dict[str, Any]) -> dict[str, Any] | None:
     players = sent.get("players")
     return {"game": game_id if isinstance(game_id, str) else "",
             "seats": len(players) if isinstance(players, list) else 0,
-            "seat": _asked_for(plan_request)[0]}
+            "seat": _asked_for(body)[0]}
 
 
 def _answering(eval_id: str) -> Runner:
