@@ -118,7 +118,8 @@ keys, `signature` left out); a state sent back with an altered signature →
 
 Operations: every response carries `X-Request-Id` (the client's, or a new
 one); with `REFEREE_API_KEYS`, `/v1/evaluations` needs `Authorization: Bearer
-<key>` or `X-API-Key` (else 401); with rate limits configured a client over
+<key>` or `X-API-Key` (else 401), and an evaluation answers only the key that
+submitted it (any other: 404); with rate limits configured a client over
 its limit gets 429 with `Retry-After` (also, with
 `REFEREE_RATE_LIMIT_FAILURE=closed`, while the rate-limit counters in Redis do
 not answer).
@@ -140,7 +141,9 @@ ERROR_RESPONSES = {
          "field), or an unsigned state where signatures are required (`unsigned-state`).",
     401: "An API key is required (`Authorization: Bearer <key>` or `X-API-Key`).",
     403: "The state's `signature` does not match it (`bad-signature`), or its `sealed` does "
-         "not open (`bad-seal`).",
+         "not open (`bad-seal`); on a sealed state (or an evaluation of one), the request "
+         "lacks the seat token it needs (`seat-token-required`) or sends one that is not "
+         "this game's (`bad-seat-token`).",
     404: "Unknown game, card set, clause or route.",
     405: "This path does not take that method (`Allow` lists the ones it does).",
     409: "A conflict: the evaluation is already over (finished or failed: nothing to cancel), "
@@ -596,27 +599,37 @@ def _evaluation_paths(spec: APISpec) -> None:
         "summary": "Evaluation kinds, their inputs, params and caps", "tags": tags,
         "responses": {"200": ok("EvaluationKinds", "Every kind."),
                       "401": error(401), "405": error(405), "500": error(500)}}})
+    owned = ("With `REFEREE_API_KEYS`, an evaluation answers only the API key that submitted "
+             "it: any other key gets the 404 of an unknown id. One of a sealed state answers "
+             "only with the `Referee-Seat-Token` of the seat it was asked for (`suggest`: "
+             "`params.player`'s; any other kind: every seat's), whatever its status: 403 "
+             "otherwise. Without API keys the id is a bearer capability.")
+    seat_token = {**SEAT_TOKEN_HEADER, "description":
+                  "For an evaluation of a sealed state: the token of the seat it was asked "
+                  "for, or every seat's, comma-separated (the host). Ignored for any other."}
+    # 400: some seats' tokens but not all; 403: a sealed state's evaluation without its seat's
+    refused = {"400": error(400), "403": error(403)}
     spec.path("/v1/evaluations/{eval_id}", operations={
         "get": {"summary": "Status, progress, result or error of an evaluation", "tags": tags,
-                "parameters": [eval_id],
-                "responses": {"200": ok("EvaluationStatus", "The evaluation."),
+                "parameters": [eval_id, seat_token], "description": owned,
+                "responses": {"200": ok("EvaluationStatus", "The evaluation."), **refused,
                               **{str(s): error(s) for s in (401, 404, 405, 410, 500, 503)}}},
         "delete": {"summary": "Remove an evaluation (stopping it first if it still runs)",
-                   "tags": tags, "parameters": [eval_id],
+                   "tags": tags, "parameters": [eval_id, seat_token],
                    "description": "Forgets the evaluation — its status, result or error — "
                                   "whether it is queued, running, over or expired; a running "
                                   "one is stopped first. Afterwards every method on its "
                                   "address answers 404. To stop one and keep its status, "
-                                  "`POST .../cancel`.",
-                   "responses": {"204": {"description": "Removed."},
+                                  "`POST .../cancel`. " + owned,
+                   "responses": {"204": {"description": "Removed."}, **refused,
                                  **{str(s): error(s) for s in (401, 404, 405, 500, 503)}}}})
     spec.path("/v1/evaluations/{eval_id}/cancel", operations={"post": {
         "summary": "Cancel a queued or running evaluation", "tags": tags,
-        "parameters": [eval_id],
+        "parameters": [eval_id, seat_token],
         "description": "Stops it; its status stays readable (`canceled`) until it expires. "
                        "Cancelling a canceled one answers the same; one that finished or "
-                       "failed is 409: an outcome never changes.",
-        "responses": {"200": ok("EvaluationStatus", "Canceled."),
+                       "failed is 409: an outcome never changes. " + owned,
+        "responses": {"200": ok("EvaluationStatus", "Canceled."), **refused,
                       **{str(s): error(s) for s in (401, 404, 405, 409, 410, 429, 500,
                                                     503)}}}})
 

@@ -41,7 +41,10 @@ What is RQ's and what is ours:
   for a job dequeued between the two (the embedded runner's only way);
 * backpressure (ours): a submission is refused (``Busy``, HTTP 503) when the
   jobs waiting on the queue would pass ``REFEREE_MAX_QUEUED``
-  (``runner.admit``).
+  (``runner.admit``);
+* whom it answers to (ours): the record keeps the ``runner.Audience`` —
+  ``owner`` (a digest of the API key) and ``sealed`` — for as long as the id
+  answers at all, so that an expired id is 404, not 410, to anyone else.
 """
 
 from __future__ import annotations
@@ -60,9 +63,11 @@ from rq.registry import StartedJobRegistry
 
 from service.evaluations.kinds import Kind
 from service.evaluations.runner import (
+    OPEN,
     RESULT_TTL,
     TOMBSTONE_TTL,
     AlreadyOver,
+    Audience,
     ExpiredEvaluation,
     UnknownEvaluation,
     admit,
@@ -154,7 +159,8 @@ class RQRunner:
         self.max_queued = max_queued or configured_max_queued()
 
     # ------------------------------------------------------------ submit
-    def submit(self, kind: Kind, plan: dict[str, Any], game: str) -> dict[str, Any]:
+    def submit(self, kind: Kind, plan: dict[str, Any], game: str,
+               audience: Audience = OPEN) -> dict[str, Any]:
         eval_id = new_id()
         chunks = kind.chunks(plan)
         admit(self.queue.count, len(chunks), self.max_queued)  # jobs waiting on the queue
@@ -162,7 +168,8 @@ class RQRunner:
         timeout = int(min(MAX_JOB_TIMEOUT, max(MIN_JOB_TIMEOUT, 20 * per_chunk)))
         now = time.time()
         record = {"game": game, "kind": kind.name, "chunks": len(chunks), "submitted_at": now,
-                  "result_ttl": self.result_ttl}
+                  "result_ttl": self.result_ttl, "owner": audience.owner,
+                  "sealed": audience.sealed}
         with self.connection.pipeline() as pipe:
             pipe.hset(record_key(eval_id), mapping={k: orjson.dumps(v) for k, v in record.items()})
             pipe.expire(record_key(eval_id), TOMBSTONE_TTL)
@@ -193,6 +200,10 @@ class RQRunner:
             raise UnknownEvaluation(eval_id)
         return {k.decode() if isinstance(k, bytes) else k: orjson.loads(v)
                 for k, v in raw.items()}
+
+    def audience(self, eval_id: str) -> Audience:
+        record = self._record(eval_id)  # a record of before has neither: it answers to anyone
+        return Audience(record.get("owner"), record.get("sealed"))
 
     def _jobs(self, eval_id: str, record: dict[str, Any]) -> tuple[Job | None, list[Job | None]]:
         ids = [main_job_id(eval_id)]

@@ -18,6 +18,10 @@ file shared by the processes of one service instance (``store_path``), so
 Both runners refuse a submission when the queue is full (``admit``: at most
 ``REFEREE_MAX_QUEUED`` chunks waiting, default 256), and both are a
 ``Runner``: the only thing ``service.http.evaluations`` knows of them.
+
+Both keep with each record whom it answers to (``Audience``: the digest of the
+API key that submitted it, and for a sealed state the game and the seat it
+was asked for); ``service.http.evaluations`` checks it before any answer.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Protocol
@@ -54,20 +59,45 @@ DEFAULT_MAX_QUEUED = 256
 BUSY_RETRY_AFTER = 10
 
 
+@dataclass(frozen=True)
+class Audience:
+    """Whom an evaluation answers to (``service.http.evaluations`` checks it).
+
+    ``owner``: a digest of the API key that submitted it (never the key), or
+    ``None`` when it was submitted without API keys configured — then its id
+    is a bearer capability.  ``sealed``: for an evaluation of a sealed state,
+    ``{"game": chain.game, "seats": n, "seat": k | "all"}`` — the token of the
+    seat it was asked for (``all``: the host's) is needed to read it.
+    """
+
+    owner: str | None = None
+    sealed: dict[str, Any] | None = None
+
+
+#: an evaluation that answers to whoever holds its id (no API keys, no sealed state)
+OPEN = Audience()
+
+
 class Runner(Protocol):
     """Where evaluations run: ``EmbeddedRunner`` or ``rq_runner.RQRunner``.
 
     Every method that takes an id raises ``UnknownEvaluation`` for an id it
-    does not know (or that was removed) and, except ``remove``,
-    ``ExpiredEvaluation`` for one whose result has expired.
+    does not know (or that was removed) and, except ``remove`` and
+    ``audience``, ``ExpiredEvaluation`` for one whose result has expired.
     """
 
     #: ``embedded`` or ``rq`` (``GET /v1/evaluations/kinds`` says which)
     backend: str
 
-    def submit(self, kind: Kind, plan: dict[str, Any], game: str) -> dict[str, Any]:
-        """Queue a validated plan (``kinds.prepare``); its status.  ``Busy``
-        when the queue is full (``admit``)."""
+    def submit(self, kind: Kind, plan: dict[str, Any], game: str,
+               audience: Audience = OPEN) -> dict[str, Any]:
+        """Queue a validated plan (``kinds.prepare``), answering to ``audience``;
+        its status.  ``Busy`` when the queue is full (``admit``)."""
+        ...
+
+    def audience(self, eval_id: str) -> Audience:
+        """Whom the evaluation answers to, expired or not (so that an expired id
+        is 404, not 410, to anyone else)."""
         ...
 
     def status(self, eval_id: str) -> dict[str, Any]:
@@ -188,9 +218,36 @@ CREATE TABLE IF NOT EXISTS evaluations (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
     progress REAL NOT NULL DEFAULT 0, chunks INTEGER NOT NULL, pid INTEGER NOT NULL,
     submitted_at REAL NOT NULL, started_at REAL, finished_at REAL, expires_at REAL,
-    beat_at REAL NOT NULL, cancel INTEGER NOT NULL DEFAULT 0, result BLOB, error BLOB);
+    beat_at REAL NOT NULL, cancel INTEGER NOT NULL DEFAULT 0, result BLOB, error BLOB,
+    owner TEXT, sealed BLOB);
 CREATE TABLE IF NOT EXISTS evaluation_reported (id TEXT PRIMARY KEY, at REAL NOT NULL);
 """
+#: columns added since the first schema: a store file made before lacks them, and
+#: ``CREATE TABLE IF NOT EXISTS`` leaves its table as it is (``migrate``)
+ADDED_COLUMNS = {"owner": "TEXT", "sealed": "BLOB"}
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Add ``ADDED_COLUMNS`` that an older store's table lacks, under the write lock:
+    the workers of one instance open the store at once, and the second must find the
+    columns added, not add them again.  Rows written before have no audience.
+
+    >>> db = sqlite3.connect(":memory:", isolation_level=None)
+    >>> _ = db.execute("CREATE TABLE evaluations (id TEXT PRIMARY KEY)")
+    >>> migrate(db); migrate(db)
+    >>> [row[1] for row in db.execute("PRAGMA table_info(evaluations)")]
+    ['id', 'owner', 'sealed']
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        have = {row[1] for row in db.execute("PRAGMA table_info(evaluations)")}
+        for name, kind in ADDED_COLUMNS.items():
+            if name not in have:
+                db.execute(f"ALTER TABLE evaluations ADD COLUMN {name} {kind}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 #: a queued or started evaluation whose process has not reported for this
 #: long, and is gone, has failed
 STALE_SECONDS = 10.0
@@ -283,6 +340,7 @@ class EmbeddedRunner:
         with closing(self._db()) as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+            migrate(db)
             db.execute("DELETE FROM evaluations WHERE submitted_at < ?",
                        (time.time() - TOMBSTONE_TTL,))
 
@@ -294,16 +352,20 @@ class EmbeddedRunner:
         with closing(self._db()) as db:
             db.execute(f"UPDATE evaluations SET {cols} WHERE id = ?", (*fields.values(), eval_id))
 
-    def submit(self, kind: Kind, plan: dict[str, Any], game: str) -> dict[str, Any]:
+    def submit(self, kind: Kind, plan: dict[str, Any], game: str,
+               audience: Audience = OPEN) -> dict[str, Any]:
         eval_id, now = new_id(), time.time()
         chunks = kind.chunks(plan)
+        sealed = orjson.dumps(audience.sealed) if audience.sealed is not None else None
         with closing(self._db()) as db:
             db.execute("BEGIN IMMEDIATE")  # the count and the insert, one at a time
             try:
                 admit(self._waiting(db), len(chunks), self.max_queued)
                 db.execute("INSERT INTO evaluations (id, game, kind, status, chunks, pid, "
-                           "submitted_at, beat_at) VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
-                           (eval_id, game, kind.name, len(chunks), os.getpid(), now, now))
+                           "submitted_at, beat_at, owner, sealed) "
+                           "VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)",
+                           (eval_id, game, kind.name, len(chunks), os.getpid(), now, now,
+                            audience.owner, sealed))
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -377,6 +439,14 @@ class EmbeddedRunner:
                          expires_at=now + self.result_ttl)
             return self._row(eval_id)
         return row
+
+    def audience(self, eval_id: str) -> Audience:
+        with closing(self._db()) as db:
+            row = db.execute("SELECT owner, sealed FROM evaluations WHERE id = ?",
+                             (eval_id,)).fetchone()
+        if row is None:
+            raise UnknownEvaluation(eval_id)
+        return Audience(row[0], orjson.loads(row[1]) if row[1] else None)
 
     def status(self, eval_id: str) -> dict[str, Any]:
         row = self._row(eval_id)

@@ -13,6 +13,16 @@
   first if it still runs (204); its id then answers 404 to every method.
 * ``GET /v1/evaluations/kinds`` → the kinds, their inputs, params and caps.
 
+Whom an evaluation answers to (``_answering``, before every route that takes
+an id): with API keys (``REFEREE_API_KEYS``), only the key that submitted it —
+to any other, or to none, the same 404 as an unknown id, so that an id's
+existence does not leak; the record keeps a digest of the key
+(``owner_digest``), never the key.  Of a sealed state, only a request with the
+token of the seat it was asked for (``suggest``: ``params.player``'s; any other
+kind: every seat's) — 403 ``seat-token-required`` otherwise, whatever its
+status, decided from the record alone.  Without API keys an id is a bearer
+capability: whoever holds it reads, cancels and removes the evaluation.
+
 (``POST /v1/games/tremble/odds``, the odds at once, is Tremble's own
 operation: ``service.games.tremble.operations``.)
 
@@ -31,22 +41,25 @@ this module talks to either through ``runner.Runner`` only.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, request
 from flask.blueprints import BlueprintSetupState
 from redis.exceptions import RedisError
 from werkzeug.routing import BaseConverter
 
-from service import metrics, seats, signing
+from service import metrics, sealing, seats, signing, transcripts
 from service.evaluations import kinds as kinds_mod
 from service.evaluations.runner import (
     BUSY_RETRY_AFTER,
     RESULT_TTL,
     AlreadyOver,
+    Audience,
     Busy,
     EmbeddedRunner,
     ExpiredEvaluation,
@@ -58,6 +71,7 @@ from service.evaluations.runner import (
 )
 from service.games.messages import N_
 from service.http.body import json_response, read_json
+from service.middleware import presented_key
 from service.problems import ProblemError
 
 bp = Blueprint("evaluations", __name__)
@@ -112,12 +126,16 @@ def _location(eval_id: str) -> str:
     return f"/v1/evaluations/{eval_id}"
 
 
+def _no_such(eval_id: str) -> ProblemError:
+    """The one answer to an unknown id, and to an id that is not the caller's."""
+    return ProblemError.of("unknown-evaluation", N_("no evaluation {id!r}", id=eval_id))
+
+
 def _lookup(fn: Callable[[str], T], eval_id: str) -> T:
     try:
         return fn(eval_id)
     except UnknownEvaluation:
-        raise ProblemError.of("unknown-evaluation",
-                              N_("no evaluation {id!r}", id=eval_id)) from None
+        raise _no_such(eval_id) from None
     except ExpiredEvaluation as exc:
         detail = (N_("evaluation {id!r} has expired (at {at}); submit it again",
                      id=eval_id, at=exc.expired_at) if exc.expired_at else
@@ -134,34 +152,95 @@ def _backend_down(exc: RedisError) -> Response:
                            headers={"Retry-After": "5"}).response()
 
 
-def _may_evaluate(who: seats.Caller, request: dict[str, Any]) -> None:
-    """On a sealed state (``service.seats``): a ``suggest`` for a seat needs that seat's
-    token (its ranking depends only on what the seat may see: ``docs/suggestions.md``);
-    any other evaluation reads every hidden card, so it needs every seat's (the host)."""
-    params = request.get("params")
-    if request.get("kind") == "suggest" and isinstance(params, dict):
-        seats.require(who, params.get("player"), "params.player")
-    else:
-        seats.require(who, seats.ALL, "state")
+def _asked_for(body: dict[str, Any]) -> tuple[object, str]:
+    """Whose hidden information an evaluation reveals, and the field that says so: a
+    ``suggest`` for a seat that seat's (its ranking depends only on what the seat may see:
+    ``docs/suggestions.md``); any other evaluation reads every hidden card (``seats.ALL``)."""
+    params = body.get("params")
+    if body.get("kind") == "suggest" and isinstance(params, dict):
+        return params.get("player"), "params.player"
+    return seats.ALL, "state"
+
+
+#: what the owner digest is of (so that it is no other digest of the key, e.g. the
+#: rate limit's bucket in Redis)
+OWNER_LABEL = b"referee evaluation owner\x00"
+
+
+def owner_digest(key: str) -> str:
+    """What an evaluation's record keeps of the API key that submitted it: a SHA-256
+    of it (hex), never the key; it stays valid whatever other keys are configured.
+
+    >>> owner_digest("alice") == owner_digest("alice") != owner_digest("bob")
+    True
+    >>> len(owner_digest("alice")), "alice" in owner_digest("alice")
+    (64, False)
+    """
+    return hashlib.sha256(OWNER_LABEL + key.encode()).hexdigest()
+
+
+def _owner() -> str | None:
+    """The owner of what this request submits: its API key's digest, or ``None``
+    without API keys configured (the middleware has checked the key)."""
+    key = presented_key()
+    if not current_app.extensions["referee"]["api_keys"] or key is None:
+        return None
+    return owner_digest(key)
+
+
+def _sealed(sent: Any, body: dict[str, Any]) -> dict[str, Any] | None:
+    """For a sealed state (as sent): its game id (``chain.game``), its seat count and
+    the seat the evaluation was asked for — what ``_answering`` checks a token against
+    (``signing.caller`` reads the same two members)."""
+    if not isinstance(sent, dict) or sealing.FIELD not in sent:
+        return None
+    chain = sent.get(transcripts.FIELD)
+    game_id = chain.get("game") if isinstance(chain, dict) else None
+    players = sent.get("players")
+    return {"game": game_id if isinstance(game_id, str) else "",
+            "seats": len(players) if isinstance(players, list) else 0,
+            "seat": _asked_for(body)[0]}
+
+
+def _answering(eval_id: str) -> Runner:
+    """The runner, once this request may have an answer about ``eval_id``: the same
+    404 as an unknown id unless it bears the API key that submitted it; for a sealed
+    state, 403 ``seat-token-required`` (``seats.require``) unless it bears the token
+    of the seat the evaluation was asked for (or every seat's)."""
+    run = runner()
+    audience = _lookup(run.audience, eval_id)
+    if audience.owner is not None:
+        key = presented_key()
+        if key is None or not hmac.compare_digest(owner_digest(key), audience.owner):
+            raise _no_such(eval_id)
+    if audience.sealed is not None:
+        sealed = audience.sealed
+        who = seats.caller(request.environ.get(seats.ENVIRON_KEY), signing.sealing_keys(),
+                           sealed["game"], sealed["seats"])
+        seats.require(who, sealed["seat"], f"headers.{seats.HEADER}")
+    return run
 
 
 @bp.post("/v1/evaluations")
 def submit() -> Response:
-    request = read_json()
-    if "state" in request:
-        sent = request["state"]
-        request["state"] = signing.accept(sent)
-        _may_evaluate(signing.caller(sent), request)
-    kind, plan = kinds_mod.prepare(request)
+    body = read_json()
+    sent = body.get("state")
+    if "state" in body:
+        body["state"] = signing.accept(sent)
+        seat, field = _asked_for(body)
+        seats.require(signing.caller(sent), seat, field)
+    kind, plan = kinds_mod.prepare(body)
+    audience = Audience(_owner(), _sealed(sent, body))
     try:
-        body = runner().submit(kind, plan, plan.get("game") or (kind.games or ("",))[0])
+        status = runner().submit(kind, plan, plan.get("game") or (kind.games or ("",))[0],
+                                 audience)
     except Busy as exc:
         raise ProblemError.of("evaluations-busy", N_("{why}; retry later", why=exc.args[0]),
                               headers={"Retry-After": str(BUSY_RETRY_AFTER)}) from None
     metrics.count_evaluation(kind.name, "submitted")
     wait = retry_after(kind, plan)
-    return json_response(body, 202, headers={"Location": _location(body["id"]),
-                                             "Retry-After": str(wait)})
+    return json_response(status, 202, headers={"Location": _location(status["id"]),
+                                               "Retry-After": str(wait)})
 
 
 @bp.get("/v1/evaluations/kinds")
@@ -172,7 +251,7 @@ def list_kinds() -> Response:
 
 @bp.get("/v1/evaluations/<evaluation_id:eval_id>")
 def status(eval_id: str) -> Response:
-    run = runner()
+    run = _answering(eval_id)
     body = _lookup(run.status, eval_id)
     if body["status"] in ENDS and run.first_report(eval_id):
         metrics.count_evaluation(str(body.get("kind")), body["status"])
@@ -185,7 +264,7 @@ def status(eval_id: str) -> Response:
 @bp.post("/v1/evaluations/<evaluation_id:eval_id>/cancel")
 def cancel(eval_id: str) -> Response:
     try:
-        body = _lookup(runner().cancel, eval_id)
+        body = _lookup(_answering(eval_id).cancel, eval_id)
     except AlreadyOver as exc:
         raise ProblemError.of("evaluation-over",
                               N_("evaluation {id!r} has already {status}; nothing to cancel",
@@ -196,5 +275,5 @@ def cancel(eval_id: str) -> Response:
 
 @bp.delete("/v1/evaluations/<evaluation_id:eval_id>")
 def remove(eval_id: str) -> Response:
-    _lookup(runner().remove, eval_id)
+    _lookup(_answering(eval_id).remove, eval_id)
     return Response(status=204)

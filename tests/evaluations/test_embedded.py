@@ -117,3 +117,40 @@ def test_too_many_waiting_is_503_and_kinds_are_listed(make_app):
     for location in running + [waiting.headers["Location"], small.headers["Location"]]:
         assert client.delete(location).status_code == 204
     assert db.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 0
+
+
+#: the store's table as it was before evaluations kept whom they answer to (issue 34)
+OLD_SCHEMA = """
+CREATE TABLE evaluations (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0, chunks INTEGER NOT NULL, pid INTEGER NOT NULL,
+    submitted_at REAL NOT NULL, started_at REAL, finished_at REAL, expires_at REAL,
+    beat_at REAL NOT NULL, cancel INTEGER NOT NULL DEFAULT 0, result BLOB, error BLOB);
+"""
+
+
+def test_an_older_store_file_gains_the_owner_columns(make_app, tmp_path):
+    """A store file written before owners were kept: opening it adds the columns (and
+    ``CREATE TABLE IF NOT EXISTS`` alone would not); its rows answer as before, to any
+    key — they have no owner — and new ones to their owner only."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(OLD_SCHEMA)
+    now = time.time()
+    old.execute("INSERT INTO evaluations (id, game, kind, status, progress, chunks, pid, "
+                "submitted_at, started_at, finished_at, expires_at, beat_at, result) VALUES "
+                "(?, 'tremble', 'tremble.battle_odds', 'finished', 1, 1, 1, ?, ?, ?, ?, ?, ?)",
+                ("a" * 32, now, now, now, now + 3600, now, b'{"win": [0.5, 0.5]}'))
+    old.close()
+    client = make_app(EVALUATION_DB=str(path), API_KEYS="alice,bob").test_client()
+    r = client.get("/v1/evaluations/" + "a" * 32, headers={"X-API-Key": "bob"})
+    assert r.status_code == 200 and r.json["result"] == {"win": [0.5, 0.5]}, r.json
+    columns = {row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(evaluations)")}
+    assert {"owner", "sealed"} <= columns
+    r = client.post("/v1/evaluations", json={"game": "tremble", "kind": "tremble.battle_odds",
+                                             "strengths": [16, 17]}, headers={"X-API-Key": "alice"})
+    assert r.status_code == 202
+    assert client.get(r.headers["Location"], headers={"X-API-Key": "bob"}).status_code == 404
+    owner = sqlite3.connect(path).execute("SELECT owner FROM evaluations WHERE id = ?",
+                                          (r.json["id"],)).fetchone()[0]
+    assert owner and "alice" not in owner  # a digest, never the key
