@@ -22,6 +22,7 @@ Both runners refuse a submission when the queue is full (``admit``: at most
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import sqlite3
@@ -37,9 +38,12 @@ from typing import Any, Protocol
 
 import orjson
 
+from service.evaluations.budget import CpuDeadline
 from service.evaluations.kinds import Cancelled, ChunkTimeout, Kind, get_kind
 from service.games.messages import N_
 from service.problems import evaluation_problem, failure_problem
+
+log = logging.getLogger("referee")
 
 #: how long a finished/failed/canceled evaluation is kept (seconds)
 RESULT_TTL = 3600
@@ -174,13 +178,22 @@ def status_body(eval_id: str, game: str, kind: str, status: str, progress: float
 def run_chunks(kind: Kind, plan: dict[str, Any], chunks: list[dict[str, Any]],
                progress: Callable[[int, int, int], None],
                cancelled: Callable[[], bool]) -> list[Any]:
-    """Run chunks one after another (the embedded runner's work)."""
+    """Run chunks one after another (the embedded runner's work), each under
+    its CPU deadline in this thread's CPU time (``budget.CpuDeadline``): past
+    it, the chunk's next progress report raises ``ChunkTimeout``."""
     partials = []
     for k, chunk in enumerate(chunks):
         if cancelled():
             raise Cancelled()
-        partials.append(kind.run_chunk(plan, chunk, partial(progress, k)))
+        deadline = CpuDeadline(k, kind.chunk_seconds(plan, chunk), time.thread_time)
+        partials.append(kind.run_chunk(plan, chunk, partial(_report, progress, k, deadline)))
     return partials
+
+
+def _report(progress: Callable[[int, int, int], None], k: int, deadline: CpuDeadline,
+            done: int, total: int) -> None:
+    progress(k, done, total)
+    deadline.check()
 
 
 SCHEMA = """
@@ -351,6 +364,9 @@ class EmbeddedRunner:
             result = kind.aggregate(plan, partials)
         except Cancelled:
             fields = {"status": "canceled"}
+        except ChunkTimeout as exc:  # its error says which chunk, the budget, the CPU used
+            log.warning("evaluation %s (%s) failed: %s", eval_id, kind.name, exc)
+            fields = {"status": "failed", "error": orjson.dumps(failure_problem(exc))}
         except Exception as exc:  # reported as the evaluation's error, never raised
             fields = {"status": "failed", "error": orjson.dumps(failure_problem(exc))}
         else:
