@@ -12,10 +12,18 @@
 
 A job whose worker died is RQ's to notice and retry (its execution
 heartbeat, see ``service.evaluations.rq_runner``): nothing here for it.
+
+Every chunk runs under its CPU deadline in the work horse's CPU time
+(``service.evaluations.budget``): a chunk past it stops at its next progress
+report, records a ``cpu-deadline`` incident and fails the evaluation with
+``evaluation-timeout`` (not retried: it would spend as much again); the
+evaluation's other running chunks stop at their next report (it has an
+outcome).
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -23,16 +31,21 @@ from rq import get_current_job
 from rq.job import Job, JobStatus
 from rq.results import Result
 
-from service.evaluations.kinds import Cancelled, Progress, get_kind
+from service.evaluations.budget import CpuDeadline
+from service.evaluations.kinds import Cancelled, ChunkTimeout, Progress, get_kind
 from service.evaluations.rq_runner import (
     cancel_key,
     failure_reason,
     load_outcome,
+    outcome_key,
     progress_key,
+    record_incident,
     store_outcome,
 )
 from service.evaluations.runner import RESULT_TTL, TOMBSTONE_TTL
 from service.problems import evaluation_problem, failure_problem
+
+log = logging.getLogger("referee")
 
 
 def _current_job() -> Job:
@@ -49,18 +62,40 @@ class EvaluationFailed(Exception):
         self.problem = problem
 
 
-def _progress(job: Job, eval_id: str, k: int) -> Progress:
+def _progress(job: Job, eval_id: str, k: int, deadline: CpuDeadline) -> Progress:
     """Chunk ``k``'s progress reporter: its share in the progress hash, then
-    the cancel flag (one round trip)."""
+    the cancel flag and the outcome (one round trip: a chunk of an evaluation
+    that already ended, e.g. failed by another chunk, stops too), then its
+    CPU deadline."""
     def report(done: int, total: int) -> None:
         with job.connection.pipeline(transaction=False) as pipe:
             pipe.hset(progress_key(eval_id), str(k), done / total if total else 1.0)
             pipe.expire(progress_key(eval_id), TOMBSTONE_TTL)
-            pipe.exists(cancel_key(eval_id))
-            canceled = pipe.execute()[-1]
-        if canceled:
+            pipe.exists(cancel_key(eval_id), outcome_key(eval_id))
+            stop = pipe.execute()[-1]
+        if stop:
             raise Cancelled()
+        deadline.check()
     return report
+
+
+def _deadline(kind_name: str, plan: dict[str, Any], chunk: dict[str, Any],
+              k: int) -> CpuDeadline:
+    """Chunk ``k``'s CPU deadline, in this work horse's CPU time (one job per horse)."""
+    return CpuDeadline(k, get_kind(kind_name).chunk_seconds(plan, chunk), time.process_time)
+
+
+def _over_budget(job: Job, eval_id: str, exc: ChunkTimeout) -> dict[str, Any]:
+    """A chunk past its CPU deadline: the incident, the log line, and the
+    evaluation's outcome (failed, ``evaluation-timeout``)."""
+    log.warning("evaluation %s: job %s failed: %s", eval_id, job.id, exc)
+    record_incident(job.connection, job, "cpu-deadline", str(exc))
+    problem = failure_problem(exc)
+    job.meta["problem"] = problem
+    job.save_meta()
+    store_outcome(job.connection, eval_id, {"status": "failed", "error": problem,
+                                            "ended_at": time.time()}, _result_ttl(job))
+    return {"timeout": str(exc)}
 
 
 def _result_ttl(job: Job) -> int:
@@ -91,11 +126,14 @@ def chunk_job(eval_id: str, kind_name: str, plan: dict[str, Any],
         return {"canceled": True}
     if load_outcome(job.connection, eval_id) is not None:  # a late re-run: nothing to do
         return {"over": True}
+    k = job.meta.get("chunk", 0)
     try:
-        return {"partial": kind.run_chunk(plan, chunk,
-                                          _progress(job, eval_id, job.meta.get("chunk", 0)))}
+        return {"partial": kind.run_chunk(plan, chunk, _progress(
+            job, eval_id, k, _deadline(kind_name, plan, chunk, k)))}
     except Cancelled:
         return {"canceled": True}
+    except ChunkTimeout as exc:  # finished, not failed: RQ must not run it again
+        return _over_budget(job, eval_id, exc)
 
 
 def finished_value(chunk: Job) -> dict[str, Any] | None:
@@ -148,9 +186,12 @@ def single_job(eval_id: str, kind_name: str, plan: dict[str, Any]) -> Any:
         return _answer(recorded)
     try:
         chunk = kind.chunks(plan)[0]
-        result = kind.aggregate(plan, [kind.run_chunk(plan, chunk,
-                                                      _progress(job, eval_id, 0))])
+        result = kind.aggregate(plan, [kind.run_chunk(plan, chunk, _progress(
+            job, eval_id, 0, _deadline(kind_name, plan, chunk, 0)))])
     except Cancelled:
+        return None
+    except ChunkTimeout as exc:
+        _over_budget(job, eval_id, exc)
         return None
     except Exception as exc:
         return _fail(job, eval_id, failure_problem(exc))

@@ -12,8 +12,9 @@ Plans, chunks and partials are plain JSON, so the same code runs in-process
 (embedded runner) and on RQ workers.
 
 ``progress(done, total)`` reports how far a chunk is; it raises
-``Cancelled`` when the evaluation has been cancelled, so a chunk stops at its
-next report.
+``Cancelled`` when the evaluation has been cancelled, and ``ChunkTimeout``
+when the chunk has spent its CPU budget (``service.evaluations.budget``), so
+a chunk stops at its next report.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class Cancelled(Exception):
 
 
 class ChunkTimeout(Exception):
-    """A chunk ran past its time limit (``runner.CHUNK_TIMEOUT``)."""
+    """A chunk ran past its time limit: its CPU deadline (``budget.CpuDeadline``)
+    or the embedded runner's wall clock (``runner.CHUNK_TIMEOUT``)."""
 
 
 class UnknownKind(MalformedInput):
@@ -96,8 +98,15 @@ class Kind:
         return result
 
     def estimate_seconds(self, plan: dict[str, Any]) -> float:
-        """Rough total work, for ``Retry-After`` and job timeouts."""
+        """The total work (CPU seconds on the reference machine, an upper bound
+        where the kind can bound it), for ``Retry-After``, job timeouts and the
+        work cap."""
         return 0.01
+
+    def chunk_seconds(self, plan: dict[str, Any], chunk: dict[str, Any]) -> float:
+        """The work of one chunk (its CPU deadline, ``budget.CpuDeadline``): by
+        default an equal share of ``estimate_seconds``."""
+        return self.estimate_seconds(plan) / len(self.chunks(plan))
 
 
 #: the kinds every game shares (``playouts``, ``suggest``), registered as imported

@@ -17,6 +17,14 @@ counted for each winner, 95% Wilson interval), ``scores`` per player (mean,
 standard deviation, 95% interval of the mean, histogram), mean game length
 in actions and turns, ``unfinished`` (playouts stopped at ``max_steps``) and
 the ``seed``.
+
+The work estimate is a bound, not a guess: playouts × the steps a playout
+can reach (``horizon``: ``max_steps``, or fewer when a turn limit or the game
+itself ends it sooner) × the worst measured cost of a step with the chosen
+bots (``Game.step_seconds``, ``python -m bench.step_costs``).  A plan past
+``MAX_WORK_SECONDS`` is refused naming the fields that set it, and each
+chunk runs under a CPU deadline derived from its share
+(``service.evaluations.budget``).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import time
 from typing import Any
 
 from service.evaluations import stats
+from service.evaluations.budget import CPU_MARGIN, MAX_CHUNK_CPU_SECONDS
 from service.evaluations.kinds import Kind, Progress, register
 from service.games import shape
 from service.games.base import MAX_SEED, SEED_BITS
@@ -51,9 +60,12 @@ MAX_WORK_SECONDS = 1800
 CHUNK_SECONDS = 1.0
 MAX_CHUNKS = 64
 
-#: cost of one playout (seconds) with a bot for which the game declares none
-#: (``Game.playout_seconds``, used for chunk sizes, ``Retry-After`` and the work cap)
-DEFAULT_PLAYOUT_SECONDS = 0.05
+#: CPU seconds of one step with a bot for which the game declares none
+#: (``Game.step_seconds``): the slowest declared greedy step, rounded up
+DEFAULT_STEP_SECONDS = 0.002
+#: a playout's determinization and score, counted as steps (0.01-0.06 ms measured:
+#: one or two random steps)
+SETUP_STEPS = 2
 
 _MASK = (1 << 64) - 1
 
@@ -63,10 +75,53 @@ def playout_seed(seed: int, index: int, salt: int = 0) -> int:
     return _splitmix64((seed * 0x9E3779B97F4A7C15 + index * 2 + salt) & _MASK) >> 1
 
 
-def cost_of(game: str, bots: list[str]) -> float:
-    """Estimated seconds per playout with these bots (the slowest seat's bot)."""
-    seconds = get_game(game).playout_seconds
-    return float(max(seconds.get(b, DEFAULT_PLAYOUT_SECONDS) for b in set(bots)))
+def step_cost(game: str, bots: list[str]) -> float:
+    """The most CPU seconds of one step with these bots (the slowest seat's bot).
+
+    >>> step_cost("raiders", ["random", "greedy"]) > step_cost("raiders", ["random"] * 2)
+    True
+    """
+    seconds = get_game(game).step_seconds
+    return float(max(seconds.get(b, DEFAULT_STEP_SECONDS) for b in set(bots)))
+
+
+def horizon(game_id: str, state: dict[str, Any], max_steps: int,
+            turn_limit: int | None) -> tuple[int, str | None]:
+    """The most steps a playout from ``state`` can reach, and the field that
+    sets it (``None``: the game ends on its own by then, ``Game.playout_steps``).
+
+    ``turn_limit`` is the plan's (the turn a playout ends, for a state whose
+    option is unset); otherwise the state's own ``options.turn_limit`` ends it.
+    A turn takes at most ``Game.turn_steps`` steps.
+
+    >>> state = {"turn": 10, "players": [{}, {}], "options": {"turn_limit": 30}}
+    >>> horizon("raiders", state, 5000, None)
+    (147, 'state.options.turn_limit')
+    >>> horizon("raiders", state, 100, None), horizon("raiders", state, 5000, 110)[1]
+    ((100, 'params.max_steps'), 'params.turn_limit')
+    >>> horizon("tremble", {"turn": 0, "players": [{}] * 5, "options": {}}, 5000, None)
+    (600, None)
+    """
+    game = get_game(game_id)
+    limit = turn_limit if turn_limit is not None else state["options"].get("turn_limit")
+    reach: int | None = None
+    field: str | None = None
+    if limit is not None and game.turn_steps is not None:
+        per_turn = game.turn_steps[0] + game.turn_steps[1] * len(state["players"])
+        # the turn in progress and every turn up to the limit
+        reach = math.ceil((max(0, limit - state["turn"]) + 1) * per_turn)
+        field = "params.turn_limit" if turn_limit is not None else "state.options.turn_limit"
+    elif game.playout_steps is not None:
+        reach = game.playout_steps
+    if reach is None or reach >= max_steps:
+        return max_steps, "params.max_steps"
+    return reach, field
+
+
+def playout_bound(plan: dict[str, Any]) -> float:
+    """The most CPU seconds one playout of the plan can take (reference machine)."""
+    steps, _ = horizon(plan["game"], plan["state"], plan["max_steps"], plan["turn_limit"])
+    return (steps + SETUP_STEPS) * step_cost(plan["game"], plan["bots"])
 
 
 BOTS = shape.OneOf(shape.Enum(*BOT_NAMES), shape.ListOf(shape.Enum(*BOT_NAMES), max_items=16),
@@ -123,12 +178,18 @@ class Playouts(Kind):
         elif len(bots) != seats:
             raise MalformedInput({"params.bots": [N_("one bot per seat: {seats} expected", seats=seats)]})
         n = params.get("playouts", DEFAULT_PLAYOUTS)
-        cost = cost_of(game.id, bots)
-        most = max(1, int(MAX_WORK_SECONDS / cost))
-        if n > most:
-            raise MalformedInput({"params.playouts": [
-                N_("at most {most} playouts of {game} with these bots per job (cap: {seconds} s "
-                   "of work per job)", most=most, game=game.id, seconds=MAX_WORK_SECONDS)]})
+        turn_limit = None
+        if "turn_limit" in state["options"] and state["options"]["turn_limit"] is None:
+            turn_limit = state["turn"] + params.get("turn_limit", DEFAULT_TURN_LIMIT)
+        elif "turn_limit" in params:
+            raise MalformedInput({"params.turn_limit": [
+                N_("only for a {game} state whose `turn_limit` option is unset", game=game.id)]})
+        max_steps = params.get("max_steps", DEFAULT_MAX_STEPS)
+        plan = {"game": game.id, "state": state, "player": player, "bots": bots,
+                "playouts": n, "max_steps": max_steps, "turn_limit": turn_limit}
+        cost = playout_bound(plan)
+        if n * cost > MAX_WORK_SECONDS:
+            raise MalformedInput(self._over_cap(plan, cost))
         seed = params.get("seed")
         if seed is None:
             seed = secrets.randbits(SEED_BITS)
@@ -138,20 +199,40 @@ class Playouts(Kind):
                 raise MalformedInput({"params.chunk_size": [
                     N_("at most {chunks} chunks per job: use at least {size} playouts per chunk",
                        chunks=MAX_CHUNKS, size=math.ceil(n / MAX_CHUNKS))]})
+            # a chunk that may not finish within its CPU deadline (budget.chunk_budget)
+            most = max(1, int(MAX_CHUNK_CPU_SECONDS / CPU_MARGIN / cost))
+            if min(size, n) > most:
+                raise MalformedInput({"params.chunk_size": [
+                    N_("at most {most} of these playouts per chunk (a chunk may do {seconds} s "
+                       "of work)", most=most, seconds=int(MAX_CHUNK_CPU_SECONDS / CPU_MARGIN))]})
         else:
             size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
-        turn_limit = None
-        if "turn_limit" in state["options"] and state["options"]["turn_limit"] is None:
-            turn_limit = state["turn"] + params.get("turn_limit", DEFAULT_TURN_LIMIT)
-        elif "turn_limit" in params:
-            raise MalformedInput({"params.turn_limit": [
-                N_("only for a {game} state whose `turn_limit` option is unset", game=game.id)]})
-        return {"game": game.id, "state": state, "player": player, "bots": bots, "seed": seed,
-                "playouts": n, "max_steps": params.get("max_steps", DEFAULT_MAX_STEPS),
-                "turn_limit": turn_limit, "chunk_size": min(size, n)}
+        return {**plan, "seed": seed, "chunk_size": min(size, n)}
+
+    @staticmethod
+    def _over_cap(plan: dict[str, Any], cost: float) -> dict[str, list[Any]]:
+        """The refusal of a plan past the work cap: the playouts, and the field
+        that sets how far each may go."""
+        n, seconds = plan["playouts"], MAX_WORK_SECONDS
+        steps, field = horizon(plan["game"], plan["state"], plan["max_steps"], plan["turn_limit"])
+        estimate = math.ceil(n * cost)
+        errors: dict[str, list[Any]] = {"params.playouts": [N_(
+            "at most {most} playouts of {game} per job with these bots and this horizon "
+            "({steps} steps, up to {each} s a playout; cap: {seconds} s of work per job, this "
+            "plan: {estimate} s)", most=max(1, int(seconds / cost)), game=plan["game"],
+            steps=steps, each=round(cost, 3), seconds=seconds, estimate=estimate)]}
+        if field is not None:
+            errors[field] = [N_(
+                "a playout may reach {steps} steps: {playouts} of them are {estimate} s of work, "
+                "past the cap of {seconds} s per job; lower it or the playouts",
+                steps=steps, playouts=n, estimate=estimate, seconds=seconds)]
+        return errors
 
     def estimate_seconds(self, plan: dict[str, Any]) -> float:
-        return float(plan["playouts"] * cost_of(plan["game"], plan["bots"]))
+        return float(plan["playouts"] * playout_bound(plan))
+
+    def chunk_seconds(self, plan: dict[str, Any], chunk: dict[str, Any]) -> float:
+        return float(chunk["count"] * playout_bound(plan))
 
     def chunks(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
         n, size = plan["playouts"], plan["chunk_size"]

@@ -26,6 +26,7 @@ was asked for); ``service.http.evaluations`` checks it before any answer.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import sqlite3
@@ -42,9 +43,12 @@ from typing import Any, Protocol
 
 import orjson
 
+from service.evaluations.budget import CpuDeadline
 from service.evaluations.kinds import Cancelled, ChunkTimeout, Kind, get_kind
 from service.games.messages import N_
 from service.problems import evaluation_problem, failure_problem
+
+log = logging.getLogger("referee")
 
 #: how long a finished/failed/canceled evaluation is kept (seconds)
 RESULT_TTL = 3600
@@ -204,13 +208,22 @@ def status_body(eval_id: str, game: str, kind: str, status: str, progress: float
 def run_chunks(kind: Kind, plan: dict[str, Any], chunks: list[dict[str, Any]],
                progress: Callable[[int, int, int], None],
                cancelled: Callable[[], bool]) -> list[Any]:
-    """Run chunks one after another (the embedded runner's work)."""
+    """Run chunks one after another (the embedded runner's work), each under
+    its CPU deadline in this thread's CPU time (``budget.CpuDeadline``): past
+    it, the chunk's next progress report raises ``ChunkTimeout``."""
     partials = []
     for k, chunk in enumerate(chunks):
         if cancelled():
             raise Cancelled()
-        partials.append(kind.run_chunk(plan, chunk, partial(progress, k)))
+        deadline = CpuDeadline(k, kind.chunk_seconds(plan, chunk), time.thread_time)
+        partials.append(kind.run_chunk(plan, chunk, partial(_report, progress, k, deadline)))
     return partials
+
+
+def _report(progress: Callable[[int, int, int], None], k: int, deadline: CpuDeadline,
+            done: int, total: int) -> None:
+    progress(k, done, total)
+    deadline.check()
 
 
 SCHEMA = """
@@ -413,6 +426,9 @@ class EmbeddedRunner:
             result = kind.aggregate(plan, partials)
         except Cancelled:
             fields = {"status": "canceled"}
+        except ChunkTimeout as exc:  # its error says which chunk, the budget, the CPU used
+            log.warning("evaluation %s (%s) failed: %s", eval_id, kind.name, exc)
+            fields = {"status": "failed", "error": orjson.dumps(failure_problem(exc))}
         except Exception as exc:  # reported as the evaluation's error, never raised
             fields = {"status": "failed", "error": orjson.dumps(failure_problem(exc))}
         else:

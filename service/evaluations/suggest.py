@@ -26,8 +26,9 @@ import math
 import secrets
 from typing import Any
 
+from service.evaluations.budget import CPU_MARGIN, MAX_CHUNK_CPU_SECONDS
 from service.evaluations.kinds import Kind, Progress, register
-from service.evaluations.playouts import playout_seed
+from service.evaluations.playouts import DEFAULT_STEP_SECONDS, playout_seed
 from service.games import ismcts, shape
 from service.games.base import MAX_SEED, SEED_BITS, AnyGame
 from service.games.errors import MalformedInput, RuleViolation
@@ -45,10 +46,22 @@ CHUNK_SECONDS = 1.0
 MAX_CHUNKS = 64
 
 
-def cost_of(game: str) -> float:
-    """Seconds per iteration: the game's ``search_iteration_seconds`` (measured over
-    the positions of 2-player greedy games, ``bench/strength.py``, rounded up)."""
-    return get_game(game).search_iteration_seconds
+def cost_of(game_id: str, tuning: dict[str, Any] | None = None) -> float:
+    """CPU seconds per iteration, at most: the game's ``search_iteration_seconds``
+    (measured over the positions of 2-player greedy games, ``bench/strength.py``,
+    rounded up) and the rollout's steps at the rollout bot's worst step cost
+    (``Game.step_seconds``, ``bench/step_costs.py``): a deep greedy rollout costs
+    far more than the default one.
+
+    >>> cost_of("kozyablo", {"rollout": "greedy", "rollout_depth": 200}) > 50 * cost_of("kozyablo")
+    True
+    """
+    game = get_game(game_id)
+    tuning = tuning or {}
+    bot = tuning.get("rollout", game.search_rollout)
+    depth = tuning.get("rollout_depth", ismcts.ROLLOUT_DEPTH)
+    step = game.step_seconds.get(bot, DEFAULT_STEP_SECONDS)
+    return float(game.search_iteration_seconds + depth * step)
 
 
 SEARCH_PARAMS: dict[str, shape.Spec] = {
@@ -135,18 +148,30 @@ class Suggest(Kind):
         game, state, player = _position(request["game"], request)
         params = request.get("params") or {}
         n = params.get("iterations", DEFAULT_ITERATIONS)
-        cost = cost_of(game.id)
+        cost = cost_of(game.id, _tuning(params))
         most = max(1, int(MAX_WORK_SECONDS / cost))
         if n > most:
-            raise MalformedInput({"params.iterations": [N_(
+            errors: dict[str, list[str]] = {"params.iterations": [N_(
                 "at most {most} iterations of {game} per job (cap: {seconds} s of work per job)",
-                most=most, game=game.id, seconds=MAX_WORK_SECONDS)]})
+                most=most, game=game.id, seconds=MAX_WORK_SECONDS)]}
+            for field in ("rollout_depth", "rollout"):
+                if field in params:  # a deeper or greedier rollout costs more per iteration
+                    errors[f"params.{field}"] = [N_(
+                        "{cost} s an iteration at most: {iterations} iterations are past the cap "
+                        "of {seconds} s of work per job", cost=round(cost, 4), iterations=n,
+                        seconds=MAX_WORK_SECONDS)]
+            raise MalformedInput(errors)
         if "chunk_size" in params:
             size = params["chunk_size"]
             if math.ceil(n / size) > MAX_CHUNKS:
                 raise MalformedInput({"params.chunk_size": [N_(
                     "at most {chunks} chunks per job: use at least {size} iterations per chunk",
                     chunks=MAX_CHUNKS, size=math.ceil(n / MAX_CHUNKS))]})
+            most = max(1, int(MAX_CHUNK_CPU_SECONDS / CPU_MARGIN / cost))
+            if min(size, n) > most:  # past its CPU deadline (budget.chunk_budget)
+                raise MalformedInput({"params.chunk_size": [N_(
+                    "at most {most} of these iterations per chunk (a chunk may do {seconds} s "
+                    "of work)", most=most, seconds=int(MAX_CHUNK_CPU_SECONDS / CPU_MARGIN))]})
         else:
             size = max(math.ceil(CHUNK_SECONDS / cost), math.ceil(n / MAX_CHUNKS))
         seed = params.get("seed")
@@ -156,7 +181,10 @@ class Suggest(Kind):
                 "iterations": n, "chunk_size": min(size, n), "tuning": _tuning(params)}
 
     def estimate_seconds(self, plan: dict[str, Any]) -> float:
-        return float(plan["iterations"] * cost_of(plan["game"]))
+        return float(plan["iterations"] * cost_of(plan["game"], plan["tuning"]))
+
+    def chunk_seconds(self, plan: dict[str, Any], chunk: dict[str, Any]) -> float:
+        return float(chunk["iterations"] * cost_of(plan["game"], plan["tuning"]))
 
     def chunks(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
         n, size = plan["iterations"], plan["chunk_size"]

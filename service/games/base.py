@@ -47,9 +47,9 @@ Hooks a game implements (see ``service/games/raiders`` for the pattern):
 =====================  ====================================================
 
 And data: ``card_schema`` (the marshmallow schema ``card_db`` validates the
-game's card files with), ``playout_seconds`` (a playout's cost per bot, for
-evaluations), ``search_*`` (the ``suggest`` search's value scale, rollout
-policy and cost per iteration), ``player_setup_one_of``, ``operations``
+game's card files with), ``step_seconds``, ``turn_steps``, ``playout_steps``
+(a playout's cost per bot and its horizon, for evaluations), ``search_*``
+(the ``suggest`` search's value scale, rollout policy and cost per iteration), ``player_setup_one_of``, ``operations``
 (questions only this game answers, each an ``Operation`` served at
 ``POST /v1/games/<game>/<path>``) and ``evaluation_kinds`` (its own kinds of
 ``POST /v1/evaluations``, ``service.evaluations.kinds``).  README "How it is built" lists the steps
@@ -251,10 +251,16 @@ class Game(Generic[S]):
     player_setup_one_of: ClassVar[tuple[str, ...]] = ()
     #: the marshmallow schema of the game's card files (``card_db/<game>/<set>.yaml``)
     card_schema: ClassVar[type[Schema]]
-    #: seconds one playout costs per bot name, measured from new 2-3 player
-    #: games on the reference machine; evaluations size chunks, ``Retry-After``
-    #: and the work cap with it (``service.evaluations.playouts``)
-    playout_seconds: ClassVar[Mapping[str, float]] = {}
+    #: the work of a playout, bounded (``service.evaluations.playouts.playout_bound``
+    #: sizes chunks, ``Retry-After``, the work cap and each chunk's CPU deadline with
+    #: it), measured by ``python -m bench.step_costs`` on the reference machine:
+    #: CPU seconds of one step per bot name (the worst playout of every player
+    #: count, ×1.5); the most steps of one turn, ``a + b × players``, for a game a
+    #: turn limit ends (``None``: none does); the most steps of a playout of a game
+    #: that ends on its own (``None``: only ``max_steps`` bounds it)
+    step_seconds: ClassVar[Mapping[str, float]] = {}
+    turn_steps: ClassVar[tuple[float, float] | None] = None
+    playout_steps: ClassVar[int | None] = None
     #: questions only this game answers, besides the contract
     operations: ClassVar[tuple[Operation, ...]] = ()
     #: evaluation kinds only this game answers (``service.evaluations.kinds.Kind``)
