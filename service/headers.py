@@ -13,10 +13,11 @@ understood in them is ignored (``docs/operations.md`` lists which is which).
 (True, True, True)
 >>> visible_ascii("seat:²:k1:abc"), visible_ascii("a\\x01b"), visible_ascii("a\\x7f")
 (False, False, False)
->>> checked("Referee-Seat-Token", "seat:\\xb2:k:x")
-Traceback (most recent call last):
-...
-service.games.errors.MalformedInput: headers.Referee-Seat-Token: holds a byte that is not visible ASCII (a control character, or 0x80-0xFF); send ASCII, percent-encode anything else
+>>> try:
+...     checked("Referee-Seat-Token", "seat:\\xb2:k:x")
+... except MalformedInput as exc:
+...     print(list(exc.errors))
+['headers.Referee-Seat-Token']
 """
 
 from __future__ import annotations
