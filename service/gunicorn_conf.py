@@ -159,7 +159,7 @@ def problem_answer(status_int: int, reason: str, mesg: str) -> bytes:
                          "status": status_int, "detail": detail, "instance": instance})
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {problems.PROBLEM_MIME}\r\nContent-Length: {len(body)}\r\n"
-            f"X-Request-Id: {rid}\r\n\r\n")
+            f"X-Request-Id: {rid}\r\nX-Content-Type-Options: nosniff\r\n\r\n")
     return head.encode("latin-1") + body
 
 

@@ -46,6 +46,14 @@ address (an unknown key buys no bucket of its own).
 Every response carries ``X-Request-Id``: the client's own (if it sent one of
 at most 128 characters ``[A-Za-z0-9._:-]``) or a new one; the access log line
 and every log record written while handling the request carry it too.
+
+**Edges** (``_edges``, ``docs/operations.md``).  A path with an empty segment
+(``//`` anywhere: werkzeug would match ``//v1/games`` as ``/v1/games``, leading
+slashes stripped) is a 404 problem+json.  Every answer carries
+``X-Content-Type-Options: nosniff``; an HTML page without its own
+Content-Security-Policy gets ``EMPTY_PAGE_CSP`` (nothing loads, no frame) and
+``X-Frame-Options: DENY``.  An API key with a byte that is not visible ASCII is
+no key (``presented_key``): 401 on the evaluation routes, naming the header.
 """
 
 from __future__ import annotations
@@ -70,13 +78,15 @@ from redis import RedisError
 
 from service import metrics, signing
 from service.games.messages import N_
+from service.headers import visible_ascii
 from service.problems import problem
 
 log = logging.getLogger("referee")
 access_log = logging.getLogger("referee.access")
 
 REQUEST_ID = "X-Request-Id"
-_REQUEST_ID_OK = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+#: fullmatch: ``$`` would let a trailing newline through
+_REQUEST_ID_OK = re.compile(r"[A-Za-z0-9._:\-]{1,128}")
 EVALUATIONS_PREFIX = "/v1/evaluations"
 
 
@@ -120,6 +130,7 @@ def init_app(app: Flask) -> None:
     ext["access_log"] = flag(setting(app, "ACCESS_LOG", "1"), "ACCESS_LOG")
     ext["redis_timeout"] = redis_timeout(app)
     _request_ids(app)
+    _edges(app)
     _api_keys(app)
     _rate_limits(app)
     _cors(app)
@@ -170,7 +181,7 @@ def _request_ids(app: Flask) -> None:
     Each hook reads ``request`` and ``g`` once: a context-local lookup costs about
     a microsecond, and these run on every request."""
     ext = app.extensions["referee"]
-    make_id, matches, perf = new_request_id.new, _REQUEST_ID_OK.match, time.perf_counter
+    make_id, matches, perf = new_request_id.new, _REQUEST_ID_OK.fullmatch, time.perf_counter
 
     @app.before_request
     def _start() -> None:
@@ -183,7 +194,13 @@ def _request_ids(app: Flask) -> None:
     def _finish(response: Response) -> Response:
         req = request._get_current_object()  # type: ignore[attr-defined]  # the proxied Request
         rid = g.get("request_id") or make_id()
-        response.headers[REQUEST_ID] = rid
+        headers = response.headers
+        headers[REQUEST_ID] = rid
+        headers[NOSNIFF[0]] = NOSNIFF[1]  # a JSON or text answer is never run as a script
+        if headers.get("Content-Type", "")[:9] == "text/html" \
+                and "Content-Security-Policy" not in headers:  # no mimetype parsing per reply
+            headers["Content-Security-Policy"] = EMPTY_PAGE_CSP
+            headers.setdefault("X-Frame-Options", "DENY")
         started = req.environ.get(STARTED)
         elapsed = perf() - started if started is not None else 0.0
         url_rule = req.url_rule
@@ -224,6 +241,25 @@ def log_access(rid: str, http: dict[str, Any]) -> None:
     record = access_log.makeRecord(access_log.name, logging.INFO, __file__, 0, "request", (),
                                    None, extra={"request_id": rid, "http": http})
     access_log.handle(record)
+
+
+# ------------------------------------------------------------------ edges
+#: on every answer: browsers take the Content-Type as sent, never sniff a script
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+#: an HTML page that set no policy of its own: nothing loads, no site frames it
+EMPTY_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+
+def _edges(app: Flask) -> None:
+    """``//`` in a path is a 404 (werkzeug strips leading slashes before matching, so
+    gunicorn's ``PATH_INFO`` ``//v1/games`` reached ``/v1/games``)."""
+
+    @app.before_request
+    def _empty_segment() -> Response | None:
+        if "//" not in request.environ.get("PATH_INFO", ""):
+            return None
+        return problem(404, "not-found", "Not found", N_(
+            "no route has an empty path segment: send the path without `//`"))
 
 
 # ------------------------------------------------------------------- logs
@@ -296,10 +332,27 @@ def configure_logging(fmt: str | None = None) -> None:
 
 # --------------------------------------------------------------- API keys
 def presented_key() -> str | None:
-    auth = request.headers.get("Authorization", "")
+    """The API key sent (``Authorization: Bearer`` first, then ``X-API-Key``), or ``None``;
+    ``INVALID_KEY`` for one with a byte that is not visible ASCII (no configured key has)."""
+    found = _key_header()
+    if found is None:
+        return None
+    return found[1] if visible_ascii(found[1]) else INVALID_KEY
+
+
+def _key_header() -> tuple[str, str] | None:
+    """(header name, the key as sent) or ``None``."""
+    environ = request.environ
+    auth = environ.get("HTTP_AUTHORIZATION", "")
     if auth[:7].lower() == "bearer ":
-        return auth[7:].strip() or None
-    return request.headers.get("X-API-Key") or None
+        key = auth[7:].strip(" \t")
+        return ("Authorization", key) if key else None
+    key = environ.get("HTTP_X_API_KEY", "")
+    return ("X-API-Key", key) if key else None
+
+
+#: what ``presented_key`` answers for a key with a non-ASCII or control byte
+INVALID_KEY = "\x00"
 
 
 def _api_keys(app: Flask) -> None:
@@ -312,12 +365,16 @@ def _api_keys(app: Flask) -> None:
         if not request.path.startswith(EVALUATIONS_PREFIX) or request.method == "OPTIONS":
             return None
         given = presented_key()
-        if given is not None and is_known_key(given, keys):
+        if given is not None and given != INVALID_KEY and is_known_key(given, keys):
             return None
+        extra = {}
+        sent = _key_header()
+        if given == INVALID_KEY and sent is not None:
+            extra["errors"] = {f"headers.{sent[0]}": [N_("an API key is visible ASCII")]}
         return problem(401, "unauthorized", "API key required",
                        N_("evaluations need an API key: `Authorization: Bearer <key>` or "
                           "`X-API-Key: <key>`") if given is None else N_("unknown API key"),
-                       headers={"WWW-Authenticate": 'Bearer realm="referee"'})
+                       headers={"WWW-Authenticate": 'Bearer realm="referee"'}, **extra)
 
 
 def is_known_key(given: str, keys: list[bytes]) -> bool:
@@ -340,7 +397,7 @@ def client_key() -> str:
     buy a fresh bucket.
     """
     key = presented_key()
-    if key:
+    if key and key != INVALID_KEY:
         keys = current_app.extensions["referee"]["api_keys"]
         if keys and is_known_key(key, keys):
             return "key:" + hashlib.sha256(key.encode()).hexdigest()[:32]

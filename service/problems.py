@@ -108,7 +108,8 @@ class ProblemType:
 PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     # --- requests
     ProblemType("bad-request", 400, N_("Bad request"),
-                N_("The HTTP request itself could not be read, e.g. a broken chunked body."),
+                N_("The HTTP request itself could not be read, e.g. a broken chunked body, or a "
+                   "body shorter than its `Content-Length`."),
                 N_("Send a well-formed HTTP request; `detail` says what was wrong.")),
     ProblemType("malformed-request", 400, N_("Malformed request"),
                 N_("The body is not valid JSON, or does not have the documented shape: a "
@@ -139,8 +140,11 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
                    "names each field; `clauses` links the rule behind an option."),
                 N_("See `GET /v1/games/{game}` for the options, their values and player counts.")),
     ProblemType("unsupported-media-type", 415, N_("Unsupported media type"),
-                N_("The body is not sent as `application/json`."),
-                N_("Send `Content-Type: application/json`.")),
+                N_("The body is not sent as `application/json` in UTF-8, as is: another "
+                   "`Content-Type`, a `charset` other than `utf-8`, or a `Content-Encoding` "
+                   "other than `identity` (`errors` names the header)."),
+                N_("Send `Content-Type: application/json` (no charset, or `charset=utf-8`) "
+                   "and the body uncompressed.")),
     ProblemType("payload-too-large", 413, N_("Request body too large"),
                 N_("The body is larger than the service accepts (`MAX_CONTENT_LENGTH`, 1 MiB by "
                    "default)."),

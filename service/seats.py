@@ -55,6 +55,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from service.games.messages import N_
+from service.headers import checked
 from service.problems import ProblemError
 from service.sealing import SealingKey
 
@@ -82,7 +83,8 @@ def issue(keys: Sequence[SealingKey], game_id: str, seats: int) -> list[str]:
 
 def _seat_of(token: str, keys: Sequence[SealingKey], game_id: str, seats: int) -> int:
     parts = token.split(":")
-    if len(parts) == 4 and parts[0] == PREFIX and parts[1].isdigit():
+    # ASCII digits only: the header arrives latin-1 decoded, and '²'.isdigit() but not int('²')
+    if len(parts) == 4 and parts[0] == PREFIX and parts[1].isascii() and parts[1].isdigit():
         seat = int(parts[1])
         key = next((k for k in keys if k.id == parts[2]), None)
         if key is not None and seat < seats and hmac.compare_digest(
@@ -97,8 +99,23 @@ def _seat_of(token: str, keys: Sequence[SealingKey], game_id: str, seats: int) -
 
 def caller(header: str | None, keys: Sequence[SealingKey], game_id: str, seats: int) -> Caller:
     """Who a request with ``header`` (the raw ``Referee-Seat-Token`` value) speaks for,
-    on a sealed state of game ``game_id`` with ``seats`` seats."""
-    tokens = [t.strip() for t in (header or "").split(",") if t.strip()]
+    on a sealed state of game ``game_id`` with ``seats`` seats.  A byte that is not
+    visible ASCII in the header is a 400 naming it (``service.headers``), before any
+    token is read: a seat ``²`` (latin-1 ``0xB2``) is refused there, not by ``int()``.
+
+    >>> from service.sealing import parse_keys
+    >>> try:
+    ...     caller("seat:\xb2:k:x", parse_keys("k"), "g" * 32, 2)
+    ... except Exception as exc:  # MalformedInput
+    ...     print(list(exc.errors))
+    ['headers.Referee-Seat-Token']
+    >>> try:
+    ...     _seat_of("seat:\xb2:k:x", parse_keys("k"), "g" * 32, 2)  # and ASCII digits only here
+    ... except ProblemError as exc:
+    ...     print(exc.status, exc.slug)
+    403 bad-seat-token
+    """
+    tokens = [t.strip() for t in (checked(HEADER, header) or "").split(",") if t.strip()]
     proven = {_seat_of(t, keys, game_id, seats) for t in tokens}
     if not proven:
         return None

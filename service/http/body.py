@@ -13,7 +13,12 @@ makes it an ``int`` wherever a check refused it, so the engines only see ``1``).
 Every failure here is a problem+json answer: a body that is not JSON → 400,
 not an object → 400, a wrong ``Content-Type`` → 415, too large → 413
 (``MAX_CONTENT_LENGTH``: werkzeug refuses a ``Content-Length`` over it;
-``read_body`` refuses a chunked body over it instead of cutting it).
+``read_body`` refuses a chunked body over it instead of cutting it).  The body
+is UTF-8 JSON as sent (RFC 8259): a ``charset`` other than ``utf-8`` or a
+``Content-Encoding`` other than ``identity`` is a 415 rather than bytes misread
+as UTF-8; a body shorter than its ``Content-Length`` (the client stopped or
+half-closed) is a 400 rather than a parse of its first part.  ``Content-Type``,
+``Content-Encoding`` and ``Content-Length`` are read strictly (``service.headers``).
 
 >>> from flask import Flask
 >>> app = Flask(__name__)
@@ -29,12 +34,20 @@ from typing import Any
 
 import orjson
 from flask import Response, request
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import (
+    BadRequest,
+    ClientDisconnected,
+    RequestEntityTooLarge,
+    UnsupportedMediaType,
+)
+from werkzeug.http import parse_options_header
 
 from schemas import envelopes
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.games.shape import MAX_DEPTH
+from service.headers import checked
+from service.problems import ProblemError
 
 
 def is_json_mimetype(mimetype: str) -> bool:
@@ -57,8 +70,22 @@ def read_body() -> bytes:
     cannot parse is 400, not a 500 from deep in the server's reader.
     """
     environ = request.environ
-    if environ.get("CONTENT_LENGTH") or "wsgi.input_terminated" not in environ:
-        return request.get_data(cache=False)  # werkzeug: 413 before reading, or no body
+    declared = checked("Content-Length", environ.get("CONTENT_LENGTH"))
+    if declared or "wsgi.input_terminated" not in environ:
+        if declared and not declared.strip(" \t").isdigit():  # gunicorn refuses it first
+            raise MalformedInput({"headers.Content-Length": [N_("must be a number of bytes")]})
+        try:
+            raw = request.get_data(cache=False)  # werkzeug: 413 before reading, or no body
+        except ClientDisconnected:  # the read failed: silent past the read timeout, or reset
+            raise BadRequest(N_("the body stopped arriving before the {length} bytes its "
+                                "`Content-Length` announced", length=int(declared or 0))) from None
+        # gunicorn ends the body where the client stopped (a close, a half-close): fewer
+        # bytes than announced is a cut body, whose first part may well parse
+        if declared and len(raw) < int(declared):
+            raise BadRequest(N_("the body ended after {got} of the {length} bytes its "
+                                "`Content-Length` announced (the client stopped sending)",
+                                got=len(raw), length=int(declared)))
+        return raw
     limit = request.max_content_length
     if limit is None:
         return request.get_data(cache=False)
@@ -78,12 +105,41 @@ def read_body() -> bytes:
     return b"".join(parts)
 
 
+def media_type(header: str) -> None:
+    """Refuse a ``Content-Type`` other than JSON in UTF-8 (415).
+
+    >>> media_type('application/json; charset="UTF-8"'), media_type("application/merge-patch+json")
+    (None, None)
+    >>> try:
+    ...     media_type("application/json; charset=utf-16")
+    ... except ProblemError as exc:
+    ...     print(exc.status, exc.extra["errors"])
+    415 {'headers.Content-Type': ['a JSON body is UTF-8: charset=utf-8, or no charset']}
+    """
+    mimetype, params = parse_options_header(header)
+    mimetype = mimetype.lower()
+    if not is_json_mimetype(mimetype):
+        raise UnsupportedMediaType(N_("send the body as application/json (got {mimetype})",
+                                      mimetype=mimetype or N_("no Content-Type")))
+    charset = params.get("charset")
+    if charset is not None and charset.strip().lower() != "utf-8":
+        raise ProblemError.of("unsupported-media-type", N_(
+            "the body must be UTF-8 JSON (RFC 8259), not charset={charset}", charset=charset),
+            errors={"headers.Content-Type": [N_("a JSON body is UTF-8: charset=utf-8, or "
+                                                "no charset")]})
+
+
 def read_json() -> dict[str, Any]:
     """The request body as a JSON object, or a problem (400, 413, 415)."""
-    if request.environ.get("CONTENT_TYPE") != "application/json" \
-            and not is_json_mimetype(request.mimetype):  # the common header needs no parsing
-        raise UnsupportedMediaType(N_("send the body as application/json (got {mimetype})",
-                                      mimetype=request.mimetype or N_("no Content-Type")))
+    environ = request.environ
+    if environ.get("CONTENT_TYPE") != "application/json":  # the common header needs no parsing
+        media_type(checked("Content-Type", environ.get("CONTENT_TYPE")) or "")
+    coding = checked("Content-Encoding", environ.get("HTTP_CONTENT_ENCODING"))
+    if coding and any(c.strip(" \t").lower() not in ("identity", "") for c in coding.split(",")):
+        raise ProblemError.of("unsupported-media-type", N_(
+            "the body must be sent as is: this service does not decode `Content-Encoding: "
+            "{coding}` (send it uncompressed, or `identity`)", coding=coding),
+            errors={"headers.Content-Encoding": [N_("must be `identity`, or left out")]})
     raw = read_body()
     if not raw:
         raise MalformedInput({"body": [N_("empty; send a JSON object")]})

@@ -14,7 +14,8 @@ without a reference, or an unknown clause → 404 problem naming it.
   (``/problems/illegal-action``) resolves to.
 
 Both are a small HTML page, or JSON when the client asks for
-``application/json`` first.
+``application/json`` first; a page loads nothing but its own inline style and
+is never shown in another site's frame (``PAGE_CSP``).
 """
 
 from __future__ import annotations
@@ -115,9 +116,27 @@ code{{background:#f3f3f3;padding:0 .2em}}dt{{font-weight:600;margin-top:1rem}}</
 """
 
 
+def _page_csp() -> str:
+    """The pages' policy: their one inline ``<style>`` (by its hash), nothing else loads,
+    no site frames them."""
+    import base64
+    import hashlib
+
+    style = re.search(r"<style>(.*?)</style>", PAGE.format(title="", body="", language=""), re.S)
+    assert style is not None
+    digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()
+    return (f"default-src 'none'; style-src 'sha256-{digest}'; base-uri 'none'; "
+            "form-action 'none'; frame-ancestors 'none'")
+
+
+#: ``Content-Security-Policy`` of every page here
+PAGE_CSP = _page_csp()
+
+
 def _html(title: str, body: str, language: str) -> Response:
     page = PAGE.format(title=escape(title), body=body, language=language)
-    return mark_language(Response(page, mimetype="text/html"), language)
+    return mark_language(Response(page, mimetype="text/html", headers={
+        "Content-Security-Policy": PAGE_CSP, "X-Frame-Options": "DENY"}), language)
 
 
 #: the fixed texts of the problem-type pages
