@@ -84,8 +84,11 @@ API_VERSION = CONTRACT_VERSION
 JSON = "application/json"
 
 DESCRIPTION = """\
-A referee that keeps no memory: send a game state and a proposed action; get
-back the legal actions, the new state, what happened and the scores.
+A referee that keeps no game: send a game state and a proposed action; get
+back the legal actions, the new state, what happened and the scores.  It
+remembers only what fairness needs: the steps of sealed games already played
+(a step answers one action: another → 409 `step-spent`), and who owns an
+evaluation.
 
 Errors are `application/problem+json` (RFC 9457): `type`, `title`, `status`,
 `detail`, `instance` (`urn:referee:request:<X-Request-Id>`), plus `rule` (and

@@ -11,8 +11,9 @@ A host, an opponent or a scorekeeper who collects the states of a game can
 then check (``verify``) that they form one unbroken line; two authentic
 states of one game at the same step that differ are a *fork*: evidence that
 someone applied two actions to one state (tried moves and kept the best) or
-went back to an old state.  The service stays stateless: it cannot refuse
-the second branch when it is sent, but it signs the evidence.
+went back to an old state.  On sealed states the service refuses the second
+branch when it is sent (``service.spent_steps``); on signed ones it signs the
+evidence.
 
 >>> first = start("0" * 32)
 >>> first

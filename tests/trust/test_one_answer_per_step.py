@@ -250,3 +250,48 @@ def test_a_register_that_does_not_answer_fails_closed(on_redis, fault):
                 break
             time.sleep(0.2)
         assert r.status == 200, r.json
+
+
+def test_a_replay_cannot_rebuild_the_sealed_line(server):
+    """The other way to ask a step again: replay the game to it and play another action.
+    With server seeds the seed is only in the seal, so a replay of the recorded actions
+    under any seed the cheater can try is another game (another setup id): its states are
+    never the sealed game's, and the standings count it as the game it is."""
+    state, tokens = new_game(server, "raiders", options={"turn_limit": 2})
+    assert "seed" not in orjson_text(state) and "seed" not in state["chance"]
+    for seed in range(12):
+        r = call(server, "/v1/games/raiders/replay",
+                 {"setup": {"players": SEATS, "seed": seed, "options": {"turn_limit": 2}},
+                  "actions": []})
+        assert r.status == 200, r.json
+        assert r.json["state"]["chain"]["setup"] != state["chain"]["setup"]
+        assert r.json["state"]["chain"]["game"] != state["chain"]["game"]
+
+
+def test_a_suggestion_reveals_no_chance_outcome(server):
+    """An evaluation applies actions internally: ``suggest`` for seat 0 of a sealed state,
+    with seat 0's token, searches determinizations of seat 0's view (a new chance seed
+    each), so its answer is the answer from the view alone — the draw it would preview is
+    not in it — and it spends nothing."""
+    state, tokens = new_game(server)
+    at_draw = host_until(server, "tremble", state, tokens, "draw_or_decline")[-1]
+    params = {"player": 0, "seed": 3, "iterations": 40}
+    from_state = call(server, "/v1/games/tremble/suggest", {"state": at_draw, "params": params},
+                      token(tokens, 0))
+    view = call(server, "/v1/games/tremble/view", {"state": at_draw, "player": 0},
+                token(tokens, 0)).json["view"]
+    from_view = call(server, "/v1/games/tremble/suggest", {"view": view, "params": params})
+    assert from_state.status == 200 and from_view.status == 200, (from_state.json, from_view.json)
+    for answer in (from_state.json, from_view.json):
+        answer.pop("seconds", None)
+        answer.pop("cpu_seconds", None)
+    assert from_state.json["actions"] == from_view.json["actions"]
+    first = own_actions(server, at_draw, tokens, 0)[0]
+    assert call(server, "/v1/games/tremble/apply", {"state": at_draw, "action": first},
+                token(tokens, 0)).status == 200  # the suggestion spent nothing
+
+
+def orjson_text(state: dict) -> str:
+    import orjson
+
+    return orjson.dumps({k: v for k, v in state.items() if k != "sealed"}).decode()
