@@ -25,7 +25,7 @@ Where the register lives: in Redis when ``REDIS_URL`` is set (one hash per game,
 shared by the gunicorn workers and every instance on the machine
 (``REFEREE_STEP_REGISTER``, default ``$XDG_STATE_HOME/referee/spent-steps.sqlite3``)
 — never one process's memory.  A game's entries expire ``REFEREE_STEP_REGISTER_DAYS``
-(default 30) days after its last step.  When the register does not answer — Redis
+(default 30) days after its last step (in SQLite within the hour after).  When the register does not answer — Redis
 refused, dead or frozen past ``REFEREE_REDIS_TIMEOUT``, the SQLite file locked or
 unwritable — a registered ``apply`` fails closed: 503 ``step-register-unavailable``
 with ``Retry-After``, nothing spent, nothing answered.
@@ -90,26 +90,31 @@ class StepRegister(Protocol):
 class SQLiteSteps:
     """The register in a SQLite file (WAL), one connection per process and thread.
 
-    Each spend is one ``BEGIN IMMEDIATE`` transaction: the game's entries are
-    dropped first if its last step is older than the time to live, then the
-    step is inserted unless present, read back, and the game's last step time
-    moved on.  Two processes spending one step at once are serialised by the
-    file's write lock: one wins, the other reads the winner's digest.
+    A spend is one statement, atomic on its own: insert the step's digest unless
+    the step is there, and return the digest kept (``INSERT … ON CONFLICT DO UPDATE
+    … RETURNING``; the update only moves the row's time on).  Two processes spending
+    one step at once are serialised by the file's write lock: one inserts, the other
+    reads the first one's digest.  A game's rows go when its latest row is older than
+    the time to live (``sweep``, hourly in each process: a game expires within an
+    hour after its time).
     """
 
     backend = "sqlite"
     SCHEMA = """
-    CREATE TABLE IF NOT EXISTS spent (game TEXT NOT NULL, step INTEGER NOT NULL,
-        digest BLOB NOT NULL, PRIMARY KEY (game, step)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS games (game TEXT PRIMARY KEY, last REAL NOT NULL) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS games_last ON games (last);
+    CREATE TABLE IF NOT EXISTS spent_steps (game TEXT NOT NULL, step INTEGER NOT NULL,
+        digest BLOB NOT NULL, at REAL NOT NULL, PRIMARY KEY (game, step)) WITHOUT ROWID;
     """
+    SPEND = ("INSERT INTO spent_steps VALUES (?, ?, ?, ?) ON CONFLICT (game, step) "
+             "DO UPDATE SET at = excluded.at RETURNING digest")
 
     def __init__(self, path: str, ttl_seconds: float,
                  clock: Callable[[], float] = time.time) -> None:
+        if sqlite3.sqlite_version_info < (3, 35):  # RETURNING
+            raise RuntimeError(f"the step register needs SQLite 3.35 or newer (this Python "
+                               f"has {sqlite3.sqlite_version}); or set REDIS_URL")
         self.path, self.ttl, self.clock = path, ttl_seconds, clock
         self._local = threading.local()
-        self._swept = 0.0
+        self._swept = clock()
         if path != ":memory:":
             directory = os.path.dirname(os.path.abspath(path))
             os.makedirs(directory, exist_ok=True)
@@ -134,22 +139,7 @@ class SQLiteSteps:
     def spend(self, game: str, step: int, digest: bytes) -> bool:
         now = self.clock()
         try:
-            db = self._db()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                expired = db.execute("SELECT 1 FROM games WHERE game = ? AND last < ?",
-                                     (game, now - self.ttl)).fetchone()
-                if expired:
-                    db.execute("DELETE FROM spent WHERE game = ?", (game,))
-                db.execute("INSERT OR IGNORE INTO spent VALUES (?, ?, ?)", (game, step, digest))
-                (kept,) = db.execute("SELECT digest FROM spent WHERE game = ? AND step = ?",
-                                     (game, step)).fetchone()
-                db.execute("INSERT INTO games VALUES (?, ?) ON CONFLICT (game) DO UPDATE "
-                           "SET last = excluded.last", (game, now))
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+            (kept,) = self._db().execute(self.SPEND, (game, step, digest, now)).fetchone()
             if now - self._swept > SWEEP_SECONDS:
                 self._swept = now
                 self.sweep(now)
@@ -158,29 +148,40 @@ class SQLiteSteps:
         return bool(kept == digest)
 
     def sweep(self, now: float | None = None) -> int:
-        """Drop the games whose last step is older than the time to live; how many."""
+        """Drop the games whose latest step is older than the time to live; how many rows.
+
+        >>> register = SQLiteSteps(":memory:", ttl_seconds=10, clock=lambda: 0.0)
+        >>> register.spend("old", 0, b"x"), register.spend("new", 0, b"y")
+        (True, True)
+        >>> register.clock = lambda: 5.0
+        >>> register.spend("new", 1, b"z")
+        True
+        >>> register.sweep(now=12.0)   # "old" last played at 0, "new" at 5
+        1
+        """
         cutoff = (self.clock() if now is None else now) - self.ttl
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute("DELETE FROM spent WHERE game IN (SELECT game FROM games WHERE last < ?)",
-                       (cutoff,))
-            gone = db.execute("DELETE FROM games WHERE last < ?", (cutoff,)).rowcount
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-        return int(gone)
+        done = self._db().execute(
+            "DELETE FROM spent_steps WHERE game IN "
+            "(SELECT game FROM spent_steps GROUP BY game HAVING max(at) < ?)", (cutoff,))
+        return int(done.rowcount)
 
 
 class RedisSteps:
     """The register in Redis: a hash per game (field: the step, value: the digest),
-    whose time to live starts again at each step.  One round trip per spend
-    (``MULTI``: ``HSETNX``, ``HGET``, ``EXPIRE``).  Behind the process's Redis breaker
-    (``service.middleware.RedisBreaker``): once a call did not answer within the Redis
-    timeout, registered applies fail at once until Redis answers again."""
+    whose time to live starts again at each step.  One command per spend: a Lua
+    script (atomic; ``HSETNX``, ``EXPIRE``, ``HGET``), sent as ``EVALSHA``: the client
+    builds and parses one command where a ``MULTI`` pipeline took five
+    (``python -m bench.spent_steps``: 486 k → the figure in docs/performance.md).  Behind
+    the process's Redis breaker (``service.middleware.RedisBreaker``): once a call did
+    not answer within the Redis timeout, registered applies fail at once until Redis
+    answers again."""
 
     backend = "redis"
+    SCRIPT = """
+    redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+    redis.call('EXPIRE', KEYS[1], ARGV[3])
+    return redis.call('HGET', KEYS[1], ARGV[1])
+    """
 
     def __init__(self, url: str, timeout: float, ttl_seconds: float) -> None:
         import redis
@@ -190,19 +191,15 @@ class RedisSteps:
         self.ttl = max(1, int(ttl_seconds))
         self.client = redis.Redis.from_url(url, socket_timeout=timeout,
                                            socket_connect_timeout=timeout)
+        self.script = self.client.register_script(self.SCRIPT)
         self.breaker = RedisBreaker(url, timeout)
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
 
     def spend(self, game: str, step: int, digest: bytes) -> bool:
         if self.breaker.down:
             raise RegisterDown(f"Redis ({self.breaker.url}) is not answering")
-        key = REDIS_PREFIX + game
         try:
-            pipe = self.client.pipeline(transaction=True)
-            pipe.hsetnx(key, str(step), digest)
-            pipe.hget(key, str(step))
-            pipe.expire(key, self.ttl)
-            _, kept, _ = pipe.execute()
+            kept = self.script(keys=[REDIS_PREFIX + game], args=[step, digest, self.ttl])
         except self._errors as exc:
             self.breaker.trip(exc)
             raise RegisterDown(f"{type(exc).__name__}: {exc}") from exc

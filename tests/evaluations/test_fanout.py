@@ -114,7 +114,7 @@ def test_cancel_a_running_job(make_app, workers):
     assert time.monotonic() - began < 5
     assert client.get(location).json["status"] == "canceled"
     # a one-chunk evaluation (a single job) stops the same way
-    single = client.post("/v1/evaluations", json=playouts_request(2000, 2000)).headers["Location"]
+    single = client.post("/v1/evaluations", json=playouts_request(1600, 1600)).headers["Location"]
     poll(client, single, until=("started",))
     time.sleep(0.3)
     assert client.post(single + "/cancel").json["status"] == "canceled"
@@ -149,7 +149,7 @@ def test_job_whose_workers_keep_dying_ends_failed_and_says_so(make_app, workers)
     """Retried once on another worker; when that worker dies too the
     evaluation is failed — reported as such, never left "started"."""
     client = make_app(workers.url).test_client()
-    body = playouts_request(2000, 2000, seed=3)  # one chunk: a single job of seconds
+    body = playouts_request(1600, 1600, seed=3)  # one chunk (the most a chunk may hold): a job of seconds
     location = client.post("/v1/evaluations", json=body).headers["Location"]
     eval_id = location.rsplit("/", 1)[1]
     conn = redis.Redis.from_url(workers.url)
