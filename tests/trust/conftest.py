@@ -43,15 +43,18 @@ class Answer:
         return self.json.get("type") if isinstance(self.json, dict) else None
 
 
-def call(url: str, path: str, body: dict, headers: list[tuple[str, str]] = ()) -> Answer:
-    """POST ``body`` as JSON to ``url + path``, each of ``headers`` sent as given."""
+def call(url: str, path: str, body: dict | None, headers: list[tuple[str, str]] = (),
+         method: str = "POST") -> Answer:
+    """``method`` (POST) ``body`` as JSON (``None``: no body) to ``url + path``, each of
+    ``headers`` sent as given."""
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
     try:
-        data = orjson.dumps(body)
-        conn.putrequest("POST", path)
-        conn.putheader("Content-Type", "application/json")
-        conn.putheader("Content-Length", str(len(data)))
+        data = orjson.dumps(body) if body is not None else None
+        conn.putrequest(method, path)
+        if data is not None:
+            conn.putheader("Content-Type", "application/json")
+        conn.putheader("Content-Length", str(len(data or b"")))
         for name, value in headers:
             conn.putheader(name, value)
         conn.endheaders(data)

@@ -25,9 +25,7 @@ in process, on both runners too.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import uuid
-from urllib.parse import urlsplit
 
 import orjson
 import pytest
@@ -35,7 +33,7 @@ import pytest
 from bench.slow_clients import served
 from service import sealing
 from tests.evaluations.conftest import Workers
-from tests.trust.conftest import Answer
+from tests.trust.conftest import Answer, call
 
 KEY = "evaluation-owner-sealing-key"
 HEADER = "Referee-Seat-Token"
@@ -47,23 +45,7 @@ SETTINGS = {"REFEREE_API_KEYS": f"{ALICE},{BOB}", "REFEREE_SEALING_KEYS": KEY,
 def ask(url: str, method: str, path: str, body: dict | None = None,
         headers: list[tuple[str, str]] = ()) -> Answer:
     """One request over a real connection; ``body``, if any, as JSON."""
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-    try:
-        data = orjson.dumps(body) if body is not None else None
-        conn.putrequest(method, path)
-        if data is not None:
-            conn.putheader("Content-Type", "application/json")
-        conn.putheader("Content-Length", str(len(data or b"")))
-        for name, value in headers:
-            conn.putheader(name, value)
-        conn.endheaders(data)
-        response = conn.getresponse()
-        raw = response.read()
-        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
-                      orjson.loads(raw) if raw else {})
-    finally:
-        conn.close()
+    return call(url, path, body, headers, method)
 
 
 def key(name: str, token: str | None = None) -> list[tuple[str, str]]:
