@@ -145,11 +145,17 @@ def finished_value(chunk: Job) -> dict[str, Any] | None:
     ``failed`` if that copy was abandoned in turn), yet a run did finish: its
     result is as good as any (a chunk is a pure function of the plan), so
     the evaluation goes on with it instead of failing.
+
+    A copy that ran on after the evaluation ended returns a marker
+    (``{"canceled": True}``, ``{"over": True}``) after the run that finished: a
+    run's ``partial`` wins over any marker, whichever came last.
     """
     if chunk.get_status(refresh=False) == JobStatus.FINISHED:
-        return chunk.return_value() or {}
-    done = next((r for r in chunk.results() if r.type == Result.Type.SUCCESSFUL), None)
-    return (done.return_value or {}) if done is not None else None
+        value: dict[str, Any] = chunk.return_value() or {}
+        if "partial" in value:
+            return value
+    values = [r.return_value or {} for r in chunk.results() if r.type == Result.Type.SUCCESSFUL]
+    return next((v for v in values if "partial" in v), values[0] if values else None)
 
 
 def aggregate_job(eval_id: str, kind_name: str, plan: dict[str, Any],

@@ -218,3 +218,23 @@ def test_a_worker_paused_past_its_heartbeat_does_not_fail_the_evaluation(make_ap
     undisturbed = poll(client, again, timeout=90)
     assert undisturbed["status"] == "finished", undisturbed
     assert status["result"] == undisturbed["result"]
+
+
+def test_a_chunks_partial_wins_over_a_later_copys_marker(redis_url):
+    """A chunk's run finished, then a second copy (queued again when the first worker
+    was taken for dead) stopped at its next report because the evaluation had ended,
+    returning ``{"canceled": True}`` after it.  Whichever its status, the chunk's value
+    is the run that finished (seen once in `make test` on a loaded machine: the marker
+    came last and was read as the chunk's value)."""
+    conn = redis.Redis.from_url(redis_url)
+    job = Job.create("workers.jobs.chunk_job", connection=conn, id="ev-marker-test-0")
+    job.save()
+    Result.create(job, Result.Type.SUCCESSFUL, 60, return_value={"partial": [1, 2]})
+    Result.create(job, Result.Type.SUCCESSFUL, 60, return_value={"canceled": True})
+    for status in (JobStatus.STARTED, JobStatus.FINISHED):
+        job.set_status(status)
+        assert finished_value(Job.fetch(job.id, connection=conn)) == {"partial": [1, 2]}, status
+    only = Job.create("workers.jobs.chunk_job", connection=conn, id="ev-marker-test-1")
+    only.save()
+    Result.create(only, Result.Type.SUCCESSFUL, 60, return_value={"over": True})
+    assert finished_value(Job.fetch(only.id, connection=conn)) == {"over": True}
