@@ -133,8 +133,8 @@ _DOC: dict = {}
 
 def test_get_game_lists_which_versions_are_served(client):
     listed = {v["id"]: v for v in client.get("/v1/games/kozyablo").get_json()["rules_versions"]}
-    assert listed["kozyablo/4"]["current"] and listed["kozyablo/3"]["served"]
-    assert listed["kozyablo/2"]["served"]  # carried over by both steps since
+    assert listed["kozyablo/5"]["current"] and listed["kozyablo/4"]["served"]
+    assert listed["kozyablo/3"]["served"] and listed["kozyablo/2"]["served"]  # step by step
     assert not listed["kozyablo/1"]["served"]  # kozyablo/2 declares no migration from it
     assert [c["clause"] for c in listed["kozyablo/2"]["changes"]] == ["KOZ-45"]
 
@@ -250,7 +250,7 @@ def test_the_fixtures_hold_a_table_game_where_the_action_forms_changed():
 
 
 def test_an_old_action_form_is_refused_without_the_version_and_carried_over_with_it(client):
-    """``reveal.card`` is the form of ``kozyablo/2``: carried over by both steps since."""
+    """``reveal.card`` is the form of ``kozyablo/2``: carried over by every step since."""
     older = "kozyablo/2"
     recorded = next(g for g in fixture("kozyablo", older)["games"]
                     if any(a["type"] == "reveal" for a in g["actions"]))
@@ -273,7 +273,7 @@ def test_a_replay_of_a_version_not_served_or_unknown_is_refused_naming_why(clien
     unknown = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/0"})
     assert unknown.get_json()["type"] == "/problems/incompatible-state"
     assert "rules_version" in unknown.get_json()["errors"]
-    today = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/4"})
+    today = client.post("/v1/games/kozyablo/replay", json={**body, "rules_version": "kozyablo/5"})
     assert today.status_code == 200 and "rules_upgrade" not in today.get_json()
 
 

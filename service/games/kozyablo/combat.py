@@ -27,8 +27,9 @@ attack of KOZ-16a describes); in a retreat attack, the leaving player's
 opponents' creatures and buildings there.
 
 RULING KOZ-25a: a strike is a right, not a duty.  When a striker's turn comes
-its controller ``strike``s or ``hold``s (each of Two attacks separately, and
-in a retreat attack too); a held strike is public (``strike_held``).
+its controller ``strike``s or ``hold``s (each of Two attacks separately: a
+held first strike leaves the second to strike or hold, KOZ-32; in a
+retreat attack too); a held strike is public (``strike_held``).
 
 RULING KOZ-41a: declaring an attack brings no creature out of the shadow.  A
 hidden creature waits its turn by its speed like any other; then its
@@ -343,10 +344,7 @@ def strike(draft: Draft[KozyabloState], cat: Catalogue, unit: str, targets: list
     if c["current"] is None:
         c["waiting"] = [w for w in c["waiting"] if w != unit]
         c["current"] = unit
-        # KOZ-32 Two attacks: twice only when its controller declared the combat
-        twice = (c["kind"] == "attack" and owner_of(root, unit) == c["attacker"]
-                 and "two_attacks" in striker_stats(root, cat, unit).abilities)
-        c["strikes_left"] = 1 if twice else 0
+        c["strikes_left"] = 1 if _strikes_twice(root, cat, unit) else 0
     else:
         c["strikes_left"] -= 1
     c["area"] = len(targets) > 1 or "area" in striker_stats(root, cat, unit).abilities
@@ -355,18 +353,31 @@ def strike(draft: Draft[KozyabloState], cat: Catalogue, unit: str, targets: list
 
 
 def hold(draft: Draft[KozyabloState], cat: Catalogue, unit: str, events: list[Event]) -> None:
-    """RULING KOZ-25a: ``unit`` holds its strike (the second of Two attacks, when it
-    struck once); the held strike is public.  RULING KOZ-41a: a creature in the
-    shadow that holds stays hidden and is no part of the combat."""
+    """RULING KOZ-25a: ``unit`` holds one strike; the held strike is public.  Each of Two
+    attacks is a right of its own (KOZ-32): holding the first leaves the second
+    to strike or hold, as striking it would.  RULING KOZ-41a: a creature in the shadow
+    that holds stays hidden and is no part of the combat, so it has no second strike."""
     root = draft.root
-    c = draft.at("combat")
-    c["waiting"] = [w for w in c["waiting"] if w != unit]
-    c["current"] = None
-    c["turn"] = None
-    c["strikes_left"] = 0
     hidden = unit in root["units"] and root["units"][unit]["shadow"]
+    c = draft.at("combat")
+    c["turn"] = None
+    if c["current"] is None:
+        c["waiting"] = [w for w in c["waiting"] if w != unit]
+        left = 1 if _strikes_twice(root, cat, unit) and not hidden else 0
+    else:
+        left = c["strikes_left"] - 1
+    c["current"] = unit if left > 0 else None
+    c["strikes_left"] = max(0, left)
     events.append({"type": "stayed_hidden", "unit": unit, "rule": "KOZ-41a"} if hidden else
                   {"type": "strike_held", "unit": unit, "rule": "KOZ-25a"})
+
+
+def _strikes_twice(state: KozyabloState, cat: Catalogue, unit: str) -> bool:
+    """KOZ-32 Two attacks: twice only when its controller declared the combat (so never in
+    a retreat attack, which nobody declared)."""
+    c = fight(state)
+    return (c["kind"] == "attack" and owner_of(state, unit) == c["attacker"]
+            and "two_attacks" in striker_stats(state, cat, unit).abilities)
 
 
 def striker(state: KozyabloState) -> str:

@@ -61,20 +61,22 @@ def strike_damage(state: KozyabloState, cat: Catalogue, striker: str, target: st
     KOZ-36 Weapon protection (0 from a striker without KOZ-35 Magic weapon or
     KOZ-34 Magic attack, even as Area's second target: RULING KOZ-36a), KOZ-37 Arrow
     protection, KOZ-38 Magic protection, KOZ-43 Undead (+1 from Magic weapon / Magic
-    attack), then KOZ-39 Armor X
-    (never below 1, not against Magic attack); capitals have Armor 2 (KOZ-49).
+    attack), then KOZ-39 Armor X (never below 1, not against Magic attack); capitals
+    have Armor 2 (KOZ-49).  RULING KOZ-39a: Armor reduces damage from creatures only,
+    so a building's strike (a garrison, a retreat attack) is not reduced by it.
     """
     s = striker_stats(state, cat, striker)
     dmg = s.attack
     if dmg <= 0:
         return 0
-    mag_attack = "magic_attack" in s.abilities
+    armored = striker in state["units"] and "magic_attack" not in s.abilities
     if target in state["units"]:
         t = unit_stats(state, cat, target)
     elif target in state["buildings"]:
         t = building_stats(cat, target)
     else:  # a capital
-        return dmg if mag_attack else max(1, dmg - CAPITAL_ARMOR)
+        return max(1, dmg - CAPITAL_ARMOR) if armored else dmg
+    mag_attack = "magic_attack" in s.abilities
     ab = t.abilities
     if not weapon_protection_pierced(s.abilities, ab):
         return 0
@@ -84,9 +86,16 @@ def strike_damage(state: KozyabloState, cat: Catalogue, striker: str, target: st
         return 0
     if "undead" in ab and (mag_attack or "magic_weapon" in s.abilities):
         dmg += 1
-    if t.armor and not mag_attack:
-        dmg = max(1, dmg - t.armor)
-    return dmg
+    return armor_reduced(dmg, t.armor) if armored else dmg
+
+
+def armor_reduced(damage: int, armor: int) -> int:
+    """KOZ-39 Armor X on a creature's strike: X less, never below 1 (0 stays 0).
+
+    >>> armor_reduced(3, 1), armor_reduced(1, 3), armor_reduced(2, 0)
+    (2, 1, 2)
+    """
+    return max(1, damage - armor) if armor and damage > 0 else damage
 
 
 def magic_damage(state: KozyabloState, cat: Catalogue, target: str, amount: int,

@@ -72,7 +72,9 @@ class Kozyablo(Game[KozyabloState]):
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players
     #: 4: strikes may be held (KOZ-25a), the shadow (KOZ-41a, `combat.turn`), Defenders
     #: (KOZ-45a), fallen capitals (KOZ-53a), the capital events' shape, `per_turn` (issue 25)
-    rules_version = "kozyablo/4"
+    #: 5: each of Two attacks held on its own (KOZ-25a), Armor against creatures only
+    #: (KOZ-39a; issue 35)
+    rules_version = "kozyablo/5"
     rules_history = (
         RulesVersion("kozyablo/1", "1.0.0"),
         RulesVersion("kozyablo/2", "2.0.0", (
@@ -171,6 +173,21 @@ class Kozyablo(Game[KozyabloState]):
                    "правило; эталонные карты не изменились."),
         ), upgrade=migrations.from_3,
            upgrade_action=migrations.action_from_3),
+        RulesVersion("kozyablo/5", "5.0.0", (
+            Change("KOZ-25a", "rule",
+                   "Each of Two attacks may be held on its own: holding the first leaves the "
+                   "second to strike or hold (KOZ-32); it no longer goes with the first.",
+                   "Каждый из двух ударов «Двух атак» придерживается отдельно: придержав первый, "
+                   "существо может нанести или придержать второй (KOZ-32); он больше не "
+                   "пропадает вместе с первым."),
+            Change("KOZ-39a", "rule",
+                   "Armor reduces damage from creatures only: a building's strike (a garrison, "
+                   "a retreat attack) is dealt whole, as magic, events and abilities already were.",
+                   "«Броня» уменьшает только урон от существ: удар постройки (гарнизона, при "
+                   "атаке на отступающих) наносится полностью, как уже было с магией, событиями "
+                   "и способностями."),
+        ), upgrade=migrations.from_4,
+           upgrade_action=migrations.action_from_4),
     )
     min_players = 2
     max_players = 4  # RULING KOZ-51

@@ -60,6 +60,30 @@
   nothing to attack).  Every other recorded action stands as it was: a strike is still a
   strike (``hold`` is only new, never required).
 
+``kozyablo/4`` → ``kozyablo/5`` (issue 35; the card set and its hash do not change):
+
+- RULING KOZ-25a (with KOZ-32): each of Two attacks is a right of its own, so holding
+  the first leaves the second to strike or hold; ``kozyablo/4`` took both with the
+  first ``hold``.  A ``kozyablo/4`` state keeps no record of which strikes were held: a
+  combat (an attack) in progress where one of the declarer's Two-attacks creatures in
+  the sector has had its turn (it is neither waiting nor the current striker, and did
+  not stay hidden) may have lost a second strike that ``kozyablo/5`` would still ask
+  for, and is refused naming KOZ-25a.  Any other state is the same position (a first
+  strike made and the second to come is held the same way by both).
+- RULING KOZ-39a: Armor reduces damage from creatures only; a building's strike is not
+  reduced by it.  Damage dealt stays as it was dealt (KOZ-27).  A state in which a
+  building's strike is being resolved (its hits wait for an Evasion or Defender
+  decision) against a card whose Armor ``kozyablo/4`` would have applied is refused
+  naming KOZ-39a: its controller chose the target, and the reacting player decides,
+  under the old amount.  Magic, events and abilities never met Armor in ``kozyablo/4``
+  either (``effect_damage``, the capital effects), so nothing else changes.
+- A replay recorded under ``kozyablo/4`` has its actions carried over by
+  ``action_from_4``: after a held first strike of Two attacks, ``kozyablo/5`` asks for
+  the second, which ``kozyablo/4`` never did, so it is held too and the recorded action
+  follows; a recorded strike of a building at a card whose Armor would have cut it (the
+  target or a Defender that may take it) is refused naming KOZ-39a, since the game
+  would go on with other damage than the one recorded.
+
 >>> REFERENCE_HASHES["sha256:ccc50c2b479a5a1d1c4ef68ea86d28ea"]
 'reference'
 """
@@ -74,10 +98,17 @@ import card_db
 from service.games.draft import Draft
 from service.games.kozyablo import combat as fights
 from service.games.kozyablo.cards import Catalogue, face
-from service.games.kozyablo.damage import CAPITAL_LIFE, knock_out, striker_stats
+from service.games.kozyablo.damage import (
+    CAPITAL_ARMOR,
+    CAPITAL_LIFE,
+    armor_reduced,
+    knock_out,
+    strike_damage,
+    striker_stats,
+)
 from service.games.kozyablo.sectors import is_fallen_capital, update_control
-from service.games.kozyablo.state_types import KozyabloState
-from service.games.kozyablo.stats import unit_stats
+from service.games.kozyablo.state_types import Combat, KozyabloState
+from service.games.kozyablo.stats import building_stats, unit_stats
 from service.games.messages import N_
 from service.games.objects import ActionObject, Entry, Event, JsonObject
 from service.games.versions import NotUpgradable
@@ -255,4 +286,84 @@ def action_from_3(state: Mapping[str, Any], action: ActionObject) -> list[Action
             raise NotUpgradable(["KOZ-53a"], N_(
                 "the attack was declared on a fallen capital, which rules 4 make an ordinary "
                 "sector with no opposing cards there"))
+    return [action]
+
+
+def from_4(state: JsonObject) -> JsonObject:
+    """A ``kozyablo/4`` state as a ``kozyablo/5`` one (the module docstring): the same
+    state, unless it is in the middle of KOZ-25a's Two attacks or KOZ-39a's Armor."""
+    try:
+        root = cast(KozyabloState, state)  # its combat, as both versions hold it
+        c = root["combat"]
+        if root["result"] is None and c is not None:
+            cat = Catalogue.of_state(state)
+            _combat_from_4(root, cat, c)
+    except (AssertionError, StopIteration) as exc:  # "cannot happen" in a state no engine wrote
+        raise ValueError(f"not a kozyablo/4 state: {exc}") from None
+    return {**state}
+
+
+def _combat_from_4(root: KozyabloState, cat: Catalogue, c: Combat) -> None:
+    sector = c["sector"]
+    if c["kind"] == "attack" and any(
+            d["sector"] == sector and d["owner"] == c["attacker"] and not d["shadow"]
+            and uid not in c["waiting"] and uid != c["current"]
+            and "two_attacks" in unit_stats(root, cat, uid).abilities
+            for uid, d in root["units"].items()):
+        raise NotUpgradable(["KOZ-25a"], N_(
+            "a combat is under way where a creature with Two attacks has had its turn, and "
+            "rules 4 took its second strike when it held the first, which rules 5 leave it "
+            "(the state does not say which strikes were held)"))
+    striker = c["current"]
+    if striker is not None and any(_armor_cut(root, cat, striker, hit["target"])
+                                   for hit in c["hits"]):
+        raise NotUpgradable(["KOZ-39a"], N_(
+            "a building's strike is being resolved against Armor, which rules 5 no longer "
+            "apply to a building's strike"))
+
+
+def _armor_cut(state: KozyabloState, cat: Catalogue, striker: str, target: str) -> bool:
+    """Whether ``kozyablo/4`` cut ``striker``'s strike at ``target``, or at a Defender that
+    may take it in ``target``'s place, by Armor where RULING KOZ-39a does not: a
+    building's strike that ``kozyablo/5`` deals whole."""
+    if striker not in state["buildings"] or "magic_attack" in building_stats(cat, striker).abilities:
+        return False
+    for taker in [target, *fights.defenders(state, cat, target)]:
+        if taker in state["units"]:
+            armor = unit_stats(state, cat, taker).armor
+        elif taker in state["buildings"]:
+            armor = building_stats(cat, taker).armor
+        else:
+            armor = CAPITAL_ARMOR
+        dealt = strike_damage(state, cat, striker, taker)
+        if armor_reduced(dealt, armor) != dealt:
+            return True
+    return False
+
+
+def action_from_4(state: Mapping[str, Any], action: ActionObject) -> list[ActionObject]:
+    """A ``kozyablo/4`` action as ``kozyablo/5`` actions (the module docstring).
+
+    >>> action_from_4({"phase": "main"}, {"type": "skip", "player": 0})
+    [{'type': 'skip', 'player': 0}]
+    """
+    if state.get("phase") != "combat" or state.get("result") is not None:
+        return [action]
+    cat = Catalogue.of_state(state)
+    root = cast(KozyabloState, state)  # its combat, as both versions hold it
+    c = root["combat"]
+    assert c is not None
+    current = c["current"]
+    if current is not None and not c["hits"] and c["strikes_left"] > 0 and not (
+            action.get("type") in ("strike", "hold") and action.get("unit") == current):
+        # kozyablo/4's hold of the first strike took the second too (RULING KOZ-25a)
+        return [{"type": "hold", "player": fights.owner_of(root, current), "unit": current},
+                action]
+    unit, targets = action.get("unit"), action.get("targets")
+    if action.get("type") == "strike" and unit in root["buildings"] \
+            and isinstance(targets, list) and any(
+                _armor_cut(root, cat, str(unit), str(t)) for t in targets):
+        raise NotUpgradable(["KOZ-39a"], N_(
+            "a building struck a card with Armor, which rules 5 no longer apply to a "
+            "building's strike"))
     return [action]
