@@ -15,7 +15,7 @@ from .builder import CAT, act, new_table
 def test_tre_6a_unused_starting_saucers_go_to_the_box_never_the_ship_deck(players):
     """RULING TRE-6a: each player holds one starting saucer (TRE-6); the five minus
     that many go back to the box, and the ship deck (TRE-7) is the 30 ships without
-    the «стартовая» mark — no draw can ever offer a starting saucer."""
+    the «стартовая» mark: no draw from it offers a starting saucer."""
     state = new_table(players)
     starting = set(CAT.starting_ships)
     assert len(starting) == 5 and all(CAT.ships[s].get("starting") for s in starting)
