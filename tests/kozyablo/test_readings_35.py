@@ -1,6 +1,6 @@
 """Issue 35: the RULINGS KOZ-18b (how long «Время-N» lasts), KOZ-32a (Two attacks in a
 retreat attack) and KOZ-37a (Arrow and Magic protection limit damage, not targets).
-KOZ-25a and KOZ-39a are in their own tests."""
+The issue's other two Kozyablo rulings are tested with their engine change."""
 
 from __future__ import annotations
 
@@ -100,8 +100,8 @@ def test_koz_37a_an_archer_may_target_arrow_protection_and_deals_nothing():
 
 def test_koz_37a_magic_attack_may_target_magic_protection_and_deals_nothing():
     """RULING KOZ-37a: likewise a Magic attack creature may strike a Magic-protected one
-    (the Null Monk), for 0 (KOZ-38); unlike Weapon protection (RULING KOZ-36a), neither
-    protection takes a creature off the list of targets."""
+    (the Null Monk), for 0 (KOZ-38); unlike Weapon protection, neither protection takes
+    a creature off the list of targets."""
     s = table("trutni", "pozorki", units={0: [("tr_shaman", "0.gold_mine")],
                                           1: [("pz_null_monk", "0.gold_mine")]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
