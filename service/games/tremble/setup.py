@@ -5,8 +5,9 @@
   other pile, each with 6 cards removed unseen (kept as candidates + count);
 * TRE-6: one starting saucer each (unused ones to the box, RULING TRE-6a);
   TRE-7: the ship deck (no starting saucer in it, RULING TRE-6a); TRE-8:
-  50,000 people, 0 fuel (RULING); TRE-9: attack tokens 1..4/5/6 (the slot count), two sets → two ships per city; TRE-10: four missions
-  each dealt by chance, keep 1–3 (or none with ``missions: false``).
+  50,000 people, 0 fuel (RULING); TRE-9: attack tokens 1..4/5/6 (the slot
+  count), two sets → two ships per city; TRE-10: four missions each dealt by
+  chance, keep 1–3 (or none with ``missions: false``).
 """
 
 from __future__ import annotations
