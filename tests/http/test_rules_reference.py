@@ -86,12 +86,13 @@ def test_reference_files_keep_the_format(game, language):
 
 
 def test_raiders_reference_marks_every_ruling():
-    """RAI-5a, RAI-6a, RAI-17a and RAI-31 are rulings; RAI-22a (the Boar's cost) is decided by
-    the original; RAI-14/15/23/25/28/30 are rules with a ruling paragraph."""
+    """RAI-3a, RAI-5a, RAI-6a, RAI-8a, RAI-9a, RAI-17a and RAI-31 are rulings; RAI-22a (the
+    Boar's cost) is decided by the original; RAI-14/15/23/25/28/30 are rules with a ruling
+    paragraph."""
     for language in LANGUAGES:
         clauses = rules_reference.reference("raiders", language).clauses
-        assert [c.id for c in clauses.values() if c.ruling] == ["RAI-5a", "RAI-6a", "RAI-17a",
-                                                                  "RAI-31"]
+        assert [c.id for c in clauses.values() if c.ruling] == [
+            "RAI-3a", "RAI-5a", "RAI-6a", "RAI-8a", "RAI-9a", "RAI-17a", "RAI-31"]
         assert [c.id for c in clauses.values() if c.has_ruling and not c.ruling] == [
             "RAI-14", "RAI-15", "RAI-23", "RAI-25", "RAI-28", "RAI-30"]
         assert list(clauses)[:2] == ["RAI-1", "RAI-2"] and "RAI-22a" in clauses

@@ -97,7 +97,8 @@ def start(draft: Draft[KozyabloState], cat: Catalogue, seat: int, sector: str, e
 
 def start_retreat(draft: Draft[KozyabloState], cat: Catalogue, seat: int, sector: str, to: str, movers: list[str],
                   events: list[Event]) -> bool:
-    """KOZ-16a retreat attack; False when the enemy there has nothing to strike with."""
+    """KOZ-16a retreat attack; False when the enemy there has nothing to strike with.
+    Nobody declares it, so Two attacks strikes once in it (RULING KOZ-32a)."""
     root = draft.root
     strikers = [u for u, d in root["units"].items()  # the hidden too (RULING KOZ-41a)
                 if d["sector"] == sector and d["owner"] != seat

@@ -27,7 +27,8 @@ def can_strike(state: KozyabloState, cat: Catalogue, striker_abilities: frozense
     KOZ-30 Flying: a flyer can be struck only by flyers, KOZ-33 archers and
     KOZ-34 Magic attack.  RULING KOZ-36a: a Weapon-protected creature only by
     KOZ-35 Magic weapon and KOZ-34 Magic attack.  KOZ-41: a creature in the
-    shadow cannot be struck at all.
+    shadow cannot be struck at all.  RULING KOZ-37a: KOZ-37 Arrow protection and
+    KOZ-38 Magic protection limit damage (``strike_damage``), not targets.
     """
     unit = state["units"].get(target)
     if unit is None:

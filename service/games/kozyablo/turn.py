@@ -250,6 +250,7 @@ def end_turn(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -
 
 def _turn_over(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event]) -> None:
     """The end phase after its triggers: Time-N magic runs out (KOZ-18), next turn.
+    RULING KOZ-18b: every player's turn counts, from the one after the cast.
     Only magic running out changes what ``settle`` reads: every step before this one
     (the action, each end trigger) settled after itself."""
     root = draft.root

@@ -32,7 +32,7 @@ from service.games.versions import Change, RulesVersion
 def _short_game_refusal(value: Any, players: int, given: JsonObject) -> str | None:
     if value and players < 3:
         return N_("short_game needs 3 or more players (RAI-7)")
-    if value and given.get("teams"):
+    if value and given.get("teams"):  # RULING RAI-8a
         return N_("short_game and teams do not combine: a pair plays to 36 (RAI-8)")
     return None
 
@@ -184,7 +184,9 @@ class Raiders(Game[RaidersState]):
     def setup(self, players: int, setups: list[JsonObject], options: JsonObject,
               cards: card_db.CardSet, events: list[Event]) -> JsonObject:
         """RAI-1, RAI-9: two separate decks (doubled on request); the deal
-        (RAI-4) and the trump (RAI-5) follow as chance nodes."""
+        (RAI-4) and the trump (RAI-5) follow as chance nodes.  RULING RAI-9a: one
+        set is allowed while it can deal 6 each and turn up a trump (five players,
+        not six)."""
         cat = Catalogue.of(cards)
         fighters = cat.fighter_deck(options["double_deck"])
         if len(fighters) < deck.HAND_SIZE * players + 1:

@@ -37,7 +37,15 @@ def reaches_target(money: int, target: int) -> bool:
 
 
 def kind_money(prop: Property, count: int) -> int:
-    """RAI-3: money of ``count`` properties of one kind, set bonuses included."""
+    """RAI-3: money of ``count`` properties of one kind, set bonuses included.
+
+    RULING RAI-3a: a bonus counts once; copies beyond it (two sets) add their face
+    value — three banks («2 банка = 22», 9 each) are 31, four 40.
+
+    >>> bank = {"money": 9, "bonuses": [{"count": 2, "total": 22}]}
+    >>> [kind_money(bank, n) for n in (2, 3, 4)]
+    [22, 31, 40]
+    """
     best = count * prop["money"]
     for bonus in prop["bonuses"]:
         if bonus["count"] <= count:
@@ -94,7 +102,8 @@ def player_money(state: RaidersState, seat: int,
 
 
 def sides(state: RaidersState) -> list[list[int]]:
-    """Who wins together: each seat alone, or RAI-8 pairs 0+2 and 1+3."""
+    """Who wins together: each seat alone, or RAI-8 pairs 0+2 and 1+3 (RULING RAI-8a:
+    across the table)."""
     n = len(state["players"])
     if state["options"]["teams"]:
         return [[0, 2], [1, 3]]

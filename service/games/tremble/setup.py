@@ -3,10 +3,11 @@
 * TRE-2: cities and missions marked 4+ / 5+ go to the box by player count;
 * TRE-3 … TRE-5: the ``*`` pile (``*`` cities + ``*`` armies) on top of the
   other pile, each with 6 cards removed unseen (kept as candidates + count);
-* TRE-6: one starting saucer each (unused ones to the box); TRE-7: the ship
-  deck; TRE-8: 50,000 people, 0 fuel (RULING); TRE-9: attack tokens 1..4/5/6
-  (the slot count), two sets → two ships per city; TRE-10: four missions
-  each dealt by chance, keep 1–3 (or none with ``missions: false``).
+* TRE-6: one starting saucer each (unused ones to the box, RULING TRE-6a);
+  TRE-7: the ship deck (no starting saucer in it, RULING TRE-6a); TRE-8:
+  50,000 people, 0 fuel (RULING); TRE-9: attack tokens 1..4/5/6 (the slot
+  count), two sets → two ships per city; TRE-10: four missions each dealt by
+  chance, keep 1–3 (or none with ``missions: false``).
 """
 
 from __future__ import annotations
