@@ -12,7 +12,7 @@ Each is read from the state alone, at the moment the effect is used:
   creatures (heroes included) are on the table, face down ones too; with
   ``race``, only those of that race;
 - ``turn_reached: N`` — the table's turn count (``state.turn``: every player's
-  turn counts, as for Time-N, RULING KOZ-18b) is at least N: "survive until
+  turn counts, as Time-N counts them, KOZ-18) is at least N: "survive until
   turn N" on a card that must itself still be on the table.
 
 The effect is usable only while its condition holds (``effects.choices``): a
