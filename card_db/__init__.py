@@ -6,6 +6,13 @@ An operator can put their own sets in a directory named by ``CARD_DB_PATH``
 (``<dir>/<game>/<set>.yaml``, several dirs separated by ``:``); a set found
 there shadows a shipped one of the same name.
 
+A set may extend another of its game (``extends: <set id>``, top level): it is
+that set with the file's own keys laid over it — lists (the card lists) get the
+file's items appended, mappings (``reference_decks``) get its entries, and
+anything else (``meta``) is the file's.  The result is validated and hashed as
+one set, so a set that adds cards to ``reference`` leaves ``reference`` itself,
+its hash and the states made with it, as they were.
+
 Each game's file is validated by the marshmallow schema the game declares
 (``Game.card_schema``, handed over with ``register_schema`` when the engine is
 created: this package never imports the engines).  A broken file raises
@@ -107,13 +114,50 @@ def _find(game: str, set_id: str) -> pathlib.Path:
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load(game: str, set_id: str) -> CardSet:
-    """Read and validate one set (uncached; see ``get``)."""
+def _read(game: str, set_id: str, seen: tuple[str, ...] = ()) -> tuple[pathlib.Path, Any]:
+    """A set file's data, with the set it ``extends`` laid under it (the module docstring)."""
     path = _find(game, set_id)
     try:
         raw = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise CardDataError(path, [f"not valid YAML: {exc}"]) from exc
+    if not isinstance(raw, dict) or "extends" not in raw:
+        return path, raw
+    base_id = raw.pop("extends")
+    if not isinstance(base_id, str) or base_id in (set_id, *seen):
+        raise CardDataError(path, [f"extends: {base_id!r} is not another set of {game!r}"])
+    try:
+        _, base = _read(game, base_id, (*seen, set_id))
+    except UnknownCardSet:
+        raise CardDataError(path, [f"extends: no set {base_id!r} of {game!r}"]) from None
+    return path, overlay(base, raw)
+
+
+def overlay(base: Any, top: dict[str, Any]) -> Any:
+    """``top`` laid over ``base``: lists appended, mappings merged, the rest replaced
+    (``meta`` included, as a whole).
+
+    >>> overlay({"meta": {"a": 1}, "cards": [1], "decks": {"x": 1}, "n": 1},
+    ...         {"meta": {"b": 2}, "cards": [2], "decks": {"y": 2}})
+    {'meta': {'b': 2}, 'cards': [1, 2], 'decks': {'x': 1, 'y': 2}, 'n': 1}
+    """
+    if not isinstance(base, dict):
+        return top
+    out = dict(base)
+    for key, value in top.items():
+        old = out.get(key)
+        if key != "meta" and isinstance(old, list) and isinstance(value, list):
+            out[key] = [*old, *value]
+        elif key != "meta" and isinstance(old, dict) and isinstance(value, dict):
+            out[key] = {**old, **value}
+        else:
+            out[key] = value
+    return out
+
+
+def load(game: str, set_id: str) -> CardSet:
+    """Read and validate one set (uncached; see ``get``)."""
+    path, raw = _read(game, set_id)
     schema_cls = _schemas.get(game)
     if schema_cls is None:
         raise CardDataError(path, [f"no card schema for {game!r}: its engine declares "

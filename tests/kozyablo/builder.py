@@ -54,7 +54,7 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
           discard: dict | None = None, active: int = 0, turn: int = 1,
           options: dict | None = None, control: dict | None = None,
           capital_damage: dict | None = None, deck: dict | None = None,
-          more: tuple = ()) -> dict:
+          more: tuple = (), card_set: str = "reference") -> dict:
     """A state in the main phase of ``active``'s turn ``turn``.
 
     ``units``: ``{seat: [(face, sector[, {"damage", "shadow", "artifacts"}]), ...]}``
@@ -64,10 +64,11 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
     ``control``: ``{sector: seat | None}`` before creatures are counted;
     ``deck``: ``{seat: [faces]}`` — exactly these stay in the deck, the rest
     go to the discard.  ``more``: the races (or decks) of players 2 and 3 (RULING KOZ-51);
-    the turn order then runs by seat from ``active``.
+    the turn order then runs by seat from ``active``.  ``card_set``: the set dealt from.
     """
     setups = [_setup(p0), _setup(p1), *map(_setup, more)]
-    base, _ = GAME.new_game(setups, {**(options or {}), "chance": "server"}, seed=0)
+    base, _ = GAME.new_game(setups, {**(options or {}), "chance": "server"}, seed=0,
+                            card_set=card_set)
     state = copy.deepcopy(base)
     for p in state["players"]:
         p["deck"] = sorted(p["deck"] + p["hand"] + p["discard"] + p["aside"])

@@ -26,6 +26,7 @@ from service.games.kozyablo.cards import TRIGGER_TIMES
 from service.games.kozyablo.effects import EFFECTS, TARGETS
 from service.games.kozyablo.play import CARD_TYPES as PLAYED
 from service.games.kozyablo.sectors import RESOURCE_OF
+from service.games.kozyablo.wins import CONDITIONS
 
 RACES = ("pozorki", "trutni", "kozly", "zhloby")
 SECTOR_KINDS = tuple(RESOURCE_OF)
@@ -68,6 +69,25 @@ class ModifySchema(Schema):
     grant = fields.List(fields.Nested(AbilitySchema), load_default=list)
 
 
+class CreatureCountSchema(Schema):
+    """``creatures_in_play``: at least ``count`` of the owner's creatures on the table
+    (of ``race``, if given)."""
+
+    count = fields.Integer(required=True, validate=validate.Range(min=1, max=30))
+    race = fields.String(validate=validate.OneOf(RACES))
+
+
+class ConditionSchema(Schema):
+    """A ``win`` effect's condition (KOZ-47; ``service.games.kozyablo.wins``): one or
+    more of the closed vocabulary, every one named must hold."""
+
+    #: the owner controls at least N sectors (KOZ-11; not their own capital, as Sabotage)
+    controls_sectors = fields.Integer(validate=validate.Range(min=1, max=12))
+    creatures_in_play = fields.Nested(CreatureCountSchema)
+    #: the table's turn count (``state.turn``, every player's turn) is at least N
+    turn_reached = fields.Integer(validate=validate.Range(min=1, max=999))
+
+
 class EffectSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(EFFECT_KINDS))
     target = fields.String(required=True, validate=validate.OneOf(tuple(TARGETS)))
@@ -77,6 +97,8 @@ class EffectSchema(Schema):
     undead_immune = fields.Boolean(load_default=False)
     #: KOZ-38: reaches creatures with Magic protection ("Word of Letaro")
     pierces_magic_protection = fields.Boolean(load_default=False)
+    #: KOZ-47: when the ``win`` effect's owner wins (``ConditionSchema``)
+    condition = fields.Nested(ConditionSchema)
 
     @validates_schema
     def _fits(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -84,7 +106,13 @@ class EffectSchema(Schema):
         for key in EFFECTS[kind].needs:
             if key not in data:
                 raise ValidationError(f"a {kind} effect needs "
-                                      + ("an amount" if key == "amount" else key), key)
+                                      + {"amount": "an amount", "condition": "a condition"}
+                                      .get(key, key), key)
+        if "condition" in data and "condition" not in EFFECTS[kind].needs:
+            raise ValidationError("only a win effect has a condition", "condition")
+        if data.get("condition") == {}:
+            raise ValidationError("a condition names at least one of "
+                                  + ", ".join(sorted(CONDITIONS)), "condition")
         allowed = EFFECTS[kind].targets
         if data["target"] not in allowed:
             raise ValidationError(f"a {kind} effect targets one of {', '.join(allowed)}",
@@ -137,6 +165,9 @@ class ActivatedSchema(Schema):
     def _no_modify(self, data: dict[str, Any], **kwargs: Any) -> None:
         if EFFECTS[data["effect"]["kind"]].lasting:
             raise ValidationError("an ability cannot modify (only lasting magic does)", "effect")
+        if data["effect"]["kind"] == "win":  # KOZ-47: a trigger or a played card, no more
+            raise ValidationError("an ability cannot win: a win is a trigger's or an instant "
+                                  "magic or event card's", "effect")
 
     @validates_schema
     def _turn_ends(self, data: dict[str, Any], **kwargs: Any) -> None:

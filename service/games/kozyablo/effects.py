@@ -15,7 +15,8 @@ sector; ``{}`` when nothing is chosen.  With more than two players (RULING
 KOZ-51) a card aimed at an enemy squad also names whose (``"squad": seat``)
 and one aimed at the enemy capital names which (``{"target": capital id}``);
 an ability or trigger aimed at the enemy squad in its sector reaches every
-enemy creature there.
+enemy creature there.  An effect with a ``condition`` (``win``, KOZ-47,
+``wins``) has no choice while its condition fails.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.games.draft import Draft
-from service.games.kozyablo import effect_damage
+from service.games.kozyablo import effect_damage, wins
 from service.games.kozyablo.cards import Catalogue, face
 from service.games.kozyablo.damage import heal, remove_from_table, wound
 from service.games.kozyablo.sectors import capital_id, seats_after
@@ -201,8 +202,11 @@ def choices(state: KozyabloState, cat: Catalogue, seat: int, effect: Effect, *, 
             sector: str | None = None, source: str | None = None) -> list[JsonObject]:
     """Every legal choice for ``effect`` used by ``seat`` (``sector``: ability's own sector).
 
-    An empty list means the effect cannot be used now.
+    An empty list means the effect cannot be used now: also while its ``condition``
+    (``win``, KOZ-47) does not hold.
     """
+    if "condition" in effect and not wins.holds(state, cat, seat, effect["condition"]):
+        return []
     return TARGETS[effect["target"]].choices(state, cat, seat, effect, from_magic, sector,
                                              source)
 
@@ -308,6 +312,12 @@ def _hide(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Ev
     return True
 
 
+def _win(draft: Draft[KozyabloState], cat: Catalogue, use: Use, events: list[Event]) -> bool:
+    """KOZ-47: the owner wins (``choices`` offers it only while its condition holds)."""
+    wins.win(draft, use.seat, use.effect["condition"], use.card or use.source, events)
+    return True
+
+
 #: what an effect does, by ``kind`` (Forge's ApiType: one name, one implementation)
 EFFECTS: dict[str, EffectType] = {
     "damage": EffectType(_damage, ("creature", "enemy_creature", "enemy_squad", "sector",
@@ -321,6 +331,7 @@ EFFECTS: dict[str, EffectType] = {
     "dispel": EffectType(_dispel, ("lasting_magic",)),
     "reveal_shadows": EffectType(_reveal_shadows, ("sector",), on_hidden=True),
     "damage_capital": EffectType(_damage_capital, ("enemy_capital",), needs=("amount",)),
+    "win": EffectType(_win, ("player",), needs=("condition",)),  # KOZ-47, ``wins``
     "hide": EffectType(_hide, ("self",), printed=False),  # KOZ-41 Shadow (``abilities``)
 }
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from service.games.draft import Draft
 from service.games.errors import RuleViolation
-from service.games.kozyablo import effects
+from service.games.kozyablo import effects, wins
 from service.games.kozyablo.cards import Catalogue, Face, face
 from service.games.kozyablo.sectors import (
     capital_id,
@@ -176,6 +176,10 @@ def _check_effect_card(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
     effect, magic = f.data["effect"], f.type == "magic"
     if choice in effects.choices(state, cat, seat, effect, from_magic=magic):
         return
+    if "condition" in effect and not choice:
+        raise RuleViolation("KOZ-47", N_(
+            "this card wins only when its condition holds; not met: {unmet}",
+            unmet=joined(wins.unmet(state, cat, seat, effect["condition"]))))
     tgt = state["units"].get(choice.get("target", ""))
     if tgt is not None and tgt["shadow"]:
         raise RuleViolation("KOZ-41", N_("a creature in the shadow cannot be chosen"))

@@ -105,6 +105,8 @@ EVENT_TYPES = {
                          "capital fell, `capital` that capital, `by` the player whose card "
                          "dealt the last damage (null when none did).",
     "turn_limit": "The turn limit ended the game (KOZ-50).",
+    "card_win": "A card's win condition held: `player` won by `card` (KOZ-47; the result's "
+                "`reason` is `card_win`).",
     "player_out": "A player's capital fell: their cards left the table (RULING KOZ-53).",
     "left": "A creature or building left the table with its out player (RULING KOZ-53).",
 }

@@ -254,6 +254,8 @@ def _turn_over(draft: Draft[KozyabloState], cat: Catalogue, events: list[Event])
     Only magic running out changes what ``settle`` reads: every step before this one
     (the action, each end trigger) settled after itself."""
     root = draft.root
+    if root["result"] is not None:  # an end trigger won the game (KOZ-47): no turn follows
+        return
     seat = root["active"]
     ended = False
     for mid, m in list(root["lasting"].items()):
