@@ -115,11 +115,6 @@ def test_koz_37a_magic_attack_may_target_magic_protection_and_deals_nothing():
     assert s["pending"] == [{"player": 1, "decision": "strike"}]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "RULING KOZ-32a's second sentence changes behaviour: today `hold` on the first strike "
-    "of Two attacks ends both (combat.hold sets strikes_left to 0). It rides with the "
-    "KOZ-25a fix and its Kozyablo rules version step (issue 35, the other branch); "
-    "remove this mark when that lands."))
 def test_koz_32a_holding_the_first_of_two_attacks_leaves_the_second():
     """RULING KOZ-32a with KOZ-25a: each of the two strikes is a right of its own; the
     Swordsman holds the first and may still strike (or hold) the second."""
