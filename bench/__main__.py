@@ -1,7 +1,7 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
-Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength`` (default:
-all five).  Writes ``bench/results/latest.{json,md,png}`` after a full run
+Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength``, ``steps``
+(default: all six; ``steps``: ``bench.spent_steps``, the register of spent steps).  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
 (``bench.strength``: the suggestion bot against the greedy bot, about 5
@@ -14,6 +14,7 @@ import argparse
 import datetime
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -25,12 +26,13 @@ from bench import (
     http_load,
     report,
     request_costs,
+    spent_steps,
     strength,
     validation,
 )
 from bench.states import SETUPS, representative_cases
 
-PARTS = ("http", "engine", "validation", "evaluations", "strength")
+PARTS = ("http", "engine", "validation", "evaluations", "strength", "steps")
 
 
 def commit() -> str:
@@ -108,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{strength.FIXED} iterations")
         results["strength"] = strength.run(games, count, list(strength.BUDGETS), strength.FIXED,
                                            procs=2, log=log)
+    if "steps" in parts:
+        log("steps: the register of spent steps (valgrind instructions per sealed apply, size)")
+        results["spent_steps"] = spent_steps.measure(valgrind=shutil.which("valgrind") is not None)
     load["end"] = [round(x, 2) for x in os.getloadavg()]
     results["meta"]["loadavg"] = load
     results["targets"] = report.targets(results)

@@ -86,6 +86,12 @@ def markdown(results: dict) -> str:
                 f"| {la['p50_us'] / 1e3:.1f} / {la['p99_us'] / 1e3:.1f} "
                 f"| {ap['rps']:.0f} ({ap['ratio_to_floor']:.2f}) "
                 f"| {ap['p50_us'] / 1e3:.1f} / {ap['p99_us'] / 1e3:.1f} |")
+    steps = results.get("spent_steps")
+    if steps:
+        from bench.spent_steps import markdown as steps_markdown
+
+        lines += ["", "The register of spent steps (`bench.spent_steps`: valgrind instructions "
+                      "per sealed apply; the register's size):", "", *steps_markdown(steps)]
     engine = results.get("engine")
     if engine:
         costs = results.get("request_costs", {})

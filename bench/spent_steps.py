@@ -149,28 +149,43 @@ def private_redis(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
     return proc, url
 
 
+def measure(games: int = 1000, valgrind: bool = True) -> dict[str, object]:
+    """Both figures, on a private redis-server; ``valgrind=False``: the sizes only."""
+    out: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = private_redis(tmp)
+        try:
+            if valgrind:
+                out["instructions_per_sealed_apply"] = {
+                    m: per_apply(m, url if m == "redis" else None) for m in MODES}
+            out["size"] = sizes(games, url)
+        finally:
+            proc.terminate()
+            proc.wait()
+    return out
+
+
+def markdown(found: dict) -> list[str]:
+    lines = []
+    counts = found.get("instructions_per_sealed_apply")
+    if counts:
+        lines += ["| register | instructions per sealed apply | added |", "|---|---:|---:|"]
+        lines += [f"| {m} | {n:,} | {n - counts['none']:+,} |" for m, n in counts.items()]
+    size = found["size"]
+    lines.append(f"{size['games']:,} games of {size['steps_per_game']} steps: SQLite "
+                 f"{size['sqlite_bytes'] / 1e6:.1f} MB, Redis {size.get('redis_bytes', 0) / 1e6:.1f} MB")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.spent_steps", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--no-valgrind", action="store_true", help="sizes only")
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, url = private_redis(tmp)
-        try:
-            if not args.no_valgrind:
-                if shutil.which("valgrind") is None:
-                    ap.error("valgrind is not installed (apt-get install valgrind)")
-                counts = {m: per_apply(m, url if m == "redis" else None) for m in MODES}
-                print("| register | instructions per sealed apply | added |")
-                print("|---|---:|---:|")
-                for m, n in counts.items():
-                    print(f"| {m} | {n:,} | {n - counts['none']:+,} |")
-            found = sizes(args.games, url)
-        finally:
-            proc.terminate()
-            proc.wait()
-    print(found)
+    if not args.no_valgrind and shutil.which("valgrind") is None:
+        ap.error("valgrind is not installed (apt-get install valgrind)")
+    print("\n".join(markdown(measure(args.games, not args.no_valgrind))))
     return 0
 
 
