@@ -89,7 +89,10 @@ def typescript_client(tmp_path_factory) -> tuple[Path, subprocess.CompletedProce
     (build / "node_modules").symlink_to(REPO / "node_modules", target_is_directory=True)
     for script in ("play.ts", "states.ts"):
         shutil.copy(HERE / script, build / script)
-    shutil.copy(HERE / "tsconfig.json", build / "tsconfig.json")
+    # the README's recipe compiles play.ts alone with tsconfig.json; the tests add states.ts
+    config = json.loads((HERE / "tsconfig.json").read_text(encoding="utf-8"))
+    (build / "tsconfig.json").write_text(json.dumps({**config, "files": [*config["files"], "states.ts"]}),
+                                         encoding="utf-8")
     generated = run([str(NODE_BIN / "openapi-ts"), "--file", str(HERE / "openapi-ts.config.mjs")],
                     cwd=build, timeout=120,
                     env={"REFEREE_OPENAPI": str(SPEC), "REFEREE_TS_OUT": str(build / "gen")})
