@@ -501,7 +501,13 @@ class OptionInfo(_Response):
     name = fields.String(required=True)
     type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer", "string"]))
     default = fields.Raw(required=True, allow_none=True, metadata={
-        "type": ["boolean", "integer", "string"]})
+        "type": ["boolean", "integer", "string"],
+        "description": "The value the game takes when the option is left out; `null` also "
+                       "when it depends on the player count (`default_by_players`)."})
+    default_by_players = fields.Dict(keys=fields.String(), values=fields.Raw(metadata={
+        "type": ["boolean", "integer", "string"]}), metadata={
+        "description": "Present when the default depends on the player count: the value the "
+                       "game takes when the option is left out, by player count (`\"5\": true`)."})
     description = fields.String(required=True)
     nullable = fields.Boolean(required=True)
     clause = fields.String()

@@ -75,6 +75,7 @@ from service.games.errors import InvalidOptions
 from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
+from service.games.versions import RulesVersion
 from service.problems import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
 
@@ -220,6 +221,57 @@ SEAT_TOKEN_HEADER = {
                    "hidden information → 403 `seat-token-required`. Ignored on other states."}
 
 
+def _older_served(game: AnyGame) -> list[tuple[RulesVersion, list[str]]]:
+    """Each step of the game's rules with the served versions before it (oldest first):
+    their states are read as they were written, without what the step added."""
+    history = game.rules_versions
+    return [(step, before) for n, step in enumerate(history)
+            for before in [[v.id for v in history[:n] if v.id in game.served_versions]] if before]
+
+
+def _older_hashes(game: AnyGame) -> dict[str, list[str]]:
+    """Set id → the hashes a served older version's states carry for it besides today's."""
+    out: dict[str, list[str]] = {}
+    for step, _ in _older_served(game):
+        for digest, set_id in step.previous_card_set_hashes.items():
+            out.setdefault(set_id, []).append(digest)
+    return out
+
+
+def _older_shapes(game: AnyGame, state: dict[str, Any]) -> None:
+    """The state schema (in place) without requiring the fields a served older version's
+    states lack (``RulesVersion.added_state_fields``), each saying which versions lack it."""
+    for step, before in _older_served(game):
+        for path in step.added_state_fields:
+            _not_required(state, path, f"Absent in a state of {', '.join(before)} (read as "
+                                       f"written and upgraded); every state of {step.id} "
+                                       "and later has it.")
+
+
+def _not_required(schema: dict[str, Any], path: str, note: str) -> None:
+    """The field at ``path`` (``players[].out``) no longer required by its
+    object (in place; through ``anyOf`` a nullable object), with ``note`` said of it.
+
+    >>> schema = {"type": "object", "required": ["p"], "properties": {"p": {"type": "array",
+    ...     "items": {"required": ["out"], "properties": {"out": {"type": "boolean"}}}}}}
+    >>> _not_required(schema, "p[].out", "Absent in v1.")
+    >>> schema["properties"]["p"]["items"]
+    {'required': [], 'properties': {'out': {'type': 'boolean', 'description': 'Absent in v1.'}}}
+    """
+    def obj(node: dict[str, Any]) -> dict[str, Any]:  # a nullable object: its object branch
+        return next((b for b in node.get("anyOf", []) if "properties" in b), node)
+
+    *parents, name = path.split(".")
+    node = obj(schema)
+    for part in parents:
+        node = node["properties"][part.removesuffix("[]")]
+        node = obj(node["items"] if part.endswith("[]") else node)
+    node["required"] = [k for k in node.get("required", []) if k != name]
+    field = node["properties"][name]
+    said = field.get("description", "").rstrip()
+    field["description"] = f"{said}{'' if not said or said.endswith('.') else '.'} {note}".strip()
+
+
 def game_components(spec: APISpec, game: AnyGame) -> None:
     """``<Game>State``, ``<Game>Action`` (+ one per action type) and ``<Game>Event``."""
     name = camel(game.id)
@@ -254,14 +306,18 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
     props = state["properties"]
     if "rules_version" in props:
         served = [v for v in game.served_versions if v != game.rules_version]
-        props["rules_version"] = {"const": game.rules_version, "description": (
-            "The rules version the state was written for; the service writes this one. "
-            + (f"A state of an older version it serves ({', '.join(served)}: the shape of "
-               "that version's contract) is upgraded on read by a declared migration, and "
-               "the answer says so (`rules_upgrade`, header `Referee-Rules-Upgraded`); "
-               if served else "")
-            + "a state of another declared version is refused naming the clauses that "
-              "changed (`rules-changed`), any other (`incompatible-state`).")}
+        # every served version: a saved game of an older one must fit the client's type
+        props["rules_version"] = {
+            **({"enum": [game.rules_version, *served]} if served else {"const": game.rules_version}),
+            "description": (
+                f"The rules version the state was written for; the service writes `{game.rules_version}`. "
+                + (f"A state of an older version it serves ({', '.join(served)}, as that version "
+                   "wrote it: a field it lacks is optional here and says so) is upgraded on read "
+                   "by a declared migration, and the answer says so (`rules_upgrade`, header "
+                   "`Referee-Rules-Upgraded`); " if served else "")
+                + "a state of another declared version is refused naming the clauses that "
+                  "changed (`rules-changed`), any other (`incompatible-state`).")}
+        _older_shapes(game, state)
     if "options" in props:  # every option, resolved, as `new` wrote them
         props["options"] = {
             "type": "object", "additionalProperties": False,
@@ -271,9 +327,11 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
             "description": "Every option with its value, as `new` resolved them."}
     if "card_set" in props:
         sets = {s: card_db.get(game.id, s).ref()["hash"] for s in card_db.available(game.id)}
+        older = _older_hashes(game)
         props["card_set"] = {"description": "The card set the state was dealt from.", "oneOf": [
             {"type": "object", "additionalProperties": False, "required": ["id", "hash"],
-             "properties": {"id": {"const": set_id}, "hash": {"const": digest}}}
+             "properties": {"id": {"const": set_id}, "hash": {"enum": [digest, *older[set_id]]}
+                            if older.get(set_id) else {"const": digest}}}
             for set_id, digest in sets.items()]}
     spec.components.schema(f"{name}State", state)
     refs = []
@@ -967,6 +1025,8 @@ def _option_schema(opt: Option) -> dict[str, Any]:
     text = opt.description + (f" ({opt.clause})" if opt.clause else "")
     if opt.nullable:
         base = {"anyOf": [base, {"type": "null"}]}
+    if opt.default_for is not None:  # by player count: a declared one would be sent as a choice
+        return {**base, "description": text}
     return {**base, "description": text, "default": opt.default}
 
 

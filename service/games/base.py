@@ -375,7 +375,8 @@ class Game(Generic[S]):
                                           served=v.id in served)
                                for v in reversed(history)],
             "players": {"min": self.min_players, "max": self.max_players},
-            "options": [o.describe() for o in self.options],
+            "options": [o.describe(range(self.min_players, self.max_players + 1))
+                        for o in self.options],
             "action_types": {t: a.description for t, a in self.actions.items()},
             "decisions": {d: list(types) for d, types in self.decisions.items()},
             "event_types": dict(self.event_types),

@@ -33,15 +33,29 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     nullable: bool = False
-    #: default that depends on the player count (e.g. double_deck above 4)
+    #: default that depends on the player count (e.g. double_deck above 4): ``default`` is
+    #: then ``None`` and the contract declares none, since a generated client sends a
+    #: declared default as if it were the caller's choice (issue 36)
     default_for: Callable[[int], Any] | None = field(default=None, compare=False)
     #: returns an error message when the value is not allowed for this count
     refusal: Callable[[Any, int, JsonObject], str | None] | None = field(default=None, compare=False)
 
-    def describe(self) -> JsonObject:
-        """The option as ``GET /v1/games`` lists it."""
+    def __post_init__(self) -> None:
+        if self.default_for is not None and self.default is not None:
+            raise ValueError(f"{self.name}: a default by player count declares no fixed default")
+
+    def describe(self, players: range = range(0)) -> JsonObject:
+        """The option as ``GET /v1/games`` lists it; a default that depends on the count
+        is ``null`` there, with ``default_by_players`` for each of ``players``.
+
+        >>> deck = Option("deck", "boolean", None, default_for=lambda n: n > 4)
+        >>> deck.describe(range(4, 6))["default_by_players"]
+        {'4': False, '5': True}
+        """
         out = {"name": self.name, "type": self.type, "default": self.default,
                "description": self.description, "nullable": self.nullable}
+        if self.default_for is not None:
+            out["default_by_players"] = {str(n): self.default_for(n) for n in players}
         if self.clause:
             out["clause"] = self.clause
         if self.choices is not None:

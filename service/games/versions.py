@@ -101,6 +101,13 @@ class RulesVersion:
     changes: tuple[Change, ...] = ()
     upgrade: Upgrade | None = field(default=None, compare=False, repr=False)
     upgrade_action: UpgradeAction | None = field(default=None, compare=False, repr=False)
+    #: the state fields this step added (``responder``, ``players[].out``): a state of an
+    #: older version has none, so while one is served the typed state does not require them
+    added_state_fields: tuple[str, ...] = ()
+    #: card-set hashes the states of the version before carry where this step changed the
+    #: set (hash → set id; ``upgrade`` gives them today's): the typed state takes them too
+    previous_card_set_hashes: Mapping[str, str] = field(default_factory=dict, compare=False,
+                                                        repr=False)
 
     def __post_init__(self) -> None:
         parse_semver(self.version)

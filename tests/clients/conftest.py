@@ -1,3 +1,3 @@
-# play_python.py imports the generated client, which exists only inside the tests'
-# temp dirs: it is run as a program there, never imported by --doctest-modules.
-collect_ignore = ["play_python.py"]
+# play_python.py and types_python.py import the generated client, which exists only inside
+# the tests' temp dirs: they are run as programs there, never imported by --doctest-modules.
+collect_ignore = ["play_python.py", "types_python.py"]

@@ -13,7 +13,14 @@ does what it would, with the spec as it is in the checkout at test time:
   replay's final state and outcome;
 - forward compatibility (docs/clients.md): a real ``apply`` answer with an event
   of a type and a field no version has yet, served by a loopback stub, is parsed
-  by both generated clients without error.
+  by both generated clients without error;
+- declared defaults (issue 36): each option default ``openapi.yaml`` declares, sent alone
+  by the Python client (and its options model as built with no arguments), starts the same
+  game as no options at every player count (``types_python.py defaults``);
+- older rules versions (issue 36): a state of every rules version the server serves (the
+  current one's from ``new``, an older one's from ``tests/compat/fixtures``) loads into
+  the generated Python model and the zod-validated TypeScript type unchanged, and plays
+  on through the typed ``legal-actions`` (``types_python.py states``, ``states.ts``).
 
 The tools come from ``make test`` (``openapi-python-client`` in the test extra,
 ``npm ci`` for ``package.json``); ``docs/clients.md`` has the recipes.
@@ -34,8 +41,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bench.servers import SERVICE_APP, gunicorn
+from tests.compat.make_fixtures import FIXTURES, fixture_name
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -78,8 +87,12 @@ def typescript_client(tmp_path_factory) -> tuple[Path, subprocess.CompletedProce
     require(NODE_BIN / "openapi-ts", "make test runs `npm ci` (package.json)")
     build = tmp_path_factory.mktemp("typescript_client")
     (build / "node_modules").symlink_to(REPO / "node_modules", target_is_directory=True)
-    shutil.copy(HERE / "play.ts", build / "play.ts")
-    shutil.copy(HERE / "tsconfig.json", build / "tsconfig.json")
+    for script in ("play.ts", "states.ts"):
+        shutil.copy(HERE / script, build / script)
+    # the README's recipe compiles play.ts alone with tsconfig.json; the tests add states.ts
+    config = json.loads((HERE / "tsconfig.json").read_text(encoding="utf-8"))
+    (build / "tsconfig.json").write_text(json.dumps({**config, "files": [*config["files"], "states.ts"]}),
+                                         encoding="utf-8")
     generated = run([str(NODE_BIN / "openapi-ts"), "--file", str(HERE / "openapi-ts.config.mjs")],
                     cwd=build, timeout=120,
                     env={"REFEREE_OPENAPI": str(SPEC), "REFEREE_TS_OUT": str(build / "gen")})
@@ -222,3 +235,101 @@ def test_typescript_client_parses_unknown_event_types_and_fields(typescript_clie
                 "--forward-url", future_apply], cwd=build, timeout=60)
     result = parsed_future(done, "typescript")
     assert result["state_game"] == "raiders"
+
+
+# ------------------------------------------------- declared defaults, older states (issue 36)
+def declared_defaults() -> dict[str, dict]:
+    """Per game, from ``openapi.yaml``: the player counts ``<Game>Setup`` allows and every
+    option default ``<Game>Options`` declares."""
+    schemas = yaml.safe_load(SPEC.read_text(encoding="utf-8"))["components"]["schemas"]
+    out = {}
+    for game in sorted(GAMES):
+        name = game.capitalize()
+        count = schemas[f"{name}Setup"]["properties"]["players"]["oneOf"][0]
+        out[game] = {"players": list(range(count["minimum"], count["maximum"] + 1)),
+                     "defaults": {option: schema["default"] for option, schema
+                                  in schemas[f"{name}Options"]["properties"].items()
+                                  if "default" in schema}}
+    return out
+
+
+def test_every_declared_option_default_is_the_game_without_it(python_client, server, tmp_path):
+    """A declared default is what the server does when the option is left out: the Python
+    client sends each one alone, and then its options model as built with no arguments
+    (what a bot that sets `turn_limit` sends besides), at every player count of every game,
+    and gets the same seeded game as with no options."""
+    out, _ = python_client
+    cases = declared_defaults()
+    assert all(case["defaults"] for case in cases.values()), cases  # `chance` at least
+    (tmp_path / "defaults.json").write_text(json.dumps(cases), encoding="utf-8")
+    done = run([sys.executable, str(HERE / "types_python.py"), "--base-url", server, "defaults",
+                str(tmp_path / "defaults.json")], cwd=out, timeout=300, env={"PYTHONPATH": str(out)})
+    assert done.returncode == 0, f"{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    expected = {(game, n, option) for game, case in cases.items() for n in case["players"]
+                for option in [*case["defaults"], "<every default the model fills in>"]}
+    assert {(x["game"], x["players"], x["option"]) for x in lines} == expected
+    differ = [x for x in lines if not x["same"]]
+    assert not differ, "declared defaults that change the game:\n" + "\n".join(map(json.dumps, differ))
+
+
+@pytest.fixture(scope="module")
+def saved_states(server, tmp_path_factory) -> Path:
+    """A file of ``{game, rules_version, state}``: for every rules version each game serves
+    (``GET /v1/games``), a state of it: the current one's from ``new``, an older one's from
+    its fixtures (``tests/compat/fixtures``, written by that version's engine)."""
+    with urllib.request.urlopen(server + "/v1/games", timeout=30) as answer:
+        games = json.load(answer)["games"]
+    saved = []
+    for game in games:
+        for version in (v for v in game["rules_versions"] if v["served"]):
+            if version["current"]:
+                request = urllib.request.Request(
+                    f"{server}/v1/games/{game['id']}/new", headers={"Content-Type": "application/json"},
+                    data=json.dumps({"players": 2, "seed": SEED}).encode())
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    states = [json.load(answer)["state"]]
+            else:
+                path = FIXTURES / game["id"] / fixture_name(version["id"])
+                assert path.exists(), f"{version['id']} is served but has no fixtures ({path})"
+                states = [entry["state"] for one in json.loads(path.read_text(encoding="utf-8"))["games"]
+                          for entry in one["states"]]
+            assert states and all(s["rules_version"] == version["id"] for s in states), version["id"]
+            saved += [{"game": game["id"], "rules_version": version["id"], "state": s} for s in states]
+    path = tmp_path_factory.mktemp("saved_states") / "states.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    return path
+
+
+def held(done: subprocess.CompletedProcess, client: str, saved: Path) -> None:
+    """Every saved state loaded into the client's type (unchanged, where the client says:
+    Python's ``to_dict``), and played on (200)."""
+    assert done.returncode == 0, f"{client}:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    expected = [(s["game"], s["rules_version"]) for s in json.loads(saved.read_text(encoding="utf-8"))]
+    assert [(x["game"], x["rules_version"]) for x in lines] == expected
+    refused = {(x["game"], x["rules_version"], x.get("error", "")[:600]) for x in lines if not x["loaded"]}
+    assert not refused, f"the {client} types refuse states the server serves:\n" + "\n".join(map(str, refused))
+    assert all(x.get("same", True) for x in lines), [x for x in lines if not x.get("same", True)][:3]
+    assert all(x["status"] == 200 for x in lines), [x for x in lines if x["status"] != 200][:3]
+
+
+def test_python_types_hold_a_state_of_every_served_rules_version(python_client, server, saved_states):
+    """``RaidersState.from_dict`` (and Kozyablo's, Tremble's) takes a state of every rules
+    version the server serves, ``to_dict`` gives it back unchanged, and the typed
+    ``legal-actions`` plays it on."""
+    out, _ = python_client
+    done = run([sys.executable, str(HERE / "types_python.py"), "--base-url", server, "states",
+                str(saved_states)], cwd=out, timeout=300, env={"PYTHONPATH": str(out)})
+    held(done, "python", saved_states)
+
+
+def test_typescript_types_hold_a_state_of_every_served_rules_version(typescript_client, server, saved_states):
+    """The generated zod schemas (``zRaidersState``…) accept a state of every served rules
+    version, held as it is in the generated type (``RaidersState``…), and the validated
+    ``raidersLegalActions`` (and the other games') plays it on."""
+    build, _, compiled = typescript_client
+    assert compiled.returncode == 0, compiled.stdout
+    done = run([NODE, str(build / "out" / "states.js"), "--base-url", server,
+                "--states", str(saved_states)], cwd=build, timeout=300)
+    held(done, "typescript", saved_states)

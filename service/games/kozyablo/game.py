@@ -116,7 +116,9 @@ class Kozyablo(Game[KozyabloState]):
                    "`damage.amount` — нанесённый урон, не больше оставшейся у цели жизни (без "
                    "перебора); пустого события `moved` больше нет."),
         ), upgrade=migrations.from_2,
-           upgrade_action=migrations.action_from_2),
+           upgrade_action=migrations.action_from_2,
+           added_state_fields=("responder", "players[].out"),
+           previous_card_set_hashes=migrations.REFERENCE_HASHES),
         RulesVersion("kozyablo/4", "4.0.0", (
             Change("KOZ-25a", "rule",
                    "A strike is a right, not a duty: the creature or building whose turn it is "

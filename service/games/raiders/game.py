@@ -56,8 +56,9 @@ OPTIONS = (
     Option("teams", "boolean", False, clause="RAI-8",
            description="4 players, pairs 0+2 and 1+3 win together at 36 combined money",
            refusal=_teams_refusal),
-    Option("double_deck", "boolean", False, clause="RAI-9",
-           description="two copies of every card in both decks; default on above 4 players",
+    Option("double_deck", "boolean", None, clause="RAI-9",
+           description="two copies of every card in both decks. No fixed default: left out, "
+                       "it is on above 4 players and off at 2 to 4; 6 players need it",
            default_for=lambda players: players > 4),
     Option("illegal_play", "string", "reject", clause="RAI-30", choices=("reject", "fizzle"),
            description="reject: an illegal play is refused; fizzle: an illegal trick or "

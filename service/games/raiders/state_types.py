@@ -18,7 +18,8 @@ class Options(TypedDict):
     short_game: bool
     #: 4 players, pairs 0+2 and 1+3 win together at 36 combined money
     teams: bool
-    #: two copies of every card in both decks; default on above 4 players
+    #: two copies of every card in both decks. No fixed default: left out, it is on above 4
+    #: players and off at 2 to 4; 6 players need it
     double_deck: bool
     #: reject: an illegal play is refused; fizzle: an illegal trick or capture with a card
     #: really in hand sends it to the discard with no effect

@@ -67,7 +67,7 @@ class Tremble(Game[TrembleState]):
                    "Присоединяющийся резервный корабль считается в пределе двух кораблей на "
                    "город (TRE-9); `join_reserve` сверх него отклоняется."),
         ), upgrade=migrations.from_1,
-           upgrade_action=migrations.action_from_1),
+           upgrade_action=migrations.action_from_1, added_state_fields=("players[].buy_choice",)),
     )
     min_players = 2
     max_players = 5
