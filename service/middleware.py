@@ -76,7 +76,7 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from limits.storage import RedisStorage
 from redis import RedisError
 
-from service import metrics, signing
+from service import metrics, seats, signing
 from service.games.messages import N_
 from service.headers import visible_ascii
 from service.problems import problem
@@ -131,6 +131,7 @@ def init_app(app: Flask) -> None:
     ext["redis_timeout"] = redis_timeout(app)
     _request_ids(app)
     _edges(app)
+    _caching(app)
     _api_keys(app)
     _rate_limits(app)
     _cors(app)
@@ -260,6 +261,51 @@ def _edges(app: Flask) -> None:
             return None
         return problem(404, "not-found", "Not found", N_(
             "no route has an empty path segment: send the path without `//`"))
+
+
+# ---------------------------------------------------------------- caching
+#: the routes whose answer changes only with a release (for a given URL, language and
+#: ``Accept``): they carry a content-derived ``ETag`` and ``Cache-Control``
+CACHEABLE = frozenset({"games.list_games", "games.describe_game", "games.cards", "rules.rules",
+                       "rules.rule", "rules.problem_types", "rules.problem_type_page",
+                       "health.openapi_yaml"})
+#: the pages of problem types answer HTML or JSON after ``Accept``
+_BY_ACCEPT = frozenset({"rules.problem_types", "rules.problem_type_page"})
+#: a cache may reuse such an answer for 5 minutes (after a release, at most that stale),
+#: then revalidates it with ``If-None-Match`` (a 304 without a body while nothing changed)
+CACHE_CONTROL = "public, max-age=300"
+
+
+def content_etag(body: bytes, content_type: str) -> str:
+    """A strong entity tag of an answer: a digest of its type and bytes, so every process
+    and instance of one release tags the same answer alike (no mtime, no counter).
+
+    >>> content_etag(b"{}", "application/json") == content_etag(b"{}", "application/json")
+    True
+    >>> content_etag(b"{}", "application/json") != content_etag(b"{}", "text/html")
+    True
+    >>> len(content_etag(b"", "text/plain"))
+    32
+    """
+    digest = hashlib.sha256(content_type.encode() + b"\x00" + body).hexdigest()
+    return digest[:32]
+
+
+def _caching(app: Flask) -> None:
+    """``ETag`` and ``Cache-Control`` on a 200 of ``CACHEABLE``; ``If-None-Match`` (a tag,
+    weak or strong, a list, ``*``) answered 304 by werkzeug's weak comparison (RFC 9110
+    §13.1.2: for ``If-None-Match`` a weak tag matches its strong twin)."""
+
+    @app.after_request
+    def _tag(response: Response) -> Response:
+        if response.status_code != 200 or request.method not in ("GET", "HEAD") \
+                or request.endpoint not in CACHEABLE or response.direct_passthrough:
+            return response
+        response.set_etag(content_etag(response.get_data(), response.content_type or ""))
+        response.headers["Cache-Control"] = CACHE_CONTROL
+        if request.endpoint in _BY_ACCEPT:
+            response.vary.add("Accept")
+        return response.make_conditional(request.environ)
 
 
 # ------------------------------------------------------------------- logs
@@ -610,6 +656,19 @@ def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool
 
 
 # ------------------------------------------------------------------- CORS
+#: what a page of an allowed origin may send (a header outside the CORS safelist makes the
+#: browser ask first, and a preflight naming one not listed here is refused): every request
+#: header the service reads
+CORS_ALLOW_HEADERS = ("Content-Type", "Authorization", "X-API-Key", REQUEST_ID,
+                      signing.HEADER, seats.HEADER, "Idempotency-Key",
+                      "Accept-Language", "If-None-Match")
+#: what its script may read of an answer (beyond the safelisted Content-Type,
+#: Content-Language, Cache-Control…): every response header the service sets for a client
+CORS_EXPOSE_HEADERS = (REQUEST_ID, "Retry-After", "Location", "ETag", "Referee-Rules-Upgraded",
+                       "WWW-Authenticate", "RateLimit", "RateLimit-Policy",
+                       "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+
 def _cors(app: Flask) -> None:
     origins = setting(app, "CORS_ORIGINS")
     if not origins:
@@ -618,8 +677,5 @@ def _cors(app: Flask) -> None:
 
     listed = origins if not isinstance(origins, str) else \
         ("*" if origins.strip() == "*" else [o.strip() for o in origins.split(",") if o.strip()])
-    CORS(app, origins=listed, expose_headers=[REQUEST_ID, "Retry-After", "Location",
-                                              "X-RateLimit-Limit", "X-RateLimit-Remaining",
-                                              "X-RateLimit-Reset"],
-         allow_headers=["Content-Type", "Authorization", "X-API-Key", REQUEST_ID, signing.HEADER],
-         max_age=600)
+    CORS(app, origins=listed, expose_headers=list(CORS_EXPOSE_HEADERS),
+         allow_headers=list(CORS_ALLOW_HEADERS), max_age=600)
