@@ -14,7 +14,9 @@ environment (or the app config of the same name without ``REFEREE_``):
 ``REFEREE_API_KEYS``            keys for ``/v1/evaluations``: ``Authorization:
                                 Bearer <key>`` or ``X-API-Key: <key>``; 401 without
 ``REFEREE_RATE_LIMIT``          e.g. ``600/minute``: per client, per route, on every
-                                ``POST /v1/...``; 429 with ``Retry-After``
+                                ``POST /v1/...``; 429 with ``Retry-After``; the
+                                answers say it in ``X-RateLimit-*`` and in the IETF
+                                ``RateLimit-Policy`` / ``RateLimit`` (``ietf_fields``)
 ``REFEREE_EVALUATION_RATE_LIMIT``  e.g. ``20/minute``: ``POST /v1/evaluations``
 ``REFEREE_RATE_LIMIT_FAILURE``  ``open`` (default) or ``closed``: what a rate limit
                                 does while Redis does not answer (below)
@@ -633,6 +635,61 @@ def _rate_limits(app: Flask) -> None:
             evaluations, override_defaults=False)(view)
     app.extensions["referee"]["limiter"] = limiter
     app.extensions["referee"]["redis_breaker"] = breaker
+    _ietf_fields(app, limiter, {"general": general, "evaluations": evaluations})
+
+
+def policy_names(settings: dict[str, str | None]) -> dict[tuple[int, int], str]:
+    """The name of each limit of the settings (``{name: "600/minute;10/second"}``), keyed by
+    (amount, window seconds): the setting's name, with ``-2``… for its further limits.
+
+    >>> policy_names({"general": "600/minute;10/second", "evaluations": "20/minute"})
+    {(600, 60): 'general', (10, 1): 'general-2', (20, 60): 'evaluations'}
+    """
+    from limits import parse_many
+
+    names: dict[tuple[int, int], str] = {}
+    for name, value in settings.items():
+        for k, item in enumerate(parse_many(value) if value else []):
+            names.setdefault((item.amount, item.get_expiry()), name + (f"-{k + 1}" if k else ""))
+    return names
+
+
+def ietf_fields(limits: list[tuple[str, int, int, int, int]]) -> tuple[str, str]:
+    """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers-11,
+    structured-field lists) of (name, quota, window s, remaining, reset s) per limit.
+
+    >>> ietf_fields([("general", 600, 60, 599, 60), ("evaluations", 20, 60, 0, 12)])
+    ('"general";q=600;w=60, "evaluations";q=20;w=60', '"general";r=599;t=60, "evaluations";r=0;t=12')
+    """
+    policy = ", ".join(f'"{n}";q={q};w={w}' for n, q, w, _, _ in limits)
+    current = ", ".join(f'"{n}";r={r};t={t}' for n, _, _, r, t in limits)
+    return policy, current
+
+
+def _ietf_fields(app: Flask, limiter: Any, settings: dict[str, str | None]) -> None:
+    """The IETF fields beside flask-limiter's ``X-RateLimit-*`` (kept for the clients that
+    read them): every limit that counted this request, not only the nearest one."""
+    names = policy_names(settings)
+
+    @app.after_request
+    def _fields(response: Response) -> Response:
+        counted = []
+        try:
+            now = int(time.time())
+            for current in limiter.current_limits:
+                item = current.limit
+                window = item.get_expiry()
+                name = names.get((item.amount, window), "limit")
+                # ``reset_at`` is rounded up: never say more than the window itself
+                counted.append((name, item.amount, window, max(0, current.remaining),
+                                min(window, max(0, current.reset_at - now))))
+        except Exception:  # as flask-limiter's own headers: a counter that does not answer
+            return response  # costs the fields, never the answer
+        if counted:
+            policy, current_field = ietf_fields(counted)
+            response.headers["RateLimit-Policy"] = policy
+            response.headers["RateLimit"] = current_field
+        return response
 
 
 def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool) -> None:

@@ -237,7 +237,7 @@ def _answering(eval_id: str) -> Runner:
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 #: the key as sent: a structured-field string (``"…"``) or a bare token, 1-255 characters
-_IDEMPOTENCY_KEY = re.compile(r'"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"|([\x21-\x7e]{1,255})')
+_IDEMPOTENCY_KEY = re.compile(r'"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255})')
 #: what the digest of a key is of (so that it is no other digest of it)
 IDEMPOTENCY_LABEL = b"referee idempotency key\x00"
 
