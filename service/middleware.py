@@ -307,7 +307,8 @@ def _caching(app: Flask) -> None:
         response.headers["Cache-Control"] = CACHE_CONTROL
         if request.endpoint in _BY_ACCEPT:
             response.vary.add("Accept")
-        return response.make_conditional(request.environ)
+        response.make_conditional(request.environ)  # in place: 304 when the tag matches
+        return response
 
 
 # ------------------------------------------------------------------- logs
