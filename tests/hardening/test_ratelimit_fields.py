@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from tests.trust.conftest import call, serve  # noqa: F401  (the fixture)
+from tests.trust.conftest import call
+from tests.trust.conftest import serve as serve  # the fixture, for the gunicorn test
 
 BODY = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
 NEW = {"players": [{"name": "A"}, {"name": "B"}]}
@@ -63,7 +64,7 @@ def test_no_limit_no_fields(make_client):
     assert "RateLimit" not in limited.get("/v1/games").headers  # GETs are not limited
 
 
-def test_two_gunicorn_workers_count_in_redis_and_say_so(serve, redis_url):
+def test_two_gunicorn_workers_count_in_redis_and_say_so(serve, redis_url):  # noqa: F811
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()
