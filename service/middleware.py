@@ -14,7 +14,9 @@ environment (or the app config of the same name without ``REFEREE_``):
 ``REFEREE_API_KEYS``            keys for ``/v1/evaluations``: ``Authorization:
                                 Bearer <key>`` or ``X-API-Key: <key>``; 401 without
 ``REFEREE_RATE_LIMIT``          e.g. ``600/minute``: per client, per route, on every
-                                ``POST /v1/...``; 429 with ``Retry-After``
+                                ``POST /v1/...``; 429 with ``Retry-After``; the
+                                answers say it in ``X-RateLimit-*`` and in the IETF
+                                ``RateLimit-Policy`` / ``RateLimit`` (``ietf_fields``)
 ``REFEREE_EVALUATION_RATE_LIMIT``  e.g. ``20/minute``: ``POST /v1/evaluations``
 ``REFEREE_RATE_LIMIT_FAILURE``  ``open`` (default) or ``closed``: what a rate limit
                                 does while Redis does not answer (below)
@@ -76,7 +78,7 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from limits.storage import RedisStorage
 from redis import RedisError
 
-from service import metrics, signing
+from service import metrics, seats, signing
 from service.games.messages import N_
 from service.headers import visible_ascii
 from service.problems import problem
@@ -131,6 +133,7 @@ def init_app(app: Flask) -> None:
     ext["redis_timeout"] = redis_timeout(app)
     _request_ids(app)
     _edges(app)
+    _caching(app)
     _api_keys(app)
     _rate_limits(app)
     _cors(app)
@@ -260,6 +263,52 @@ def _edges(app: Flask) -> None:
             return None
         return problem(404, "not-found", "Not found", N_(
             "no route has an empty path segment: send the path without `//`"))
+
+
+# ---------------------------------------------------------------- caching
+#: the routes whose answer changes only with a release (for a given URL, language and
+#: ``Accept``): they carry a content-derived ``ETag`` and ``Cache-Control``
+CACHEABLE = frozenset({"games.list_games", "games.describe_game", "games.cards", "rules.rules",
+                       "rules.rule", "rules.problem_types", "rules.problem_type_page",
+                       "health.openapi_yaml"})
+#: the pages of problem types answer HTML or JSON after ``Accept``
+_BY_ACCEPT = frozenset({"rules.problem_types", "rules.problem_type_page"})
+#: a cache may reuse such an answer for 5 minutes (after a release, at most that stale),
+#: then revalidates it with ``If-None-Match`` (a 304 without a body while nothing changed)
+CACHE_CONTROL = "public, max-age=300"
+
+
+def content_etag(body: bytes, content_type: str) -> str:
+    """A strong entity tag of an answer: a digest of its type and bytes, so every process
+    and instance of one release tags the same answer alike (no mtime, no counter).
+
+    >>> content_etag(b"{}", "application/json") == content_etag(b"{}", "application/json")
+    True
+    >>> content_etag(b"{}", "application/json") != content_etag(b"{}", "text/html")
+    True
+    >>> len(content_etag(b"", "text/plain"))
+    32
+    """
+    digest = hashlib.sha256(content_type.encode() + b"\x00" + body).hexdigest()
+    return digest[:32]
+
+
+def _caching(app: Flask) -> None:
+    """``ETag`` and ``Cache-Control`` on a 200 of ``CACHEABLE``; ``If-None-Match`` (a tag,
+    weak or strong, a list, ``*``) answered 304 by werkzeug's weak comparison (RFC 9110
+    §13.1.2: for ``If-None-Match`` a weak tag matches its strong twin)."""
+
+    @app.after_request
+    def _tag(response: Response) -> Response:
+        if response.status_code != 200 or request.method not in ("GET", "HEAD") \
+                or request.endpoint not in CACHEABLE or response.direct_passthrough:
+            return response
+        response.set_etag(content_etag(response.get_data(), response.content_type or ""))
+        response.headers["Cache-Control"] = CACHE_CONTROL
+        if request.endpoint in _BY_ACCEPT:
+            response.vary.add("Accept")
+        response.make_conditional(request.environ)  # in place: 304 when the tag matches
+        return response
 
 
 # ------------------------------------------------------------------- logs
@@ -587,6 +636,61 @@ def _rate_limits(app: Flask) -> None:
             evaluations, override_defaults=False)(view)
     app.extensions["referee"]["limiter"] = limiter
     app.extensions["referee"]["redis_breaker"] = breaker
+    _ietf_fields(app, limiter, {"general": general, "evaluations": evaluations})
+
+
+def policy_names(settings: dict[str, str | None]) -> dict[tuple[int, int], str]:
+    """The name of each limit of the settings (``{name: "600/minute;10/second"}``), keyed by
+    (amount, window seconds): the setting's name, with ``-2``… for its further limits.
+
+    >>> policy_names({"general": "600/minute;10/second", "evaluations": "20/minute"})
+    {(600, 60): 'general', (10, 1): 'general-2', (20, 60): 'evaluations'}
+    """
+    from limits import parse_many
+
+    names: dict[tuple[int, int], str] = {}
+    for name, value in settings.items():
+        for k, item in enumerate(parse_many(value) if value else []):
+            names.setdefault((item.amount, item.get_expiry()), name + (f"-{k + 1}" if k else ""))
+    return names
+
+
+def ietf_fields(limits: list[tuple[str, int, int, int, int]]) -> tuple[str, str]:
+    """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers-11,
+    structured-field lists) of (name, quota, window s, remaining, reset s) per limit.
+
+    >>> ietf_fields([("general", 600, 60, 599, 60), ("evaluations", 20, 60, 0, 12)])
+    ('"general";q=600;w=60, "evaluations";q=20;w=60', '"general";r=599;t=60, "evaluations";r=0;t=12')
+    """
+    policy = ", ".join(f'"{n}";q={q};w={w}' for n, q, w, _, _ in limits)
+    current = ", ".join(f'"{n}";r={r};t={t}' for n, _, _, r, t in limits)
+    return policy, current
+
+
+def _ietf_fields(app: Flask, limiter: Any, settings: dict[str, str | None]) -> None:
+    """The IETF fields beside flask-limiter's ``X-RateLimit-*`` (kept for the clients that
+    read them): every limit that counted this request, not only the nearest one."""
+    names = policy_names(settings)
+
+    @app.after_request
+    def _fields(response: Response) -> Response:
+        counted = []
+        try:
+            now = int(time.time())
+            for current in limiter.current_limits:
+                item = current.limit
+                window = item.get_expiry()
+                name = names.get((item.amount, window), "limit")
+                # ``reset_at`` is rounded up: never say more than the window itself
+                counted.append((name, item.amount, window, max(0, current.remaining),
+                                min(window, max(0, current.reset_at - now))))
+        except Exception:  # as flask-limiter's own headers: a counter that does not answer
+            return response  # costs the fields, never the answer
+        if counted:
+            policy, current_field = ietf_fields(counted)
+            response.headers["RateLimit-Policy"] = policy
+            response.headers["RateLimit"] = current_field
+        return response
 
 
 def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool) -> None:
@@ -610,6 +714,19 @@ def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool
 
 
 # ------------------------------------------------------------------- CORS
+#: what a page of an allowed origin may send (a header outside the CORS safelist makes the
+#: browser ask first, and a preflight naming one not listed here is refused): every request
+#: header the service reads
+CORS_ALLOW_HEADERS = ("Content-Type", "Authorization", "X-API-Key", REQUEST_ID,
+                      signing.HEADER, seats.HEADER, "Idempotency-Key",
+                      "Accept-Language", "If-None-Match")
+#: what its script may read of an answer (beyond the safelisted Content-Type,
+#: Content-Language, Cache-Control…): every response header the service sets for a client
+CORS_EXPOSE_HEADERS = (REQUEST_ID, "Retry-After", "Location", "ETag", "Referee-Rules-Upgraded",
+                       "WWW-Authenticate", "RateLimit", "RateLimit-Policy",
+                       "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+
 def _cors(app: Flask) -> None:
     origins = setting(app, "CORS_ORIGINS")
     if not origins:
@@ -618,8 +735,5 @@ def _cors(app: Flask) -> None:
 
     listed = origins if not isinstance(origins, str) else \
         ("*" if origins.strip() == "*" else [o.strip() for o in origins.split(",") if o.strip()])
-    CORS(app, origins=listed, expose_headers=[REQUEST_ID, "Retry-After", "Location",
-                                              "X-RateLimit-Limit", "X-RateLimit-Remaining",
-                                              "X-RateLimit-Reset"],
-         allow_headers=["Content-Type", "Authorization", "X-API-Key", REQUEST_ID, signing.HEADER],
-         max_age=600)
+    CORS(app, origins=listed, expose_headers=list(CORS_EXPOSE_HEADERS),
+         allow_headers=list(CORS_ALLOW_HEADERS), max_age=600)

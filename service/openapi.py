@@ -54,6 +54,7 @@ from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -1591,9 +1592,77 @@ def with_request_id(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+#: the GETs with ``ETag`` and ``Cache-Control`` (``middleware.CACHEABLE``), and a 304
+CACHEABLE_PATHS = re.compile(r"/v1/games(/[^/]+(/cards|/rules(/\{clause\})?)?)?|/problems(/\{slug\})?"
+                             r"|/openapi\.yaml")
+#: the response fields of issue 36 (``service.middleware``, ``service.http.evaluations``)
+HTTP_FIELDS = {
+    "ETag": {"description": "A strong tag of the answer, derived from its content (the same on "
+                            "every instance of a release); send it back in `If-None-Match`.",
+             "schema": {"type": "string"}},
+    "Cache-Control": {"description": "`public, max-age=300`: reusable for 5 minutes, then "
+                                     "revalidated with `If-None-Match`.",
+                      "schema": {"type": "string"}},
+    "RateLimit-Policy": {"description": "With rate limits configured: each limit that counted "
+                                        "this request (draft-ietf-httpapi-ratelimit-headers-11), "
+                                        "e.g. `\"general\";q=600;w=60, \"evaluations\";q=20;w=60` "
+                                        "(`q` requests per `w` seconds).",
+                         "schema": {"type": "string"}},
+    "RateLimit": {"description": "With rate limits configured: what is left of each limit, e.g. "
+                                 "`\"general\";r=599;t=60` (`r` requests within `t` seconds).",
+                  "schema": {"type": "string"}},
+}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
+                 "description": "An `ETag` this client holds (weak or strong, a list, or `*`): "
+                                "304 with no body while it is still the answer.",
+                 "schema": {"type": "string"}}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": "A key of the client's (draft-ietf-httpapi-idempotency-key-header: a quoted "
+                   "string, or a bare token; 1-255 visible ASCII). The same key with the same "
+                   "body answers the evaluation the first made (202, the same `Location`), "
+                   "however many arrive at once; with another body 422 "
+                   "`idempotency-key-reused`. Scoped to the API key when keys are configured; "
+                   "it lasts as long as its evaluation answers (until it expires, "
+                   "`EVALUATION_RESULT_TTL` after it ends, or is removed).",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 257}}
+
+
+def with_http_fields(doc: dict[str, Any]) -> dict[str, Any]:
+    """Declare ``ETag``/``Cache-Control``/304 on the stable GETs, ``Idempotency-Key`` on
+    ``POST /v1/evaluations`` and the ``RateLimit`` fields on the limited POSTs (in place)."""
+    components = doc.setdefault("components", {}).setdefault("headers", {})
+    components.update(HTTP_FIELDS)
+    ref = {name: {"$ref": f"#/components/headers/{name}"} for name in HTTP_FIELDS}
+    for path, operations in doc.get("paths", {}).items():
+        get = operations.get("get")
+        if get is not None and CACHEABLE_PATHS.fullmatch(path):
+            get.setdefault("parameters", []).append(IF_NONE_MATCH)
+            get["responses"]["200"].setdefault("headers", {}).update(
+                {"ETag": ref["ETag"], "Cache-Control": ref["Cache-Control"]})
+            get["responses"]["304"] = {
+                "description": "Not modified: the `ETag` sent in `If-None-Match` is still the "
+                               "answer (no body).",
+                "headers": {"ETag": ref["ETag"], "Cache-Control": ref["Cache-Control"]}}
+        post = operations.get("post")
+        if post is not None and path.startswith("/v1/"):
+            for status, response in post["responses"].items():
+                if status.startswith("2") and "$ref" not in response:
+                    response.setdefault("headers", {}).update(
+                        {"RateLimit-Policy": ref["RateLimit-Policy"],
+                         "RateLimit": ref["RateLimit"]})
+    doc["paths"]["/v1/evaluations"]["post"].setdefault("parameters", []).append(IDEMPOTENCY_KEY)
+    too_many = doc["components"].get("responses", {}).get("429")
+    if too_many is not None:
+        too_many.setdefault("headers", {}).update(
+            {"RateLimit-Policy": ref["RateLimit-Policy"], "RateLimit": ref["RateLimit"]})
+    return doc
+
+
 def spec_dict() -> dict[str, Any]:
     """The document as a dict."""
-    return with_request_id(finish(build_spec().to_dict(), registry.all_games()))
+    return with_request_id(with_http_fields(finish(build_spec().to_dict(),
+                                                   registry.all_games())))
 
 
 class _Dumper(yaml.SafeDumper):

@@ -259,6 +259,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
     ProblemType("unknown-evaluation-kind", 400, N_("Unknown evaluation kind"),
                 N_("No evaluation kind of that name, or not for that game."),
                 N_("See `GET /v1/evaluations/kinds`.")),
+    ProblemType("idempotency-key-reused", 422, N_("Idempotency key reused"),
+                N_("The `Idempotency-Key` of this `POST /v1/evaluations` already made an "
+                   "evaluation of another request body (the same key and the same body "
+                   "answer that evaluation again)."),
+                N_("Send a new key for a new evaluation; to get the first one's, send its "
+                   "body again, or poll the `Location` it answered.")),
     ProblemType("evaluations-busy", 503, N_("Too many evaluations"),
                 N_("The service holds as many unfinished evaluations as it can."),
                 N_("Retry after `Retry-After` seconds.")),

@@ -42,6 +42,11 @@ What is RQ's and what is ours:
 * backpressure (ours): a submission is refused (``Busy``, HTTP 503) when the
   jobs waiting on the queue would pass ``REFEREE_MAX_QUEUED``
   (``runner.admit``);
+* an ``Idempotency-Key`` (ours): ``referee:idempotency:<key digest>`` holds the
+  request's digest and the evaluation's id, claimed with ``SET NX`` before anything is
+  queued, so concurrent duplicates make one evaluation; the record names the key, so
+  ``remove`` frees it; a key whose evaluation is gone or expired is freed when next
+  used (compare-and-delete), and every key lapses after ``TOMBSTONE_TTL`` at most;
 * whom it answers to (ours): the record keeps the ``runner.Audience`` —
   ``owner`` (a digest of the API key) and ``sealed`` — for as long as the id
   answers at all, so that an expired id is 404, not 410, to anyone else.
@@ -69,6 +74,8 @@ from service.evaluations.runner import (
     AlreadyOver,
     Audience,
     ExpiredEvaluation,
+    Idempotency,
+    KeyReused,
     UnknownEvaluation,
     admit,
     configured_max_queued,
@@ -131,6 +138,23 @@ def load_outcome(connection: Redis, eval_id: str) -> dict[str, Any] | None:
     return orjson.loads(raw) if raw else None
 
 
+def idempotency_key(key: str) -> str:
+    return f"referee:idempotency:{key}"
+
+
+#: deletes KEYS[1] only while it still holds ARGV[1] (a key another submission took
+#: meanwhile stays)
+_DELETE_IF_HELD = ("if redis.call('GET', KEYS[1]) == ARGV[1] then "
+                   "return redis.call('DEL', KEYS[1]) end return 0")
+#: deletes KEYS[1] only while its value names ARGV[1] (``"id":"<id>"``: ids are unique)
+_DELETE_IF_NAMES = ("local v = redis.call('GET', KEYS[1]) "
+                    "if v and string.find(v, ARGV[1], 1, true) then "
+                    "return redis.call('DEL', KEYS[1]) end return 0")
+#: how long a duplicate waits for the evaluation its key names to be queued (the
+#: submission that claimed the key queues it within milliseconds)
+CLAIM_WAIT_SECONDS = 5.0
+
+
 def reported_key(eval_id: str) -> str:
     return f"referee:evaluation-reported:{eval_id}"
 
@@ -160,8 +184,68 @@ class RQRunner:
 
     # ------------------------------------------------------------ submit
     def submit(self, kind: Kind, plan: dict[str, Any], game: str,
-               audience: Audience = OPEN) -> dict[str, Any]:
+               audience: Audience = OPEN,
+               idempotency: Idempotency | None = None) -> dict[str, Any]:
         eval_id = new_id()
+        if idempotency is not None:
+            held = self._claim(idempotency, eval_id)
+            if held is not None:
+                return self._replay(held)
+            try:
+                return self._submit(eval_id, kind, plan, game, audience, idempotency)
+            except BaseException:  # nothing queued: the key is free again
+                self.connection.eval(_DELETE_IF_HELD, 1, idempotency_key(idempotency.key),
+                                     self._claim_value(idempotency, eval_id))
+                raise
+        return self._submit(eval_id, kind, plan, game, audience, None)
+
+    @staticmethod
+    def _claim_value(idempotency: Idempotency, eval_id: str) -> bytes:
+        return orjson.dumps({"request": idempotency.request, "id": eval_id})
+
+    def _claim(self, idempotency: Idempotency, eval_id: str) -> str | None:
+        """Claim the key for ``eval_id`` (``None``), or the id of the live evaluation it
+        already made (``replayed`` set; ``KeyReused`` for another request)."""
+        name, value = idempotency_key(idempotency.key), self._claim_value(idempotency, eval_id)
+        for _ in range(3):
+            if self.connection.set(name, value, nx=True, ex=TOMBSTONE_TTL):
+                return None
+            raw = self.connection.get(name)
+            if raw is None:  # lapsed meanwhile
+                continue
+            held = orjson.loads(raw)
+            if not self._answers(held["id"]):
+                self.connection.eval(_DELETE_IF_HELD, 1, name, raw)
+                continue
+            if held["request"] != idempotency.request:
+                raise KeyReused(held["id"])
+            idempotency.replayed = True
+            found: str = held["id"]
+            return found
+        raise KeyReused(eval_id)  # taken and freed again and again: a storm of duplicates
+
+    def _answers(self, eval_id: str) -> bool:
+        """Whether the evaluation a key names still answers (not removed, not expired);
+        one being queued right now (its record younger than ``CLAIM_WAIT_SECONDS``, or not
+        written yet) does."""
+        deadline = time.monotonic() + CLAIM_WAIT_SECONDS
+        while True:
+            try:
+                self.status(eval_id)
+                return True
+            except (UnknownEvaluation, ExpiredEvaluation):
+                raw = self.connection.hget(record_key(eval_id), "submitted_at")
+                young = raw is None or time.time() - orjson.loads(raw) < CLAIM_WAIT_SECONDS
+                if not young or time.monotonic() > deadline:
+                    return False
+                time.sleep(0.02)
+
+    def _replay(self, eval_id: str) -> dict[str, Any]:
+        """The status of the evaluation a duplicate names (queued by now: ``_answers``)."""
+        return self.status(eval_id)
+
+    def _submit(self, eval_id: str, kind: Kind, plan: dict[str, Any], game: str,
+                audience: Audience, idempotency: Idempotency | None) -> dict[str, Any]:
         chunks = kind.chunks(plan)
         admit(self.queue.count, len(chunks), self.max_queued)  # jobs waiting on the queue
         per_chunk = kind.estimate_seconds(plan) / len(chunks)
@@ -170,6 +254,8 @@ class RQRunner:
         record = {"game": game, "kind": kind.name, "chunks": len(chunks), "submitted_at": now,
                   "result_ttl": self.result_ttl, "owner": audience.owner,
                   "sealed": audience.sealed}
+        if idempotency is not None:  # so that ``remove`` frees the key
+            record["idempotency"] = idempotency.key
         with self.connection.pipeline() as pipe:
             pipe.hset(record_key(eval_id), mapping={k: orjson.dumps(v) for k, v in record.items()})
             pipe.expire(record_key(eval_id), TOMBSTONE_TTL)
@@ -355,6 +441,9 @@ class RQRunner:
             except NoSuchJobError:
                 pass
         # the cancel flag stays (it expires): a chunk dequeued meanwhile stops at once
+        if record.get("idempotency"):
+            self.connection.eval(_DELETE_IF_NAMES, 1, idempotency_key(record["idempotency"]),
+                                 orjson.dumps({"id": eval_id})[1:-1])
         self.connection.delete(record_key(eval_id), outcome_key(eval_id),
                                progress_key(eval_id), incidents_key(eval_id),
                                reported_key(eval_id))

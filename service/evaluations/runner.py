@@ -19,6 +19,13 @@ Both runners refuse a submission when the queue is full (``admit``: at most
 ``REFEREE_MAX_QUEUED`` chunks waiting, default 256), and both are a
 ``Runner``: the only thing ``service.http.evaluations`` knows of them.
 
+Both keep a submission's ``Idempotency-Key`` (``Idempotency``) in the store every
+process of the service shares — the SQLite file, or Redis — never in one process's
+memory: the same key with the same request answers the evaluation it made (concurrent
+duplicates included: one job), with another request ``KeyReused``.  A key lasts as
+long as its evaluation answers: once that is removed, or expired (``RESULT_TTL`` after
+it ended), the key is free again.
+
 Both keep with each record whom it answers to (``Audience``: the digest of the
 API key that submitted it, and for a sealed state the game and the seat it
 was asked for); ``service.http.evaluations`` checks it before any answer.
@@ -82,6 +89,24 @@ class Audience:
 OPEN = Audience()
 
 
+@dataclass
+class Idempotency:
+    """A submission's ``Idempotency-Key``, as the runners keep it.
+
+    ``key``: a digest of the key within its scope (the submitting API key's, or the
+    service's without API keys), never the key; ``request``: a digest of the request
+    body.  The runner sets ``replayed`` when it answers an evaluation it already had.
+    """
+
+    key: str
+    request: str
+    replayed: bool = False
+
+
+class KeyReused(Exception):
+    """The ``Idempotency-Key`` already made an evaluation of another request (HTTP 422)."""
+
+
 class Runner(Protocol):
     """Where evaluations run: ``EmbeddedRunner`` or ``rq_runner.RQRunner``.
 
@@ -94,9 +119,12 @@ class Runner(Protocol):
     backend: str
 
     def submit(self, kind: Kind, plan: dict[str, Any], game: str,
-               audience: Audience = OPEN) -> dict[str, Any]:
+               audience: Audience = OPEN,
+               idempotency: Idempotency | None = None) -> dict[str, Any]:
         """Queue a validated plan (``kinds.prepare``), answering to ``audience``;
-        its status.  ``Busy`` when the queue is full (``admit``)."""
+        its status.  ``Busy`` when the queue is full (``admit``).  With
+        ``idempotency`` whose key already made a live evaluation: that evaluation's
+        status (``replayed`` set), or ``KeyReused`` for another request."""
         ...
 
     def audience(self, eval_id: str) -> Audience:
@@ -234,6 +262,8 @@ CREATE TABLE IF NOT EXISTS evaluations (
     beat_at REAL NOT NULL, cancel INTEGER NOT NULL DEFAULT 0, result BLOB, error BLOB,
     owner TEXT, sealed BLOB);
 CREATE TABLE IF NOT EXISTS evaluation_reported (id TEXT PRIMARY KEY, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS evaluation_keys (
+    key TEXT PRIMARY KEY, request TEXT NOT NULL, id TEXT NOT NULL, at REAL NOT NULL);
 """
 #: columns added since the first schema: a store file made before lacks them, and
 #: ``CREATE TABLE IF NOT EXISTS`` leaves its table as it is (``migrate``)
@@ -356,6 +386,8 @@ class EmbeddedRunner:
             migrate(db)
             db.execute("DELETE FROM evaluations WHERE submitted_at < ?",
                        (time.time() - TOMBSTONE_TTL,))
+            db.execute("DELETE FROM evaluation_keys WHERE at < ?",
+                       (time.time() - TOMBSTONE_TTL,))
 
     def _db(self) -> sqlite3.Connection:
         return sqlite3.connect(self.db_path, timeout=10, isolation_level=None)
@@ -366,25 +398,54 @@ class EmbeddedRunner:
             db.execute(f"UPDATE evaluations SET {cols} WHERE id = ?", (*fields.values(), eval_id))
 
     def submit(self, kind: Kind, plan: dict[str, Any], game: str,
-               audience: Audience = OPEN) -> dict[str, Any]:
+               audience: Audience = OPEN,
+               idempotency: Idempotency | None = None) -> dict[str, Any]:
         eval_id, now = new_id(), time.time()
         chunks = kind.chunks(plan)
         sealed = orjson.dumps(audience.sealed) if audience.sealed is not None else None
         with closing(self._db()) as db:
-            db.execute("BEGIN IMMEDIATE")  # the count and the insert, one at a time
+            # the key's lookup, the count and the inserts, one submission at a time (across
+            # the processes: the file's write lock), so duplicates make one evaluation
+            db.execute("BEGIN IMMEDIATE")
             try:
-                admit(self._waiting(db), len(chunks), self.max_queued)
-                db.execute("INSERT INTO evaluations (id, game, kind, status, chunks, pid, "
-                           "submitted_at, beat_at, owner, sealed) "
-                           "VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)",
-                           (eval_id, game, kind.name, len(chunks), os.getpid(), now, now,
-                            audience.owner, sealed))
+                held = self._held(db, idempotency, now) if idempotency else None
+                if held is None:
+                    admit(self._waiting(db), len(chunks), self.max_queued)
+                    db.execute("INSERT INTO evaluations (id, game, kind, status, chunks, pid, "
+                               "submitted_at, beat_at, owner, sealed) "
+                               "VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)",
+                               (eval_id, game, kind.name, len(chunks), os.getpid(), now, now,
+                                audience.owner, sealed))
+                    if idempotency:
+                        db.execute("INSERT INTO evaluation_keys VALUES (?, ?, ?, ?)",
+                                   (idempotency.key, idempotency.request, eval_id, now))
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+        if held is not None:
+            return self.status(held)
         self.pool.submit(self._run_one, eval_id, kind, plan, chunks)
         return self.status(eval_id)
+
+    @staticmethod
+    def _held(db: sqlite3.Connection, idempotency: Idempotency, now: float) -> str | None:
+        """The evaluation ``idempotency``'s key made, while it answers (``replayed`` set;
+        ``KeyReused`` for another request); ``None`` when the key is free (a key whose
+        evaluation was removed or has expired is freed here)."""
+        row = db.execute("SELECT request, id FROM evaluation_keys WHERE key = ?",
+                         (idempotency.key,)).fetchone()
+        if row is None:
+            return None
+        live = db.execute("SELECT expires_at FROM evaluations WHERE id = ?", (row[1],)).fetchone()
+        if live is None or (live[0] is not None and live[0] <= now):
+            db.execute("DELETE FROM evaluation_keys WHERE key = ?", (idempotency.key,))
+            return None
+        if row[0] != idempotency.request:
+            raise KeyReused(row[1])
+        idempotency.replayed = True
+        found: str = row[1]
+        return found
 
     @staticmethod
     def _waiting(db: sqlite3.Connection) -> int:
@@ -494,6 +555,7 @@ class EmbeddedRunner:
         with closing(self._db()) as db:
             removed = db.execute("DELETE FROM evaluations WHERE id = ?", (eval_id,)).rowcount
             db.execute("DELETE FROM evaluation_reported WHERE id = ?", (eval_id,))
+            db.execute("DELETE FROM evaluation_keys WHERE id = ?", (eval_id,))
         if not removed:
             raise UnknownEvaluation(eval_id)
 

@@ -4,6 +4,14 @@
   ``Location`` and ``Retry-After``; the body is the evaluation's status.
   Everything is validated first: a request that cannot succeed is refused
   (400/422) and nothing is queued.
+  With ``Idempotency-Key: "<key>"`` (draft-ietf-httpapi-idempotency-key-header: a
+  structured-field string; a bare token is taken too) a retried submission is not a
+  second job: the same key with the same body answers the evaluation the first made
+  (202, the same id and ``Location``, its current status), however many arrive at once;
+  the same key with another body is 422 ``idempotency-key-reused``.  A key is the
+  submitting API key's own (with ``REFEREE_API_KEYS``), the service's without; it
+  lasts as long as its evaluation answers (``EVALUATION_RESULT_TTL`` after it ends, or
+  until it is removed), in the runner's shared store (``runner.Idempotency``).
 * ``GET /v1/evaluations/{id}`` → status, progress, result or error, expiry;
   an unknown (or removed) id → 404, an expired one → 410.
 * ``POST /v1/evaluations/{id}/cancel`` → stops a queued or running
@@ -44,10 +52,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import orjson
 from flask import Blueprint, Response, current_app, request
 from flask.blueprints import BlueprintSetupState
 from redis.exceptions import RedisError
@@ -63,13 +73,17 @@ from service.evaluations.runner import (
     Busy,
     EmbeddedRunner,
     ExpiredEvaluation,
+    Idempotency,
+    KeyReused,
     Runner,
     UnknownEvaluation,
     configured_max_queued,
     retry_after,
     store_path,
 )
+from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.headers import checked
 from service.http.body import json_response, read_json
 from service.middleware import presented_key
 from service.problems import ProblemError
@@ -221,9 +235,47 @@ def _answering(eval_id: str) -> Runner:
     return run
 
 
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+#: the key as sent: a structured-field string (``"…"``) or a bare token, 1-255 characters
+_IDEMPOTENCY_KEY = re.compile(r'"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255})')
+#: what the digest of a key is of (so that it is no other digest of it)
+IDEMPOTENCY_LABEL = b"referee idempotency key\x00"
+
+
+def idempotency_key(value: str) -> str | None:
+    """The key of an ``Idempotency-Key`` value: the string of a structured-field string,
+    else the value as sent (a bare token); ``None`` when it is neither.
+
+    >>> idempotency_key('"8e03978e-40d5"'), idempotency_key("retry-1"), idempotency_key('""')
+    ('8e03978e-40d5', 'retry-1', None)
+    >>> idempotency_key("two words"), idempotency_key("x" * 256)
+    (None, None)
+    """
+    found = _IDEMPOTENCY_KEY.fullmatch(value.strip(" \t"))
+    return (found[1] or found[2]) if found else None
+
+
+def _idempotency(body: dict[str, Any]) -> Idempotency | None:
+    """This submission's ``Idempotency-Key`` as the runner keeps it (digests of the key
+    in its scope and of the body), ``None`` without one; a malformed key is a 400."""
+    sent = checked(IDEMPOTENCY_HEADER, request.environ.get("HTTP_IDEMPOTENCY_KEY"))
+    if sent is None:
+        return None
+    key = idempotency_key(sent)
+    if key is None:
+        raise MalformedInput({f"headers.{IDEMPOTENCY_HEADER}": [N_(
+            "a key is 1 to 255 visible ASCII characters, as a quoted string (`\"…\"`) or "
+            "without spaces")]})
+    scope = (_owner() or "").encode()
+    return Idempotency(
+        hashlib.sha256(IDEMPOTENCY_LABEL + scope + b"\x00" + key.encode()).hexdigest(),
+        hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest())
+
+
 @bp.post("/v1/evaluations")
 def submit() -> Response:
     body = read_json()
+    idempotency = _idempotency(body)  # of the body as sent, before ``accept`` opens a state
     sent = body.get("state")
     if "state" in body:
         body["state"] = signing.accept(sent)
@@ -233,11 +285,18 @@ def submit() -> Response:
     audience = Audience(_owner(), _sealed(sent, body))
     try:
         status = runner().submit(kind, plan, plan.get("game") or (kind.games or ("",))[0],
-                                 audience)
+                                 audience, idempotency)
     except Busy as exc:
         raise ProblemError.of("evaluations-busy", N_("{why}; retry later", why=exc.args[0]),
                               headers={"Retry-After": str(BUSY_RETRY_AFTER)}) from None
-    metrics.count_evaluation(kind.name, "submitted")
+    except KeyReused:
+        raise ProblemError.of("idempotency-key-reused", N_(
+            "this Idempotency-Key was already used for another request body; send the same "
+            "body to get its evaluation, or a new key for a new one"),
+            errors={f"headers.{IDEMPOTENCY_HEADER}": [N_("already used for another body")]}
+        ) from None
+    if idempotency is None or not idempotency.replayed:
+        metrics.count_evaluation(kind.name, "submitted")
     wait = retry_after(kind, plan)
     return json_response(status, 202, headers={"Location": _location(status["id"]),
                                                "Retry-After": str(wait)})
