@@ -5,32 +5,45 @@ PYTHON ?= $(shell for p in python3 python3.14 python3.13 python3.12 python3.11; 
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
+# `make run` listens on loopback only; HOST=0.0.0.0 (the Procfile reads it too) to be reached
+# from other machines
+HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.test-installed
 
-.PHONY: run test venv redis-server chromium openapi bench load wrk node clients
+.PHONY: run test venv service-venv redis-server chromium openapi bench load wrk node clients
 
-# (Re)install when pyproject.toml changes; create the venv if missing.  uv installs
-# (pip installs uv into the venv first): the same packages from PyPI as pip, in 11 s
-# instead of pip's 32 s on a clean clone (pip resolves, unpacks and compiles serially).
+# The service's own packages (`make run`), reinstalled when pyproject.toml changes; the venv
+# created if missing.  uv installs (pip installs uv into the venv first): the same packages
+# from PyPI as pip, in 11 s instead of pip's 32 s on a clean clone (pip resolves, unpacks
+# and compiles serially).
 UV_RANGE := uv>=0.9,<1
 $(STAMP): pyproject.toml
 	@test -x $(PY) || { test -n "$(PYTHON)" || { echo "referee needs Python 3.11 or newer on PATH (or PYTHON=/path/to/python3)" >&2; exit 1; }; \
 		$(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install -q --disable-pip-version-check '$(UV_RANGE)'
-	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[test]'
+	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e .
 	@touch $(STAMP)
 
-venv: $(STAMP)
+# The same venv with the `test` extra on top (pytest, schemathesis, the client generator,
+# mypy, playwright…: 3× the service's size), for `make test` and the tools of the docs.
+$(TEST_STAMP): pyproject.toml $(STAMP)
+	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[test]'
+	@touch $(TEST_STAMP)
 
-# The web command of the Procfile (gunicorn), plus an RQ worker when REDIS_URL is set.
-run: venv
+service-venv: $(STAMP)
+venv: $(TEST_STAMP)
+
+# The web command of the Procfile (gunicorn) on $(HOST):$(PORT), plus an RQ worker when
+# REDIS_URL is set.  Only the service's packages: no test tools.
+run: service-venv
 	@web="$$(sed -n 's/^web: //p' Procfile)"; worker="$$(sed -n 's/^worker: //p' Procfile)"; \
-	export PATH="$(CURDIR)/$(VENV)/bin:$$PATH" PORT="$(PORT)"; \
+	export PATH="$(CURDIR)/$(VENV)/bin:$$PATH" PORT="$(PORT)" HOST="$(HOST)"; \
 	if [ -n "$${REDIS_URL:-}" ]; then \
 		sh -c "exec $$worker" & wpid=$$!; trap 'kill $$wpid 2>/dev/null' EXIT INT TERM; \
 		echo "rq workers started under workers.supervise (pid $$wpid; restarted if they exit) on $$REDIS_URL"; \
 	fi; \
-	echo "referee: http://127.0.0.1:$(PORT)  (interactive docs: http://127.0.0.1:$(PORT)/docs)"; \
+	echo "referee: http://$(HOST):$(PORT)  (interactive docs: http://$(HOST):$(PORT)/docs)"; \
 	sh -c "$$web"
 
 # The tests start their own redis-server (tests/conftest.py): make sure one is installed.
@@ -100,7 +113,7 @@ clients: venv $(NODE_STAMP)
 		node_modules/.bin/openapi-ts --file tests/clients/openapi-ts.config.mjs
 
 # Regenerate the committed API contract after changing routes, envelopes or engine shapes.
-openapi: venv
+openapi: service-venv
 	$(PY) -m service.openapi > openapi.yaml
 
 # The contract of a release (docs/api.md, "The breaking-change gate"): openapi.yaml, made
@@ -117,7 +130,7 @@ contract-baseline: openapi
 # Every performance figure (issue 7): HTTP against a no-op floor under gunicorn, engines,
 # evaluations on RQ; writes bench/results/latest.{json,md,png}.  A few minutes.
 BENCH_STAMP := $(VENV)/.bench-installed
-$(BENCH_STAMP): pyproject.toml $(STAMP)
+$(BENCH_STAMP): pyproject.toml $(TEST_STAMP)
 	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[test,bench]'
 	@touch $(BENCH_STAMP)
 
@@ -156,7 +169,7 @@ load: venv wrk
 # Re-extract the translatable texts (N_ marks) into the .pot and merge them into each .po
 # (docs/i18n.md); then translate the new/fuzzy entries in service/translations/ru/.
 .PHONY: translations
-translations: venv
+translations: service-venv
 	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ --no-default-keywords --no-location \
 		--sort-output --omit-header -o service/translations/messages.pot service schemas
 	$(VENV)/bin/pybabel update -i service/translations/messages.pot -d service/translations \

@@ -32,19 +32,28 @@ header limits, ``Content-Length`` with ``Transfer-Encoding``, a negative
 makes each worker write those answers as problem+json
 (``write_problem``) instead of gunicorn's HTML page.
 
+**Its own log lines as JSON.**  gunicorn's error log (start, workers booted
+and exiting, WORKER TIMEOUT, tracebacks) goes through ``JsonLogger``: one JSON
+object per line with the access log's fields (``ts``, ``level``, ``logger``,
+``msg``; ``exc`` for a traceback), so the log is one format to parse;
+``REFEREE_LOG_FORMAT=text`` keeps gunicorn's own text lines, as it does the app's.
+
 Everything else (workers, bind address) stays on the command line.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
 import struct
 import tempfile
+import time
 from typing import Any
 
 import orjson
+from gunicorn import glogging
 from gunicorn import util as gunicorn_util
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -109,6 +118,48 @@ def child_exit(server: Any, worker: Any) -> None:
 def on_exit(server: Any) -> None:
     while _made:
         shutil.rmtree(_made.pop(), ignore_errors=True)
+
+
+# ------------------------------------------------------------ gunicorn's log
+class JsonLineFormatter(logging.Formatter):
+    """The line of ``service.middleware.JsonFormatter`` (``tests/http/test_gunicorn_log.py``
+    holds them equal) without importing it: the master sets up its log before
+    ``on_starting`` names the metrics directory, and importing the app's modules
+    then would create its metrics in single-process mode.
+
+    >>> rec = logging.LogRecord("gunicorn.error", logging.INFO, __file__, 1, "Booting %s", ("w",), None)
+    >>> line = orjson.loads(JsonLineFormatter().format(rec))
+    >>> sorted(line), line["msg"], line["level"]
+    (['level', 'logger', 'msg', 'ts'], 'Booting w', 'info')
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        second = int(record.created)
+        ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        out = {"ts": f"{ts}.{int((record.created - second) * 1000):03d}Z",
+               "level": record.levelname.lower(), "logger": record.name,
+               "msg": record.getMessage()}
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return orjson.dumps(out, default=str).decode()
+
+
+def json_logs() -> bool:
+    """Whether logs are JSON: ``REFEREE_LOG_FORMAT`` unset or ``json`` (as the app reads it)."""
+    return (os.environ.get("REFEREE_LOG_FORMAT") or "json") == "json"
+
+
+class JsonLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn ships no types
+    """gunicorn's logger, its error log's handlers writing ``JsonLineFormatter`` lines."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        if json_logs():
+            for handler in self.error_log.handlers:
+                handler.setFormatter(JsonLineFormatter())
+
+
+logger_class = JsonLogger
 
 
 # ------------------------------------------------- errors before the app

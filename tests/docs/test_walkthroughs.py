@@ -1,4 +1,4 @@
-"""Every walk-through in README.md and docs/*.md, run against a live server (issue 14).
+"""Every recipe in README.md and docs/*.md, run against a live server (issues 14, 36).
 
 A walk-through is a ```console block preceded by an HTML comment naming it::
 
@@ -17,8 +17,10 @@ The format:
 - Blocks with the same name, in one file, are one session: they run in order
   in one ``bash`` process (variables and functions carry over), in a fresh
   temporary directory (files such as ``game.json`` stay between blocks).
-- ``http://127.0.0.1:8000`` in a command is replaced by the test server's
-  base URL, which is also exported as ``$BASE``.
+- ``http://127.0.0.1:8000`` in a command (or a file block) is replaced by the
+  test server's base URL, which is also exported as ``$REFEREE_URL`` (what the
+  README tells a reader to export: every recipe names the service by it) and
+  ``$BASE``.
 - ``<!-- walkthrough: NAME (in a checkout) -->`` runs the session as a reader
   does in this checkout after ``make venv`` and ``npm ci`` (the README's
   client recipes): its temporary directory is a git repository with the
@@ -26,11 +28,27 @@ The format:
   (``openapi.yaml``, ``.venv``, ``node_modules``, ``tests``…), so what the
   commands write lands in the temporary directory while tools that read git's
   ignore rules (poetry-core building a wheel) see what they would see here.
+- ``<!-- walkthrough: NAME (in a copy) -->`` runs it in a copy of the checkout's
+  files (tracked and not ignored, committed in a fresh git repository; links to
+  ``.venv`` and ``node_modules``): for a recipe that rewrites files of the
+  checkout (``make openapi``, ``pybabel update``), which then must leave
+  ``git status`` as the docs say.
+- ``<!-- walkthrough: NAME file: PATH -->`` before any fenced block (a ```ts
+  one, say) writes the block's text to ``PATH`` in the session's directory
+  before its first command: code a recipe compiles or runs, shown as code.
+- A marker and its block may be indented alike (a recipe inside a list item).
 - Placeholders in the expected output, for values that legitimately vary:
   ``…`` inside a line matches any run of characters on that line (request
   ids, evaluation ids, timestamps); a line that is only ``…`` matches any
   number of whole lines (zero included).  Nothing else is loose: a changed
   word, number or line fails the test.
+
+**Every shell block is run.**  A ```console, ```sh, ```bash or ```shell block
+of README.md and docs/*.md is a walk-through, or it carries, on the line
+before, ``<!-- not run: REASON -->``: the few that cannot run in the suite (a
+server in the foreground, minutes of CPU), each saying why and what runs
+instead.  ``test_every_shell_block_runs_or_says_why`` holds both, and that the
+marked ones stay few (``MOST_NOT_RUN``).
 
 The server is the Procfile's ``web`` command (gunicorn) on a free loopback
 port, with no ``REDIS_URL`` (evaluations run embedded, with a private store)
@@ -47,6 +65,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,7 +78,15 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 DOC_ADDRESS = "http://127.0.0.1:8000"
-MARK = re.compile(r"^<!--\s*walkthrough:\s*([\w.-]+)(\s+\(in a checkout\))?\s*-->\s*$")
+MARK = re.compile(r"^<!--\s*walkthrough:\s*([\w.-]+)"
+                  r"(?:\s+\((in a checkout|in a copy)\)|\s+file:\s*(\S+))?\s*-->\s*$")
+#: the marker of a shell block the suite does not run, with its reason
+NOT_RUN = re.compile(r"^<!--\s*not run:\s*(.*?)\s*-->\s*$")
+FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
+#: the fenced blocks that are shell: each a walk-through or marked NOT_RUN
+SHELL = {"console", "sh", "bash", "shell"}
+#: at most this many shell blocks of the docs are marked not run
+MOST_NOT_RUN = 4
 ANY = "…"
 STEP_MARK = "@@walkthrough-step-{}@@"
 SECONDS = 300
@@ -84,6 +111,10 @@ class Walkthrough:
     steps: list[Step] = field(default_factory=list)
     blocks: list[tuple[int, int]] = field(default_factory=list)  # (first, last) body line indexes
     checkout: bool = False  # run in a stand-in of the checkout (the module docstring)
+    copy: bool = False      # run in a copy of the checkout's files
+    files: dict[str, str] = field(default_factory=dict)  # file blocks: path → text
+    indents: dict[int, int] = field(default_factory=dict)  # a block's first line → its indent
+    file_blocks: set[int] = field(default_factory=set)  # first lines of the file blocks
 
     @property
     def id(self) -> str:
@@ -107,34 +138,48 @@ def parse(path: Path) -> list[Walkthrough]:
     found: dict[str, Walkthrough] = {}
     i = 0
     while i < len(lines):
-        mark = MARK.match(lines[i])
+        mark = MARK.match(lines[i].strip())
         if not mark:
             i += 1
             continue
-        name = mark.group(1)
-        if i + 1 >= len(lines) or lines[i + 1].strip() != "```console":
-            raise ValueError(f"{path}:{i + 1}: walkthrough {name!r} must be followed by ```console")
+        name, mode, file = mark.groups()
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        fence = FENCE.match(lines[i + 1]) if i + 1 < len(lines) else None
+        if not fence or len(fence.group(1)) != indent or (not file and fence.group(2) != "console"):
+            raise ValueError(f"{path}:{i + 1}: walkthrough {name!r} must be followed by "
+                             f"{'a fenced block' if file else '```console'} at its indent")
         walk = found.setdefault(name, Walkthrough(path, name))
-        walk.checkout = walk.checkout or bool(mark.group(2))
+        walk.checkout = walk.checkout or mode == "in a checkout"
+        walk.copy = walk.copy or mode == "in a copy"
         j = i + 2
         first = j
+        body: list[str] = []
         while j < len(lines) and lines[j].strip() != "```":
-            line = lines[j]
-            if line.startswith("$ "):
-                command, start = [line[2:]], j
-                while command[-1].endswith("\\") and j + 1 < len(lines):
-                    j += 1
-                    command.append(lines[j])
-                walk.steps.append(Step("\n".join(command), [], start + 1))
-            else:
-                if not walk.steps:
-                    raise ValueError(f"{path}:{j + 1}: output before any command in {name!r}")
-                walk.steps[-1].expected.append(line)
+            body.append(lines[j][indent:])
             j += 1
         if j >= len(lines):
             raise ValueError(f"{path}:{i + 1}: walkthrough {name!r} is not closed")
         walk.blocks.append((first, j))
+        walk.indents[first] = indent
         i = j + 1
+        if file:
+            walk.files[file] = "\n".join(body) + "\n"
+            walk.file_blocks.add(first)
+            continue
+        k = 0
+        while k < len(body):
+            line = body[k]
+            if line.startswith("$ "):
+                command, start = [line[2:]], k
+                while command[-1].endswith("\\") and k + 1 < len(body):
+                    k += 1
+                    command.append(body[k])
+                walk.steps.append(Step("\n".join(command), [], first + start + 1))
+            else:
+                if not walk.steps:
+                    raise ValueError(f"{path}:{first + k + 1}: output before any command in {name!r}")
+                walk.steps[-1].expected.append(line)
+            k += 1
     return list(found.values())
 
 
@@ -183,18 +228,46 @@ def as_checkout(workdir: Path) -> None:
             (workdir / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
 
 
+def as_copy(workdir: Path) -> None:
+    """Copy the checkout's files (tracked, or new and not ignored; as they are now, times
+    kept, so make sees its stamps current) into ``workdir``, commit them in a new git
+    repository and link ``.venv`` and ``node_modules``: what a recipe rewrites is a diff."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPO, check=True, capture_output=True).stdout
+    for name in filter(None, listed.split(b"\0")):
+        source = REPO / os.fsdecode(name)
+        if source.is_file() and not source.is_symlink():  # a file deleted here is not listed
+            (workdir / os.fsdecode(name)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, workdir / os.fsdecode(name))
+    git = ["git", "-c", "user.name=walkthrough", "-c", "user.email=walkthrough@localhost"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the checkout"]):
+        subprocess.run([*git, *command], cwd=workdir, check=True, capture_output=True)
+    for name in (".venv", "node_modules"):  # links: .gitignore's "name/" misses them
+        if (REPO / name).exists():
+            (workdir / name).symlink_to(REPO / name, target_is_directory=True)
+            with open(workdir / ".git" / "info" / "exclude", "a") as exclude:
+                exclude.write(f"/{name}\n")
+
+
 def run(walk: Walkthrough, base: str, workdir: Path) -> list[list[str]]:
     """Run every step of ``walk`` in one bash process; each step's output lines."""
     if walk.checkout:
         as_checkout(workdir)
+    if walk.copy:
+        as_copy(workdir)
+    for name, text in walk.files.items():
+        (workdir / name).parent.mkdir(parents=True, exist_ok=True)
+        (workdir / name).write_text(text.replace(DOC_ADDRESS, base), encoding="utf-8")
     script = ["set +e", "exec 2>&1"]
     for n, step in enumerate(walk.steps):
         script.append(f"printf '\\n%s\\n' {STEP_MARK.format(n)}")  # also ends an unfinished line
         script.append(step.command.replace(DOC_ADDRESS, base))
     script.append(f"printf '\\n%s\\n' {STEP_MARK.format(len(walk.steps))}")
+    # none of the service's settings, nor the make of `make test` (a make in a recipe
+    # would print "Entering directory" as a sub-make)
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith("REFEREE_") and k not in ("REDIS_URL",)}
-    env["BASE"] = base
+           if not k.startswith(("REFEREE_", "MAKE")) and k not in ("REDIS_URL", "MFLAGS")}
+    env["BASE"] = env["REFEREE_URL"] = base
     env["PATH"] = os.pathsep.join([*PYTHON_FIRST, env.get("PATH", "")])
     done = subprocess.run(["bash", "--noprofile", "--norc"], input="\n".join(script) + "\n",
                           cwd=workdir, env=env, capture_output=True, text=True,
@@ -260,6 +333,71 @@ def test_the_docs_have_walkthroughs_and_the_readme_one():
     for page in ("README.md", "raiders.md", "kozyablo.md", "tremble.md", "evaluations.md"):
         assert page in files, f"{page} has no marked walk-through"
     assert all(w.steps for w in WALKTHROUGHS)
+
+
+@dataclass
+class Block:
+    path: Path
+    line: int               # 1-based line of its opening fence
+    lang: str
+    text: list[str]
+    before: str             # the line above the fence, stripped
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(REPO)}:{self.line}"
+
+
+def fenced_blocks(path: Path) -> list[Block]:
+    """Every fenced block of a markdown file, indented ones included."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    blocks, i = [], 0
+    while i < len(lines):
+        fence = FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].strip() != "```":
+            j += 1
+        blocks.append(Block(path, i + 1, fence.group(2), lines[i + 1:j],
+                            lines[i - 1].strip() if i else ""))
+        i = j + 1
+    return blocks
+
+
+def test_every_shell_block_runs_or_says_why():
+    """Each shell block of README.md and docs/*.md is a walk-through (run above), or is
+    marked ``not run`` with its reason; those stay few; no untagged block hides a prompt."""
+    unmarked, marked, odd = [], [], []
+    for path in doc_files():
+        for block in fenced_blocks(path):
+            if block.lang not in SHELL:
+                if block.lang == "" and any(line.lstrip().startswith("$ ") for line in block.text):
+                    odd.append(f"{block.where}: a block of commands without a language")
+                continue
+            reason = NOT_RUN.match(block.before)
+            if reason:
+                marked.append((block.where, reason.group(1)))
+            elif not MARK.match(block.before):
+                unmarked.append(block.where)
+    assert not unmarked, ("shell blocks neither run (<!-- walkthrough: … -->) nor marked "
+                          f"<!-- not run: REASON -->: {unmarked}")
+    assert not odd, odd
+    assert 0 < len(marked) <= MOST_NOT_RUN, marked
+    vague = [where for where, reason in marked if len(reason.split()) < 6]
+    assert not vague, f"a not-run mark must say why (and what runs instead): {vague}"
+
+
+def test_the_docs_write_the_default_address_in_few_places():
+    """Recipes name the service ``$REFEREE_URL``; the default port is written out only where
+    it is the default (README's first line, the one ``export REFEREE_URL``, its configuration;
+    operations.md's table), in code a generated client is given (clients.md, twice), the
+    console's link and example (console.md) and a raw ``nc`` (operations.md): 9 (19 before)."""
+    found = [f"{path.relative_to(REPO)}:{n}" for path in doc_files()
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\b8000\b", line)]
+    assert len(found) <= 9, found
 
 
 def test_a_stale_line_fails():
@@ -333,18 +471,20 @@ def _rewrite(walk: Walkthrough, outputs: list[list[str]]) -> None:
     by_line = {step.line: out for step, out in zip(walk.steps, outputs)}
     new: list[str] = []
     i = 0
-    inside = {k for first, last in walk.blocks for k in range(first, last)}
+    indent = {k: walk.indents[first] for first, last in walk.blocks
+              if first not in walk.file_blocks for k in range(first, last)}
+    inside = set(indent)
     while i < len(lines):
-        if i in inside and lines[i].startswith("$ "):
+        if i in inside and lines[i][indent[i]:].startswith("$ "):
             new.append(lines[i])
             out = by_line.get(i + 1)
             while lines[i].endswith("\\"):
                 i += 1
                 new.append(lines[i])
             i += 1
-            while i in inside and not lines[i].startswith("$ "):
+            while i in inside and not lines[i][indent[i]:].startswith("$ "):
                 i += 1
-            new.extend(out or [])
+            new.extend(" " * indent[i - 1] + line if line else line for line in out or [])
             continue
         new.append(lines[i])
         i += 1

@@ -314,7 +314,7 @@ def test_procfile_web_sums_metrics_over_its_workers_in_a_fresh_directory(tmp_pat
         for _ in range(6):
             text = urllib.request.urlopen(url + "/metrics", timeout=5).read().decode()
             assert float(pattern.search(text).group(1)) == served
-        found = re.search(r"PROMETHEUS_MULTIPROC_DIR=(\S+)", log.read_text())
+        found = re.search(r"PROMETHEUS_MULTIPROC_DIR=([^\s\"]+)", log.read_text())  # a JSON line
         assert found, log.read_text()
         directory = pathlib.Path(found.group(1))
         assert any(directory.glob("histogram_*.db"))
