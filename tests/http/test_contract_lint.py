@@ -41,9 +41,10 @@ OFFLINE = {"REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
 
 #: warnings of ``recommended`` left standing, by rule, and why each is not a defect
 ACCEPTED_WARNINGS = {
-    # Redocly's own validator (@redocly/ajv 8.18, bundled) refuses examples of schemas that
-    # combine `$ref`, `oneOf` and `if`/`then` with `unevaluatedProperties`; Ajv 8.20
-    # (compile_schemas.mjs, test below) and the server's jsonschema-rs accept every one
+    # Redocly's own example check (@redocly/ajv 8.18, bundled) refuses examples of schemas
+    # built of `$ref`, `oneOf` and `if`/`then`, e.g. "must NOT have unevaluated properties
+    # `state`" for RaidersViewRequest, which has no `unevaluatedProperties`; Ajv 8.20
+    # (compile_schemas.mjs, test below) accepts every example, as the server does
     "no-invalid-media-type-examples":
         "examples valid by Ajv 2020 and jsonschema-rs (Redocly's validator misreads them)",
     # `required` inside `if`/`not` tests a member's presence; `properties` beside it (in
@@ -177,3 +178,55 @@ def test_a_literal_pattern_matches_its_text_alone_in_python_and_the_server(text,
     assert _accepts(pattern, text) == (True, True)
     if other != text:  # Python's `$` also matches before a final newline
         assert _accepts(pattern, other) == (other == text + "\n", False)
+
+
+# ------------------------------------------------------ what the document now declares
+def _response(doc: dict[str, Any], path: str, method: str, status: int) -> dict[str, Any]:
+    found: dict[str, Any] = doc["paths"][path][method]["responses"][str(status)]
+    while "$ref" in found:
+        found = doc["components"]["responses"][found["$ref"].rsplit("/", 1)[1]]
+    return found
+
+
+def test_security_is_declared_on_the_routes_the_api_key_check_guards():
+    from service.middleware import EVALUATIONS_PREFIX
+
+    doc = document.load()
+    assert set(doc["components"]["securitySchemes"]) == {"bearerAuth", "apiKeyAuth"}
+    assert doc["security"] == [] and doc["servers"] == [{"url": "/", "description": (
+        "The server that serves this document.")}]
+    for path, operations in doc["paths"].items():
+        guarded = path == EVALUATIONS_PREFIX or path.startswith(EVALUATIONS_PREFIX + "/")
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            assert ("security" in operation) == guarded, (method, path)
+            if guarded:  # either key, or none when the server has no keys
+                assert operation["security"] == [{"bearerAuth": []}, {"apiKeyAuth": []}, {}]
+                assert "401" in operation["responses"], (method, path)
+
+
+LIMIT_HEADERS = ("Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+                 "X-RateLimit-Reset")
+
+
+def test_every_rate_limit_header_sent_is_declared_on_its_response():
+    from service.app import create_app
+
+    client = create_app({"TESTING": True, "RATE_LIMIT": "3/minute", "API_KEYS": "k",
+                         "ACCESS_LOG": False}).test_client()
+    odds = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
+    sent = [("/v1/games/{game}/new", client.post("/v1/games/raiders/new", json={"players": 2})),
+            ("/v1/games/{game}/new", client.post("/v1/games/raiders/new", json={"players": "x"})),
+            ("/v1/evaluations", client.post("/v1/evaluations", json=odds,
+                                            headers={"X-API-Key": "k"})),
+            ("/v1/games/{game}/new", client.post("/v1/games/raiders/new", json={"players": 2})),
+            ("/v1/games/{game}/new", client.post("/v1/games/raiders/new", json={"players": 2}))]
+    assert [r.status_code for _, r in sent] == [200, 400, 202, 200, 429]
+    doc = document.load()
+    for path, answer in sent:
+        declared = _response(doc, path, "post", answer.status_code).get("headers", {})
+        here = [h for h in LIMIT_HEADERS if h in answer.headers]
+        assert here == list(LIMIT_HEADERS), (path, answer.status_code, here)
+        assert not [h for h in here if h not in declared], (path, answer.status_code)
+        assert all(not declared[h].get("required") for h in here)
