@@ -375,7 +375,8 @@ def build_spec() -> APISpec:
     games = registry.all_games()
     plugin = MarshmallowPlugin()
     spec = APISpec(title="referee", version=API_VERSION, openapi_version="3.1.0",
-                   plugins=[plugin], info={"description": DESCRIPTION})
+                   plugins=[plugin], info={"description": DESCRIPTION, "license": LICENSE},
+                   servers=SERVERS, security=[])  # no key by default: see with_security
     converter = plugin.converter
     assert converter is not None  # set by APISpec when it registers the plugin
     converter.add_attribute_function(_ref_attribute)  # type: ignore[no-untyped-call]
@@ -421,6 +422,8 @@ def build_spec() -> APISpec:
         "description": "The problem types of this version; a later minor version may add more "
                        "(a problem's `type` is any string: read an unknown one by its "
                        "`status`)."})
+    for name, scheme in SECURITY_SCHEMES.items():
+        spec.components.security_scheme(name, scheme)
     for status, description in ERROR_RESPONSES.items():
         spec.components.response(str(status), {
             "description": description,
@@ -1659,10 +1662,83 @@ def with_http_fields(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+#: ``info.license``: the repository's LICENSE
+LICENSE = {"name": "MIT", "identifier": "MIT"}
+#: relative: the paths are the server's that serves this document (``GET /openapi.yaml``)
+SERVERS = [{"url": "/", "description": "The server that serves this document."}]
+#: ``REFEREE_API_KEYS`` (``service.middleware``): either header carries the key
+SECURITY_SCHEMES = {
+    "bearerAuth": {"type": "http", "scheme": "bearer", "description": (
+        "An API key of `REFEREE_API_KEYS` as `Authorization: Bearer <key>` (taken before "
+        "`X-API-Key`). Keys are optional server-side: a server without `REFEREE_API_KEYS` "
+        "asks for none.")},
+    "apiKeyAuth": {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": (
+        "An API key of `REFEREE_API_KEYS` as `X-API-Key: <key>`. Keys are optional "
+        "server-side: a server without `REFEREE_API_KEYS` asks for none.")}}
+#: an evaluation route: either key, or (a server without ``REFEREE_API_KEYS``) none — ``{}``
+EVALUATION_SECURITY: list[dict[str, list[str]]] = [
+    {"bearerAuth": []}, {"apiKeyAuth": []}, {}]
+
+
+def with_security(doc: dict[str, Any]) -> dict[str, Any]:
+    """``security`` on the operations the API-key check guards (in place): those under
+    ``EVALUATIONS_PREFIX``, as ``service.middleware`` matches them; the others inherit the
+    document's ``security: []``."""
+    from service.middleware import EVALUATIONS_PREFIX
+
+    for path, operations in doc.get("paths", {}).items():
+        if path != EVALUATIONS_PREFIX and not path.startswith(EVALUATIONS_PREFIX + "/"):
+            continue
+        for operation in operations.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation.setdefault("security", EVALUATION_SECURITY)
+    return doc
+
+
+_WITH_LIMITS = ("With rate limits configured (`REFEREE_RATE_LIMIT`, "
+                "`REFEREE_EVALUATION_RATE_LIMIT`), on every answer of a limited route "
+                "(`POST /v1/…`): ")
+#: what Flask-Limiter (``headers_enabled``) and the service's own refusals send
+LIMIT_HEADERS = {
+    "Retry-After": {
+        "description": "Seconds to wait: before retrying a 429 or 503, before polling a 202. "
+                       + _WITH_LIMITS + "the seconds until the client's window resets.",
+        "schema": {"type": "integer", "minimum": 0}},
+    "X-RateLimit-Limit": {
+        "description": _WITH_LIMITS + "the requests the client's limit allows per window.",
+        "schema": {"type": "integer", "minimum": 0}},
+    "X-RateLimit-Remaining": {
+        "description": _WITH_LIMITS + "the requests left in the current window (0 on a 429).",
+        "schema": {"type": "integer", "minimum": 0}},
+    "X-RateLimit-Reset": {
+        "description": _WITH_LIMITS + "when the window resets, in seconds since the Unix epoch.",
+        "schema": {"type": "integer", "minimum": 0}}}
+
+
+def with_limit_headers(doc: dict[str, Any]) -> dict[str, Any]:
+    """Declare ``Retry-After`` and ``X-RateLimit-*`` where they are sent (in place): on
+    every shared error response and every answer of a ``POST /v1/…`` (never required: only
+    a server with rate limits sends them on every answer). A header a response already
+    declares keeps its declaration."""
+    components = doc.setdefault("components", {})
+    components.setdefault("headers", {}).update(LIMIT_HEADERS)
+    refs = {name: {"$ref": f"#/components/headers/{name}"} for name in LIMIT_HEADERS}
+    responses = list(components.get("responses", {}).values())
+    for path, operations in doc.get("paths", {}).items():
+        post = operations.get("post")
+        if path.startswith("/v1/") and isinstance(post, dict):
+            responses += [r for r in post.get("responses", {}).values() if "$ref" not in r]
+    for response in responses:
+        headers = response.setdefault("headers", {})
+        for name, ref in refs.items():
+            headers.setdefault(name, ref)
+    return doc
+
+
 def spec_dict() -> dict[str, Any]:
     """The document as a dict."""
-    return with_request_id(with_http_fields(finish(build_spec().to_dict(),
-                                                   registry.all_games())))
+    doc = finish(build_spec().to_dict(), registry.all_games())
+    return with_request_id(with_http_fields(with_limit_headers(with_security(doc))))
 
 
 class _Dumper(yaml.SafeDumper):

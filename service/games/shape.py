@@ -59,6 +59,21 @@ def _json_equal(a: object, b: object) -> bool:
     return type(a) is type(b) and not isinstance(a, (dict, list)) and a == b
 
 
+#: the characters a ``pattern`` must escape to match them literally (ECMAScript's
+#: SyntaxCharacter); the only escapes that mean the same in Python ``re``, jsonschema-rs and
+#: JavaScript's unicode mode, where ``re.escape``'s ``\-`` or ``\#`` is a syntax error
+_SYNTAX_CHARACTERS = frozenset("^$\\.*+?()[]{}|/")
+
+
+def literal_pattern(text: str) -> str:
+    """A regular expression matching ``text`` exactly, valid in every JSON Schema dialect.
+
+    >>> literal_pattern("S-SAUCER#2"), literal_pattern("a.b(c)")
+    ('S-SAUCER#2', 'a\\\\.b\\\\(c\\\\)')
+    """
+    return "".join("\\" + c if c in _SYNTAX_CHARACTERS else c for c in text)
+
+
 class Spec:
     """Base class: ``validate`` appends to ``errors``; ``schema`` is JSON Schema.
 

@@ -7,9 +7,8 @@ synchronously.
 
 from __future__ import annotations
 
-import re
-
 import card_db
+from service.games import shape
 from service.games.base import Operation
 from service.games.objects import JsonObject
 from service.games.tremble.evaluations.battle_odds import REQUEST, odds_result
@@ -35,7 +34,8 @@ def odds_request_schema(schema: JsonObject) -> JsonObject:
     props = dict(schema["properties"])
     props["card_set"] = {**props["card_set"], "enum": card_db.available("tremble")}
     reference = card_db.get("tremble", "reference").data
-    ships = "|".join(re.escape(ship["id"]) for ship in reference.get("ships", []))
+    # literal_pattern, not re.escape: a JavaScript client compiles the pattern in unicode mode
+    ships = "|".join(shape.literal_pattern(ship["id"]) for ship in reference.get("ships", []))
     if ships:  # a design id, or an instance id (`S-X#2`)
         fleet = dict(props["fleets"]["items"])
         fleet["items"] = {"type": "string", "pattern": f"^({ships})(#[0-9]+)?$"}
