@@ -7,7 +7,7 @@ no OpenAPI-building code sits in the blueprint.
 * ``POST /v1/tournaments/standings`` (two-player Swiss, since 1.0.0): its
   request and answer are marshmallow schemas, unchanged, so the document
   (and every client generated from it) stays the same.
-* ``POST /v1/tournaments/events`` (tables of any size, 1.1.0): its request is a
+* ``POST /v1/tournaments/events`` (tables of any size, 2.0.0): its request is a
   ``shape`` declaration (``EVENT``, an ``Envelope``: the one declaration checks
   the body and is its component), its answer a shape spec documented the same way.
 """
@@ -144,7 +144,7 @@ Swiss pairings (no rematch, the bye to the lowest player without one;
 whole tournament every time."""
 
 
-# -------------------------------------------------------------- /events (any table, 1.1.0)
+# -------------------------------------------------------------- /events (any table, 2.0.0)
 _NAME = shape.Str(100, non_empty=True)
 _OBJECT = shape.Obj({}, extra=True)
 _POINTS = shape.Num(0, 1000)
