@@ -45,6 +45,8 @@ SEMANTIC_REFUSALS = {
                     "another spelling (service/names.py): Unicode categories no pattern names",
     "invalid-tournament": "rounds that cannot have happened (a name not among the players, "
                           "twice in a round) or a game not finished: no schema ties them",
+    "idempotency-key-reused": "an `Idempotency-Key` already used with another body: only the "
+                              "service knows which keys were used",
 }
 #: ...answered by these operations (paths end so)
 SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/replay", "/new",

@@ -49,3 +49,10 @@ def checked(name: str, value: str | None) -> str | None:
     if value is None or visible_ascii(value):
         return value
     raise refused(name)
+
+
+#: ``Idempotency-Key`` (``POST /v1/evaluations``): a structured-field string of 1-255
+#: visible ASCII characters or spaces (no ``"`` or backslash), or a bare token of 1-255
+#: visible ASCII characters but ``"``.  One text for the check and for the contract, in
+#: a syntax Python, jsonschema-rs and JavaScript's unicode mode read alike.
+IDEMPOTENCY_KEY_PATTERN = r'"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255})'

@@ -77,6 +77,7 @@ from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
 from service.games.versions import RulesVersion
+from service.headers import IDEMPOTENCY_KEY_PATTERN
 from service.problems import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
 
@@ -1628,7 +1629,8 @@ IDEMPOTENCY_KEY = {
                    "`idempotency-key-reused`. Scoped to the API key when keys are configured; "
                    "it lasts as long as its evaluation answers (until it expires, "
                    "`EVALUATION_RESULT_TTL` after it ends, or is removed).",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 257}}
+    "schema": {"type": "string", "minLength": 1, "maxLength": 257,
+               "pattern": f"^(?:{IDEMPOTENCY_KEY_PATTERN})$"}}
 
 
 def with_http_fields(doc: dict[str, Any]) -> dict[str, Any]:

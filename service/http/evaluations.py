@@ -83,7 +83,7 @@ from service.evaluations.runner import (
 )
 from service.games.errors import MalformedInput
 from service.games.messages import N_
-from service.headers import checked
+from service.headers import IDEMPOTENCY_KEY_PATTERN, checked
 from service.http.body import json_response, read_json
 from service.middleware import presented_key
 from service.problems import ProblemError
@@ -237,7 +237,7 @@ def _answering(eval_id: str) -> Runner:
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 #: the key as sent: a structured-field string (``"…"``) or a bare token, 1-255 characters
-_IDEMPOTENCY_KEY = re.compile(r'"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255})')
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 #: what the digest of a key is of (so that it is no other digest of it)
 IDEMPOTENCY_LABEL = b"referee idempotency key\x00"
 
