@@ -87,7 +87,7 @@ from service.games.state_types import CardSetRef, CommonState
 from service.games.versions import NotUpgradable, RulesVersion
 
 if TYPE_CHECKING:
-    from service.evaluations.kinds import Kind
+    from service.games.kind import Kind
 
 #: a game's state type (its ``TypedDict``, written from its shape)
 S = TypeVar("S", bound=CommonState)
@@ -263,7 +263,7 @@ class Game(Generic[S]):
     playout_steps: ClassVar[int | None] = None
     #: questions only this game answers, besides the contract
     operations: ClassVar[tuple[Operation, ...]] = ()
-    #: evaluation kinds only this game answers (``service.evaluations.kinds.Kind``)
+    #: evaluation kinds only this game answers (``service.games.kind.Kind``)
     evaluation_kinds: ClassVar[tuple[Kind, ...]] = ()
     #: the information-set search of ``suggest`` (``service.games.ismcts``): the
     #: ``position_value`` lead rated a 73 % result (a logistic curve: 1 / (1 + e^-1)),
