@@ -85,6 +85,7 @@ from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import CHANCE_OPTION, Option, resolve_options
 from service.games.state_types import CardSetRef, CommonState
 from service.games.versions import NotUpgradable, RulesVersion
+from service.games.words import Words
 
 if TYPE_CHECKING:
     from service.games.kind import Kind
@@ -265,6 +266,8 @@ class Game(Generic[S]):
     operations: ClassVar[tuple[Operation, ...]] = ()
     #: evaluation kinds only this game answers (``service.games.kind.Kind``)
     evaluation_kinds: ClassVar[tuple[Kind, ...]] = ()
+    #: the game's words for the scorekeeper's console, English and Russian (``service.games.words``)
+    words: ClassVar[Words] = {}
     #: the information-set search of ``suggest`` (``service.games.ismcts``): the
     #: ``position_value`` lead rated a 73 % result (a logistic curve: 1 / (1 + e^-1)),
     #: the rollout policy below the tree (``random`` or ``greedy``), and CPU seconds
