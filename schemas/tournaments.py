@@ -20,6 +20,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from schemas.document import camel, options_for_count
 from schemas.envelopes import SETUP, Envelope, GameStateField, ObjectField, Setup
 from service.games import registry, shape
 from service.games.base import AnyGame
@@ -309,8 +310,6 @@ def game_schemas(games: list[AnyGame]) -> dict[str, dict[str, Any]]:
     state; extra fields allowed.  The choices are named components (a generated client
     makes one class of each); two players and the options a two-player game takes are
     checked by the service (422 ``invalid-tournament`` names the game)."""
-    from service.openapi import camel, options_for_count
-
     def ref(name: str) -> dict[str, Any]:
         return {"$ref": f"#/components/schemas/{name}"}
 

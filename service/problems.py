@@ -59,7 +59,6 @@ from flask import Flask, Response, current_app, g, has_app_context, has_request_
 from werkzeug.exceptions import HTTPException
 
 from service import rules_reference
-from service.evaluations.kinds import ChunkTimeout, UnknownKind
 from service.games.errors import (
     IncompatibleState,
     InvalidOptions,
@@ -71,6 +70,7 @@ from service.games.errors import (
     RulesChanged,
     RuleViolation,
 )
+from service.games.kind import ChunkTimeout, UnknownKind
 from service.games.messages import N_
 from service.i18n import DEFAULT_LANGUAGE, gettext, localize, mark_language, request_language
 

@@ -1,4 +1,5 @@
-"""The type checker and the linter run with the suite and find nothing.
+"""The type checkers (mypy; tsc over the console's JS) and the linter run with the suite and
+find nothing.
 
 Configured in ``pyproject.toml`` (``[tool.mypy]``, ``[tool.ruff]``): the
 engines under ``service/games`` are fully annotated; every package uses
@@ -38,3 +39,12 @@ def test_a_skipped_test_fails_the_suite(tmp_path):
                 "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(tmp_path))
     assert done.returncode == 1, done.stdout[-3000:]
     assert "2 failed" in done.stdout and "no tool here" in done.stdout, done.stdout[-3000:]
+
+
+def test_tsc_finds_no_error_in_the_console():
+    """The console's plain JS, checked by TypeScript (``service/console/jsconfig.json``:
+    ``checkJs``, the DOM's types, JSDoc where inference needs a word); nothing is emitted."""
+    tsc = ROOT / "node_modules" / ".bin" / "tsc"
+    assert tsc.exists(), "make node_modules/.installed (npm ci) installs TypeScript"
+    done = _run(str(tsc), "--noEmit", "--allowJs", "--checkJs", "-p", "service/console/jsconfig.json")
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

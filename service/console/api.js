@@ -4,12 +4,14 @@ import { language, t } from "/console/i18n.js";
 // States hold 64-bit integers (seeds, generator states) that a JS number would round,
 // so an integer beyond 2^53 is kept as its exact text (JSON.rawJSON) and sent back
 // as it came: a state returns to the service unchanged (and its signature still holds).
-const EXACT = typeof JSON.rawJSON === "function";
+// JSON.rawJSON is newer than TypeScript's lib (ES2024+ browsers): read through a typed view
+const RAW = /** @type {JSON & {rawJSON?: (text: string) => unknown}} */ (JSON);
+const EXACT = typeof RAW.rawJSON === "function";
 
 function keepBigIntegers(key, value, context) {
   if (EXACT && typeof value === "number" && !Number.isSafeInteger(value) && context
       && /^-?\d+$/.test(context.source)) {
-    return JSON.rawJSON(context.source);
+    return RAW.rawJSON?.(context.source);
   }
   return value;
 }

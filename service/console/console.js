@@ -1,7 +1,7 @@
 // The scorekeeper's console: the tabs (each its own module: record.js, verify.js,
 // event.js, on the shared core.js) and the language.  Public API only (openapi.yaml).
 import { get } from "/console/api.js";
-import { $, el, games } from "/console/core.js";
+import { $, $$, el, games } from "/console/core.js";
 import { LANGUAGES, language, setLanguage } from "/console/i18n.js";
 import * as record from "/console/record.js";
 import * as event from "/console/event.js";
@@ -10,8 +10,8 @@ import * as verify from "/console/verify.js";
 function showTab(name) {
   if (!document.getElementById(name)) name = "record";
   localStorage.setItem("referee-console-tab", name);
-  for (const section of document.querySelectorAll("section.tab")) section.hidden = section.id !== name;
-  for (const button of document.querySelectorAll("#tabs button")) {
+  for (const section of $$(document, "section.tab")) section.hidden = section.id !== name;
+  for (const button of $$(document, "#tabs button")) {
     button.classList.toggle("active", button.dataset.tab === name);
   }
 }
@@ -19,10 +19,10 @@ function showTab(name) {
 async function chooseLanguage(lang) {
   setLanguage(lang);
   localStorage.setItem("referee-console-language", lang);
-  for (const button of document.querySelectorAll("#lang button")) {
+  for (const button of $$(document, "#lang button")) {
     button.classList.toggle("active", button.dataset.lang === lang);
   }
-  for (const option of document.querySelectorAll("#rec-game option, #ver-game option")) {
+  for (const option of $$(document, "#rec-game option, #ver-game option")) {
     const game = games[option.value];
     if (game) option.textContent = game.title[lang] || game.title.en || game.id;
   }
@@ -46,10 +46,10 @@ async function main() {
   });
   verify.setup();
   await event.setup(async (table, game, names) => { await record.recordFor(table, game, names); showTab("record"); });
-  for (const button of document.querySelectorAll("#tabs button")) {
+  for (const button of $$(document, "#tabs button")) {
     button.addEventListener("click", () => showTab(button.dataset.tab));
   }
-  for (const button of document.querySelectorAll("#lang button")) {
+  for (const button of $$(document, "#lang button")) {
     button.addEventListener("click", async () => {
       document.body.dataset.ready = "false";
       await chooseLanguage(button.dataset.lang);

@@ -4,7 +4,17 @@ import { get } from "/console/api.js";
 import { language, t } from "/console/i18n.js";
 import { word } from "/console/words.js";
 
-export const $ = (id) => document.getElementById(id);
+/** @typedef {HTMLInputElement & Pick<HTMLSelectElement, "options"> & Pick<HTMLAnchorElement, "href">} Control */
+// An element of the page by id, typed as the controls the tabs read and set (an input, a
+// select, a button, a link): the ids are the page's own (index.html).
+/** @type {(id: string) => Control} */
+export const $ = (id) => /** @type {Control} */ (document.getElementById(id));
+// The controls under `node` that `selector` finds (the seats' inputs, the options…).
+/** @type {(node: ParentNode, selector: string) => Control[]} */
+export const $$ = (node, selector) => /** @type {Control[]} */ ([...node.querySelectorAll(selector)]);
+// The first of them, or null.
+/** @type {(node: ParentNode, selector: string) => Control | null} */
+export const $1 = (node, selector) => /** @type {Control | null} */ (node.querySelector(selector));
 export const games = {};       // id -> GET /v1/games/{id}
 export const cardNames = {};   // game -> {card id -> name in the current language}
 export const tables = {};      // game -> the card set's other data (Kozyablo's reference decks)

@@ -19,6 +19,7 @@ const SHARES = new Set(["opponents_share", "game_share", "opponents_game_share"]
 
 let event = blank();
 let answer = null;          // the last answer of the service for `event`
+/** @type {(ticket: {round: number, table: number}, game: string, names: string[]) => void} */
 let toRecord = () => {};    // (ticket, game, names): the record tab takes the table's game
 
 function blank(game = "raiders") { return { players: [], settings: { game, table_size: 4 }, rounds: [] }; }
@@ -102,6 +103,7 @@ async function refresh(focus = null) {
 
 // A change to the event, kept only when the service accepts the event it makes.
 // Changes run one at a time, in the order made (a refused one is undone alone).
+/** @type {Promise<unknown>} */
 let queue = Promise.resolve();
 let queued = 0;
 
@@ -490,8 +492,10 @@ export async function setup(record) {
   $("ev-import").addEventListener("change", importEvent);
   $("ev-new").addEventListener("click", newEvent);
   $("ev-print").addEventListener("click", () => window.print());
-  for (const [id, run] of [["ev-pairings-csv", () => exportPairings("csv")], ["ev-pairings-json", () => exportPairings("json")],
-                           ["ev-standings-csv", () => exportStandings("csv")], ["ev-standings-json", () => exportStandings("json")]]) {
+  /** @type {[string, () => void][]} */
+  const exports = [["ev-pairings-csv", () => exportPairings("csv")], ["ev-pairings-json", () => exportPairings("json")],
+                   ["ev-standings-csv", () => exportStandings("csv")], ["ev-standings-json", () => exportStandings("json")]];
+  for (const [id, run] of exports) {
     $(id).addEventListener("click", run);
   }
   await refresh();

@@ -141,7 +141,7 @@ export function language() { return current; }
 export function setLanguage(lang) {
   current = TEXTS[lang] ? lang : "en";
   document.documentElement.lang = current;
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
 }
 
 // The text of `key` in the current language, `{name}` filled from `params`.

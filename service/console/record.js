@@ -4,7 +4,7 @@
 import { evaluate, parse, post } from "/console/api.js";
 import { histogram, winRates, COLOURS } from "/console/chart.js";
 import { t } from "/console/i18n.js";
-import { $, actor, cardName, cardNames, clear, describe, el, eventsText, games, loadCards, problemText, say, says,
+import { $, $$, $1, actor, cardName, cardNames, clear, describe, el, eventsText, games, loadCards, problemText, say, says,
          seatName, tables, valueText } from "/console/core.js";
 import { renderView } from "/console/view.js";
 
@@ -12,7 +12,8 @@ import { renderView } from "/console/view.js";
 const record = { game: null, setup: null, names: [], start: null, history: [], table: null };
 const SAVED = "referee-console-recording";   // the game being recorded, kept over a reload
 let forTable = null;                         // the event's table the next game started is for
-let toEvent = () => {};                      // (table, replay): the finished game back to its table
+/** @type {(table: object, replay: object) => Promise<boolean>} */
+let toEvent = async () => false;            // (table, replay): the finished game back to its table
 const OWN_DECK = "own";
 //: a listed group this big that differs only in one list field is shown as a picker
 const PICKER_AT = 4;
@@ -40,7 +41,7 @@ function optionInput(option) {
 function showOptions() {
   const game = games[$("rec-game").value];
   const box = $("rec-options");
-  box.querySelectorAll("label").forEach((n) => n.remove());
+  $$(box, "label").forEach((n) => n.remove());
   for (const option of game.options) box.append(optionInput(option));
   box.dataset.game = game.id;
   $("rec-players").min = game.players.min;
@@ -53,10 +54,10 @@ function showSeats() {
   const game = $("rec-game").value;
   const box = $("rec-seats");
   const count = Math.max(1, Math.min(16, Number($("rec-players").value) || 1));
-  const old = [...box.querySelectorAll(".seat")].map((row) => ({
-    name: row.querySelector(".seat-name").value,
-    deck: row.querySelector(".seat-deck") && row.querySelector(".seat-deck").value,
-    own: row.querySelector(".seat-own") && row.querySelector(".seat-own").value }));
+  const old = [...$$(box, ".seat")].map((row) => ({
+    name: $1(row, ".seat-name").value,
+    deck: $1(row, ".seat-deck") && $1(row, ".seat-deck").value,
+    own: $1(row, ".seat-own") && $1(row, ".seat-own").value }));
   clear(box);
   const races = Object.keys((tables[game] || {}).reference_decks || {});
   for (let n = 0; n < count; n++) {
@@ -83,7 +84,7 @@ function showSeats() {
 
 function chosenOptions() {
   const options = {};
-  for (const input of $("rec-options").querySelectorAll("[data-option]")) {
+  for (const input of $$($("rec-options"), "[data-option]")) {
     const name = input.dataset.option;
     if (input.type === "checkbox") options[name] = input.checked;
     else if (input.value === "") continue;
@@ -95,15 +96,15 @@ function chosenOptions() {
 // The seats' setups, or a message saying what is missing.
 function chosenPlayers() {
   const players = [];
-  for (const row of $("rec-seats").querySelectorAll(".seat")) {
+  for (const row of $$($("rec-seats"), ".seat")) {
     const n = Number(row.dataset.seat);
-    const name = row.querySelector(".seat-name").value.trim();
+    const name = $1(row, ".seat-name").value.trim();
     if (!name) return t("need.name", { n });
     const player = { name };
-    const deck = row.querySelector(".seat-deck");
+    const deck = $1(row, ".seat-deck");
     if (deck && deck.value === OWN_DECK) {
       try {
-        player.deck = JSON.parse(row.querySelector(".seat-own").value);
+        player.deck = JSON.parse($1(row, ".seat-own").value);
       } catch {
         return t("bad.deck", { n });
       }
@@ -197,7 +198,7 @@ async function restore() {
   $("rec-players").value = String(record.names.length);
   showSeats();
   record.names.forEach((name, n) => { $(`seat-name-${n}`).value = name; });
-  for (const input of $("rec-options").querySelectorAll("[data-option]")) {
+  for (const input of $$($("rec-options"), "[data-option]")) {
     const value = (record.setup.options || {})[input.dataset.option];
     if (value === undefined) continue;
     if (input.type === "checkbox") input.checked = Boolean(value); else input.value = String(value);
@@ -282,7 +283,7 @@ function picker(actions, field, ctx) {
                                 dataset: { type: actions[0].type, player: String(actions[0].player) } },
                    `${says("action", actions[0].type, record.game)} ✓`);
   apply.addEventListener("click", () => {
-    const chosen = new Set([...box.querySelectorAll("input:checked")].map((c) => c.value));
+    const chosen = new Set([...$$(box, "input:checked")].map((c) => c.value));
     const match = actions.find((a) => a[field].length === chosen.size && a[field].every((i) => chosen.has(key(i))));
     if (!match) return say(t("no.such.choice"));
     applyActions([bare(match)]);
@@ -513,14 +514,14 @@ export async function showSetup() {
 
 // Everything in words again, in the language just chosen.
 export async function relabel() {
-  const names = [...$("rec-seats").querySelectorAll(".seat-name")].map((i) => i.value);
+  const names = [...$$($("rec-seats"), ".seat-name")].map((i) => i.value);
   const box = $("rec-options");
-  const values = [...box.querySelectorAll("[data-option]")].map((i) => (i.type === "checkbox" ? i.checked : i.value));
+  const values = [...$$(box, "[data-option]")].map((i) => (i.type === "checkbox" ? i.checked : i.value));
   await showSetup();
-  [...box.querySelectorAll("[data-option]")].forEach((input, i) => {
-    if (input.type === "checkbox") input.checked = values[i]; else input.value = values[i];
+  [...$$(box, "[data-option]")].forEach((input, i) => {
+    if (input.type === "checkbox") input.checked = Boolean(values[i]); else input.value = String(values[i]);
   });
-  [...$("rec-seats").querySelectorAll(".seat-name")].forEach((input, i) => { input.value = names[i] || ""; });
+  [...$$($("rec-seats"), ".seat-name")].forEach((input, i) => { input.value = names[i] || ""; });
   showFor();
   if (record.game && !$("rec-board").hidden) {
     await loadCards(record.game);

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from service.evaluations.kinds import ChunkTimeout
+from service.games.kind import ChunkTimeout
 
 #: the documented most CPU seconds of one chunk (a plan whose chunk is estimated
 #: past ``MAX_CHUNK_CPU_SECONDS / CPU_MARGIN`` is refused: fewer per chunk)

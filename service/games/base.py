@@ -85,9 +85,10 @@ from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import CHANCE_OPTION, Option, resolve_options
 from service.games.state_types import CardSetRef, CommonState
 from service.games.versions import NotUpgradable, RulesVersion
+from service.games.words import Words
 
 if TYPE_CHECKING:
-    from service.evaluations.kinds import Kind
+    from service.games.kind import Kind
 
 #: a game's state type (its ``TypedDict``, written from its shape)
 S = TypeVar("S", bound=CommonState)
@@ -263,8 +264,10 @@ class Game(Generic[S]):
     playout_steps: ClassVar[int | None] = None
     #: questions only this game answers, besides the contract
     operations: ClassVar[tuple[Operation, ...]] = ()
-    #: evaluation kinds only this game answers (``service.evaluations.kinds.Kind``)
+    #: evaluation kinds only this game answers (``service.games.kind.Kind``)
     evaluation_kinds: ClassVar[tuple[Kind, ...]] = ()
+    #: the game's words for the scorekeeper's console, English and Russian (``service.games.words``)
+    words: ClassVar[Words] = {}
     #: the information-set search of ``suggest`` (``service.games.ismcts``): the
     #: ``position_value`` lead rated a 73 % result (a logistic curve: 1 / (1 + e^-1)),
     #: the rollout policy below the tree (``random`` or ``greedy``), and CPU seconds

@@ -10,14 +10,21 @@ English or Russian (``docs/console.md``).  Everything it does goes through the r
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
+import orjson
 from flask import Blueprint, Response, send_from_directory
 
+from service.games import registry
 from service.games.messages import N_
+from service.games.words import COMMON
 from service.problems import ProblemError
 
 ASSETS = Path(__file__).resolve().parents[1] / "console"
+#: the games' words (each game's ``words``, ``service.games.words``), written as a module
+#: the console imports, beside its files: the same documented ``/console/{name}``
+GAME_WORDS = "game-words.js"
 #: the files served besides the page (anything else is a 404)
 MIME_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
@@ -39,9 +46,23 @@ def page() -> Response:
     return response
 
 
+@cache
+def game_words() -> str:
+    """``game-words.js``: ``WORDS`` (game id → its words) and ``COMMON``, as the games
+    declare them (built once: the registry is fixed when the app is)."""
+    words = {game.id: game.words for game in registry.all_games()}
+    return ("// The games' words, written from their declarations (service/games/<game>/words.py)\n"
+            f"export const WORDS = {orjson.dumps(words).decode()};\n"
+            f"export const COMMON = {orjson.dumps(COMMON).decode()};\n")
+
+
 @bp.get("/console/<name>")
 def asset(name: str) -> Response:
-    """One of the page's files (``console.js``, ``console.css``…)."""
+    """One of the page's files (``console.js``, ``console.css``…), or the games' words."""
+    if name == GAME_WORDS:
+        response = Response(game_words(), mimetype=MIME_TYPES[".js"])
+        response.cache_control.no_cache, response.cache_control.max_age = True, 0  # as the files
+        return response
     mime = MIME_TYPES.get(Path(name).suffix)
     if mime is None or not (ASSETS / name).is_file():
         raise ProblemError(404, "not-found", "Not found",

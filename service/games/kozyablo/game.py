@@ -46,6 +46,7 @@ from service.games.kozyablo.shapes import (
     STATE_FIELDS,
 )
 from service.games.kozyablo.state_types import KozyabloState
+from service.games.kozyablo.words import WORDS
 from service.games.messages import N_, either
 from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import Option
@@ -67,6 +68,7 @@ class Kozyablo(Game[KozyabloState]):
     """Kozyablo (Козябло): capture or destroy the opposing capital."""
 
     id = "kozyablo"
+    words = WORDS
     title = {"en": "Kozyablo", "ru": "Козябло"}
     #: 2: effect damage offered to Defenders (KOZ-45); 3: squad magic (KOZ-18a), Weapon
     #: protection limits targets (KOZ-36a), `reveal.face`, named abilities, 3-4 players

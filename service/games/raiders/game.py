@@ -26,6 +26,7 @@ from service.games.raiders.cards import Catalogue, face
 from service.games.raiders.shapes import CARD, CHANCE_CARD, EVENT_TYPES, STATE_FIELDS
 from service.games.raiders.state import in_capture
 from service.games.raiders.state_types import RaidersState
+from service.games.raiders.words import WORDS
 from service.games.versions import Change, RulesVersion
 
 
@@ -131,6 +132,7 @@ class Raiders(Game[RaidersState]):
     """Raiders (Рейдеры): capture properties worth 36 money with fighters and tricks."""
 
     id = "raiders"
+    words = WORDS
     title = {"en": "Raiders", "ru": "Рейдеры"}
     #: 2: a win closes a capture at once (RULING RAI-6a), a capture of a property the
     #: attacker gains ends without a fight (RULING RAI-17a), a fizzled capture uses

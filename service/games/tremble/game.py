@@ -35,6 +35,7 @@ from service.games.tremble.operations import ODDS
 from service.games.tremble.setup import new_state
 from service.games.tremble.shapes import EVENT_TYPES, STATE_FIELDS
 from service.games.tremble.state_types import TrembleState
+from service.games.tremble.words import WORDS
 from service.games.versions import Change, RulesVersion
 
 #: the machine-readable constraint of each decision too large to list
@@ -44,6 +45,7 @@ CONSTRAINTS: dict[str, Callable[[TrembleState, Catalogue, int], JsonObject]] = {
 
 class Tremble(Game[TrembleState]):
     id = "tremble"
+    words = WORDS
     title = {"en": "Tremble, Humans!", "ru": "Трепещите, человеки!"}
     #: 2: the buy step is optional (RULING TRE-12a: ``buy_choice``, a
     #: ``draw_or_decline`` decision) and ``draw_ship`` names the copy drawn

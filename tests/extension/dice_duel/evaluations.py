@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.evaluations.kinds import Kind, Progress
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.kind import Kind, Progress
 from tests.extension.dice_duel.operations import survival
 
 

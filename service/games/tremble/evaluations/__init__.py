@@ -11,7 +11,7 @@ the HTTP layer finds the game's ``operations``: nothing shared names them.
 
 from __future__ import annotations
 
-from service.evaluations.kinds import Kind
+from service.games.kind import Kind
 from service.games.tremble.evaluations.battle_odds import BattleOdds
 from service.games.tremble.evaluations.search_risk import SearchRisk
 

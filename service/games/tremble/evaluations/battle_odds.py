@@ -24,9 +24,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from service.evaluations.kinds import Kind, Progress
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.kind import Kind, Progress
 from service.games.messages import N_
 from service.games.tremble.evaluations import odds
 from service.games.tremble.evaluations.fleets import fleet_strengths

@@ -51,9 +51,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from service.evaluations.kinds import Kind, Progress
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.kind import Kind, Progress
 from service.games.messages import N_, joined
 from service.games.registry import get_game
 from service.games.tremble.battle import side_strength
