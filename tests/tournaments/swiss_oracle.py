@@ -2,7 +2,7 @@
 test oracle of ``/standings`` once the events model answers it
 (``test_standings_oracle.py``).  Not used by the service; do not edit.
 
-Its docstring then: 
+Its docstring then: tournament standings and Swiss pairings, pure functions.
 A tournament is its players and its rounds so far.  A round holds matches
 (two players and the result of each game they played: the winner's name, or
 ``None`` for a drawn game), byes and drops (players who leave after it).
