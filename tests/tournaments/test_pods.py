@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from service.tournaments import pods
 from service.tournaments.events import (
-    Event,
     Entry,
+    Event,
     Round,
     Settings,
     Table,
