@@ -80,3 +80,14 @@ def new_answer(players: list[str], rounds: list[old.Round]) -> bytes:
 def test_the_events_model_answers_as_the_swiss_engine_did(seed):
     players, rounds = random_tournament(random.Random(seed))
     assert new_answer(players, rounds) == old_answer(players, rounds)
+
+
+def test_the_model_and_its_verification_import_no_flask():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import sys, service.tournaments.verify, "
+                           "service.tournaments.swiss; print(sorted(m for m in sys.modules "
+                           "if m.split('.')[0] in ('flask', 'werkzeug')))"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
