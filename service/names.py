@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from service.games.errors import MalformedInput
 from service.games.messages import N_, Message
@@ -172,3 +173,16 @@ def player(name: str, names: dict[str, str], path: str) -> str:
         raise MalformedInput({path: [N_("{name!r} is not one of the tournament's players",
                                         name=name)]})
     return found
+
+
+def seated(players: Any) -> Any:
+    """A setup's ``players`` with each seat's ``name`` in NFC: the spelling the state
+    keeps.  A count, or a seat without a name, is left as it is.
+
+    >>> seated([{"name": "A\u030asa"}, {}]), seated(2)
+    ([{'name': 'Åsa'}, {}], 2)
+    """
+    if not isinstance(players, list):
+        return players
+    return [{**p, "name": normal(p["name"])}
+            if isinstance(p, dict) and isinstance(p.get("name"), str) else p for p in players]

@@ -77,13 +77,7 @@ def upgraded(game: AnyGame, state: object) -> object:
     return state
 
 
-def seated(players: Any) -> Any:
-    """A setup's ``players`` with each seat's ``name`` in NFC (``service.names``): the
-    spelling the state keeps.  A count, or a seat without a name, is left as it is."""
-    if not isinstance(players, list):
-        return players
-    return [{**p, "name": names.normal(p["name"])}
-            if isinstance(p, dict) and isinstance(p.get("name"), str) else p for p in players]
+seated = names.seated  # also the tournaments' verification: service.names
 
 
 def check_seat_names(state: dict[str, Any], path: str) -> None:

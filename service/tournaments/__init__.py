@@ -1,34 +1,14 @@
-"""Tournaments: pure functions, no Flask, no games.
+"""Tournaments: pure functions, no Flask.
 
-* ``swiss``: the two-player Swiss of ``POST /v1/tournaments/standings`` (matches of
-  one or more games, match points, OMW%/GW%/OGW%, no-rematch pairings);
-* ``events``: events with tables of any size a game allows (``POST
-  /v1/tournaments/events``): placement points, pods, repeat-minimising pairings
-  (the seating search: ``pods``), explained.  Its two-seat case with the default
-  points is ``swiss``'s numbers (``tests/tournaments/test_events.py`` holds
-  both to it).
+* ``events``: the one tournament model: events with tables of any size a game
+  allows, placement points, standings and their tiebreakers, the next round,
+  explained (``POST /v1/tournaments/events``);
+* ``pods``: seating one round's tables (the repeat-minimising search) and the
+  Swiss's no-rematch pairing of duels;
+* ``swiss``: ``POST /v1/tournaments/standings`` (1.0.0) as a duel event of the
+  events model (matches are tables of two), in 1.0.0's words and numbers;
+* ``verify``: a request's body read into the model, every game verified (its
+  replay or signed final state, its seats' names, counted once).
 
-``service.http.tournaments`` verifies every game and hands the results here.
+``service.http.tournaments`` reads the bodies, hands them here and answers.
 """
-
-from service.tournaments.swiss import (
-    FLOOR,
-    GAME_DRAW,
-    GAME_WIN,
-    MATCH_DRAW,
-    MATCH_WIN,
-    PAIRING_BUDGET,
-    Match,
-    Pairing,
-    Round,
-    Standing,
-    check,
-    match_winner,
-    next_round,
-    resolve,
-    standings,
-)
-
-__all__ = ["FLOOR", "GAME_DRAW", "GAME_WIN", "MATCH_DRAW", "MATCH_WIN", "PAIRING_BUDGET",
-           "Match", "Pairing", "Round", "Standing", "check", "match_winner", "next_round",
-           "resolve", "standings"]

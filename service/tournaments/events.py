@@ -6,8 +6,11 @@ for a duel, three to six for a pod, as the game allows), gives **byes** (only
 when no table size fits the players left) and lists **drops** (players who
 leave after it).  A table's result is its games' **places** (each a list, one
 place per seat of the table, ``1`` best; equal places share), verified by
-``service.http.tournaments`` from each game's replay or signed final state, or
-entered by hand (``verified`` false: the answer says so).
+``service.tournaments.verify`` from each game's replay or signed final state, or
+entered by hand (``verified`` false: the answer says so).  This is the one
+tournament model: ``POST /v1/tournaments/events`` answers with it, and so does
+``POST /v1/tournaments/standings`` (1.0.0), whose matches are tables of two
+(``swiss``: its answer's words and numbers).
 
 **Places at a table.**  Each game ranks its players (``game_places``: the
 winners first, then the others by the game's own score ``total``, equal totals
@@ -37,8 +40,8 @@ way.
 3. **opponents' game points share** (floored the same way).
 
 Players equal on all four share a rank (listed by name).  In a duel event
-with the default points these are exactly ``swiss``'s match points, OMW%,
-GW% and OGW%.
+with the default points these are exactly the Swiss's match points, OMW%,
+GW% and OGW% (``swiss`` names them so).
 
 **The next round** (``next_round``): the tables' sizes (``table_plan``), byes
 only when no sizes fit, to the lowest-ranked players without a bye yet; then
@@ -46,8 +49,8 @@ only when no sizes fit, to the lowest-ranked players without a bye yet; then
 odd-sized tables at the bottom), and a deterministic search (swaps, rotations of
 three, a tabu phase) brings the **repeat opponents** down (``repeats``: pairs who
 already met, counted once per earlier meeting), at equal repeats keeping the
-tables' standings closest.  A duel event first tries ``swiss``'s no-rematch
-pairing.  Every table says why it is so (``explanation``), and why a repeat
+tables' standings closest.  A duel event first tries the Swiss's no-rematch
+pairing (``pods.pair``).  Every table says why it is so (``explanation``), and why a repeat
 stays.
 
 >>> s = Settings(table_size=4)
@@ -70,7 +73,6 @@ from service import names as naming
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.tournaments import pods
-from service.tournaments.swiss import _pair as swiss_pair
 
 FLOOR = Fraction(33, 100)
 #: the refusal of a player entry that is neither a name nor ``{name, joins}``
@@ -119,7 +121,9 @@ class Settings:
 
 
 @dataclass
-class Player:
+class Entry:
+    """A player's entry in the event (a player elsewhere is their name)."""
+
     name: str
     #: the first round (from 1) the player may be seated in: a late entry
     joins: int = 1
@@ -142,11 +146,36 @@ class Round:
     drops: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Paths:
+    """How an error names a round's seats: ``/events``' ``rounds.R.tables.T.players.I``,
+    or ``/standings``' (1.0.0) ``rounds.R.matches.M.players``, where a match is named
+    whole and one that names a player twice is a player meeting themself.
+
+    >>> TABLES.seat(0, 1, 2), MATCHES.seat(0, 1, 2)
+    ('rounds.0.tables.1.players.2', 'rounds.0.matches.1.players')
+    """
+
+    tables: str = "tables"
+    seats: bool = True
+
+    def table(self, r: int, t: int) -> str:
+        return f"rounds.{r}.{self.tables}.{t}"
+
+    def seat(self, r: int, t: int, i: int) -> str:
+        return f"{self.table(r, t)}.players" + (f".{i}" if self.seats else "")
+
+
+TABLES, MATCHES = Paths(), Paths("matches", seats=False)
+
+
 @dataclass
 class Event:
-    players: list[str | Player]
+    players: list[str | Entry]
     settings: Settings
     rounds: list[Round]
+    #: how errors name the seats (the request's own words)
+    paths: Paths = TABLES
 
 
 @dataclass
@@ -251,8 +280,8 @@ def placement_points(places: Sequence[int], settings: Settings) -> list[Fraction
 
 
 # ------------------------------------------------------------------------------- the rounds
-def players_of(event: Event) -> list[Player]:
-    return [p if isinstance(p, Player) else Player(p) for p in event.players]
+def players_of(event: Event) -> list[Entry]:
+    return [p if isinstance(p, Entry) else Entry(p) for p in event.players]
 
 
 def resolve(event: Event) -> Event:
@@ -272,14 +301,14 @@ def resolve(event: Event) -> Event:
 
     rounds = []
     for r, rnd in enumerate(event.rounds):
-        tables = [Table([one(name, f"rounds.{r}.tables.{t}.players.{i}")
+        tables = [Table([one(name, event.paths.seat(r, t, i))
                          for i, name in enumerate(table.players)],
                         table.games, table.verified, table.ids)
                   for t, table in enumerate(rnd.tables)]
         rounds.append(Round(tables, [one(n, f"rounds.{r}.byes") for n in rnd.byes],
                             [one(n, f"rounds.{r}.drops") for n in rnd.drops]))
-    players = [Player(name, entry.joins) for name, entry in zip(spelled, entries, strict=True)]
-    return Event(list(players), event.settings, rounds)
+    players = [Entry(name, entry.joins) for name, entry in zip(spelled, entries, strict=True)]
+    return Event(list(players), event.settings, rounds, event.paths)
 
 
 def check(event: Event) -> None:
@@ -294,13 +323,20 @@ def check(event: Event) -> None:
 round and never after dropping
     """
     joins = {p.name: p.joins for p in players_of(event)}
+    paths = event.paths
     gone: set[str] = set()
     for r, rnd in enumerate(event.rounds):
         seen: set[str] = set()
-        named = [(f"rounds.{r}.tables.{t}.players.{i}", name)
-                 for t, table in enumerate(rnd.tables) for i, name in enumerate(table.players)]
+        named: list[tuple[str, str | None]] = []
+        for t, table in enumerate(rnd.tables):
+            if not paths.seats and len(set(table.players)) < len(table.players):
+                # a match named whole: the 1.0.0 word for it, in the order it came
+                named.append((paths.table(r, t) + ".players", None))
+            named += [(paths.seat(r, t, i), name) for i, name in enumerate(table.players)]
         named += [(f"rounds.{r}.byes", name) for name in rnd.byes]
         for path, name in named:
+            if name is None:
+                raise MalformedInput({path: [N_("a player cannot meet themself")]})
             if name in seen or name in gone:
                 raise MalformedInput({path: [N_("{name!r} plays at most once a round and "
                                                 "never after dropping", name=name)]})
@@ -309,7 +345,7 @@ round and never after dropping
                                                 name=name, joins=joins[name])]})
             seen.add(name)
         for t, table in enumerate(rnd.tables):
-            path = f"rounds.{r}.tables.{t}"
+            path = paths.table(r, t)
             if len(table.players) < MIN_SEATS:
                 raise MalformedInput({f"{path}.players": [N_("a table seats at least two")]})
             for g, places in enumerate(table.games):
@@ -325,22 +361,28 @@ def _competition(places: list[int]) -> list[int]:
     return [1 + sum(1 for other in places if other < mine) for mine in places]
 
 
-def evaluate(event: Event) -> tuple[list[Line], Proposal | None]:
-    """The standings and the next round, the names resolved once."""
+def checked(event: Event) -> Event:
+    """The event ``resolve``-d and ``check``-ed: its names spelled as the players list
+    spells them, its rounds possible."""
     event = resolve(event)
     check(event)
-    lines = _standings(event)
+    return event
+
+
+def evaluate(event: Event) -> tuple[list[Line], Proposal | None]:
+    """The standings and the next round, the names resolved once."""
+    event = checked(event)
+    lines = ranked(event)
     return lines, next_round(event, lines)
 
 
 def standings(event: Event) -> list[Line]:
     """Every player's line, best first, ranks filled in (module docstring)."""
-    event = resolve(event)
-    check(event)
-    return _standings(event)
+    return ranked(checked(event))
 
 
-def _standings(event: Event) -> list[Line]:
+def ranked(event: Event) -> list[Line]:
+    """The standings of an event already ``checked``: the one tiebreaker code."""
     settings = event.settings
     lines = {p.name: Line(p.name, joins=p.joins) for p in players_of(event)}
     for rnd in event.rounds:
@@ -452,13 +494,13 @@ def met_before(rounds: Sequence[Round]) -> dict[frozenset[str], list[int]]:
     return met
 
 
-def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
+def next_round(event: Event, lines: Sequence[Line]) -> Proposal | None:
     """The next round's tables, or ``None`` when fewer players are left than the
-    smallest table seats (``event`` ``resolve``-d, ``table`` its standings)."""
+    smallest table seats (``event`` ``checked``, ``lines`` its standings)."""
     settings = event.settings
     number_ = len(event.rounds) + 1
     joins = {p.name: p.joins for p in players_of(event)}
-    order = [line.player for line in table if not line.dropped and joins[line.player] <= number_]
+    order = [line.player for line in lines if not line.dropped and joins[line.player] <= number_]
     sizes, bye_count = table_plan(len(order), settings)
     if not sizes:
         return None
@@ -468,11 +510,11 @@ def next_round(event: Event, table: Sequence[Line]) -> Proposal | None:
     bye_players = candidates[:bye_count]
     seated = [p for p in order if p not in bye_players]
     met = met_before(event.rounds)
-    points = {line.player: line.points for line in table}
-    rank = {line.player: line.rank for line in table}
+    points = {line.player: line.points for line in lines}
+    rank = {line.player: line.rank for line in lines}
     tables, settled = None, True
     if set(sizes) == {2}:
-        pairs = swiss_pair(seated, {k for k in met}, [10_000])
+        pairs = pods.pair(seated, set(met), [10_000])
         tables = None if pairs is None else [list(p) for p in pairs]
     if tables is None:
         bottom = sorted(sizes, key=lambda size: (size != settings.table_size, -size))

@@ -1,5 +1,6 @@
 """Seating one round's tables: as few repeat opponents as the search finds, then
-players of similar standing together.
+players of similar standing together (``seat``); duels with no rematch (``pair``,
+the Swiss's pairing, tried first for duels).
 
 **The rule** (lexicographic, as the duel Swiss, which never pairs a rematch while
 a pairing without one exists): of two seatings, the better has
@@ -50,6 +51,31 @@ BUDGET = 160_000
 TABU_STEPS = 300
 #: steps a player swapped away may not return to the table it left
 TENURE = 4
+
+
+def pair(order: list[str], met: set[frozenset[str]], budget: list[int]
+         ) -> list[tuple[str, str]] | None:
+    """Duels of ``order`` (best standing first) with no rematch, top-down: the first
+    player meets the highest one not met yet, backtracking when the rest cannot be
+    paired; ``None`` when no such pairing is found within ``budget[0]`` steps (shared
+    by the calls that pass the same list).
+
+    >>> pair(list("abcd"), {frozenset("ab")}, [100])
+    [('a', 'c'), ('b', 'd')]
+    """
+    if not order:
+        return []
+    first, rest = order[0], order[1:]
+    for i, other in enumerate(rest):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        if frozenset((first, other)) in met:
+            continue
+        tail = pair(rest[:i] + rest[i + 1:], met, budget)
+        if tail is not None:
+            return [(first, other), *tail]
+    return None
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """``service.tournaments.events``: placement points, pod standings and the next round.
 
-The two-seat case with the default points is the Swiss of ``service.tournaments.swiss``
-(``test_a_duel_event_is_the_swiss_standings``, on random tournaments); pods share
+The two-seat case with the default points is the Swiss of 1.0.0 (its engine kept as
+``swiss_oracle``: ``test_a_duel_event_is_the_swiss_standings``, on random tournaments); pods share
 places, draw, take byes only when no table size fits, and seat players of similar
 standing together with as few repeat opponents as the search finds (``test_pods``).
 """
@@ -14,10 +14,9 @@ from fractions import Fraction as F
 import pytest
 
 from service.games.errors import MalformedInput
-from service.tournaments import swiss
 from service.tournaments.events import (
+    Entry,
     Event,
-    Player,
     Round,
     Settings,
     Table,
@@ -29,6 +28,7 @@ from service.tournaments.events import (
     table_places,
     table_plan,
 )
+from tests.tournaments import swiss_oracle as swiss
 
 POD = Settings(table_size=4)
 
@@ -147,12 +147,12 @@ def test_the_tables_fit_the_count_and_byes_only_when_no_size_fits():
 ])
 def test_rounds_that_cannot_have_happened_are_refused_naming_the_field(rounds, field):
     with pytest.raises(MalformedInput) as caught:
-        standings(Event(["a", "b", "c", Player("late", joins=2)], POD, rounds))
+        standings(Event(["a", "b", "c", Entry("late", joins=2)], POD, rounds))
     assert list(caught.value.errors) == [field]
 
 
 def test_a_late_entry_is_seated_from_its_round():
-    event = Event(["a", "b", "c", Player("late", joins=2)], POD, [pod_round(("a", "b", "c"))])
+    event = Event(["a", "b", "c", Entry("late", joins=2)], POD, [pod_round(("a", "b", "c"))])
     lines, proposal = evaluate(event)
     assert proposal is not None and sorted(proposal.tables[0]) == ["a", "b", "c", "late"]
     assert {s.player: s.joins for s in lines}["late"] == 2

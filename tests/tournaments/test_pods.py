@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from service.tournaments import pods
 from service.tournaments.events import (
+    Entry,
     Event,
-    Player,
     Round,
     Settings,
     Table,
@@ -103,8 +103,8 @@ def random_event(rng: random.Random) -> Event:
     event_settings = Settings(table_size=size, table_sizes=chosen if size in chosen and
                               rng.random() < 0.3 else ())
     count = rng.randint(2, 26)
-    players: list[str | Player] = [f"p{i:02d}" if rng.random() < 0.85
-                                   else Player(f"p{i:02d}", rng.randint(2, 5))
+    players: list[str | Entry] = [f"p{i:02d}" if rng.random() < 0.85
+                                   else Entry(f"p{i:02d}", rng.randint(2, 5))
                                    for i in range(count)]
     joins = {p if isinstance(p, str) else p.name: 1 if isinstance(p, str) else p.joins
              for p in players}

@@ -1,4 +1,5 @@
-"""Standings and Swiss pairings checked against tiebreakers computed by hand.
+"""``/standings``' Swiss (``service.tournaments.swiss``: a duel event of the events model)
+checked against tiebreakers computed by hand.
 
 Five players, three rounds, a bye in rounds 1 and 2, Bob drops after round 2:
 
@@ -35,15 +36,16 @@ from fractions import Fraction as F
 import pytest
 
 from service.games.errors import MalformedInput
-from service.tournaments import FLOOR, Match, Pairing, Round, next_round, standings
+from service.tournaments.events import FLOOR, MATCHES, Event, Round, checked, ranked
+from service.tournaments.swiss import DUEL, Pairing, answer, match, pairing, records
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 ROUNDS = [
-    Round([Match(("Ann", "Bob"), ["Ann", "Ann"]), Match(("Cat", "Dan"), ["Dan", "Cat", "Dan"])],
+    Round([match("Ann", "Bob", ["Ann", "Ann"]), match("Cat", "Dan", ["Dan", "Cat", "Dan"])],
           byes=["Eve"]),
-    Round([Match(("Ann", "Eve"), ["Ann", None]), Match(("Bob", "Dan"), ["Bob", "Dan"])],
+    Round([match("Ann", "Eve", ["Ann", None]), match("Bob", "Dan", ["Bob", "Dan"])],
           byes=["Cat"], drops=["Bob"]),
-    Round([Match(("Ann", "Cat"), ["Cat", "Ann", "Cat"]), Match(("Dan", "Eve"), [None])]),
+    Round([match("Ann", "Cat", ["Cat", "Ann", "Cat"]), match("Dan", "Eve", [None])]),
 ]
 assert FLOOR == F(33, 100)
 MW = {"Ann": F(2, 3), "Bob": F(1, 6), "Cat": F(2, 3), "Dan": F(5, 9), "Eve": F(4, 9)}
@@ -60,24 +62,30 @@ EXPECTED = {  # player: (rank, match points, W-D-L-byes, games, game points, OMW
 }
 
 
+def duels(players: list[str], rounds: list[Round]) -> Event:
+    return checked(Event(players, DUEL, rounds, MATCHES))
+
+
 def test_the_hand_computed_standings():
-    table = standings(PLAYERS, ROUNDS)
+    event = duels(PLAYERS, ROUNDS)
+    table, record = ranked(event), records(event)
     assert [s.player for s in table] == ["Cat", "Ann", "Dan", "Eve", "Bob"]
     for line in table:
-        rank, points, record, games, game_points, omw, ogw = EXPECTED[line.player]
+        rank, points, won, games, game_points, omw, ogw = EXPECTED[line.player]
+        wins = record[line.player]
         assert line.rank == rank, line.player
-        assert line.match_points == points, line.player
-        assert (line.wins, line.draws, line.losses, line.byes) == record, line.player
+        assert line.points == points, line.player
+        assert (wins["wins"], wins["draws"], wins["losses"], line.byes) == won, line.player
         assert (line.games, line.game_points) == (games, game_points), line.player
-        assert line.mw == MW[line.player], line.player
-        assert line.gw == GW[line.player], line.player
-        assert line.omw == omw, line.player
-        assert line.ogw == ogw, line.player
+        assert line.share == MW[line.player], line.player
+        assert line.game_share == GW[line.player], line.player
+        assert line.opponents_share == omw, line.player
+        assert line.opponents_game_share == ogw, line.player
     assert EXPECTED["Ann"][5] == F(1297, 2700) and EXPECTED["Cat"][5] == F(11, 18)
 
 
 def test_the_answer_rounds_to_four_decimals_and_keeps_the_dropped_player():
-    lines = {s.player: s.to_json() for s in standings(PLAYERS, ROUNDS)}
+    lines = {s["player"]: s for s in answer(duels(PLAYERS, ROUNDS), 0)["standings"]}
     assert lines["Ann"]["omw"] == 0.4804 and lines["Cat"]["omw"] == 0.6111
     assert lines["Ann"]["ogw"] == 0.4394 and lines["Eve"]["gw"] == 0.4167
     assert lines["Bob"]["dropped"] is True and lines["Bob"]["rank"] == 5
@@ -86,43 +94,45 @@ def test_the_answer_rounds_to_four_decimals_and_keeps_the_dropped_player():
 
 
 def test_the_next_round_pairs_without_rematch_and_leaves_the_dropped_player_out():
-    assert next_round(standings(PLAYERS, ROUNDS), ROUNDS) == Pairing([("Cat", "Eve"), ("Ann", "Dan")],
-                                                                     None)
+    event = duels(PLAYERS, ROUNDS)
+    assert pairing(event, ranked(event)) == Pairing([("Cat", "Eve"), ("Ann", "Dan")], None)
 
 
 def test_after_round_one_the_bye_goes_to_the_lowest_player_and_tied_players_share_a_rank():
-    table = standings(PLAYERS, ROUNDS[:1])
+    event = duels(PLAYERS, ROUNDS[:1])
+    table = ranked(event)
     # Ann and Eve: 3 points, OMW 0.33 (floor; Eve has no opponent), GW 1, OGW 0.33
     assert [(s.player, s.rank) for s in table] == [("Ann", 1), ("Eve", 1), ("Dan", 3),
                                                     ("Cat", 4), ("Bob", 5)]
     # Bob is lowest and has had no bye; Ann–Eve would leave the rematch Dan–Cat
-    assert next_round(table, ROUNDS[:1]) == Pairing([("Ann", "Dan"), ("Eve", "Cat")], "Bob")
+    assert pairing(event, table) == Pairing([("Ann", "Dan"), ("Eve", "Cat")], "Bob")
 
 
 def test_a_player_who_had_a_bye_is_passed_over_for_the_next_bye():
-    rounds = [Round([Match(("a", "b"), ["a"])], byes=["c"])]
-    table = standings(["a", "b", "c"], rounds)
+    event = duels(["a", "b", "c"], [Round([match("a", "b", ["a"])], byes=["c"])])
+    table = ranked(event)
     assert [s.player for s in table] == ["a", "c", "b"]
-    assert next_round(table, rounds) == Pairing([("a", "c")], "b")
-    rounds.append(Round([Match(("a", "c"), ["c"])], byes=["b"]))
-    table = standings(["a", "b", "c"], rounds)
+    assert pairing(event, table) == Pairing([("a", "c")], "b")
+    event = duels(["a", "b", "c"], [*event.rounds, Round([match("a", "c", ["c"])], byes=["b"])])
     # b and c have had a bye each: a gets this one
-    assert next_round(table, rounds).bye == "a"
+    found = pairing(event, ranked(event))
+    assert found is not None and found.bye == "a"
 
 
 def test_no_pairing_left_without_a_rematch_is_none():
-    rounds = [Round([Match(("a", "b"), ["a"])])]
-    assert next_round(standings(["a", "b"], rounds), rounds) is None
+    event = duels(["a", "b"], [Round([match("a", "b", ["a"])])])
+    assert pairing(event, ranked(event)) is None
 
 
-@pytest.mark.parametrize("rounds, path", [
-    ([Round([Match(("Ann", "Zed"), ["Ann"])])], "rounds.0.matches.0.players"),
-    ([Round([Match(("Ann", "Bob"), ["Ann"])], byes=["Ann"])], "rounds.0.byes"),
-    ([Round([], drops=["Bob"]), Round([Match(("Ann", "Bob"), ["Ann"])])],
-     "rounds.1.matches.0.players"),
-    ([Round([Match(("Ann", "Bob"), ["Cat"])])], "rounds.0.matches.0.games.0"),
+@pytest.mark.parametrize("rounds, path, why", [
+    ([Round([match("Ann", "Zed", ["Ann"])])], "rounds.0.matches.0.players", "not one of"),
+    ([Round([match("Ann", "Bob", ["Ann"])], byes=["Ann"])], "rounds.0.byes", "at most once"),
+    ([Round([], drops=["Bob"]), Round([match("Ann", "Bob", ["Ann"])])],
+     "rounds.1.matches.0.players", "never after dropping"),
+    ([Round([match("Bob", "Cat", ["Cat"]), match("Ann", "ann", ["Ann"])])],
+     "rounds.0.matches.1.players", "cannot meet themself"),
 ])
-def test_a_tournament_that_cannot_have_happened_is_refused_naming_the_field(rounds, path):
+def test_a_tournament_that_cannot_have_happened_is_refused_naming_the_field(rounds, path, why):
     with pytest.raises(MalformedInput) as refused:
-        standings(PLAYERS, rounds)
-    assert list(refused.value.errors) == [path]
+        duels(PLAYERS, rounds)
+    assert list(refused.value.errors) == [path] and why in refused.value.errors[path][0]
