@@ -85,6 +85,7 @@ from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.headers import checked
 from service.http.body import json_response, read_json
+from service.limits import MAX_IDEMPOTENCY_KEY
 from service.middleware import presented_key
 from service.problems import ProblemError
 
@@ -237,7 +238,8 @@ def _answering(eval_id: str) -> Runner:
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 #: the key as sent: a structured-field string (``"…"``) or a bare token, 1-255 characters
-_IDEMPOTENCY_KEY = re.compile(r'"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255})')
+_IDEMPOTENCY_KEY = re.compile(rf'"([\x20\x21\x23-\x5b\x5d-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}})"'
+                             rf'|([\x21\x23-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}})')
 #: what the digest of a key is of (so that it is no other digest of it)
 IDEMPOTENCY_LABEL = b"referee idempotency key\x00"
 

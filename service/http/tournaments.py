@@ -28,7 +28,7 @@ from flask import Blueprint, Response
 
 from schemas.envelopes import SETUP
 from schemas.tournaments import EVENT, STANDINGS
-from service import names, signing, tournaments, transcripts
+from service import limits, names, signing, tournaments, transcripts
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
@@ -168,7 +168,7 @@ def standings() -> Response:
 def event_settings(sent: dict[str, Any]) -> events.Settings:
     """The event's settings, checked against each other and the game (422 naming the
     field: a size the game does not seat, a points list not one per seat or rising)."""
-    low, high = events.MIN_SEATS, events.MAX_SEATS
+    low, high = limits.MIN_SEATS, limits.MAX_SEATS
     if "game" in sent:
         game = game_or_404(sent["game"])
         low, high = game.min_players, game.max_players
