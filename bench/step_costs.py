@@ -32,6 +32,7 @@ from service.evaluations.playouts import playout_seed
 from service.games.bots import BOT_NAMES, bot_named
 from service.games.playout import random_playout
 from service.games.registry import get_game
+from service.limits import MAX_PLAYOUT_STEPS
 
 GAMES = ("raiders", "tremble", "kozyablo")
 
@@ -49,7 +50,7 @@ def measure(game_id: str, bot: str, players: int, playouts: int,
         began = time.thread_time()
         start = game.determinize(state, None, playout_seed(1, i))
         final, _, steps = random_playout(game, start, seed=playout_seed(1, i, 1),
-                                         max_steps=20_000, bots=bots)
+                                         max_steps=MAX_PLAYOUT_STEPS, bots=bots)
         game.score(final)
         out.append((time.thread_time() - began, steps, final["turn"] - state["turn"]))
     return out

@@ -36,17 +36,19 @@ from typing import Any
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate
 
 from service.games import shape
-from service.games.base import MAX_SEED, MAX_STATE_SEED  # 2^53 - 1; 2^63 - 1 (replays of old seeds)
 from service.games.errors import MalformedInput
 from service.games.messages import N_
-from service.games.replay import MAX_REPLAY_ACTIONS
+from service.limits import (
+    MAX_ID_LENGTH,
+    MAX_OUTCOMES,
+    MAX_REPLAY_ACTIONS,
+    MAX_SEAT,
+    MAX_SEATS,
+    MAX_SEED,
+    MAX_STATE_SEED,
+    MAX_STATES,
+)
 from service.problems import PROBLEM_BASE
-
-MAX_PLAYERS_LISTED = 16
-#: the most outcomes per ``apply-chance`` call (a six-player double-deck deal is 36)
-MAX_OUTCOMES = 200
-#: the most states per ``transcripts/verify`` call: a replay-length game and its first state
-MAX_STATES = MAX_REPLAY_ACTIONS + 1
 
 
 def _ref(name: str, description: str = "") -> dict[str, Any]:
@@ -114,7 +116,7 @@ class Envelope:
 _ENVELOPE_OF: dict[int, Envelope] = {}
 
 _OBJECT = shape.Obj({}, extra=True)  # any JSON object, its contents checked later
-_SEAT = shape.Int(0, 15)
+_SEAT = shape.Int(0, MAX_SEAT)
 
 
 def _for_player(what: str, rest: str) -> shape.Spec:
@@ -145,8 +147,8 @@ ACTION = shape.Ref("Action", _OBJECT, "An action object, as `legal-actions` list
 
 SETUP = Envelope("Setup", shape.Obj({
     "players": shape.OneOf(
-        shape.Int(1, MAX_PLAYERS_LISTED),
-        shape.ListOf(shape.Ref("PlayerSetup", _OBJECT), max_items=MAX_PLAYERS_LISTED,
+        shape.Int(1, MAX_SEATS),
+        shape.ListOf(shape.Ref("PlayerSetup", _OBJECT), max_items=MAX_SEATS,
                      min_items=1),
         message=N_("must be a player count or a list of player setups"),
         description="A player count, or one setup object per player (e.g. "
@@ -159,7 +161,7 @@ SETUP = Envelope("Setup", shape.Obj({
         "Seed of the chance generator (`chance: server`); random when omitted. Same seed "
         "and actions, same game. At most 2^53 - 1 in `new` (every seed the service draws "
         "is); a replay also takes the 63-bit seeds builds before 1.0.0 drew.")), None),
-    "card_set": shape.Default(shape.Str(64, non_empty=True, description=(
+    "card_set": shape.Default(shape.Str(MAX_ID_LENGTH, non_empty=True, description=(
         "Card set id (`GET /v1/games/{game}` lists them).")), "reference"),
 }))  # how a game starts: the same fields as `new`
 #: `new` names a seed every JSON client keeps exactly (JavaScript's Number.MAX_SAFE_INTEGER)
@@ -198,7 +200,7 @@ REPLAY = Envelope("ReplayRequest", shape.Obj({
     "`view` (its view of the final state) and `events_for_player` (every step's events, each "
     "card it may not see before or after that step replaced by `\"hidden\"`, as `apply` does)",
     "The full answer is still returned."),
-    "rules_version": shape.Default(shape.Nullable(shape.Str(64, non_empty=True, description=(
+    "rules_version": shape.Default(shape.Nullable(shape.Str(MAX_ID_LENGTH, non_empty=True, description=(
         "The rules version the actions were recorded under (default: the one played, "
         "`GET /v1/games/{game}`). An older served version's actions are carried over by its "
         "declared migration and replayed under today's rules; the answer says so "

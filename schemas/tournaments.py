@@ -24,13 +24,20 @@ from schemas.document import camel, options_for_count
 from schemas.envelopes import SETUP, Envelope, GameStateField, ObjectField, Setup
 from service.games import registry, shape
 from service.games.base import AnyGame
+from service.limits import (
+    MAX_ENTRANT_NAME,
+    MAX_ENTRANTS,
+    MAX_EXPLANATION_LENGTH,
+    MAX_GAMES,
+    MAX_POINTS,
+    MAX_REPLAY_ACTIONS,
+    MAX_ROUNDS,
+    MAX_SEATS,
+    MIN_SEATS,
+)
 from service.tournaments import events
 
-MAX_PLAYERS = 512
-MAX_ROUNDS = 30
-MAX_SEATS = 16
-MAX_GAMES = 9
-NAME = fields.String(validate=validate.Length(min=1, max=100))
+NAME = fields.String(validate=validate.Length(min=1, max=MAX_ENTRANT_NAME))
 
 
 # ------------------------------------------------------- /standings (two players, 1.0.0)
@@ -44,7 +51,7 @@ class TournamentGame(Schema):
 
     game = fields.String(required=True)
     setup = fields.Nested(Setup)
-    actions = fields.List(ObjectField(), validate=validate.Length(max=20_000))
+    actions = fields.List(ObjectField(), validate=validate.Length(max=MAX_REPLAY_ACTIONS))
     state = GameStateField()
 
 
@@ -61,12 +68,12 @@ class TournamentMatch(Schema):
         "description": "The two players, in any order: each game names who sat in each seat "
                        "(its setup's `players[].name`), and those names must be these two."})
     games = fields.List(GameField(metadata={"ref": "TournamentGame"}), required=True,
-                        validate=validate.Length(min=1, max=9))
+                        validate=validate.Length(min=1, max=MAX_GAMES))
 
 
 class TournamentRound(Schema):
     matches = fields.List(fields.Nested(TournamentMatch), required=True,
-                          validate=validate.Length(max=MAX_PLAYERS // 2))
+                          validate=validate.Length(max=MAX_ENTRANTS // 2))
     byes = fields.List(NAME, load_default=list, metadata={
         "description": "Players given a bye this round (a match win, no opponent)."})
     drops = fields.List(NAME, load_default=list, metadata={
@@ -75,7 +82,7 @@ class TournamentRound(Schema):
 
 
 class StandingsRequest(Schema):
-    players = fields.List(NAME, required=True, validate=validate.Length(min=2, max=MAX_PLAYERS),
+    players = fields.List(NAME, required=True, validate=validate.Length(min=2, max=MAX_ENTRANTS),
                           metadata={"uniqueItems": True})
     rounds = fields.List(fields.Nested(TournamentRound), required=True,
                          validate=validate.Length(max=MAX_ROUNDS))
@@ -146,15 +153,15 @@ whole tournament every time."""
 
 
 # -------------------------------------------------------------- /events (any table, 2.0.0)
-_NAME = shape.Str(100, non_empty=True)
+_NAME = shape.Str(MAX_ENTRANT_NAME, non_empty=True)
 _OBJECT = shape.Obj({}, extra=True)
-_POINTS = shape.Num(0, 1000)
+_POINTS = shape.Num(0, MAX_POINTS)
 
 _GAME_ID = shape.Enum(*registry.GAME_IDS)
 
 EVENT_GAME = shape.Obj({"game": _GAME_ID}, {
     "setup": shape.Ref("Setup", SETUP.spec),
-    "actions": shape.ListOf(shape.Ref("Action", _OBJECT), max_items=20_000),
+    "actions": shape.ListOf(shape.Ref("Action", _OBJECT), max_items=MAX_REPLAY_ACTIONS),
     "state": shape.Ref("GameState", _OBJECT),
 }, extra=True, description=(
     "One game played at the table: its replay (`setup` and `actions`, as `replay` takes "
@@ -163,7 +170,7 @@ EVENT_GAME = shape.Obj({"game": _GAME_ID}, {
     "table's players, in any seat order."))
 
 EVENT_TABLE = shape.Obj({
-    "players": shape.ListOf(_NAME, min_items=2, max_items=MAX_SEATS, description=(
+    "players": shape.ListOf(_NAME, min_items=MIN_SEATS, max_items=MAX_SEATS, description=(
         "Who sat at the table, in any order.")),
 }, {
     "games": shape.ListOf(shape.Ref("EventGame", EVENT_GAME), min_items=1, max_items=MAX_GAMES,
@@ -179,11 +186,11 @@ EVENT_TABLE = shape.Obj({
 }, either=("games", "placements"), description="A table of a round and its result.")
 
 EVENT_ROUND = shape.Obj({
-    "tables": shape.ListOf(shape.Ref("EventTable", EVENT_TABLE), max_items=MAX_PLAYERS // 2),
+    "tables": shape.ListOf(shape.Ref("EventTable", EVENT_TABLE), max_items=MAX_ENTRANTS // 2),
 }, {
-    "byes": shape.ListOf(_NAME, max_items=MAX_PLAYERS, description=(
+    "byes": shape.ListOf(_NAME, max_items=MAX_ENTRANTS, description=(
         "Players given a bye this round (worth `settings.bye` points).")),
-    "drops": shape.ListOf(_NAME, max_items=MAX_PLAYERS, description=(
+    "drops": shape.ListOf(_NAME, max_items=MAX_ENTRANTS, description=(
         "Players who leave after this round: still in the standings, never seated again.")),
 })
 
@@ -195,17 +202,17 @@ EVENT_PLAYER = shape.OneOf(_NAME, shape.Obj({"name": _NAME}, {
     "does (case, width and composition aside): two spellings of one name are refused."))
 
 EVENT_SETTINGS = shape.Obj({
-    "table_size": shape.Int(2, MAX_SEATS, description=(
+    "table_size": shape.Int(MIN_SEATS, MAX_SEATS, description=(
         "The usual table: 2 for duels (the Swiss of `/standings`), 4 for pods.")),
 }, {
     "game": shape.Enum(*registry.GAME_IDS, description=(
         "The game played: every game must be of it, and table sizes stay within its player "
         "counts (Raiders 2–6, Tremble 2–5, Kozyablo 2–4).")),
-    "table_sizes": shape.ListOf(shape.Int(2, MAX_SEATS), min_items=1, max_items=MAX_SEATS,
+    "table_sizes": shape.ListOf(shape.Int(MIN_SEATS, MAX_SEATS), min_items=1, max_items=MAX_SEATS,
                                 description=(
         "The sizes a table may have (default: `table_size` and one either side within the "
         "game's counts; only 2 for duels). Byes only when no mix of them seats everyone.")),
-    "points": shape.MapOf(shape.ListOf(_POINTS, min_items=2, max_items=MAX_SEATS),
+    "points": shape.MapOf(shape.ListOf(_POINTS, min_items=MIN_SEATS, max_items=MAX_SEATS),
                           max_items=MAX_SEATS, description=(
         "Points per place by table size (`{\"4\": [3, 2, 1, 0]}`), best place first, never "
         "rising; sizes left out take the default (one point per player finished ahead of, "
@@ -216,7 +223,7 @@ EVENT_SETTINGS = shape.Obj({
 })
 
 EVENT = Envelope("EventRequest", shape.Obj({
-    "players": shape.ListOf(EVENT_PLAYER, min_items=2, max_items=MAX_PLAYERS),
+    "players": shape.ListOf(EVENT_PLAYER, min_items=2, max_items=MAX_ENTRANTS),
     "settings": shape.Ref("EventSettings", EVENT_SETTINGS),
     "rounds": shape.ListOf(shape.Ref("EventRound", EVENT_ROUND), max_items=MAX_ROUNDS),
 }), description=(
@@ -260,7 +267,7 @@ EVENT_NEXT_TABLE = shape.Obj({
     "table": shape.Int(1), "players": shape.ListOf(_NAME, description=(
         "The players, best standing first; seat them in any order.")),
     "explanation": shape.Obj({
-        "why": shape.Str(10_000, description="In English: why these players sit together."),
+        "why": shape.Str(MAX_EXPLANATION_LENGTH, description="In English: why these players sit together."),
         "seated": shape.Enum("standing", "swapped", description=(
             "`standing`: the next players in the standings; `swapped`: moved between tables "
             "to avoid repeat opponents.")),
@@ -277,7 +284,7 @@ EVENT_NEXT = shape.Obj({
     "round": shape.Int(1),
     "repeats": shape.Int(0, description="Earlier meetings of pairs seated together again."),
     "tables": shape.ListOf(shape.Ref("EventNextTable", EVENT_NEXT_TABLE)),
-    "byes": shape.ListOf(shape.Obj({"player": _NAME, "why": shape.Str(10_000)})),
+    "byes": shape.ListOf(shape.Obj({"player": _NAME, "why": shape.Str(MAX_EXPLANATION_LENGTH)})),
 })
 
 EVENT_RESPONSE = shape.Obj({
@@ -330,7 +337,7 @@ def game_schemas(games: list[AnyGame]) -> dict[str, dict[str, Any]]:
             "properties": {
                 "game": {"type": "string", "enum": [game.id]},
                 "setup": ref(f"{name}Setup"),
-                "actions": {"type": "array", "maxItems": 20_000, "items": ref(f"{name}Action")},
+                "actions": {"type": "array", "maxItems": MAX_REPLAY_ACTIONS, "items": ref(f"{name}Action")},
                 "state": ref(f"{name}State")},
             "allOf": [{"if": {"required": ["setup"]},
                        "then": {"properties": {"setup": {"properties": two}}}}]}

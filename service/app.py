@@ -50,8 +50,9 @@ from service.http import (
     tournaments,
     transcripts,
 )
+from service.limits import MAX_BODY_BYTES
 
-DEFAULT_MAX_CONTENT_LENGTH = 1 << 20  # 1 MiB
+DEFAULT_MAX_CONTENT_LENGTH = MAX_BODY_BYTES
 
 #: blueprint modules, registered in this order
 BLUEPRINT_MODULES: tuple[ModuleType, ...] = (

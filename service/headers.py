@@ -26,6 +26,7 @@ import re
 
 from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.limits import MAX_IDEMPOTENCY_KEY
 
 #: a field value (RFC 9110 5.5) without obs-text: HTAB, SP and VCHAR
 _FIELD_VALUE = re.compile(r"[\t\x20-\x7e]*")
@@ -55,4 +56,5 @@ def checked(name: str, value: str | None) -> str | None:
 #: visible ASCII characters or spaces (no ``"`` or backslash), or a bare token of 1-255
 #: visible ASCII characters but ``"``.  One text for the check and for the contract, in
 #: a syntax Python, jsonschema-rs and JavaScript's unicode mode read alike.
-IDEMPOTENCY_KEY_PATTERN = r'"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255})'
+IDEMPOTENCY_KEY_PATTERN = (rf'"([\x20\x21\x23-\x5b\x5d-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}})"'
+                           rf'|([\x21\x23-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}})')

@@ -78,6 +78,7 @@ from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
 from service.games.versions import RulesVersion
 from service.headers import IDEMPOTENCY_KEY_PATTERN
+from service.limits import MAX_BODY_BYTES, MAX_IDEMPOTENCY_KEY, MAX_PLAYOUT_STEPS, MAX_SIGNATURE_LENGTH
 from service.problems import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
 
@@ -270,7 +271,7 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
     name = camel(game.id)
     state = game.state_spec.schema()
     state["properties"] = {**state["properties"], "game": {"const": game.id},
-                           "signature": {"type": "string", "maxLength": 200,
+                           "signature": {"type": "string", "maxLength": MAX_SIGNATURE_LENGTH,
                                          "examples": ["hmac-sha256:" + "0" * 64],
                                          "description": "Present when the service signs states "
                                                         "(`REFEREE_STATE_KEYS`): `hmac-sha256:` "
@@ -278,7 +279,7 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
                                                         "server without keys ignores it; one with "
                                                         "keys answers 403 `bad-signature` to any "
                                                         "other value."},
-                           "sealed": {"type": "string", "maxLength": 1 << 20, "description":
+                           "sealed": {"type": "string", "maxLength": MAX_BODY_BYTES, "description":
                                       "Present when the service seals states "
                                       "(`REFEREE_SEALING_KEYS`): `a256gcmsiv:<key id>:<data>`, "
                                       "the whole state padded and encrypted (an older "
@@ -1205,7 +1206,7 @@ def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
     schemas[f"{name}Setup"] = setup
     examples = game_examples(game)
     finished, _, _ = random_playout(game, examples["score"][0]["state"], seed=EXAMPLE_SEED,
-                                    max_steps=20_000)
+                                    max_steps=MAX_PLAYOUT_STEPS)
     schemas[f"{name}PlayerScore"] = _player_score(
         game, examples["score"][1]["scores"] + game.score(finished)["scores"])
     for generic in ("Outcome", "ReplayStep", "RankedAction", "LineStep"):
@@ -1568,7 +1569,7 @@ IDEMPOTENCY_KEY = {
                    "`idempotency-key-reused`. Scoped to the API key when keys are configured; "
                    "it lasts as long as its evaluation answers (until it expires, "
                    "`EVALUATION_RESULT_TTL` after it ends, or is removed).",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 257,
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY + 2,
                "pattern": f"^(?:{IDEMPOTENCY_KEY_PATTERN})$"}}
 
 

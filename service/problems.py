@@ -73,6 +73,7 @@ from service.games.errors import (
 from service.games.kind import ChunkTimeout, UnknownKind
 from service.games.messages import N_
 from service.i18n import DEFAULT_LANGUAGE, gettext, localize, mark_language, request_language
+from service.limits import MAX_ERRORS
 
 #: every problem ``type`` is ``PROBLEM_BASE + slug`` (a path on this server)
 PROBLEM_BASE = "/problems/"
@@ -510,9 +511,6 @@ def localized_changes(changes: list[dict[str, Any]], language: str) -> list[dict
     [{'clause': 'X-1', 'subject': 'rule', 'summary': 'б'}]
     """
     return [{**c, "summary": c["summary"].get(language, c["summary"]["en"])} for c in changes]
-
-
-MAX_ERRORS = 50
 
 
 def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, list[str]]:

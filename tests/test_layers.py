@@ -22,6 +22,8 @@ GAMES = ("raiders", "kozyablo", "tremble")
 #: the layers, lowest first: a module may import its own layer and the ones below it.
 #: Each is a list of patterns (a module, or a package with ``.*``: it and its modules).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # every limit, once (it imports nothing: ``tests/shared/test_limits_once.py``)
+    ("limits", ("service.limits",)),
     ("card data", ("card_db",)),
     ("games core", ("service.games", "service.games.base", "service.games.bots",
                     "service.games.catalogue", "service.games.chance", "service.games.draft",

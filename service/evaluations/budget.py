@@ -19,10 +19,8 @@ import os
 from collections.abc import Callable
 
 from service.games.kind import ChunkTimeout
+from service.limits import MAX_CHUNK_CPU_SECONDS
 
-#: the documented most CPU seconds of one chunk (a plan whose chunk is estimated
-#: past ``MAX_CHUNK_CPU_SECONDS / CPU_MARGIN`` is refused: fewer per chunk)
-MAX_CHUNK_CPU_SECONDS = 120.0
 #: how far past its estimate a chunk may go: the estimate is already the worst
 #: measured case, this is for a slower or busier machine than the reference one
 CPU_MARGIN = 2.0

@@ -35,30 +35,34 @@ import time
 from typing import Any
 
 from service.evaluations import stats
-from service.evaluations.budget import CPU_MARGIN, MAX_CHUNK_CPU_SECONDS
+from service.evaluations.budget import CPU_MARGIN
 from service.evaluations.kinds import Kind, Progress, register
 from service.games import shape
-from service.games.base import MAX_SEED, SEED_BITS
 from service.games.bots import BOT_NAMES, bot_named
 from service.games.chance import _splitmix64
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.games.playout import random_playout
 from service.games.registry import get_game
+from service.limits import (
+    MAX_CHUNK_CPU_SECONDS,
+    MAX_CHUNKS,
+    MAX_PLAYOUT_STEPS,
+    MAX_PLAYOUTS,
+    MAX_SEAT,
+    MAX_SEATS,
+    MAX_SEED,
+    MAX_TURN_LIMIT,
+    MAX_WORK_SECONDS,
+    SEED_BITS,
+)
 
-#: documented caps on one playouts job
-MAX_PLAYOUTS = 20_000
-MAX_STEPS = 20_000
 DEFAULT_PLAYOUTS = 1000
 DEFAULT_MAX_STEPS = 5000
 DEFAULT_TURN_LIMIT = 60
-MAX_TURN_LIMIT = 1000
-#: at most this much estimated CPU work per job (seconds, one core)
-MAX_WORK_SECONDS = 1800
 #: aim for chunks of about this much work: an RQ round trip costs ~11 ms here,
 #: so a 1 s chunk keeps the queue's overhead near 1 %
 CHUNK_SECONDS = 1.0
-MAX_CHUNKS = 64
 
 #: CPU seconds of one step with a bot for which the game declares none
 #: (``Game.step_seconds``): the slowest declared greedy step, rounded up
@@ -124,7 +128,7 @@ def playout_bound(plan: dict[str, Any]) -> float:
     return (steps + SETUP_STEPS) * step_cost(plan["game"], plan["bots"])
 
 
-BOTS = shape.OneOf(shape.Enum(*BOT_NAMES), shape.ListOf(shape.Enum(*BOT_NAMES), max_items=16),
+BOTS = shape.OneOf(shape.Enum(*BOT_NAMES), shape.ListOf(shape.Enum(*BOT_NAMES), max_items=MAX_SEATS),
                    description="`random` or `greedy` for every seat, or one per seat.")
 
 
@@ -140,7 +144,7 @@ class Playouts(Kind):
                               description=f"number of games (default {DEFAULT_PLAYOUTS})"),
         "seed": shape.Int(minimum=0, maximum=MAX_SEED, description="default: random"),
         "bots": BOTS,
-        "player": shape.Nullable(shape.Int(minimum=0, maximum=15),
+        "player": shape.Nullable(shape.Int(minimum=0, maximum=MAX_SEAT),
                                  description="whose view to respect (default null: a spectator)"),
         "turn_limit": shape.Int(minimum=1, maximum=MAX_TURN_LIMIT,
                                 description="for a game with a `turn_limit` option left unset "
@@ -151,11 +155,11 @@ class Playouts(Kind):
                                 description="playouts per chunk job (default: about "
                                             f"{CHUNK_SECONDS} s of work; at most "
                                             f"{MAX_CHUNKS} chunks)"),
-        "max_steps": shape.Int(minimum=1, maximum=MAX_STEPS,
+        "max_steps": shape.Int(minimum=1, maximum=MAX_PLAYOUT_STEPS,
                                description=f"actions per playout before it is cut off "
                                            f"(default {DEFAULT_MAX_STEPS})"),
     }
-    caps = {"playouts": MAX_PLAYOUTS, "max_steps": MAX_STEPS,
+    caps = {"playouts": MAX_PLAYOUTS, "max_steps": MAX_PLAYOUT_STEPS,
             "work_seconds": MAX_WORK_SECONDS, "chunk_seconds": CHUNK_SECONDS,
             "max_chunks": MAX_CHUNKS}
 

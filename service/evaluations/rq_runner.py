@@ -83,6 +83,7 @@ from service.evaluations.runner import (
     new_id,
     status_body,
 )
+from service.limits import MAX_JOB_TIMEOUT, MIN_JOB_TIMEOUT
 from service.problems import evaluation_problem
 
 QUEUE = "referee"
@@ -91,8 +92,6 @@ QUEUE = "referee"
 #: (``workers.worker.RefereeWorker``)
 HEARTBEAT_EVERY = 1
 HEARTBEAT_TTL = 5
-MIN_JOB_TIMEOUT = 60
-MAX_JOB_TIMEOUT = 1800
 AGGREGATE_TIMEOUT = 120
 #: how long a maintenance run holds the queue's lock at most (``maintenance_lock``)
 MAINTENANCE_LOCK_SECONDS = 10

@@ -26,24 +26,32 @@ import math
 import secrets
 from typing import Any
 
-from service.evaluations.budget import CPU_MARGIN, MAX_CHUNK_CPU_SECONDS
+from service.evaluations.budget import CPU_MARGIN
 from service.evaluations.kinds import Kind, Progress, register
-from service.evaluations.playouts import DEFAULT_STEP_SECONDS, playout_seed
+from service.evaluations.playouts import CHUNK_SECONDS, DEFAULT_STEP_SECONDS, playout_seed
 from service.games import ismcts, shape
-from service.games.base import MAX_SEED, SEED_BITS, AnyGame
+from service.games.base import AnyGame
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_
 from service.games.registry import get_game
+from service.limits import (
+    MAX_CHUNK_CPU_SECONDS,
+    MAX_CHUNKS,
+    MAX_EXPLORATION,
+    MAX_ITERATIONS,
+    MAX_ROLLOUT_DEPTH,
+    MAX_SEAT,
+    MAX_SEED,
+    MAX_WIDENING,
+    MAX_WORK_SECONDS,
+    SEED_BITS,
+    SYNC_MAX_ITERATIONS,
+    SYNC_MAX_MILLISECONDS,
+)
 
-MAX_ITERATIONS = 100_000
 DEFAULT_ITERATIONS = 1000
-#: the synchronous form: at most this long, this many iterations (64 by default)
-SYNC_MAX_MILLISECONDS = 200
-SYNC_MAX_ITERATIONS = 2000
+#: the synchronous form's iterations by default (at most ``SYNC_MAX_ITERATIONS``)
 SYNC_DEFAULT_ITERATIONS = 64
-MAX_WORK_SECONDS = 1800
-CHUNK_SECONDS = 1.0
-MAX_CHUNKS = 64
 
 
 def cost_of(game_id: str, tuning: dict[str, Any] | None = None) -> float:
@@ -65,19 +73,19 @@ def cost_of(game_id: str, tuning: dict[str, Any] | None = None) -> float:
 
 
 SEARCH_PARAMS: dict[str, shape.Spec] = {
-    "player": shape.Int(minimum=0, maximum=15,
+    "player": shape.Int(minimum=0, maximum=MAX_SEAT,
                         description="whose decision to rank; the search sees only that "
                                     "player's view (required)"),
     "seed": shape.Int(minimum=0, maximum=MAX_SEED, description="default: random"),
-    "exploration": shape.Num(0, 10, description="UCB constant (default "
+    "exploration": shape.Num(0, MAX_EXPLORATION, description="UCB constant (default "
                                                 f"{ismcts.EXPLORATION})"),
     "rollout": shape.Enum(*ismcts.ROLLOUT_BOTS,
                           description="rollout policy below the tree (default: greedy for tremble, "
                                       "random for the others)"),
-    "rollout_depth": shape.Int(minimum=0, maximum=200,
+    "rollout_depth": shape.Int(minimum=0, maximum=MAX_ROLLOUT_DEPTH,
                                description="rollout actions before the position is rated "
                                            f"(default {ismcts.ROLLOUT_DEPTH})"),
-    "widening": shape.Int(minimum=0, maximum=10,
+    "widening": shape.Int(minimum=0, maximum=MAX_WIDENING,
                           description="root progressive widening (default "
                                       f"{ismcts.WIDENING:g}; 0: every action at once)"),
 }

@@ -86,6 +86,7 @@ from service.games.options import CHANCE_OPTION, Option, resolve_options
 from service.games.state_types import CardSetRef, CommonState
 from service.games.versions import NotUpgradable, RulesVersion
 from service.games.words import Words
+from service.limits import MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_OPTIONS, MAX_SEAT, MAX_SEATS, MAX_STATE_SEED, SEED_BITS
 
 if TYPE_CHECKING:
     from service.games.kind import Kind
@@ -93,24 +94,14 @@ if TYPE_CHECKING:
 #: a game's state type (its ``TypedDict``, written from its shape)
 S = TypeVar("S", bound=CommonState)
 
-#: the largest seed a request may name and the service draws: 2^53 - 1, the largest integer a
-#: JSON number keeps exactly in every client (JavaScript's Number.MAX_SAFE_INTEGER), so a seed
-#: survives ``JSON.parse`` (issue 23)
-MAX_SEED = (1 << 53) - 1
-#: the largest seed a state may carry: builds before 1.0.0 drew 63-bit seeds, and their
-#: states are still read (a JavaScript client must not have parsed one with ``JSON.parse``)
-MAX_STATE_SEED = (1 << 63) - 1
-#: ``secrets.randbits(SEED_BITS)`` draws a seed (at most ``MAX_SEED``)
-SEED_BITS = 53
-
 PENDING_SPEC = shape.ListOf(shape.Obj(
-    {"player": shape.OneOf(shape.Int(minimum=0, maximum=15), shape.Enum(CHANCE)),
+    {"player": shape.OneOf(shape.Int(minimum=0, maximum=MAX_SEAT), shape.Enum(CHANCE)),
      "decision": shape.Str()},
-    extra=True), max_items=16,
+    extra=True), max_items=MAX_SEATS,
     description="Who must decide now; several entries are simultaneous decisions.")
 
 RESULT_SPEC = shape.Nullable(shape.Obj(
-    {"finished": shape.Bool(), "winners": shape.ListOf(shape.Int(minimum=0), max_items=16),
+    {"finished": shape.Bool(), "winners": shape.ListOf(shape.Int(minimum=0), max_items=MAX_SEATS),
      "reason": shape.Str()},
     {"target": shape.Int(description="the score that won, where the game has a target")},
     extra=True, name="Result"))
@@ -119,7 +110,7 @@ COMMON_STATE_FIELDS = {
     "game": shape.Str(),
     "rules_version": shape.Str(),
     "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef"),
-    "options": shape.MapOf(shape.Any_(), max_items=64),
+    "options": shape.MapOf(shape.Any_(), max_items=MAX_OPTIONS),
     "chance": shape.Obj({"mode": shape.Enum("server", "table"),
                          "seed": shape.Int(minimum=0, maximum=MAX_STATE_SEED),
                          "counter": shape.Int(minimum=0)}, name="Chance"),
@@ -130,8 +121,8 @@ COMMON_STATE_FIELDS = {
 }
 
 #: keys every action may carry besides its own fields
-ACTION_COMMON = {"type": shape.Str(max_length=64),
-                 "player": shape.OneOf(shape.Int(minimum=0, maximum=15), shape.Enum(CHANCE))}
+ACTION_COMMON = {"type": shape.Str(max_length=MAX_ID_LENGTH),
+                 "player": shape.OneOf(shape.Int(minimum=0, maximum=MAX_SEAT), shape.Enum(CHANCE))}
 #: informational keys the engine ignores (legal-actions attaches them)
 ACTION_INFO_KEYS = ("probability",)
 
@@ -247,7 +238,7 @@ class Game(Generic[S]):
         """The prefix of this game's clause ids (``RAI`` of ``RAI-12``)."""
         return self.not_your_turn_rule.split("-", 1)[0]
     #: schema of a per-player setup object in ``new`` (besides a count)
-    player_setup_fields: ClassVar[dict[str, shape.Spec]] = {"name": shape.Str(max_length=64)}
+    player_setup_fields: ClassVar[dict[str, shape.Spec]] = {"name": shape.Str(max_length=MAX_NAME_LENGTH)}
     #: fields of which a player setup needs exactly one (documented as a ``oneOf``)
     player_setup_one_of: ClassVar[tuple[str, ...]] = ()
     #: the marshmallow schema of the game's card files (``card_db/<game>/<set>.yaml``)

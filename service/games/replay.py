@@ -20,9 +20,7 @@ from service.games.errors import MalformedInput, RulesChanged, RuleViolation
 from service.games.messages import N_
 from service.games.objects import ActionObject, Event, JsonObject
 from service.games.versions import NotUpgradable, UpgradeAction
-
-#: the most actions a replay takes (its request declaration's bound)
-MAX_REPLAY_ACTIONS = 20_000
+from service.limits import MAX_SEATS
 
 
 def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
@@ -40,7 +38,7 @@ def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
     for one player (``service.redaction``).
 
     ``setup`` and ``actions`` are as their request declares them (``schemas.envelopes``:
-    ``REPLAY``, at most ``MAX_REPLAY_ACTIONS`` actions), checked there; each action is
+    ``REPLAY``, at most ``service.limits.MAX_REPLAY_ACTIONS`` actions), checked there; each action is
     then the engine's to judge.
     """
     upgrades = () if rules_version in (None, game.rules_version) else tuple(
@@ -65,7 +63,7 @@ def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
 
 
 #: answers a migration may put before one recorded action (a new decision per player)
-MAX_INSERTED = 16
+MAX_INSERTED = MAX_SEATS
 
 
 def step(game: Game[S], state: S, action: object, index: int, path: str) -> tuple[S, list[Event]]:

@@ -37,9 +37,7 @@ import jsonschema_rs
 
 from service.games.messages import N_
 from service.games.objects import Errors, JsonObject
-
-#: a spec nested deeper than this refuses every value there (no real spec is near it)
-MAX_DEPTH = 32
+from service.limits import MAX_DEPTH
 
 
 def _add(errors: Errors, path: str, message: str) -> None:

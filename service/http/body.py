@@ -45,8 +45,8 @@ from werkzeug.http import parse_options_header
 from schemas import envelopes
 from service.games.errors import MalformedInput
 from service.games.messages import N_
-from service.games.shape import MAX_DEPTH
 from service.headers import checked
+from service.limits import MAX_DEPTH
 from service.problems import ProblemError
 
 

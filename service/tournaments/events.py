@@ -72,12 +72,12 @@ from typing import Any
 from service import names as naming
 from service.games.errors import MalformedInput
 from service.games.messages import N_
+from service.limits import MAX_SEATS, MIN_SEATS
 from service.tournaments import pods
 
 FLOOR = Fraction(33, 100)
 #: the refusal of a player entry that is neither a name nor ``{name, joins}``
 PLAYER_FORM = N_("must be a player's name, or an object with `name` (and `joins`)")
-MIN_SEATS, MAX_SEATS = 2, 16
 
 
 def default_points(seats: int) -> tuple[Fraction, ...]:

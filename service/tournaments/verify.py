@@ -30,11 +30,10 @@ from service.games.base import AnyGame
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
+from service.limits import MAX_SEATS, MIN_SEATS
 from service.tournaments import swiss
 from service.tournaments.events import (
     MATCHES,
-    MAX_SEATS,
-    MIN_SEATS,
     Entry,
     Event,
     Round,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.games.base import MAX_SEED, MAX_STATE_SEED
+from service.limits import MAX_SEED, MAX_STATE_SEED
 from tests import document
 
 SAFE = (1 << 53) - 1

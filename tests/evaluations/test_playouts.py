@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from service import limits
 from service.evaluations import playouts as playouts_mod
 from service.evaluations.kinds import prepare
 from service.evaluations.runner import run_inline
@@ -48,7 +49,7 @@ def test_same_seed_same_result_whatever_the_chunking():
     ({"bots": ["random"]}, "params.bots"),
     ({"bots": "oracle"}, "params.bots"),
     ({"playouts": 0}, "params.playouts"),
-    ({"playouts": playouts_mod.MAX_PLAYOUTS + 1}, "params.playouts"),
+    ({"playouts": limits.MAX_PLAYOUTS + 1}, "params.playouts"),
     ({"playouts": 1000, "chunk_size": 1}, "params.chunk_size"),
     ({"turn_limit": 10}, "params.turn_limit"),
     ({"max_steps": 0}, "params.max_steps"),
@@ -63,9 +64,9 @@ def test_refused_at_submission(params, field):
 def test_work_cap_names_the_cap():
     """Greedy Raiders playouts cost ~0.12 s each: 20,000 exceed the work cap."""
     with pytest.raises(MalformedInput) as exc:
-        prepare(_request("raiders", playouts=playouts_mod.MAX_PLAYOUTS, bots="greedy"))
+        prepare(_request("raiders", playouts=limits.MAX_PLAYOUTS, bots="greedy"))
     message = exc.value.errors["params.playouts"][0]
-    assert f"{playouts_mod.MAX_WORK_SECONDS} s of work per job" in message
+    assert f"{limits.MAX_WORK_SECONDS} s of work per job" in message
 
 
 def test_a_players_view_is_refused():

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from service import limits
 from service.evaluations import suggest
 from service.evaluations.kinds import prepare
 from service.evaluations.runner import run_inline
@@ -171,7 +172,7 @@ def test_suggest_kind_refusals():
     with pytest.raises(MalformedInput):
         prepare({**request, "params": {**request["params"], "exploration": "much"}})
     with pytest.raises(MalformedInput):
-        prepare({**request, "params": {**request["params"], "iterations": suggest.MAX_ITERATIONS + 1}})
+        prepare({**request, "params": {**request["params"], "iterations": limits.MAX_ITERATIONS + 1}})
     with pytest.raises(MalformedInput):
         prepare({**request, "params": {"seed": 1}})
 
@@ -183,8 +184,8 @@ def test_suggest_now_is_capped():
     params = {**request["params"], "milliseconds": 50}
     answer = suggest.suggest_now(get_game("tremble"), request["state"], params)
     assert answer["best"] is not None and answer["seed"] == 11
-    for too_much in ({"milliseconds": suggest.SYNC_MAX_MILLISECONDS + 1},
-                     {"iterations": suggest.SYNC_MAX_ITERATIONS + 1}, {"chunk_size": 3}):
+    for too_much in ({"milliseconds": limits.SYNC_MAX_MILLISECONDS + 1},
+                     {"iterations": limits.SYNC_MAX_ITERATIONS + 1}, {"chunk_size": 3}):
         with pytest.raises(MalformedInput) as refused:
             SUGGEST.load({"state": request["state"], "params": {**params, **too_much}})
         assert list(refused.value.errors) == [f"params.{next(iter(too_much))}"]

@@ -39,10 +39,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from service.games import registry
-from service.games.base import MAX_SEED
 from service.games.chance import CHANCE as CHANCE_PLAYER
 from service.games.errors import RuleViolation
 from service.games.replay import replay
+from service.limits import MAX_SEED
 from tests.contract import SteeringBot, check_random_games, strings_and_keys
 from tests.size import sized
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from schemas import envelopes
+from service import limits
 
 RU = {"Accept-Language": "ru"}
 
@@ -35,7 +36,7 @@ def test_apply_chance_names_each_field_it_refuses(api, state):
     path = "/v1/games/pebbles/apply-chance"
     assert _errors(api.post(path, json={"state": state, "outcomes": []})) == {
         "outcomes": ["has fewer than 1 items"]}
-    too_many = [{"type": "x", "player": "chance"}] * (envelopes.MAX_OUTCOMES + 1)
+    too_many = [{"type": "x", "player": "chance"}] * (limits.MAX_OUTCOMES + 1)
     assert list(_errors(api.post(path, json={"state": state, "outcomes": too_many}))) == [
         "outcomes"]
     assert _errors(api.post(path, json={"state": 3, "outcomes": [{}], "extra": 1})) == {
@@ -57,7 +58,7 @@ def test_verify_names_each_field_it_refuses(api):
     assert _errors(api.post(path, json={"states": {}})) == {"states": ["must be a list"]}
     assert _errors(api.post(path, json={"states": [1], "games": []})) == {
         "states.0": ["must be an object"], "games": ["unknown field"]}
-    over = [{}] * (envelopes.MAX_STATES + 1)
+    over = [{}] * (limits.MAX_STATES + 1)
     assert list(_errors(api.post(path, json={"states": over}))) == ["states"]
 
 

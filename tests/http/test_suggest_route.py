@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.evaluations import suggest
+from service import limits
 from service.games.registry import GAME_IDS, get_game
 from service.openapi import game_examples
 
@@ -42,19 +42,19 @@ def test_ranks_exactly_the_players_legal_actions_and_repeats_for_a_seed(real_api
 
 def test_a_time_budget_alone_answers_within_it(real_api):
     request, _ = game_examples(get_game("kozyablo"))["suggest"]
-    params = {"player": request["params"]["player"], "iterations": suggest.SYNC_MAX_ITERATIONS,
+    params = {"player": request["params"]["player"], "iterations": limits.SYNC_MAX_ITERATIONS,
               "milliseconds": 30}
     r = real_api.post("/v1/games/kozyablo/suggest", json={"state": request["state"],
                                                           "params": params})
     assert r.status_code == 200, r.json
-    assert 0 < r.json["iterations"] < suggest.SYNC_MAX_ITERATIONS
+    assert 0 < r.json["iterations"] < limits.SYNC_MAX_ITERATIONS
     assert isinstance(r.json["seed"], int)
 
 
 @pytest.mark.parametrize("params, field", [
     ({}, "params.player"),
-    ({"milliseconds": suggest.SYNC_MAX_MILLISECONDS + 1}, "params.milliseconds"),
-    ({"iterations": suggest.SYNC_MAX_ITERATIONS + 1}, "params.iterations"),
+    ({"milliseconds": limits.SYNC_MAX_MILLISECONDS + 1}, "params.milliseconds"),
+    ({"iterations": limits.SYNC_MAX_ITERATIONS + 1}, "params.iterations"),
     ({"chunk_size": 4}, "params.chunk_size"),
     ({"exploration": "much"}, "params.exploration"),
     ({"rollout": "clever"}, "params.rollout"),

@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from service import limits
 from service.games import shape
 from service.games.base import conservation_errors
 from service.games.registry import GAME_IDS, get_game
@@ -104,10 +105,10 @@ def test_shape_fast_path_agrees_with_validate(game_id):
 
 def test_shape_fast_path_depth_and_bounds():
     nested = shape.Any_()
-    for _ in range(shape.MAX_DEPTH + 1):
+    for _ in range(limits.MAX_DEPTH + 1):
         nested = shape.ListOf(nested)
     deep: list = [1]
-    for _ in range(shape.MAX_DEPTH + 1):
+    for _ in range(limits.MAX_DEPTH + 1):
         deep = [deep]
     for spec, value in [(nested, deep),
                         (shape.ListOf(shape.Str(max_length=2), max_items=2, min_items=1), []),

@@ -19,7 +19,7 @@ import secrets
 
 import card_db
 from service.games import shape
-from service.games.base import MAX_STATE_SEED, SEED_BITS, Game
+from service.games.base import Game
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from service.games.errors import InvalidState, NoSuchSeat
@@ -51,6 +51,7 @@ from service.games.messages import N_, either
 from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from service.games.options import Option
 from service.games.versions import Change, RulesVersion
+from service.limits import MAX_STATE_SEED, SEED_BITS
 
 OPTIONS = (
     Option("response_window", "string", "when_able", clause="KOZ-16",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from service.games import shape as s
+from service.limits import MAX_NAME_LENGTH
 
 ID = s.Str(max_length=64)
 SEAT = s.Int(minimum=0, maximum=3)  # 2 to 4 players (RULING KOZ-51)
@@ -11,7 +12,7 @@ IDS = s.ListOf(ID, max_items=64)
 
 #: ``aside``: the cards a mulligan shuffles back once its discards are revealed (KOZ-9)
 PLAYER = s.Obj({
-    "name": s.Str(max_length=64), "race": s.Enum("pozorki", "trutni", "kozly", "zhloby"),
+    "name": s.Str(max_length=MAX_NAME_LENGTH), "race": s.Enum("pozorki", "trutni", "kozly", "zhloby"),
     "capital": ID, "hand": IDS, "deck": IDS, "discard": IDS, "aside": IDS,
     "cards": s.ListOf(ID, max_items=40), "mulligans": s.Int(minimum=0, maximum=3),
     "ready": s.Bool(), "dead_heroes": IDS, "capital_damage": s.Int(minimum=0, maximum=99),
@@ -116,7 +117,7 @@ DECK = s.Obj({"capital": ID, "sectors": s.ListOf(ID, max_items=10),
              description="A deck: capital, three sectors and 15-25 cards (ids, with repeats).")
 
 PLAYER_SETUP_FIELDS = {
-    "name": s.Str(max_length=64),
+    "name": s.Str(max_length=MAX_NAME_LENGTH),
     "deck": DECK,
     "race": s.Enum("pozorki", "trutni", "kozly", "zhloby",
                    description="play the reference deck of this race"),

@@ -5,13 +5,14 @@ on input, exported to OpenAPI); the actions themselves are declared in
 from __future__ import annotations
 
 from service.games import shape
+from service.limits import MAX_NAME_LENGTH, MAX_SEAT
 
 CARD = shape.Str(max_length=48, description="a card instance id, e.g. S-Q or club#2")
-SEAT = shape.Int(minimum=0, maximum=15)
+SEAT = shape.Int(minimum=0, maximum=MAX_SEAT)
 
 STATE_FIELDS = {
     "players": shape.ListOf(shape.Obj({
-        "name": shape.Str(max_length=64),
+        "name": shape.Str(max_length=MAX_NAME_LENGTH),
         "hand": shape.ListOf(CARD, max_items=500),
         "holdings": shape.MapOf(CARD, max_items=500,
                                 description="property id -> the fighter guarding it"),
@@ -27,7 +28,7 @@ STATE_FIELDS = {
     "discard": shape.ListOf(CARD, max_items=500),
     "capture": shape.Nullable(shape.Obj({
         "attacker": SEAT, "fighter": CARD, "property": CARD, "priority": SEAT,
-        "passes": shape.Int(minimum=0, maximum=15)}, name="Capture"),
+        "passes": shape.Int(minimum=0, maximum=MAX_SEAT)}, name="Capture"),
         description="the capture in progress and its response window (RAI-26)"),
     "capture_used": shape.Bool(description="the turn's capture attempt is spent (RAI-12)"),
     "modifiers": shape.ListOf(shape.Obj({

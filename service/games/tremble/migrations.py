@@ -33,11 +33,9 @@ from service.games.messages import N_
 from service.games.objects import ActionObject, JsonObject
 from service.games.tremble.battle import reserve_full
 from service.games.tremble.cards import design_of
+from service.games.tremble.planning import MAX_SHIPS_PER_CITY  # TRE-9
 from service.games.tremble.state_types import TrembleState
 from service.games.versions import NotUpgradable
-
-#: TRE-9: at most this many ships of one player at a city
-MAX_SHIPS_PER_CITY = 2
 
 
 def from_1(state: JsonObject) -> JsonObject:

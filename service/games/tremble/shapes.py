@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from service.games import shape as s
 from service.games.tremble.setup import MISSIONS_DEALT
+from service.limits import MAX_NAME_LENGTH
 
 ID = s.Str(max_length=40)
 IDS = s.ListOf(ID, max_items=120)
@@ -14,7 +15,7 @@ ORDER = s.Obj({"ship": ID, "slot": SLOT}, name="Order")
 ORDERS = s.ListOf(ORDER, max_items=5)
 
 PLAYER = s.Obj({
-    "name": s.Str(max_length=64), "people": s.Int(), "fuel": s.Int(minimum=0, maximum=20),
+    "name": s.Str(max_length=MAX_NAME_LENGTH), "people": s.Int(), "fuel": s.Int(minimum=0, maximum=20),
     "hand": s.ListOf(ID, max_items=5), "offer": s.ListOf(ID, max_items=2),
     "to_draw": s.Int(minimum=0, maximum=2), "bought": s.Bool(),
     "buy_choice": s.Nullable(s.Enum("draw", "decline"),

@@ -31,6 +31,7 @@ from service.games.messages import N_
 from service.games.tremble.evaluations import odds
 from service.games.tremble.evaluations.fleets import fleet_strengths
 from service.games.tremble.evaluations.odds import fraction_text
+from service.limits import MAX_ID_LENGTH
 
 MAX_STRENGTH = 1000
 
@@ -44,7 +45,7 @@ FLEETS = shape.ListOf(shape.ListOf(shape.Any_(), min_items=1, max_items=5), min_
 CITY = shape.Any_(description="The attacked city (a Tremble city id), with `fleets`.")
 ARMY = shape.Int(minimum=0, maximum=MAX_STRENGTH,
                  description="An army's strength: also the odds of each fleet holding (TRE-24).")
-CARD_SET = shape.Str(max_length=64, description="The card set of `fleets` (default reference).")
+CARD_SET = shape.Str(max_length=MAX_ID_LENGTH, description="The card set of `fleets` (default reference).")
 INPUTS = {"strengths": STRENGTHS, "fleets": FLEETS, "city": CITY, "army": ARMY,
           "card_set": CARD_SET}
 #: the synchronous odds request (built once: ``shape.problems`` caches its compiled form)

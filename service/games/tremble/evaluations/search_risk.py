@@ -61,6 +61,7 @@ from service.games.tremble.cards import Catalogue
 from service.games.tremble.evaluations.odds import fraction_text, hold_probability
 from service.games.tremble.intel import SLOTS
 from service.games.tremble.reward import search_countdown
+from service.limits import MAX_ID_LENGTH
 
 PHASES_BEFORE_INTEL = ("missions", "start", "buy")
 
@@ -179,9 +180,9 @@ class SearchRisk(Kind):
     inputs = {"state": shape.Any_(description="A full Tremble state.")}
     params = {
         "player": shape.Int(minimum=0, maximum=4, description="the asking player (required)"),
-        "city": shape.Str(max_length=64, description="a city they search, or could search "
-                                                     "(required)"),
-        "ships": shape.ListOf(shape.Str(max_length=64), min_items=1, max_items=5,
+        "city": shape.Str(max_length=MAX_ID_LENGTH, description="a city they search, or could "
+                                                                "search (required)"),
+        "ships": shape.ListOf(shape.Str(max_length=MAX_ID_LENGTH), min_items=1, max_items=5,
                               description="the ships that would stay to search (default: "
                                           "those searching, or those that won the city)"),
     }
