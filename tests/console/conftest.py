@@ -11,8 +11,11 @@ a browser context of its own.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -113,6 +116,32 @@ def shot(page, tmp_path: Path, name: str) -> None:
     page.screenshot(path=str(tmp_path / name), full_page=True)
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
+
+
+@contextmanager
+def another_site(page_for: Callable[[str], str]) -> Iterator[str]:
+    """A page server of another origin on loopback: ``GET /<path>`` answers the HTML
+    ``page_for(path)``; its base URL, stopped after."""
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            body = page_for(self.path).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 @pytest.fixture(scope="session")

@@ -14,12 +14,9 @@ threw ``TypeError: Failed to fetch`` on the first ``legal-actions``.
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 
-from .conftest import TIMEOUT_MS
+from .conftest import TIMEOUT_MS, another_site
 
 #: the page's script: a sealed game, every step played by the seat whose turn it is,
 #: with that seat's token only; an evaluation with an Idempotency-Key; headers read
@@ -66,24 +63,9 @@ PLAY = """async ([api, steps]) => {
 def page_origin():
     """A page server of its own origin: ``/`` answers an empty page."""
 
-    class Page(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
-            body = b"<!doctype html><title>a table of another site</title><p>table</p>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with another_site(lambda path: "<!doctype html><title>a table of another site</title>"
+                                   "<p>table</p>") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

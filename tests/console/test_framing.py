@@ -9,12 +9,9 @@ directly still works under its new Content-Security-Policy.
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 
-from .conftest import TIMEOUT_MS
+from .conftest import TIMEOUT_MS, another_site
 
 
 @pytest.fixture(scope="module")
@@ -22,26 +19,11 @@ def foreign(server):
     """The base URL of a page server of another origin: ``/<path>`` answers a page
     that frames ``server + /<path>`` (id ``f``) and ``server + /healthz`` (id ``h``)."""
 
-    class Framing(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
-            body = (f'<!doctype html><title>another site</title>'
-                    f'<iframe id="f" src="{server}{self.path}" width="900" height="600"></iframe>'
-                    f'<iframe id="h" src="{server}/healthz"></iframe>').encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Framing)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with another_site(lambda path: (
+            f'<!doctype html><title>another site</title>'
+            f'<iframe id="f" src="{server}{path}" width="900" height="600"></iframe>'
+            f'<iframe id="h" src="{server}/healthz"></iframe>')) as url:
+        yield url
 
 
 def _framed(browser, foreign: str, path: str, rendered: str) -> tuple[bool, list[str]]:
