@@ -20,6 +20,7 @@ quit).
 from __future__ import annotations
 
 import gc
+import inspect
 import os
 from typing import Any
 
@@ -62,6 +63,10 @@ MAINTENANCE_SECONDS = int(os.environ.get("REFEREE_WORKER_MAINTENANCE") or 15)
 #: doubles its wait up to 60 s and, while no job arrives, never resets it, so
 #: each outage made the next reconnection (and registration) slower
 RECONNECT_SECONDS = 4.0
+
+
+#: the longest a stopping worker waits for its pubsub thread (seconds; RQ's own join: 1)
+UNSUBSCRIBE_WAIT = 1.0
 
 
 class RefereeWorker(Worker):
@@ -108,6 +113,29 @@ class RefereeWorker(Worker):
         worker_registration.register(self, connection)
         if pipeline is None:
             connection.execute()
+
+    def unsubscribe(self) -> None:
+        """RQ's ``unsubscribe``, its wait bounded: unsubscribe, stop the pubsub thread,
+        wait for it at most ``UNSUBSCRIBE_WAIT`` seconds, close.
+
+        redis-py 8.2's ``PubSubWorkerThread.stop()`` joins the thread with no bound, and
+        a thread that had not yet seen the subscription waits in ``get_message`` for RQ's
+        whole ``sleep_time`` (60 s): a warm shutdown right after the start hung for up
+        to a minute (1 in 3 tries of ``tests/evaluations/test_redis_outage.py``'s
+        ``test_readyz_is_not_ready_when_no_worker_listens``).  The thread is a daemon:
+        it ends with the process."""
+        thread = self.pubsub_thread
+        if not thread:
+            return
+        self.log.info("Worker %s: unsubscribing from channel %s", self.name,
+                      self.pubsub_channel_name)
+        self.pubsub.unsubscribe()
+        if "timeout" in inspect.signature(thread.stop).parameters:  # redis-py >= 8.2
+            thread.stop(timeout=UNSUBSCRIBE_WAIT)
+        else:
+            thread.stop()
+        thread.join(timeout=UNSUBSCRIBE_WAIT)
+        self.pubsub.close()
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         """How long a running job's execution heartbeat lasts: ``HEARTBEAT_TTL``
