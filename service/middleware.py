@@ -619,6 +619,7 @@ def _rate_limits(app: Flask) -> None:
                    "socket_connect_timeout": breaker.timeout}
         if failure == "closed":
             _refuse_while_redis_is_down(app, breaker, bool(general))
+    _keep_own_retry_after(app, before_the_limiter=False)
     limiter = Limiter(
         client_key, app=app, storage_uri=storage,
         storage_options=options,  # type: ignore[arg-type]  # passed on to GuardedRedisStorage
@@ -636,7 +637,35 @@ def _rate_limits(app: Flask) -> None:
             evaluations, override_defaults=False)(view)
     app.extensions["referee"]["limiter"] = limiter
     app.extensions["referee"]["redis_breaker"] = breaker
+    _keep_own_retry_after(app, before_the_limiter=True)
     _ietf_fields(app, limiter, {"general": general, "evaluations": evaluations})
+
+
+#: where an answer's own ``Retry-After`` waits while flask-limiter writes its own
+_OWN_RETRY_AFTER = "referee_own_retry_after"
+
+
+def _keep_own_retry_after(app: Flask, before_the_limiter: bool) -> None:
+    """An answer's own ``Retry-After`` (a 202's poll hint, a 503's wait) survives the rate
+    limiter, which sets the header on every answer of a limited route to at least the
+    client's window reset (a 202's 2 s became 60).  Flask runs ``after_request`` hooks
+    last-registered first: the hook registered after the limiter's (``before_the_limiter``)
+    keeps the answer's own value, the one registered before it puts it back, except on a
+    429, whose wait is the limit's."""
+    if before_the_limiter:
+        @app.after_request
+        def _keep(response: Response) -> Response:
+            own = response.headers.get("Retry-After")
+            if own is not None:
+                g.setdefault(_OWN_RETRY_AFTER, own)
+            return response
+    else:
+        @app.after_request
+        def _put_back(response: Response) -> Response:
+            own = g.pop(_OWN_RETRY_AFTER, None)
+            if own is not None and response.status_code != 429:
+                response.headers["Retry-After"] = own
+            return response
 
 
 def policy_names(settings: dict[str, str | None]) -> dict[tuple[int, int], str]:

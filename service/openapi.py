@@ -1643,8 +1643,10 @@ _WITH_LIMITS = ("With rate limits configured (`REFEREE_RATE_LIMIT`, "
 #: what Flask-Limiter (``headers_enabled``) and the service's own refusals send
 LIMIT_HEADERS = {
     "Retry-After": {
-        "description": "Seconds to wait: before retrying a 429 or 503, before polling a 202. "
-                       + _WITH_LIMITS + "the seconds until the client's window resets.",
+        "description": "Seconds to wait: before retrying a 429 or 503, before polling a 202 "
+                       "(an answer's own wait is kept under rate limits, a 429's is the "
+                       "limit's). " + _WITH_LIMITS + "on an answer without a wait of its "
+                       "own, the seconds until the client's window resets.",
         "schema": {"type": "integer", "minimum": 0}},
     "X-RateLimit-Limit": {
         "description": _WITH_LIMITS + "the requests the client's limit allows per window.",

@@ -75,3 +75,21 @@ def test_two_gunicorn_workers_count_in_redis_and_say_so(serve, redis_url):  # no
     assert left == [3, 2, 1, 0, 0]  # one count across both workers' requests
     assert parse(answers[-1].headers["ratelimit-policy"]) == {"general": {"q": 4, "w": 60}}
     assert answers[-1].headers["retry-after"] and answers[-1].headers["x-ratelimit-remaining"] == "0"
+
+
+def test_an_answers_own_retry_after_survives_the_rate_limit(make_client):
+    """flask-limiter sets ``Retry-After`` on every answer of a limited route to at least the
+    client's window reset: a 202's poll hint of 2 s read 60 (seen by two engineers of issue
+    36).  Now an answer's own ``Retry-After`` is kept — the 202's poll hint is the same
+    with limits as without — and a 429's is still the limit's."""
+    from tests.evaluations.test_fanout import playouts_request
+
+    plain = make_client().raw.post("/v1/evaluations", json=playouts_request(60, 20))
+    limited = make_client(RATE_LIMIT="600/minute", EVALUATION_RATE_LIMIT="2/minute").raw
+    answers = [limited.post("/v1/evaluations", json=playouts_request(60, 20)) for _ in range(3)]
+    assert plain.status_code == 202 and int(plain.headers["Retry-After"]) < 30
+    assert [a.status_code for a in answers] == [202, 202, 429]
+    assert [a.headers["Retry-After"] for a in answers[:2]] == [plain.headers["Retry-After"]] * 2
+    assert int(answers[2].headers["Retry-After"]) > 30  # the evaluations window's minute
+    new = limited.post("/v1/games/raiders/new", json=NEW)  # no wait of its own: the window's
+    assert new.status_code == 200 and int(new.headers["Retry-After"]) > 30
