@@ -186,3 +186,13 @@ def seated(players: Any) -> Any:
         return players
     return [{**p, "name": normal(p["name"])}
             if isinstance(p, dict) and isinstance(p.get("name"), str) else p for p in players]
+
+
+def check_seats(players: Sequence[Any], path: str) -> None:
+    """``MalformedInput`` at ``<path>.<seat>.name`` for a seat's name ``checked`` refuses:
+    the one check of a game's seat names, for ``new``/``replay`` (422 ``invalid-name``) and
+    the tournaments' verification (its ``InvalidName``)."""
+    try:
+        checked([p["name"] for p in players], path)
+    except MalformedInput as exc:
+        raise MalformedInput({f"{k}.name": v for k, v in exc.errors.items()}) from None

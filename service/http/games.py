@@ -77,9 +77,6 @@ def upgraded(game: AnyGame, state: object) -> object:
     return state
 
 
-seated = names.seated  # also the tournaments' verification: service.names
-
-
 def check_seat_names(state: dict[str, Any], path: str) -> None:
     """422 ``invalid-name`` at ``<path>.<seat>.name`` when a seat's name is invisible,
     blank-edged or another seat's in another spelling (``service.names``).  The names
@@ -87,11 +84,9 @@ def check_seat_names(state: dict[str, Any], path: str) -> None:
     tournament standings check them (``docs/trust.md``).  Asked after the game's own
     setup rules, which speak first."""
     try:
-        names.checked([p["name"] for p in state["players"]], path)
+        names.check_seats(state["players"], path)
     except MalformedInput as exc:
-        errors = {f"{k}.name": v for k, v in exc.errors.items()}
-        raise ProblemError.of("invalid-name", MalformedInput(errors).detail,
-                              errors=errors) from None
+        raise ProblemError.of("invalid-name", exc.detail, errors=exc.errors) from None
 
 
 @bp.after_request
@@ -183,7 +178,7 @@ def new(game_id: str) -> Response:
     if body["seed"] is not None and current_app.config.get("SERVER_SEEDS"):
         raise MalformedInput({"seed": [N_("this server draws the seed itself "
                                           "(REFEREE_SERVER_SEEDS): leave `seed` out")]})
-    state, events = game.new_game(seated(body["players"]), body["options"], body["seed"],
+    state, events = game.new_game(names.seated(body["players"]), body["options"], body["seed"],
                                   body["card_set"])
     check_seat_names(state, "players")
     chain = transcripts.start(transcripts.new_game_id(), transcripts.setup_id(state))
@@ -419,7 +414,7 @@ def replay(game_id: str) -> Response:
             redaction(before, after, events)
 
     recorded = body.get("rules_version")
-    setup = {**body["setup"], "players": seated(body["setup"]["players"])}
+    setup = {**body["setup"], "players": names.seated(body["setup"]["players"])}
     out = replay_game(game, setup, body["actions"], observe=observe, rules_version=recorded)
     if recorded not in (None, game.rules_version):
         clauses = list(dict.fromkeys(c.clause for step in game.upgrade_steps(str(recorded), "")

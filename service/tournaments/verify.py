@@ -126,9 +126,9 @@ def seat_names(state: dict[str, Any], path: str) -> None:
     """``InvalidName`` at ``<path>.<seat>.name`` for a seat's name ``names.checked``
     refuses.  Asked after the game's own setup rules, which speak first."""
     try:
-        names.checked([p["name"] for p in state["players"]], path)
+        names.check_seats(state["players"], path)
     except MalformedInput as exc:
-        raise InvalidName({f"{k}.name": v for k, v in exc.errors.items()}) from None
+        raise InvalidName(exc.errors) from None
 
 
 def bound(players: list[str], found: Verified, path: str, match: bool) -> list[int]:
