@@ -60,6 +60,7 @@ no key (``presented_key``): 401 on the evaluation routes, naming the header.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import itertools
@@ -70,7 +71,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import orjson
@@ -619,25 +620,24 @@ def _rate_limits(app: Flask) -> None:
                    "socket_connect_timeout": breaker.timeout}
         if failure == "closed":
             _refuse_while_redis_is_down(app, breaker, bool(general))
-    _keep_own_retry_after(app, before_the_limiter=False)
-    limiter = Limiter(
-        client_key, app=app, storage_uri=storage,
-        storage_options=options,  # type: ignore[arg-type]  # passed on to GuardedRedisStorage
-        headers_enabled=True,
-        default_limits=[general] if general else [],
-        default_limits_exempt_when=lambda: not (
-            request.method == "POST" and request.path.startswith("/v1/")),
-        key_prefix="referee-limits", strategy="moving-window",
-        # Redis not answering: count in memory meanwhile rather than fail the request
-        # (``closed``: _refuse_while_redis_is_down answers first)
-        in_memory_fallback_enabled=True, swallow_errors=True)
+    with _own_retry_after_kept(app):
+        limiter = Limiter(
+            client_key, app=app, storage_uri=storage,
+            storage_options=options,  # type: ignore[arg-type]  # passed on to GuardedRedisStorage
+            headers_enabled=True,
+            default_limits=[general] if general else [],
+            default_limits_exempt_when=lambda: not (
+                request.method == "POST" and request.path.startswith("/v1/")),
+            key_prefix="referee-limits", strategy="moving-window",
+            # Redis not answering: count in memory meanwhile rather than fail the request
+            # (``closed``: _refuse_while_redis_is_down answers first)
+            in_memory_fallback_enabled=True, swallow_errors=True)
     if evaluations and "evaluations.submit" in app.view_functions:
         view = app.view_functions["evaluations.submit"]
         app.view_functions["evaluations.submit"] = limiter.limit(  # type: ignore[assignment]
             evaluations, override_defaults=False)(view)
     app.extensions["referee"]["limiter"] = limiter
     app.extensions["referee"]["redis_breaker"] = breaker
-    _keep_own_retry_after(app, before_the_limiter=True)
     _ietf_fields(app, limiter, {"general": general, "evaluations": evaluations})
 
 
@@ -645,27 +645,30 @@ def _rate_limits(app: Flask) -> None:
 _OWN_RETRY_AFTER = "referee_own_retry_after"
 
 
-def _keep_own_retry_after(app: Flask, before_the_limiter: bool) -> None:
-    """An answer's own ``Retry-After`` (a 202's poll hint, a 503's wait) survives the rate
-    limiter, which sets the header on every answer of a limited route to at least the
-    client's window reset (a 202's 2 s became 60).  Flask runs ``after_request`` hooks
-    last-registered first: the hook registered after the limiter's (``before_the_limiter``)
-    keeps the answer's own value, the one registered before it puts it back, except on a
-    429, whose wait is the limit's."""
-    if before_the_limiter:
-        @app.after_request
-        def _keep(response: Response) -> Response:
-            own = response.headers.get("Retry-After")
-            if own is not None:
-                g.setdefault(_OWN_RETRY_AFTER, own)
-            return response
-    else:
-        @app.after_request
-        def _put_back(response: Response) -> Response:
-            own = g.pop(_OWN_RETRY_AFTER, None)
-            if own is not None and response.status_code != 429:
-                response.headers["Retry-After"] = own
-            return response
+@contextlib.contextmanager
+def _own_retry_after_kept(app: Flask) -> Iterator[None]:
+    """Around the rate limiter's creation: an answer's own ``Retry-After`` (a 202's poll
+    hint, a 503's wait) survives the limiter, which sets the header on every answer of a
+    limited route to at least the client's window reset (a 202's 2 s became 60).  Flask
+    runs ``after_request`` hooks last-registered first, so the hook registered before the
+    limiter's runs after it and puts the answer's own value back (not on a 429: that wait
+    is the limit's), and the one registered after it runs before it and keeps the value."""
+
+    @app.after_request
+    def _put_back(response: Response) -> Response:
+        own = g.pop(_OWN_RETRY_AFTER, None)
+        if own is not None and response.status_code != 429:
+            response.headers["Retry-After"] = own
+        return response
+
+    yield
+
+    @app.after_request
+    def _keep(response: Response) -> Response:
+        own = response.headers.get("Retry-After")
+        if own is not None:
+            g.setdefault(_OWN_RETRY_AFTER, own)
+        return response
 
 
 def policy_names(settings: dict[str, str | None]) -> dict[tuple[int, int], str]:
