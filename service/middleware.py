@@ -517,8 +517,9 @@ class RedisBreaker:
             if self.down:
                 return
             self.down = True
-            log.warning("Redis did not answer within %.2f s (%s): rate limits skip it until "
-                        "it answers again", self.timeout, type(exc).__name__ if exc else "-")
+            log.warning("Redis did not answer within %.2f s (%s): rate limits and the step "
+                        "register skip it until it answers again", self.timeout,
+                        type(exc).__name__ if exc else "-")
             self._probe = threading.Thread(target=self._wait_until_up, name="redis-probe",
                                            daemon=True)
             self._probe.start()
@@ -540,7 +541,7 @@ class RedisBreaker:
             client.close()
         with self._lock:
             self.down, self._probe = False, None
-        log.info("Redis answers again: rate limits count in it again")
+        log.info("Redis answers again: rate limits and the step register use it again")
 
 
 #: every breaker of this process, reset in a forked child

@@ -56,6 +56,7 @@ from flask import Flask, current_app
 
 from service import sealing, signing, transcripts
 from service.games.messages import N_
+from service.middleware import RedisBreaker
 from service.problems import ProblemError
 
 #: how long a game's entries outlive its last step, by default (``REFEREE_STEP_REGISTER_DAYS``)
@@ -183,16 +184,16 @@ class RedisSteps:
     return redis.call('HGET', KEYS[1], ARGV[1])
     """
 
-    def __init__(self, url: str, timeout: float, ttl_seconds: float) -> None:
+    def __init__(self, url: str, timeout: float, ttl_seconds: float,
+                 breaker: RedisBreaker | None = None) -> None:
         import redis
-
-        from service.middleware import RedisBreaker
 
         self.ttl = max(1, int(ttl_seconds))
         self.client = redis.Redis.from_url(url, socket_timeout=timeout,
                                            socket_connect_timeout=timeout)
         self.script = self.client.register_script(self.SCRIPT)
-        self.breaker = RedisBreaker(url, timeout)
+        # the rate limiter's when it counts in the same Redis: one "Redis is down" per process
+        self.breaker = breaker if breaker is not None else RedisBreaker(url, timeout)
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
 
     def spend(self, game: str, step: int, digest: bytes) -> bool:
@@ -233,7 +234,7 @@ def configure(app: Flask, setting: Callable[..., Any], flag: Callable[[Any, str]
     url = app.config.get("REDIS_URL")
     register: StepRegister
     if url:
-        register = RedisSteps(url, ext["redis_timeout"], ttl)
+        register = RedisSteps(url, ext["redis_timeout"], ttl, ext.get("redis_breaker"))
     else:
         register = SQLiteSteps(str(setting(app, "STEP_REGISTER", "") or default_path()), ttl)
     ext["step_register"] = register
