@@ -14,8 +14,6 @@ no OpenAPI-building code sits in the blueprint.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from marshmallow import EXCLUDE, Schema, fields, validate
@@ -417,22 +415,6 @@ def components(games: list[AnyGame]) -> dict[str, dict[str, Any] | type[Schema]]
     return out
 
 
-@dataclass(frozen=True)
-class Operation:
-    """One ``POST`` operation, declared (``service.openapi`` builds it)."""
-
-    path: str
-    operation_id: str
-    summary: str
-    description: str
-    request: str
-    response: str
-    ok: str
-    errors: tuple[int, ...]
-    example: Callable[[], dict[str, Any] | None]
-    tag: str = "tournaments"
-
-
 ERRORS = (400, 403, 404, 405, 413, 415, 422, 429, 500)
 
 EVENT_DESCRIPTION = """\
@@ -450,16 +432,3 @@ opponents' points share with a floor, game points share, opponents' game
 share: docs/tournaments.md), each table's result, and the next round's tables,
 each with its explanation (why these players, and any repeat opponents:
 who met whom, when). Stateless: send the whole event every time."""
-
-OPERATIONS = (
-    Operation("/v1/tournaments/standings", "tournament_standings",
-              "Tournament standings and the next Swiss round", STANDINGS_DESCRIPTION,
-              "StandingsRequest", "StandingsResponse",
-              "Standings, best first, and the next round's pairings.", ERRORS,
-              standings_example),
-    Operation("/v1/tournaments/events", "tournament_event",
-              "Event standings and the next round's tables (any table size)",
-              EVENT_DESCRIPTION, "EventRequest", "EventResponse",
-              "Standings, best first, each table's result, and the next round's tables.",
-              ERRORS, event_example),
-)

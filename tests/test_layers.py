@@ -43,8 +43,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                  "service.tournaments.*")),
     ("evaluations", ("service.evaluations.*",)),
     ("schemas", ("schemas.*",)),
-    ("document", ("service.openapi",)),
+    # every route is one record beside its handler; the document is built from them
     ("http", ("service.http.*",)),
+    ("document", ("service.openapi",)),
     ("app", ("service.app", "service.gunicorn_conf")),
     ("workers", ("workers.*",)),
 )

@@ -10,9 +10,8 @@ Both bodies are read into the one model by ``service.tournaments.verify`` (every
 game's replay or signed or sealed final state verified there, its seats' names
 against the match's or table's players, each game counted once); this module
 hands it the game registry and the state keys, and turns its errors into
-problems.  Requests and answers are declared in ``schemas.tournaments`` (the
-document is built from there, not here); the descriptions of both operations are
-there too.  Stateless: send the whole tournament every time.
+problems.  Requests and answers, the descriptions and the examples of both
+operations are declared in ``schemas.tournaments``.  Stateless: send the whole tournament every time.
 """
 
 from __future__ import annotations
@@ -22,17 +21,19 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Response
 
+from schemas import tournaments as declared
 from schemas.envelopes import SETUP
 from schemas.tournaments import EVENT, STANDINGS
 from service import signing
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
+from service.http.route import Answer, Routes
 from service.problems import ProblemError
 from service.tournaments import events, swiss, verify
 
-bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
+bp = Routes("tournaments", __name__)
 #: a game's signed or sealed state is only evidence when it is signed or sealed
 accept = partial(signing.accept, required=True)
 
@@ -53,7 +54,12 @@ def problems() -> Iterator[None]:
                            index=exc.index, at=exc.at) from None
 
 
-@bp.post("/standings")
+@bp.declare("post", "/v1/tournaments/standings", operation_id="tournament_standings",
+            summary="Tournament standings and the next Swiss round",
+            description=declared.STANDINGS_DESCRIPTION, tags=("tournaments",),
+            request="StandingsRequest", request_example=declared.standings_example,
+            answers={200: Answer("Standings, best first, and the next round's pairings.",
+                                 schema="StandingsResponse")}, errors=declared.ERRORS)
 def standings() -> Response:
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(STANDINGS)
@@ -62,7 +68,13 @@ def standings() -> Response:
     return json_response(swiss.answer(event, verified))
 
 
-@bp.post("/events")
+@bp.declare("post", "/v1/tournaments/events", operation_id="tournament_event",
+            summary="Event standings and the next round's tables (any table size)",
+            description=declared.EVENT_DESCRIPTION, tags=("tournaments",),
+            request="EventRequest", request_example=declared.event_example,
+            answers={200: Answer("Standings, best first, each table's result, and the next "
+                                 "round's tables.", schema="EventResponse")},
+            errors=declared.ERRORS)
 def event() -> Response:
     """An event's standings and its next round's tables (``schemas.tournaments``)."""
     body = read_envelope(EVENT)

@@ -114,7 +114,7 @@ def test_rounds_that_cannot_have_happened_are_a_422_naming_the_field(client, bod
 
 
 def test_a_hand_is_dealt_in_one_call(client):
-    from service.openapi import chance_batch_example as example
+    from service.http.table import chance_batch_example as example
 
     body = example()
     r = client.post("/v1/games/raiders/apply-chance", json=body)
@@ -128,7 +128,7 @@ def test_a_hand_is_dealt_in_one_call(client):
 
 
 def test_an_impossible_card_stops_the_batch_at_its_index(client):
-    from service.openapi import chance_batch_example as example
+    from service.http.table import chance_batch_example as example
 
     body = example()
     body["outcomes"][4] = body["outcomes"][1]  # the same card twice
@@ -137,7 +137,7 @@ def test_an_impossible_card_stops_the_batch_at_its_index(client):
 
 
 def test_a_players_decision_is_not_a_chance_outcome(client):
-    from service.openapi import chance_batch_example as example
+    from service.http.table import chance_batch_example as example
 
     body = example()
     body["outcomes"][2] = {"type": "end_turn", "player": 0}
