@@ -71,8 +71,9 @@ from schemas.document import EXAMPLE_SEED, camel, options_for_count
 from service import rules_reference
 from service.cards import filterable_fields, matches, split_card_data
 from service.games import registry, shape
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState, StateIn
 from service.games.chance import CHANCE
+from service.games.objects import ActionObject
 from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.replay import replay as replay_game
@@ -1064,7 +1065,7 @@ def per_count_rules(game: AnyGame, players: tuple[str, ...], seats: tuple[tuple[
     return rules
 
 
-def mid_game(game: AnyGame) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+def mid_game(game: AnyGame) -> tuple[dict[str, Any], list[ActionObject], list[GameState]]:
     """A seeded game ``EXAMPLE_STEPS`` random legal actions in: (setup, actions, states).
 
     Deterministic (fixed seed, fixed RNG), so regenerating the document gives
@@ -1088,7 +1089,7 @@ def mid_game(game: AnyGame) -> tuple[dict[str, Any], list[dict[str, Any]], list[
     return setup, actions, states
 
 
-def _decisions(game: AnyGame, state: dict[str, Any]) -> list[dict[str, Any]]:
+def _decisions(game: AnyGame, state: StateIn) -> list[ActionObject]:
     """The players' legal actions in ``state`` (chance outcomes left out)."""
     return [a for a in game.legal_actions(state, None) if a.get("player") != CHANCE]
 
@@ -1120,14 +1121,14 @@ def game_examples(game: AnyGame) -> dict[str, tuple[dict[str, Any], dict[str, An
     }
 
 
-def _suggest_example(game: AnyGame, state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _suggest_example(game: AnyGame, state: GameState) -> tuple[dict[str, Any], dict[str, Any]]:
     """A ``suggest`` request on the example state and its answer: an iteration budget
     and a seed (the same answer every time), its CPU time left out (``null``)."""
     from service.evaluations.suggest import suggest_now
 
     player = next(p["player"] for p in game.pending(state) if p["player"] != CHANCE)
-    request = {"state": state, "params": {"player": player, "iterations": 16, "seed": 7}}
-    return request, {**suggest_now(game, state, request["params"]), "cpu_ms": None}
+    params = {"player": player, "iterations": 16, "seed": 7}
+    return {"state": state, "params": params}, {**suggest_now(game, state, params), "cpu_ms": None}
 
 
 def _player_score(game: AnyGame, scores: list[dict[str, Any]]) -> dict[str, Any]:
