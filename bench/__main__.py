@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import Any
 
 from bench import (
     chart,
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     begin = time.perf_counter()
-    results: dict = {"meta": {
+    results: dict[Any, Any] = {"meta": {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "python": platform.python_version(), "cpus": os.cpu_count(), "commit": commit(),
         "command": "make bench" if not argv and len(sys.argv) == 1

@@ -20,6 +20,8 @@ from __future__ import annotations
 import statistics
 import time
 import timeit
+from collections.abc import Callable
+from typing import Any
 
 from bench.states import new_state, trajectory
 from service.games.playout import random_playout
@@ -35,7 +37,7 @@ MAX_PAIRS = 600
 CPU = time.process_time
 
 
-def per_call_us(fn, number: int = 10) -> float:
+def per_call_us(fn: Callable[[], object], number: int = 10) -> float:
     return min(timeit.repeat(fn, number=number, repeat=3, timer=CPU)) / number * 1e6
 
 
@@ -43,13 +45,13 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-def summary(values: list[float]) -> dict:
+def summary(values: list[float]) -> dict[Any, Any]:
     values = sorted(values)
     return {"median_us": round(statistics.median(values), 2),
             "p99_us": round(percentile(values, 0.99), 2), "n": len(values)}
 
 
-def measure(game_id: str, quick: bool = False) -> dict:
+def measure(game_id: str, quick: bool = False) -> dict[Any, Any]:
     game = get_game(game_id)
     pairs = [p for seed in range(SEEDS[game_id] // (2 if quick else 1) or 1)
              for p in trajectory(game_id, seed, vary=True)]

@@ -32,6 +32,7 @@ import time
 from itertools import combinations
 from math import comb
 from pathlib import Path
+from typing import Any
 
 from service.tournaments.events import (
     Event,
@@ -72,7 +73,7 @@ def lower_bound(players: int, settings: Settings, rounds: int) -> int:
     return max(per_player, meetings - comb(players, 2))
 
 
-def least_repeats(players: list[str], sizes: list[int], met: dict[frozenset, list[int]],
+def least_repeats(players: list[str], sizes: list[int], met: dict[frozenset[Any], list[int]],
                   ceiling: int) -> int:
     """The fewest repeats of any seating of ``players`` at tables of ``sizes``
     (at most ``ceiling``: a seating known to have it), by trying every seating:
@@ -157,7 +158,7 @@ def repeats(event: Event) -> int:
     return sum(len(r) - 1 for r in met_before(event.rounds).values())
 
 
-def timing(runs: int = 5) -> dict:
+def timing(runs: int = 5) -> dict[Any, Any]:
     """The model and the whole request for 256 players after 5 rounds."""
     from service.app import create_app
 
@@ -196,8 +197,8 @@ def points_apart(event: Event) -> float:
     return round(float(statistics.mean(gaps)), 2) if gaps else 0.0
 
 
-def measure(seeds: int, rounds: int) -> dict:
-    out: dict = {"rounds": rounds, "seeds": seeds, "repeats": []}
+def measure(seeds: int, rounds: int) -> dict[Any, Any]:
+    out: dict[Any, Any] = {"rounds": rounds, "seeds": seeds, "repeats": []}
     for size in (4, 2):
         settings = Settings(table_size=size)
         for players in COUNTS:
@@ -215,7 +216,7 @@ def measure(seeds: int, rounds: int) -> dict:
     return out
 
 
-def markdown(result: dict) -> str:
+def markdown(result: dict[Any, Any]) -> str:
     lines = ["# Event pairings (`python -m bench.pods`)", "",
              f"Repeat opponents over {result['rounds']} rounds, places drawn at random "
              f"({result['seeds']} seeds); the lower bound is `bench.pods.lower_bound`'s. "

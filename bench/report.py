@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -20,11 +21,11 @@ MAX_ODDS_5_MS = 1.0
 MIN_WORKER_SCALING = 1.8
 
 
-def _target(name, value, goal, ok, unit=""):
+def _target(name: str, value: object, goal: str, ok: object, unit: str = "") -> dict[str, Any]:
     return {"target": name, "value": value, "goal": goal, "unit": unit, "pass": bool(ok)}
 
 
-def targets(results: dict) -> list[dict]:
+def targets(results: dict[Any, Any]) -> list[dict[Any, Any]]:
     out = []
     for row in results.get("http", {}).get("rows", []):
         if row["stage"] == "middle" and row["endpoint"] != "floor":
@@ -60,7 +61,7 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f} %"
 
 
-def markdown(results: dict) -> str:
+def markdown(results: dict[Any, Any]) -> str:
     meta = results["meta"]
     lines = [f"Measured {meta['date']} on {meta['cpus']} cores (shared), Python {meta['python']}, "
              f"commit `{meta['commit']}`; `{meta['command']}`"
@@ -145,7 +146,7 @@ def markdown(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(results: dict, directory: Path = RESULTS) -> None:
+def write(results: dict[Any, Any], directory: Path = RESULTS) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "latest.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     (directory / "latest.md").write_text(markdown(results))

@@ -54,8 +54,9 @@ from schemas import envelopes, tournaments
 from schemas.document import EXAMPLE_SEED, camel, options_for_count
 from service.cards import filterable_fields, matches, split_card_data
 from service.games import registry, shape
-from service.games.base import AnyGame
+from service.games.base import AnyGame, StateIn
 from service.games.chance import CHANCE
+from service.games.objects import ActionObject
 from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.versions import RulesVersion
@@ -695,7 +696,7 @@ def mid_game(game: AnyGame) -> MidGame:
     return MidGame(setup, actions, states, _decisions(game, state)[0])
 
 
-def _decisions(game: AnyGame, state: dict[str, Any]) -> list[dict[str, Any]]:
+def _decisions(game: AnyGame, state: StateIn) -> list[ActionObject]:
     """The players' legal actions in ``state`` (chance outcomes left out)."""
     return [a for a in game.legal_actions(state, None) if a.get("player") != CHANCE]
 

@@ -62,7 +62,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Flask, current_app, request
@@ -70,7 +70,7 @@ from flask import Flask, current_app, request
 from service import sealing, transcripts, valid_states
 from service import seats as seats_mod
 from service.games import registry
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.problems import ProblemError
@@ -334,15 +334,16 @@ def caller(received: Any) -> seats_mod.Caller:
                             len(players) if isinstance(players, list) else 0)
 
 
-def returned(game: AnyGame, state: dict[str, Any], after: dict[str, Any] | None = None, steps: int = 1,
+def returned(game: AnyGame, state: GameState, after: dict[str, Any] | None = None, steps: int = 1,
              chain: dict[str, Any] | None = None) -> Any:
     """A state the engine returned, as an answer carries it: remembered as valid
     (``valid_states``: the client's next request sends it back), then ``protect``-ed.
     Neither signed nor sealed, it goes out as the encoding the digest was taken of
     (``orjson.Fragment``): the answer does not serialise it a second time."""
     encoded = valid_states.KNOWN.remember(game, state)
-    out = protect(state, after, steps, chain)
-    return orjson.Fragment(encoded) if out is state else out
+    plain = cast(dict[str, Any], state)  # the JSON object it is: protect adds its own fields
+    out = protect(plain, after, steps, chain)
+    return orjson.Fragment(encoded) if out is plain else out
 
 
 def public_part(state: dict[str, Any]) -> dict[str, Any]:

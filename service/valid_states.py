@@ -38,18 +38,18 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from typing import Any
+from collections.abc import Mapping
 
 import orjson
 
 import card_db
-from service.games.base import AnyGame
+from service.games.base import AnyGame, StateIn
 
 #: digests remembered per process (~50 bytes each with the dict's overhead)
 SIZE = 8192
 
 
-def digest(state: dict[str, Any], encoded: bytes | None = None) -> bytes:
+def digest(state: Mapping[str, object], encoded: bytes | None = None) -> bytes:
     """The first 128 bits of the SHA-256 of the state's orjson encoding (key order
     counts; ``encoded``: that encoding, when the caller has it)."""
     return hashlib.sha256(orjson.dumps(state) if encoded is None else encoded).digest()[:16]
@@ -78,7 +78,7 @@ class ValidStates:
         self.misses += 1
         self.remember(game, state)  # type: ignore[arg-type]  # validated: a state dict
 
-    def remember(self, game: AnyGame, state: dict[str, Any]) -> bytes:
+    def remember(self, game: AnyGame, state: StateIn) -> bytes:
         """Remember ``state`` as valid: it passed validation, or ``game`` produced it.
         Its orjson encoding, which the digest is taken of (an answer can reuse it)."""
         encoded = orjson.dumps(state)

@@ -16,7 +16,7 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Response, current_app, g, request
@@ -28,10 +28,11 @@ from service import names, seats, signing, spent_steps, transcripts, valid_state
 from service.cards import QUERY_KEYS, filterable_fields, matches, split_card_data, with_display_name
 from service.evaluations.suggest import suggest_now
 from service.games import registry
-from service.games.base import AnyGame, view_marker
+from service.games.base import AnyGame, GameState, StateIn, view_marker
 from service.games.chance import CHANCE
 from service.games.errors import InvalidState, MalformedInput, NoSuchSeat, RulesChanged
 from service.games.messages import N_, joined
+from service.games.objects import Event
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
 from service.http.route import (
@@ -74,10 +75,10 @@ def localized_json(payload: dict[str, Any]) -> Response:
     return mark_language(json_response(localize(payload, language)), language)
 
 
-def _valid_state(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
+def _valid_state(game: AnyGame, body: dict[str, Any]) -> GameState:
     state = upgraded(game, signing.accept(body["state"]))
     valid_states.KNOWN.validate(game, state)
-    return state  # type: ignore[return-value]  # validated: a state dict
+    return cast(GameState, state)  # validated just now: a state of this game
 
 
 #: the response header that says a state was carried over from an older rules version
@@ -93,7 +94,7 @@ def upgraded(game: AnyGame, state: object) -> object:
     return state
 
 
-def check_seat_names(state: dict[str, Any], path: str) -> None:
+def check_seat_names(state: GameState, path: str) -> None:
     """422 ``invalid-name`` at ``<path>.<seat>.name`` when a seat's name is invisible,
     blank-edged or another seat's in another spelling (``service.names``).  The names
     are the game's record of who sat where: the signature or seal covers them, and the
@@ -129,7 +130,7 @@ def _say_upgraded(response: Response) -> Response:
     return response
 
 
-def _check_seat(state: dict[str, Any], player: object, field: str = "player") -> None:
+def _check_seat(state: GameState, player: object, field: str = "player") -> None:
     if isinstance(player, int) and player >= len(state["players"]):
         raise NoSuchSeat({field: [N_("no seat {player}: this game has seats 0 to {last}",
                                          player=player, last=len(state["players"]) - 1)]})
@@ -275,7 +276,9 @@ def new(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
         out["view"] = game.view(state, seat)
         out["events_for_player"] = events_for(game, None, state, events, seat)
     return out
-def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[dict[str, Any], int | None, seats.Caller]:
+
+
+def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int | None, seats.Caller]:
     """The state of a request and whose answer it is: ``body["state"]`` for anyone, or
     the state ``state_from_view`` builds from ``body["view"]`` for the view's player
     (``Game.state_from_view``: its answers about that player's own decisions are those
@@ -339,7 +342,7 @@ def _for_viewer(viewer: int | None, player: object, field: str) -> None:
 VIEW_SEED = 0
 
 
-def _own_action(game: AnyGame, state: dict[str, Any], who: seats.Caller, action: object) -> None:
+def _own_action(game: AnyGame, state: GameState, who: seats.Caller, action: object) -> None:
     """A seat of a sealed game acts and asks about its own actions only, naming only what
     its view shows (``Game.unseen_in_action``): the verdict then tells it nothing its
     view does not (``docs/trust.md``)."""
@@ -353,7 +356,7 @@ def _own_action(game: AnyGame, state: dict[str, Any], who: seats.Caller, action:
             raise MalformedInput(unseen)
 
 
-def _listed(game: AnyGame, state: dict[str, Any], player: int | None) -> dict[str, Any]:
+def _listed(game: AnyGame, state: StateIn, player: int | None) -> dict[str, Any]:
     """``{pending, actions, constraints?}`` of ``state`` for ``player`` (``None``: everyone)."""
     pending = game.pending(state)
     out: dict[str, Any] = {"pending": pending, "actions": game.legal_actions(state, player)}
@@ -488,8 +491,9 @@ def _suggest_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[
     """A ``suggest`` request on the example state and its answer: an iteration budget
     and a seed (the same answer every time), its CPU time left out (``null``)."""
     player = next(p["player"] for p in game.pending(mid.state) if p["player"] != CHANCE)
-    request = {"state": mid.state, "params": {"player": player, "iterations": 16, "seed": 7}}
-    return request, {**suggest_now(game, mid.state, request["params"]), "cpu_ms": None}
+    params = {"player": player, "iterations": 16, "seed": 7}
+    return {"state": mid.state, "params": params}, {**suggest_now(game, mid.state, params),
+                                                    "cpu_ms": None}
 
 
 @contract("suggest", SUGGEST, "SuggestResponse",
@@ -555,7 +559,7 @@ def replay(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
                                     lambda state: _check_seat(state, seat, "for_player"))
     first: list[str] = []
 
-    def observe(before: dict[str, Any] | None, after: dict[str, Any], events: list[Any]) -> None:
+    def observe(before: GameState | None, after: GameState, events: list[Event]) -> None:
         if before is None:
             check_seat_names(after, "setup.players")
             first.append(transcripts.setup_id(after))

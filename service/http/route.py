@@ -26,7 +26,8 @@ from typing import Any, Literal, TypeVar
 from flask import Blueprint
 from flask.blueprints import BlueprintSetupState
 
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState
+from service.games.objects import ActionObject
 from service.middleware import CACHEABLE_ROUTES
 
 Method = Literal["get", "post", "delete"]
@@ -91,12 +92,12 @@ class MidGame:
     the first decision of the last state (``service.openapi.mid_game``)."""
 
     setup: dict[str, Any]
-    actions: list[dict[str, Any]]
-    states: list[dict[str, Any]]
-    action: dict[str, Any]
+    actions: list[ActionObject]
+    states: list[GameState]
+    action: ActionObject
 
     @property
-    def state(self) -> dict[str, Any]:
+    def state(self) -> GameState:
         return self.states[-1]
 
 

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from service import names, transcripts
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
@@ -88,7 +88,7 @@ def verified_game(found: dict[str, Any], path: str, game: AnyGame, accept: Accep
         if "setup" in found and "actions" in found:
             setup = {**found["setup"], "players": names.seated(found["setup"]["players"])}
 
-            def observe(before: dict[str, Any] | None, after: dict[str, Any], _: list[Any]) -> None:
+            def observe(before: GameState | None, after: GameState, _: object) -> None:
                 if before is None:
                     seat_names(after, f"{path}.setup.players")
                     first.append(transcripts.setup_id(after))
@@ -122,7 +122,7 @@ def verified_game(found: dict[str, Any], path: str, game: AnyGame, accept: Accep
                     game_places(outcome))
 
 
-def seat_names(state: dict[str, Any], path: str) -> None:
+def seat_names(state: GameState, path: str) -> None:
     """``InvalidName`` at ``<path>.<seat>.name`` for a seat's name ``names.checked``
     refuses.  Asked after the game's own setup rules, which speak first."""
     try:

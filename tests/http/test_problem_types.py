@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 import pytest
@@ -105,11 +106,11 @@ def test_an_unknown_problem_type_is_a_404_problem(real_api):
     assert "no-such-thing" in r.json["detail"]
 
 
-def _new_state(api) -> dict:
+def _new_state(api) -> dict[Any, Any]:
     return api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).json["state"]
 
 
-def bad_requests(api) -> list:
+def bad_requests(api) -> list[Any]:
     """A problem of most kinds the games API answers with."""
     state = _new_state(api)
     capture = {"type": "capture", "player": 0, "fighter": state["players"][0]["hand"][0],

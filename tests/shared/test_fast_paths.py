@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ JUNK = [None, True, False, 0, -1, 1 << 70, 3.5, "", "x" * 300, "chance", [], {},
 
 
 def slow_errors(spec, value):
-    errors: dict = {}
+    errors: dict[Any, Any] = {}
     spec.validate(value, "state", errors, 0)
     return errors
 
@@ -107,7 +108,7 @@ def test_shape_fast_path_depth_and_bounds():
     nested = shape.Any_()
     for _ in range(limits.MAX_DEPTH + 1):
         nested = shape.ListOf(nested)
-    deep: list = [1]
+    deep: list[Any] = [1]
     for _ in range(limits.MAX_DEPTH + 1):
         deep = [deep]
     for spec, value in [(nested, deep),
@@ -168,11 +169,11 @@ def test_conservation_shortcut_agrees_with_the_walk(game_id):
 
 def _walk(zones, expected):
     """The reference: the pre-shortcut algorithm, card by card."""
-    expected_counts: dict = {}
+    expected_counts: dict[Any, Any] = {}
     for card in expected:
         expected_counts[card] = expected_counts.get(card, 0) + 1
-    seen: dict = {}
-    errors: dict = {}
+    seen: dict[Any, Any] = {}
+    errors: dict[Any, Any] = {}
     for path, cards in zones.items():
         for card in cards:
             n = seen.get(card, 0) + 1

@@ -4,6 +4,8 @@ files are served at ``/console``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.app import create_app
@@ -21,7 +23,7 @@ def seed_won_by(seat: int, start: int = 1) -> int:
     return next(s for s in range(start, start + 200) if winners(s) == (seat,))
 
 
-def one_match(game: dict, players=("Ann", "Bob")) -> dict:
+def one_match(game: dict[Any, Any], players=("Ann", "Bob")) -> dict[Any, Any]:
     return {"players": list(players),
             "rounds": [{"matches": [{"players": list(players), "games": [game]}]}]}
 

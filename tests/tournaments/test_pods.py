@@ -17,6 +17,7 @@ import sys
 from fractions import Fraction as F
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -178,9 +179,9 @@ def test_a_proposal_seats_each_eligible_player_once_and_names_every_repeat(seed)
 
 
 def random_history(rng: random.Random, order: list[str], sizes: list[int],
-                   rounds: int) -> dict[frozenset, list[int]]:
+                   rounds: int) -> dict[frozenset[Any], list[int]]:
     """Who met whom in ``rounds`` random seatings of ``order`` at tables of ``sizes``."""
-    met: dict[frozenset, list[int]] = {}
+    met: dict[frozenset[Any], list[int]] = {}
     for r in range(rounds):
         rng.shuffle(order)
         start = 0
@@ -248,7 +249,7 @@ def test_repeats_weigh_before_standing_and_the_cheapest_repeat_is_kept():
 def test_twenty_three_players_can_play_six_rounds_without_a_repeat():
     """The counting bound for 23 players over 6 rounds (0) is attained: no better
     bound exists, and every repeat the bench reports is the search's, not forced."""
-    met: dict[frozenset, int] = {}
+    met: dict[frozenset[Any], int] = {}
     for rnd in TWENTY_THREE:
         assert sorted(len(t) for t in rnd) == [3, 4, 4, 4, 4, 4]
         assert sorted(p for t in rnd for p in t) == list(range(23))
