@@ -23,6 +23,7 @@ checked with ``jsonschema_rs`` (a dependency of schemathesis itself), never
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import jsonschema_rs
 import schemathesis
@@ -54,10 +55,13 @@ SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/rep
                   "/v1/evaluations", "/v1/tournaments/standings", "/v1/tournaments/events",
                   "/v1/transcripts/verify")
 
-_builtin_positive_data_acceptance = checks.positive_data_acceptance
+#: a request case of any operation (its type parameters are schemathesis's own)
+Case = schemathesis.Case[Any]
+
+_builtin_positive_data_acceptance: schemathesis.CheckFunction = checks.positive_data_acceptance
 
 
-def problem_type(response) -> str:
+def problem_type(response: schemathesis.Response) -> str:
     try:
         return str(response.json().get("type", "")).rsplit("/", 1)[-1]
     except Exception:
@@ -68,11 +72,11 @@ def _camel(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.replace("-", "_").split("_") if p)
 
 
-_DOCS: dict[int, dict] = {}  # id → the document (lru_cache keys on the id, not the dict)
+_DOCS: dict[int, dict[str, Any]] = {}  # id → the document (lru_cache keys on the id, not the dict)
 
 
 @lru_cache(maxsize=256)
-def _validator(doc_id: int, name: str):
+def _validator(doc_id: int, name: str) -> jsonschema_rs.Validator:
     """A compiled validator of ``#/components/schemas/<name>`` (its ``$ref``s resolved
     inside the document: the components ride along as an unknown keyword)."""
     doc = _DOCS[doc_id]
@@ -81,13 +85,14 @@ def _validator(doc_id: int, name: str):
                                         "components": doc["components"]})
 
 
-def fits_typed_schema(doc: dict, name: str, body) -> bool:
+def fits_typed_schema(doc: dict[str, Any], name: str, body: object) -> bool:
     """``body`` is valid against ``doc``'s component schema ``name`` (JSON Schema 2020-12)."""
     _DOCS.setdefault(id(doc), doc)
-    return _validator(id(doc), name).is_valid(body)
+    valid: bool = _validator(id(doc), name).is_valid(body)
+    return valid
 
 
-def fits_the_paths_game(case) -> bool:
+def fits_the_paths_game(case: Case) -> bool:
     """The body fits the typed request of the ``{game}`` in the path (``<Game><Verb>Request``)."""
     doc = case.operation.schema.raw_schema
     game = (case.path_parameters or {}).get("game")
@@ -100,7 +105,7 @@ def fits_the_paths_game(case) -> bool:
     return False
 
 
-def tolerated(response, case) -> bool:
+def tolerated(response: schemathesis.Response, case: Case) -> bool:
     """A refusal of a schema-valid request that is the game's semantics, not the document's."""
     if problem_type(response) in SEMANTIC_REFUSALS and case.path.endswith(SEMANTIC_PATHS):
         return True
@@ -112,7 +117,8 @@ CHECKS.unregister("positive_data_acceptance")  # replaced (by name) with the one
 
 
 @schemathesis.check
-def positive_data_acceptance(ctx, response, case):
+def positive_data_acceptance(ctx: schemathesis.CheckContext, response: schemathesis.Response,
+                             case: Case) -> bool | None:
     """The built-in check of that name, but for the refusals ``tolerated`` names."""
     try:
         return _builtin_positive_data_acceptance(ctx, response, case)

@@ -18,39 +18,47 @@ client: Flask's, with a shorter road for plain requests (that module says why).
 
 from __future__ import annotations
 
+import pathlib
 import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import flask
 import pytest
+from flask.testing import FlaskClient
 
 from tests.wsgi import QuickClient
+
+if TYPE_CHECKING:
+    from bench.redis_faults import RedisProcess
 
 flask.Flask.test_client_class = QuickClient
 
 
 @pytest.fixture
-def app():
+def app() -> flask.Flask:
     from service.app import create_app
 
     return create_app({"TESTING": True})
 
 
 @pytest.fixture
-def client(app):
+def client(app: flask.Flask) -> FlaskClient:
     return app.test_client()
 
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory):
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``redis://127.0.0.1:<port>/0`` of a redis-server started for this session."""
     import redis
 
@@ -91,7 +99,7 @@ def redis_url(tmp_path_factory):
 
 
 @pytest.fixture
-def private_redis(tmp_path):
+def private_redis(tmp_path: pathlib.Path) -> Iterator[RedisProcess]:
     """A redis-server of the test's own (``bench.redis_faults.RedisProcess``), which the
     test may freeze (SIGSTOP), kill or restart empty; stopped after the test."""
     from bench.redis_faults import RedisProcess

@@ -39,29 +39,34 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
 
-from service.games.base import Game
+from service.games.base import AnyGame, GameState
 from service.games.chance import CHANCE
+from service.games.objects import ActionObject, Event, JsonObject
 from service.games.playout import Bot, RandomBot, choose_chance, next_actor
+from service.games.registry import Engine
 from service.games.replay import replay
 
-Setup = tuple[int, dict[Any, Any], int]
+Setup = tuple[int, JsonObject | None, int]
+#: a game as the registry hands it out, or a game's own engine (``raiders.GAME``: a
+#: ``Game[S]`` is an ``AnyGame`` only once its state type is forgotten)
+Checked = AnyGame | Engine
 
 
-def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 20_000,
+def check_random_games(game: Checked, setups: Iterable[Setup], *, max_steps: int = 20_000,
                        every: int = 1, table_reproduction: bool = True,
-                       bot: Bot | None = None) -> dict[Any, Any]:
+                       bot: Bot | None = None) -> JsonObject:
     """Play and check one seeded random game per setup (see module docstring).
 
     ``bot`` (default ``RandomBot``) must pick from ``legal_actions``; a biased
     bot helps games reach a real win instead of the turn limit.
     """
     games = steps = 0
-    finished_by: Counter = Counter()
+    finished_by: Counter[str] = Counter()
     for players, options, seed in setups:
         label = f"{game.id} players={players} options={options} seed={seed}"
         final, n, chance_trace, actions = _play_checked(game, players, options, seed,
@@ -69,6 +74,7 @@ def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 
                                                         bot or RandomBot())
         games += 1
         steps += n
+        assert final["result"] is not None  # _play_checked plays to the end
         finished_by[final["result"].get("reason", "?")] += 1
         _check_replay(game, players, options, seed, actions, final, label)
         if table_reproduction and (options or {}).get("chance", "server") == "server":
@@ -77,7 +83,7 @@ def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 
     return {"games": games, "steps": steps, "finished_by": dict(finished_by)}
 
 
-def check_state(game: Game, state: dict[Any, Any], label: str = "") -> None:
+def check_state(game: Checked, state: GameState, label: str = "") -> None:
     """Checks 4, 5, 7 and 9 on one state: JSON round trip, validation, no leaks,
     declared decisions."""
     dumped = orjson.dumps(state)
@@ -117,7 +123,7 @@ class SteeringBot:
         self.sample = sample
         self.lookahead = lookahead
 
-    def choose(self, game: Game, state: dict[Any, Any], player: int, rng: random.Random) -> dict[Any, Any]:
+    def choose(self, game: AnyGame, state: GameState, player: int, rng: random.Random) -> JsonObject:
         actions = game.legal_actions(state, player)
         if len(actions) == 1 or rng.random() >= self.greed:
             return actions[rng.randrange(len(actions))]
@@ -126,7 +132,7 @@ class SteeringBot:
                  for i, a in enumerate(tried)]
         return tried[max(rated)[2]]
 
-    def rate(self, game: Game, state: dict[Any, Any], action: dict[Any, Any], player: int,
+    def rate(self, game: AnyGame, state: GameState, action: ActionObject, player: int,
              rng: random.Random) -> float:
         state, _ = game.apply(state, action)
         for _ in range(self.lookahead):
@@ -142,7 +148,7 @@ class SteeringBot:
         return standing(game, state, player)
 
 
-def standing(game: Game, state: dict[Any, Any], player: int) -> float:
+def standing(game: Checked, state: GameState, player: int) -> float:
     """How near the game is to a decision, as ``player`` sees it: a finished
     game outranks any unfinished one (``player``'s own win most), else the
     spread of the score totals (``game.score``: money, people, capital life)
@@ -159,7 +165,9 @@ def standing(game: Game, state: dict[Any, Any], player: int) -> float:
     if score["finished"]:
         return FINISHED * (2 if player in score["winners"] else 1)
     totals = {s["player"]: s["total"] for s in score["scores"]}
-    return max(totals.values()) - min(totals.values()) + OWN_SHARE * totals[player]
+    spread: float = max(totals.values()) - min(totals.values())
+    own: float = totals[player]
+    return spread + OWN_SHARE * own
 
 
 #: a finished game outranks every unfinished one (doubled for a winner)
@@ -169,11 +177,13 @@ OWN_SHARE = 0.1
 
 
 # ---------------------------------------------------------------- internals
-def _play_checked(game, players, options, seed, max_steps, every, label, bot):
+def _play_checked(game: Checked, players: int, options: JsonObject | None, seed: int, max_steps: int,
+                  every: int, label: str, bot: Bot
+                  ) -> tuple[GameState, int, list[ActionObject], list[ActionObject]]:
     state, events = game.new_game(players, options, seed)
     chance_trace = _chance_actions(events)
     rng = random.Random(seed)
-    actions: list[dict[Any, Any]] = []
+    actions: list[ActionObject] = []
     check_state(game, state, f"{label} step 0")
     step = 0
     while state["result"] is None:
@@ -183,6 +193,7 @@ def _play_checked(game, players, options, seed, max_steps, every, label, bot):
         if who == CHANCE:
             action = choose_chance(game, state, rng)
         else:
+            assert isinstance(who, int), who  # a seat: the one other pending "player"
             action = bot.choose(game, state, who, rng)
             if not isinstance(bot, RandomBot):
                 assert action in game.legal_actions(state, who), \
@@ -203,14 +214,16 @@ def _play_checked(game, players, options, seed, max_steps, every, label, bot):
     return state, step, chance_trace, actions
 
 
-def _check_replay(game, players, options, seed, actions, final, label):
+def _check_replay(game: Checked, players: int, options: JsonObject | None, seed: int,
+                  actions: list[ActionObject], final: GameState, label: str) -> None:
     setup = {"players": players, "options": options, "seed": seed}
     replayed = replay(game, setup, actions)["state"]
     assert replayed == final, f"{label}: replay does not reproduce the final state"
 
 
-def _check_table_reproduction(game, players, options, seed, actions, chance_trace, final,
-                              label):
+def _check_table_reproduction(game: Checked, players: int, options: JsonObject | None, seed: int,
+                              actions: list[ActionObject], chance_trace: list[ActionObject],
+                              final: GameState, label: str) -> None:
     table_options = {**(options or {}), "chance": "table"}
     state, _ = game.new_game(players, table_options, seed)
     outcomes = iter(chance_trace)
@@ -232,17 +245,17 @@ def _check_table_reproduction(game, players, options, seed, actions, chance_trac
         f"{label}: table game fed the server's outcomes ends in a different state"
 
 
-def _without_chance(state: dict[Any, Any]) -> dict[Any, Any]:
+def _without_chance(state: GameState) -> JsonObject:
     out = {k: v for k, v in state.items() if k != "chance"}
     out["options"] = {k: v for k, v in state["options"].items() if k != "chance"}
     return out
 
 
-def _chance_actions(events: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
+def _chance_actions(events: list[Event]) -> list[ActionObject]:
     return [e["action"] for e in events if e.get("type") == "chance"]
 
 
-def strings_and_keys(value) -> set[str]:
+def strings_and_keys(value: object) -> set[str]:
     """Every string anywhere in a JSON value, object keys included — what a
     view must not share with the viewer's secret cards."""
     out: set[str] = set()
@@ -259,9 +272,10 @@ def strings_and_keys(value) -> set[str]:
     return out
 
 
-def json_paths(value, prefix: tuple[Any, ...] = ()):
+def json_paths(value: object, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     """Every path (tuple of keys and indexes) below the root of a JSON value,
     parents before children — the places a mutation test can break."""
+    items: Iterable[tuple[Any, object]]
     if isinstance(value, dict):
         items = value.items()
     elif isinstance(value, list):

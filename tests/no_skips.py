@@ -14,7 +14,7 @@ import pytest
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
     if report.skipped and not hasattr(report, "wasxfail"):

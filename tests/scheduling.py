@@ -63,8 +63,11 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-class ModuleScheduling(LoadScheduling):
+class ModuleScheduling(LoadScheduling):  # type: ignore[misc]  # xdist ships no types
     """``LoadScheduling`` with a module as the unit handed out (see the module)."""
+
+    #: the base class's: every worker's collection, once they agree (``None`` until then)
+    collection: list[str] | None
 
     def __init__(self, config: pytest.Config, log: Any = None) -> None:
         super().__init__(config, log)
@@ -115,7 +118,7 @@ class ModuleScheduling(LoadScheduling):
         if not pending:
             return None
         assert self.collection is not None
-        crashed = self.collection[pending.pop(0)]
+        crashed: str = self.collection[pending.pop(0)]
         if pending:
             self.units.insert(0, pending)
             self._sync()

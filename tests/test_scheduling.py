@@ -13,6 +13,7 @@ from __future__ import annotations
 import pathlib
 import random
 import types
+from typing import cast
 
 import pytest
 
@@ -51,10 +52,15 @@ class FakeConfig:
     getoption = getvalue
 
 
+def fake_config(workers: int = 2) -> pytest.Config:
+    # the two options the scheduler reads stand in for a whole pytest configuration
+    return cast(pytest.Config, FakeConfig(workers))
+
+
 def run(seed: int, kill: bool, workers: int = 2) -> dict[str, list[int]]:
     """Play a scheduled run to its end, ``workers`` finishing tests in a random interleaving
     (``kill``: one dies with tests in hand and a new one joins); what each one ran."""
-    sched = ModuleScheduling(FakeConfig(workers),
+    sched = ModuleScheduling(fake_config(workers),
                              log=types.SimpleNamespace(loadsched=lambda *a: None))
     for node in [FakeNode(f"gw{n}") for n in range(workers)]:
         sched.add_node(node)
@@ -107,7 +113,7 @@ def test_the_worker_beyond_the_cores_runs_the_waiting_modules_only(seed):
 
 
 def test_without_a_worker_to_spare_the_waiting_modules_go_first():
-    sched = ModuleScheduling(FakeConfig(), log=types.SimpleNamespace(loadsched=lambda *a: None))
+    sched = ModuleScheduling(fake_config(), log=types.SimpleNamespace(loadsched=lambda *a: None))
     nodes = [FakeNode("gw0"), FakeNode("gw1")]
     for node in nodes:
         sched.add_node(node)

@@ -14,6 +14,7 @@ the same answers.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from io import BytesIO
 from typing import Any
 
@@ -40,7 +41,8 @@ class QuickClient(FlaskClient):
                                 **kwargs)
         status_headers: list[Any] = []
 
-        def start_response(status, headers, exc_info=None):
+        def start_response(status: str, headers: list[tuple[str, str]],
+                           exc_info: object = None) -> Callable[[bytes], None]:
             status_headers[:] = [status, headers]
             return lambda data: None
 
