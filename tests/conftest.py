@@ -28,9 +28,8 @@ from typing import TYPE_CHECKING
 
 import flask
 import pytest
-from flask.testing import FlaskClient
 
-from tests.wsgi import QuickClient
+from tests.wsgi import QuickClient, client_of
 
 if TYPE_CHECKING:
     from bench.redis_faults import RedisProcess
@@ -46,8 +45,8 @@ def app() -> flask.Flask:
 
 
 @pytest.fixture
-def client(app: flask.Flask) -> FlaskClient:
-    return app.test_client()
+def client(app: flask.Flask) -> QuickClient:
+    return client_of(app)
 
 
 def free_port() -> int:

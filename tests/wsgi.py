@@ -16,8 +16,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from io import BytesIO
-from typing import Any
+from typing import Any, cast
 
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 from werkzeug.wrappers import Request
@@ -26,19 +27,53 @@ from werkzeug.wrappers import Request
 PLAIN = frozenset({"method", "json", "headers", "data", "content_type"})
 
 
+class QuickResponse(TestResponse):
+    """What ``QuickClient`` answers: werkzeug's ``TestResponse``, with ``json`` typed as a
+    test reads it (werkzeug's says ``Any | None``; ``None``, for a body that is not JSON,
+    fails the test that indexes it all the same)."""
+
+    @property
+    def json(self) -> Any:
+        return self.get_json()
+
+
 class QuickClient(FlaskClient):
     """``FlaskClient`` whose plain requests skip ``EnvironBuilder`` (see module)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # werkzeug's wrapper (its TestResponse mixed into the app's response class), with
+        # QuickResponse in front
+        self.response_wrapper = cast(type[TestResponse], type(
+            "QuickResponse", (QuickResponse, self.response_wrapper), {}))
+
+    # werkzeug's verbs, typed as what they are here: ``open`` with the method
+    def get(self, *args: Any, **kwargs: Any) -> QuickResponse:
+        kwargs["method"] = "GET"
+        return self.open(*args, **kwargs)
+
+    def post(self, *args: Any, **kwargs: Any) -> QuickResponse:
+        kwargs["method"] = "POST"
+        return self.open(*args, **kwargs)
+
+    def put(self, *args: Any, **kwargs: Any) -> QuickResponse:
+        kwargs["method"] = "PUT"
+        return self.open(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> QuickResponse:
+        kwargs["method"] = "DELETE"
+        return self.open(*args, **kwargs)
+
     def open(self, *args: Any, buffered: bool = False, follow_redirects: bool = False,
-             **kwargs: Any) -> TestResponse:
+             **kwargs: Any) -> QuickResponse:
         environ = None
         if (len(args) == 1 and isinstance(args[0], str) and not buffered
                 and not follow_redirects and not self.preserve_context
                 and not self._cookies and kwargs.keys() <= PLAIN):
             environ = self._environ(args[0], **kwargs)
         if environ is None:
-            return super().open(*args, buffered=buffered, follow_redirects=follow_redirects,
-                                **kwargs)
+            return quick(super().open(*args, buffered=buffered, follow_redirects=follow_redirects,
+                                      **kwargs))
         status_headers: list[Any] = []
 
         def start_response(status: str, headers: list[tuple[str, str]],
@@ -56,7 +91,8 @@ class QuickClient(FlaskClient):
         status, headers = status_headers
         response = self.response_wrapper([body], status, headers, request=Request(environ))
         response.json_module = self.application.json  # type: ignore[assignment]
-        return response
+        return quick(response)
+
 
     def _environ(self, path: str, method: str = "GET", json: Any = None,
                  headers: Any = None, data: Any = None,
@@ -102,3 +138,16 @@ class QuickClient(FlaskClient):
             else:
                 environ["HTTP_" + key] = value
         return environ
+
+
+def quick(response: TestResponse) -> QuickResponse:
+    """``response``, which a ``QuickClient`` made, as the ``QuickResponse`` it is."""
+    assert isinstance(response, QuickResponse), type(response)
+    return response
+
+
+def client_of(app: Flask) -> QuickClient:
+    """``app.test_client()``, as the ``QuickClient`` it is in the suite (tests/conftest.py)."""
+    client = app.test_client()
+    assert isinstance(client, QuickClient), type(client)
+    return client
