@@ -15,24 +15,31 @@ documented, and the body validates against the documented JSON Schema.
 
 from __future__ import annotations
 
+import pathlib
 import re
 import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonschema_rs
 import orjson
 import pytest
+from flask import Flask
 from jsonschema import Draft202012Validator
 from marshmallow import Schema, fields, validate
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+from werkzeug.test import TestResponse
 
 import card_db
 from service.games import registry, shape
-from service.games.base import Action, Game, conservation_errors
+from service.games.base import Action, Game, GameState, conservation_errors
 from service.games.chance import draw_below
+from service.games.draft import Draft
 from service.games.errors import InvalidSetup, RuleViolation
+from service.games.objects import ActionObject, Entry, Errors, Event, JsonObject
 from tests import document
+from tests.wsgi import QuickResponse, quick
 
 PEBBLES_CARDS = """\
 meta: {title: Pebbles test set, reconstructed: false}
@@ -71,7 +78,12 @@ class PebblesCardSetSchema(Schema):
     bonuses = fields.Dict(keys=fields.String(), values=fields.Integer())
 
 
-def _take_candidates(state, entry):
+class PebblesState(GameState):
+    heap: list[str]
+    current: int
+
+
+def _take_candidates(state: PebblesState, entry: Entry) -> Iterator[ActionObject]:
     heap, player = state["heap"], entry["player"]
     for i, a in enumerate(heap):
         yield {"type": "take", "player": player, "cards": [a]}
@@ -79,7 +91,7 @@ def _take_candidates(state, entry):
             yield {"type": "take", "player": player, "cards": [a, b]}
 
 
-def _check_take(state, action):
+def _check_take(state: PebblesState, action: ActionObject) -> None:
     cards = action["cards"]
     if not 1 <= len(cards) <= 2 or len(set(cards)) != len(cards):
         raise RuleViolation("PEB-1", "take one or two different pebbles")
@@ -88,7 +100,7 @@ def _check_take(state, action):
         raise RuleViolation("PEB-1", f"{missing[0]} is not in the heap")
 
 
-def _take(draft, action, events):
+def _take(draft: Draft[PebblesState], action: ActionObject, events: list[Event]) -> None:
     seat = action["player"]
     heap = draft.at("heap")
     for card in action["cards"]:
@@ -104,7 +116,7 @@ def _take(draft, action, events):
         root["current"] = (seat + 1) % len(root["players"])
 
 
-class Pebbles(Game):
+class Pebbles(Game[PebblesState]):
     """The fake game (clause ids PEB-n are its own)."""
 
     id = "pebbles"
@@ -125,7 +137,8 @@ class Pebbles(Game):
     not_your_turn_rule, game_over_rule = "PEB-3", "PEB-4"
     card_schema = PebblesCardSetSchema
 
-    def setup(self, players, setups, options, cards, events):
+    def setup(self, players: int, setups: list[JsonObject], options: JsonObject,
+              cards: card_db.CardSet, events: list[Event]) -> JsonObject:
         unnamed = [i for i, s in enumerate(setups) if s.get("name") == ""]
         if unnamed:
             raise InvalidSetup([{"rule": "PEB-5", "reason": "a player's name may not be empty",
@@ -134,16 +147,16 @@ class Pebbles(Game):
         return {"players": [{"name": s.get("name", f"P{i}"), "hand": []} for i, s in enumerate(setups)],
                 "heap": sorted(cards.cards), "current": draw_below(rng, players), "phase": "play"}
 
-    def compute_pending(self, state):
+    def compute_pending(self, state: PebblesState) -> list[Entry]:
         return [{"player": state["current"], "decision": "take"}]
 
-    def constraints(self, state, player):
+    def constraints(self, state: PebblesState, player: int) -> JsonObject | None:
         return {"take": {"min": 1, "max": 2, "from": "heap"}}
 
-    def chance_outcomes(self, state):
+    def chance_outcomes(self, state: PebblesState) -> list[tuple[ActionObject, int]]:
         return []
 
-    def compute_score(self, state):
+    def compute_score(self, state: PebblesState) -> JsonObject:
         weights = {c["id"]: c["weight"] for c in self.card_set(state).data["pebbles"]}
         scores = [{"player": i, "total": sum(weights[c] for c in p["hand"]),
                    "breakdown": {"pebbles": len(p["hand"])}} for i, p in enumerate(state["players"])]
@@ -151,23 +164,23 @@ class Pebbles(Game):
         return {"finished": result is not None, "winners": result["winners"] if result else [],
                 "scores": scores}
 
-    def hide(self, state, player):
-        seen = dict(state)
+    def hide(self, state: PebblesState, player: int | None) -> JsonObject:
+        seen: JsonObject = dict(state)
         seen["players"] = [p if i == player else {"name": p["name"], "hand_count": len(p["hand"])}
                            for i, p in enumerate(state["players"])]
         return seen
 
-    def check_invariants(self, state, cards):
+    def check_invariants(self, state: PebblesState, cards: card_db.CardSet) -> Errors:
         zones = {"state.heap": state["heap"]}
         zones.update({f"state.players.{i}.hand": p["hand"] for i, p in enumerate(state["players"])})
         return conservation_errors(zones, list(cards.cards))
 
-    def secret_cards(self, state, player):
+    def secret_cards(self, state: PebblesState, player: int | None) -> set[str]:
         return {c for i, p in enumerate(state["players"]) if i != player for c in p["hand"]}
 
 
 @pytest.fixture
-def pebbles_env(monkeypatch, tmp_path):
+def pebbles_env(monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> Iterator[pathlib.Path]:
     """Registry = {pebbles}; its card set in a temporary ``CARD_DB_PATH``."""
     (tmp_path / "pebbles").mkdir()
     (tmp_path / "pebbles" / "reference.yaml").write_text(PEBBLES_CARDS, encoding="utf-8")
@@ -182,24 +195,24 @@ def pebbles_env(monkeypatch, tmp_path):
 
 
 @pytest.fixture
-def make_app(pebbles_env):
+def make_app(pebbles_env: pathlib.Path) -> Callable[..., Flask]:
     """``make_app(**config)``: an app over the pebbles registry."""
     from service.app import create_app
 
-    def make(**config):
+    def make(**config: Any) -> Flask:
         return create_app({"TESTING": True, **config})
     return make
 
 
 @pytest.fixture
-def app(make_app):
+def app(make_app: Callable[..., Flask]) -> Flask:
     return make_app()
 
 
 _specs: dict[tuple[Any, ...], dict[Any, Any]] = {}
 
 
-def spec_for(app) -> dict[Any, Any]:
+def spec_for(app: Flask) -> dict[Any, Any]:
     """The app's OpenAPI document (parsed from ``/openapi.yaml``), cached per registry."""
     key = (registry.GAME_IDS, tuple(m.__name__ for m in app.extensions["referee"]["modules"]))
     if key not in _specs:
@@ -210,10 +223,11 @@ def spec_for(app) -> dict[Any, Any]:
 
 def path_template(spec: dict[Any, Any], path: str) -> str | None:
     """The spec path that ``path`` instantiates (``/v1/games/x/new`` → ``/v1/games/{game}/new``)."""
-    exact = [p for p in spec["paths"] if "{" not in p and p == path]
+    paths: list[str] = list(spec["paths"])
+    exact = [p for p in paths if "{" not in p and p == path]
     if exact:
         return exact[0]
-    for template in spec["paths"]:
+    for template in paths:
         pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
         if re.match(pattern, path):
             return template
@@ -224,7 +238,7 @@ class ContractViolation(AssertionError):
     pass
 
 
-def check_against_spec(spec: dict[Any, Any], method: str, path: str, response) -> None:
+def check_against_spec(spec: dict[Any, Any], method: str, path: str, response: TestResponse) -> None:
     """Fail unless ``response`` is documented for ``method path`` and its body validates."""
     template = path_template(spec, path.split("?")[0])
     status = str(response.status_code)
@@ -246,7 +260,7 @@ def check_against_spec(spec: dict[Any, Any], method: str, path: str, response) -
             doc = spec["components"]["responses"][doc["$ref"].rsplit("/", 1)[1]]
     content = doc.get("content", {})
     mimetype = response.mimetype
-    if mimetype not in content:
+    if mimetype is None or mimetype not in content:
         raise ContractViolation(f"{method} {path} → {status} {mimetype} not in {sorted(content)}")
     if mimetype.endswith("json"):
         schema = content[mimetype]["schema"]
@@ -266,10 +280,10 @@ def check_against_spec(spec: dict[Any, Any], method: str, path: str, response) -
 
 
 #: (spec id, schema id) → (the spec, kept so that neither id is reused; is_valid)
-_fast: dict[tuple[int, int], tuple[dict[Any, Any], object]] = {}
+_fast: dict[tuple[int, int], tuple[dict[Any, Any], Callable[[object], bool]]] = {}
 
 
-def _fast_validator(spec: dict[Any, Any], schema: dict[Any, Any]):
+def _fast_validator(spec: dict[Any, Any], schema: dict[Any, Any]) -> Callable[[object], bool]:
     """``is_valid`` of ``schema`` (compiled by jsonschema-rs, once per spec and schema): the
     quick yes; a no is explained by ``_validator``'s errors."""
     key = (id(spec), id(schema))  # a schema is a part of its spec
@@ -291,42 +305,42 @@ def _validator(spec: dict[Any, Any], schema: dict[Any, Any]) -> Draft202012Valid
 class Api:
     """The Flask test client, checking every response against the spec."""
 
-    def __init__(self, app):
+    def __init__(self, app: Flask) -> None:
         self.app = app
         self.client = app.test_client()
         self.spec = spec_for(app)
 
-    def open(self, method: str, path: str, **kwargs):
-        response = self.client.open(path, method=method, **kwargs)
+    def open(self, method: str, path: str, **kwargs: Any) -> QuickResponse:
+        response = quick(self.client.open(path, method=method, **kwargs))
         check_against_spec(self.spec, method, path, response)
         return response
 
-    def get(self, path, **kwargs):
+    def get(self, path: str, **kwargs: Any) -> QuickResponse:
         return self.open("GET", path, **kwargs)
 
-    def post(self, path, **kwargs):
+    def post(self, path: str, **kwargs: Any) -> QuickResponse:
         return self.open("POST", path, **kwargs)
 
 
 @pytest.fixture
-def api(app):
+def api(app: Flask) -> Api:
     return Api(app)
 
 
 @pytest.fixture
-def make_api(make_app):
+def make_api(make_app: Callable[..., Flask]) -> Callable[..., Api]:
     """``make_api(**config)``: an ``Api`` over an app with that configuration."""
     return lambda **config: Api(make_app(**config))
 
 
 @pytest.fixture
-def contract():
+def contract() -> types.SimpleNamespace:
     """The contract checker itself (``check``, ``Violation``), to test that it bites."""
     return types.SimpleNamespace(check=check_against_spec, Violation=ContractViolation)
 
 
 @pytest.fixture
-def real_api():
+def real_api() -> Api:
     """An ``Api`` over the real registry (Raiders and whatever else is registered)."""
     from service.app import create_app
 

@@ -120,7 +120,7 @@ def test_every_schema_compiles_with_ajv_in_unicode_mode_and_every_example_valida
 
 def test_the_compile_script_names_a_pattern_javascript_refuses(tmp_path):
     """What the script is for: today's fixed ``\\-`` (Python's ``re`` takes it) fails it."""
-    doc = {"openapi": "3.1.0", "paths": {"/x": {"post": {"requestBody": {"content": {
+    doc: dict[str, Any] = {"openapi": "3.1.0", "paths": {"/x": {"post": {"requestBody": {"content": {
         "application/json": {"schema": {"type": "string"}, "example": 3}}}}}},
         "components": {"schemas": {"Id": {"type": "string", "pattern": r"^S\-1$"}}}}
     re.compile(doc["components"]["schemas"]["Id"]["pattern"])

@@ -18,11 +18,12 @@ import pytest
 from schemas import envelopes
 from service.games import shape
 from service.games.errors import MalformedInput
+from service.games.objects import JsonObject
 from service.http.body import load_envelope
 
 STATE = {"players": [{"hand": []}], "turn": 1}
 ACTION = {"type": "pass", "player": 0}
-VALID = {
+VALID: dict[envelopes.Envelope, list[JsonObject]] = {
     envelopes.NEW: [{"players": 2}, {"players": [{"name": "A"}, {}], "options": {"x": 1},
                                             "seed": 7, "card_set": "reference"}],
     envelopes.LEGAL_ACTIONS: [{"state": STATE}, {"state": STATE, "player": "chance"},
@@ -37,7 +38,7 @@ VALID = {
                               {"setup": {"players": [{}]}, "actions": [], "for_player": 1}],
 }
 #: values on the boundaries of every field kind
-ODD = [None, True, False, 0, 1, -1, 15, 16, 17, (1 << 63) - 1, 1 << 63, 7.0, 1.5, "", "x",
+ODD: list[object] = [None, True, False, 0, 1, -1, 15, 16, 17, (1 << 63) - 1, 1 << 63, 7.0, 1.5, "", "x",
        "x" * 64, "x" * 65, "chance", "reference", [], [{}], [{}] * 16, [{}] * 17, [1], [ACTION],
        {}, {"a": 1}, STATE, [[]], ["chance"]]
 FIELDS = ["players", "options", "seed", "card_set", "state", "action", "player", "for_player",
@@ -64,7 +65,10 @@ def _errors(spec, value) -> dict[Any, Any]:
     return errors
 
 
-@pytest.mark.parametrize("envelope", sorted(VALID, key=lambda e: e.name), ids=lambda e: e.name)
+ENVELOPES = sorted(VALID, key=lambda e: e.name)
+
+
+@pytest.mark.parametrize("envelope", ENVELOPES, ids=[e.name for e in ENVELOPES])
 def test_compiled_schema_and_validate_agree_on_a_fuzzed_corpus(envelope):
     """Both are strict (``7.0`` is no ``int``); ``check`` then reads ``7.0`` as ``7``."""
     fast = shape.compiled(envelope.spec)
@@ -72,7 +76,7 @@ def test_compiled_schema_and_validate_agree_on_a_fuzzed_corpus(envelope):
     corpus = list(VALID[envelope]) + [_mutate(rng, rng.choice(VALID[envelope])) for _ in range(1500)]
     accepted = refused = 0
     for body in corpus:
-        assert fast(body) is not _errors(envelope.spec, body), body
+        assert fast(body) is (not _errors(envelope.spec, body)), body
         normalised = copy.deepcopy(body)
         shape.integral(normalised)
         errors = _errors(envelope.spec, normalised)
@@ -120,7 +124,7 @@ def test_refused_envelopes_name_every_field():
     assert err.value.errors == {"action": ["missing required field"], "actoin": ["unknown field"]}
 
 
-def _with_floats(value):
+def _with_floats(value: object) -> object:
     """``value`` with every integer written as a float (``3`` → ``3.0``), as a client
     whose JSON library has no integers would send it."""
     if isinstance(value, bool) or not isinstance(value, (int, dict, list)):

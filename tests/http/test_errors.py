@@ -107,13 +107,13 @@ def test_deep_nesting_is_400(api, state):
         assert r.mimetype == PROBLEM
     # deep inside a state and inside an action
     import orjson
-    raw = orjson.dumps({"state": {**state, "phase": "__DEEP__"}}).replace(
+    deep_state = orjson.dumps({"state": {**state, "phase": "__DEEP__"}}).replace(
         b'"__DEEP__"', b"[" * 600 + b"]" * 600)
-    r = api.post("/v1/games/pebbles/score", data=raw, content_type="application/json")
+    r = api.post("/v1/games/pebbles/score", data=deep_state, content_type="application/json")
     assert assert_problem(r, 400, "invalid-state")["errors"]["state.phase"] == ["must be a string"]
-    raw = orjson.dumps({"state": state, "action": {"type": "take", "player": 0, "cards": "__DEEP__"}}
-                       ).replace(b'"__DEEP__"', b"[" * 900 + b"]" * 900)
-    r = api.post("/v1/games/pebbles/check", data=raw, content_type="application/json")
+    deep_action = orjson.dumps({"state": state, "action": {"type": "take", "player": 0, "cards": "__DEEP__"}}
+                               ).replace(b'"__DEEP__"', b"[" * 900 + b"]" * 900)
+    r = api.post("/v1/games/pebbles/check", data=deep_action, content_type="application/json")
     assert_problem(r, 400, "malformed-request")
 
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from service.games import registry
 from tests.contract import json_paths
 from tests.size import sized
+from tests.wsgi import QuickResponse
 
 VERBS = ("legal-actions", "apply", "check", "score", "view")
 ALLOWED = {200, 400, 404, 413, 415, 422}
@@ -31,7 +32,7 @@ json_values = st.recursive(
     max_leaves=12)
 
 
-def assert_handled(r):
+def assert_handled(r: QuickResponse) -> None:
     assert r.status_code in ALLOWED, (r.status_code, r.get_data(as_text=True)[:800])
     if r.status_code == 200:
         assert r.mimetype == "application/json"

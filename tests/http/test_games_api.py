@@ -6,19 +6,25 @@ Each response is also checked against openapi.yaml by the ``api`` fixture.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import orjson
 
+from service.games.objects import ActionObject, JsonObject
+from tests.http.conftest import Api
+from tests.wsgi import QuickResponse
 
-def new_game(api, **body):
+
+def new_game(api: Api, **body: Any) -> JsonObject:
     body.setdefault("players", 2)
     body.setdefault("seed", 5)
     r = api.post("/v1/games/pebbles/new", json=body)
     assert r.status_code == 200, r.json
-    return r.json["state"]
+    state: JsonObject = r.json["state"]
+    return state
 
 
-def post(api, verb, **body):
+def post(api: Api, verb: str, **body: Any) -> QuickResponse:
     return api.post(f"/v1/games/pebbles/{verb}", json=body)
 
 
@@ -206,8 +212,8 @@ def test_a_view_is_not_accepted_as_a_state(api):
     assert r.status_code == 400 and "state.view" in r.json["errors"]
 
 
-def play_to_end(api, setup, pick=0):
-    state = api.post("/v1/games/pebbles/new", json=setup).json["state"]
+def play_to_end(api: Api, setup: JsonObject, pick: int = 0) -> tuple[JsonObject, list[ActionObject]]:
+    state: JsonObject = api.post("/v1/games/pebbles/new", json=setup).json["state"]
     actions = []
     while not state["result"]:
         listed = post(api, "legal-actions", state=state).json["actions"]

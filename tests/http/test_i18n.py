@@ -22,6 +22,8 @@ from babel.messages.pofile import read_po
 
 from service import i18n, rules_reference
 from service.games.messages import N_, Message
+from tests.http.conftest import Api
+from tests.wsgi import client_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "service"
@@ -38,7 +40,7 @@ def _ids(catalog) -> set[str]:
     return {m.id for m in catalog if m.id}
 
 
-def _extracted() -> set[str]:
+def _extracted() -> set[str | tuple[str, ...]]:
     """The msgids ``pybabel extract -F babel.cfg -k N_ --no-default-keywords`` finds now."""
     method_map = [("**.py", "python")]
     return {msg for source in (SERVICE, SERVICE.parent / "schemas") for _, _, msg, _, _ in
@@ -152,10 +154,11 @@ def test_a_message_is_its_english_text_and_renders_in_russian():
 
 
 # ---------------------------------------------------------------- over HTTP
-def _new_raiders(api) -> dict[Any, Any]:
+def _new_raiders(api: Api) -> dict[Any, Any]:
     r = api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3})
     assert r.status_code == 200, r.json
-    return r.json["state"]
+    state: dict[Any, Any] = r.json["state"]
+    return state
 
 
 def _out_of_turn_capture(state: dict[Any, Any]) -> dict[Any, Any]:
@@ -324,7 +327,7 @@ def test_evaluation_and_signature_problems_in_russian():
     state whose signature does not match."""
     from service.app import create_app
 
-    client = create_app({"TESTING": True, "STATE_KEYS": "k-2026"}).test_client()
+    client = client_of(create_app({"TESTING": True, "STATE_KEYS": "k-2026"}))
     ru = {"Accept-Language": "ru"}
     r = client.get("/v1/evaluations/0123456789abcdef0123456789abcdef", headers=ru)
     assert r.status_code == 404 and r.headers["Content-Language"] == "ru"

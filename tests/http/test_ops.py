@@ -11,7 +11,8 @@ from tests import document
 def unused_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def test_healthz(api):

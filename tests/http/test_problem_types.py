@@ -107,7 +107,8 @@ def test_an_unknown_problem_type_is_a_404_problem(real_api):
 
 
 def _new_state(api) -> dict[Any, Any]:
-    return api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).json["state"]
+    state: dict[Any, Any] = api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).json["state"]
+    return state
 
 
 def bad_requests(api) -> list[Any]:

@@ -74,5 +74,5 @@ def app_for_both():
     app = create_app({"TESTING": True})
     assert isinstance(app.test_client(), QuickClient)
     flask_client = FlaskClient(app, app.response_class)
-    state = flask_client.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).json["state"]
+    state = flask_client.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).get_json()["state"]
     return QuickClient(app, app.response_class), flask_client, state

@@ -10,6 +10,8 @@ import random
 import pytest
 
 from service.games import registry
+from service.games.objects import ActionObject, JsonObject
+from tests.http.conftest import Api
 
 SETUPS = [
     (2, {"turn_limit": 25}, 1),
@@ -20,11 +22,14 @@ SETUPS = [
 ]
 
 
-def play(api, players, options, seed, rng):
+def play(api: Api, players: int, options: JsonObject, seed: int, rng: random.Random
+         ) -> tuple[JsonObject, JsonObject, list[ActionObject]]:
     setup = {"players": players, "options": options, "seed": seed}
     r = api.post("/v1/games/raiders/new", json=setup)
     assert r.status_code == 200, r.json
-    state, actions, steps = r.json["state"], [], 0
+    state: JsonObject = r.json["state"]
+    actions: list[ActionObject] = []
+    steps = 0
     while not state["result"]:
         listed = api.post("/v1/games/raiders/legal-actions", json={"state": state})
         assert listed.status_code == 200, listed.json

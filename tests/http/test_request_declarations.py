@@ -12,6 +12,7 @@ import pytest
 
 from schemas import envelopes
 from service import limits
+from service.games.objects import JsonObject
 
 RU = {"Accept-Language": "ru"}
 
@@ -24,7 +25,8 @@ def state(api):
 def _errors(r, status: int = 400) -> dict[str, list[str]]:
     assert r.status_code == status, r.get_data(as_text=True)[:300]
     assert r.json["type"] == "/problems/malformed-request"
-    return r.json["errors"]
+    errors: dict[str, list[str]] = r.json["errors"]
+    return errors
 
 
 @pytest.mark.parametrize("name", ["ChanceBatchRequest", "VerifyTranscriptRequest"])
@@ -58,7 +60,7 @@ def test_verify_names_each_field_it_refuses(api):
     assert _errors(api.post(path, json={"states": {}})) == {"states": ["must be a list"]}
     assert _errors(api.post(path, json={"states": [1], "games": []})) == {
         "states.0": ["must be an object"], "games": ["unknown field"]}
-    over = [{}] * (limits.MAX_STATES + 1)
+    over: list[JsonObject] = [{}] * (limits.MAX_STATES + 1)
     assert list(_errors(api.post(path, json={"states": over}))) == ["states"]
 
 

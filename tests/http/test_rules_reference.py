@@ -16,6 +16,7 @@ import pytest
 
 from service import rules_reference
 from service.rules_reference import LANGUAGES, RulesFileError, clause_pattern, parse, prefixes
+from tests.http.conftest import Api
 
 ROOT = Path(__file__).resolve().parents[2]
 CITED_IN = ("service", "card_db", "schemas")
@@ -33,7 +34,9 @@ def cited_ids() -> dict[str, set[str]]:
                     or path.relative_to(ROOT).as_posix() in NOT_CITATIONS:
                 continue
             for clause in clause_pattern().findall(path.read_text(encoding="utf-8")):
-                found[rules_reference.game_of(clause)].add(clause)
+                game = rules_reference.game_of(clause)
+                assert game is not None, (path, clause)
+                found[game].add(clause)
     return found
 
 
@@ -101,6 +104,7 @@ def test_raiders_reference_marks_every_ruling():
 
 def _order(clause_id: str) -> tuple[Any, ...]:
     m = re.match(r"([A-Z]+)-(\d+)([a-z]?)", clause_id)
+    assert m is not None, clause_id
     return (m[1], int(m[2]), m[3])
 
 
@@ -217,10 +221,11 @@ def test_a_game_without_a_reference_is_a_404_naming_it(api):
 
 
 # ---------------------------------------------- clause text in problems
-def _new_raiders(api, **options) -> dict[Any, Any]:
+def _new_raiders(api: Api, **options: Any) -> dict[Any, Any]:
     r = api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3, "options": options})
     assert r.status_code == 200, r.json
-    return r.json["state"]
+    state: dict[Any, Any] = r.json["state"]
+    return state
 
 
 def test_an_illegal_capture_quotes_its_clause_in_russian(real_api):
@@ -269,7 +274,7 @@ def test_setup_violations_each_carry_their_clause_text():
 
     with Flask(__name__).test_request_context(headers={"Accept-Language": "ru"}):
         body = problem(422, "invalid-setup", "Invalid setup", "2 violations", violations=[
-            {"rule": "RAI-9", "reason": "too few cards"}, {"rule": "PEB-5", "reason": "x"}]).json
+            {"rule": "RAI-9", "reason": "too few cards"}, {"rule": "PEB-5", "reason": "x"}]).get_json()
     first, second = body["violations"]
     assert first["rule_text"] == rules_reference.reference("raiders", "ru").clauses["RAI-9"].short
     assert first["rule_url"] == "/v1/games/raiders/rules/RAI-9"

@@ -10,6 +10,7 @@ operation has an ``operationId``, tags, a summary and real examples.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,13 +29,14 @@ def doc():
     return spec_dict()
 
 
-def schema_ok(doc: dict[Any, Any], name: str, value) -> bool:
+def schema_ok(doc: dict[Any, Any], name: str, value: object) -> bool:
     """``value`` validates against ``#/components/schemas/<name>``."""
     registry = Registry().with_resource(
         "urn:openapi", Resource.from_contents(doc, default_specification=DRAFT202012))
     validator = Draft202012Validator({"$ref": f"urn:openapi#/components/schemas/{name}"},
                                      registry=registry)
-    return validator.is_valid(value)
+    valid: bool = validator.is_valid(value)
+    return valid
 
 
 def body_types(media: dict[Any, Any]) -> list[str]:
@@ -44,7 +46,7 @@ def body_types(media: dict[Any, Any]) -> list[str]:
                                                    else schema["oneOf"])]
 
 
-def _operations(doc):
+def _operations(doc: dict[Any, Any]) -> Iterator[tuple[str, str, dict[Any, Any]]]:
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
             yield method, path, op

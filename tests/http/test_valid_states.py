@@ -15,6 +15,9 @@ import pytest
 import card_db
 from service import valid_states
 from service.games import registry
+from service.games.objects import JsonObject
+from tests.http.conftest import Api
+from tests.wsgi import QuickResponse
 
 
 @pytest.fixture
@@ -33,16 +36,17 @@ def checks(monkeypatch):
     return seen
 
 
-def post(api, path, body):
+def post(api: Api, path: str, body: JsonObject) -> QuickResponse:
     """As a client does: keys in the order the service sent them (the test
     client's ``json=`` sorts them, which is another state's bytes)."""
     return api.post(path, data=orjson.dumps(body), content_type="application/json")
 
 
-def new_state(api, seed=3):
+def new_state(api: Api, seed: int = 3) -> JsonObject:
     r = post(api, "/v1/games/raiders/new", {"players": 2, "seed": seed})
     assert r.status_code == 200, r.json
-    return r.json["state"]
+    state: JsonObject = r.json["state"]
+    return state
 
 
 def test_the_same_state_is_checked_once(real_api, checks):
@@ -66,7 +70,8 @@ def test_a_state_the_service_returned_is_not_checked_again(real_api, checks):
 
 def test_a_state_not_seen_before_is_checked_then_remembered(real_api, checks):
     state = new_state(real_api)
-    valid_states.KNOWN.__init__(size=64)  # forget what `new` returned
+    # forget what `new` returned, in the one object every importer holds
+    valid_states.KNOWN.__init__(size=64)  # type: ignore[misc]
     for _ in range(2):
         assert post(real_api, "/v1/games/raiders/score", {"state": state}).status_code == 200
     assert len(checks) == 1

@@ -22,12 +22,13 @@ import orjson
 import pytest
 
 from service.games.errors import IncompatibleState
+from service.games.objects import JsonObject
 from service.games.playout import RandomBot, choose_chance, next_actor
 from service.games.registry import GAME_IDS, get_game
 from tests.kozyablo.hidden_positions import hidden_positions
 from tests.kozyablo.test_state_from_view import BENT, a_view, bend
 
-SETUPS = {"raiders": [(2, {}), (3, {"short_game": True}), (4, {"double_deck": True}),
+SETUPS: dict[str, list[tuple[int | list[JsonObject], JsonObject]]] = {"raiders": [(2, {}), (3, {"short_game": True}), (4, {"double_deck": True}),
                       (6, {"illegal_play": "fizzle"})],
           "tremble": [(2, {}), (3, {}), (5, {})],
           "kozyablo": [([{"race": "pozorki"}, {"race": "kozly"}], {}),
@@ -53,7 +54,8 @@ def positions(game_id: str, every: int = 5, steps: int = 160):
             if step % every == 0:
                 yield state
             who = next_actor(state, rng)
-            action = choose_chance(game, state, rng) if who == "chance" else \
+            assert who is not None
+            action = choose_chance(game, state, rng) if isinstance(who, str) else \
                 bot.choose(game, state, who, rng)
             state, _ = game.apply(state, action)
     if game_id == "kozyablo":  # and where another player hides creatures (KOZ-41)
@@ -171,7 +173,7 @@ def test_koz_1_a_forged_kozyablo_view_is_refused_naming_the_field(real_api, edit
 def test_koz_1_bent_kozyablo_views_are_400_never_500(real_api):
     """Random edits of views with hidden creatures: each is answered (a view some state
     has) or refused as an invalid (or malformed) state, 400, never a server error."""
-    rng, answered = random.Random(15), Counter()
+    rng, answered = random.Random(15), Counter[int]()
     for state in (orjson.loads(raw) for raw in hidden_positions()[::25]):
         for seat in range(len(state["players"])):
             view = orjson.loads(orjson.dumps(get_game("kozyablo").view(state, seat)))
