@@ -15,17 +15,20 @@ from typing import Any
 
 import orjson
 
+from service.games.objects import ActionObject, Event, JsonObject
 from service.games.raiders import GAME
 from service.games.raiders.cards import Catalogue
+from service.games.raiders.state_types import Modifier, Options, OwedDraws, RaidersState
 
 
-def table(*, players: int = 2, hands: dict[Any, Any] | None = None, holdings: dict[Any, Any] | None = None,
-          centre: list[Any] | None = None, discard: list[Any] | None = None, trump: str = "S",
+def table(*, players: int = 2, hands: dict[int, list[str]] | None = None,
+          holdings: dict[int, dict[str, str]] | None = None,
+          centre: list[str] | None = None, discard: list[str] | None = None, trump: str = "S",
           trump_card: str | None = None, bottom: bool = True, active: int = 0,
-          capture: dict[Any, Any] | None = None, capture_used: bool = False,
-          modifiers: list[Any] | None = None, owed_draws: dict[Any, Any] | None = None, turn: int = 1,
-          options: dict[Any, Any] | None = None, fighter_deck: list[Any] | None = None,
-          property_deck: list[Any] | None = None, phase: str | None = None) -> dict[Any, Any]:
+          capture: JsonObject | None = None, capture_used: bool = False,
+          modifiers: list[Modifier] | None = None, owed_draws: OwedDraws | None = None, turn: int = 1,
+          options: JsonObject | None = None, fighter_deck: list[str] | None = None,
+          property_deck: list[str] | None = None, phase: str | None = None) -> RaidersState:
     """A state in ``main`` (or ``capture`` when ``capture`` is given).
 
     ``capture``: ``{"fighter", "property"[, "priority", "passes"]}`` for the
@@ -34,7 +37,7 @@ def table(*, players: int = 2, hands: dict[Any, Any] | None = None, holdings: di
     check fails, so list them fully) — default: everything not placed.
     """
     base, _ = GAME.new_game(players, {**(options or {}), "chance": "table"}, seed=0)
-    opts = {**base["options"], "chance": "server"}
+    opts: Options = {**base["options"], "chance": "server"}
     cat = Catalogue.of(GAME.card_set())
     hands = {int(k): list(v) for k, v in (hands or {}).items()}
     holdings = {int(k): dict(v) for k, v in (holdings or {}).items()}
@@ -56,7 +59,7 @@ def table(*, players: int = 2, hands: dict[Any, Any] | None = None, holdings: di
     if property_deck is None:
         property_deck = [p for p in cat.property_deck(opts["double_deck"])
                          if p not in placed_props]
-    state = {
+    state: RaidersState = {
         **base, "options": opts,
         "chance": {"mode": "server", "seed": 1, "counter": 0},
         "turn": turn, "phase": phase or ("capture" if capture else "main"),
@@ -79,28 +82,29 @@ def table(*, players: int = 2, hands: dict[Any, Any] | None = None, holdings: di
     return state
 
 
-def play(state: dict[Any, Any], *actions: dict[Any, Any]) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
+def play(state: RaidersState, *actions: ActionObject) -> tuple[RaidersState, list[Event]]:
     """Apply actions in order; return the last state and all events."""
-    events: list[dict[Any, Any]] = []
+    events: list[Event] = []
     for action in actions:
         state, evs = GAME.apply(state, action)
         events.extend(evs)
     return state, events
 
 
-def act(kind: str, player: int, **fields) -> dict[Any, Any]:
+def act(kind: str, player: int | str, **fields: Any) -> ActionObject:
     """``act("capture", 0, fighter="S-K", property="club")``."""
     return {"type": kind, "player": player, **fields}
 
 
-def pass_all(state: dict[Any, Any]) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
+def pass_all(state: RaidersState) -> tuple[RaidersState, list[Event]]:
     """Everyone passes in turn until the capture window closes."""
-    events: list[dict[Any, Any]] = []
+    events: list[Event] = []
     while state["phase"] == "capture" and state["result"] is None:
+        assert state["capture"] is not None  # the capture phase has one
         state, evs = GAME.apply(state, act("pass", state["capture"]["priority"]))
         events.extend(evs)
     return state, events
 
 
-def types(events: list[dict[Any, Any]]) -> list[str]:
+def types(events: list[Event]) -> list[str]:
     return [e["type"] for e in events]

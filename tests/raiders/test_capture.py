@@ -24,6 +24,7 @@ def test_rai_15_capture_any_property_in_play_but_not_your_own():
         GAME.apply(state, act("capture", 0, fighter="H-K", property="kiosk"))
     assert exc.value.rule == "RAI-15" and "not in your hand" in exc.value.reason
     after, events = play(state, act("capture", 0, fighter="S-K", property="market"))
+    assert after["capture"] is not None
     assert after["capture"]["fighter"] == "S-K" and "S-K" not in after["players"][0]["hand"]
     assert events[0]["type"] == "capture_declared" and events[0]["guard"] == "H-9"
 
@@ -139,16 +140,20 @@ def test_rai_26_priority_goes_round_from_the_attacker_and_tricks_restart_it():
         GAME.apply(state, act("pass", 2))
     assert exc.value.rule == "RAI-26" and "no decision to make now" in exc.value.reason
     state, _ = play(state, act("pass", 0))
+    assert state["capture"] is not None
     order.append(state["capture"]["priority"])
     # player 1 plays Pump up on the (same-suit) attacker: the round restarts
     state, events = play(state, act("play_trick", 1, card="S-8", target="S-K"))
+    assert state["capture"] is not None
     assert state["capture"]["priority"] == 0 and state["capture"]["passes"] == 0
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("end_turn", 0))
     assert exc.value.rule == "RAI-26"
     state, _ = play(state, act("pass", 0))
+    assert state["capture"] is not None
     order.append(state["capture"]["priority"])
     state, _ = play(state, act("pass", 1))
+    assert state["capture"] is not None
     order.append(state["capture"]["priority"])
     assert order == [1, 1, 2] and state["phase"] == "capture"
     state, events = play(state, act("pass", 2))  # the third pass in succession
@@ -217,6 +222,7 @@ def test_rai_30_fizzle_mode_an_illegal_capture_with_a_card_in_hand_is_discarded(
     state = table(hands={0: ["S-K"], 1: ["H-K"]}, centre=["kiosk"],
                   holdings={0: {"club": "S-9"}}, options={"illegal_play": "fizzle"})
     state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"), act("pass", 0))
+    assert state["capture"] is not None
     window = dict(state["capture"])
     state, events = play(state, act("capture", 1, fighter="H-K", property="club"))
     assert [e["rule"] for e in events if e["type"] == "fizzled"] == ["RAI-21"]

@@ -5,19 +5,25 @@ from __future__ import annotations
 import copy
 import pathlib
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import yaml
 
 import card_db
+from service.games.base import Lister, validated
 from service.games.errors import InvalidState, MalformedInput, RuleViolation
+from service.games.objects import ActionObject
 from service.games.playout import random_playout
 from service.games.raiders import GAME
+from service.games.raiders.state_types import RaidersState
+from service.games.registry import get_game
 
 from .builder import act, pass_all, play, table
 
 
-def _states(n_games=6, every=7):
+def _states(n_games: int = 6, every: int = 7) -> Iterator[RaidersState]:
     for seed in range(n_games):
         state, _ = GAME.new_game(2 + seed % 5, {"turn_limit": 12}, seed=seed)
         rng = random.Random(seed)
@@ -38,7 +44,9 @@ def test_direct_listing_equals_candidates_that_pass_the_checks():
     in every pending decision that takes the type."""
     both = {t: a for t, a in GAME.actions.items() if a.legal and a.candidates}
     assert set(both) == {"capture", "play_trick"}
-    key = lambda a: sorted(a.items())  # noqa: E731
+
+    def key(a: ActionObject) -> list[tuple[str, Any]]:
+        return sorted(a.items())
     compared = {t: 0 for t in both}
     for state in _states():
         entry = state["pending"][0]
@@ -46,6 +54,7 @@ def test_direct_listing_equals_candidates_that_pass_the_checks():
             continue
         for kind in set(both) & set(GAME.decisions[entry["decision"]]):
             declared = both[kind]
+            assert declared.legal is not None and declared.candidates is not None  # as `both` says
             fast = list(declared.legal(state, entry))
             slow = [a for a in declared.candidates(state, entry)
                     if GAME.check(state, a)["legal"]]
@@ -58,8 +67,15 @@ def test_direct_listing_equals_candidates_that_pass_the_checks():
         entry = state["pending"][0]
         if entry["player"] != "chance":
             listed = [a for kind in GAME.decisions[entry["decision"]]
-                      for a in GAME.actions[kind].legal(state, entry)]
+                      for a in _lister(kind)(state, entry)]
             assert GAME.legal_actions(state) == listed
+
+
+def _lister(kind: str) -> Lister[RaidersState]:
+    """The direct lister of an action type that has one."""
+    lister = GAME.actions[kind].legal
+    assert lister is not None, kind
+    return lister
 
 
 def test_view_hides_other_hands_and_deck_contents():
@@ -83,8 +99,9 @@ def test_determinize_keeps_what_the_player_knows():
     assert [len(p["hand"]) for p in other["players"]] == [6, 6, 6]
     assert other["players"][1]["hand"] != state["players"][1]["hand"]
     GAME.validate_state(other)
-    final, _, _ = random_playout(GAME, {**other, "options": {**other["options"],
-                                                             "turn_limit": 3}}, seed=1)
+    raiders = get_game("raiders")
+    final, _, _ = random_playout(raiders, validated(raiders, {**other, "options": {
+        **other["options"], "turn_limit": 3}}), seed=1)
     assert final["result"] is not None
 
 

@@ -10,15 +10,16 @@ import random
 
 import pytest
 
+from service.games.objects import JsonObject
 from service.games.raiders import GAME
 from service.games.raiders.cards import Catalogue
-from tests.contract import SteeringBot, check_random_games
+from tests.contract import Setup, SteeringBot, check_random_games
 from tests.size import sized
 
 #: games per chunk (50 at full size), the first of each chunk's list
 PLAYED = sized(50)
 
-VARIANTS = [
+VARIANTS: list[JsonObject] = [
     {}, {"illegal_play": "fizzle"}, {"chance": "table"}, {"double_deck": True},
     {"first_player": 1}, {"short_game": True}, {"teams": True},
     {"short_game": True, "illegal_play": "fizzle", "chance": "table"},
@@ -27,7 +28,7 @@ VARIANTS = [
 
 def _setups(count: int, seed: int):
     rng = random.Random(seed)
-    out = []
+    out: list[Setup] = []
     while len(out) < count:
         players = rng.randint(2, 6)
         options = dict(rng.choice(VARIANTS))
@@ -83,7 +84,7 @@ def test_steered_random_games_reach_rai_6_wins_in_every_variant():
     (``tests.contract.SteeringBot``) in fizzle mode, teams, table chance and the
     short game reach real wins, and every state on the way passes the contract
     checks (server games are reproduced by table games fed the same outcomes)."""
-    setups = [(6, {"short_game": True, "turn_limit": 100, "illegal_play": "fizzle"}, 1),
+    setups: list[Setup] = [(6, {"short_game": True, "turn_limit": 100, "illegal_play": "fizzle"}, 1),
               (5, {"short_game": True, "turn_limit": 100, "chance": "table"}, 2),
               (4, {"teams": True, "turn_limit": 100}, 3),
               (6, {"short_game": True, "turn_limit": 100, "first_player": 3}, 4),

@@ -9,21 +9,24 @@ import orjson
 
 from service.games.errors import RefereeError
 from service.games.raiders import GAME
+from service.games.raiders.state_types import RaidersState
 from tests.contract import json_paths
 
 from .builder import act
 
 
-def _garbage(rng, state):
+def _garbage(rng: random.Random, state: RaidersState) -> object:
+    """A random action, malformed or illegal more often than not (hence ``object``)."""
     cards = list(state["fighter_deck"]) + [c for p in state["players"] for c in p["hand"]] \
         + list(state["centre"]) + ["S-6#9", "", "zz"]
-    seats = list(range(len(state["players"]))) + ["chance", -1, 99, None, True]
+    seats: list[object] = [*range(len(state["players"])), "chance", -1, 99, None, True]
     kind = rng.choice(["capture", "play_trick", "pass", "end_turn", "draw", "deal", "reveal",
                        "reveal_trump", "nope", 3, None])
-    action = {"type": kind, "player": rng.choice(seats)}
+    action: dict[str, object] = {"type": kind, "player": rng.choice(seats)}
+    values: list[object] = [*cards, 1, None, [], {}]
     for field in ("fighter", "property", "card", "target", "cost_card", "extra"):
         if rng.random() < 0.4:
-            action[field] = rng.choice(cards + [1, None, [], {}])
+            action[field] = rng.choice(values)
     return action if rng.random() < 0.95 else rng.choice([None, [], "x", 5])
 
 

@@ -4,18 +4,18 @@ players, never with six)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from service.games.errors import InvalidOptions
+from service.games.objects import JsonObject
 from service.games.raiders import GAME
 from service.games.raiders.cards import face
+from service.games.raiders.state_types import RaidersState
 
 from .builder import act, pass_all, play, table
 
 
-def money_of(state: dict[Any, Any], seat: int) -> tuple[int, list[dict[Any, Any]]]:
+def money_of(state: RaidersState, seat: int) -> tuple[int, list[JsonObject]]:
     entry = GAME.score(state)["scores"][seat]
     return entry["total"], entry["breakdown"]
 
@@ -47,6 +47,7 @@ def test_rai_3a_a_fourth_bank_adds_its_face_value_and_wins():
     assert money_of(state, 0)[0] == 35 and state["result"] is None
     state, _ = play(state, act("capture", 0, fighter="S-K#2", property="bank#4"))
     state, events = pass_all(state)
+    assert state["result"] is not None
     assert state["result"]["winners"] == [0] and money_of(state, 0)[0] == 44
 
 
@@ -102,6 +103,7 @@ def test_rai_9a_one_set_is_allowed_at_five_players():
     state, _ = GAME.new_game(5, {"double_deck": False}, seed=1)
     assert state["options"]["double_deck"] is False
     assert [len(p["hand"]) for p in state["players"]] == [6] * 5
+    assert state["trump"] is not None
     assert state["bottom"] == state["trump"]["card"] and len(state["fighter_deck"]) == 5
     fighters = [*state["fighter_deck"], *(c for p in state["players"] for c in p["hand"])]
     assert len(fighters) == 35 and not any("#" in c for c in fighters)  # one copy each
@@ -117,5 +119,6 @@ def test_rai_9a_one_set_at_six_players_is_refused_saying_why():
     assert "36 fighter cards" in message and "6 players" in message and "trump" in message
     state, _ = GAME.new_game(6, {}, seed=1)
     assert state["options"]["double_deck"] is True and state["trump"] is not None
+    assert state["bottom"] is not None
     assert sum(face(c) == "S-6" for c in [*state["fighter_deck"], state["bottom"],
                                           *(c for p in state["players"] for c in p["hand"])]) == 2

@@ -8,6 +8,7 @@ import pytest
 
 from service.games.errors import InvalidOptions, RuleViolation
 from service.games.raiders import GAME
+from tests.wsgi import client_of
 
 from .builder import act, pass_all, play, table, types
 
@@ -21,6 +22,7 @@ def test_rai_6_win_at_once_when_a_capture_reaches_36_with_bonuses():
     assert GAME.score(state)["scores"][0]["total"] == 33
     state, _ = play(state, act("capture", 0, fighter="S-K", property="market#2"))
     state, events = pass_all(state)
+    assert state["result"] is not None
     assert state["result"]["winners"] == [0] and state["result"]["reason"] == "target_reached"
     assert state["pending"] == [] and state["phase"] == "over"
     assert [e for e in events if e["type"] == "game_won"][0]["rule"] == "RAI-6"
@@ -36,6 +38,7 @@ def test_rai_6_a_stolen_guard_can_win_at_once_outside_a_capture():
                   holdings={0: {"bank": "H-K", "casino": "D-K", "casino#2": "S-K"},
                             1: {"bank#2": "C-9"}})
     state, events = play(state, act("play_trick", 0, card="C-Q", target="C-9"))
+    assert state["result"] is not None
     assert state["result"]["winners"] == [0]  # 22 + 18 = 40
 
 
@@ -50,6 +53,7 @@ def test_rai_7_short_game_lowers_the_target_by_six_per_extra_player():
                   centre=["casino"], holdings={0: {"bank": "H-K", "oil_well": "D-K"}})
     state, events = pass_all(play(state, act("capture", 0, fighter="S-K",
                                              property="casino"))[0])
+    assert state["result"] is not None
     assert state["result"]["winners"] == [0]  # 9 + 12 + 7 = 28 >= 24
 
 
@@ -79,6 +83,7 @@ def test_rai_8_teams_pool_money_but_not_set_bonuses():
     state = table(players=4, options={"teams": True}, hands={0: ["D-K"]}, centre=["casino"],
                   holdings={0: {"bank": "S-K"}, 2: {"bank#2": "H-K", "oil_well": "H-Q"}})
     state, _ = pass_all(play(state, act("capture", 0, fighter="D-K", property="casino"))[0])
+    assert state["result"] is not None
     assert state["result"]["winners"] == [0, 2]  # 9 + 7 + 9 + 12 = 37
 
 
@@ -95,6 +100,7 @@ def test_rai_31_turn_limit_most_money_wins_ties_share():
     state = table(hands={0: ["S-6"]}, centre=["kiosk"], options={"turn_limit": 3}, turn=3,
                   holdings={0: {"club": "S-9"}, 1: {"market": "H-9"}})
     state, _ = play(state, act("end_turn", 0))
+    assert state["result"] is not None
     assert state["result"]["winners"] == [1]
     state = table(hands={0: ["S-6"]}, centre=["kiosk"], options={"turn_limit": 4}, turn=3)
     state, _ = play(state, act("end_turn", 0))
@@ -112,11 +118,13 @@ def test_rai_31_with_teams_the_richer_pair_wins_at_the_turn_limit():
                   hands={0: ["S-6"]}, centre=["kiosk"],
                   holdings={0: {"club": "S-9"}, 2: {"club#2": "H-9"}, 1: {"market": "C-9"}})
     after, events = play(state, act("end_turn", 0))
+    assert after["result"] is not None
     assert after["result"]["winners"] == [0, 1, 2, 3]  # 4 = 4: the pairs share
     state = table(players=4, options={"teams": True, "turn_limit": 5}, turn=5, trump="D",
                   hands={0: ["S-6"]}, centre=["kiosk"],
                   holdings={0: {"club": "S-9"}, 2: {"market#2": "H-9"}, 1: {"market": "C-9"}})
     after, events = play(state, act("end_turn", 0))
+    assert after["result"] is not None
     assert after["result"]["winners"] == [0, 2]  # 2 + 4 > 4
     assert [e for e in events if e["type"] == "game_won"][0]["money"] == 6
 
@@ -177,7 +185,7 @@ def test_rai_6a_the_finished_state_of_a_win_in_a_capture_window_is_accepted_over
     `legal-actions` and `view` is accepted (200), not `invalid-state`."""
     from service.app import create_app
 
-    client = create_app({"TESTING": True}).test_client()
+    client = client_of(create_app({"TESTING": True}))
     url = "/v1/games/raiders"
     state = table(trump="H", hands={0: ["S-K", "C-Q"]}, centre=["market"],
                   holdings={0: {"oil_well": "H-K", "bank": "D-K", "bank#2": "S-J"},

@@ -7,13 +7,15 @@ from typing import Any
 import pytest
 
 from service.games.errors import InvalidOptions, InvalidState, RuleViolation
+from service.games.objects import JsonObject
 from service.games.raiders import GAME
 from service.games.raiders.cards import face
+from service.games.raiders.state_types import RaidersState
 
 from .builder import act, play, table, types
 
 
-def _all_fighters(state):
+def _all_fighters(state: RaidersState) -> list[str]:
     cards = list(state["fighter_deck"]) + list(state["discard"])
     cards += [state["bottom"]] if state["bottom"] else []
     for p in state["players"]:
@@ -27,7 +29,7 @@ def test_rai_1_two_decks_never_mix():
     cat_fighters = {f["id"] for f in GAME.card_set().data["fighters"]}
     assert all(face(c) in cat_fighters for c in _all_fighters(state))
     assert not any(face(c) in cat_fighters for c in state["property_deck"] + state["centre"])
-    broken = dict(state)
+    broken: JsonObject = dict(state)
     broken["players"] = [dict(p) for p in state["players"]]
     broken["players"][0]["hand"] = state["players"][0]["hand"] + ["club#2"]
     broken["property_deck"] = [c for c in state["property_deck"] if c != "club#2"]
@@ -75,6 +77,7 @@ def test_rai_5_trump_lies_face_up_under_the_deck_and_is_drawn_last():
     """RAI-5: trump lies face up under the deck and is drawn last."""
     state, events = GAME.new_game(2, {}, seed=3)
     trump = state["trump"]
+    assert trump is not None
     assert state["bottom"] == trump["card"] and trump["card"] not in state["fighter_deck"]
     assert GAME.card_set().cards[face(trump["card"])]["suit"] == trump["suit"]
     assert "trump_revealed" in types(events)
@@ -92,6 +95,7 @@ def test_rai_5_trump_lies_face_up_under_the_deck_and_is_drawn_last():
     assert GAME.chance_outcomes(s2) == [({"type": "draw", "player": "chance", "card": "H-A"}, 1)]
     s3, events = GAME.apply(s2, {"type": "draw", "player": "chance", "card": "H-A"})
     assert "H-A" in s3["players"][0]["hand"] and s3["bottom"] is None
+    assert s3["trump"] is not None
     assert s3["trump"]["suit"] == "H"
 
 
@@ -287,6 +291,7 @@ def test_rai_12_the_attacker_capturing_again_out_of_priority_cites_rai_12():
     capture while another player holds priority in the window cites RAI-12."""
     state = table(hands={0: ["S-K", "S-Q"]}, centre=["kiosk", "club"])
     state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"), act("pass", 0))
+    assert state["capture"] is not None
     assert state["capture"]["priority"] == 1
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("capture", 0, fighter="S-Q", property="club"))

@@ -13,12 +13,13 @@ from service.games.errors import RuleViolation
 from service.games.raiders import GAME
 from service.games.raiders.cards import Catalogue
 from service.games.raiders.power import current_power
+from service.games.raiders.state_types import RaidersState
 from service.games.raiders.tricks import change_problem
 
 from .builder import act, pass_all, play, table, types
 
 
-def _power(state, card):
+def _power(state: RaidersState, card: str) -> int:
     return current_power(state, Catalogue.of_state(state), card)
 
 
@@ -37,6 +38,7 @@ def test_rai_22_tricks_come_from_the_hand_and_go_to_the_discard():
     assert after["players"][0]["hand"] == []
     assert after["discard"][-2:] == ["S-9", "H-6"] and _power(after, "S-K") == 11
     # a card played as a trick is not a fighter in that capture
+    assert after["capture"] is not None and after["players"] is not None
     assert after["capture"]["fighter"] == "S-K" and "S-9" not in after["players"][0]["holdings"]
 
 
@@ -133,7 +135,7 @@ def test_rai_25_a_change_outside_a_capture_lasts_the_turn_and_counts_in_its_capt
         bribe_any_time):
     """RAI-25 (RULING): a power change made outside a capture lasts until the end of
     the turn, so it still counts in that turn's capture; RAI-28: it must be able to."""
-    state = {**table(hands={0: ["D-6", "D-7", "S-10"]}, trump="H", centre=["kiosk"],
+    state: RaidersState = {**table(hands={0: ["D-6", "D-7", "S-10"]}, trump="H", centre=["kiosk"],
                      holdings={0: {"club": "D-9"}, 1: {"market": "H-9"}}),
              "card_set": bribe_any_time}
     # on our own guard it could never fight this turn: only a discard (RAI-28)
@@ -150,7 +152,7 @@ def test_rai_25_a_change_outside_a_capture_lasts_the_turn_and_counts_in_its_capt
     ended, events = play(after, act("end_turn", 0))
     assert ended["modifiers"] == [] and "modifiers_expired" in types(events)
     # once the turn's capture attempt is spent, no guard can fight again this turn
-    spent = {**state, "capture_used": True}
+    spent: RaidersState = {**state, "capture_used": True}
     assert GAME.check(spent, act("play_trick", 0, card="D-6", target="H-9"))["rule"] == "RAI-28"
 
 
@@ -177,7 +179,8 @@ def test_rai_28_no_trick_only_to_discard():
     assert exc.value.rule == "RAI-24" and "another player" in exc.value.reason
     assert not any(a["type"] == "play_trick" for a in GAME.legal_actions(state, 0))
     turncoat = Catalogue.of_state(state).fighter("S-Q")["trick"]
-    assert "already yours" in change_problem(state, 0, turncoat, "S-9")
+    assert turncoat is not None
+    assert "already yours" in (change_problem(state, 0, turncoat, "S-9") or "")
     # Boar ("discard any card from your hand: ...") only to get rid of a card: the
     # original's own example.  On your guard in your own turn, or on a fighter that
     # is not in the capture, the +3 expires before any fight (RAI-25)
@@ -279,6 +282,7 @@ def test_rai_30_a_fizzled_trick_changes_nothing_in_the_response_window():
     state = table(hands={0: ["S-K"], 1: ["H-10", "H-7"]}, centre=["kiosk"],
                   options={"illegal_play": "fizzle"})
     state, _ = play(state, act("capture", 0, fighter="S-K", property="kiosk"), act("pass", 0))
+    assert state["capture"] is not None
     window = dict(state["capture"])
     assert GAME.check(state, act("play_trick", 1, card="H-10"))["rule"] == "RAI-23"
     state, events = play(state, act("play_trick", 1, card="H-10"))  # own-turn trick
