@@ -16,30 +16,32 @@ from typing import Any
 
 import card_db
 from service.games.chance import CHANCE
+from service.games.objects import ActionObject, Event, JsonObject
 from service.games.tremble import GAME
 from service.games.tremble.cards import Catalogue, design_of
+from service.games.tremble.state_types import Pile, TrembleState
 
 CAT = Catalogue.of(card_db.get("tremble"))
 
 
-def act(kind: str, player, **fields) -> dict[Any, Any]:
+def act(kind: str, player: int | str, **fields: Any) -> ActionObject:
     return {"type": kind, "player": player, **fields}
 
 
-def play(state: dict[Any, Any], *actions) -> tuple[dict[Any, Any], list[Any]]:
+def play(state: TrembleState, *actions: ActionObject) -> tuple[TrembleState, list[Event]]:
     """Apply actions in order; return the last state and all events."""
-    events: list[Any] = []
+    events: list[Event] = []
     for action in actions:
         state, ev = GAME.apply(state, action)
         events.extend(ev)
     return state, events
 
 
-def chance(state: dict[Any, Any], kind: str, **fields) -> dict[Any, Any]:
+def chance(state: TrembleState, kind: str, **fields: Any) -> TrembleState:
     return GAME.apply(state, act(kind, CHANCE, **fields))[0]
 
 
-def rolls(state: dict[Any, Any], *totals) -> tuple[dict[Any, Any], list[Any]]:
+def rolls(state: TrembleState, *totals: int) -> tuple[TrembleState, list[Event]]:
     return play(state, *[act("roll", CHANCE, total=t) for t in totals])
 
 
@@ -49,12 +51,12 @@ def cities(kind: str | None = None, mark: str | None = "*") -> list[str]:
             if (kind is None or card["type"] == kind) and card["mark"] == mark]
 
 
-def new_table(players: int = 2, missions: bool = False, seed: int = 1) -> dict[Any, Any]:
+def new_table(players: int = 2, missions: bool = False, seed: int = 1) -> TrembleState:
     return GAME.new_game(players, {"missions": missions, "chance": "table"}, seed)[0]
 
 
-def through_buy(state: dict[Any, Any], draws: dict[Any, Any] | None = None, buys: dict[Any, Any] | None = None,
-                declines: tuple[Any, ...] = ()) -> dict[Any, Any]:
+def through_buy(state: TrembleState, draws: dict[int, list[str]] | None = None,
+                buys: dict[int, str] | None = None, declines: tuple[int, ...] = ()) -> TrembleState:
     """Feed the buy phase: every player draws (but those in ``declines``,
     RULING TRE-12a); ``draws`` {player: [design, design]} (a copy of each
     design in the deck), ``buys`` {player: design}; others draw the first
@@ -75,7 +77,7 @@ def through_buy(state: dict[Any, Any], draws: dict[Any, Any] | None = None, buys
     return state
 
 
-def _draws(state: dict[Any, Any], draws: dict[Any, Any]) -> dict[Any, Any]:
+def _draws(state: TrembleState, draws: dict[int, list[str]]) -> TrembleState:
     while state["pending"] and state["pending"][0]["decision"] == "draw_ship":
         who = state["pending"][0]["for"]
         wanted = draws.get(who, [])
@@ -88,7 +90,7 @@ def _draws(state: dict[Any, Any], draws: dict[Any, Any]) -> dict[Any, Any]:
     return state
 
 
-def through_intel(state: dict[Any, Any], reveal: list[str] | None = None) -> dict[Any, Any]:
+def through_intel(state: TrembleState, reveal: list[str] | None = None) -> TrembleState:
     """Reveal ``reveal`` in order, then the first listed CITY for other slots."""
     queue = list(reveal or [])
     while state["pending"] and state["pending"][0]["decision"] == "reveal":
@@ -101,46 +103,49 @@ def through_intel(state: dict[Any, Any], reveal: list[str] | None = None) -> dic
     return state
 
 
-def place_ships(state: dict[Any, Any], hands: dict[Any, Any]) -> dict[Any, Any]:
+def place_ships(state: TrembleState, hands: dict[int, list[str]]) -> TrembleState:
     """Make each listed player's hand exactly these designs (S-START: their own)."""
-    state = {**state, "players": [dict(p) for p in state["players"]],
+    state = {**state, "players": [p.copy() for p in state["players"]],
              "ship_deck": list(state["ship_deck"]), "ship_discard": list(state["ship_discard"])}
     starting = list(CAT.starting_ships)
     for p, designs in hands.items():
         for s in state["players"][p]["hand"]:
             state["ship_discard"].append(s)
-        hand = []
+        hand: list[str] = []
         for d in designs:
             if d == "S-START":
                 hand.append(starting[p])
                 state["ship_discard"].remove(starting[p])
                 continue
-            zone = "ship_deck" if any(design_of(s) == d for s in state["ship_deck"]) \
-                else "ship_discard"
-            inst = min(s for s in state[zone] if design_of(s) == d and s not in hand)
-            state[zone].remove(inst)
+            zone = state["ship_deck"] if any(design_of(s) == d for s in state["ship_deck"]) \
+                else state["ship_discard"]
+            inst = min(s for s in zone if design_of(s) == d and s not in hand)
+            zone.remove(inst)
             hand.append(inst)
         state["players"][p]["hand"] = hand
     return state
 
 
-def at_plan(players: int = 2, hands: dict[Any, Any] | None = None, slots: list[str] | None = None,
-            fuel: dict[Any, Any] | None = None, people: dict[Any, Any] | None = None, seed: int = 1) -> dict[Any, Any]:
+def at_plan(players: int = 2, hands: dict[int, list[str]] | None = None, slots: list[str] | None = None,
+            fuel: dict[int, int] | None = None, people: dict[int, int] | None = None, seed: int = 1
+            ) -> TrembleState:
     """A table game in the plan phase of turn 1 with the given set-up."""
     state = through_intel(through_buy(new_table(players, seed=seed)), slots)
     state = place_ships(state, hands or {})
-    for key, values in (("fuel", fuel or {}), ("people", people or {})):
-        for p, v in values.items():
-            state["players"][p][key] = v
+    for p, v in (fuel or {}).items():
+        state["players"][p]["fuel"] = v
+    for p, v in (people or {}).items():
+        state["players"][p]["people"] = v
     GAME.validate_state(state)
     return state
 
 
-def plan_all(state: dict[Any, Any], orders: dict[Any, Any]) -> tuple[dict[Any, Any], list[Any]]:
+def plan_all(state: TrembleState, orders: dict[int, list[tuple[str, int]]]
+             ) -> tuple[TrembleState, list[Event]]:
     """Every player submits ``orders[p]`` given as [(design, slot), ...]."""
     actions = []
     for p, pl in enumerate(state["players"]):
-        mine = []
+        mine: list[JsonObject] = []
         for design, slot in orders.get(p, []):
             ship = next(s for s in pl["hand"] if design_of(s) == design
                         and s not in [o["ship"] for o in mine])
@@ -149,7 +154,7 @@ def plan_all(state: dict[Any, Any], orders: dict[Any, Any]) -> tuple[dict[Any, A
     return play(state, *actions)
 
 
-def ship(state: dict[Any, Any], player: int, design: str) -> str:
+def ship(state: TrembleState, player: int, design: str) -> str:
     """The instance of ``design`` the player has in hand or in an attack."""
     pool = list(state["players"][player]["hand"])
     for a in state["attacks"]:
@@ -159,15 +164,15 @@ def ship(state: dict[Any, Any], player: int, design: str) -> str:
     return next(s for s in pool if design_of(s) == design)
 
 
-def strings(value) -> set[str]:
+def strings(value: object) -> set[str]:
     """Every string anywhere in a JSON value, keys included (what a view could leak)."""
     from tests.contract import strings_and_keys
     return strings_and_keys(value)
 
 
-def short_deck(state: dict[Any, Any], left: int) -> dict[Any, Any]:
+def short_deck(state: TrembleState, left: int) -> TrembleState:
     """The same state with only ``left`` cards to draw (the rest discarded)."""
-    piles = [{**pile, "candidates": pile["candidates"][:pile["removed"]]}
+    piles: list[Pile] = [{**pile, "candidates": pile["candidates"][:pile["removed"]]}
              for pile in state["piles"]]
     rest = state["piles"][1]
     piles[1]["candidates"] = rest["candidates"][:rest["removed"] + left]

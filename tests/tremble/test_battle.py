@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from service.games.errors import RuleViolation
+from service.games.objects import Event
 from service.games.tremble import GAME
 from service.games.tremble.battle import ROLL_WEIGHTS, strength
+from service.games.tremble.state_types import TrembleState
 
 from .builder import CAT, act, at_plan, cities, plan_all, play, rolls, ship
 
@@ -15,7 +17,7 @@ INDUSTRY = cities("industry")
 SCIENCE = cities("science")
 
 
-def example_battle():
+def example_battle() -> tuple[TrembleState, list[Event]]:
     """TRE-21's set-up: city 4 is a culture city; P1 saucer+tripod A, P2 cruiser+tripod B."""
     state = at_plan(hands={0: ["S-START", "S-TRIPOD-A"], 1: ["S-CRUISER", "S-TRIPOD-B"]},
                     slots=[SCIENCE[0], SCIENCE[1], INDUSTRY[0], CULTURE[0]])
@@ -87,6 +89,7 @@ def test_tre_19_weakest_decides_first_seat_order_on_ties_retreat_returns_ships()
     state = at_plan(players=3, hands={0: ["S-CRUISER"], 1: ["S-START"], 2: ["S-START"]})
     state, events = plan_all(state, {0: [("S-CRUISER", 1)], 1: [("S-START", 1)],
                                      2: [("S-START", 1)]})
+    assert state["battle"] is not None
     assert state["battle"]["order"] == [1, 2, 0]  # 3, 3 (seat order), 9
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("battle_choice", 0, choice="fight"))
@@ -113,6 +116,7 @@ def test_tre_20_tie_rerolls_from_base_strength():
     assert {a["total"]: a["probability"] for a in listed}[7] == "1/6"
     state, events = rolls(state, 8, 8)
     assert any(e["type"] == "battle_tie" for e in events)
+    assert state["battle"] is not None
     assert state["battle"]["rolls"] == [{"player": 0, "total": None}, {"player": 1, "total": None}]
     state, events = rolls(state, 2, 3)
     totals = [e["total"] for e in events if e["type"] == "battle_roll"]
@@ -126,6 +130,7 @@ def test_tre_20_ruling_three_fighters_only_the_tied_top_reroll():
     state, _ = plan_all(state, {p: [("S-START", 3)] for p in range(3)})
     state, _ = play(state, *[act("battle_choice", p, choice="fight") for p in range(3)])
     state, events = rolls(state, 9, 4, 9)
+    assert state["battle"] is not None
     assert state["battle"]["rolls"] == [{"player": 0, "total": None}, {"player": 2, "total": None}]
     # player 1 has lost already and does not roll again
     sides = {s["player"]: s["status"] for s in state["attacks"][0]["sides"]}
@@ -142,6 +147,7 @@ def test_tre_16_battles_are_fought_slot_by_slot_after_refuel():
                                      1: [("S-CRUISER", 3), ("S-TRIPOD-B", 1)]})
     kinds = [e["type"] for e in events]
     assert kinds.index("orders_revealed") < kinds.index("fuel_paid") < kinds.index("battle")
+    assert state["battle"] is not None
     assert state["battle"]["slot"] == 1
 
 
@@ -206,7 +212,8 @@ def test_tre_31a_a_reserve_ship_never_makes_a_third_ship_at_one_city():
     orbiter = ship(two, 0, "S-ORBITER")
     assert orbiter in two["players"][0]["hand"] and two["players"][0]["fuel"] >= 3
     assert two["pending"][0]["decision"] == "roll"  # no reserve step for a full side
-    reserve = {**two, "battle": {**two["battle"], "step": "reserve", "next": 0,
+    assert two["battle"] is not None
+    reserve: TrembleState = {**two, "battle": {**two["battle"], "step": "reserve", "next": 0,
                                  "order": [0, 1], "rolls": []}}
     reserve["pending"] = GAME.compute_pending(reserve)
     assert reserve["pending"] == [{"player": 0, "decision": "reserve", "slot": 1}]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import random
 from itertools import chain
+from typing import cast
 
 from service.games.base import conservation_errors
 from service.games.chance import CHANCE
@@ -16,11 +17,12 @@ from service.games.tremble import GAME
 from service.games.tremble.buying import draw, draw_outcomes
 from service.games.tremble.cards import Catalogue, design_of
 from service.games.tremble.invariants import _every_card_once, cards_in_zones, zones
+from service.games.tremble.state_types import TrembleState
 
 CAT = Catalogue.of(GAME.card_set())
 
 
-def states(seeds=4, every=5):
+def states(seeds: int = 4, every: int = 5) -> list[TrembleState]:
     out = []
     for seed in range(seeds):
         state, _ = GAME.new_game(2 + seed % 4, {"missions": seed % 2 == 0}, seed)
@@ -79,7 +81,8 @@ def test_tre12_draw_outcomes_are_the_copies_in_the_deck_each_once():
         assert draw_outcomes(state) == sorted(state["ship_deck"])
         seen += len({design_of(s) for s in state["ship_deck"]}) < len(state["ship_deck"])
     assert seen
-    assert draw_outcomes({"ship_deck": ["S-B#2", "S-A", "S-B", "S-C#3"]}) == [
+    deck_only = cast(TrembleState, {"ship_deck": ["S-B#2", "S-A", "S-B", "S-C#3"]})  # all it reads
+    assert draw_outcomes(deck_only) == [
         "S-A", "S-B", "S-B#2", "S-C#3"]
 
 

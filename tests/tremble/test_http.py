@@ -8,6 +8,12 @@ The rolls 10 and 6 are entered as the table saw them.
 
 from __future__ import annotations
 
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from service.games.objects import ActionObject, Entry, JsonObject
+
 from .builder import CAT, cities
 
 CULTURE = cities("culture")
@@ -16,41 +22,44 @@ OTHERS = [c for c in cities() if c not in CULTURE and c != RICH]
 
 
 class Table:
-    def __init__(self, client):
+    def __init__(self, client: FlaskClient) -> None:
         self.client = client
-        self.state = None
+        self.state: JsonObject = {}  # new() deals one
 
-    def post(self, path, body, status=200):
+    def post(self, path: str, body: JsonObject, status: int = 200) -> JsonObject:
         r = self.client.post(f"/v1/games/tremble/{path}", json=body)
         assert r.status_code == status, r.get_json()
-        return r.get_json()
+        answer: JsonObject = r.get_json()
+        return answer
 
-    def new(self):
+    def new(self) -> None:
         self.state = self.post("new", {"players": 2, "seed": 5,
                                        "options": {"missions": False, "chance": "table"}})["state"]
 
-    def apply(self, action, status=200):
+    def apply(self, action: ActionObject, status: int = 200) -> JsonObject:
         out = self.post("apply", {"state": self.state, "action": action}, status)
         if status == 200:
             self.state = out["state"]
         return out
 
-    def listed(self, player=None):
+    def listed(self, player: int | str | None = None) -> JsonObject:
         return self.post("legal-actions", {"state": self.state, "player": player})
 
-    def pending(self):
-        return self.state["pending"]
+    def pending(self) -> list[Entry]:
+        pending: list[Entry] = self.state["pending"]
+        return pending
 
-    def instance(self, player, design):
-        return next(s for s in self.state["players"][player]["hand"]
-                    + self.state["players"][player]["offer"] if s.split("#")[0] == design)
+    def instance(self, player: int, design: str) -> str:
+        found: str = next(s for s in self.state["players"][player]["hand"]
+                          + self.state["players"][player]["offer"] if s.split("#")[0] == design)
+        return found
 
 
-def chance(kind, **fields):
+def chance(kind: str, **fields: Any) -> ActionObject:
     return {"type": kind, "player": "chance", **fields}
 
 
-def buy_turn(t, draws, buys):
+def buy_turn(t: Table, draws: dict[int, list[str]], buys: dict[int, str | None]) -> None:
     """Each seat draws (RULING TRE-12a); the table names a listed copy of the
     design it saw, and that copy is the id the hand then holds."""
     for seat in (0, 1):
@@ -62,7 +71,8 @@ def buy_turn(t, draws, buys):
             t.apply(chance("draw_ship", ship=copy))
             assert copy in t.state["players"][seat]["offer"]
     for seat in (0, 1):
-        ship = t.instance(seat, buys[seat]) if buys[seat] else None
+        design = buys[seat]
+        ship = t.instance(seat, design) if design else None
         t.apply({"type": "buy", "player": seat, "ship": ship, "discard": None})
 
 

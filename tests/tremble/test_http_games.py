@@ -12,6 +12,7 @@ import pytest
 
 import card_db
 from service.games import registry
+from service.games.objects import ActionObject, JsonObject
 from tests.http.conftest import Api
 
 SETUPS = [(2, {"missions": False, "chance": "table"}, 11), (3, {}, 12), (4, {}, 13)]
@@ -25,17 +26,19 @@ def real_api():
     return Api(create_app({"TESTING": True}))
 
 
-def play(api, players, options, seed):
+def play(api: Api, players: int, options: JsonObject, seed: int
+         ) -> tuple[JsonObject, JsonObject, list[ActionObject]]:
     rng = random.Random(seed)
     setup = {"players": players, "options": options, "seed": seed}
-    state = api.post("/v1/games/tremble/new", json=setup).json["state"]
-    actions, steps = [], 0
+    state: JsonObject = api.post("/v1/games/tremble/new", json=setup).json["state"]
+    actions: list[ActionObject] = []
+    steps = 0
     while not state["result"]:
         listed = api.post("/v1/games/tremble/legal-actions", json={"state": state}).json
         assert listed["actions"], f"nothing listed at step {steps}"
         if any(p["decision"] == "plan" for p in listed["pending"]):
-            seat = str(listed["pending"][0]["player"])
-            assert listed["constraints"][seat]["max_ships_per_city"] == 2
+            planner = str(listed["pending"][0]["player"])
+            assert listed["constraints"][planner]["max_ships_per_city"] == 2
         action = rng.choice(listed["actions"])
         if steps % 25 == 0:
             for seat in (None, *range(players)):

@@ -17,22 +17,25 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 from itertools import product
-from typing import Any
+from typing import cast
 
 import pytest
 
 from service.games.draft import Draft
 from service.games.tremble import battle
 from service.games.tremble.evaluations import odds
+from service.games.tremble.state_types import TrembleState
 
 
-def _battle_state(strengths: tuple[int, ...], fighters: tuple[int, ...]) -> dict[Any, Any]:
-    """A battle at slot 1 waiting for the rolls of ``fighters`` (seats)."""
+def _battle_state(strengths: tuple[int, ...], fighters: tuple[int, ...]) -> TrembleState:
+    """A battle at slot 1 waiting for the rolls of ``fighters`` (seats): only the fields
+    ``battle.roll`` reads, so a part of a state, cast to the whole."""
     sides = [{"player": p, "ships": [f"S-{p}"], "status": "fight", "strength": strengths[p]}
              for p in range(len(strengths))]
-    return {"attacks": [{"slot": 1, "city": "C-X", "sides": sides, "resolved": False}],
-            "battle": {"slot": 1, "step": "roll", "order": list(fighters), "next": 0,
-                       "rolls": [{"player": p, "total": None} for p in fighters]}}
+    return cast(TrembleState, {
+        "attacks": [{"slot": 1, "city": "C-X", "sides": sides, "resolved": False}],
+        "battle": {"slot": 1, "step": "roll", "order": list(fighters), "next": 0,
+                   "rolls": [{"player": p, "total": None} for p in fighters]}})
 
 
 def _engine_odds(strengths: tuple[int, ...]) -> list[Fraction]:
@@ -50,6 +53,7 @@ def _engine_odds(strengths: tuple[int, ...]) -> list[Fraction]:
             for total in dice:
                 battle.roll(draft, total, [])
             after = draft.root["battle"]
+            assert after is not None
             if after["step"] == "lose":
                 won[after["winner"]] += weight
                 continue

@@ -24,7 +24,7 @@ FULL = sized(16)  # of them with every check on every state and the table reprod
 
 
 def options(seed: int) -> dict[Any, Any]:
-    opts = {}
+    opts: dict[Any, Any] = {}
     if seed % 3 == 0:
         opts["missions"] = False
     if seed % 7 == 3:

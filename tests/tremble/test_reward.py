@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.errors import RuleViolation
+from service.games.objects import Event
 from service.games.tremble import GAME
+from service.games.tremble.state_types import TrembleState
 
 from .builder import (
     CAT,
@@ -28,11 +32,12 @@ STAR_ARMIES = sorted((a for a in CAT.armies if CAT.armies[a]["mark"] == "*"),
                      key=lambda a: CAT.armies[a]["strength"])
 
 
-def next_turn(state):
+def next_turn(state: TrembleState) -> tuple[TrembleState, list[Event]]:
     return play(state, *[act("plan", p, orders=[]) for p in range(len(state["players"]))])
 
 
-def won_alone(hands, orders, **kw):
+def won_alone(hands: dict[int, list[str]], orders: dict[int, list[tuple[str, int]]],
+              **kw: Any) -> TrembleState:
     """Plan phase → the reward decision of seat 0 for slot 1."""
     state = at_plan(hands=hands, **kw)
     state, _ = plan_all(state, orders)
@@ -43,6 +48,7 @@ def test_tre_22_raid_pays_now_and_keeps_the_city():
     """TRE-22: raid pays now and keeps the city."""
     state = won_alone({0: ["S-START"]}, {0: [("S-START", 1)]})
     city = state["slots"][0]
+    assert city is not None
     listed = GAME.legal_actions(state, 0)
     assert {a["type"] for a in listed} == {"raid", "search"}
     with pytest.raises(RuleViolation) as exc:
@@ -58,6 +64,7 @@ def test_tre_22_search_keeps_chosen_ships_counts_down_two_turns_then_pays_more()
     """TRE-22: search keeps chosen ships counts down two turns then pays more."""
     state = won_alone({0: ["S-START", "S-TRIPOD-A"]}, {0: [("S-START", 1), ("S-TRIPOD-A", 1)]})
     city = state["slots"][0]
+    assert city is not None
     saucer, tripod = ship(state, 0, "S-START"), ship(state, 0, "S-TRIPOD-A")
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("search", 0, city=city, ships=[]))
@@ -82,6 +89,7 @@ def test_tre_30_search_tempo_takes_one_turn():
     """TRE-30: search tempo takes one turn."""
     state = won_alone({0: ["S-CRUISER", "S-START"]}, {0: [("S-CRUISER", 1), ("S-START", 1)]})
     city = state["slots"][0]
+    assert city is not None
     state, events = play(state, act("search", 0, city=city, ships=sorted(
         [ship(state, 0, "S-CRUISER"), ship(state, 0, "S-START")])))
     assert state["searches"][0]["countdown"] == 1
@@ -100,11 +108,12 @@ def test_tre_23_cities_nobody_attacked_are_discarded():
     assert set(spared) <= set(state["city_discard"])
 
 
-def searching(ships, slot_city=None):
+def searching(ships: list[str], slot_city: str | None = None) -> tuple[TrembleState, str]:
     """Seat 0 searches slot 1 with ``ships``; returns the state at turn 2's intel."""
     state = won_alone({0: ships}, {0: [(s, 1) for s in ships]},
                       slots=[slot_city] if slot_city else None)
     city = state["slots"][0]
+    assert city is not None
     state, _ = play(state, act("search", 0, city=city,
                                ships=[ship(state, 0, s) for s in ships]))
     return through_buy(state), city
@@ -176,6 +185,7 @@ def test_tre_26_credit_for_the_poor_repaid_60000_and_at_the_end():
     # a credit held at the end is repaid then
     state = short_deck(state, 0)
     state, events = next_turn(state)
+    assert state["result"] is not None
     assert state["result"]["finished"]
     assert state["players"][0]["people"] == 10000
     assert any(e["type"] == "credit_repaid" and e["at_end"] for e in events)
@@ -247,6 +257,7 @@ def test_tre_28_most_people_wins_equal_totals_share():
     state = won_alone({0: ["S-START"]}, {0: [("S-START", 1)]})
     state = short_deck(state, 0)
     state, events = play(state, act("raid", 0, city=state["slots"][0]))
+    assert state["result"] is not None
     assert state["result"]["winners"] == [0] and state["phase"] == "over"
     assert GAME.score(state)["winners"] == [0]
     with pytest.raises(RuleViolation) as exc:
@@ -254,6 +265,7 @@ def test_tre_28_most_people_wins_equal_totals_share():
     assert exc.value.rule == "TRE-28"
     tied = short_deck(at_plan(), 0)
     tied, _ = next_turn(tied)
+    assert tied["result"] is not None
     assert tied["result"]["winners"] == [0, 1]
 
 

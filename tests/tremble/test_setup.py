@@ -11,6 +11,7 @@ from service.games.errors import InvalidOptions, RuleViolation
 from service.games.tremble import GAME
 from service.games.tremble.cards import design_of
 from service.games.tremble.intel import cards_left
+from service.games.tremble.state_types import Pile
 
 from .builder import CAT, act, new_table, strings, through_buy
 
@@ -92,7 +93,7 @@ def test_tre_3_pile_is_exhausted_when_only_the_removed_count_remains():
     """TRE-3: pile is exhausted when only the removed count remains."""
     state = new_table(2)
     star = state["piles"][0]
-    piles = [{**star, "candidates": star["candidates"][:6]}, state["piles"][1]]
+    piles: list[Pile] = [{**star, "candidates": star["candidates"][:6]}, state["piles"][1]]
     from service.games.tremble.intel import top_pile
     assert top_pile(piles) == 1
     assert top_pile([piles[0], {**piles[1], "candidates": piles[1]["candidates"][:6]}]) is None

@@ -16,15 +16,17 @@ import orjson
 import pytest
 
 from service.games.errors import IncompatibleState, InvalidState, MalformedInput
+from service.games.objects import JsonObject
 from service.games.tremble import GAME
 
 from .test_robustness import mutate, reached
 
 
-def a_view(seat=0) -> dict[Any, Any]:
+def a_view(seat: int | None = 0) -> dict[Any, Any]:
     """A mid-game view: another player holds hidden ships and missions."""
     state = next(s for s in reached(4, 3) if s["phase"] == "plan")
-    return orjson.loads(orjson.dumps(GAME.view(state, seat)))
+    view: dict[Any, Any] = orjson.loads(orjson.dumps(GAME.view(state, seat)))
+    return view
 
 
 def bent(edit) -> dict[Any, Any]:
@@ -33,7 +35,7 @@ def bent(edit) -> dict[Any, Any]:
     return view
 
 
-def _count(view, path, by):
+def _count(view: JsonObject, path: str, by: int) -> None:
     view[path]["count"] += by
 
 
@@ -76,7 +78,8 @@ def test_tre_33_a_malformed_view_is_refused_naming_the_field(edit, field, error)
 
 def test_tre_33_a_state_is_not_a_view():
     state = next(s for s in reached(4, 3) if s["phase"] == "plan")
-    for value in (state, [], None):
+    values: tuple[object, ...] = (state, [], None)
+    for value in values:
         with pytest.raises(InvalidState):
             GAME.state_from_view(value, 7)  # type: ignore[arg-type]
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from service.games.errors import MalformedInput, RuleViolation
+from service.games.objects import Event
+from service.games.registry import get_game
 from service.games.tremble import GAME
 from service.games.tremble.cards import design_of
+from service.games.tremble.state_types import Pile, TrembleState
 
 from .builder import (
     CAT,
@@ -25,7 +28,7 @@ from .builder import (
 )
 
 
-def next_turn(state):
+def next_turn(state: TrembleState) -> tuple[TrembleState, list[Event]]:
     """No attacks: plan nothing, the turn ends, the next one starts."""
     return play(state, *[act("plan", p, orders=[]) for p in range(len(state["players"]))])
 
@@ -55,7 +58,7 @@ def test_tre_12_draw_two_buy_at_most_one_secretly_paying_people():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, act("buy", 0, ship="S-TRIPOD-A", discard=None))
     assert exc.value.rule == "TRE-12"
-    poor = {**state, "players": [{**state["players"][0], "people": 40000}, state["players"][1]]}
+    poor: TrembleState = {**state, "players": [{**state["players"][0], "people": 40000}, state["players"][1]]}
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(poor, act("buy", 0, ship="S-CRUISER", discard=None))
     assert exc.value.rule == "TRE-12" and "costs 50000" in exc.value.reason
@@ -121,7 +124,7 @@ def test_tre_13_reveal_until_slots_full_army_strikes_and_is_replaced():
 def test_tre_13_short_deck_plays_fewer_cities_and_the_game_ends_after_that_turn():
     """TRE-13: short deck plays fewer cities and the game ends after that turn."""
     state = through_buy(new_table(2))
-    piles = [{**pile, "candidates": pile["candidates"][:pile["removed"]]} for pile in state["piles"]]
+    piles: list[Pile] = [{**pile, "candidates": pile["candidates"][:pile["removed"]]} for pile in state["piles"]]
     piles[1]["candidates"] = state["piles"][1]["candidates"][:8]  # two cards left to draw
     moved = [c for pile, new in zip(state["piles"], piles) for c in pile["candidates"]
              if c not in new["candidates"]]
@@ -169,6 +172,7 @@ def test_tre_14_listed_plans_constraints_and_whole_order_validation():
     singles = [a for a in listed if len(a["orders"]) == 1]
     assert len(singles) == 2 * 4
     constraint = GAME.constraints(state, 0)
+    assert constraint is not None
     assert constraint["max_ships_per_city"] == 2 and constraint["fuel"] == 8
     assert [s["slot"] for s in constraint["open_slots"]] == [1, 2, 3, 4]
     assert {s["ship"] for s in constraint["ships"]} == set(hand)
@@ -265,7 +269,7 @@ def test_tre_12a_server_games_record_declines_and_replay_them():
     state, _ = play(state, *actions)
     assert len(state["players"][0]["hand"]) == 1 and state["players"][0]["offer"] == []
     assert len(state["players"][1]["offer"]) == 2
-    out = replay(GAME, {"players": 2, "options": {"missions": False}, "seed": 8}, actions)
+    out = replay(get_game("tremble"), {"players": 2, "options": {"missions": False}, "seed": 8}, actions)
     assert out["state"] == state
 
 
@@ -301,12 +305,12 @@ def test_tre_12_tre_13_tre_10_a_refused_chance_outcome_says_why():
     deck = state["ship_deck"]
     twin = next(s for s in deck if "#" in s)
     design = design_of(twin)
-    gone = {**state, "ship_deck": [s for s in deck if s != design],
+    gone: TrembleState = {**state, "ship_deck": [s for s in deck if s != design],
             "ship_discard": [design]}
     check = GAME.check(gone, act("draw_ship", "chance", ship=design))
     assert check["rule"] == "TRE-12" and "ship discard" in check["reason"]
     assert twin in check["reason"]
-    none_left = {**state, "ship_deck": [s for s in deck if design_of(s) != design],
+    none_left: TrembleState = {**state, "ship_deck": [s for s in deck if design_of(s) != design],
                  "ship_discard": [s for s in deck if design_of(s) == design]}
     check = GAME.check(none_left, act("draw_ship", "chance", ship=twin))
     assert f"no copy of {design} is left" in check["reason"]
@@ -334,7 +338,7 @@ def test_tre_12_tre_13_tre_10_a_refused_chance_outcome_says_why():
     assert "already been dealt" in GAME.check(dealing, act("deal_mission", "chance",
                                                           mission=dealt))["reason"]
     # a roll keeps the generic reason (what the node takes)
-    rolling = {**state, "pending": [{"player": "chance", "decision": "roll",
+    rolling: TrembleState = {**state, "pending": [{"player": "chance", "decision": "roll",
                                      "context": "battle", "for": 0, "slot": 1}]}
     assert "possible: 2, 3" in GAME.impossible_outcome_reason(
         rolling, rolling["pending"][0], act("roll", "chance", total=13),
