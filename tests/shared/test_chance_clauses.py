@@ -5,12 +5,14 @@ scorekeeper looks up — and the state is left as it was."""
 import orjson
 import pytest
 
+from service.games.base import AnyGame, StateIn
 from service.games.chance import CHANCE
 from service.games.errors import RuleViolation
+from service.games.objects import ActionObject
 from service.games.registry import get_game
 
 
-def _impossible(state, game):
+def _impossible(state: StateIn, game: AnyGame) -> ActionObject:
     """A chance action of the pending node's own type naming nothing that can come up."""
     listed = game.legal_actions(state, CHANCE)
     assert listed and all(a["player"] == CHANCE for a in listed)

@@ -19,17 +19,20 @@ protocol (``service/games/playout.py``) and are checked as in
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
 import orjson
 import pytest
 
+from service.games.base import GameState, StateIn
+from service.games.objects import JsonObject
 from service.games.playout import RandomBot, choose_chance, next_actor
 from service.games.registry import get_game
-from tests.contract import check_state
+from tests.contract import Checked, check_state
 
-SETUPS = {  # game id -> (players, options, seeds)
+SETUPS: dict[str, tuple[list[Any], JsonObject, tuple[int, ...]]] = {  # game id -> (players, options, seeds)
     "raiders": ([2, 3, 4], {"turn_limit": 30}, (1, 2)),
     "kozyablo": ([[{"race": "pozorki"}, {"race": "kozly"}],
                   [{"race": "pozorki"}, {"race": "pozorki"}],
@@ -42,7 +45,7 @@ EVERY = 6         # sample every n-th state of a playout
 MAX_STEPS = 600   # per playout
 
 
-def dump(value) -> bytes:
+def dump(value: object) -> bytes:
     return orjson.dumps(value)
 
 
@@ -60,7 +63,8 @@ def sampled_states(game_id: str) -> tuple[Any, ...]:
                 if step % EVERY == 0:
                     out.append(dump(state))
                 who = next_actor(state, rng, "random")
-                action = (choose_chance(game, state, rng) if who == "chance"
+                assert who is not None
+                action = (choose_chance(game, state, rng) if isinstance(who, str)
                           else bot.choose(game, state, who, rng))
                 state, _ = game.apply(state, action)
                 step += 1
@@ -69,19 +73,20 @@ def sampled_states(game_id: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def first_state(game_id: str, players, seed: int, wanted) -> dict[Any, Any]:
+def first_state(game_id: str, players: int, seed: int, wanted: Callable[[Any], bool]) -> GameState:
     """The first state of a seeded random playout for which ``wanted`` holds."""
     game = get_game(game_id)
     state, _ = game.new_game(players, {}, seed)
     rng, bot = random.Random(seed), RandomBot()
     while not wanted(state):
         assert state["result"] is None, "the playout ended first"
-        state, _ = game.apply(state, bot.choose(game, state, next_actor(state, rng, "random"),
-                                                rng))
+        who = next_actor(state, rng, "random")
+        assert isinstance(who, int), who  # this game's chance is the server's
+        state, _ = game.apply(state, bot.choose(game, state, who, rng))
     return state
 
 
-def crafted_states(game_id: str) -> list[dict[Any, Any]]:
+def crafted_states(game_id: str) -> list[Mapping[str, Any]]:
     """Situations rare in the samples.  Tremble: a secret redeploy (TRE-32)
     submitted while another one could have been.  Kozyablo: the reference
     decks hold one creature with Shadow (two copies) — here one is shadowed
@@ -98,13 +103,14 @@ def crafted_states(game_id: str) -> list[dict[Any, Any]]:
             for seat, p in enumerate(state["players"])))]
     if game_id != "kozyablo":
         return []
+    from service.games.kozyablo import GAME as KOZYABLO
     from tests.kozyablo.builder import table
 
     sneak = [("pz_sneak", "1.gold_mine", {"shadow": True})]
     declaring = table("pozorki", "pozorki", hands={0: ["pz_spark", "pz_rumor"]},
                       units={1: [("pz_archer", "1.gold_mine")]},
                       options={"response_window": "always"})
-    declared, _ = get_game("kozyablo").apply(declaring, {
+    declared, _ = KOZYABLO.apply(declaring, {
         "type": "play_card", "player": 0, "card": "0.pz_spark", "target": "1.pz_archer"})
     assert declared["declared"] is not None
     return [table("pozorki", "pozorki", hands={1: ["pz_sneak", "pz_spark"]}, units={1: sneak}),
@@ -115,7 +121,8 @@ def crafted_states(game_id: str) -> list[dict[Any, Any]]:
                   units={1: sneak, 2: [("pz_sneak", "0.gold_mine", {"shadow": True})]})]
 
 
-def assert_view_only(game, state: dict[Any, Any], seat, seeds=(5, 6), twin_seeds=(101, 202)) -> list[Any]:
+def assert_view_only(game: Checked, state: StateIn, seat: int | None, seeds: tuple[int, ...] = (5, 6),
+                     twin_seeds: tuple[int, ...] = (101, 202)) -> list[GameState]:
     """The property for one state and one seat; returns the twins it used."""
     seen = dump(game.view(state, seat))
     twins = [game.determinize(state, seat, s) for s in twin_seeds]
@@ -132,7 +139,8 @@ def assert_view_only(game, state: dict[Any, Any], seat, seeds=(5, 6), twin_seeds
     return twins
 
 
-def hidden_differences(game_id: str, state: dict[Any, Any], seat, twin: dict[Any, Any]) -> set[str]:
+def hidden_differences(game_id: str, state: Mapping[str, Any], seat: int | None, twin: Mapping[str, Any]
+                       ) -> set[str]:
     """Which kinds of hidden information differ between ``state`` and ``twin``."""
     out = set()
     others = [(a, b) for p, (a, b) in enumerate(zip(state["players"], twin["players"]))

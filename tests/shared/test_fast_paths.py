@@ -11,29 +11,31 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import pytest
 
 from service import limits
 from service.games import shape
-from service.games.base import conservation_errors
+from service.games.base import GameState, conservation_errors
+from service.games.objects import JsonObject
 from service.games.registry import GAME_IDS, get_game
 
-JUNK = [None, True, False, 0, -1, 1 << 70, 3.5, "", "x" * 300, "chance", [], {}, [None],
+JUNK: list[object] = [None, True, False, 0, -1, 1 << 70, 3.5, "", "x" * 300, "chance", [], {}, [None],
         {"k": 1}, [[[]]], "S-Q"]
 
 
-def slow_errors(spec, value):
+def slow_errors(spec: shape.Spec, value: object) -> dict[Any, Any]:
     errors: dict[Any, Any] = {}
     spec.validate(value, "state", errors, 0)
     return errors
 
 
-def states_of(game_id, seeds=2, every=7):
+def states_of(game_id: str, seeds: int = 2, every: int = 7) -> list[GameState]:
     game = get_game(game_id)
-    players = ([{"race": "pozorki"}, {"race": "kozly"}] if game_id == "kozyablo"
-               else game.min_players + 1)
+    players: int | list[JsonObject] = ([{"race": "pozorki"}, {"race": "kozly"}]
+                                       if game_id == "kozyablo" else game.min_players + 1)
     out = []
     for seed in range(seeds):
         options = {} if game_id == "tremble" else {"turn_limit": 30}
@@ -51,17 +53,17 @@ def states_of(game_id, seeds=2, every=7):
     return out
 
 
-def containers(value, path=()):
+def containers(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
     """Every (path, container) inside ``value``."""
     yield path, value
-    items = value.items() if isinstance(value, dict) else enumerate(value) \
+    items: Iterable[tuple[Any, Any]] = value.items() if isinstance(value, dict) else enumerate(value) \
         if isinstance(value, list) else ()
     for k, v in items:
         if isinstance(v, (dict, list)):
             yield from containers(v, path + (k,))
 
 
-def corrupt(state, rng):
+def corrupt(state: Any, rng: random.Random) -> Any:
     bad = copy.deepcopy(state)
     spots = list(containers(bad))
     _, node = spots[rng.randrange(len(spots))]
@@ -105,7 +107,7 @@ def test_shape_fast_path_agrees_with_validate(game_id):
 
 
 def test_shape_fast_path_depth_and_bounds():
-    nested = shape.Any_()
+    nested: shape.Spec = shape.Any_()
     for _ in range(limits.MAX_DEPTH + 1):
         nested = shape.ListOf(nested)
     deep: list[Any] = [1]
@@ -167,7 +169,7 @@ def test_conservation_shortcut_agrees_with_the_walk(game_id):
         assert conservation_errors({k: iter(v) for k, v in zones.items()}, iter(cards)) == walked
 
 
-def _walk(zones, expected):
+def _walk(zones: Mapping[str, Iterable[str]], expected: Iterable[str]) -> dict[Any, Any]:
     """The reference: the pre-shortcut algorithm, card by card."""
     expected_counts: dict[Any, Any] = {}
     for card in expected:
@@ -197,11 +199,13 @@ def test_tremble_unnamed_zones_hold_the_named_zones_cards():
 
     from service.games.tremble.cards import Catalogue
     from service.games.tremble.invariants import _every_card_once, cards_in_zones, zones
+    from tests.tremble.builder import checked as tremble_state
 
     cat = Catalogue.of(get_game("tremble").card_set())
     rng = random.Random(5)
     checked = 0
-    for state in states_of("tremble", seeds=3, every=3):
+    for played in states_of("tremble", seeds=3, every=3):
+        state = tremble_state(played)
         named = sorted(chain.from_iterable(zones(state).values()))
         assert sorted(cards_in_zones(state)) == named
         assert _every_card_once(state, cat)

@@ -108,7 +108,8 @@ def _register_line(path: str, line: str, game: str) -> bool:
 
 
 def test_no_shared_module_names_a_game():
-    leaks, examples = [], {}
+    leaks: list[str] = []
+    examples: dict[str, set[str]] = {}
     for path in shared_modules():
         rel = path.relative_to(ROOT).as_posix()
         source = path.read_text(encoding="utf-8")
@@ -142,9 +143,12 @@ def test_a_game_package_imports_no_other_game():
         for path in sorted((GAMES_DIR / game).glob("**/*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
-                modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                    [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names] \
-                    if isinstance(node, ast.ImportFrom) else []
+                if isinstance(node, ast.Import):
+                    modules = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    modules = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+                else:
+                    continue
                 for module in modules:
                     parts = module.split(".")
                     if parts[:2] == ["service", "games"] and len(parts) > 2 and parts[2] in others:

@@ -66,8 +66,9 @@ def constant(node: ast.AST) -> float | None:
     >>> constant(ast.parse("(1 << 53) - 1", mode="eval").body), constant(ast.parse("n + 1", mode="eval").body)
     (9007199254740991, None)
     """
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value  # type: ignore[no-any-return]
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+            and not isinstance(node.value, bool):
+        return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = constant(node.operand)
         return None if inner is None else -inner
@@ -93,7 +94,8 @@ def bounds_written(tree: ast.AST) -> Iterator[tuple[int, float, str]]:
                         yield node.lineno, value, f"{name}(…)"
         elif isinstance(node, ast.Dict):
             for key, item in zip(node.keys, node.values, strict=True):
-                if isinstance(key, ast.Constant) and key.value in SCHEMA_KEYWORDS \
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) \
+                        and key.value in SCHEMA_KEYWORDS \
                         and (value := constant(item)) is not None:
                     yield key.lineno, value, f'"{key.value}"'
     for node in getattr(tree, "body", []):

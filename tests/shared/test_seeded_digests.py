@@ -60,7 +60,8 @@ def group_digest(game_id: str, players: int, mode: str) -> str:
 
 
 def recorded() -> dict[str, str]:
-    return json.loads(DIGESTS.read_text(encoding="utf-8"))
+    digests: dict[str, str] = json.loads(DIGESTS.read_text(encoding="utf-8"))
+    return digests
 
 
 def test_the_recorded_groups_are_the_playable_ones():

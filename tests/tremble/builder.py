@@ -12,7 +12,7 @@ passes ``validate_state``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import card_db
 from service.games.chance import CHANCE
@@ -22,6 +22,13 @@ from service.games.tremble.cards import Catalogue, design_of
 from service.games.tremble.state_types import Pile, TrembleState
 
 CAT = Catalogue.of(card_db.get("tremble"))
+
+
+def checked(state: object) -> TrembleState:
+    """``state`` once ``validate_state`` accepted it, typed as the engine's own state (a
+    playout through the registry's ``AnyGame`` hands out ``GameState``)."""
+    GAME.validate_state(state)
+    return cast(TrembleState, state)
 
 
 def act(kind: str, player: int | str, **fields: Any) -> ActionObject:
