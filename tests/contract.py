@@ -51,7 +51,7 @@ from service.games.playout import Bot, RandomBot, choose_chance, next_actor
 from service.games.registry import Engine
 from service.games.replay import replay
 
-Setup = tuple[int, JsonObject | None, int]
+Setup = tuple[int | list[JsonObject], JsonObject | None, int]
 #: a game as the registry hands it out, or a game's own engine (``raiders.GAME``: a
 #: ``Game[S]`` is an ``AnyGame`` only once its state type is forgotten)
 Checked = AnyGame | Engine
@@ -177,7 +177,7 @@ OWN_SHARE = 0.1
 
 
 # ---------------------------------------------------------------- internals
-def _play_checked(game: Checked, players: int, options: JsonObject | None, seed: int, max_steps: int,
+def _play_checked(game: Checked, players: int | list[JsonObject], options: JsonObject | None, seed: int, max_steps: int,
                   every: int, label: str, bot: Bot
                   ) -> tuple[GameState, int, list[ActionObject], list[ActionObject]]:
     state, events = game.new_game(players, options, seed)
@@ -214,14 +214,14 @@ def _play_checked(game: Checked, players: int, options: JsonObject | None, seed:
     return state, step, chance_trace, actions
 
 
-def _check_replay(game: Checked, players: int, options: JsonObject | None, seed: int,
+def _check_replay(game: Checked, players: int | list[JsonObject], options: JsonObject | None, seed: int,
                   actions: list[ActionObject], final: GameState, label: str) -> None:
     setup = {"players": players, "options": options, "seed": seed}
     replayed = replay(game, setup, actions)["state"]
     assert replayed == final, f"{label}: replay does not reproduce the final state"
 
 
-def _check_table_reproduction(game: Checked, players: int, options: JsonObject | None, seed: int,
+def _check_table_reproduction(game: Checked, players: int | list[JsonObject], options: JsonObject | None, seed: int,
                               actions: list[ActionObject], chance_trace: list[ActionObject],
                               final: GameState, label: str) -> None:
     table_options = {**(options or {}), "chance": "table"}
