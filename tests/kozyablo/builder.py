@@ -12,7 +12,7 @@ Every card not placed stays in its owner's deck, so the state passes
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from service.games.draft import Draft
 from service.games.kozyablo import GAME
@@ -56,7 +56,7 @@ def table(p0: str | JsonObject = "pozorki", p1: str | JsonObject = "trutni", *,
           hands: dict[int, list[str]] | None = None,
           units: dict[int, list[tuple[Any, ...]]] | None = None,
           buildings: dict[int, list[str]] | None = None,
-          lasting: dict[int, list[tuple[str, JsonObject, int]]] | None = None,
+          lasting: dict[int, list[tuple[str, JsonObject, int | None]]] | None = None,
           discard: dict[int, list[str]] | None = None, active: int = 0, turn: int = 1,
           options: JsonObject | None = None, control: dict[str, int | None] | None = None,
           capital_damage: dict[int, int] | None = None, deck: dict[int, list[str]] | None = None,
@@ -127,7 +127,7 @@ def table(p0: str | JsonObject = "pozorki", p1: str | JsonObject = "trutni", *,
     return state
 
 
-def act(kind: str, player: int | str, **fields: Any) -> ActionObject:
+def act(kind: str, player: int | str | None, **fields: Any) -> ActionObject:
     return {"type": kind, "player": player, **fields}
 
 
@@ -136,6 +136,14 @@ def play(state: KozyabloState, action: ActionObject) -> tuple[KozyabloState, lis
     after, events = GAME.apply(state, action)
     GAME.validate_state(after)
     return after, events
+
+
+def checked(state: object) -> KozyabloState:
+    """``state`` once ``validate_state`` accepted it, typed as the engine's own state (a
+    playout through the registry's ``AnyGame`` hands out ``GameState``; ``base.validated``
+    is the same step toward the seam's type)."""
+    GAME.validate_state(state)
+    return cast(KozyabloState, state)
 
 
 def types(events: list[Event]) -> list[str]:

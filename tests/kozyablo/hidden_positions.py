@@ -12,15 +12,21 @@ there have hidden creatures in their sector.  Every position is valid.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 import orjson
 
-from service.games.kozyablo import GAME
+from service.games.base import AnyGame, GameState, validated
 from service.games.kozyablo.cards import face
-from service.games.playout import RandomBot, choose_chance, next_actor
+from service.games.objects import ActionObject
+from service.games.playout import Bot, RandomBot, choose_chance, next_actor
+from service.games.registry import get_game
 from tests.kozyablo.builder import table
+
+#: the engine as the seam holds it (the bots and the playout helpers take that)
+GAME = get_game("kozyablo")
 
 #: cards the steering bot plays first: Shadow, and the hero with the artifact that grants it
 SHADOWY = ("pz_sneak", "pz_hero", "pz_art_cloak", "pz_art_bow")
@@ -30,12 +36,12 @@ SETUPS = [([{"race": "pozorki"}, {"race": "pozorki"}], {}),
           ([{"race": "pozorki"}, {"race": "zhloby"}], {"chance": "table"})]
 
 
-def _hides(state: dict[Any, Any], sector: str | None, seat: int) -> bool:
+def _hides(state: Mapping[str, Any], sector: str | None, seat: int) -> bool:
     return any(d["sector"] == sector and d["shadow"] and d["owner"] != seat
                for d in state["units"].values())
 
 
-def _eagerness(state: dict[Any, Any], action: dict[Any, Any]) -> int:
+def _eagerness(state: Mapping[str, Any], action: ActionObject) -> int:
     """How much the steering bot wants ``action`` (0: no more than any other)."""
     kind, seat = action["type"], action["player"]
     if kind == "use_ability" and action["ability"] == "shadow":
@@ -55,7 +61,7 @@ def _eagerness(state: dict[Any, Any], action: dict[Any, Any]) -> int:
 class ShadowBot:
     """Mostly the most eager action (``_eagerness``), else a random one."""
 
-    def choose(self, game, state: dict[Any, Any], player: int, rng: random.Random) -> dict[Any, Any]:
+    def choose(self, game: AnyGame, state: GameState, player: int, rng: random.Random) -> ActionObject:
         actions = game.legal_actions(state, player)
         best = max(_eagerness(state, a) for a in actions)
         if best and rng.random() < 0.8:
@@ -63,23 +69,24 @@ class ShadowBot:
         return rng.choice(actions)
 
 
-def _crafted() -> list[dict[Any, Any]]:
+def _crafted() -> list[GameState]:
     """A hidden hero with two artifacts and a hidden Sneak where the viewer (0) stands;
     the same with a Scout's sector next door and the other player to move."""
     hidden = {1: [("pz_hero", "1.gold_mine",
                    {"shadow": True, "artifacts": ["pz_art_cloak", "pz_art_bow"]}),
                   ("pz_sneak", "1.gold_mine", {"shadow": True, "damage": 1}),
                   ("pz_archer", "1.gold_mine")]}
-    return [table("kozly", "pozorki", hands={0: ["kz_guard", "kz_curse"], 1: ["pz_spark"]},
-                  units={0: [("kz_hero", "1.gold_mine"), ("kz_catapult", "1.gold_mine")],
-                         **hidden}),
-            table("kozly", "pozorki", hands={0: ["kz_scout"], 1: ["pz_spark", "pz_haste"]},
-                  units={0: [("kz_guard", "1.gold_mine")], **hidden}, active=1,
-                  options={"response_window": "always"})]
+    return [validated(GAME, s) for s in (
+        table("kozly", "pozorki", hands={0: ["kz_guard", "kz_curse"], 1: ["pz_spark"]},
+              units={0: [("kz_hero", "1.gold_mine"), ("kz_catapult", "1.gold_mine")], **hidden}),
+        table("kozly", "pozorki", hands={0: ["kz_scout"], 1: ["pz_spark", "pz_haste"]},
+              units={0: [("kz_guard", "1.gold_mine")], **hidden}, active=1,
+              options={"response_window": "always"}))]
 
 
-def _playout(state: dict[Any, Any], seed: int, steps: int, every: int) -> list[bytes]:
-    rng, bots = random.Random(seed), (ShadowBot(), RandomBot())
+def _playout(state: GameState, seed: int, steps: int, every: int) -> list[bytes]:
+    rng = random.Random(seed)
+    bots: tuple[Bot, Bot] = (ShadowBot(), RandomBot())
     out = []
     for step in range(steps):
         if state["result"] is not None:
@@ -87,7 +94,8 @@ def _playout(state: dict[Any, Any], seed: int, steps: int, every: int) -> list[b
         if step % every == 0:
             out.append(orjson.dumps(state))
         who = next_actor(state, rng, "random")
-        action = choose_chance(GAME, state, rng) if who == "chance" else \
+        assert who is not None
+        action = choose_chance(GAME, state, rng) if isinstance(who, str) else \
             bots[rng.random() < 0.2].choose(GAME, state, who, rng)
         state, _ = GAME.apply(state, action)
     return out

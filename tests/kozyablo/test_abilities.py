@@ -2,26 +2,30 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import strike_damage
+from service.games.kozyablo.state_types import KozyabloState
 
 from .builder import act, listed, mixed_deck, play, table, types
 
 
-def targets_of(state, player, unit):
+def targets_of(state: KozyabloState, player: int, unit: str) -> list[str]:
     return sorted({t for a in listed(state, player, "strike") if a["unit"] == unit
                    for t in a["targets"]})
 
 
-def dmg(state, striker, target):
+def dmg(state: KozyabloState, striker: str, target: str) -> int:
     return strike_damage(state, Catalogue.of_state(state), striker, target)
 
 
-def fight(p0, p1, units0, units1, sector="0.gold_mine", **kw):
+def fight(p0: str, p1: str, units0: list[tuple[Any, ...]], units1: list[tuple[Any, ...]],
+          sector: str = "0.gold_mine", **kw: Any) -> KozyabloState:
     s = table(p0, p1, units={0: [(u, sector, *x) for u, *x in units0],
                              1: [(u, sector, *x) for u, *x in units1]}, **kw)
     s, _ = play(s, act("attack", 0, sector=sector))

@@ -17,7 +17,7 @@ from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.card_schema import ConditionSchema
 from service.games.kozyablo.wins import CONDITIONS
-from tests.contract import check_random_games
+from tests.contract import Setup, check_random_games
 
 from .builder import act, listed, play, table, types
 
@@ -38,7 +38,7 @@ WIN_DECK = {"capital": "zh_capital", "sectors": ["gold_mine", "crystal_mine", "e
             "cards": ["zh_brute"] * 3 + ["zh_shieldbearer"] * 3 + ["zh_dead"] * 2
             + ["zh_bouncer"] * 2 + ["zh_iron", "zh_coronation", "zh_coronation", "zh_old_fort",
                                     "zh_treasury"]}
-THREE = {"0.gold_mine": 0, "0.crystal_mine": 0, "0.energy_source": 0}
+THREE: dict[str, int | None] = {"0.gold_mine": 0, "0.crystal_mine": 0, "0.energy_source": 0}
 
 
 def write_set(root, name: str, data: dict[Any, Any]) -> None:
@@ -128,11 +128,11 @@ def test_koz_47_a_set_extends_another_and_leaves_it_alone(card_dir):
 def test_koz_47_treasury_of_greed_wins_at_the_end_of_its_owners_turn():
     """KOZ-47 (KOZ-14 end of turn): the shipped card wins when its owner ends a turn
     controlling four sectors (KOZ-11) — not with three, not on the opponent's turn."""
-    kw = {"buildings": {0: ["zh_treasury"]}, "card_set": "alternative_wins"}
+    kw: dict[str, Any] = {"buildings": {0: ["zh_treasury"]}, "card_set": "alternative_wins"}
     s = table("zhloby", "kozly", control=THREE, **kw)
     s, ev = play(s, act("skip", 0))
     assert s["result"] is None and "trigger" not in types(ev)  # three: the trigger waits
-    four = {**THREE, "1.gold_mine": 0}
+    four: dict[str, int | None] = {**THREE, "1.gold_mine": 0}
     s = table("zhloby", "kozly", control=four, active=1, **kw)
     s, ev = play(s, act("skip", 1))  # the opponent's end, then the owner's start: not yet
     assert s["result"] is None and s["active"] == 0 and "card_win" not in types(ev)
@@ -180,6 +180,7 @@ def test_koz_47_turn_reached_wins_at_the_start_of_the_owners_turn(wins):
     s = table(WIN_DECK, "kozly", buildings={0: ["zh_old_fort"]}, active=1, turn=8,
               card_set=wins)
     s, ev = play(s, act("skip", 1))
+    assert s["result"] is not None
     assert s["turn"] == 9 and s["result"]["reason"] == "card_win"
     assert types(ev)[-3:] == ["turn_started", "trigger", "card_win"]
 
@@ -215,7 +216,7 @@ def test_koz_47_random_games_with_win_cards_in_every_deck(card_dir):
     write_set(card_dir, "reference", raw)
     pairings = [("zhloby", "kozly"), ("pozorki", "zhloby"), ("trutni", "trutni"),
                 ("kozly", "pozorki")]
-    setups = [([{"race": a}, {"race": b}], {"turn_limit": 60}, 3500 + k)
+    setups: list[Setup] = [([{"race": a}, {"race": b}], {"turn_limit": 60}, 3500 + k)
               for k, (a, b) in enumerate(pairings * 3)]
     report = check_random_games(GAME, setups, every=3)
     assert report["games"] == 12 and report["finished_by"].get("card_win", 0) > 0, report

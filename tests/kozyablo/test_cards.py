@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import ActionObject
 
 from .builder import act, listed, mixed_deck, play, table, types
 
 
-def rule_of(state, action):
+def rule_of(state: KozyabloState, action: ActionObject) -> str:
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(state, action)
     return exc.value.rule
@@ -150,14 +154,16 @@ def test_koz_20_a_hero_needs_crystals_3_whatever_its_printed_level():
     custom card set is playable with crystals 3 (the level does not raise it)."""
     from types import SimpleNamespace
 
-    from service.games.kozyablo.cards import Catalogue
+    from service.games.kozyablo.cards import Catalogue, Face
     from service.games.kozyablo.play import affordable
 
     s = table("pozorki", "trutni", control={"0.crystal_mine": 0})
-    hero = SimpleNamespace(id="big_hero", type="hero", level=5, data={})
+    # a stand-in of the fields `affordable` reads, for a card no set has
+    hero = cast(Face, SimpleNamespace(id="big_hero", type="hero", level=5, data={}))
     assert affordable(s, Catalogue.of_state(s), 0, hero) is None  # crystals 2 + 1 = 3
     s = table("pozorki", "trutni")
     why = affordable(s, Catalogue.of_state(s), 0, hero)
+    assert why is not None
     assert why.startswith("KOZ-20") and "crystals production 3" in why
 
 

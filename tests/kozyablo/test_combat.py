@@ -6,11 +6,14 @@ import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import Event
 
 from .builder import act, listed, play, table, types
 
 
-def strike(state, player, unit, *targets):
+def strike(state: KozyabloState, player: int, unit: str, *targets: str
+           ) -> tuple[KozyabloState, list[Event]]:
     return play(state, act("strike", player, unit=unit, targets=list(targets)))
 
 

@@ -12,12 +12,13 @@ from service.games.errors import InvalidSetup
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.deck import validate_deck
+from service.games.objects import JsonObject
 
 CAT = Catalogue.of(card_db.get("kozyablo"))
 SECTORS = ["gold_mine", "crystal_mine", "energy_source"]
 
 
-def deck(cards, capital="kz_capital", sectors=SECTORS):
+def deck(cards: list[str], capital: str = "kz_capital", sectors: list[str] = SECTORS) -> JsonObject:
     return {"capital": capital, "sectors": list(sectors), "cards": list(cards)}
 
 
@@ -25,7 +26,7 @@ GOOD = ["kz_scout"] * 3 + ["kz_guard"] * 3 + ["kz_stone_goat"] * 3 + ["kz_healer
     + ["kz_catapult"] * 3
 
 
-def rules(d):
+def rules(d: JsonObject) -> list[str]:
     return [v["rule"] for v in validate_deck(CAT, d)]
 
 

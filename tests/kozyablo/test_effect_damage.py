@@ -6,19 +6,24 @@ The effect waits (phase ``effect``) for the hit creature's controller to
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.errors import InvalidState, RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import magic_damage
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import Event
 
 from .builder import act, listed, mixed_deck, play, table, types
 
 SCOUT_AND_GUARD = [("kz_scout", "1.gold_mine"), ("kz_guard", "1.gold_mine")]
 
 
-def spark_at_scout(extra=(), p1="kozly"):
+def spark_at_scout(extra: tuple[tuple[Any, ...], ...] | list[tuple[Any, ...]] = (), p1: str = "kozly"
+                   ) -> tuple[KozyabloState, list[Event]]:
     """Pozorki play Spark of Shame (magic, 2 damage) at the Goat Scout."""
     s = table("pozorki", p1, hands={0: ["pz_spark"]},
               units={0: [("pz_archer", "1.gold_mine")], 1: SCOUT_AND_GUARD + list(extra)})
@@ -108,7 +113,9 @@ def test_ability_damage_in_the_main_phase_then_the_turn_goes_on():
     tower = next(iter(s["buildings"]))
     use = next(a for a in listed(s, 0, "use_ability") if a.get("target") == "1.kz_scout")
     s, _ = play(s, use)
+    assert s["effect"] is not None
     assert s["phase"] == "effect" and s["effect"]["then"] == "main"
+    assert s["effect"] is not None
     assert s["effect"]["source"] == tower
     s, _ = play(s, act("defend", 1, unit="1.kz_hero"))
     assert s["units"]["1.kz_hero"]["damage"] == 1
@@ -140,14 +147,18 @@ def test_squad_damage_asks_hit_by_hit_in_creature_id_order():
     s = table("pozorki", "kozly", buildings={0: ["pz_pillory"]}, active=1,
               units={1: [("kz_scout", "cap0"), ("kz_guard", "cap0"), ("kz_hero", "cap0")]})
     s, _ = play(s, act("skip", 1))
+    assert s["effect"] is not None
     assert s["phase"] == "effect" and s["effect"]["then"] == "start" and s["active"] == 0
+    assert s["effect"] is not None
     assert [h["target"] for h in s["effect"]["hits"]] == ["1.kz_guard", "1.kz_hero",
                                                           "1.kz_scout"]
     assert [a["unit"] for a in listed(s, 1, "defend")] == ["1.kz_hero"]
     s, _ = play(s, act("defend", 1, unit="1.kz_hero"))  # the Guard's 1 → Old Billy
+    assert s["effect"] is not None
     assert s["effect"]["hits"][0]["target"] == "1.kz_hero"
     assert [a["unit"] for a in listed(s, 1, "defend")] == ["1.kz_guard"]
     s, _ = play(s, act("decline", 1))
+    assert s["effect"] is not None
     assert s["effect"]["hits"][0]["target"] == "1.kz_scout"
     s, _ = play(s, act("defend", 1, unit="1.kz_guard"))
     units = s["units"]
@@ -173,6 +184,7 @@ def test_a_waiting_effect_must_be_consistent():
     """KOZ-45: the effect phase and ``state.effect`` go together; its offered hit
     names a creature on the table."""
     s, _ = spark_at_scout()
+    assert s["effect"] is not None
     for forged in ({**s, "effect": None},
                    {**s, "phase": "main", "pending": [{"player": 0, "decision": "action"}]},
                    {**s, "effect": {**s["effect"], "hits": [{"target": "0.pz_nobody",

@@ -7,12 +7,13 @@ import pytest
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
-from service.games.kozyablo.stats import unit_stats
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.kozyablo.stats import Stats, unit_stats
 
 from .builder import act, listed, play, table, types
 
 
-def stats(state, uid):
+def stats(state: KozyabloState, uid: str) -> Stats:
     return unit_stats(state, Catalogue.of_state(state), uid)
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from service.games.objects import ActionObject, Event, JsonObject
+
 BASE = "/v1/games/kozyablo"
 
 
-def post(client, path, body):
+def post(client: FlaskClient, path: str, body: JsonObject) -> TestResponse:
     return client.post(BASE + path, json=body)
 
 
@@ -47,28 +52,29 @@ def test_new_with_an_invalid_deck_is_422_listing_all_violations(client):
 class Table:
     """A table-chance game driven only through the HTTP API."""
 
-    def __init__(self, client, players):
+    def __init__(self, client: FlaskClient, players: list[JsonObject]) -> None:
         self.client = client
         r = post(client, "/new", {"players": players, "options": {"chance": "table"},
                                   "seed": 28})
         assert r.status_code == 200, r.get_json()
-        self.state = r.get_json()["state"]
+        self.state: JsonObject = r.get_json()["state"]
 
-    def legal(self, player=None):
+    def legal(self, player: int | str | None = None) -> JsonObject:
         body = {"state": self.state} if player is None else {"state": self.state,
                                                               "player": player}
         r = post(self.client, "/legal-actions", body)
         assert r.status_code == 200, r.get_json()
-        return r.get_json()
+        listed: JsonObject = r.get_json()
+        return listed
 
-    def apply(self, action):
+    def apply(self, action: ActionObject) -> list[Event]:
         r = post(self.client, "/apply", {"state": self.state, "action": action})
         assert r.status_code == 200, r.get_json()
         body = r.get_json()
         self.state = body["state"]
         return [e for e in body["events"]]
 
-    def reveal(self, seat, card):
+    def reveal(self, seat: int, card: str) -> list[Event]:
         return self.apply({"type": "reveal", "player": "chance", "seat": seat, "face": card})
 
 

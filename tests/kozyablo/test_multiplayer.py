@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
+from service.games.kozyablo.state_types import KozyabloState
 
 from .builder import act, listed, play, table, types
 
 
-def three(**kw):
+def three(**kw: Any) -> KozyabloState:
     """pozorki (0), trutni (1), kozly (2); player 0 to act unless ``active`` says."""
     return table("pozorki", "trutni", more=("kozly",), **kw)
 

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from collections import Counter
 
+from service.games.base import validated
 from service.games.kozyablo import GAME
 from service.games.kozyablo.setup import RACE_ORDER
-from tests.contract import check_random_games
+from service.games.objects import JsonObject
+from service.games.registry import get_game
+from tests.contract import Setup, check_random_games
 from tests.size import sized
 
 PAIRINGS = [(a, b) for a in RACE_ORDER for b in RACE_ORDER]
 
 
-def setups(n, options, offset=0):
+def setups(n: int, options: JsonObject, offset: int = 0) -> list[Setup]:
     return [([{"race": PAIRINGS[k % 16][0]}, {"race": PAIRINGS[k % 16][1]}], options, offset + k)
             for k in range(n)]
 
@@ -48,16 +51,18 @@ def test_random_games_reach_every_kind_of_decision():
 
     from service.games.playout import RandomBot, choose_chance, next_actor
 
-    seen: Counter = Counter()
+    seen: Counter[str] = Counter()
+    kozyablo = get_game("kozyablo")
     for game_no, (players, options, seed) in enumerate(setups(64, {"turn_limit": 80}, 900)):
-        state, _ = GAME.new_game(players, options, seed)
+        state, _ = kozyablo.new_game(players, options, seed)
         rng, bot = random.Random(seed), RandomBot()
         while state["result"] is None:
             who = next_actor(state, rng)
-            action = choose_chance(GAME, state, rng) if who == "chance" else \
-                bot.choose(GAME, state, who, rng)
+            assert who is not None
+            action = choose_chance(kozyablo, state, rng) if isinstance(who, str) else \
+                bot.choose(kozyablo, state, who, rng)
             seen[action["type"]] += 1
-            state, events = GAME.apply(state, action)
+            state, events = kozyablo.apply(state, action)
             seen.update(e["type"] for e in events)
     for kind in ("strike", "hold", "strike_held", "evade", "defend", "decline", "pass",
                  "retreat_attack", "entered_shadow", "magic_laid", "magic_ended", "trigger",
@@ -76,7 +81,8 @@ MULTI = [[{"race": "kozly"}, {"race": "pozorki"}, {"race": "zhloby"}],
 def test_koz_51_to_53_random_games_with_three_and_four_players():
     """RULINGS KOZ-51…53: seeded random 3- and 4-player games pass every contract check
     (both chance modes, a count only too); games won by capture put players out first."""
-    runs = [(MULTI[k % len(MULTI)], {"turn_limit": 80}, 700 + k) for k in range(sized(30, least=10))]
+    runs: list[Setup] = [(MULTI[k % len(MULTI)], {"turn_limit": 80}, 700 + k)
+                         for k in range(sized(30, least=10))]
     runs += [(MULTI[k % len(MULTI)], {"turn_limit": 40, "chance": "table"}, 800 + k)
              for k in range(sized(10, least=5))]
     runs += [(n, {"turn_limit": 40}, 850 + n) for n in (3, 4)]
@@ -99,6 +105,7 @@ def test_opposing_sectors_is_has_opposing_cards_for_every_sector():
     from service.games.playout import RandomBot, choose_chance, next_actor
 
     checked = 0
+    kozyablo = get_game("kozyablo")
     for players, options, seed in setups(16, {"turn_limit": 40}, 700):
         state, _ = GAME.new_game(players, options, seed)
         rng, bot = random.Random(seed), RandomBot()
@@ -111,8 +118,10 @@ def test_opposing_sectors_is_has_opposing_cards_for_every_sector():
                 assert creature_sectors(state, cat, seat) == sorted(
                     sid for sid in state["sectors"] if may_enter(state, cat, seat, sid))
                 checked += 1
-            who = next_actor(state, rng)
-            action = choose_chance(GAME, state, rng) if who == "chance" else \
-                bot.choose(GAME, state, who, rng)
+            seam = validated(kozyablo, state)  # the bot and chance take the registry's types
+            who = next_actor(seam, rng)
+            assert who is not None
+            action = choose_chance(kozyablo, seam, rng) if isinstance(who, str) else \
+                bot.choose(kozyablo, seam, who, rng)
             state, _ = GAME.apply(state, action)
     assert checked > 800

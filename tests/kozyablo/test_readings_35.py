@@ -4,24 +4,23 @@ The issue's other two Kozyablo rulings are tested with their engine change."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import striker_stats
+from service.games.kozyablo.state_types import KozyabloState
 
 from .builder import act, listed, play, table, types
 
 
-def targets_of(state: dict[Any, Any], player: int, unit: str) -> list[str]:
+def targets_of(state: KozyabloState, player: int, unit: str) -> list[str]:
     return sorted({t for a in listed(state, player, "strike") if a["unit"] == unit
                    for t in a["targets"]})
 
 
-def speed(state: dict[Any, Any], unit: str) -> int:
+def speed(state: KozyabloState, unit: str) -> int:
     return striker_stats(state, Catalogue.of_state(state), unit).speed
 
 
@@ -74,6 +73,7 @@ def test_koz_32a_two_attacks_strikes_once_in_a_retreat_attack():
                                           1: [("pz_swordsman", "0.gold_mine")]})
     s, ev = play(s, act("move", 0, **{"from": "0.gold_mine", "to": "0.crystal_mine"},
                         units=["0.tr_wild_gilen"]))
+    assert s["combat"] is not None
     assert "retreat_attack" in types(ev) and s["combat"]["kind"] == "retreat"
     assert s["pending"] == [{"player": 1, "decision": "strike"}]
     s, ev = play(s, act("strike", 1, unit="1.pz_swordsman", targets=["0.tr_wild_gilen"]))

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
+from service.games.base import GameState
 from service.games.errors import RefereeError
-from service.games.kozyablo import GAME
 from service.games.playout import RandomBot, choose_chance, next_actor
+from service.games.registry import get_game
+
+#: the engine as the seam holds it: the bot takes it, and it takes any mapping (a forgery)
+GAME = get_game("kozyablo")
 
 JUNK = [{"type": "strike", "player": 0, "unit": "0.x", "targets": ["1.y"]},
         {"type": "move", "player": 0, "from": "a", "to": "b", "units": ["c"]},
@@ -18,7 +23,7 @@ JUNK = [{"type": "strike", "player": 0, "unit": "0.x", "targets": ["1.y"]},
         {"type": "mulligan", "player": 0, "cards": ["0.nothing"]}]
 
 
-def reached_states(games=8):
+def reached_states(games: int = 8) -> list[GameState]:
     out = []
     for seed in range(games):
         st, _ = GAME.new_game(2, {"turn_limit": 40}, seed)
@@ -26,13 +31,15 @@ def reached_states(games=8):
         while st["result"] is None:
             out.append(st)
             who = next_actor(st, rng)
-            a = choose_chance(GAME, st, rng) if who == "chance" else bot.choose(GAME, st, who, rng)
+            assert who is not None
+            a = choose_chance(GAME, st, rng) if isinstance(who, str) else bot.choose(GAME, st, who, rng)
             st, _ = GAME.apply(st, a)
     return out
 
 
-def mutate(s, rng):
-    s = copy.deepcopy(s)
+def mutate(state: GameState, rng: random.Random) -> dict[str, Any]:
+    """A deep copy of ``state`` with one random edit, often a forgery."""
+    s: dict[str, Any] = copy.deepcopy(dict(state))
     ids = list(s["units"]) + list(s["buildings"])
     secs = list(s["sectors"])
     k = rng.randrange(8)

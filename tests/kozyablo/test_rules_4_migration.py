@@ -19,16 +19,18 @@ import pytest
 from service.games.errors import RulesChanged
 from service.games.kozyablo import GAME
 from service.games.kozyablo.migrations import action_from_3, from_3
-from service.games.versions import NotUpgradable
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import JsonObject
+from service.games.versions import NotUpgradable, RulesVersion
 from tests.compat.make_fixtures import FIXTURES
 from tests.compat.test_old_rules import fixture
-from tests.kozyablo.builder import act, table
+from tests.kozyablo.builder import act, checked, table
 from tests.kozyablo.test_rulings_25 import play, three
 
 
-def as_3(state: dict[Any, Any], **changes) -> dict[Any, Any]:
+def as_3(state: KozyabloState, **changes: Any) -> JsonObject:
     """``state`` with the ``kozyablo/3`` id and no ``combat.turn`` (which 3 never wrote)."""
-    old = copy.deepcopy(state)
+    old: JsonObject = copy.deepcopy(dict(state))
     old["rules_version"] = "kozyablo/3"
     if old["combat"] is not None:
         old["combat"].pop("turn", None)
@@ -36,12 +38,12 @@ def as_3(state: dict[Any, Any], **changes) -> dict[Any, Any]:
     return old
 
 
-def step_4():
+def step_4() -> RulesVersion:
     """The step this file is about (later steps follow it when a state is upgraded)."""
     return next(v for v in GAME.rules_versions if v.id == "kozyablo/4")
 
 
-def upgraded(old: dict[Any, Any]) -> dict[Any, Any]:
+def upgraded(old: JsonObject) -> KozyabloState:
     """``old`` carried over by every step since ``kozyablo/3`` (``kozyablo/5`` changes none
     of these positions)."""
     before = copy.deepcopy(old)
@@ -50,12 +52,12 @@ def upgraded(old: dict[Any, Any]) -> dict[Any, Any]:
     steps = GAME.rules_versions[[v.id for v in GAME.rules_versions].index("kozyablo/4"):]
     assert note == {"from": "kozyablo/3", "to": GAME.rules_version,
                     "clauses": list(dict.fromkeys(c for v in steps for c in v.clauses))}
-    GAME.validate_state(state)
-    assert state["pending"] == GAME.compute_pending(state)
-    return state
+    current = checked(state)
+    assert current["pending"] == GAME.compute_pending(current)
+    return current
 
 
-def plays_on(state: dict[Any, Any], seed: int = 0) -> dict[Any, Any]:
+def plays_on(state: KozyabloState, seed: int = 0) -> KozyabloState:
     rng = random.Random(seed)
     for _ in range(2000):
         if GAME.score(state)["finished"]:
@@ -123,8 +125,8 @@ def test_koz_53a_a_finished_fall_marks_the_last_loser_out_and_keeps_the_winners(
     state = upgraded(old)
     assert state["result"] == old["result"] and state["pending"] == []
     assert state["players"][loser]["out"]
-    assert not any(d["owner"] == loser for pool in ("units", "buildings", "lasting")
-                   for d in state[pool].values())
+    assert not any(d["owner"] == loser for pool in (state["units"], state["buildings"], state["lasting"])
+                   for d in pool.values())
     assert sorted(set(state["players"][loser]["discard"])
                   - set(old["players"][loser]["discard"])) == theirs
     assert all(sec["controller"] != loser for sec in state["sectors"].values())
@@ -186,7 +188,7 @@ def test_koz_41a_the_refusal_over_http_names_the_clauses(client):
     assert "KOZ-41a" in message and "тен" in message  # in Russian
 
 
-def fast_bumblebee_against_a_hidden_sneak() -> tuple[dict[Any, Any], dict[Any, Any]]:
+def fast_bumblebee_against_a_hidden_sneak() -> tuple[KozyabloState, JsonObject]:
     """Player 1's Bumblebee (speed 6) and Wild Gilen attack where player 0's Sneak (5)
     hides beside their Archer (4): the position under ``kozyablo/4`` and as
     ``kozyablo/3`` kept it (the Sneak was no part of the combat)."""
@@ -195,6 +197,7 @@ def fast_bumblebee_against_a_hidden_sneak() -> tuple[dict[Any, Any], dict[Any, A
                          ("pz_archer", "0.gold_mine")],
                      1: [("tr_bumblebee", "0.gold_mine"), ("tr_wild_gilen", "0.gold_mine")]})
     s, _ = play(s, act("attack", 1, sector="0.gold_mine"))
+    assert s["combat"] is not None
     assert s["combat"]["turn"] == ["1.tr_bumblebee"]
     old = as_3(s)
     old["combat"]["waiting"].remove("0.pz_sneak")
@@ -207,10 +210,13 @@ def test_koz_41a_a_hidden_creature_slower_than_the_striker_now_waits_its_turn():
     names whose turn it is; the position is the one ``kozyablo/4`` reaches itself."""
     s, old = fast_bumblebee_against_a_hidden_sneak()
     state = upgraded(old)
+    assert state["combat"] is not None
     assert "0.pz_sneak" in state["combat"]["waiting"]
+    assert state["combat"] is not None
     assert state["combat"]["turn"] == ["1.tr_bumblebee"]
     assert {**state, "rules_version": s["rules_version"]} == s
     state, _ = play(state, act("hold", 1, unit="1.tr_bumblebee"))  # KOZ-25a: optional now
+    assert state["combat"] is not None
     assert state["combat"]["turn"] == ["0.pz_sneak"]
     plays_on(state, 2)
 
@@ -224,10 +230,13 @@ def test_koz_41a_a_hidden_creature_whose_turn_has_passed_stayed_hidden():
                      1: [("kz_guard", "0.gold_mine")]})
     s, _ = play(s, act("attack", 1, sector="0.gold_mine"))
     s, _ = play(s, act("hold", 0, unit="0.pz_sneak"))  # what kozyablo/4 would have asked
+    assert s["combat"] is not None
     assert s["combat"]["turn"] == ["0.pz_archer"]
     old = as_3(s)
     state = upgraded(old)
+    assert state["combat"] is not None
     assert "0.pz_sneak" not in state["combat"]["waiting"] and state["units"]["0.pz_sneak"]["shadow"]
+    assert state["combat"] is not None
     assert state["combat"]["turn"] == ["0.pz_archer"]
     assert [a["type"] for a in GAME.legal_actions(state, 0)][-1] == "hold"  # KOZ-25a
     plays_on(state, 3)
@@ -243,6 +252,7 @@ def test_koz_41a_a_strike_being_resolved_names_no_turn():
     s, _ = play(s, act("strike", 0, unit="0.zh_bouncer", targets=["1.kz_healer"]))
     assert s["pending"] == [{"player": 1, "decision": "defend"}]
     state = upgraded(as_3(s))
+    assert state["combat"] is not None
     assert state["combat"].get("turn") is None and state["pending"] == s["pending"]
     plays_on(state, 4)
 
@@ -255,6 +265,7 @@ def test_a_replayed_attack_holds_for_a_hidden_creature_kozyablo_3_left_out():
     and the combat ended) is applied after."""
     s, _ = fast_bumblebee_against_a_hidden_sneak()
     s, _ = play(s, act("strike", 1, unit="1.tr_bumblebee", targets=["0.pz_archer"]))
+    assert s["combat"] is not None
     assert s["combat"]["turn"] == ["0.pz_sneak"]
     recorded = act("skip", 0)
     assert action_from_3(s, recorded) == [act("hold", 0, unit="0.pz_sneak"), recorded]

@@ -11,37 +11,37 @@ fixture state on and replays every fixture game.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import pytest
 
 from service.games.errors import RulesChanged
 from service.games.kozyablo import GAME
 from service.games.kozyablo.migrations import action_from_4, from_4
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import JsonObject
 from service.games.versions import NotUpgradable
 from tests.compat.test_old_rules import fixture
-from tests.kozyablo.builder import act, table
+from tests.kozyablo.builder import act, checked, table
 from tests.kozyablo.test_rules_4_migration import plays_on
 from tests.kozyablo.test_rulings_25 import play
 from tests.kozyablo.test_rulings_35 import KOZ_28_SCRIPT, spire_and_iron, swordsman_against_gilen
 
 
-def as_4(state: dict[Any, Any]) -> dict[Any, Any]:
-    old = copy.deepcopy(state)
+def as_4(state: KozyabloState) -> JsonObject:
+    old: JsonObject = copy.deepcopy(dict(state))
     old["rules_version"] = "kozyablo/4"
     return old
 
 
-def upgraded(old: dict[Any, Any]) -> dict[Any, Any]:
+def upgraded(old: JsonObject) -> KozyabloState:
     before = copy.deepcopy(old)
     state, note = GAME.upgrade_state(old)
     assert old == before, "the migration changed its input"
     assert note == {"from": "kozyablo/4", "to": "kozyablo/5", "clauses": ["KOZ-25a", "KOZ-39a"]}
-    GAME.validate_state(state)
-    return state
+    return checked(state)
 
 
-def refused(old: dict[Any, Any]) -> list[str]:
+def refused(old: JsonObject) -> list[str]:
     with pytest.raises(NotUpgradable) as exc:
         from_4(old)
     with pytest.raises(RulesChanged) as answer:
@@ -107,7 +107,7 @@ def test_koz_25a_a_combat_before_the_two_attacks_creatures_turn_is_upgraded():
 
 
 # ------------------------------------------------------------------ KOZ-39a
-def spire_at_scout(ally: str) -> dict[Any, Any]:
+def spire_at_scout(ally: str) -> KozyabloState:
     """The Spire's strike at player 1's Scout waits for a Defender decision (``ally``)."""
     s = table("trutni", "kozly", active=1, buildings={0: ["tr_spire"]},
               units={1: [("kz_scout", "cap0"), (ally, "cap0")]})

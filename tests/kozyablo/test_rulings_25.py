@@ -7,31 +7,39 @@ card data)."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import yaml
 
 import card_db
+from service.games.base import validated
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.abilities import spent
 from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import ActionObject, Event
+from service.games.registry import get_game
 from service.redaction import events_for
-from tests.kozyablo.builder import act, listed, table, types
+from tests.kozyablo.builder import act, checked, listed, table, types
 from tests.kozyablo.builder import play as play_one
 
+#: the engine as the seam holds it (redaction takes that)
+KOZYABLO = get_game("kozyablo")
 
-def play(state: dict[Any, Any], action: dict[Any, Any]) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
+
+def play(state: KozyabloState, action: ActionObject) -> tuple[KozyabloState, list[Event]]:
     """``play``, then every response window passed (KOZ-16), the events of both."""
     state, events = play_one(state, action)
     while state["phase"] == "response":
+        assert state["responder"] is not None  # a response window has one
         state, more = play_one(state, act("pass", state["responder"]))
         events += more
     return state, events
 
 
-def three(**kw):
+def three(**kw: Any) -> KozyabloState:
     """pozorki (0), trutni (1), kozly (2); player 0 to act unless ``active`` says."""
     return table("pozorki", "trutni", more=("kozly",), **kw)
 
@@ -50,7 +58,7 @@ def test_koz_25a_a_strike_may_be_held_and_the_hold_is_public():
     before = s
     s, ev = play(s, act("hold", 0, unit="0.pz_archer"))
     held = {"type": "strike_held", "unit": "0.pz_archer", "rule": "KOZ-25a"}
-    assert held in ev and held in events_for(GAME, before, s, ev, 1)  # public
+    assert held in ev and held in events_for(KOZYABLO, before, s, ev, 1)  # public
     assert s["pending"] == [{"player": 1, "decision": "strike"}]  # the Gilen's turn
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(s, act("hold", 1, unit="0.pz_archer"))
@@ -65,6 +73,7 @@ def test_koz_25a_each_of_two_attacks_may_be_held():
     s = table(units={0: [("pz_swordsman", "0.gold_mine")], 1: [("tr_wild_gilen", "0.gold_mine")]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
     s, _ = play(s, act("strike", 0, unit="0.pz_swordsman", targets=["1.tr_wild_gilen"]))
+    assert s["combat"] is not None
     assert s["combat"]["current"] == "0.pz_swordsman" and s["combat"]["strikes_left"] == 1
     assert listed(s, 0, "hold") == [act("hold", 0, unit="0.pz_swordsman")]
     s, ev = play(s, act("hold", 0, unit="0.pz_swordsman"))
@@ -101,7 +110,7 @@ def test_koz_25a_a_bystander_of_three_players_need_not_strike():
 
 
 # ------------------------------------------------------------------ KOZ-41a
-def hidden_sneak(active: int = 1) -> dict[Any, Any]:
+def hidden_sneak(active: int = 1) -> KozyabloState:
     """Player 0's Sneak (speed 5) hides next to their Archer (4) and player 1's Guard (2)."""
     return table("pozorki", "kozly", active=active,
                  units={0: [("pz_sneak", "0.gold_mine", {"shadow": True}),
@@ -117,6 +126,7 @@ def test_koz_41a_an_attack_brings_nobody_out_and_a_hidden_creature_may_stay_hidd
     s, ev = play(s, act("attack", 1, sector="0.gold_mine"))
     assert "left_shadow" not in types(ev) and s["units"]["0.pz_sneak"]["shadow"]
     assert s["pending"] == [{"player": 0, "decision": "strike"}]
+    assert s["combat"] is not None
     assert s["combat"]["turn"] == ["0.pz_sneak"]
     assert GAME.view(s, 1)["combat"]["turn"] == ["hidden-1"]  # the card stays secret
     assert GAME.view(s, 0)["combat"]["turn"] == ["0.pz_sneak"]
@@ -125,7 +135,8 @@ def test_koz_41a_an_attack_brings_nobody_out_and_a_hidden_creature_may_stay_hidd
     s, ev = play(s, act("hold", 0, unit="0.pz_sneak"))
     assert {"type": "stayed_hidden", "unit": "0.pz_sneak", "rule": "KOZ-41a"} in ev
     assert {"type": "stayed_hidden", "unit": "hidden", "rule": "KOZ-41a"} in events_for(
-        GAME, before, s, ev, 1)
+        KOZYABLO, before, s, ev, 1)
+    assert s["combat"] is not None
     assert s["units"]["0.pz_sneak"]["shadow"] and "0.pz_sneak" not in s["combat"]["waiting"]
     s, _ = play(s, act("hold", 0, unit="0.pz_archer"))
     # the Guard may strike only the Archer: the Sneak is never a target (KOZ-41)
@@ -325,12 +336,17 @@ def test_koz_51_a_seat_not_in_the_game_is_one_answer_everywhere(client):
         assert r.get_json()["errors"] == {field: ["no seat 3: this game has seats 0 to 2"]}
 
 
+def used(abilities: list[str]) -> KozyabloState:
+    """A state of nothing but ``used`` (all ``spent`` reads), cast to a whole one."""
+    return cast(KozyabloState, {"used": abilities})
+
+
 def test_koz_16_the_free_abilities_limit_is_card_data(tmp_path, monkeypatch):
     """KOZ-16: each free ability's uses a turn come from its card (`per_turn`, 1 when
     absent: the reference cards' «раз в ход»); `per_turn: null` is no limit, refused at
     load when the effect would never run out (a heal), kept when it must (damage)."""
     ref = Catalogue.of(card_db.get("kozyablo"))
-    assert spent({"used": ["0.pz_watchtower:volley"]}, ref, "0.pz_watchtower", "volley")
+    assert spent(used(["0.pz_watchtower:volley"]), ref, "0.pz_watchtower", "volley")
     raw = yaml.safe_load(open(card_db.get("kozyablo").path, encoding="utf-8"))
     house = copy.deepcopy(raw)
     for card in house["cards"]:
@@ -354,9 +370,9 @@ def test_koz_16_the_free_abilities_limit_is_card_data(tmp_path, monkeypatch):
             yaml.safe_dump(house, allow_unicode=True))
         card_db.clear_cache()
         cat = Catalogue.of(card_db.get("kozyablo", "house"))
-        once = {"used": ["0.pz_watchtower:volley"]}
+        once = used(["0.pz_watchtower:volley"])
         assert not spent(once, cat, "0.pz_watchtower", "volley")
-        assert spent({"used": ["0.pz_watchtower:volley"] * 2}, cat, "0.pz_watchtower", "volley")
+        assert spent(used(["0.pz_watchtower:volley"] * 2), cat, "0.pz_watchtower", "volley")
     finally:
         monkeypatch.delenv("CARD_DB_PATH")
         card_db.clear_cache()
@@ -382,7 +398,7 @@ def test_koz_41a_and_koz_25a_the_greedy_bot_weighs_a_strike_against_staying_hidd
     from service.games.bots import GreedyBot
     s = hidden_sneak()
     s, _ = play(s, act("attack", 1, sector="0.gold_mine"))
-    assert GreedyBot().choose(GAME, s, 0, random.Random(1))["type"] == "strike"
+    assert GreedyBot().choose(KOZYABLO, validated(KOZYABLO, s), 0, random.Random(1))["type"] == "strike"
     shown = copy.deepcopy(s)
     shown["units"]["0.pz_sneak"]["shadow"] = False
     del shown["units"]["0.pz_sneak"]["shadow_number"]
@@ -396,6 +412,7 @@ def test_koz_41a_a_state_naming_a_wrong_turn_is_refused():
     s, _ = play(s, act("attack", 1, sector="0.gold_mine"))
     for wrong in (["1.kz_guard", "0.pz_archer"], ["0.nobody"]):
         bad = copy.deepcopy(s)
+        assert bad["combat"] is not None
         bad["combat"]["turn"] = wrong
         with pytest.raises(InvalidState) as exc:
             GAME.validate_state(bad)
@@ -410,22 +427,25 @@ def test_koz_25a_41a_53a_in_playouts_for_two_to_four_players():
     import random
     from collections import Counter
 
-    from service.games.playout import RandomBot, choose_chance, next_actor
+    from service.games.playout import Bot, RandomBot, choose_chance, next_actor
     from tests.kozyablo.hidden_positions import ShadowBot
 
-    seen: Counter = Counter()
+    seen: Counter[tuple[int, str]] = Counter()
     fell = 0
+    bots: tuple[Bot, Bot] = (ShadowBot(), RandomBot())
     for n in (2, 3, 4):
         for k in range(6):
-            state, _ = GAME.new_game(n, {"turn_limit": 80}, seed=100 * n + k)
-            rng, bots = random.Random(k), (ShadowBot(), RandomBot())
-            while state["result"] is None:
-                who = next_actor(state, rng)
-                action = choose_chance(GAME, state, rng) if who == "chance" else \
-                    bots[who % 2].choose(GAME, state, who, rng)
-                state, events = GAME.apply(state, action)
+            played, _ = KOZYABLO.new_game(n, {"turn_limit": 80}, seed=100 * n + k)
+            rng = random.Random(k)
+            while played["result"] is None:
+                who = next_actor(played, rng)
+                assert who is not None
+                action = choose_chance(KOZYABLO, played, rng) if isinstance(who, str) else \
+                    bots[who % 2].choose(KOZYABLO, played, who, rng)
+                played, events = KOZYABLO.apply(played, action)
                 seen.update((n, e["type"]) for e in events)
-            GAME.validate_state(state)
+            state = checked(played)
+            assert state["result"] is not None
             if state["result"]["reason"] in ("capture", "destruction"):
                 fell += 1
                 losers = [s for s in range(n) if s not in state["result"]["winners"]]

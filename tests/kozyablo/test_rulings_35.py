@@ -4,11 +4,10 @@ and RULING KOZ-39a, Armor against creatures only.  The step itself (what a
 
 from __future__ import annotations
 
-from typing import Any
-
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import strike_damage
+from service.games.kozyablo.state_types import KozyabloState
 from tests.kozyablo.builder import act, listed, table, types
 from tests.kozyablo.test_http import Table
 from tests.kozyablo.test_rulings_25 import play
@@ -16,10 +15,11 @@ from tests.kozyablo.test_rulings_25 import play
 HELD = {"type": "strike_held", "unit": "0.pz_swordsman", "rule": "KOZ-25a"}
 
 
-def swordsman_against_gilen() -> dict[Any, Any]:
+def swordsman_against_gilen() -> KozyabloState:
     """Player 0's Swordsman (Two attacks) attacks player 1's Wild Gilen: its turn."""
     s = table(units={0: [("pz_swordsman", "0.gold_mine")], 1: [("tr_wild_gilen", "0.gold_mine")]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
+    assert s["combat"] is not None
     assert s["combat"]["turn"] == ["0.pz_swordsman"]
     return s
 
@@ -31,6 +31,7 @@ def test_koz_25a_holding_the_first_of_two_attacks_leaves_the_second():
     s, ev = play(swordsman_against_gilen(), act("hold", 0, unit="0.pz_swordsman"))
     assert HELD in ev
     assert s["pending"] == [{"player": 0, "decision": "strike"}]  # not the Gilen yet
+    assert s["combat"] is not None
     assert s["combat"]["current"] == "0.pz_swordsman" and s["combat"]["strikes_left"] == 1
     assert listed(s, 0, "strike") == [act("strike", 0, unit="0.pz_swordsman",
                                           targets=["1.tr_wild_gilen"])]
@@ -39,6 +40,7 @@ def test_koz_25a_holding_the_first_of_two_attacks_leaves_the_second():
     s, ev = play(s, act("strike", 0, unit="0.pz_swordsman", targets=["1.tr_wild_gilen"]))
     assert s["units"]["1.tr_wild_gilen"]["damage"] == 2  # one strike, the second
     assert s["pending"] == [{"player": 1, "decision": "strike"}]
+    assert s["combat"] is not None
     assert s["combat"]["turn"] == ["1.tr_wild_gilen"] and s["combat"]["current"] is None
 
 
@@ -50,6 +52,7 @@ def test_koz_25a_both_of_two_attacks_may_be_held():
     assert HELD in first and HELD in second
     assert s["units"]["1.tr_wild_gilen"]["damage"] == 0
     assert s["pending"] == [{"player": 1, "decision": "strike"}]
+    assert s["combat"] is not None
     assert "0.pz_swordsman" not in s["combat"]["waiting"] and s["combat"]["current"] is None
     s, ev = play(s, act("hold", 1, unit="1.tr_wild_gilen"))
     assert "combat_ended" in types(ev)
@@ -145,7 +148,7 @@ def test_koz_25a_over_http_the_swordsman_holds_its_first_strike_and_keeps_the_se
 
 
 # ------------------------------------------------------------------ KOZ-39a
-def spire_and_iron() -> dict[Any, Any]:
+def spire_and_iron() -> KozyabloState:
     """Player 0's (trutni) Stinger Spire (a building: attack 2, speed 4) in their capital,
     where player 1's Iron Zhlob (Armor 1, attack 3, speed 1) stands; player 1 to act."""
     return table("trutni", "zhloby", active=1, buildings={0: ["tr_spire"]},

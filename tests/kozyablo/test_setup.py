@@ -7,11 +7,12 @@ import pytest
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import face
+from service.games.kozyablo.state_types import KozyabloState
 
 from .builder import act, listed, play, types
 
 
-def table_game(p0="kozly", p1="zhloby", seed=1):
+def table_game(p0: str = "kozly", p1: str = "zhloby", seed: int = 1) -> KozyabloState:
     return GAME.new_game([{"race": p0}, {"race": p1}], {"chance": "table"}, seed)[0]
 
 
@@ -41,7 +42,7 @@ def test_koz_8_six_cards_each_every_card_a_chance_node_weighted_by_copies():
     assert state["phase"] == "mulligan"
 
 
-def _dealt(seed=4):
+def _dealt(seed: int = 4) -> KozyabloState:
     state = table_game(seed=seed)
     while state["pending"][0]["player"] == "chance":
         state, _ = GAME.apply(state, {k: v for k, v in GAME.legal_actions(state)[-1].items()
@@ -91,7 +92,7 @@ def test_koz_9_mulligan_top_three_to_discard_cards_back_draw_as_many_at_most_thr
 def test_koz_9_fourth_mulligan_is_refused():
     """KOZ-9: fourth mulligan is refused."""
     state = _dealt()
-    state = {**state, "players": [dict(p) for p in state["players"]]}
+    state = {**state, "players": [p.copy() for p in state["players"]]}
     state["players"][0]["mulligans"] = 3
     assert listed(state, 0, "mulligan") == []
     with pytest.raises(RuleViolation) as exc:

@@ -29,6 +29,9 @@ import pytest
 
 from service.games.errors import IncompatibleState, InvalidState, MalformedInput
 from service.games.kozyablo import GAME
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import ActionObject, JsonObject
+from tests.kozyablo.builder import checked
 from tests.kozyablo.hidden_positions import hidden_positions
 from tests.shared import bending
 from tests.shared.test_determinize import sampled_states
@@ -38,22 +41,24 @@ def canonical(actions: list[dict[Any, Any]]) -> list[bytes]:
     return sorted(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) for a in actions)
 
 
-def positions() -> list[dict[Any, Any]]:
-    return [orjson.loads(raw) for raw in (*sampled_states("kozyablo"), *hidden_positions())]
+def positions() -> list[KozyabloState]:
+    return [checked(orjson.loads(raw)) for raw in (*sampled_states("kozyablo"), *hidden_positions())]
 
 
-def through_json(view: dict[Any, Any]) -> dict[Any, Any]:
-    return orjson.loads(orjson.dumps(view))
+def through_json(view: JsonObject) -> JsonObject:
+    loaded: JsonObject = orjson.loads(orjson.dumps(view))
+    return loaded
 
 
-def verdict(state: dict[Any, Any], action: dict[Any, Any]) -> dict[Any, Any]:
+def verdict(state: KozyabloState, action: ActionObject) -> JsonObject:
     try:
         return GAME.check(state, action)
     except MalformedInput as exc:  # a wrong value of the wrong shape
         return {"malformed": exc.errors}
 
 
-def wrong_in_one_field(state: dict[Any, Any], seat: int, action: dict[Any, Any], rng: random.Random) -> list[dict[Any, Any]]:
+def wrong_in_one_field(state: KozyabloState, seat: int, action: ActionObject, rng: random.Random
+                       ) -> list[ActionObject]:
     """``action`` with one field swapped for ids the viewer cannot see (a creature in the
     shadow, another player's hidden card), one in sight, and nonsense."""
     unseen = [u for u, d in state["units"].items() if d["shadow"] and d["owner"] != seat]
@@ -72,7 +77,7 @@ def wrong_in_one_field(state: dict[Any, Any], seat: int, action: dict[Any, Any],
 
 def test_koz_41_a_view_gets_the_answers_the_true_state_gives_its_player():
     rng = random.Random(41)
-    seen: Counter = Counter()
+    seen: Counter[str] = Counter()
     for state in positions():
         for seat in range(len(state["players"])):
             view = through_json(GAME.view(state, seat))
@@ -139,7 +144,7 @@ def test_koz_41_stand_ins_are_what_the_view_says_of_the_hidden_cards():
     hero = next(d for d in built["units"].values() if d["shadow"] and d["artifacts"])
     assert len(hero["artifacts"]) == 2 and hero["shadow_number"] >= 1
     for seat, (b, p) in enumerate(zip(built["players"], state["players"], strict=True)):
-        assert [len(b[z]) for z in ("hand", "deck", "aside", "cards")] == \
+        assert [len(b["hand"]), len(b["deck"]), len(b["aside"]), len(b["cards"])] == \
             [len(p[z]) for z in ("hand", "deck", "aside", "cards")], seat
     ids = [c for p in built["players"] for c in p["cards"]]
     assert len(ids) == len(set(ids))
@@ -160,8 +165,9 @@ def a_view(seat: int = 0) -> dict[Any, Any]:
     return through_json(GAME.view(state, seat))
 
 
-def _hidden(view: dict[Any, Any]) -> str:
-    return next(u for u in view["units"] if u.startswith("hidden-"))
+def _hidden(view: JsonObject) -> str:
+    hidden: str = next(u for u in view["units"] if u.startswith("hidden-"))
+    return hidden
 
 
 def _count(zone: str, by: int):
@@ -201,25 +207,27 @@ def test_koz_1_a_malformed_view_is_refused_naming_the_field(edit, field, error):
 
 def test_koz_1_a_state_is_not_a_view():
     state = orjson.loads(hidden_positions()[3])
-    for value in (state, [], None, "view"):
+    values: tuple[object, ...] = (state, [], None, "view")
+    for value in values:
         with pytest.raises(InvalidState):
             GAME.state_from_view(value, 7)  # type: ignore[arg-type]
 
 
-VALUES = [None, 0, 1, 3, -1, 99, "", "hidden-1", "hidden-7", "1.pz_sneak", "0.pz_hero",
+VALUES: list[object] = [None, 0, 1, 3, -1, 99, "", "hidden-1", "hidden-7", "1.pz_sneak", "0.pz_hero",
           "1.gold_mine", "x.y", [], {}, True, "main", "combat"]
 
 
-def bend(view: dict[Any, Any], rng: random.Random) -> dict[Any, Any]:
+def bend(view: JsonObject, rng: random.Random) -> JsonObject:
     """One to three random edits of ``view`` (``tests.shared.bending``)."""
-    return bending.bend(view, rng, VALUES)
+    bent: JsonObject = bending.bend(view, rng, VALUES)
+    return bent
 
 
 def test_koz_1_bent_views_are_refused_or_built_never_crash():
     """A view built or refused (``MalformedInput`` family, naming a field) — never any
     other exception; one that is built is a valid state whose view is the bent view."""
     rng = random.Random(1)
-    outcomes: Counter = Counter()
+    outcomes: Counter[str] = Counter()
     for raw in rng.sample(hidden_positions(), 40):
         state = orjson.loads(raw)
         for seat in range(len(state["players"])):

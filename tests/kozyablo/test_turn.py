@@ -8,11 +8,12 @@ from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.sectors import production
+from service.games.kozyablo.state_types import KozyabloState
 
 from .builder import act, listed, play, table, types
 
 
-def prod(state, seat):
+def prod(state: KozyabloState, seat: int) -> dict[str, int]:
     return production(state, Catalogue.of_state(state), seat)
 
 

@@ -14,6 +14,7 @@ def test_koz_47_a_finished_game_takes_no_more_actions():
     """KOZ-47: a finished game takes no more actions."""
     s = table("zhloby", "kozly", units={0: [("zh_brute", "cap1")]}, active=1)
     s, ev = play(s, act("skip", 1))
+    assert s["result"] is not None
     assert s["result"]["finished"] and s["pending"] == []
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(s, act("skip", 0))
@@ -41,6 +42,7 @@ def test_koz_48_capture_at_the_moment_of_your_action_unless_defended():
     s = table("zhloby", "kozly", active=1, units={0: [("zh_brute", "cap1")]},
               buildings={1: ["kz_altar"]})  # not a defensive building
     s, _ = play(s, act("skip", 1))
+    assert s["result"] is not None
     assert s["result"]["reason"] == "capture"
 
 
@@ -59,6 +61,7 @@ def test_koz_50_empty_deck_no_draw_and_the_turn_limit():
     assert ev[-1]["rule"] == "KOZ-50"
     s = table(options={"turn_limit": 1}, capital_damage={0: 2, 1: 2})
     s, _ = play(s, act("skip", 0))
+    assert s["result"] is not None
     assert s["result"]["winners"] == [0, 1]
     score = GAME.score(s)
     assert score["finished"] and [x["total"] for x in score["scores"]] == [10, 10]

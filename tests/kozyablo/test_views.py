@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -11,13 +12,15 @@ import pytest
 from service.games.errors import InvalidState, MalformedInput
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.state_types import KozyabloState
 from service.games.kozyablo.stats import unit_stats
+from service.games.objects import JsonObject
 from tests.shared.test_determinize import assert_view_only
 
-from .builder import act, mixed_deck, play, table
+from .builder import act, checked, mixed_deck, play, table
 
 
-def strings(v):
+def strings(v: object) -> set[str]:
     if isinstance(v, str):
         return {v}
     if isinstance(v, dict):
@@ -105,7 +108,7 @@ def test_apply_never_mutates_its_input():
 
 
 # ------------------------------------------------- creatures in the shadow (KOZ-41)
-def mentions(value) -> set[str]:
+def mentions(value: object) -> set[str]:
     """Every string in a JSON value, keys included, and the source of each ``used`` entry."""
     if isinstance(value, str):
         return {value, value.partition(":")[0]}
@@ -116,7 +119,7 @@ def mentions(value) -> set[str]:
     return set()
 
 
-def renamed(value, names: dict[str, str]):
+def renamed(value: Any, names: dict[str, str]) -> Any:
     """``value`` with card ids swapped per ``names`` everywhere (keys, values, ``used``)."""
     if isinstance(value, str):
         source, colon, rest = value.partition(":")
@@ -128,17 +131,17 @@ def renamed(value, names: dict[str, str]):
     return value
 
 
-def swap(state: dict[Any, Any], *pairs: tuple[str, str]) -> dict[Any, Any]:
+def swap(state: KozyabloState, *pairs: tuple[str, str]) -> KozyabloState:
     """A twin of ``state`` with card ids swapped in pairs (decks kept sorted)."""
     names = {a: b for a, b in pairs} | {b: a for a, b in pairs}
-    twin = renamed(state, names)
+    twin = checked(renamed(state, names))
     for p in twin["players"]:
         p["deck"].sort()
     GAME.validate_state(twin)
     return twin
 
 
-def assert_hides(state: dict[Any, Any], seat: int | None, hidden: set[str]) -> dict[Any, Any]:
+def assert_hides(state: KozyabloState, seat: int | None, hidden: set[str]) -> JsonObject:
     """``seat``'s view names none of ``hidden``, and ``secret_cards`` lists them all
     (so the contract's leak check would catch a view that shows one)."""
     view = GAME.view(state, seat)
@@ -220,12 +223,14 @@ def test_every_field_names_a_hidden_enemy_creature_by_its_alias():
     # a declared move waits in the response window (KOZ-16)
     moving, _ = play(s, act("move", 0, **{"from": "0.gold_mine", "to": "0.crystal_mine"},
                             units=["0.pz_sneak"]))
+    assert moving["declared"] is not None
     assert moving["declared"]["units"] == ["0.pz_sneak"]
     assert assert_hides(moving, 1, {"0.pz_sneak"})["declared"]["units"] == ["hidden-1"]
     # the whole squad leaves: a retreat attack (KOZ-16a) lists the hidden mover
     retreat, _ = play(s, act("move", 0, **{"from": "0.gold_mine", "to": "0.crystal_mine"},
                              units=["0.pz_archer", "0.pz_sneak"]))
     retreat, _ = play(retreat, act("pass", 1))
+    assert retreat["combat"] is not None
     assert retreat["combat"]["movers"] == ["0.pz_archer", "0.pz_sneak"]
     view = assert_hides(retreat, 1, {"0.pz_sneak"})
     assert view["combat"]["movers"] == ["0.pz_archer", "hidden-1"]
@@ -236,7 +241,7 @@ HEROES = mixed_deck("pz_hero", "pz_hero", "pz_art_cloak", "pz_art_cloak", "pz_ar
                     "pz_sneak", "pz_sneak", "kz_scout", "pz_spark")
 
 
-def hero_table() -> dict[Any, Any]:
+def hero_table() -> KozyabloState:
     """A hero hidden by its Cloak of Shadows with a Bow, 2 damage, a sneak
     hidden too, and the other hero, cloak and sneak still in the deck."""
     return table(HEROES, "kozly", hands={0: ["pz_spark"]}, units={
@@ -306,12 +311,13 @@ def test_determinize_keeps_the_players_own_hidden_creatures():
 
 def test_validate_state_refuses_a_broken_shadow_number():
     s = hero_table()
-    for unit, change, path in (
-            ("0.pz_sneak", lambda d: d.pop("shadow_number"), "state.units.0.pz_sneak.shadow_number"),
-            ("0.pz_sneak", lambda d: d.update(shadow_number=1), "state.units"),
-            ("0.pz_sneak", lambda d: d.update(shadow=False), "state.units.0.pz_sneak.shadow_number"),
-            ("0.pz_sneak", lambda d: d.update(shadow_number=0), "state.units.0.pz_sneak.shadow_number")):
-        bad = copy.deepcopy(s)
+    cases: list[tuple[str, Callable[[JsonObject], object], str]] = [
+        ("0.pz_sneak", lambda d: d.pop("shadow_number"), "state.units.0.pz_sneak.shadow_number"),
+        ("0.pz_sneak", lambda d: d.update(shadow_number=1), "state.units"),
+        ("0.pz_sneak", lambda d: d.update(shadow=False), "state.units.0.pz_sneak.shadow_number"),
+        ("0.pz_sneak", lambda d: d.update(shadow_number=0), "state.units.0.pz_sneak.shadow_number")]
+    for unit, change, path in cases:
+        bad: JsonObject = copy.deepcopy(dict(s))
         change(bad["units"][unit])
         with pytest.raises(InvalidState) as exc:
             GAME.validate_state(bad)
