@@ -16,17 +16,21 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 REPO = Path(__file__).resolve().parents[2]
 RQ = Path(sys.executable).with_name("rq")
 
 
 @pytest.fixture
-def make_app(tmp_path):
-    def build(redis_url: str | None = None, **config):
+def make_app(tmp_path: Path) -> Callable[..., Flask]:
+    def build(redis_url: str | None = None, **config: Any) -> Flask:
         from service.app import create_app
 
         return create_app({"TESTING": True, "REDIS_URL": redis_url,
@@ -35,7 +39,7 @@ def make_app(tmp_path):
 
 
 @pytest.fixture
-def fresh_redis(redis_url):
+def fresh_redis(redis_url: str) -> str:
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()
@@ -79,8 +83,9 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
 
 
 class Workers:
-    def __init__(self, url: str, tmp: Path):
-        self.url, self.tmp, self.procs = url, tmp, []
+    def __init__(self, url: str, tmp: Path) -> None:
+        self.url, self.tmp = url, tmp
+        self.procs: list[subprocess.Popen[bytes]] = []
 
     def start(self, name: str, **env_extra: str) -> subprocess.Popen[bytes]:
         env = {**os.environ, "PYTHONPATH": str(REPO), **env_extra}
@@ -122,7 +127,7 @@ class Workers:
 
 
 @pytest.fixture
-def workers(fresh_redis, tmp_path):
+def workers(fresh_redis: str, tmp_path: Path) -> Iterator[Workers]:
     import redis
 
     pool = Workers(fresh_redis, tmp_path)
@@ -132,17 +137,25 @@ def workers(fresh_redis, tmp_path):
     redis.Redis.from_url(fresh_redis).flushdb()
 
 
-def poll(client, location: str, until=("finished", "failed", "canceled"), timeout: float = 30):
+def poll(client: FlaskClient, location: str, until: tuple[str, ...] = ("finished", "failed", "canceled"),
+         timeout: float = 30) -> dict[str, Any]:
     """GET ``location`` until its status is in ``until``; the last body."""
     deadline = time.monotonic() + timeout
     while True:
         r = client.get(location)
-        assert r.status_code == 200, r.json
-        if r.json["status"] in until:
-            return r.json
+        body: dict[str, Any] = r.get_json()
+        assert r.status_code == 200, body
+        if body["status"] in until:
+            return body
         if time.monotonic() > deadline:
-            raise AssertionError(f"still {r.json['status']} after {timeout} s: {r.json}")
+            raise AssertionError(f"still {body['status']} after {timeout} s: {body}")
         time.sleep(0.05)
+
+
+def text(reply: bytes | str) -> str:
+    """A Redis reply as text (the suite's connections answer bytes; redis-py's types say
+    either)."""
+    return reply.decode() if isinstance(reply, bytes) else reply
 
 
 def free_port_url() -> str:

@@ -7,8 +7,11 @@ import time
 
 import pytest
 import redis
+from flask.testing import FlaskClient
 
-from .conftest import poll
+from service.games.objects import JsonObject
+
+from .conftest import poll, text
 
 ODDS = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17], "army": 20}
 
@@ -52,7 +55,7 @@ def test_sync_odds_refuses_bad_input(make_app, body, field):
     assert field in r.json["errors"], r.json
 
 
-INVALID = [
+INVALID: list[tuple[JsonObject, int, str]] = [
     ({"game": "tremble", "kind": "no.such.kind"}, 400, "kind"),
     ({"game": "chess", "kind": "playouts"}, 400, "game"),
     ({"game": "raiders", "kind": "tremble.battle_odds", "strengths": [1, 2]}, 400, "kind"),
@@ -68,11 +71,12 @@ INVALID = [
 ]
 
 
-def _check_invalid(client, body, status, field):
+def _check_invalid(client: FlaskClient, body: JsonObject, status: int, field: str) -> None:
     r = client.post("/v1/evaluations", json=body)
-    assert r.status_code == status, r.json
+    problem = r.get_json()
+    assert r.status_code == status, problem
     assert r.mimetype == "application/problem+json"
-    assert field in r.json.get("errors", {}), r.json
+    assert field in problem.get("errors", {}), problem
     assert "Location" not in r.headers
 
 
@@ -135,7 +139,7 @@ def test_odds_job_on_an_rq_worker(make_app, workers):
     assert client.get(location).status_code == 404
     assert client.delete(location).status_code == 404
     left = redis.Redis.from_url(workers.url).keys(f"*{body['id']}*")
-    assert not [k for k in left if not k.endswith(b":cancel")], left
+    assert not [k for k in left if not text(k).endswith(":cancel")], left
 
 
 @pytest.mark.parametrize("backend", ["embedded", "rq"])

@@ -17,9 +17,12 @@ from typing import Any
 
 import pytest
 import redis
+from flask.testing import FlaskClient
 
+from service.games.objects import JsonObject
 from tests.evaluations.conftest import poll
 from tests.trust.conftest import call
+from tests.wsgi import QuickResponse, quick
 
 BODY = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
 OTHER = {**BODY, "strengths": [15, 17]}
@@ -33,8 +36,8 @@ def client(request, make_app):
     return make_app(url).test_client()
 
 
-def _submit(client, body, key, **headers):
-    return client.post("/v1/evaluations", json=body, headers={"Idempotency-Key": key, **headers})
+def _submit(client: FlaskClient, body: JsonObject, key: str, **headers: str) -> QuickResponse:
+    return quick(client.post("/v1/evaluations", json=body, headers={"Idempotency-Key": key, **headers}))
 
 
 def test_the_same_key_and_body_answer_the_same_evaluation(client):

@@ -47,14 +47,14 @@ def test_tre20_three_fighters_only_those_tied_for_highest_reroll():
     assert got[2] == _brute_force([0, 0, 9])[2]
 
 
-def _brute_force(strengths):
+def _brute_force(strengths: list[int]) -> list[Fraction]:
     """Independent exact solver: enumerate every roll, then solve the re-roll
     equations subset by subset (largest first is not needed: a subset only
     re-rolls into itself or smaller subsets)."""
     n = len(strengths)
-    memo = {}
+    memo: dict[tuple[int, ...], dict[int, Fraction]] = {}
 
-    def solve(members):
+    def solve(members: tuple[int, ...]) -> dict[int, Fraction]:
         if members in memo:
             return memo[members]
         if len(members) == 1:
@@ -97,7 +97,7 @@ def test_tre20_five_fighters_sum_to_one_and_are_monotone():
     assert got == sorted(got)
 
 
-def _simulate(strengths, rng):
+def _simulate(strengths: list[int], rng: random.Random) -> int:
     fighters = list(range(len(strengths)))
     while True:
         totals = {i: strengths[i] + rng.randint(1, 6) + rng.randint(1, 6) for i in fighters}

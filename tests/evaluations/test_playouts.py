@@ -3,6 +3,8 @@ chunking, documented caps, and refusals at submission."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service import limits
@@ -10,10 +12,11 @@ from service.evaluations import playouts as playouts_mod
 from service.evaluations.kinds import prepare
 from service.evaluations.runner import run_inline
 from service.games.errors import MalformedInput
+from service.games.objects import JsonObject
 from service.games.registry import GAME_IDS, get_game
 
 
-def _request(game_id, players=2, **params):
+def _request(game_id: str, players: int | list[JsonObject] = 2, **params: Any) -> JsonObject:
     state, _ = get_game(game_id).new_game(players, None, seed=4)
     return {"game": game_id, "kind": "playouts", "state": state,
             "params": {"seed": 11, "bots": "random", "player": 0, **params}}

@@ -22,7 +22,7 @@ from rq.job import Job
 
 from service.evaluations.rq_runner import QUEUE
 
-from .conftest import REPO, kill_tree, poll
+from .conftest import REPO, kill_tree, poll, text
 from .test_fanout import ODDS, playouts_request
 
 OUTAGE_SECONDS = 5
@@ -79,6 +79,12 @@ def outage_redis(tmp_path):
         server.proc.wait(timeout=10)
 
 
+class WorkerProcess(subprocess.Popen[bytes]):
+    """The Procfile's worker command, with the file its output goes to."""
+
+    log_path: Path
+
+
 @pytest.fixture
 def procfile_workers(outage_redis, tmp_path):
     """The Procfile's worker line, run as ``make run`` runs it, 2 workers."""
@@ -86,8 +92,8 @@ def procfile_workers(outage_redis, tmp_path):
            "REFEREE_WORKERS": "2", "REFEREE_WORKER_MAINTENANCE": "2",
            "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
     log = (tmp_path / "workers.log").open("wb")
-    proc = subprocess.Popen(["sh", "-c", "exec " + procfile_worker_line()], cwd=REPO, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = WorkerProcess(["sh", "-c", "exec " + procfile_worker_line()], cwd=REPO, env=env,
+                         stdout=log, stderr=subprocess.STDOUT)
     proc.log_path = tmp_path / "workers.log"
     yield proc
     kill_tree(proc)
@@ -98,7 +104,8 @@ def wait_workers(client, at_least: int, timeout: float, log: Path) -> dict[Any, 
     while True:
         r = client.get("/readyz")
         if r.status_code == 200 and r.json["checks"].get("workers", 0) >= at_least:
-            return r.json
+            ready: dict[Any, Any] = r.json
+            return ready
         assert time.monotonic() < deadline, (r.json, log.read_text(errors="replace")[-3000:])
         time.sleep(0.2)
 
@@ -108,7 +115,7 @@ def where_jobs_stand(url: str) -> str:
     conn = redis.Redis.from_url(url)
     queue = Queue(QUEUE, connection=conn)
     jobs = {job.id: job.get_status(refresh=False) for job in
-            Job.fetch_many([k.decode().split(":")[-1] for k in conn.keys("rq:job:ev-*")],
+            Job.fetch_many([text(k).split(":")[-1] for k in conn.keys("rq:job:ev-*")],
                            connection=conn) if job is not None}
     return (f"jobs {jobs}; queued {queue.job_ids}; intermediate "
             f"{queue.intermediate_queue.get_job_ids()}; started "
@@ -176,7 +183,7 @@ def test_a_job_taken_from_the_queue_as_redis_went_away_is_put_back(make_app, wor
     body = poll(client, location, timeout=20)
     assert body["status"] == "finished", body
     assert [i["event"] for i in body["incidents"]] == ["dequeue-lost"], body["incidents"]
-    assert body["incidents"][0]["job"] == taken.decode()
+    assert body["incidents"][0]["job"] == text(taken)
     assert conn.llen(queue.intermediate_queue_key) == 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -14,9 +15,12 @@ from service.evaluations.kinds import prepare
 from service.evaluations.runner import run_inline
 from service.evaluations.stats import wilson
 from service.games.errors import MalformedInput
+from service.games.objects import Event, JsonObject
 from service.games.playout import RandomBot
 from service.games.registry import get_game
+from service.games.tremble import GAME as TREMBLE
 from service.games.tremble.evaluations.search_risk import window_value
+from service.games.tremble.state_types import TrembleState
 
 
 def test_tre24_hand_cases():
@@ -61,12 +65,14 @@ def _reward_state(seed: int = 11):
     raise AssertionError("no reward decision")
 
 
-def _won_city(state, player):
-    return next(a for a in state["attacks"] if a["resolved"]
-                and a["sides"][0]["status"] == "won" and a["sides"][0]["player"] == player)
+def _won_city(state: Mapping[str, Any], player: int) -> JsonObject:
+    won: JsonObject = next(a for a in state["attacks"] if a["resolved"]
+                           and a["sides"][0]["status"] == "won" and a["sides"][0]["player"] == player)
+    return won
 
 
-def _simulate(state, needs, hold, rng, n):
+def _simulate(state: Mapping[str, Any], needs: list[int], hold: dict[str, float], rng: random.Random,
+              n: int) -> tuple[int, int]:
     """Shuffle each pile physically, drop the last `removed` cards (removed
     unseen), reveal phase by phase; fight every army (hold[a] = chance)."""
     game = get_game("tremble")
@@ -176,7 +182,8 @@ def test_tre13_every_slot_is_empty_again_when_a_turn_starts():
             if state["phase"] == "buy" and state["turn"] != turn:
                 turn = state["turn"]
                 starts += 1
-                assert sum(c is None for c in state["slots"]) == SLOTS[players]
+                zones: Mapping[str, Any] = state  # read by Tremble's own fields
+                assert sum(c is None for c in zones["slots"]) == SLOTS[players]
             who = state["pending"][0]["player"]
             state, _ = game.apply(state, bot.choose(game, state, who, rng))
     assert starts > 50
@@ -213,7 +220,7 @@ def _model_hold(strength: int, army: int) -> Fraction:
     return Fraction(sum(strength + a + b >= army for a in range(1, 7) for b in range(1, 7)), 36)
 
 
-def search_risk_model(state: dict[Any, Any], player: int, city: str, ships: list[str]) -> dict[Any, Any]:
+def search_risk_model(state: Mapping[str, Any], player: int, city: str, ships: list[str]) -> dict[Any, Any]:
     """Exact ``army / hold / clear / unfinished`` probabilities of one search."""
     from collections import Counter
 
@@ -246,7 +253,7 @@ def search_risk_model(state: dict[Any, Any], player: int, city: str, ships: list
     def run(k: int, left: int, countdown: int, piles: tuple[Any, ...]) -> tuple[Any, ...]:
         """Outcomes ``((armies met, paid), probability)`` from turn offset k."""
         top = next((i for i, (cards, removed) in enumerate(piles) if len(cards) > removed), None)
-        out: Counter = Counter()
+        out: Counter[tuple[Any, ...]] = Counter()
         if left and top is not None:
             cards, removed = piles[top]
             armed = search is not None or k > 0
@@ -274,7 +281,7 @@ def search_risk_model(state: dict[Any, Any], player: int, city: str, ships: list
 
     outcomes = run(0, left_now, countdown, start)
 
-    def held(met):
+    def held(met: tuple[str, ...]) -> Fraction:
         value = Fraction(1)
         for a in met:
             value *= _model_hold(fleet, army_power[a])
@@ -295,19 +302,20 @@ def search_risk_model(state: dict[Any, Any], player: int, city: str, ships: list
     }
 
 
-def _positions(games: int = 8) -> list[tuple[dict[Any, Any], int, str, list[str] | None]]:
+def _positions(games: int = 8) -> list[tuple[Mapping[str, Any], int, str, list[str] | None]]:
     """(state, player, city, ships) from seeded random 2–5 player games: every
     search in progress facing a revealed army or in the last turn (the city
     deck out), the city of each pending reward (its winning ships), open
     cities in intel (ships from hand), and every search in progress of one
     state in twelve otherwise."""
     game, bot = get_game("tremble"), RandomBot()
-    out = []
+    out: list[tuple[Mapping[str, Any], int, str, list[str] | None]] = []
     for seed in range(games):
         players = 2 + seed % 4
-        state, _ = game.new_game(players, {"missions": seed % 2 == 0}, seed=500 + seed)
+        played, _ = game.new_game(players, {"missions": seed % 2 == 0}, seed=500 + seed)
         rng, step = random.Random(seed), 0
-        while state["result"] is None:
+        while played["result"] is None:
+            state: Mapping[str, Any] = played  # read by Tremble's own fields
             step += 1
             entry = state["pending"][0]
             deck_out = all(len(p["candidates"]) == p["removed"] for p in state["piles"])
@@ -320,7 +328,7 @@ def _positions(games: int = 8) -> list[tuple[dict[Any, Any], int, str, list[str]
                 hand = state["players"][0]["hand"]
                 if open_city and hand:
                     out.append((state, 0, open_city, hand[:2]))
-            state, _ = game.apply(state, bot.choose(game, state, entry["player"], rng))
+            played, _ = game.apply(played, bot.choose(game, played, entry["player"], rng))
     return out
 
 
@@ -364,6 +372,7 @@ def test_tre24_an_army_waiting_for_the_search_is_met_first():
     city = state["slots"][0]
     state, _ = play(state, act("search", 0, city=city, ships=[ship(state, 0, "S-START")]))
     state = chance(through_buy(state), "reveal", card="A-MARINES")
+    assert state["army"] is not None and city is not None
     assert state["army"]["choices"] == [{"player": 0, "city": city, "choice": None}]
     request = {"game": "tremble", "kind": "tremble.search_risk", "state": state,
                "params": {"player": 0, "city": city}}
@@ -401,8 +410,7 @@ def test_tre28_a_search_in_the_last_turn_is_never_paid():
         through_intel,
     )
 
-    game = get_game("tremble")
-    cases = []
+    cases: list[tuple[TrembleState, str | None, list[str] | None]] = []
     # a cruiser (search tempo) wins slot 1 in the last turn
     state, _ = plan_all(at_plan(hands={0: ["S-CRUISER"]}), {0: [("S-CRUISER", 1)]})
     state = short_deck(state, 0)
@@ -423,10 +431,10 @@ def test_tre28_a_search_in_the_last_turn_is_never_paid():
         assert result["hold_probability_exact"] == "0/1"
         assert result["expected_people"]["search"] == 0
         # the engine agrees: the game ends this turn, the search unpaid
-        events = []
+        events: list[Event] = []
         if state["phase"] == "reward":
             ships = [ship(state, 0, "S-CRUISER")]
-            state, events = game.apply(state, act("search", 0, city=city, ships=ships))
+            state, events = TREMBLE.apply(state, act("search", 0, city=city, ships=ships))
         state, more = play(state, *[act("plan", p, orders=[]) for p in (0, 1)
                                     if {"player": p, "decision": "plan"} in state["pending"]])
         events += more

@@ -78,18 +78,25 @@ def instances(tmp_path):
     for name in ("PROMETHEUS_MULTIPROC_DIR", "REDIS_URL", "EVALUATION_DB",
                  "REFEREE_EVALUATION_STORE"):
         env.pop(name, None)
-    started: list[Instance] = []
+    start = Starter(tmp_path, tmpdir, env)
+    yield start
+    for inst in start.started:
+        inst.stop()
 
-    def start(name: str) -> Instance:
-        inst = Instance(tmp_path, name, env)
-        started.append(inst)
+
+class Starter:
+    """``instances(name)``: a service instance started and ready; ``tmpdir`` is their
+    ``TMPDIR``."""
+
+    def __init__(self, root: Path, tmpdir: Path, env: dict[str, str]) -> None:
+        self.root, self.tmpdir, self.env = root, tmpdir, env
+        self.started: list[Instance] = []
+
+    def __call__(self, name: str) -> Instance:
+        inst = Instance(self.root, name, self.env)
+        self.started.append(inst)
         inst.wait_ready()
         return inst
-
-    start.tmpdir = tmpdir
-    yield start
-    for inst in started:
-        inst.stop()
 
 
 def stores(tmpdir: Path) -> list[str]:

@@ -14,6 +14,7 @@ from service import limits
 from service.evaluations import suggest
 from service.evaluations.kinds import prepare
 from service.evaluations.runner import run_inline
+from service.games.base import GameState
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.ismcts import action_key, merge, search, strip_timing, summarize
 from service.games.playout import RandomBot, choose_chance, next_actor
@@ -23,7 +24,7 @@ PLAYERS = {"kozyablo": [{"race": "pozorki"}, {"race": "kozly"}]}
 FAST: dict[str, Any] = {"rollout_depth": 2}
 
 
-def position(game_id: str, seed: int = 3, steps: int = 12) -> tuple[dict[Any, Any], int]:
+def position(game_id: str, seed: int = 3, steps: int = 12) -> tuple[GameState, int]:
     """A seeded 2-player position after about ``steps`` random actions where
     a player has at least two legal actions; that player."""
     game = get_game(game_id)

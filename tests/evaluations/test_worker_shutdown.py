@@ -37,7 +37,7 @@ def test_a_worker_stopping_at_once_waits_a_second_at_most(redis_url):
     worker.pubsub.subscribe(**{worker.pubsub_channel_name: worker.handle_payload})
     stuck = StuckThread()
     stuck.start()
-    worker.pubsub_thread = stuck
+    worker.pubsub_thread = stuck  # type: ignore[assignment]  # rq declares it None only
     began = time.monotonic()
     try:
         worker.unsubscribe()
