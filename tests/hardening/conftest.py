@@ -8,9 +8,19 @@ seeded random game over HTTP and returns the states it went through.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import pytest
+
+from tests.wsgi import QuickClient, QuickResponse, client_of, quick
+
+
+class Poster(Protocol):
+    """A test client as the helpers here use it: ``post`` answers a ``QuickResponse``
+    (``QuickClient``, ``HostClient``)."""
+
+    def post(self, url: str, *args: Any, **kwargs: Any) -> QuickResponse: ...
 
 
 class HostClient:
@@ -19,14 +29,14 @@ class HostClient:
     with each request about a sealed state of that game.  Otherwise the Flask test
     client itself (``raw``)."""
 
-    def __init__(self, raw):
+    def __init__(self, raw: QuickClient) -> None:
         self.raw = raw
         self.tokens: dict[str, list[str]] = {}
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.raw, name)
 
-    def post(self, url, *args, **kwargs):
+    def post(self, url: str, *args: Any, **kwargs: Any) -> QuickResponse:
         body = kwargs.get("json")
         state = body.get("state") if isinstance(body, dict) else None
         chain = state.get("chain") if isinstance(state, dict) else None
@@ -34,7 +44,7 @@ class HostClient:
         headers = dict(kwargs.pop("headers", None) or {})
         if game_id in self.tokens and "Referee-Seat-Token" not in headers:
             headers["Referee-Seat-Token"] = ", ".join(self.tokens[game_id])
-        r = self.raw.post(url, *args, headers=headers, **kwargs)
+        r = quick(self.raw.post(url, *args, headers=headers, **kwargs))
         data = r.get_json(silent=True)
         if isinstance(data, dict) and "seat_tokens" in data:
             self.tokens[data["state"]["chain"]["game"]] = data["seat_tokens"]
@@ -42,23 +52,23 @@ class HostClient:
 
 
 @pytest.fixture
-def make_client():
+def make_client() -> Callable[..., HostClient]:
     from service.app import create_app
 
-    def make(**config):
-        return HostClient(create_app({"TESTING": True, **config}).test_client())
+    def make(**config: Any) -> HostClient:
+        return HostClient(client_of(create_app({"TESTING": True, **config})))
 
     return make
 
 
-def walk(client, game_id: str, seed: int, steps: int, players: int | None = None,
+def walk(client: Poster, game_id: str, seed: int, steps: int, players: int | None = None,
          options: dict[Any, Any] | None = None) -> list[dict[Any, Any]]:
     """States of a seeded random game played over HTTP (the first is the new game's)."""
     from service.games import registry
 
     game = registry.get_game(game_id)
     rng = random.Random(seed)
-    body = {"players": players or game.min_players, "seed": seed}
+    body: dict[str, Any] = {"players": players or game.min_players, "seed": seed}
     if options:
         body["options"] = options
     r = client.post(f"/v1/games/{game_id}/new", json=body)

@@ -52,6 +52,7 @@ def server(tmp_path_factory):
 def send(url: str, method: str, path: str, body: bytes | None = None,
          headers: dict[Any, Any] | None = None) -> tuple[int, dict[Any, Any], bytes]:
     parts = urlsplit(url)
+    assert parts.hostname is not None, url
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
         hdrs = {"Content-Type": "application/json", **(headers or {})} if body is not None \
@@ -86,7 +87,7 @@ def _operations() -> list[tuple[str, dict[Any, Any]]]:
                     concrete, json=example).status_code < 300:
                 out.append((concrete, example))
     # the documented example of verify holds states signed under another key: one of ours
-    state = client.post("/v1/games/raiders/new", json={"players": 2, "seed": 1}).json["state"]
+    state = client.post("/v1/games/raiders/new", json={"players": 2, "seed": 1}).get_json()["state"]
     out.append(("/v1/transcripts/verify", {"states": [state]}))
     return out
 

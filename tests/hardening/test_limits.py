@@ -58,7 +58,7 @@ def _chunked_post(client, path: str, body: bytes):
 
     environ = EnvironBuilder(path=path, method="POST", input_stream=io.BytesIO(body),
                              content_type="application/json",
-                             headers={"Transfer-Encoding": "chunked"}).get_environ()
+                             headers=[("Transfer-Encoding", "chunked")]).get_environ()
     del environ["CONTENT_LENGTH"]
     environ["wsgi.input_terminated"] = True
     return client.open(Request(environ))  # an environ dict would be rebuilt, with a length

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import re
+from collections.abc import Callable
 
 import orjson
+import pytest
 
+from service.games.objects import JsonObject
 from service.middleware import JsonFormatter, RequestIdFilter
 
 PROBLEMS = "/problems/"
-ODDS = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
+ODDS: JsonObject = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
 
 
 def test_every_response_has_a_request_id_and_keeps_the_clients(make_client):
@@ -90,8 +94,11 @@ def test_a_made_up_api_key_buys_no_bucket_of_its_own(make_client):
              for _ in range(20)]
     assert codes == [200] * 5 + [429] * 15
     keyed = make_client(RATE_LIMIT="2/minute", API_KEYS="k1,k2")
-    post = lambda headers: keyed.post("/v1/games/raiders/new", json={"players": 2},
-                                      headers=headers).status_code
+
+    def post(headers: dict[str, str]) -> int:
+        status: int = keyed.post("/v1/games/raiders/new", json={"players": 2}, headers=headers).status_code
+        return status
+
     assert [post({"X-API-Key": "k1"}) for _ in range(3)] == [200, 200, 429]
     assert post({"Authorization": "Bearer k2"}) == 200  # a configured key is its own client
     assert [post({"X-API-Key": secrets.token_hex(8)}) for _ in range(3)] == [200, 200, 429]
@@ -161,7 +168,7 @@ def test_request_ids_are_unique_and_drawn_again_in_a_forked_child():
     assert ids.prefix != prefix and ids.new().endswith("1")
 
 
-def _with_root_handler(handler, fn):
+def _with_root_handler(handler: logging.Handler, fn: Callable[[], object]) -> object:
     """``fn()`` with ``handler`` the root logger's only one, at INFO (as ``make run``)."""
     saved, level = logging.root.handlers[:], logging.root.level
     logging.root.handlers[:] = [handler]
@@ -173,10 +180,8 @@ def _with_root_handler(handler, fn):
         logging.root.setLevel(level)
 
 
-def _json_lines(monkeypatch):
+def _json_lines(monkeypatch: pytest.MonkeyPatch) -> tuple[io.StringIO, logging.Handler]:
     """A stream taking the service's JSON log lines (the handler, request ids, formatter)."""
-    import io
-
     from service import middleware
 
     stream = io.StringIO()
@@ -313,7 +318,9 @@ def test_procfile_web_sums_metrics_over_its_workers_in_a_fresh_directory(tmp_pat
                              r'route="/healthz",status="200"\} (\S+)')
         for _ in range(6):
             text = urllib.request.urlopen(url + "/metrics", timeout=5).read().decode()
-            assert float(pattern.search(text).group(1)) == served
+            counted = pattern.search(text)
+            assert counted is not None, text
+            assert float(counted.group(1)) == served
         found = re.search(r"PROMETHEUS_MULTIPROC_DIR=([^\s\"]+)", log.read_text())  # a JSON line
         assert found, log.read_text()
         directory = pathlib.Path(found.group(1))

@@ -13,18 +13,22 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Collection, Iterator
+from typing import Any
 
 import orjson
 import pytest
 
 from service.games import registry
+from service.games.objects import JsonObject
+from tests.wsgi import client_of
 
 from .conftest import walk
 
 VERBS = ("legal-actions", "score", "check", "apply", "view")
 
 
-def _paths(value, prefix=()):
+def _paths(value: object, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], object]]:
     yield prefix, value
     if isinstance(value, dict):
         for k, v in value.items():
@@ -34,7 +38,7 @@ def _paths(value, prefix=()):
             yield from _paths(v, prefix + (i,))
 
 
-def _card_slots(cards, state):
+def _card_slots(cards: Collection[str], state: object) -> list[tuple[tuple[Any, ...], int]]:
     """``(path, index)`` of every card instance standing alone in a list, and that
     appears exactly once in the whole state (so a copy is certainly an extra)."""
     counts = Counter(v for _, v in _paths(state) if isinstance(v, str))
@@ -42,16 +46,19 @@ def _card_slots(cards, state):
             for i, v in enumerate(value) if isinstance(v, str) and v in cards and counts[v] == 1]
 
 
-def _at(state, path):
+def _at(state: Any, path: tuple[Any, ...]) -> Any:
     for key in path:
         state = state[key]
     return state
 
 
-def mutations(cards, state, rng):
+def mutations(cards: Collection[str], state: JsonObject, rng: random.Random) -> Iterator[tuple[str, Any]]:
     """``(name, mutated state)`` pairs, each certainly broken; ``cards``: the
     game's card instance ids (every card some spectator could not see)."""
-    copy = lambda: orjson.loads(orjson.dumps(state))  # noqa: E731
+
+    def copy() -> Any:
+        return orjson.loads(orjson.dumps(state))
+
     slots = _card_slots(cards, state)
     if slots:
         path, i = rng.choice(slots)
@@ -75,7 +82,7 @@ def mutations(cards, state, rng):
     yield "huge turn", s
     s = copy(); s["players"] = "everyone"
     yield "players not a list", s
-    deep = {}
+    deep: JsonObject = {}
     node = deep
     for _ in range(200):
         node["x"] = {}
@@ -98,7 +105,7 @@ def mutations(cards, state, rng):
 def states():
     from service.app import create_app
 
-    client = create_app({"TESTING": True}).test_client()
+    client = client_of(create_app({"TESTING": True}))
     out = {}
     for game_id in registry.GAME_IDS:
         game = registry.get_game(game_id)
@@ -115,7 +122,7 @@ def test_every_broken_state_is_refused_with_the_place_named(states, game_id):
     client, by_game = states
     game = registry.get_game(game_id)
     rng = random.Random(game_id)
-    seen = Counter()
+    seen: Counter[str] = Counter()
     cards = set().union(*(game.secret_cards(s, None) for s in by_game[game_id]))
     for state in by_game[game_id]:
         action = (client.post(f"/v1/games/{game_id}/legal-actions", json={"state": state})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -79,7 +80,8 @@ def test_replay_for_player_redacts_every_step_as_apply_does(make_client, game_id
     players = min(game.min_players + 1, game.max_players)
     setup = {"players": players, "seed": 5}
     new = client.post(f"/v1/games/{game_id}/new", json=setup).json
-    state, actions, per_seat = new["state"], [], {s: [] for s in [None, *range(players)]}
+    state, actions = new["state"], []
+    per_seat: dict[int | None, list[Any]] = {s: [] for s in [None, *range(players)]}
     for _ in range(20):
         legal = client.post(f"/v1/games/{game_id}/legal-actions", json={"state": state}).json
         if not legal["actions"]:

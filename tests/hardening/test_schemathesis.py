@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from flask import Flask
 from hypothesis import HealthCheck, settings
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
@@ -46,7 +47,7 @@ COVERAGE_PHASE = True
 SPEC = pathlib.Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 
-def _app():
+def _app() -> Flask:
     from service.app import create_app
 
     return create_app({"TESTING": True, "STATE_KEYS": "schemathesis-key",
@@ -55,10 +56,10 @@ def _app():
 
 
 #: coverage-phase cases sent, by operation: each test builds its own when it first runs
-COVERAGE_BUILT: Counter = Counter()
+COVERAGE_BUILT: Counter[str] = Counter()
 
 
-class _DeferredExamples(list):
+class _DeferredExamples(list[Any]):
     """A test's explicit examples — the schema's own examples and the coverage phase's
     cases — built when hypothesis first reads them (the test runs) instead of when
     pytest collects the test: under pytest-xdist every worker collects every test, and
@@ -173,7 +174,7 @@ SEMANTIC_PATHS = ("/legal-actions", "/apply", "/check", "/score", "/view", "/rep
 NORMALISE_INTEGRAL_FLOATS = False
 
 
-def _integral_floats_as_ints(value):
+def _integral_floats_as_ints(value: object) -> object:
     if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 63:
         return int(value)
     if isinstance(value, list):
@@ -191,8 +192,8 @@ def map_case(ctx, case):
 
 
 #: requests sent, by operation (printed at the end with ``-s``)
-SENT: Counter = Counter()
-ACCEPTED_REFUSALS: Counter = Counter()
+SENT: Counter[str] = Counter()
+ACCEPTED_REFUSALS: Counter[str] = Counter()
 
 
 def _problem_type(response) -> str:
@@ -218,7 +219,7 @@ def _document() -> tuple[dict[Any, Any], Registry]:
 
 
 def _fits_the_paths_game(case) -> bool:
-    from service.openapi import camel
+    from schemas.document import camel
 
     game = (case.path_parameters or {}).get("game")
     media = case.operation.definition.raw["requestBody"]["content"]["application/json"]
@@ -277,7 +278,7 @@ def test_semantic_refusals_are_real_problem_types():
     assert set(SEMANTIC_REFUSALS) <= set(PROBLEM_TYPES)
 
 
-class Workflow(schema.as_state_machine()):
+class Workflow(schema.as_state_machine()):  # type: ignore[misc]  # built from the document
     """schemathesis's stateful phase: sequences that follow the document's ``links``
     (a state a typed operation answers goes on to score, view, legal-actions, check,
     apply) and the links it infers (an evaluation's ``Location``).  Every check runs,

@@ -11,10 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.games import registry
+from service.games.objects import JsonObject
 from tests.contract import json_paths
 from tests.size import sized
+from tests.wsgi import client_of
 
-from .conftest import walk
+from .conftest import Poster, walk
 
 PROBLEMS = "/problems/"
 
@@ -24,10 +26,11 @@ def signed(make_client):
     return make_client(STATE_KEYS="key-2026,key-2025")
 
 
-def _new(client, game_id="raiders"):
+def _new(client: Poster, game_id: str = "raiders") -> JsonObject:
     game = registry.get_game(game_id)
-    return client.post(f"/v1/games/{game_id}/new",
-                       json={"players": game.min_players, "seed": 3}).json
+    new: JsonObject = client.post(f"/v1/games/{game_id}/new",
+                                  json={"players": game.min_players, "seed": 3}).json
+    return new
 
 
 @pytest.mark.parametrize("game_id", registry.GAME_IDS)
@@ -128,8 +131,8 @@ def test_evaluations_verify_signed_states(signed):
 def signed_states():
     from service.app import create_app
 
-    client = create_app({"TESTING": True, "STATE_KEYS": "fuzz-key"}).test_client()
-    out = []
+    client = client_of(create_app({"TESTING": True, "STATE_KEYS": "fuzz-key"}))
+    out: list[tuple[str, JsonObject]] = []
     for game_id in registry.GAME_IDS:
         out.extend((game_id, s) for s in walk(client, game_id, 4, 12)[::3])
     return client, out

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -42,6 +43,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from service.games import registry
 from service.games.chance import CHANCE as CHANCE_PLAYER
 from service.games.errors import RuleViolation
+from service.games.objects import JsonObject
 from service.games.replay import replay
 from service.limits import MAX_SEED
 from tests.contract import SteeringBot, check_random_games, strings_and_keys
@@ -56,12 +58,17 @@ STEERED_SETTINGS = settings(max_examples=sized(6, least=2), stateful_step_count=
 STEERING = SteeringBot()
 
 
-def machine_for(game_id: str, options, steer: bool = False):
+Options = st.SearchStrategy[JsonObject]
+
+
+def machine_for(game_id: str, options: Options | Callable[[int], Options], steer: bool = False
+                ) -> type[RuleBasedStateMachine]:
     """A state machine over ``game_id``; ``options`` is a strategy, or a
     function of the player count returning one; ``steer`` lets the
     ``SteeringBot`` choose players' actions."""
     game = registry.get_game(game_id)
-    options_for = options if callable(options) else (lambda players: options)
+    def options_for(players: int) -> Options:
+        return options(players) if callable(options) else options
 
     class GameMachine(RuleBasedStateMachine):
         @initialize(players=st.integers(game.min_players, game.max_players),
@@ -103,7 +110,7 @@ def machine_for(game_id: str, options, steer: bool = False):
             else:
                 raise AssertionError("an action was applied to a finished game")
 
-        def check_replay(self):
+        def check_replay(self) -> None:
             replayed = replay(game, self.setup, self.actions)["state"]
             assert replayed == self.state, f"replay of {len(self.actions)} actions differs"
 
@@ -189,7 +196,7 @@ for _machine in (RaidersSteeredMachine, TrembleSteeredMachine, KozyabloSteeredMa
 #: end by a real win (RAI-6 target reached, KOZ-47/48 capture or destruction, TRE-28
 #: the city deck played out), not by the turn limit
 RAIDERS_PLAYERS = (2, 3, 4, 5, 6, 6)  # more 6-player short games: a win comes soonest
-STEERED_GAMES = {
+STEERED_GAMES: dict[str, tuple[Callable[[int], tuple[int, JsonObject]], int, float]] = {
     "raiders": (lambda seed: (RAIDERS_PLAYERS[seed % 6], {
         "turn_limit": 100, **({"short_game": True} if RAIDERS_PLAYERS[seed % 6] > 2 else {})}),
         42, 0.4),

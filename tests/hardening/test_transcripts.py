@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from service.games import registry
+from service.games.objects import JsonObject
 
-from .conftest import walk
+from .conftest import Poster, walk
 
 PROBLEMS = "/problems/"
 CONFIGS = {"signed": {"STATE_KEYS": "sign-2026"}, "sealed": {"SEALING_KEYS": "seal-2026"}}
@@ -18,10 +19,11 @@ def client(request, make_client):
     return make_client(**CONFIGS[request.param])
 
 
-def _verify(client, states):
+def _verify(client: Poster, states: list[JsonObject]) -> JsonObject:
     r = client.post("/v1/transcripts/verify", json={"states": states})
     assert r.status_code == 200, r.json
-    return r.json
+    found: JsonObject = r.json
+    return found
 
 
 @pytest.mark.parametrize("game_id", registry.GAME_IDS)
