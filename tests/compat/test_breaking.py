@@ -36,7 +36,8 @@ NODE = shutil.which("node")
 
 
 def load(path: Path) -> dict[Any, Any]:
-    return document.load(path.read_text(encoding="utf-8"))
+    loaded: dict[Any, Any] = document.load(path.read_text(encoding="utf-8"))
+    return loaded
 
 
 def baseline_path() -> Path:
@@ -58,7 +59,8 @@ def breaking_changes(before: dict[Any, Any], after: dict[Any, Any], tmp: Path) -
     done = subprocess.run([NODE, str(SCRIPT), str(tmp / "before.json"), str(tmp / "after.json")],
                           cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    changes: list[dict[Any, Any]] = json.loads(done.stdout)
+    return changes
 
 
 def gate(before: dict[Any, Any], after: dict[Any, Any], tmp: Path) -> list[str]:

@@ -20,9 +20,9 @@ SAFE = (1 << 53) - 1
 def test_the_largest_seed_is_javascripts_largest_safe_integer():
     assert MAX_SEED == SAFE
     doc = document.load()
-    maxima = set()
+    maxima: set[int] = set()
 
-    def walk(node, key=None):
+    def walk(node: object, key: str | None = None) -> None:
         if isinstance(node, dict):
             if key == "seed" and "maximum" in node:
                 maxima.add(node["maximum"])

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from service.games import registry
+from service.games.base import validated
 from service.games.errors import IncompatibleState, RulesChanged
 from service.games.versions import NotUpgradable
 from tests.compat.make_fixtures import FIXTURES, fixture_name
@@ -36,7 +37,8 @@ def fixture(game_id: str, rules_version: str) -> dict[Any, Any]:
     path = FIXTURES / game_id / fixture_name(rules_version)
     assert path.exists(), (f"no fixtures of {rules_version}: python -m tests.compat.make_fixtures "
                            f"<the last commit that played it>")
-    return json.loads(path.read_text(encoding="utf-8"))
+    found: dict[Any, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return found
 
 
 def previous(game_id: str):
@@ -72,12 +74,12 @@ STATES = [case for game_id in GAMES for case in fixture_states(game_id)]
 def test_a_state_of_the_previous_version_is_upgraded_and_plays_on(name, old):
     game = registry.get_game(old["game"])
     before = copy.deepcopy(old)
-    state, note = game.upgrade_state(old)
+    upgraded, note = game.upgrade_state(old)
     assert old == before, "the migration changed its input"
     assert note == {"from": old["rules_version"], "to": game.rules_version,
                     "clauses": game.rules_versions[-1].clauses}
-    assert state["rules_version"] == game.rules_version
-    game.validate_state(state)
+    assert isinstance(upgraded, dict) and upgraded["rules_version"] == game.rules_version
+    state = validated(game, upgraded)
     rng = random.Random(name)
     for _ in range(PLAY_ON):
         if game.score(state)["finished"]:
@@ -318,6 +320,7 @@ def test_a_view_of_the_previous_version_is_refused_naming_the_changed_clauses(cl
     game = registry.get_game("raiders")
     _, old = next((n, s) for n, s in fixture_states("raiders") if s["result"] is None)
     upgraded, _ = game.upgrade_state(old)
+    assert isinstance(upgraded, dict)
     view = {**game.view(upgraded, upgraded["pending"][0]["player"]), "rules_version": "raiders/1"}
     answer = client.post("/v1/games/raiders/legal-actions", json={"view": view})
     assert answer.status_code == 400, answer.get_json()
