@@ -19,7 +19,7 @@ from typing import Any
 POINTS = {2: (3, 0), 3: (3, 1, 0), 4: (3, 2, 1, 0), 5: (4, 3, 2, 1, 0), 6: (5, 4, 3, 2, 1, 0)}
 DRAW = 1
 FLOOR = Fraction(33, 100)
-OPTIONS = {"tremble": {"missions": False}, "raiders": {"turn_limit": 3}}
+OPTIONS: dict[str, dict[str, Any]] = {"tremble": {"missions": False}, "raiders": {"turn_limit": 3}}
 
 
 def places_of(score: dict[Any, Any]) -> list[int]:
@@ -90,7 +90,7 @@ def standings(players: list[str], rounds: list[list[tuple[list[str], list[int]]]
     opp = {p: (sum((share[o] for o in opponents[p]), Fraction(0)) / len(opponents[p])
                if opponents[p] else FLOOR) for p in players}
     order = sorted(players, key=lambda p: (-points[p], -opp[p], p))
-    lines = []
+    lines: list[dict[str, Any]] = []
     for i, p in enumerate(order):
         prev = order[i - 1] if i else None
         rank = lines[-1]["rank"] if prev and (points[prev], opp[prev]) == (points[p], opp[p]) else i + 1

@@ -21,8 +21,9 @@ def _played(seed: int) -> tuple[dict[Any, Any], tuple[int, ...]]:
     from service.games.registry import get_game
 
     game, bot, rng = get_game("raiders"), bot_named("greedy"), random.Random(seed)
-    setup = {"players": 2, "options": {"turn_limit": TURNS}, "seed": seed}
-    state, _ = game.new_game(2, setup["options"], seed, "reference")
+    options: dict[str, Any] = {"turn_limit": TURNS}
+    setup = {"players": 2, "options": options, "seed": seed}
+    state, _ = game.new_game(2, options, seed, "reference")
     actions = []
     while not game.score(state)["finished"]:
         action = bot.choose(game, state, state["pending"][0]["player"], rng)

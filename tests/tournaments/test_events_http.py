@@ -14,6 +14,7 @@ import pytest
 from service.app import create_app
 from tests import document
 from tests.tournaments.played import played_pod, pod_places
+from tests.wsgi import client_of
 
 KEY = "tournament-test-key"
 URL = "/v1/tournaments/events"
@@ -99,7 +100,7 @@ def test_a_game_reused_in_another_round_counts_once(client):
 
 
 def test_a_signed_final_state_counts_as_its_replay_and_not_twice(client):
-    signed = create_app({"TESTING": True, "STATE_KEYS": KEY}).test_client()
+    signed = client_of(create_app({"TESTING": True, "STATE_KEYS": KEY}))
     game = played_pod(seed_with_a_winner(), POD)
     replayed = signed.post("/v1/games/raiders/replay",
                            json={"setup": game["setup"], "actions": game["actions"]})

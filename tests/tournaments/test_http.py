@@ -119,6 +119,7 @@ def test_a_hand_is_dealt_in_one_call(client):
     from service.http.table import chance_batch_example as example
 
     body = example()
+    assert body is not None
     r = client.post("/v1/games/raiders/apply-chance", json=body)
     assert r.status_code == 200
     assert [step["index"] for step in r.json["events"]] == list(range(6))
@@ -133,6 +134,7 @@ def test_an_impossible_card_stops_the_batch_at_its_index(client):
     from service.http.table import chance_batch_example as example
 
     body = example()
+    assert body is not None
     body["outcomes"][4] = body["outcomes"][1]  # the same card twice
     r = client.post("/v1/games/raiders/apply-chance", json=body)
     assert r.status_code == 422 and r.json["index"] == 4 and r.json["rule"] == "RAI-4"
@@ -142,6 +144,7 @@ def test_a_players_decision_is_not_a_chance_outcome(client):
     from service.http.table import chance_batch_example as example
 
     body = example()
+    assert body is not None
     body["outcomes"][2] = {"type": "end_turn", "player": 0}
     r = client.post("/v1/games/raiders/apply-chance", json=body)
     assert r.status_code == 400 and list(r.json["errors"]) == ["outcomes.2.player"]

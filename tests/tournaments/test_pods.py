@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from fractions import Fraction as F
 from itertools import combinations
 from pathlib import Path
@@ -63,7 +64,7 @@ def spread_of(tables, points) -> F:
     return out
 
 
-def seatings(players, sizes):
+def seatings(players: list[str], sizes: list[int]) -> Iterator[list[list[str]]]:
     """Every way to seat ``players`` at tables of ``sizes`` (tables unordered)."""
     if not players:
         yield []
@@ -78,7 +79,7 @@ def seatings(players, sizes):
                 yield [[first, *mates], *tail]
 
 
-def moves(tables):
+def moves(tables: list[list[str]]) -> Iterator[list[list[str]]]:
     """Every swap of two players and rotation of three between tables."""
     seat = [(t, i) for t, table in enumerate(tables) for i in range(len(table))]
     for (ta, ia), (tb, ib) in combinations(seat, 2):

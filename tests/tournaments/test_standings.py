@@ -36,7 +36,7 @@ from fractions import Fraction as F
 import pytest
 
 from service.games.errors import MalformedInput
-from service.tournaments.events import FLOOR, MATCHES, Event, Round, checked, ranked
+from service.tournaments.events import FLOOR, MATCHES, Entry, Event, Round, checked, ranked
 from service.tournaments.swiss import DUEL, Pairing, answer, match, pairing, records
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -63,7 +63,8 @@ EXPECTED = {  # player: (rank, match points, W-D-L-byes, games, game points, OMW
 
 
 def duels(players: list[str], rounds: list[Round]) -> Event:
-    return checked(Event(players, DUEL, rounds, MATCHES))
+    entries: list[str | Entry] = list(players)
+    return checked(Event(entries, DUEL, rounds, MATCHES))
 
 
 def test_the_hand_computed_standings():
@@ -76,7 +77,7 @@ def test_the_hand_computed_standings():
         assert line.rank == rank, line.player
         assert line.points == points, line.player
         assert (wins["wins"], wins["draws"], wins["losses"], line.byes) == won, line.player
-        assert (line.games, line.game_points) == (games, game_points), line.player
+        assert (line.games, line.game_points) == (games, F(game_points)), line.player
         assert line.share == MW[line.player], line.player
         assert line.game_share == GW[line.player], line.player
         assert line.opponents_share == omw, line.player
