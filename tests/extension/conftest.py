@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import card_db
 from service.games import registry
+from service.games.base import AnyGame
 
 #: the game's card data: ``<dir>/dice_duel/reference.yaml``, ``<dir>`` on ``CARD_DB_PATH``
 CARDS = pathlib.Path(__file__).parent / "dice_duel" / "cards"
 
 
-def _registered(monkeypatch, sources: dict[Any, Any]) -> object:
+def _registered(monkeypatch: pytest.MonkeyPatch, sources: dict[Any, Any]) -> AnyGame:
     monkeypatch.setenv("CARD_DB_PATH", str(CARDS))
     monkeypatch.setattr(registry, "_sources", dict(sources))
     monkeypatch.setattr(registry, "_games", {})
@@ -25,14 +27,14 @@ def _registered(monkeypatch, sources: dict[Any, Any]) -> object:
 
 
 @pytest.fixture
-def dice_duel(monkeypatch):
+def dice_duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[AnyGame]:
     """The real games plus Dice Duel, registered as README "How it is built" says."""
     yield _registered(monkeypatch, registry._sources)
     card_db.clear_cache()
 
 
 @pytest.fixture
-def dice_duel_alone(monkeypatch):
+def dice_duel_alone(monkeypatch: pytest.MonkeyPatch) -> Iterator[AnyGame]:
     """Dice Duel as the only game (its OpenAPI document is built in a second)."""
     yield _registered(monkeypatch, {})
     card_db.clear_cache()

@@ -10,6 +10,7 @@ import pytest
 
 from service.games.playout import random_playout
 from tests.contract import check_random_games
+from tests.wsgi import client_of
 
 SEEDS = range(40)
 
@@ -24,10 +25,11 @@ def test_the_contract_holds_with_the_table_rolling(dice_duel):
 
 
 def test_games_end_by_a_bank_at_the_target_after_busts(dice_duel):
-    events: Counter = Counter()
+    events: Counter[str] = Counter()
     for seed in SEEDS:
         state, _ = dice_duel.new_game(2, seed=seed)
         final, actions, _ = random_playout(dice_duel, state, seed=seed)
+        assert final["result"] is not None
         assert final["result"]["winners"] == [final["players"].index(
             max(final["players"], key=lambda p: p["bank"]))]
         replayed = state
@@ -58,13 +60,14 @@ def api(dice_duel_alone):
 def post(api, verb: str, body: dict[Any, Any]) -> dict[Any, Any]:
     r = api.post(f"/v1/games/dice_duel/{verb}", json=body)
     assert r.status_code == 200, r.get_data(as_text=True)
-    return r.json
+    answer: dict[Any, Any] = r.json
+    return answer
 
 
 def test_it_is_served_beside_the_real_games(dice_duel):
     from service.app import create_app
 
-    listed = create_app({"TESTING": True}).test_client().get("/v1/games").json["games"]
+    listed = client_of(create_app({"TESTING": True})).get("/v1/games").json["games"]
     ids = [g["id"] for g in listed]
     assert ids[-1] == "dice_duel" and {"raiders", "tremble", "kozyablo"} <= set(ids)
 

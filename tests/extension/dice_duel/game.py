@@ -6,7 +6,7 @@ from typing import Any
 
 import card_db
 from service.games import shape
-from service.games.base import Action, Game
+from service.games.base import Action, Game, GameState
 from service.games.chance import CHANCE
 from service.games.draft import Draft
 from tests.extension.dice_duel.cards import CardSetSchema
@@ -14,16 +14,22 @@ from tests.extension.dice_duel.evaluations import KINDS
 from tests.extension.dice_duel.operations import SURVIVAL
 
 
-def _dice(state: dict[Any, Any]) -> list[list[int]]:
+class DiceDuelState(GameState):
+    current: int
+    turn_total: int
+    last_roll: list[int] | None
+
+
+def _dice(state: DiceDuelState) -> list[list[int]]:
     return [die["faces"] for die in card_db.get("dice_duel", state["card_set"]["id"]).data["dice"]]
 
 
-def _target(state: dict[Any, Any]) -> int:
+def _target(state: DiceDuelState) -> int:
     target: int = card_db.get("dice_duel", state["card_set"]["id"]).data["target"]
     return target
 
 
-def _pass_turn(draft: Draft, events: list[dict[Any, Any]]) -> None:
+def _pass_turn(draft: Draft[DiceDuelState], events: list[dict[Any, Any]]) -> None:
     root = draft.root
     root["turn"] += 1
     root["current"] = 1 - root["current"]
@@ -32,7 +38,7 @@ def _pass_turn(draft: Draft, events: list[dict[Any, Any]]) -> None:
     events.append({"type": "turn", "player": root["current"], "rule": "DUEL-2"})
 
 
-def _roll(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
+def _roll(draft: Draft[DiceDuelState], action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
     root = draft.root
     seat, dice = root["current"], action["dice"]
     root["last_roll"] = list(dice)
@@ -46,7 +52,7 @@ def _roll(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) ->
     root["phase"] = "decide"
 
 
-def _bank(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
+def _bank(draft: Draft[DiceDuelState], action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
     root = draft.root
     seat = action["player"]
     bank = draft.at("players", seat)
@@ -62,7 +68,7 @@ def _bank(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) ->
     _pass_turn(draft, events)
 
 
-def _roll_again(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
+def _roll_again(draft: Draft[DiceDuelState], action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
     draft.root["phase"] = "roll"
 
 
@@ -70,7 +76,7 @@ def _only(kind: str) -> Any:
     return lambda state, entry: [{"type": kind, "player": entry["player"]}]
 
 
-class DiceDuel(Game):
+class DiceDuel(Game[DiceDuelState]):
     """Roll two dice, bank or roll again; a 1 loses the turn; first to the target wins."""
 
     id = "dice_duel"
@@ -114,37 +120,37 @@ class DiceDuel(Game):
                             for i, s in enumerate(setups)],
                 "current": 0, "turn_total": 0, "last_roll": None, "phase": "roll"}
 
-    def compute_pending(self, state: dict[Any, Any]) -> list[dict[Any, Any]]:
+    def compute_pending(self, state: DiceDuelState) -> list[dict[Any, Any]]:
         if state["phase"] == "roll":
             return [{"player": CHANCE, "decision": "roll"}]
         return [{"player": state["current"], "decision": "bank_or_roll"}]
 
-    def out_of_turn_rule(self, state: dict[Any, Any]) -> str:
+    def out_of_turn_rule(self, state: DiceDuelState) -> str:
         rolling = state["pending"] and state["pending"][0]["player"] == CHANCE
         return "DUEL-2" if rolling else "DUEL-6"
 
-    def chance_outcomes(self, state: dict[Any, Any]) -> list[tuple[dict[Any, Any], int]]:
+    def chance_outcomes(self, state: DiceDuelState) -> list[tuple[dict[Any, Any], int]]:
         first, second = _dice(state)
         return [({"type": "roll", "player": CHANCE, "dice": [a, b]}, 1)
                 for a in first for b in second]
 
-    def compute_score(self, state: dict[Any, Any]) -> dict[Any, Any]:
+    def compute_score(self, state: DiceDuelState) -> dict[Any, Any]:
         result = state["result"]
         return {"finished": result is not None,
                 "winners": result["winners"] if result else [],
                 "scores": [{"player": i, "total": p["bank"], "breakdown": {"bank": p["bank"]}}
                            for i, p in enumerate(state["players"])]}
 
-    def hide(self, state: dict[Any, Any], player: int | None) -> dict[Any, Any]:
+    def hide(self, state: DiceDuelState, player: int | None) -> dict[Any, Any]:
         return dict(state)  # nothing is hidden
 
-    def secret_cards(self, state: dict[Any, Any], player: int | None) -> set[str]:
+    def secret_cards(self, state: DiceDuelState, player: int | None) -> set[str]:
         return set()
 
-    def determinize(self, state: dict[Any, Any], player: int | None, seed: int) -> dict[Any, Any]:
+    def determinize(self, state: DiceDuelState, player: int | None, seed: int) -> DiceDuelState:
         return {**state, "chance": {**state["chance"], "seed": seed, "counter": 0}}
 
-    def check_invariants(self, state: dict[Any, Any], cards: card_db.CardSet) -> dict[str, list[str]]:
+    def check_invariants(self, state: DiceDuelState, cards: card_db.CardSet) -> dict[str, list[str]]:
         errors: dict[str, list[str]] = {}
         target = cards.data["target"]
         if state["result"] is None and any(p["bank"] >= target for p in state["players"]):
