@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
 #: every wait of a page, in ms
@@ -50,7 +51,7 @@ _WAIT_FOR = """([selector, visible, timeout]) => new Promise((resolve, reject) =
 })"""
 
 
-def wait_for(page, selector: str, *, visible: bool = True, timeout: int = TIMEOUT_MS) -> None:
+def wait_for(page: Page, selector: str, *, visible: bool = True, timeout: int = TIMEOUT_MS) -> None:
     """Wait until ``selector`` is in the page (``visible``: and shown), as soon as a change
     of the document makes it so.  For what a click on the page changes, not for a
     navigation (``page.wait_for_selector`` follows a page that reloads)."""
@@ -79,7 +80,7 @@ _PRESS = """([selector, nth]) => {
 }"""
 
 
-def press(page, selector: str, nth: int = 0) -> None:
+def press(page: Page, selector: str, nth: int = 0) -> None:
     """Click the ``nth`` element that ``selector`` matches, refused when a player could
     not click it (hidden, disabled, covered).  For the many steps of a recorded game;
     the tests' single clicks keep Playwright's ``click``."""
@@ -108,11 +109,11 @@ class Offered:
     types: list[str]
 
 
-def offered(page) -> Offered:
+def offered(page: Page) -> Offered:
     return Offered(**page.evaluate(_OFFERED))
 
 
-def shot(page, tmp_path: Path, name: str) -> None:
+def shot(page: Page, tmp_path: Path, name: str) -> None:
     """A full-page screenshot in the test's ``tmp_path`` (and in SHOTS when set)."""
     page.screenshot(path=str(tmp_path / name), full_page=True)
     if SHOTS:
@@ -125,7 +126,7 @@ def another_site(page_for: Callable[[str], str]) -> Iterator[str]:
     ``page_for(path)``; its base URL, stopped after."""
 
     class Page(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             body = page_for(self.path).encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -133,7 +134,7 @@ def another_site(page_for: Callable[[str], str]) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, *args):
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Page)
@@ -146,7 +147,7 @@ def another_site(page_for: Callable[[str], str]) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from bench import servers
 
     tmp = tmp_path_factory.mktemp("console_server")
@@ -157,7 +158,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium as root "
                     "(or: sudo apt-get install -y chromium; REFEREE_CHROMIUM=… for another path)")
@@ -171,7 +172,7 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser, server):
+def page(browser: Browser, server: str) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US",
                                   accept_downloads=True)
     context.set_default_timeout(TIMEOUT_MS)

@@ -219,7 +219,7 @@ def tournament(server: str) -> dict[Any, Any]:
         matches = []
         for pair in pairs:
             seed += 1
-            matches.append({"players": list(pair), "games": [played_game(seed, tuple(pair))]})
+            matches.append({"players": list(pair), "games": [played_game(seed, (pair[0], pair[1]))]})
         body["rounds"].append({"matches": matches, "byes": [bye] if bye else [],
                                "drops": ["Hal"] if number == 1 else []})
         status, answer = api(server, "/v1/tournaments/standings", body)
