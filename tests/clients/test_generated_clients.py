@@ -53,6 +53,12 @@ SPEC = REPO / "openapi.yaml"
 PYTHON_GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 NODE_BIN = REPO / "node_modules" / ".bin"
 NODE = shutil.which("node")
+
+
+def node() -> str:
+    """The ``node`` on PATH (``make node`` installs one)."""
+    assert NODE is not None, "node is not on PATH: make node"
+    return NODE
 SEED = 7
 GAMES = {"raiders", "kozyablo", "tremble"}
 #: an event type and a response field that no version of the service has (yet)
@@ -159,7 +165,7 @@ def test_typescript_client_plays_and_replays_every_game(typescript_client, serve
     generated TypeScript SDK, every body validated by its zod schemas."""
     build, _, compiled = typescript_client
     assert compiled.returncode == 0, compiled.stdout
-    done = run([NODE, str(build / "out" / "play.js"), "--base-url", server, "--seed", str(SEED)],
+    done = run([node(), str(build / "out" / "play.js"), "--base-url", server, "--seed", str(SEED)],
                cwd=build, timeout=120)
     games = played(done, "typescript")
     # one view type per game (issue 23): legal-actions took the view answer's object as it is
@@ -175,7 +181,8 @@ def future_apply(server) -> Iterator[str]:
         request = urllib.request.Request(server + path, data=json.dumps(body).encode(),
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as answer:
-            return json.load(answer)
+            answered: dict[Any, Any] = json.load(answer)
+            return answered
 
     state = post("/v1/games/raiders/new", {"players": 2, "seed": SEED, "options": {"chance": "server"}})["state"]
     action = post("/v1/games/raiders/legal-actions", {"state": state})["actions"][0]
@@ -208,7 +215,7 @@ def future_apply(server) -> Iterator[str]:
 def parsed_future(done: subprocess.CompletedProcess[str], client: str) -> dict[Any, Any]:
     assert done.returncode == 0, (f"the {client} client cannot parse an apply answer with an unknown "
                                   f"event type and field:\n{done.stdout}\n{done.stderr[-4000:]}")
-    result = json.loads(done.stdout.splitlines()[-1])
+    result: dict[Any, Any] = json.loads(done.stdout.splitlines()[-1])
     assert result["event_types"][-1] == FUTURE_EVENT["type"], result
     # kept, not dropped: a client can pass on or log what it does not know
     assert FUTURE_FIELD in result["answer_fields"], result
@@ -232,7 +239,7 @@ def test_typescript_client_parses_unknown_event_types_and_fields(typescript_clie
     accepts an event type and fields added by a later version, and keeps them."""
     build, _, compiled = typescript_client
     assert compiled.returncode == 0, compiled.stdout
-    done = run([NODE, str(build / "out" / "play.js"), "--base-url", server,
+    done = run([node(), str(build / "out" / "play.js"), "--base-url", server,
                 "--forward-url", future_apply], cwd=build, timeout=60)
     result = parsed_future(done, "typescript")
     assert result["state_game"] == "raiders"
@@ -299,7 +306,8 @@ def saved_states(server, tmp_path_factory) -> Path:
             saved += [{"game": game["id"], "rules_version": version["id"], "state": s} for s in states]
     path = tmp_path_factory.mktemp("saved_states") / "states.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
-    return path
+    written: Path = path
+    return written
 
 
 def held(done: subprocess.CompletedProcess[str], client: str, saved: Path) -> None:
@@ -331,6 +339,6 @@ def test_typescript_types_hold_a_state_of_every_served_rules_version(typescript_
     ``raidersLegalActions`` (and the other games') plays it on."""
     build, _, compiled = typescript_client
     assert compiled.returncode == 0, compiled.stdout
-    done = run([NODE, str(build / "out" / "states.js"), "--base-url", server,
+    done = run([node(), str(build / "out" / "states.js"), "--base-url", server,
                 "--states", str(saved_states)], cwd=build, timeout=300)
     held(done, "typescript", saved_states)

@@ -46,7 +46,7 @@ from referee_client.models import (
 
 SEED = 11
 #: game → (new, its request, the options model, legal-actions, its request, the state model)
-GAMES: dict[str, tuple[Any, type, type, Any, type, type]] = {
+GAMES: dict[str, tuple[Any, type[Any], type[Any], Any, type[Any], type[Any]]] = {
     "raiders": (raiders_new, RaidersNewRequest, RaidersOptions,
                 raiders_legal_actions, RaidersLegalActionsRequest, RaidersState),
     "kozyablo": (kozyablo_new, KozyabloNewRequest, KozyabloOptions,
