@@ -242,11 +242,11 @@ def as_copy(workdir: Path) -> None:
     git = ["git", "-c", "user.name=walkthrough", "-c", "user.email=walkthrough@localhost"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the checkout"]):
         subprocess.run([*git, *command], cwd=workdir, check=True, capture_output=True)
-    for name in (".venv", "node_modules"):  # links: .gitignore's "name/" misses them
-        if (REPO / name).exists():
-            (workdir / name).symlink_to(REPO / name, target_is_directory=True)
+    for link in (".venv", "node_modules"):  # links: .gitignore's "name/" misses them
+        if (REPO / link).exists():
+            (workdir / link).symlink_to(REPO / link, target_is_directory=True)
             with open(workdir / ".git" / "info" / "exclude", "a") as exclude:
-                exclude.write(f"/{name}\n")
+                exclude.write(f"/{link}\n")
 
 
 def run(walk: Walkthrough, base: str, workdir: Path) -> list[list[str]]:
@@ -429,7 +429,7 @@ def test_the_readme_lists_every_route():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     missing = [f"{method} {readme_route(rule.rule)}"
                for rule in create_app({"TESTING": True}).url_map.iter_rules()
-               for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+               for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
                if f"`{method} {readme_route(rule.rule)}`" not in readme
                and rule.endpoint != "static"]
     assert not missing, f"routes missing from the README's API table: {missing}"
