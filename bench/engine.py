@@ -24,6 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.states import new_state, trajectory
+from service.games.base import GameState
+from service.games.objects import ActionObject
 from service.games.playout import random_playout
 from service.games.registry import get_game
 
@@ -56,9 +58,14 @@ def measure(game_id: str, quick: bool = False) -> dict[Any, Any]:
     pairs = [p for seed in range(SEEDS[game_id] // (2 if quick else 1) or 1)
              for p in trajectory(game_id, seed, vary=True)]
     sample = pairs[:: max(1, len(pairs) // MAX_PAIRS)]
-    apply_us = [per_call_us(lambda s=s, a=a: game.apply(s, a)) for s, a in sample]
-    legal_us = [per_call_us(lambda s=s, a=a: game.legal_actions(s, a["player"]))
-                for s, a in sample]
+    def applying(s: GameState, a: ActionObject) -> Callable[[], object]:
+        return lambda: game.apply(s, a)
+
+    def listing(s: GameState, a: ActionObject) -> Callable[[], object]:
+        return lambda: game.legal_actions(s, a["player"])
+
+    apply_us = [per_call_us(applying(s, a)) for s, a in sample]
+    legal_us = [per_call_us(listing(s, a)) for s, a in sample]
     count = PLAYOUTS[game_id] // (2 if quick else 1)
     starts = [new_state(game_id, 1000 + k, vary=True) for k in range(count)]
     steps = 0

@@ -182,7 +182,7 @@ def bench_playouts(url: str, n: int) -> dict[Any, Any]:
         try:
             t = time.perf_counter()
             location = client.post("/v1/evaluations", json=body).headers["Location"]
-            while (status := client.get(location).json)["status"] not in (
+            while (status := client.get(location).get_json())["status"] not in (
                     "finished", "failed", "canceled"):
                 time.sleep(0.02)
             wall = time.perf_counter() - t

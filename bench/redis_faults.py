@@ -36,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,7 @@ def concurrently(url: str, count: int, method: str, path: str, body: bytes | Non
 
 
 @contextmanager
-def web(redis_url: str, log: Path, **env: str):
+def web(redis_url: str, log: Path, **env: str) -> Iterator[str]:
     """The Procfile's web line on loopback with ``REDIS_URL`` and ``env``."""
     with servers.gunicorn(servers.SERVICE_APP, log, {
             "REDIS_URL": redis_url, "REFEREE_ACCESS_LOG": "0",
@@ -194,7 +195,7 @@ def measure_frozen(requests: int, tmp: Path) -> dict[Any, Any]:
     finally:
         redis_server.stop()
 
-    def figures(rows: list[dict[Any, Any]]) -> dict[Any, Any]:
+    def figures(rows: Sequence[tuple[int, float] | tuple[int, float, dict[Any, Any], bytes]]) -> dict[Any, Any]:
         seconds = sorted(r[1] for r in rows)
         return {"statuses": sorted({r[0] for r in rows}),
                 "p50_ms": round(statistics.median(seconds) * 1000, 1),

@@ -72,7 +72,7 @@ def best_pair_us(a: Callable[[], object], b: Callable[[], object], number: int, 
 
 def _legal_reply(game: AnyGame, state: StateIn, player: int | str | None) -> dict[str, Any]:
     pending = game.pending(state)
-    out = {"pending": pending, "actions": game.legal_actions(state, player)}
+    out: dict[str, Any] = {"pending": pending, "actions": game.legal_actions(state, player)}
     found = {str(p["player"]): c for p in pending if p["player"] not in (CHANCE,)
              and p["player"] == player and (c := game.constraints(state, p["player"])) is not None}
     if found:

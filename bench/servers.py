@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path, seconds: floa
 
 @contextmanager
 def gunicorn(app: str, log: Path, env: dict[Any, Any] | None = None,
-             extra_args: list[str] | None = None, stop_seconds: float = 30):
+             extra_args: list[str] | None = None, stop_seconds: float = 30) -> Iterator[str]:
     """Serve ``app`` under the Procfile's gunicorn command (plus ``extra_args``,
     which override it); yield its base URL, stop it after.  The server inherits
     none of the caller's service settings (``REFEREE_*``; ``REDIS_URL``: no RQ;

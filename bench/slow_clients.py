@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -143,7 +144,8 @@ def probe_for(url: str, seconds: float, every: float = 0.25, timeout: float = 5.
             "longest_silence_s": round(silence, 2)}
 
 
-def served(log: Path, extra_args: list[str] | None = None, env: dict[Any, Any] | None = None):
+def served(log: Path, extra_args: list[str] | None = None, env: dict[Any, Any] | None = None
+           ) -> AbstractContextManager[str]:
     """The service under the Procfile's gunicorn command (plus ``extra_args``,
     which override it, and ``env``); yield its URL, stop it after."""
     return servers.gunicorn(servers.SERVICE_APP, log, env, extra_args)

@@ -48,7 +48,7 @@ class Case:
     stage: str
     step: int           # decisions played before this state
     steps: int          # decisions in the whole game
-    state: dict[Any, Any]
+    state: GameState
     player: int         # the pending seat that acts (``legal-actions`` asks for it)
     action: dict[Any, Any]        # a legal action of ``player`` (``apply`` sends it)
     extra: dict[Any, Any] = field(default_factory=dict)

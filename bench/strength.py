@@ -24,6 +24,7 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,8 @@ def players_for(game_id: str, deal: int) -> int | list[JsonObject]:
         pairs = [(a, b) for a in RACE_ORDER for b in RACE_ORDER]
         a, b = pairs[deal % len(pairs)]
         return [{"race": a}, {"race": b}]
-    return players
+    count: int = players
+    return count
 
 
 def play_one(job: tuple[str, int, int, dict[Any, Any]]) -> dict[Any, Any]:
@@ -108,7 +110,8 @@ def summarise(rows: list[dict[Any, Any]]) -> dict[Any, Any]:
 
 def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int,
         tuning: dict[Any, Any] | None = None, chart_count: int | None = None, rows_path: Path | None = None,
-        log=lambda msg: print(msg, file=sys.stderr, flush=True)) -> dict[Any, Any]:
+        log: Callable[[str], None] = lambda msg: print(msg, file=sys.stderr, flush=True)
+        ) -> dict[Any, Any]:
     """Play every game (the fixed budget first); ``rows_path`` gets one JSON
     line per game as it ends."""
     others = chart_count if chart_count is not None else max(2, count // 2)

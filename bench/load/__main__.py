@@ -95,7 +95,7 @@ def wrk(url: str, requests_file: Path, seconds: int, connections: int, tmp: Path
     out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
                           "-s", str(script), url], capture_output=True, text=True, check=True).stdout
     line = next(x for x in out.splitlines() if x.startswith("LOAD "))
-    raw = json.loads(line[len("LOAD "):])
+    raw: dict[Any, Any] = json.loads(line[len("LOAD "):])
     # gunicorn's sync workers close each connection after answering: wrk counts
     # that as a read error only when it came before an answer, so reads are not errors
     raw["errors"] = raw["status"] + raw["timeout"] + raw["write"] + raw["connect"]
