@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,6 +30,7 @@ import orjson
 import pytest
 
 from bench.slow_clients import served
+from tests.wsgi import QuickClient, client_of
 
 PROBLEM_MIME = "application/problem+json"
 
@@ -44,11 +46,12 @@ class Answer:
         return self.json.get("type") if isinstance(self.json, dict) else None
 
 
-def call(url: str, path: str, body: dict[Any, Any] | None, headers: list[tuple[str, str]] = (),
+def call(url: str, path: str, body: dict[Any, Any] | None, headers: Sequence[tuple[str, str]] = (),
          method: str = "POST") -> Answer:
     """``method`` (POST) ``body`` as JSON (``None``: no body) to ``url + path``, each of
     ``headers`` sent as given."""
     parts = urlsplit(url)
+    assert parts.hostname is not None, url
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
     try:
         data = orjson.dumps(body) if body is not None else None
@@ -68,7 +71,7 @@ def call(url: str, path: str, body: dict[Any, Any] | None, headers: list[tuple[s
 
 
 @pytest.fixture(scope="module")
-def serve(tmp_path_factory):
+def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., str]]:
     """``serve(name, **settings)`` → the URL of a new gunicorn with those ``REFEREE_``
     settings (and nothing else of the caller's environment)."""
     with contextlib.ExitStack() as stack:
@@ -76,16 +79,17 @@ def serve(tmp_path_factory):
             log = tmp_path_factory.mktemp("trust") / f"{name}.log"
             env = {**(raw or {}), **{f"REFEREE_{k}": v for k, v in settings.items()}}
             env["REFEREE_ACCESS_LOG"] = "0"
-            return stack.enter_context(served(log, None, env))
+            url: str = stack.enter_context(served(log, None, env))
+            return url
 
         yield start
 
 
 @pytest.fixture
-def make_client():
+def make_client() -> Callable[..., QuickClient]:
     from service.app import create_app
 
-    def make(**config):
-        return create_app({"TESTING": True, "ACCESS_LOG": False, **config}).test_client()
+    def make(**config: Any) -> QuickClient:
+        return client_of(create_app({"TESTING": True, "ACCESS_LOG": False, **config}))
 
     return make

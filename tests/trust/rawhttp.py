@@ -4,6 +4,7 @@ refuses for some header values (control and 8-bit bytes, a wrong length)."""
 from __future__ import annotations
 
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,7 +23,7 @@ class RawAnswer:
         return orjson.loads(self.body) if self.body else {}
 
 
-def send(url: str, method: str, path: str, headers: list[tuple[bytes, bytes]] = (),
+def send(url: str, method: str, path: str, headers: Sequence[tuple[bytes, bytes]] = (),
          body: bytes = b"", length: bool = True, half_close: bool = True,
          timeout: float = 20.0) -> RawAnswer:
     """Send one request (``Content-Length`` of ``body`` added when ``length`` and no

@@ -28,7 +28,8 @@ def post(url: str, path: str, body: dict[Any, Any], token: str) -> dict[Any, Any
         url + path, data=json.dumps(body).encode(), method="POST",
         headers={"Content-Type": "application/json", "Referee-Seat-Token": token})
     with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.load(answer)
+        loaded: dict[Any, Any] = json.load(answer)
+        return loaded
 
 
 def waits_for(state: dict[Any, Any], seat: int) -> bool:

@@ -64,6 +64,7 @@ def test_two_bot_processes_finish_a_sealed_game(server, game_id):
             pytest.fail(f"no end after {MAX_HANDOFFS} hand-offs")
     finally:
         for bot in bots:
+            assert bot.stdin is not None  # opened as a pipe
             bot.stdin.close()
             bot.wait(timeout=30)
     assert handoff > 2 and outcome.json["winners"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -44,7 +45,7 @@ SETTINGS = {"REFEREE_API_KEYS": f"{ALICE},{BOB}", "REFEREE_SEALING_KEYS": KEY,
 
 
 def ask(url: str, method: str, path: str, body: dict[Any, Any] | None = None,
-        headers: list[tuple[str, str]] = ()) -> Answer:
+        headers: Sequence[tuple[str, str]] = ()) -> Answer:
     """One request over a real connection; ``body``, if any, as JSON."""
     return call(url, path, body, headers, method)
 
@@ -220,7 +221,8 @@ def _odds(client, headers: dict[Any, Any]) -> str:
     r = client.post("/v1/evaluations", json={"game": "tremble", "kind": "tremble.battle_odds",
                                              "strengths": [16, 17]}, headers=headers)
     assert r.status_code == 202, r.json
-    return r.headers["Location"]
+    location: str = r.headers["Location"]
+    return location
 
 
 def test_without_api_keys_an_id_is_a_bearer_capability(make_client, app_config):

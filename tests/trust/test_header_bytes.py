@@ -65,7 +65,8 @@ def _value(data, name: str, token: str) -> bytes:
     fill = data.draw(FUZZ)
     value = (before.format(kid=kid, mac=mac).encode() + fill
              + after.format(kid=kid, mac=mac).encode())
-    return value.replace(b"\r", b"").replace(b"\n", b"")  # a line break ends the header
+    one_line: bytes = value.replace(b"\r", b"").replace(b"\n", b"")  # a line break ends the header
+    return one_line
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,7 @@ def _urls(app) -> list[tuple[str, str]]:
     for rule in app.url_map.iter_rules():
         url = rule.rule
         for name in rule.arguments:
-            value = NAMES.get(rule.rule) if name == "name" else SAMPLES[name]
+            value = NAMES[rule.rule] if name == "name" else SAMPLES[name]
             url = re.sub(r"<(?:[^:>]+:)?%s>" % name, value, url)
         out += [(method, url) for method in sorted(rule.methods)]
     return out

@@ -36,6 +36,7 @@ import pytest
 
 from service import sealing
 from service.app import create_app
+from tests.wsgi import client_of
 
 from .conftest import call
 
@@ -53,7 +54,8 @@ def hmac_of(state: dict[Any, Any], key: str) -> str:
 
 
 def key_id(sealed: dict[Any, Any]) -> str:
-    return sealed["sealed"].split(":")[1]
+    kid: str = sealed["sealed"].split(":")[1]
+    return kid
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +96,7 @@ def script(steps: int = 12) -> list[dict[Any, Any]]:
     """The actions of the game ``NEW_GAME`` opens (the first legal one each time), found
     on a plain in-process app: the instances then play them without asking for legal
     actions (which a sealed state may only give a seat's holder)."""
-    client = create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()
+    client = client_of(create_app({"TESTING": True, "ACCESS_LOG": False}))
     state, actions = client.post(NEW, json=NEW_GAME).json["state"], []
     for _ in range(steps):
         listed = client.post("/v1/games/raiders/legal-actions", json={"state": state}).json

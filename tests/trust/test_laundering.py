@@ -41,7 +41,8 @@ def _before_the_last_step(url: str) -> dict[Any, Any]:
         r = call(url, "/v1/games/raiders/apply", {"state": state, "action": action})
         assert r.status == 200, r.json
         state = r.json["state"]
-    return state
+    final: dict[Any, Any] = state
+    return final
 
 
 def _moved_to_bob(state: dict[Any, Any]) -> dict[Any, Any]:

@@ -25,6 +25,7 @@ its field.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -34,7 +35,7 @@ from hypothesis import strategies as st
 from service import names
 from service.games.errors import MalformedInput
 from service.tournaments import swiss
-from service.tournaments.events import MATCHES, Event, Round, checked
+from service.tournaments.events import MATCHES, Entry, Event, Round, checked
 from tests.size import sized
 from tests.tournaments.played import played_game, winners
 
@@ -129,7 +130,7 @@ def fullwidth(text: str) -> str:
     return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
 
 
-LOOK_ALIKE = {
+LOOK_ALIKE: dict[str, Callable[[str], str]] = {
     "upper": str.upper, "lower": str.lower, "swapcase": str.swapcase, "title": str.title,
     "nfd": lambda s: unicodedata.normalize("NFD", s),
     "nfkd": lambda s: unicodedata.normalize("NFKD", s),
@@ -206,7 +207,10 @@ def test_standings_do_not_depend_on_how_a_round_spells_a_player(how, who):
             table.games = was.tables[m].games
 
     def standings(rounds: list[Round]) -> list[dict[Any, Any]]:
-        return swiss.answer(checked(Event(players, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
+        entries: list[str | Entry] = list(players)
+        table: list[dict[Any, Any]] = swiss.answer(checked(Event(entries, swiss.DUEL, rounds, MATCHES)),
+                                                   0)["standings"]
+        return table
 
     assert standings(twisted) == standings(plain)
 

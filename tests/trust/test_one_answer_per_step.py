@@ -71,7 +71,8 @@ def host_until(url: str, game: str, state: dict[Any, Any], tokens: list[str], de
 def own_actions(url: str, state: dict[Any, Any], tokens: list[str], seat: int) -> list[dict[Any, Any]]:
     r = call(url, "/v1/games/tremble/legal-actions", {"state": state}, token(tokens, seat))
     assert r.status == 200, r.json
-    return r.json["actions"]
+    actions: list[dict[Any, Any]] = r.json["actions"]
+    return actions
 
 
 def refused_as_spent(answer, state: dict[Any, Any]) -> None:
@@ -238,7 +239,7 @@ def test_a_register_that_does_not_answer_fails_closed(on_redis, fault):
         # reads of the sealed state, and applies of states the register does not keep
         assert call(a, "/v1/games/raiders/legal-actions", {"state": state}, host).status == 200
         assert call(a, "/v1/games/raiders/score", {"state": state}).status == 200
-        for kept_by_client in (plain, signed(plain, [SIGNING_KEY.encode()])):
+        for kept_by_client in (plain, signed(dict(plain), [SIGNING_KEY.encode()])):
             r = call(a, "/v1/games/raiders/apply", {"state": kept_by_client, "action": plain_action})
             assert r.status == 200, r.json
     finally:

@@ -32,6 +32,7 @@ from bench import servers
 from service.app import create_app
 from tests.size import sized
 from tests.tournaments.played import played_game
+from tests.wsgi import client_of
 
 from .conftest import PROBLEM_MIME, call
 
@@ -50,7 +51,8 @@ def signed_final_state(url: str) -> dict[Any, Any]:
     game = played_game(1)
     r = call(url, "/v1/games/raiders/replay", {"setup": game["setup"], "actions": game["actions"]})
     assert r.status == 200, r.json
-    return r.json["state"]
+    state: dict[Any, Any] = r.json["state"]
+    return state
 
 
 def forged(state: dict[Any, Any]) -> dict[Any, Any]:
@@ -137,8 +139,8 @@ def test_a_server_whose_switch_is_neither_on_nor_off_does_not_start(tmp_path):
 @pytest.fixture(scope="module")
 def apps():
     """(open app's client, strict app's client, a signed state, the forged state)."""
-    open_client = create_app({"TESTING": True, "ACCESS_LOG": False,
-                              "STATE_KEYS": "key-2026"}).test_client()
+    open_client = client_of(create_app({"TESTING": True, "ACCESS_LOG": False,
+                                        "STATE_KEYS": "key-2026"}))
     strict = create_app({"TESTING": True, "ACCESS_LOG": False, "STATE_KEYS": "key-2026",
                          "REQUIRE_SIGNED": True}).test_client()
     game = played_game(1)
@@ -157,7 +159,7 @@ def spelled(word: str):
 #: header values: the two words in any case, and anything printable in ISO-8859-1
 VALUES = st.one_of(spelled("true"), spelled("false"),
                    st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF,
-                                         blacklist_categories=("Cc",)), max_size=12),
+                                         blacklist_categories=["Cc"]), max_size=12),
                    st.sampled_from(["1", "0", "yes", "no", "on", "off", "y", "n", "2", "-1",
                                     "truE ", "true,", ",true", "true false", "t", "f",
                                     "\u00a0true", "true\u00a0"]))

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
+from service.games.objects import JsonObject
 from tests.tournaments.played import played_game, winners
-from tests.trust.conftest import call
+from tests.trust.conftest import Answer, call
 
 KEY = "standings-test-key"
 FIELD = "rounds.0.matches.0.games.0"
@@ -43,11 +44,11 @@ def ann_beats_bob(server) -> tuple[dict[Any, Any], dict[Any, Any]]:
     return replay, {"game": "raiders", "state": r.json["state"]}
 
 
-def _standings(server, players, rounds):
+def _standings(server: str, players: list[str], rounds: list[JsonObject]) -> Answer:
     return call(server, "/v1/tournaments/standings", {"players": players, "rounds": rounds})
 
 
-def _one(match_players, *games):
+def _one(match_players: tuple[str, ...], *games: JsonObject) -> list[JsonObject]:
     return [{"matches": [{"players": list(match_players), "games": list(games)}]}]
 
 

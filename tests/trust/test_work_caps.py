@@ -34,12 +34,15 @@ from urllib.parse import urlsplit
 import orjson
 import pytest
 
+from service.games.base import GameState, StateIn
 from tests.evaluations.conftest import Workers, poll
 from tests.trust.conftest import call
+from tests.wsgi import client_of
 
 
 def get(url: str, path: str, method: str = "GET") -> tuple[int, dict[Any, Any]]:
     parts = urlsplit(url)
+    assert parts.hostname is not None, url
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
         conn.request(method, path)
@@ -50,13 +53,13 @@ def get(url: str, path: str, method: str = "GET") -> tuple[int, dict[Any, Any]]:
         conn.close()
 
 
-def raiders_state(turn_limit: int, players: int = 2) -> dict[Any, Any]:
+def raiders_state(turn_limit: int, players: int = 2) -> GameState:
     from service.games.registry import get_game
 
     return get_game("raiders").new_game(players, {"turn_limit": turn_limit}, seed=3)[0]
 
 
-def playouts(state: dict[Any, Any], **params) -> dict[Any, Any]:
+def playouts(state: StateIn, **params: Any) -> dict[Any, Any]:
     return {"game": "raiders", "kind": "playouts", "state": state,
             "params": {"seed": 1, **params}}
 
@@ -123,7 +126,7 @@ def test_a_chunk_past_its_cpu_deadline_fails_the_evaluation_on_rq(redis_url, tmp
     try:
         pool.start("caps-1", REFEREE_CHUNK_CPU_SECONDS="0.3")
         pool.wait_registered(1)
-        client = create_app({"TESTING": True, "REDIS_URL": fresh_redis}).test_client()
+        client = client_of(create_app({"TESTING": True, "REDIS_URL": fresh_redis}))
         # two chunks of ~1 s of CPU each, then one single-chunk evaluation
         for body, chunks in ((playouts(raiders_state(100), playouts=80, bots="random",
                                        chunk_size=40), 2),
