@@ -1,9 +1,9 @@
 """The type checkers (mypy; tsc over the console's JS) and the linter run with the suite and
 find nothing.
 
-Configured in ``pyproject.toml`` (``[tool.mypy]``, ``[tool.ruff]``): the
-engines under ``service/games`` are fully annotated; every package uses
-absolute imports.
+Configured in ``pyproject.toml`` (``[tool.mypy]``, ``[tool.ruff]``): mypy checks the
+packages, the suite and the bench in one run (the test modules' own functions may go
+unannotated, their bodies are checked all the same); every package uses absolute imports.
 """
 
 from __future__ import annotations
