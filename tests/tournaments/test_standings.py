@@ -36,7 +36,7 @@ from fractions import Fraction as F
 import pytest
 
 from service.games.errors import MalformedInput
-from service.tournaments.events import FLOOR, MATCHES, Event, Round, checked, ranked
+from service.tournaments.events import FLOOR, MATCHES, Round, TournamentEvent, checked, ranked
 from service.tournaments.swiss import DUEL, Pairing, answer, match, pairing, records
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -62,8 +62,8 @@ EXPECTED = {  # player: (rank, match points, W-D-L-byes, games, game points, OMW
 }
 
 
-def duels(players: list[str], rounds: list[Round]) -> Event:
-    return checked(Event(players, DUEL, rounds, MATCHES))
+def duels(players: list[str], rounds: list[Round]) -> TournamentEvent:
+    return checked(TournamentEvent(players, DUEL, rounds, MATCHES))
 
 
 def test_the_hand_computed_standings():

@@ -70,7 +70,7 @@ def old_answer(players: list[str], rounds: list[old.Round]) -> bytes:
 
 
 def new_answer(players: list[str], rounds: list[old.Round]) -> bytes:
-    event = events.Event(list(players), swiss.DUEL, [
+    event = events.TournamentEvent(list(players), swiss.DUEL, [
         events.Round([swiss.match(*m.players, m.games) for m in rnd.matches], rnd.byes,
                      rnd.drops) for rnd in rounds], events.MATCHES)
     return orjson.dumps(swiss.answer(events.checked(event), 0))

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from service import names
 from service.games.errors import MalformedInput
 from service.tournaments import swiss
-from service.tournaments.events import MATCHES, Event, Round, checked
+from service.tournaments.events import MATCHES, Round, TournamentEvent, checked
 from tests.size import sized
 from tests.tournaments.played import played_game, winners
 
@@ -205,7 +205,7 @@ def test_standings_do_not_depend_on_how_a_round_spells_a_player(how, who):
             table.games = was.tables[m].games
 
     def standings(rounds: list[Round]) -> list[dict]:
-        return swiss.answer(checked(Event(players, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
+        return swiss.answer(checked(TournamentEvent(players, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
 
     assert standings(twisted) == standings(plain)
 
