@@ -418,8 +418,9 @@ def components(games: list[AnyGame]) -> dict[str, dict[str, Any] | type[Schema]]
 
 
 @dataclass(frozen=True)
-class Operation:
-    """One ``POST`` operation, declared (``service.openapi`` builds it)."""
+class TournamentRoute:
+    """One tournament route (a ``POST`` operation), declared (``service.openapi`` builds it).
+    A game's own operations (a question one game answers) are ``service.games.base.Operation``."""
 
     path: str
     operation_id: str
@@ -452,14 +453,14 @@ each with its explanation (why these players, and any repeat opponents:
 who met whom, when). Stateless: send the whole event every time."""
 
 OPERATIONS = (
-    Operation("/v1/tournaments/standings", "tournament_standings",
-              "Tournament standings and the next Swiss round", STANDINGS_DESCRIPTION,
-              "StandingsRequest", "StandingsResponse",
-              "Standings, best first, and the next round's pairings.", ERRORS,
-              standings_example),
-    Operation("/v1/tournaments/events", "tournament_event",
-              "Event standings and the next round's tables (any table size)",
-              EVENT_DESCRIPTION, "EventRequest", "EventResponse",
-              "Standings, best first, each table's result, and the next round's tables.",
-              ERRORS, event_example),
+    TournamentRoute("/v1/tournaments/standings", "tournament_standings",
+                    "Tournament standings and the next Swiss round", STANDINGS_DESCRIPTION,
+                    "StandingsRequest", "StandingsResponse",
+                    "Standings, best first, and the next round's pairings.", ERRORS,
+                    standings_example),
+    TournamentRoute("/v1/tournaments/events", "tournament_event",
+                    "Event standings and the next round's tables (any table size)",
+                    EVENT_DESCRIPTION, "EventRequest", "EventResponse",
+                    "Standings, best first, each table's result, and the next round's tables.",
+                    ERRORS, event_example),
 )
