@@ -287,11 +287,11 @@ def players_of(event: TournamentEvent) -> list[Entry]:
     return [p if isinstance(p, Entry) else Entry(p) for p in event.players]
 
 
-def resolve(event: TournamentEvent) -> TournamentEvent:
+def spell_names(event: TournamentEvent) -> TournamentEvent:
     """The event with its names ``names.checked`` and every name a round uses spelled
     as the players list spells it; a name no player has is refused naming its field.
 
-    >>> e = resolve(TournamentEvent(["Ann", "Bob"], Settings(2), [Round([Table(["ＡＮＮ", "bob"], [[1, 2]])])]))
+    >>> e = spell_names(TournamentEvent(["Ann", "Bob"], Settings(2), [Round([Table(["ＡＮＮ", "bob"], [[1, 2]])])]))
     >>> e.rounds[0].tables[0].players
     ['Ann', 'Bob']
     """
@@ -365,9 +365,9 @@ def _competition(places: list[int]) -> list[int]:
 
 
 def checked(event: TournamentEvent) -> TournamentEvent:
-    """The event ``resolve``-d and ``check``-ed: its names spelled as the players list
+    """The event after ``spell_names`` and ``check``: its names spelled as the players list
     spells them, its rounds possible."""
-    event = resolve(event)
+    event = spell_names(event)
     check(event)
     return event
 
