@@ -314,12 +314,12 @@ def spell_names(event: TournamentEvent) -> TournamentEvent:
     return TournamentEvent(list(players), event.settings, rounds, event.paths)
 
 
-def check(event: TournamentEvent) -> None:
+def check_rounds(event: TournamentEvent) -> None:
     """Refuse rounds that cannot have happened, naming the field: a player twice in a
     round, after dropping or before joining, a table of fewer than two, places that
     are not one per seat.
 
-    >>> check(TournamentEvent(["a", "b"], Settings(2), [Round([Table(["a", "a"], [[1, 2]])])]))
+    >>> check_rounds(TournamentEvent(["a", "b"], Settings(2), [Round([Table(["a", "a"], [[1, 2]])])]))
     Traceback (most recent call last):
     ...
     service.games.errors.MalformedInput: rounds.0.tables.0.players.1: 'a' plays at most once a \
@@ -365,10 +365,10 @@ def _competition(places: list[int]) -> list[int]:
 
 
 def checked(event: TournamentEvent) -> TournamentEvent:
-    """The event after ``spell_names`` and ``check``: its names spelled as the players list
+    """The event after ``spell_names`` and ``check_rounds``: its names spelled as the players list
     spells them, its rounds possible."""
     event = spell_names(event)
-    check(event)
+    check_rounds(event)
     return event
 
 
