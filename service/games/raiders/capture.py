@@ -200,13 +200,13 @@ def restart_round(draft: Draft[RaidersState]) -> None:
 
 
 def pass_priority(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
-    """RAI-26: the next player gets priority; all passed in succession → resolve."""
+    """RAI-26: the next player gets priority; all passed in succession → ``resolve_capture``."""
     capture = draft.at("capture")
     capture["passes"] += 1
     n = len(draft.root["players"])
     events.append({"type": "passed", "player": action["player"]})
     if capture["passes"] >= n:
-        resolve(draft, events)
+        resolve_capture(draft, events)
     else:
         capture["priority"] = (capture["priority"] + 1) % n
 
@@ -218,7 +218,7 @@ def _dies(draft: Draft[RaidersState], card: str, role: str, rule: str, events: l
                    "rule": rule})
 
 
-def resolve(draft: Draft[RaidersState], events: list[Event]) -> None:
+def resolve_capture(draft: Draft[RaidersState], events: list[Event]) -> None:
     """RAI-16 … RAI-19: fight the guard, then the property."""
     state = draft.root
     cat = Catalogue.of_state(state)
