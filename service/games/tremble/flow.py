@@ -228,7 +228,7 @@ def _advance_redeploy(draft: Draft[TrembleState], cat: Catalogue, events: list[E
 def _advance_battle(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     root = draft.root
     if root["battle"] is not None:
-        return battle.advance(draft, cat, events)
+        return battle.advance_battle(draft, cat, events)
     index = next((i for i, a in enumerate(root["attacks"]) if not a["resolved"]), None)
     if index is None:
         root["phase"] = "reward"
