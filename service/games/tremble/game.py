@@ -177,7 +177,7 @@ class Tremble(Game[TrembleState]):
 
     # ------------------------------------------------------------ scoring & views
     def compute_score(self, state: TrembleState) -> JsonObject:
-        return scoring.score(state, Catalogue.of_state(state))
+        return scoring.compute_score(state, Catalogue.of_state(state))
 
     def hide(self, state: TrembleState, player: int | None) -> JsonObject:
         return views.hide(state, player)
