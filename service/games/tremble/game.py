@@ -113,7 +113,7 @@ class Tremble(Game[TrembleState]):
         if state["result"] is not None:
             return []
         try:
-            return flow.pending(state)
+            return flow.compute_pending(state)
         except (LookupError, StopIteration, TypeError, ValueError) as exc:
             # only a hand-edited state gets here: its phase data do not fit together
             raise InvalidState({"state.phase": [
