@@ -107,7 +107,6 @@ NOT_YET: dict[str, str] = {
     "checked": "service.headers (a header's value), service.names (a list of names), tournaments.events",
     "draw": "raiders.effects (owed draws as chance nodes) and tremble.buying (a ship into the offer)",
     "fizzle_notes": "raiders.capture and .tricks: RAI-30 notes of a capture, of a trick",
-    "out_of_turn": "raiders.capture and .tricks: an action type's clause out of turn, not Game.out_of_turn",
     "problem": "service.names (why a name is refused) and service.problems (a problem+json answer)",
     "register": "evaluations.kinds (a kind), games.registry (a game), service.problems (the handlers)",
     "search": "service.games.ismcts (a tree search) and tremble.reward (TRE-22, ships sent searching)",

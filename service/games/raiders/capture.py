@@ -145,7 +145,7 @@ def capture_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
             for card in state["players"][player]["hand"] for prop in props]
 
 
-def out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str]:
+def capture_out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str]:
     """The clause a capture by a player who may not act now breaks: it is the
     active player's one attempt in their own turn (RAI-12); while a capture
     is in progress the others may only play tricks (RAI-21)."""

@@ -189,7 +189,7 @@ def trick_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
             for cost in [None, *(c for c in hand if c != card)]]
 
 
-def out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str] | None:
+def trick_out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str] | None:
     """RAI-23: outside a capture a trick belongs to the active player's turn
     (in a capture's window the turn order of RAI-26 applies)."""
     if state["phase"] == "main":
