@@ -108,7 +108,7 @@ def fizzle_note(problem: RuleViolation | None) -> JsonObject:
                          reason=problem.reason)}
 
 
-def fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
+def capture_fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
     """RAI-30 for ``check``: an illegal capture that ``apply`` lets fizzle."""
     return fizzle_note(capture_problem(state, action, Catalogue.of_state(state)))
 

@@ -125,7 +125,7 @@ def check_play_trick(state: RaidersState, action: ActionObject) -> None:
         raise problem
 
 
-def fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
+def trick_fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
     """RAI-30 for ``check``: a ``play_trick`` that ``apply`` accepts only to
     let it fizzle (``illegal_play: fizzle``) is reported with the clause it
     breaks: ``{"fizzles": True, "rule", "reason"}``; a valid play: ``{}``."""
