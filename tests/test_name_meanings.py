@@ -96,7 +96,6 @@ NOT_YET: dict[str, str] = {
     "hide": "kozyablo.effects: KOZ-41, a creature hides, not Game.hide (a player's view)",
     # in files another branch restructures (service/http, service/openapi.py, service/signing.py,
     # service/valid_states.py, schemas/) and another module
-    "answer": "http.game_operations (an operation's answer) and tournaments.swiss (/standings' answer)",
     "caller": "service.seats (a seat token's seat) and service.signing (who speaks about a state)",
     "digest": "service.signing (a state's signature) and service.valid_states (a state's content hash)",
     "idempotency_key": "evaluations.rq_runner and http.evaluations (an Idempotency-Key header's key)",

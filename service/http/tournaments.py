@@ -59,7 +59,7 @@ def standings() -> Response:
     body = read_envelope(STANDINGS)
     with refusals_as_problems():
         event, verified = verify.standings(body, game_or_404, accept)
-    return json_response(swiss.answer(event, verified))
+    return json_response(swiss.standings_answer(event, verified))
 
 
 @bp.post("/events")

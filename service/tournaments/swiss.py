@@ -21,9 +21,9 @@ without a rematch is left.
 >>> r1 = events.Round([match("Ann", "Bob", ["Ann"]), match("Cat", "Dan", ["Dan", None])],
 ...                   byes=["Eve"])
 >>> e = events.checked(events.TournamentEvent(["Ann", "Bob", "Cat", "Dan", "Eve"], DUEL, [r1]))
->>> [(s["player"], s["match_points"]) for s in answer(e, 3)["standings"]]
+>>> [(s["player"], s["match_points"]) for s in standings_answer(e, 3)["standings"]]
 [('Ann', 3), ('Eve', 3), ('Dan', 3), ('Cat', 0), ('Bob', 0)]
->>> answer(e, 3)["next_round"]
+>>> standings_answer(e, 3)["next_round"]
 {'round': 2, 'pairings': [['Ann', 'Dan'], ['Eve', 'Cat']], 'bye': 'Bob'}
 """
 
@@ -112,7 +112,7 @@ def pairing(event: events.TournamentEvent, lines: Sequence[events.Line]) -> Pair
     return None
 
 
-def answer(event: events.TournamentEvent, games_verified: int) -> dict[str, Any]:
+def standings_answer(event: events.TournamentEvent, games_verified: int) -> dict[str, Any]:
     """The ``/standings`` answer of a duel event already ``checked``."""
     lines = events.ranked(event)
     record = records(event)

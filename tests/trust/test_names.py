@@ -205,7 +205,7 @@ def test_standings_do_not_depend_on_how_a_round_spells_a_player(how, who):
             table.games = was.tables[m].games
 
     def standings(rounds: list[Round]) -> list[dict]:
-        return swiss.answer(checked(TournamentEvent(players, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
+        return swiss.standings_answer(checked(TournamentEvent(players, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
 
     assert standings(twisted) == standings(plain)
 
