@@ -105,7 +105,6 @@ NOT_YET: dict[str, str] = {
     "available": "service.rules_reference (a game has a rules file) and card_db (a game's set ids)",
     "checked": "service.headers (a header's value), service.names (a list of names), tournaments.events",
     "draw": "raiders.effects (owed draws as chance nodes) and tremble.buying (a ship into the offer)",
-    "problem": "service.names (why a name is refused) and service.problems (a problem+json answer)",
     "register": "evaluations.kinds (a kind), games.registry (a game), service.problems (the handlers)",
     "search": "service.games.ismcts (a tree search) and tremble.reward (TRE-22, ships sent searching)",
     "standings": "tournaments.events (the lines) and tournaments.verify (/standings' body as an event)",
