@@ -94,7 +94,7 @@ class Envelope:
         _ENVELOPE_OF[id(spec)] = self
 
     def load(self, body: Any) -> dict[str, Any]:
-        errors = shape.problems(self.spec, body)
+        errors = shape.field_errors(self.spec, body)
         if errors:
             raise MalformedInput(errors)
         return self.filled(body)
@@ -241,7 +241,7 @@ def load(request: Request, body: Any) -> dict[str, Any]:
     if isinstance(request, Envelope):
         return request.load(body)
     if isinstance(request, shape.Spec):
-        errors = shape.problems(request, body, "")
+        errors = shape.field_errors(request, body, "")
         if errors:
             raise MalformedInput(errors)
         checked: dict[str, Any] = body  # an object: the spec said so

@@ -1,8 +1,7 @@
-"""The tournament routes' declarations: their requests, answers and operations.
+"""The tournament routes' declarations: their requests, answers, descriptions and examples.
 
-``service.http.tournaments`` checks requests with these; ``service.openapi``
-documents them (``components`` and ``OPERATIONS``, read by its one hook):
-no OpenAPI-building code sits in the blueprint.
+``service.http.tournaments`` checks requests with these and declares its two routes
+from them; ``service.openapi`` registers ``components``.
 
 * ``POST /v1/tournaments/standings`` (two-player Swiss, since 1.0.0): its
   request and answer are marshmallow schemas, unchanged, so the document

@@ -542,7 +542,7 @@ class Game(Generic[S]):
             raise IncompatibleState({"state.rules_version": [
                 N_("written for {value!r}; this service plays {rules_version!r}",
                    value=state.get('rules_version'), rules_version=self.rules_version)]})
-        errors = shape.problems(self.state_spec, state, "state")
+        errors = shape.field_errors(self.state_spec, state, "state")
         if errors:
             raise InvalidState(errors)
         valid = cast(S, state)  # its shape, checked just now: the game's state type
@@ -580,7 +580,7 @@ class Game(Generic[S]):
                    count=count)]})
         errors: Errors = {}
         for i, s in enumerate(setups):
-            errors.update(shape.problems(self.player_setup_spec, s, f"players.{i}"))
+            errors.update(shape.field_errors(self.player_setup_spec, s, f"players.{i}"))
         if errors:
             raise InvalidOptions(errors)
         return count, setups
@@ -595,7 +595,7 @@ class Game(Generic[S]):
             raise MalformedInput({"action.type": [
                 N_("unknown action type; {id} knows: {items}",
                    id=self.id, items=', '.join(self.action_specs))]})
-        errors = shape.problems(spec, action, "action")
+        errors = shape.field_errors(spec, action, "action")
         if errors:
             raise MalformedInput(errors)
         if any(k in action for k in ACTION_INFO_KEYS):

@@ -4,7 +4,7 @@ Each game declares the shape of its state and actions once with these specs
 (and ``schemas.envelopes`` the request envelopes).  From that one declaration:
 
 * ``schema()`` exports JSON Schema: what ``openapi.yaml`` documents, and
-* what ``problems`` enforces: the exported schema compiled by jsonschema-rs
+* what ``field_errors`` enforces: the exported schema compiled by jsonschema-rs
   answers whether a value is valid (a few µs for a mid-game state; chosen by
   measurement over ``fastjsonschema`` and the spec's own Python checks:
   ``python -m bench validation``), and only a value it refuses is walked by
@@ -16,15 +16,15 @@ Every rule is one JSON Schema can say, so both agree on every value (but
 ``validate`` alone).  Numbers follow JSON Schema, where ``1.0`` is the
 integer ``1``: the compiled check is strict (Draft 4's ``integer`` has no
 fraction part, so a valid value holds Python ``int``s wherever the spec says
-integer, as the engines need), and ``problems`` reads an integral float the
+integer, as the engines need), and ``field_errors`` reads an integral float the
 compiled check refused as the integer it is, rewriting it in place
 (``integral``) before naming any problem.
 
 >>> spec = Obj({"turn": Int(minimum=1), "hand": ListOf(Str())})
->>> problems(spec, {"turn": 0, "hand": ["a", 3]}, "state")
+>>> field_errors(spec, {"turn": 0, "hand": ["a", 3]}, "state")
 {'state.turn': ['must be at least 1'], 'state.hand.1': ['must be a string']}
 >>> sent = {"turn": 1.0, "hand": []}
->>> problems(spec, {"turn": 1, "hand": []}, "state"), problems(spec, sent), sent
+>>> field_errors(spec, {"turn": 1, "hand": []}, "state"), field_errors(spec, sent), sent
 ({}, {}, {'turn': 1, 'hand': []})
 """
 
@@ -80,7 +80,7 @@ class Spec:
     """
 
     description: str | None = None
-    _checks: int  # ``problems`` calls so far (set by ``problems``)
+    _checks: int  # ``field_errors`` calls so far (set by ``field_errors``)
     _compiled: Callable[[object], bool]  # set by ``compiled``
 
     def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
@@ -125,7 +125,7 @@ class Bool(Spec):
 class Num(Spec):
     """A number (an integer or not) within bounds.
 
-    >>> problems(Num(0, 10), 2.5), problems(Num(0, 10), "much"), problems(Num(0, 10), 11)
+    >>> field_errors(Num(0, 10), 2.5), field_errors(Num(0, 10), "much"), field_errors(Num(0, 10), 11)
     ({}, {'': ['must be a number']}, {'': ['must be at most 10']})
     """
 
@@ -326,7 +326,7 @@ class Obj(Spec):
 
     >>> spec = Obj({}, {"state": Any_(), "view": Any_(), "player": Any_()},
     ...            either=("state", "view"), excludes=("player",))
-    >>> problems(spec, {"view": {}, "player": 1}), problems(spec, {})
+    >>> field_errors(spec, {"view": {}, "player": 1}), field_errors(spec, {})
     ({'player': ['not with `view`']}, {'state': ['send `state` or `view`: exactly one of them']})
     """
 
@@ -395,8 +395,8 @@ class Obj(Spec):
 
 
 
-def problems(spec: Spec, value: object, path: str = "") -> Errors:
-    """Every problem of ``value`` against ``spec``, keyed by field path.
+def field_errors(spec: Spec, value: object, path: str = "") -> Errors:
+    """Every error of ``value`` against ``spec``, keyed by field path (a 400's ``errors``).
 
     A valid value costs one call of the compiled schema (``compiled``: no
     paths, no messages).  A refused one has its integral floats made ``int``
@@ -469,7 +469,7 @@ def integral(value: Any, depth: int = 0) -> bool:
     return changed
 
 
-#: checks of one spec before it is compiled (see ``problems``)
+#: checks of one spec before it is compiled (see ``field_errors``)
 COMPILE_AFTER = 3
 
 
@@ -477,7 +477,7 @@ def compiled(spec: Spec) -> Callable[[object], bool]:
     """The spec's JSON Schema compiled by jsonschema-rs: its ``is_valid``, cached
     on the spec (specs are not changed after construction).  Compiled as Draft 4
     (every keyword the specs export is in it), whose ``integer`` is strict:
-    ``1.0`` is refused here and made ``1`` by ``problems``.
+    ``1.0`` is refused here and made ``1`` by ``field_errors``.
 
     >>> fast = compiled(Obj({"n": Int(minimum=1)}, {"tags": ListOf(Str(max_length=3))}))
     >>> fast({"n": 1, "tags": ["a"]}), fast({"n": 1, "tags": ["long"]}), fast({"n": 1, "x": 0})

@@ -39,7 +39,7 @@ accept = partial(signing.accept, required=True)
 
 
 @contextmanager
-def problems() -> Iterator[None]:
+def refusals_as_problems() -> Iterator[None]:
     """``verify``'s refusals as problems: 422 ``invalid-tournament`` (``errors`` by
     field), ``invalid-name``, ``illegal-action`` (with ``index``, ``rule``, ``at``)."""
     try:
@@ -63,9 +63,9 @@ def problems() -> Iterator[None]:
 def standings() -> Response:
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(STANDINGS)
-    with problems():
+    with refusals_as_problems():
         event, verified = verify.standings(body, game_or_404, accept)
-    return json_response(swiss.answer(event, verified))
+    return json_response(swiss.standings_answer(event, verified))
 
 
 @bp.declare("post", "/v1/tournaments/events", operation_id="tournament_event",
@@ -81,7 +81,7 @@ def event() -> Response:
     for table in (t for rnd in body["rounds"] for t in rnd["tables"] if "games" in t):
         table["games"] = [{**g, "setup": SETUP.filled(g["setup"])} if "setup" in g else g
                           for g in table["games"]]  # replayed with the setup's defaults
-    with problems():
+    with refusals_as_problems():
         resolved, verified = verify.event(body, game_or_404, accept)
     settings = resolved.settings
     lines, proposal = events.evaluate(resolved)

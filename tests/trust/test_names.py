@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from service import names
 from service.games.errors import MalformedInput
 from service.tournaments import swiss
-from service.tournaments.events import MATCHES, Event, Round, checked
+from service.tournaments.events import MATCHES, Round, TournamentEvent, checked
 from tests.size import sized
 from tests.tournaments.played import played_game, winners
 
@@ -206,7 +206,8 @@ def test_standings_do_not_depend_on_how_a_round_spells_a_player(how, who):
             table.games = was.tables[m].games
 
     def standings(rounds: list[Round]) -> list[dict[Any, Any]]:
-        return swiss.answer(checked(Event(players, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
+        return swiss.standings_answer(checked(TournamentEvent(players, swiss.DUEL, rounds,
+                                                              MATCHES)), 0)["standings"]
 
     assert standings(twisted) == standings(plain)
 
