@@ -4,7 +4,7 @@ Two sources, so the documented shapes and the enforced shapes cannot drift:
 
 * the envelopes in ``schemas/envelopes.py``: the requests' JSON Schema from
   their shape declarations (the same that checks them), the responses and
-  ``Problem`` from marshmallow by apispec's marshmallow plugin;
+  ``Problem`` from theirs (``envelopes.ANSWERS``, ``shape.published``);
 * each engine's shape specs (``game.state_spec``, ``game.action_specs``,
   ``game.player_setup_spec``) as JSON Schema: components ``<Game>State``,
   ``<Game>Action`` (one of its action types, each a component of its own),
@@ -33,12 +33,12 @@ Documenting a new route, e.g.::
 
     # schemas/envelopes.py: the request, checked and documented by one declaration
     ODDS = Envelope("OddsRequest", shape.Obj({"strengths": shape.ListOf(shape.Int(0))}))
-    class OddsResponse(Schema): ...                                   # marshmallow
+    ODDS_ANSWER = Answer("OddsResponse", shape.Obj({"win": shape.Num(0, 1)}))
 
     # here: the paths, and ``_odds_paths`` in ``ROUTE_PATHS``
     def _odds_paths(spec):
         spec.components.schema("OddsRequest", envelopes.ODDS.schema())
-        spec.components.schema("OddsResponse", schema=envelopes.OddsResponse)
+        spec.components.schema("OddsResponse", envelopes.ODDS_ANSWER.schema())
         spec.path("/v1/odds", operations={"post": {
             "summary": "Exact battle odds", "tags": ["evaluations"],
             "requestBody": body("OddsRequest"),
@@ -132,14 +132,15 @@ its limit gets 429 with `Retry-After` (also, with
 not answer).
 """
 
-ENVELOPES = (  # nested schemas first: apispec registers them by name on first use
-    "Pending", "PlayerScore", "Outcome", "ReplayStep", "Setup", "Title", "PlayerCount",
-    "OptionInfo", "GameInfo", "CardSetRef",
+ENVELOPES = (  # the requests' (``envelopes.REQUESTS``) and answers' (``envelopes.ANSWERS``)
+    "Pending", "PlayerScore", "UpgradeChange", "RulesUpgrade", "Outcome", "ReplayStep", "Setup",
+    "Title", "PlayerCount", "OptionInfo", "RulesChange", "RulesVersionInfo", "GameInfo",
+    "CardSetRef",
     "NewRequest", "NewResponse", "LegalActionsRequest", "LegalActionsResponse",
     "ApplyRequest", "ApplyResponse", "CheckRequest", "CheckResponse", "ScoreRequest",
     "ViewRequest", "ViewResponse", "ReplayRequest", "ReplayResponse",
     "RankedAction", "LineStep", "SuggestRequest", "SuggestResponse",
-    "GameList", "CardsResponse", "Health", "Ready", "Problem",
+    "GameList", "CardsResponse", "Health", "Ready", "ClauseLink", "Problem",
 )
 
 #: reusable error responses: status -> description
@@ -402,8 +403,7 @@ def build_spec() -> APISpec:
                 "With a player's own `view` in place of the state: the answer is that "
                 "player's own.")})
             continue
-        spec.components.schema(name, request.schema() if request else None,
-                               schema=None if request else getattr(envelopes, name))
+        spec.components.schema(name, (request or envelopes.ANSWERS[name]).schema())
     # a blueprint's marshmallow ``fields.Nested(envelopes.Setup)`` is that component
     converter.refs[make_schema_key(envelopes.Setup())] = "Setup"
 
@@ -757,10 +757,10 @@ CLAUSE_EXAMPLE = {
 
 def _rules_paths(spec: APISpec) -> None:
     """The rules reference and the problem-type pages (``service.http.rules``)."""
-    spec.components.schema("RuleClause", schema=envelopes.RuleClause)
-    spec.components.schema("RulesReference", schema=envelopes.RulesReference)
-    spec.components.schema("ProblemTypeInfo", schema=envelopes.ProblemTypeInfo)
-    spec.components.schema("ProblemTypeList", schema=envelopes.ProblemTypeList)
+    spec.components.schema("RuleClause", envelopes.ANSWERS["RuleClause"].schema())
+    spec.components.schema("RulesReference", envelopes.ANSWERS["RulesReference"].schema())
+    spec.components.schema("ProblemTypeInfo", envelopes.ANSWERS["ProblemTypeInfo"].schema())
+    spec.components.schema("ProblemTypeList", envelopes.ANSWERS["ProblemTypeList"].schema())
 
     def rules_ok(schema: str, description: str, example: dict[str, Any]) -> dict[str, Any]:
         return {"description": description, "headers": {"Content-Language": CONTENT_LANGUAGE},
@@ -845,7 +845,7 @@ def chance_batch_example(deals: int = 6) -> dict[str, Any] | None:
 def _table_paths(spec: APISpec) -> None:
     """``/v1/games/{game}/apply-chance`` (``service.http.table``)."""
     spec.components.schema("ChanceBatchRequest", envelopes.CHANCE_BATCH.schema())
-    spec.components.schema("ChanceBatchResponse", schema=envelopes.ChanceBatchResponse)
+    spec.components.schema("ChanceBatchResponse", envelopes.ANSWERS["ChanceBatchResponse"].schema())
     spec.path("/v1/games/{game}/apply-chance", operations={"post": {
         "summary": "Apply several chance outcomes at once (a hand dealt at the table)",
         "description": CHANCE_BATCH_TEXT,
@@ -905,10 +905,10 @@ def verify_transcript_example() -> dict[str, Any] | None:
 
 def _transcript_paths(spec: APISpec) -> None:
     """``/v1/transcripts/verify`` (``service.http.transcripts``)."""
-    spec.components.schema("TranscriptFork", schema=envelopes.TranscriptFork)
-    spec.components.schema("TranscriptBreak", schema=envelopes.TranscriptBreak)
+    spec.components.schema("TranscriptFork", envelopes.ANSWERS["TranscriptFork"].schema())
+    spec.components.schema("TranscriptBreak", envelopes.ANSWERS["TranscriptBreak"].schema())
     spec.components.schema("VerifyTranscriptRequest", envelopes.VERIFY_TRANSCRIPT.schema())
-    spec.components.schema("VerifyTranscriptResponse", schema=envelopes.VerifyTranscriptResponse)
+    spec.components.schema("VerifyTranscriptResponse", envelopes.ANSWERS["VerifyTranscriptResponse"].schema())
     spec.path("/v1/transcripts/verify", operations={"post": {
         "summary": "Check that signed or sealed states form one unbroken game",
         "description": VERIFY_TRANSCRIPT_TEXT,

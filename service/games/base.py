@@ -106,10 +106,14 @@ RESULT_SPEC = shape.Nullable(shape.Obj(
     {"target": shape.Int(description="the score that won, where the game has a target")},
     extra=True, name="Result"))
 
+#: the card set a state was dealt from; also the ``card_set`` of the cards' answer
+#: (``schemas.envelopes``: its component, and this state field's ``TypedDict``)
+CARD_SET_REF = shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef")
+
 COMMON_STATE_FIELDS = {
     "game": shape.Str(),
     "rules_version": shape.Str(),
-    "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef"),
+    "card_set": CARD_SET_REF,
     "options": shape.MapOf(shape.Any_(), max_items=MAX_OPTIONS),
     "chance": shape.Obj({"mode": shape.Enum("server", "table"),
                          "seed": shape.Int(minimum=0, maximum=MAX_STATE_SEED),
