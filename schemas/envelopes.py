@@ -37,7 +37,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
-from service.games import shape
+from service.games import shape, shape_1_0
 from service.games.base import CARD_SET_REF
 from service.games.errors import MalformedInput
 from service.games.messages import N_
@@ -248,7 +248,7 @@ def load(request: Request, body: Any) -> dict[str, Any]:
         if errors:
             raise MalformedInput(errors)
         checked: dict[str, Any] = body  # an object: the spec said so
-        return checked
+        return request.filled(checked) if isinstance(request, shape_1_0.Record) else checked
     if isinstance(request, type):
         loader = _LOADERS.get(request)
         if loader is None:

@@ -63,7 +63,7 @@ import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.common import make_schema_key
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 import card_db
 from schemas import envelopes, tournaments
@@ -692,14 +692,15 @@ def _evaluation_paths(spec: APISpec) -> None:
                                                     503)}}}})
 
 
-def _declared_schema(spec: APISpec, name: str,
-                     declared: type[Schema] | shape.Spec | Mapping[str, Any],
+def _declared_schema(spec: APISpec, name: str, declared: shape.Spec | Mapping[str, Any],
                      refine: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
-    """Component ``name`` of an operation's request or response: a marshmallow schema,
-    a shape spec or a JSON Schema (``refine``: ``Operation.document_request``)."""
-    if isinstance(declared, type):
-        spec.components.schema(name, schema=declared)
-        return
+    """Component ``name`` of an operation's request or response: a shape spec (each
+    ``Ref`` inside it not yet a component is one, first) or a JSON Schema (``refine``:
+    ``Operation.document_request``)."""
+    if isinstance(declared, shape.Spec):
+        for ref in shape.refs(declared):
+            if ref.name not in spec.components.schemas:
+                spec.components.schema(ref.name, shape.published(ref.spec, limits=True))
     schema = declared.schema() if isinstance(declared, shape.Spec) else dict(declared)
     spec.components.schema(name, refine(schema) if refine else schema)
 

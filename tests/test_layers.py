@@ -30,8 +30,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "service.games.errors", "service.games.ismcts", "service.games.kind",
                     "service.games.messages", "service.games.objects", "service.games.options",
                     "service.games.playout", "service.games.registry", "service.games.replay",
-                    "service.games.shape", "service.games.state_types", "service.games.typegen",
-                    "service.games.versions", "service.games.words")),
+                    "service.games.shape", "service.games.shape_1_0", "service.games.state_types",
+                    "service.games.typegen", "service.games.versions", "service.games.words")),
     # the registry imports each game by its name (``importlib``, at the first ask): a game
     # finds its own engine there (``get_game``), as every layer above does
     ("game packages", tuple(f"service.games.{game}.*" for game in GAMES)),

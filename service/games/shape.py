@@ -97,6 +97,16 @@ class Spec:
             schema["description"] = self.description
         return schema
 
+    def inside(self) -> tuple[list[Spec], list[Spec]]:
+        """(specs at the same level, specs one level down): where a compiled check finds
+        the ``Ref``s it resolves (a spec of another family, ``shape_1_0``, says its own)."""
+        return _inside(self)
+
+
+class Spelled(Spec):
+    """A spec whose ``schema`` is already in the published spelling (``published`` takes
+    it as it is): ``shape_1_0``'s, declared once for their check and their document."""
+
 
 class Any_(Spec):  # noqa: N801  (the engines spell it so; `Any` is typing's)
     def __init__(self, description: str | None = None) -> None:
@@ -526,9 +536,9 @@ def compiled(spec: Spec) -> Callable[[object], bool]:
                 return not errors
         else:
             schema = spec.schema()
-            refs = {r.name: r.spec.schema() for r in _walk(spec) if isinstance(r, Ref)}
-            if refs:  # where a document's ``$ref`` points: the checked spec
-                schema["components"] = {"schemas": refs}
+            pointed = {r.name: r.spec.schema() for r in refs(spec)}
+            if pointed:  # where a document's ``$ref`` points: the checked spec
+                schema["components"] = {"schemas": pointed}
             fast = jsonschema_rs.Draft4Validator(schema).is_valid
         spec._compiled = fast
     return fast
@@ -551,10 +561,16 @@ def _inside(spec: Spec) -> tuple[list[Spec], list[Spec]]:
     return [], []
 
 
+def refs(spec: Spec) -> list[Ref]:
+    """Every ``Ref`` inside ``spec``, the first found first: the components its schema
+    points to."""
+    return [r for r in _walk(spec) if isinstance(r, Ref)]
+
+
 def _deeper_than(spec: Spec, levels: int) -> bool:
     if levels < 0:
         return True
-    same, below = _inside(spec)
+    same, below = spec.inside()
     return any(_deeper_than(s, levels) for s in same) or \
         any(_deeper_than(s, levels - 1) for s in below)
 
@@ -562,7 +578,7 @@ def _deeper_than(spec: Spec, levels: int) -> bool:
 def _walk(spec: Spec) -> Iterator[Spec]:
     """``spec`` and every spec inside it."""
     yield spec
-    same, below = _inside(spec)
+    same, below = spec.inside()
     for part in same + below:
         yield from _walk(part)
 
@@ -588,6 +604,8 @@ def published(spec: Spec, closed: bool = False, limits: bool = False) -> JsonObj
     {'type': 'object', 'properties': {'id': {'type': 'string', 'maxLength': 64}}, \
 'required': ['id'], 'additionalProperties': False}
     """
+    if isinstance(spec, Spelled):
+        return spec.schema()
     head, tail = _published(spec, closed, limits)
     described = {"description": spec.description} if spec.description else {}
     return {**head, **described, **tail}
@@ -660,4 +678,8 @@ def _published(spec: Spec, closed: bool, limits: bool) -> tuple[JsonObject, Json
         return {"type": "object"}, members
     if isinstance(spec, Any_):
         return {}, {}
+    if isinstance(spec, Spelled):
+        own = dict(spec.schema())
+        own.pop("description", None)
+        return own, {}
     raise TypeError(f"published: no spelling for {type(spec).__name__}")
