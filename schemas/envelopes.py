@@ -14,9 +14,8 @@ action}``, ``{players, options, seed}`` and so on.
   contract has given them since 1.0.0) and name their members.
 
 ``load`` is the one way a request body is checked, on every route: an
-``Envelope``; a game operation's ``shape`` spec; or, where a request is not yet
-a shape declaration (Kozyablo's deck, read by its card-data schema; the
-tournament), a marshmallow schema, its messages flattened to field paths.
+``Envelope``, or a game operation's or a tournament's ``shape`` spec (one of
+``shape_1_0`` where a request answers as its 1.0.0 marshmallow schema did).
 
 Fields whose shape depends on the game (state, action, event) are ``$ref``s
 to the components built from the engines' shape specs (``GameState``,
@@ -34,8 +33,6 @@ to the components built from the engines' shape specs (``GameState``,
 from __future__ import annotations
 
 from typing import Any
-
-from marshmallow import Schema, ValidationError, fields
 
 from service.games import shape, shape_1_0
 from service.games.base import CARD_SET_REF
@@ -56,27 +53,6 @@ from service.problems import PROBLEM_BASE
 
 def _ref(name: str, description: str = "") -> dict[str, Any]:
     return {"ref": name, "description": description} if description else {"ref": name}
-
-
-# ------------------------------------- fields for a blueprint's own marshmallow schemas
-class GameStateField(fields.Raw):
-    """A full game state (checked by the engine, never by marshmallow)."""
-
-    def _deserialize(self, value: object, attr: str | None, data: Any,
-                     **kwargs: Any) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise ValidationError("must be an object (a game state as `new` or `apply` returned it)")
-        return value
-
-
-class ObjectField(fields.Raw):
-    """Any JSON object, passed through as it is (its content is checked later)."""
-
-    def _deserialize(self, value: object, attr: str | None, data: Any,
-                     **kwargs: Any) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise ValidationError("must be an object")
-        return value
 
 
 # ------------------------------------------------------------------ requests
@@ -231,11 +207,8 @@ VERIFY_TRANSCRIPT = Envelope("VerifyTranscriptRequest", shape.Obj({
 REQUESTS = {e.name: e for e in (SETUP, NEW, LEGAL_ACTIONS, APPLY, CHECK, SCORE, VIEW, REPLAY,
                                 SUGGEST, CHANCE_BATCH, VERIFY_TRANSCRIPT)}
 
-#: a request declaration ``load`` takes (``Operation.request``: a shape spec or a
-#: marshmallow schema class)
-Request = Envelope | shape.Spec | Schema | type[Schema]
-#: one loaded marshmallow schema per schema class
-_LOADERS: dict[type[Schema], Schema] = {}
+#: a request declaration ``load`` takes (``Operation.request``: a shape spec)
+Request = Envelope | shape.Spec
 
 
 def load(request: Request, body: Any) -> dict[str, Any]:
@@ -243,66 +216,11 @@ def load(request: Request, body: Any) -> dict[str, Any]:
     naming each field: the one path every request body takes (module docstring)."""
     if isinstance(request, Envelope):
         return request.load(body)
-    if isinstance(request, shape.Spec):
-        errors = shape.problems(request, body, "")
-        if errors:
-            raise MalformedInput(errors)
-        checked: dict[str, Any] = body  # an object: the spec said so
-        return request.filled(checked) if isinstance(request, shape_1_0.Record) else checked
-    if isinstance(request, type):
-        loader = _LOADERS.get(request)
-        if loader is None:
-            loader = _LOADERS[request] = request()
-    else:
-        loader = request
-    try:
-        loaded: dict[str, Any] = loader.load(body)
-    except ValidationError as exc:
-        raise MalformedInput(flatten_messages(exc.messages)) from None
-    return loaded
-
-
-def flatten_messages(messages: object, prefix: str = "") -> dict[str, list[str]]:
-    """Marshmallow's nested messages as ``{"field.path": [messages]}``.
-
-    >>> flatten_messages({"setup": {"players": ["bad"]}, "x": ["Unknown field."]})
-    {'setup.players': ['bad'], 'x': ['unknown field']}
-    """
-    out: dict[str, list[str]] = {}
-    if isinstance(messages, dict):
-        for key, sub in messages.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            for k, v in flatten_messages(sub, path).items():
-                out.setdefault(k, []).extend(v)
-    elif isinstance(messages, list):
-        for m in messages:
-            if isinstance(m, (dict, list)):
-                for k, v in flatten_messages(m, prefix).items():
-                    out.setdefault(k, []).extend(v)
-            else:
-                out.setdefault(prefix or "body", []).append(_PLAIN.get(str(m), str(m)))
-    else:
-        out.setdefault(prefix or "body", []).append(_PLAIN.get(str(messages), str(messages)))
-    return out
-
-
-_PLAIN = {"Unknown field.": "unknown field",
-          "Missing data for required field.": "missing required field",
-          "Field may not be null.": "may not be null",
-          "Not a valid integer.": "must be an integer",
-          "Not a valid string.": "must be a string",
-          "Not a valid list.": "must be a list"}
-
-
-class Setup(Schema):
-    """``SETUP`` for a blueprint's own marshmallow schema (``fields.Nested(Setup)``): it
-    loads with the one declaration, and ``service.openapi`` documents it as ``Setup``."""
-
-    def load(self, data: Any, **kwargs: Any) -> dict[str, Any]:
-        try:
-            return SETUP.load(data)
-        except MalformedInput as exc:
-            raise ValidationError(exc.errors) from None
+    errors = shape.problems(request, body, "")
+    if errors:
+        raise MalformedInput(errors)
+    checked: dict[str, Any] = body  # an object: the spec said so
+    return request.filled(checked) if isinstance(request, shape_1_0.Record) else checked
 
 
 # ----------------------------------------------------------------- responses

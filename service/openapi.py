@@ -61,9 +61,6 @@ from typing import Any
 
 import yaml
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
-from apispec.ext.marshmallow.common import make_schema_key
-from marshmallow import fields
 
 import card_db
 from schemas import envelopes, tournaments
@@ -167,14 +164,6 @@ ERROR_RESPONSES = {
          "steps does not answer (`step-register-unavailable`: nothing was played); "
          "`Retry-After` says when to retry.",
 }
-
-
-def _ref_attribute(converter: object, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: ``metadata={"ref": "GameState"}`` → ``$ref``."""
-    ref = field.metadata.get("ref")
-    if not ref:
-        return {}
-    return {"$ref": f"#/components/schemas/{ref}"}
 
 
 def error(status: int) -> dict[str, Any]:
@@ -367,13 +356,9 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
 def build_spec() -> APISpec:
     """The whole document for the registered games and the service's routes."""
     games = registry.all_games()
-    plugin = MarshmallowPlugin()
     spec = APISpec(title="referee", version=API_VERSION, openapi_version="3.1.0",
-                   plugins=[plugin], info={"description": DESCRIPTION, "license": LICENSE},
+                   info={"description": DESCRIPTION, "license": LICENSE},
                    servers=SERVERS, security=[])  # no key by default: see with_security
-    converter = plugin.converter
-    assert converter is not None  # set by APISpec when it registers the plugin
-    converter.add_attribute_function(_ref_attribute)  # type: ignore[no-untyped-call]
 
     for game in games:
         game_components(spec, game)
@@ -404,8 +389,6 @@ def build_spec() -> APISpec:
                 "player's own.")})
             continue
         spec.components.schema(name, (request or envelopes.ANSWERS[name]).schema())
-    # a blueprint's marshmallow ``fields.Nested(envelopes.Setup)`` is that component
-    converter.refs[make_schema_key(envelopes.Setup())] = "Setup"
 
     spec.components.parameter("game", "path", {
         "description": "Game id.", "required": True,
@@ -862,8 +845,7 @@ def _tournament_paths(spec: APISpec) -> None:
     (``schemas.tournaments``: ``components`` and ``OPERATIONS``)."""
     games = registry.all_games()
     for name, schema in tournaments.components(games).items():
-        spec.components.schema(name, schema if isinstance(schema, dict) else None,
-                               schema=None if isinstance(schema, dict) else schema)
+        spec.components.schema(name, schema)
     for op in tournaments.OPERATIONS:
         spec.path(op.path, operations={"post": {
             "summary": op.summary, "description": op.description, "tags": [op.tag],

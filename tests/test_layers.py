@@ -209,6 +209,41 @@ def test_the_checks_see_a_cycle_and_an_upward_import(tmp_path):
         "service.games.base -> service.evaluations.kinds (games core imports evaluations)"]
 
 
+#: the modules that read card-data files, the only ones that import marshmallow (the card
+#: files' format); every request and answer is a shape declaration (``service.games.shape``)
+MARSHMALLOW_READERS = ("card_db", *(f"service.games.{game}.card_schema" for game in GAMES))
+
+
+def marshmallow_imports(path: pathlib.Path) -> list[str]:
+    """The marshmallow modules (apispec's marshmallow plugin too) a source imports, at
+    any depth.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as where:
+    ...     source = pathlib.Path(where, "m.py")
+    ...     _ = source.write_text("import yaml\ndef f():\n    from marshmallow import fields\n"
+    ...                           "from apispec.ext.marshmallow import MarshmallowPlugin\n")
+    ...     marshmallow_imports(source)
+    ['apispec.ext.marshmallow', 'marshmallow']
+    """
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level \
+            else []
+        found |= {n for n in names if n.split(".")[0] == "marshmallow"
+                  or n.startswith("apispec.ext.marshmallow")}
+    return sorted(found)
+
+
+def test_only_the_card_data_readers_import_marshmallow():
+    found = {name: marshmallow_imports(path) for name, path in modules().items()}
+    others = {name: names for name, names in found.items()
+              if names and name not in MARSHMALLOW_READERS}
+    assert not others, f"marshmallow outside the card-data readers: {others}"
+    assert all(found[name] for name in MARSHMALLOW_READERS), "a reader no longer needs it"
+
+
 if __name__ == "__main__":  # the figures, for any checkout: python -m tests.test_layers [ROOT]
     where = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
     edges = graph(where)
