@@ -221,8 +221,8 @@ def marshmallow_imports(path: pathlib.Path) -> list[str]:
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as where:
     ...     source = pathlib.Path(where, "m.py")
-    ...     _ = source.write_text("import yaml\ndef f():\n    from marshmallow import fields\n"
-    ...                           "from apispec.ext.marshmallow import MarshmallowPlugin\n")
+    ...     _ = source.write_text("import yaml; from marshmallow import fields; "
+    ...                           "from apispec.ext.marshmallow import MarshmallowPlugin")
     ...     marshmallow_imports(source)
     ['apispec.ext.marshmallow', 'marshmallow']
     """
