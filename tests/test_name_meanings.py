@@ -71,8 +71,6 @@ SAME_MEANING: dict[str, tuple[tuple[str, ...], str]] = {
     "clear_cache": (("service.rules_reference", "card_db"), "forget the files that module loaded"),
     # one record, two declarations while the envelopes are marshmallow: the one in
     # schemas/envelopes.py goes when that module's schemas become shapes (in progress)
-    "CardSetRef": (("service.games.state_types", "schemas.envelopes"),
-                   "a card set's id and content hash: the state's ``card_set``, /cards' answer's"),
 }
 
 #: names with two meanings, not renamed yet: the files are being restructured (the

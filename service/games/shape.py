@@ -97,6 +97,16 @@ class Spec:
             schema["description"] = self.description
         return schema
 
+    def inside(self) -> tuple[list[Spec], list[Spec]]:
+        """(specs at the same level, specs one level down): where a compiled check finds
+        the ``Ref``s it resolves (a spec of another family, ``shape_1_0``, says its own)."""
+        return _inside(self)
+
+
+class Spelled(Spec):
+    """A spec whose ``schema`` is already in the published spelling (``published`` takes
+    it as it is): ``shape_1_0``'s, declared once for their check and their document."""
+
 
 class Any_(Spec):  # noqa: N801  (the engines spell it so; `Any` is typing's)
     def __init__(self, description: str | None = None) -> None:
@@ -315,12 +325,37 @@ class Default(Spec):
         return {"default": self.value, **self.spec.schema()}
 
 
+class Annotated(Spec):
+    """Checked (and compiled) as ``spec``; ``published`` adds the JSON Schema ``keywords``
+    beside its own (a ``format``, an ``example``, the known values of an open string): what
+    a client of an answer reads, never what a check refuses.
+
+    >>> spec = Annotated(Str(10), format="uri")
+    >>> spec.schema(), published(spec)
+    ({'type': 'string', 'maxLength': 10}, {'type': 'string', 'format': 'uri'})
+    """
+
+    def __init__(self, spec: Spec, description: str | None = None, **keywords: Any) -> None:
+        self.spec, self.keywords = spec, keywords
+        self.description = description or spec.description
+
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
+        self.spec.validate(value, path, errors, depth)
+
+    def schema(self) -> JsonObject:
+        out = dict(self.spec.schema())
+        out.pop("description", None)
+        return self._described(out)
+
+
 class Obj(Spec):
     """An object with known keys; unknown keys are errors unless ``extra``.
 
     ``either``: two optional keys of which exactly one must be present; the
     second one's presence requires the keys ``excludes`` absent.  ``name``: the
     ``TypedDict`` that ``service.games.typegen`` writes for it (a state's objects).
+    ``order``: the order its members are documented in, where an optional member
+    comes before a required one (default: the required, then the optional).
     Its schema is a ``oneOf`` of two whole objects, one per form (``forms``),
     which a client generator reads as a union of two types.
 
@@ -333,8 +368,10 @@ class Obj(Spec):
     def __init__(self, required: dict[str, Spec], optional: dict[str, Spec] | None = None,
                  extra: bool = False, description: str | None = None,
                  either: tuple[str, str] | None = None, excludes: tuple[str, ...] = (),
-                 name: str | None = None) -> None:
+                 name: str | None = None, order: tuple[str, ...] = ()) -> None:
         self.required, self.optional, self.name = required, optional or {}, name
+        assert not order or sorted(order) == sorted({**self.required, **self.optional}), order
+        self.order = order
         self.extra, self.description = extra, description
         self.either, self.excludes = either, excludes
 
@@ -373,8 +410,15 @@ class Obj(Spec):
             return self._described({"oneOf": self.forms()})
         return self._described(self._object(self.required, self.optional))
 
+    def members(self) -> dict[str, Spec]:
+        """Every member, in its documented order (``order``)."""
+        both = {**self.required, **self.optional}
+        return {k: both[k] for k in self.order} if self.order else both
+
     def _object(self, required: dict[str, Spec], optional: dict[str, Spec]) -> JsonObject:
-        props = {k: s.schema() for k, s in {**required, **optional}.items()}
+        both = {**required, **optional}
+        keys = [k for k in self.order if k in both] if self.order else list(both)
+        props = {k: both[k].schema() for k in keys}
         out: dict[str, Any] = {"type": "object", "properties": props,
                                "additionalProperties": self.extra}
         if required:
@@ -492,9 +536,9 @@ def compiled(spec: Spec) -> Callable[[object], bool]:
                 return not errors
         else:
             schema = spec.schema()
-            refs = {r.name: r.spec.schema() for r in _walk(spec) if isinstance(r, Ref)}
-            if refs:  # where a document's ``$ref`` points: the checked spec
-                schema["components"] = {"schemas": refs}
+            pointed = {r.name: r.spec.schema() for r in refs(spec)}
+            if pointed:  # where a document's ``$ref`` points: the checked spec
+                schema["components"] = {"schemas": pointed}
             fast = jsonschema_rs.Draft4Validator(schema).is_valid
         spec._compiled = fast
     return fast
@@ -506,7 +550,7 @@ def _inside(spec: Spec) -> tuple[list[Spec], list[Spec]]:
         return [spec.inner], []
     if isinstance(spec, OneOf):
         return list(spec.options), []
-    if isinstance(spec, (Ref, Default)):
+    if isinstance(spec, (Ref, Default, Annotated)):
         return [spec.spec], []
     if isinstance(spec, ListOf):
         return [], [spec.item]
@@ -517,10 +561,16 @@ def _inside(spec: Spec) -> tuple[list[Spec], list[Spec]]:
     return [], []
 
 
+def refs(spec: Spec) -> list[Ref]:
+    """Every ``Ref`` inside ``spec``, the first found first: the components its schema
+    points to."""
+    return [r for r in _walk(spec) if isinstance(r, Ref)]
+
+
 def _deeper_than(spec: Spec, levels: int) -> bool:
     if levels < 0:
         return True
-    same, below = _inside(spec)
+    same, below = spec.inside()
     return any(_deeper_than(s, levels) for s in same) or \
         any(_deeper_than(s, levels - 1) for s in below)
 
@@ -528,6 +578,108 @@ def _deeper_than(spec: Spec, levels: int) -> bool:
 def _walk(spec: Spec) -> Iterator[Spec]:
     """``spec`` and every spec inside it."""
     yield spec
-    same, below = _inside(spec)
+    same, below = spec.inside()
     for part in same + below:
         yield from _walk(part)
+
+
+# ------------------------------------------------------------------ the published spelling
+def published(spec: Spec, closed: bool = False, limits: bool = False) -> JsonObject:
+    """``spec``'s JSON Schema in the spelling ``openapi.yaml`` has given the answers (and
+    the requests of ``/tournaments/standings`` and Kozyablo's deck) since 1.0.0, so that
+    the contract and every client generated from it stay as they are: ``type`` first
+    (``["string", "null"]`` for a nullable scalar), then bounds, ``description``, and the
+    structure (``items``, ``properties``, ``required`` sorted).  ``schema`` stays the
+    spelling that is compiled and checked; both say the same of every value.
+
+    ``closed``: an object without ``extra`` says ``additionalProperties: false`` (else
+    nothing: an answer may gain members).  ``limits``: upper bounds are documented; an
+    answer's are not (they bind what is read, not what the service writes), but for an
+    exact length (``min_items == max_items``), which is the answer's shape.
+
+    >>> published(Obj({"n": Nullable(Int())}, {"tags": ListOf(Str(), description="Tags.")}))
+    {'type': 'object', 'properties': {'n': {'type': ['integer', 'null']}, \
+'tags': {'type': 'array', 'description': 'Tags.', 'items': {'type': 'string'}}}, 'required': ['n']}
+    >>> published(Obj({"id": Str(64)}), closed=True, limits=True)
+    {'type': 'object', 'properties': {'id': {'type': 'string', 'maxLength': 64}}, \
+'required': ['id'], 'additionalProperties': False}
+    """
+    if isinstance(spec, Spelled):
+        return spec.schema()
+    head, tail = _published(spec, closed, limits)
+    described = {"description": spec.description} if spec.description else {}
+    return {**head, **described, **tail}
+
+
+def _published(spec: Spec, closed: bool, limits: bool) -> tuple[JsonObject, JsonObject]:
+    """(what comes before the description, what comes after it) of ``published``."""
+    def whole(part: Spec) -> JsonObject:
+        return published(part, closed, limits)
+
+    if isinstance(spec, Annotated):
+        head, tail = _published(spec.spec, closed, limits)
+        return {**head, **spec.keywords}, tail
+    if isinstance(spec, Ref):
+        return {}, {"$ref": f"#/components/schemas/{spec.name}"}
+    if isinstance(spec, Default):
+        head, tail = _published(spec.spec, closed, limits)
+        first = dict(list(head.items())[:1])
+        return {**first, "default": spec.value, **head}, tail
+    if isinstance(spec, Nullable):
+        head, tail = _published(spec.inner, closed, limits)
+        kind = head.get("type")
+        if kind is not None and "$ref" not in tail:
+            head["type"] = [*(kind if isinstance(kind, list) else [kind]), "null"]
+            return head, tail
+        return {}, {"anyOf": [{**head, **tail}, {"type": "null"}]}
+    if isinstance(spec, OneOf):  # a form that is an enum: its values say their type
+        forms = [{"enum": list(o.values)} if isinstance(o, Enum) else whole(o)
+                 for o in spec.options]
+        if all(list(form) == ["type"] for form in forms):  # scalars: one list of types
+            return {"type": [t for form in forms for t in (
+                form["type"] if isinstance(form["type"], list) else [form["type"]])]}, {}
+        return {}, {"anyOf": forms}
+    if isinstance(spec, Enum):
+        typed = {"type": "string"} if all(isinstance(v, str) for v in spec.values) else {}
+        return {**typed, "enum": list(spec.values)}, {}
+    if isinstance(spec, Bool):
+        return {"type": "boolean"}, {}
+    if isinstance(spec, Num):
+        bounds = {k: v for k, v in (("minimum", spec.minimum), ("maximum", spec.maximum))
+                  if v is not None}
+        return {"type": spec.json_type, **bounds}, {}
+    if isinstance(spec, Str):
+        return {"type": "string", **({"minLength": 1} if spec.non_empty else {}),
+                **({"maxLength": spec.max_length} if limits else {})}, {}
+    if isinstance(spec, ListOf):
+        bounds = {"minItems": spec.min_items} if spec.min_items else {}
+        if limits:
+            return {"type": "array", **bounds, "maxItems": spec.max_items}, \
+                {"items": whole(spec.item)}
+        exact = {**bounds, "maxItems": spec.max_items} if spec.min_items == spec.max_items \
+            else bounds  # an answer's exact length is its shape, said with its items
+        return {"type": "array"}, {**exact, "items": whole(spec.item)}
+    if isinstance(spec, MapOf):
+        return {"type": "object", **({"maxProperties": spec.max_items} if limits else {})}, \
+            {"additionalProperties": whole(spec.value)}
+    if isinstance(spec, Obj):
+        if spec.either is not None:
+            raise ValueError("published: an object with `either` has two forms (Obj.forms)")
+        members: JsonObject = {}
+        fields = spec.members()
+        if fields:
+            members["properties"] = {k: whole(s) for k, s in fields.items()}
+        if spec.required:
+            members["required"] = sorted(spec.required)
+        if spec.extra and fields:
+            members["additionalProperties"] = True
+        elif not spec.extra and closed:
+            members["additionalProperties"] = False
+        return {"type": "object"}, members
+    if isinstance(spec, Any_):
+        return {}, {}
+    if isinstance(spec, Spelled):
+        own = dict(spec.schema())
+        own.pop("description", None)
+        return own, {}
+    raise TypeError(f"published: no spelling for {type(spec).__name__}")

@@ -29,7 +29,7 @@ from schemas.tournaments import EVENT, STANDINGS
 from service import signing
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
-from service.http.route import Answer, Routes
+from service.http.route import Success, Routes
 from service.problems import ProblemError
 from service.tournaments import events, swiss, verify
 
@@ -58,7 +58,7 @@ def refusals_as_problems() -> Iterator[None]:
             summary="Tournament standings and the next Swiss round",
             description=declared.STANDINGS_DESCRIPTION, tags=("tournaments",),
             request="StandingsRequest", request_example=declared.standings_example,
-            answers={200: Answer("Standings, best first, and the next round's pairings.",
+            answers={200: Success("Standings, best first, and the next round's pairings.",
                                  schema="StandingsResponse")}, errors=declared.ERRORS)
 def standings() -> Response:
     """Standings and the next round's pairings of a tournament (module docstring)."""
@@ -72,7 +72,7 @@ def standings() -> Response:
             summary="Event standings and the next round's tables (any table size)",
             description=declared.EVENT_DESCRIPTION, tags=("tournaments",),
             request="EventRequest", request_example=declared.event_example,
-            answers={200: Answer("Standings, best first, each table's result, and the next "
+            answers={200: Success("Standings, best first, each table's result, and the next "
                                  "round's tables.", schema="EventResponse")},
             errors=declared.ERRORS)
 def event() -> Response:
