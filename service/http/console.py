@@ -19,7 +19,7 @@ from flask import Response, send_from_directory
 from service.games import registry
 from service.games.messages import N_
 from service.games.words import COMMON
-from service.http.route import Success, Param, Routes
+from service.http.route import Param, Routes, Success
 from service.problems import ProblemError
 
 ASSETS = Path(__file__).resolve().parents[1] / "console"

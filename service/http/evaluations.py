@@ -85,7 +85,7 @@ from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.headers import IDEMPOTENCY_KEY_PATTERN, checked
 from service.http.body import json_response, read_json
-from service.http.route import SEAT_TOKEN, Success, Param, Routes
+from service.http.route import SEAT_TOKEN, Param, Routes, Success
 from service.limits import MAX_IDEMPOTENCY_KEY
 from service.middleware import presented_key
 from service.problems import ProblemError

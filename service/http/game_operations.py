@@ -24,7 +24,7 @@ from service.games.base import AnyGame, Operation
 from service.games.messages import N_, joined
 from service.http.body import json_response, load_envelope, read_json
 from service.http.games import localized_json
-from service.http.route import Success, Route, Routes
+from service.http.route import Route, Routes, Success
 from service.problems import ProblemError
 
 bp = Routes("game_operations", __name__)

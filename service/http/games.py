@@ -41,12 +41,12 @@ from service.http.route import (
     REQUIRE_SIGNED,
     SEAT_TOKEN,
     STATE_ERRORS,
-    Success,
     Contract,
     MidGame,
     Param,
     Route,
     Routes,
+    Success,
     statuses,
 )
 from service.i18n import localize, mark_language, request_language

@@ -17,7 +17,7 @@ from werkzeug.exceptions import NotFound
 
 from service.games.messages import N_, join_messages
 from service.http.body import json_response
-from service.http.route import Success, Param, Routes
+from service.http.route import Param, Routes, Success
 from service.problems import problem
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Response
 
 from service import metrics
-from service.http.route import Success, Routes
+from service.http.route import Routes, Success
 
 bp = Routes("metrics", __name__)
 

@@ -32,7 +32,7 @@ from service.games import registry
 from service.games.messages import N_, joined
 from service.http.body import json_response
 from service.http.games import game_or_404
-from service.http.route import ACCEPT_LANGUAGE, GAME, Success, Param, Routes
+from service.http.route import ACCEPT_LANGUAGE, GAME, Param, Routes, Success
 from service.i18n import gettext, mark_language, request_language, translate
 from service.problems import PROBLEM_TYPES, ProblemError
 

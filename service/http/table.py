@@ -32,7 +32,7 @@ from service.games.messages import N_
 from service.games.replay import step
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
-from service.http.route import GAME, Success, Routes, paragraph
+from service.http.route import GAME, Routes, Success, paragraph
 
 bp = Routes("table", __name__)
 

@@ -29,7 +29,7 @@ from schemas.tournaments import EVENT, STANDINGS
 from service import signing
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
-from service.http.route import Success, Routes
+from service.http.route import Routes, Success
 from service.problems import ProblemError
 from service.tournaments import events, swiss, verify
 

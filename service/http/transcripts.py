@@ -26,7 +26,7 @@ from schemas.envelopes import VERIFY_TRANSCRIPT
 from service import signing, transcripts
 from service.games import registry
 from service.http.body import json_response, read_envelope
-from service.http.route import Success, Routes, paragraph
+from service.http.route import Routes, Success, paragraph
 from service.problems import ProblemError
 
 bp = Routes("transcripts", __name__)
