@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from service.tournaments.events import (
-    Event,
     Round,
     Settings,
     Table,
+    TournamentEvent,
     evaluate,
     met_before,
     standings,
@@ -125,7 +125,7 @@ def least_repeats(players: list[str], sizes: list[int], met: dict[frozenset[Any]
     return best[0]
 
 
-def round_least(event: Event) -> int:
+def round_least(event: TournamentEvent) -> int:
     """The least repeats each round allowed after the same earlier rounds, summed."""
     total = 0
     for r, rnd in enumerate(event.rounds):
@@ -138,10 +138,10 @@ def round_least(event: Event) -> int:
     return total
 
 
-def play(players: int, settings: Settings, rounds: int, seed: int) -> Event:
+def play(players: int, settings: Settings, rounds: int, seed: int) -> TournamentEvent:
     """An event of ``rounds`` rounds as ``next_round`` seats it, places at random."""
     rng = random.Random(seed)
-    event = Event([f"p{i:03d}" for i in range(players)], settings, [])
+    event = TournamentEvent([f"p{i:03d}" for i in range(players)], settings, [])
     for _ in range(rounds):
         _, proposal = evaluate(event)
         assert proposal is not None
@@ -154,7 +154,7 @@ def play(players: int, settings: Settings, rounds: int, seed: int) -> Event:
     return event
 
 
-def repeats(event: Event) -> int:
+def repeats(event: TournamentEvent) -> int:
     return sum(len(r) - 1 for r in met_before(event.rounds).values())
 
 
@@ -185,13 +185,13 @@ def timing(runs: int = 5) -> dict[Any, Any]:
                           "max": round(max(request), 3)}}
 
 
-def points_apart(event: Event) -> float:
+def points_apart(event: TournamentEvent) -> float:
     """The mean, over the tables of rounds 2 on, of the points between the table's
     first and last player in the standings before that round."""
     gaps = []
     for r in range(1, len(event.rounds)):
         points = {line.player: line.points
-                  for line in standings(Event(event.players, event.settings, event.rounds[:r]))}
+                  for line in standings(TournamentEvent(event.players, event.settings, event.rounds[:r]))}
         gaps += [max(points[p] for p in t.players) - min(points[p] for p in t.players)
                  for t in event.rounds[r].tables]
     return round(float(statistics.mean(gaps)), 2) if gaps else 0.0

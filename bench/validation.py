@@ -1,12 +1,12 @@
 """Which compiled validator checks a state, an action and an envelope fastest.
 
-``shape.problems`` answers a valid value with one call of a compiled JSON Schema
+``shape.field_errors`` answers a valid value with one call of a compiled JSON Schema
 (the spec's ``schema()``) and walks ``validate`` only to name what is wrong.
 The compiled validator was chosen here, by measurement, on the middle state
 of each game (``bench.states``), its ``apply`` action and the ``apply``
 envelope, among:
 
-* ``jsonschema_rs`` — jsonschema-rs's ``is_valid`` (Rust; what ``shape.problems`` uses,
+* ``jsonschema_rs`` — jsonschema-rs's ``is_valid`` (Rust; what ``shape.field_errors`` uses,
   compiled as Draft 4 for its strict ``integer``);
 * ``fastjsonschema`` — the schema compiled to Python source (optional: the
   ``bench`` extras; skipped when missing);
@@ -84,7 +84,7 @@ def measure(cases: list[Case], quick: bool = False) -> dict[Any, Any]:
 
 def markdown(figures: dict[Any, Any]) -> list[str]:
     lines = ["", "Validation of a valid value, µs per call (middle state, its `apply` action and "
-                 "envelope; `shape.problems` uses `jsonschema_rs`; `validate` is the detailed "
+                 "envelope; `shape.field_errors` uses `jsonschema_rs`; `validate` is the detailed "
                  "path, run only on a refusal):", "",
              "| game | state KB | state: " + " / ".join(VALIDATORS) + " | action: "
              + " / ".join(VALIDATORS) + " | envelope: " + " / ".join(VALIDATORS)

@@ -111,3 +111,9 @@ MAX_ENTRANT_NAME = 100
 MAX_POINTS = 1000
 #: an ``/events`` answer's explanation (why players sit together, why a bye)
 MAX_EXPLANATION_LENGTH = 10_000
+
+# ---------------------------------------------------------------------- game operations
+#: a deck sent to Kozyablo's ``decks/validate``: its sector and card lists, bounded as 1.0.0
+#: bounded them (well past the rules' 3 sectors and 15–25 cards: the answer names the excess)
+MAX_DECK_SECTORS = 10
+MAX_DECK_CARDS = 100

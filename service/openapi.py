@@ -8,7 +8,7 @@ cannot drift:
   body, answers, examples and problem statuses (``operation``);
 * the envelopes in ``schemas/envelopes.py``: the requests' JSON Schema from
   their shape declarations (the same that checks them), the responses and
-  ``Problem`` from marshmallow by apispec's marshmallow plugin;
+  ``Problem`` from theirs (``envelopes.ANSWERS``, ``shape.published``);
 * each engine's shape specs (``game.state_spec``, ``game.action_specs``,
   ``game.player_setup_spec``) as JSON Schema: components ``<Game>State``,
   ``<Game>Action`` (one of its action types, each a component of its own),
@@ -45,9 +45,6 @@ from typing import Any
 
 import yaml
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
-from apispec.ext.marshmallow.common import make_schema_key
-from marshmallow import Schema, fields
 
 import card_db
 from schemas import envelopes, tournaments
@@ -61,7 +58,7 @@ from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.versions import RulesVersion
 from service.http import blueprints
-from service.http.route import GAME, Answer, MidGame, Param, Route
+from service.http.route import GAME, MidGame, Param, Route, Success
 from service.limits import MAX_BODY_BYTES, MAX_PLAYOUT_STEPS, MAX_SIGNATURE_LENGTH
 from service.problems import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
@@ -116,14 +113,15 @@ its limit gets 429 with `Retry-After` (also, with
 not answer).
 """
 
-ENVELOPES = (  # nested schemas first: apispec registers them by name on first use
-    "Pending", "PlayerScore", "Outcome", "ReplayStep", "Setup", "Title", "PlayerCount",
-    "OptionInfo", "GameInfo", "CardSetRef",
+ENVELOPES = (  # the requests' (``envelopes.REQUESTS``) and answers' (``envelopes.ANSWERS``)
+    "Pending", "PlayerScore", "UpgradeChange", "RulesUpgrade", "Outcome", "ReplayStep", "Setup",
+    "Title", "PlayerCount", "OptionInfo", "RulesChange", "RulesVersionInfo", "GameInfo",
+    "CardSetRef",
     "NewRequest", "NewResponse", "LegalActionsRequest", "LegalActionsResponse",
     "ApplyRequest", "ApplyResponse", "CheckRequest", "CheckResponse", "ScoreRequest",
     "ViewRequest", "ViewResponse", "ReplayRequest", "ReplayResponse",
     "RankedAction", "LineStep", "SuggestRequest", "SuggestResponse",
-    "GameList", "CardsResponse", "Health", "Ready", "Problem",
+    "GameList", "CardsResponse", "Health", "Ready", "ClauseLink", "Problem",
 )
 
 #: reusable error responses: status -> description
@@ -150,14 +148,6 @@ ERROR_RESPONSES = {
          "steps does not answer (`step-register-unavailable`: nothing was played); "
          "`Retry-After` says when to retry.",
 }
-
-
-def _ref_attribute(converter: object, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: ``metadata={"ref": "GameState"}`` → ``$ref``."""
-    ref = field.metadata.get("ref")
-    if not ref:
-        return {}
-    return {"$ref": f"#/components/schemas/{ref}"}
 
 
 def error(status: int) -> dict[str, Any]:
@@ -327,13 +317,9 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
 def build_spec() -> APISpec:
     """The whole document for the registered games and the service's routes."""
     games = registry.all_games()
-    plugin = MarshmallowPlugin()
     spec = APISpec(title="referee", version=API_VERSION, openapi_version="3.1.0",
-                   plugins=[plugin], info={"description": DESCRIPTION, "license": LICENSE},
+                   info={"description": DESCRIPTION, "license": LICENSE},
                    servers=SERVERS, security=[])  # no key by default: see with_security
-    converter = plugin.converter
-    assert converter is not None  # set by APISpec when it registers the plugin
-    converter.add_attribute_function(_ref_attribute)  # type: ignore[no-untyped-call]
 
     for game in games:
         game_components(spec, game)
@@ -363,10 +349,7 @@ def build_spec() -> APISpec:
                 "With a player's own `view` in place of the state: the answer is that "
                 "player's own.")})
             continue
-        spec.components.schema(name, request.schema() if request else None,
-                               schema=None if request else getattr(envelopes, name))
-    # a blueprint's marshmallow ``fields.Nested(envelopes.Setup)`` is that component
-    converter.refs[make_schema_key(envelopes.Setup())] = "Setup"
+        spec.components.schema(name, (request or envelopes.ANSWERS[name]).schema())
 
     spec.components.parameter("game", "path", {
         "description": "Game id.", "required": True,
@@ -483,14 +466,15 @@ def _evaluation_components(spec: APISpec) -> None:
                 PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}})
 
 
-def _declared_schema(spec: APISpec, name: str,
-                     declared: type[Schema] | shape.Spec | Mapping[str, Any],
+def _declared_schema(spec: APISpec, name: str, declared: shape.Spec | Mapping[str, Any],
                      refine: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
-    """Component ``name`` of an operation's request or response: a marshmallow schema,
-    a shape spec or a JSON Schema (``refine``: ``Operation.document_request``)."""
-    if isinstance(declared, type):
-        spec.components.schema(name, schema=declared)
-        return
+    """Component ``name`` of an operation's request or response: a shape spec (each
+    ``Ref`` inside it not yet a component is one, first) or a JSON Schema (``refine``:
+    ``Operation.document_request``)."""
+    if isinstance(declared, shape.Spec):
+        for ref in shape.refs(declared):
+            if ref.name not in spec.components.schemas:
+                spec.components.schema(ref.name, shape.published(ref.spec, limits=True))
     schema = declared.schema() if isinstance(declared, shape.Spec) else dict(declared)
     spec.components.schema(name, refine(schema) if refine else schema)
 
@@ -508,19 +492,18 @@ def _route_components(spec: APISpec) -> None:
     """The components the service's own routes name, beyond the games' contract."""
     _evaluation_components(spec)
     _game_operation_components(spec)
-    spec.components.schema("RuleClause", schema=envelopes.RuleClause)
-    spec.components.schema("RulesReference", schema=envelopes.RulesReference)
-    spec.components.schema("ProblemTypeInfo", schema=envelopes.ProblemTypeInfo)
-    spec.components.schema("ProblemTypeList", schema=envelopes.ProblemTypeList)
+    spec.components.schema("RuleClause", envelopes.ANSWERS["RuleClause"].schema())
+    spec.components.schema("RulesReference", envelopes.ANSWERS["RulesReference"].schema())
+    spec.components.schema("ProblemTypeInfo", envelopes.ANSWERS["ProblemTypeInfo"].schema())
+    spec.components.schema("ProblemTypeList", envelopes.ANSWERS["ProblemTypeList"].schema())
     spec.components.schema("ChanceBatchRequest", envelopes.CHANCE_BATCH.schema())
-    spec.components.schema("ChanceBatchResponse", schema=envelopes.ChanceBatchResponse)
+    spec.components.schema("ChanceBatchResponse", envelopes.ANSWERS["ChanceBatchResponse"].schema())
     for name, schema in tournaments.components(registry.all_games()).items():
-        spec.components.schema(name, schema if isinstance(schema, dict) else None,
-                               schema=None if isinstance(schema, dict) else schema)
-    spec.components.schema("TranscriptFork", schema=envelopes.TranscriptFork)
-    spec.components.schema("TranscriptBreak", schema=envelopes.TranscriptBreak)
+        spec.components.schema(name, schema)
+    spec.components.schema("TranscriptFork", envelopes.ANSWERS["TranscriptFork"].schema())
+    spec.components.schema("TranscriptBreak", envelopes.ANSWERS["TranscriptBreak"].schema())
     spec.components.schema("VerifyTranscriptRequest", envelopes.VERIFY_TRANSCRIPT.schema())
-    spec.components.schema("VerifyTranscriptResponse", schema=envelopes.VerifyTranscriptResponse)
+    spec.components.schema("VerifyTranscriptResponse", envelopes.ANSWERS["VerifyTranscriptResponse"].schema())
 
 
 def _example(declared: object) -> Any:
@@ -528,7 +511,7 @@ def _example(declared: object) -> Any:
     return declared() if callable(declared) else copy.deepcopy(declared)
 
 
-def _answer(answer: Answer) -> dict[str, Any]:
+def _answer(answer: Success) -> dict[str, Any]:
     """The OpenAPI response of a route's success ``answer``."""
     out: dict[str, Any] = {"description": answer.description}
     if answer.headers:

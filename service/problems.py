@@ -438,7 +438,7 @@ def problem(status: int, slug: str, title: str, detail: str,
         body["instance"] = INSTANCE_PREFIX + rid
     body.update(extra)
     body = localize(body, language)
-    if isinstance(body.get("errors"), dict):  # marshmallow's messages are plain msgids
+    if isinstance(body.get("errors"), dict):  # plain messages (shape_1_0's) are msgids
         body["errors"] = {path: [gettext(m, language) if isinstance(m, str) else m for m in found]
                           for path, found in body["errors"].items()}
     with_rule_links(body, language)

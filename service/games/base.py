@@ -65,8 +65,6 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from marshmallow import Schema
-
 import card_db
 from service.games import shape
 from service.games.chance import CHANCE, pick_weighted, with_probabilities
@@ -106,10 +104,14 @@ RESULT_SPEC = shape.Nullable(shape.Obj(
     {"target": shape.Int(description="the score that won, where the game has a target")},
     extra=True, name="Result"))
 
+#: the card set a state was dealt from; also the ``card_set`` of the cards' answer
+#: (``schemas.envelopes``: its component, and this state field's ``TypedDict``)
+CARD_SET_REF = shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef")
+
 COMMON_STATE_FIELDS = {
     "game": shape.Str(),
     "rules_version": shape.Str(),
-    "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef"),
+    "card_set": CARD_SET_REF,
     "options": shape.MapOf(shape.Any_(), max_items=MAX_OPTIONS),
     "chance": shape.Obj({"mode": shape.Enum("server", "table"),
                          "seed": shape.Int(minimum=0, maximum=MAX_STATE_SEED),
@@ -174,9 +176,10 @@ class Operation:
 
     Served at ``POST /v1/games/<game>/<path>`` by one generic blueprint
     (``service.http.game_operations``), documented by ``service.openapi``: the
-    body is checked against ``request`` (a marshmallow schema or a shape spec,
-    ``schemas.envelopes.load``) and handed to the pure ``handler``; its answer is documented by
-    ``response`` (a marshmallow schema, a shape spec or a JSON Schema).  An
+    body is checked against ``request`` (a shape spec, ``schemas.envelopes.load``; one of
+    ``shape_1_0`` is loaded with its defaults) and handed to the pure ``handler``; its answer
+    is documented by ``response`` (a shape spec or a JSON Schema; a ``Ref`` inside either
+    is its own component).  An
     unknown ``card_set`` in the body (``card_db.UnknownCardSet``) answers 404.
     ``localized``: the answer holds messages, sent in the request's language.
     ``document_request`` refines the request's JSON Schema where a shape
@@ -186,9 +189,9 @@ class Operation:
     path: str
     operation_id: str
     summary: str
-    request: type[Schema] | shape.Spec
+    request: shape.Spec
     request_name: str
-    response: type[Schema] | shape.Spec | JsonSchema
+    response: shape.Spec | JsonSchema
     response_name: str
     handler: Handler
     example: Mapping[str, Any]
@@ -242,7 +245,7 @@ class Game(Generic[S]):
     #: fields of which a player setup needs exactly one (documented as a ``oneOf``)
     player_setup_one_of: ClassVar[tuple[str, ...]] = ()
     #: the marshmallow schema of the game's card files (``card_db/<game>/<set>.yaml``)
-    card_schema: ClassVar[type[Schema]]
+    card_schema: ClassVar[type[card_db.CardSchema]]
     #: the work of a playout, bounded (``service.evaluations.playouts.playout_bound``
     #: sizes chunks, ``Retry-After``, the work cap and each chunk's CPU deadline with
     #: it), measured by ``python -m bench.step_costs`` on the reference machine:
@@ -542,7 +545,7 @@ class Game(Generic[S]):
             raise IncompatibleState({"state.rules_version": [
                 N_("written for {value!r}; this service plays {rules_version!r}",
                    value=state.get('rules_version'), rules_version=self.rules_version)]})
-        errors = shape.problems(self.state_spec, state, "state")
+        errors = shape.field_errors(self.state_spec, state, "state")
         if errors:
             raise InvalidState(errors)
         valid = cast(S, state)  # its shape, checked just now: the game's state type
@@ -580,7 +583,7 @@ class Game(Generic[S]):
                    count=count)]})
         errors: Errors = {}
         for i, s in enumerate(setups):
-            errors.update(shape.problems(self.player_setup_spec, s, f"players.{i}"))
+            errors.update(shape.field_errors(self.player_setup_spec, s, f"players.{i}"))
         if errors:
             raise InvalidOptions(errors)
         return count, setups
@@ -595,7 +598,7 @@ class Game(Generic[S]):
             raise MalformedInput({"action.type": [
                 N_("unknown action type; {id} knows: {items}",
                    id=self.id, items=', '.join(self.action_specs))]})
-        errors = shape.problems(spec, action, "action")
+        errors = shape.field_errors(spec, action, "action")
         if errors:
             raise MalformedInput(errors)
         if any(k in action for k in ACTION_INFO_KEYS):
@@ -860,7 +863,7 @@ class AnyGame(Protocol):
     @property
     def player_setup_one_of(self) -> tuple[str, ...]: ...
     @property
-    def card_schema(self) -> type[Schema]: ...
+    def card_schema(self) -> type[card_db.CardSchema]: ...
     @property
     def step_seconds(self) -> Mapping[str, float]: ...
     @property

@@ -19,7 +19,7 @@ from flask import Response, send_from_directory
 from service.games import registry
 from service.games.messages import N_
 from service.games.words import COMMON
-from service.http.route import Answer, Param, Routes
+from service.http.route import Param, Routes, Success
 from service.problems import ProblemError
 
 ASSETS = Path(__file__).resolve().parents[1] / "console"
@@ -42,7 +42,7 @@ NOT_FRAMED = ("frame-ancestors 'none'", "DENY")
             description="Record a game at the table, verify a reported game, export the result, "
                         "chart playouts, tournament standings; built on this API only "
                         "(`docs/console.md`).",
-            answers={200: Answer("The page.", content={"text/html": {"schema": {"type": "string"}}})},
+            answers={200: Success("The page.", content={"text/html": {"schema": {"type": "string"}}})},
             errors=_ERRORS)
 def page() -> Response:
     """The console page."""
@@ -68,7 +68,7 @@ def game_words() -> str:
             summary="A file of the console (script, style)", tags=("console",),
             parameters=(Param("name", {"name": "name", "in": "path", "required": True,
                                        "schema": {"type": "string", "example": "console.js"}}),),
-            answers={200: Answer("The file.", content={
+            answers={200: Success("The file.", content={
                 mime: {"schema": {"type": "string"}} for mime in MIME_TYPES.values()})},
             errors=_ERRORS)
 def asset(name: str) -> Response:

@@ -85,7 +85,7 @@ from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.headers import IDEMPOTENCY_KEY_PATTERN, checked
 from service.http.body import json_response, read_json
-from service.http.route import SEAT_TOKEN, Answer, Param, Routes
+from service.http.route import SEAT_TOKEN, Param, Routes, Success
 from service.limits import MAX_IDEMPOTENCY_KEY
 from service.middleware import presented_key
 from service.problems import ProblemError
@@ -116,7 +116,7 @@ IDEMPOTENCY_KEY = Param("Idempotency-Key", {
                    "`EVALUATION_RESULT_TTL` after it ends, or is removed).",
     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY + 2,
                "pattern": f"^(?:{IDEMPOTENCY_KEY_PATTERN})$"}})
-ACCEPTED = Answer("Accepted: queued (or already done). `Location` is the evaluation; poll it "
+ACCEPTED = Success("Accepted: queued (or already done). `Location` is the evaluation; poll it "
                   "after `Retry-After` seconds.", schema="EvaluationStatus",
                   headers={"Location": {"schema": {"type": "string"}},
                            "Retry-After": {"schema": {"type": "integer"}}})
@@ -345,7 +345,7 @@ def submit() -> Response:
 
 @bp.declare("get", "/v1/evaluations/kinds", operation_id="list_evaluation_kinds",
             summary="Evaluation kinds, their inputs, params and caps", tags=_TAGS,
-            answers={200: Answer("Every kind.", schema="EvaluationKinds")}, errors=(401, 405, 500))
+            answers={200: Success("Every kind.", schema="EvaluationKinds")}, errors=(401, 405, 500))
 def list_kinds() -> Response:
     return json_response({"kinds": [k.describe() for k in kinds_mod.all_kinds()],
                           "backend": runner().backend})
@@ -354,7 +354,7 @@ def list_kinds() -> Response:
 @bp.declare("get", "/v1/evaluations/{eval_id}", operation_id="get_evaluation",
             summary="Status, progress, result or error of an evaluation", tags=_TAGS,
             parameters=(EVAL_ID, EVALUATION_SEAT_TOKEN), description=OWNED,
-            answers={200: Answer("The evaluation.", schema="EvaluationStatus")},
+            answers={200: Success("The evaluation.", schema="EvaluationStatus")},
             # 400: some seats' tokens but not all; 403: a sealed state's evaluation without
             # its seat's
             errors=(400, 401, 403, 404, 405, 410, 500, 503))
@@ -375,7 +375,7 @@ def status(eval_id: str) -> Response:
             description="Stops it; its status stays readable (`canceled`) until it expires. "
                         "Cancelling a canceled one answers the same; one that finished or failed "
                         "is 409: an outcome never changes. " + OWNED,
-            answers={200: Answer("Canceled.", schema="EvaluationStatus")},
+            answers={200: Success("Canceled.", schema="EvaluationStatus")},
             errors=(400, 401, 403, 404, 405, 409, 410, 429, 500, 503))
 def cancel(eval_id: str) -> Response:
     try:
@@ -395,7 +395,7 @@ def cancel(eval_id: str) -> Response:
                         "queued, running, over or expired; a running one is stopped first. "
                         "Afterwards every method on its address answers 404. To stop one and "
                         "keep its status, `POST .../cancel`. " + OWNED,
-            answers={204: Answer("Removed.")}, errors=(400, 401, 403, 404, 405, 500, 503))
+            answers={204: Success("Removed.")}, errors=(400, 401, 403, 404, 405, 500, 503))
 def remove(eval_id: str) -> Response:
     _lookup(_answering(eval_id).remove, eval_id)
     return Response(status=204)

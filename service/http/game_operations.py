@@ -24,7 +24,7 @@ from service.games.base import AnyGame, Operation
 from service.games.messages import N_, joined
 from service.http.body import json_response, load_envelope, read_json
 from service.http.games import localized_json
-from service.http.route import Answer, Route, Routes
+from service.http.route import Route, Routes, Success
 from service.problems import ProblemError
 
 bp = Routes("game_operations", __name__)
@@ -68,7 +68,7 @@ def _routes() -> list[Route]:
                   description=operation.description, tags=operation.tags or (game.id,),
                   view=_view(game, operation), request=operation.request_name,
                   request_example=dict(operation.example),
-                  answers={200: Answer(operation.ok_text, schema=operation.response_name,
+                  answers={200: Success(operation.ok_text, schema=operation.response_name,
                                        example=_example_answer(operation))},
                   errors=operation.errors)
             for game in registry.all_games() for operation in game.operations]

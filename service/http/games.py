@@ -41,12 +41,12 @@ from service.http.route import (
     REQUIRE_SIGNED,
     SEAT_TOKEN,
     STATE_ERRORS,
-    Answer,
     Contract,
     MidGame,
     Param,
     Route,
     Routes,
+    Success,
     statuses,
 )
 from service.i18n import localize, mark_language, request_language
@@ -139,7 +139,7 @@ def _check_seat(state: GameState, player: object, field: str = "player") -> None
 # ------------------------------------------------------------------- reads
 @bp.declare("get", "/v1/games", operation_id="list_games", summary="List the games",
             tags=("games",), cacheable=True,
-            answers={200: Answer("Every game.", schema="GameList",
+            answers={200: Success("Every game.", schema="GameList",
                                  example=lambda: {"games": [g.describe()
                                                             for g in registry.all_games()]})},
             errors=(405, 500))
@@ -150,7 +150,7 @@ def list_games() -> Response:
 
 @bp.declare("get", "/v1/games/{game}", operation_id="describe_game", summary="Describe a game",
             tags=("games",), parameters=(GAME,), cacheable=True,
-            answers={200: Answer("Player counts, options with defaults, action and event types.",
+            answers={200: Success("Player counts, options with defaults, action and event types.",
                                  schema="GameInfo",
                                  example=lambda: next((g.describe() for g in
                                                        registry.all_games()), None))},
@@ -175,7 +175,7 @@ CARD_FILTERS = Param("filters", {
                     "name": "q", "in": "query", "schema": {"type": "string"},
                     "description": "Substring of the card's Russian or English name "
                                    "(case-insensitive)."}), CARD_FILTERS),
-            answers={200: Answer("The set's cards by group, filtered.", schema="CardsResponse")},
+            answers={200: Success("The set's cards by group, filtered.", schema="CardsResponse")},
             errors=(400, 404, 405, 500))
 def cards(game_id: str) -> Response:
     """The card set (``?set=``), filtered by card fields and ``?q=`` (names)."""
@@ -235,7 +235,7 @@ def contract(verb: str, request: envelopes.Envelope, response: str, *, summary: 
             operation_id=f"game_{verb.replace('-', '_')}", summary=summary,
             description=description, tags=("games",), view=view,
             parameters=_STATE_PARAMS if set(STATE_ERRORS) <= set(errors) else (GAME,),
-            request=request.name, answers={200: Answer(ok_text, schema=response)},
+            request=request.name, answers={200: Success(ok_text, schema=response)},
             errors=statuses(POST_ERRORS, errors), contract=typed, answer=answer))
         return answer
     return decorate

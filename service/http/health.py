@@ -17,7 +17,7 @@ from werkzeug.exceptions import NotFound
 
 from service.games.messages import N_, join_messages
 from service.http.body import json_response
-from service.http.route import Answer, Param, Routes
+from service.http.route import Param, Routes, Success
 from service.problems import problem
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def swagger_ui_dir() -> pathlib.Path:
 
 
 @bp.declare("get", "/healthz", operation_id="healthz", summary="Liveness", tags=("operations",),
-            answers={200: Answer("The process is alive.", schema="Health",
+            answers={200: Success("The process is alive.", schema="Health",
                                  example={"status": "ok"})}, errors=_ERRORS)
 def healthz() -> Response:
     """The process is alive (nothing else is checked)."""
@@ -81,7 +81,7 @@ WORKER_LIVE_SECONDS = 60
 
 
 @bp.declare("get", "/readyz", operation_id="readyz", summary="Readiness", tags=("operations",),
-            answers={200: Answer("Card data loaded; Redis reachable when configured.",
+            answers={200: Success("Card data loaded; Redis reachable when configured.",
                                  schema="Ready", example={
                                      "status": "ready",
                                      "checks": {"card_data": "ok", "redis": "not configured"}})},
@@ -148,7 +148,7 @@ def live_workers(connection: Redis) -> int:
 
 @bp.declare("get", "/openapi.yaml", operation_id="openapi_document", summary="This document",
             tags=("operations",), cacheable=True,
-            answers={200: Answer("OpenAPI 3.1, YAML.", content={
+            answers={200: Success("OpenAPI 3.1, YAML.", content={
                 "application/yaml": {"schema": {"type": "object"}}})}, errors=_ERRORS)
 def openapi_yaml() -> Response:
     """The OpenAPI 3.1 document (the same text as the committed ``openapi.yaml``), built
@@ -182,7 +182,7 @@ def _docs_csp() -> str:
 
 @bp.declare("get", "/docs", operation_id="docs_page",
             summary="Interactive API docs (Swagger UI, works offline)", tags=("operations",),
-            answers={200: Answer("An HTML page.", content={
+            answers={200: Success("An HTML page.", content={
                 "text/html": {"schema": {"type": "string"}}})}, errors=_ERRORS)
 def docs() -> Response:
     """Interactive API docs (Swagger UI), served entirely by this service; never
@@ -199,7 +199,7 @@ def docs() -> Response:
             summary="Static assets of the docs page", tags=("operations",),
             parameters=(Param("name", {"name": "name", "in": "path", "required": True,
                                        "schema": {"type": "string"}}),),
-            answers={200: Answer("A CSS, JavaScript or image file.", content={
+            answers={200: Success("A CSS, JavaScript or image file.", content={
                 "text/css": {"schema": {"type": "string"}},
                 "text/javascript": {"schema": {"type": "string"}},
                 "image/png": {"schema": {"type": "string"}}})}, errors=(404, *_ERRORS))

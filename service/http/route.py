@@ -9,7 +9,7 @@ also documented once per game with that game's types.
 
 >>> bp = Routes("example", __name__)
 >>> @bp.declare("get", "/v1/example/{game}", operation_id="get_example", summary="An example",
-...           tags=("games",), parameters=(GAME,), answers={200: Answer("It.", schema="GameInfo")})
+...           tags=("games",), parameters=(GAME,), answers={200: Success("It.", schema="GameInfo")})
 ... def example(game_id: str) -> str:
 ...     return game_id
 >>> [(r.method, r.path, r.rule) for r in bp.routes]
@@ -53,9 +53,9 @@ class Param:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """One success answer: a JSON component (``schema``) or other ``content``; headers; an
-    example (a value, or a function giving it when the document is built)."""
+class Success:
+    """A success answer of a route: a JSON component (``schema``) or other ``content``;
+    headers; an example (a value, or a function giving it when the document is built)."""
 
     description: str
     schema: str | None = None
@@ -121,7 +121,7 @@ class Route:
     #: the body also comes as a player's view (``<Name>ViewRequest``)
     takes_view: bool = False
     request_example: Callable[[], object] | object = None
-    answers: Mapping[int, Answer] = field(default_factory=dict)
+    answers: Mapping[int, Success] = field(default_factory=dict)
     #: the problem statuses it may answer (each a ``#/components/responses/<status>``)
     errors: tuple[int, ...] = ()
     contract: Contract | None = None

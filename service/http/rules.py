@@ -32,7 +32,7 @@ from service.games import registry
 from service.games.messages import N_, joined
 from service.http.body import json_response
 from service.http.games import game_or_404
-from service.http.route import ACCEPT_LANGUAGE, GAME, Answer, Param, Routes
+from service.http.route import ACCEPT_LANGUAGE, GAME, Param, Routes, Success
 from service.i18n import gettext, mark_language, request_language, translate
 from service.problems import PROBLEM_TYPES, ProblemError
 
@@ -48,15 +48,15 @@ CLAUSE_EXAMPLE = {
     "has_ruling": False, "section": "Turn", "url": "/v1/games/raiders/rules/RAI-12"}
 
 
-def _in_language(schema: str, description: str, example: dict[str, Any]) -> Answer:
+def _in_language(schema: str, description: str, example: dict[str, Any]) -> Success:
     """A JSON answer whose texts are in the request's language (``Content-Language``)."""
-    return Answer(description, schema=schema, example=example,
+    return Success(description, schema=schema, example=example,
                   headers={"Content-Language": CONTENT_LANGUAGE})
 
 
-def _page(schema: str, description: str) -> Answer:
+def _page(schema: str, description: str) -> Success:
     """An HTML page, or the JSON ``schema`` with ``Accept: application/json``."""
-    return Answer(description, content={
+    return Success(description, content={
         "text/html": {"schema": {"type": "string"}},
         "application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}})
 

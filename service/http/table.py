@@ -32,7 +32,7 @@ from service.games.messages import N_
 from service.games.replay import step
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
-from service.http.route import GAME, Answer, Routes, paragraph
+from service.http.route import GAME, Routes, Success, paragraph
 
 bp = Routes("table", __name__)
 
@@ -61,7 +61,7 @@ def chance_batch_example(deals: int = 6) -> dict[str, Any] | None:
             summary="Apply several chance outcomes at once (a hand dealt at the table)",
             description=paragraph(__doc__), tags=("games",), parameters=(GAME,),
             request="ChanceBatchRequest", request_example=chance_batch_example,
-            answers={200: Answer("The state after every outcome.", schema="ChanceBatchResponse")},
+            answers={200: Success("The state after every outcome.", schema="ChanceBatchResponse")},
             errors=(400, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503))
 def apply_chance(game_id: str) -> Response:
     """``{state, outcomes}`` → ``{state, events, outcome}`` (module docstring)."""

@@ -29,7 +29,7 @@ from schemas.tournaments import EVENT, STANDINGS
 from service import signing
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
-from service.http.route import Answer, Routes
+from service.http.route import Routes, Success
 from service.problems import ProblemError
 from service.tournaments import events, swiss, verify
 
@@ -39,7 +39,7 @@ accept = partial(signing.accept, required=True)
 
 
 @contextmanager
-def problems() -> Iterator[None]:
+def refusals_as_problems() -> Iterator[None]:
     """``verify``'s refusals as problems: 422 ``invalid-tournament`` (``errors`` by
     field), ``invalid-name``, ``illegal-action`` (with ``index``, ``rule``, ``at``)."""
     try:
@@ -58,21 +58,21 @@ def problems() -> Iterator[None]:
             summary="Tournament standings and the next Swiss round",
             description=declared.STANDINGS_DESCRIPTION, tags=("tournaments",),
             request="StandingsRequest", request_example=declared.standings_example,
-            answers={200: Answer("Standings, best first, and the next round's pairings.",
+            answers={200: Success("Standings, best first, and the next round's pairings.",
                                  schema="StandingsResponse")}, errors=declared.ERRORS)
 def standings() -> Response:
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(STANDINGS)
-    with problems():
+    with refusals_as_problems():
         event, verified = verify.standings(body, game_or_404, accept)
-    return json_response(swiss.answer(event, verified))
+    return json_response(swiss.standings_answer(event, verified))
 
 
 @bp.declare("post", "/v1/tournaments/events", operation_id="tournament_event",
             summary="Event standings and the next round's tables (any table size)",
             description=declared.EVENT_DESCRIPTION, tags=("tournaments",),
             request="EventRequest", request_example=declared.event_example,
-            answers={200: Answer("Standings, best first, each table's result, and the next "
+            answers={200: Success("Standings, best first, each table's result, and the next "
                                  "round's tables.", schema="EventResponse")},
             errors=declared.ERRORS)
 def event() -> Response:
@@ -81,7 +81,7 @@ def event() -> Response:
     for table in (t for rnd in body["rounds"] for t in rnd["tables"] if "games" in t):
         table["games"] = [{**g, "setup": SETUP.filled(g["setup"])} if "setup" in g else g
                           for g in table["games"]]  # replayed with the setup's defaults
-    with problems():
+    with refusals_as_problems():
         resolved, verified = verify.event(body, game_or_404, accept)
     settings = resolved.settings
     lines, proposal = events.evaluate(resolved)

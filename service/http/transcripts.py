@@ -26,7 +26,7 @@ from schemas.envelopes import VERIFY_TRANSCRIPT
 from service import signing, transcripts
 from service.games import registry
 from service.http.body import json_response, read_envelope
-from service.http.route import Answer, Routes, paragraph
+from service.http.route import Routes, Success, paragraph
 from service.problems import ProblemError
 
 bp = Routes("transcripts", __name__)
@@ -53,7 +53,7 @@ def verify_transcript_example() -> dict[str, Any] | None:
             summary="Check that signed or sealed states form one unbroken game",
             description=paragraph(__doc__), tags=("games",),
             request="VerifyTranscriptRequest", request_example=verify_transcript_example,
-            answers={200: Answer("Whether the states are one line, their forks and breaks.",
+            answers={200: Success("Whether the states are one line, their forks and breaks.",
                                  schema="VerifyTranscriptResponse")},
             errors=(400, 403, 405, 413, 415, 429, 500))
 def verify() -> Response:

@@ -35,10 +35,10 @@ from service.tournaments import swiss
 from service.tournaments.events import (
     MATCHES,
     Entry,
-    Event,
     Round,
     Settings,
     Table,
+    TournamentEvent,
     checked,
     game_places,
 )
@@ -162,7 +162,7 @@ def count_once(counted: dict[str, str], setup: str, path: str) -> None:
     counted[setup] = path
 
 
-def possible(event: Event) -> Event:
+def possible(event: TournamentEvent) -> TournamentEvent:
     """``events.checked``, its refusals ``InvalidTournament``."""
     try:
         return checked(event)
@@ -171,11 +171,11 @@ def possible(event: Event) -> Event:
 
 
 # --------------------------------------------------------------------- the two requests
-def standings(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Event, int]:
+def standings(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[TournamentEvent, int]:
     """``/standings``' body (1.0.0) as a duel event (``swiss.DUEL``, checked) and the
     number of games verified."""
     players = body["players"]
-    possible(Event(players, swiss.DUEL, [
+    possible(TournamentEvent(players, swiss.DUEL, [
         Round([Table(list(m["players"]), []) for m in rnd["matches"]], rnd["byes"], rnd["drops"])
         for rnd in body["rounds"]], MATCHES))
     counted: dict[str, str] = {}
@@ -192,17 +192,17 @@ def standings(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Eve
                 ids.append(game.setup)
             tables.append(Table(list(match["players"]), places, ids=ids))
         rounds.append(Round(tables, rnd["byes"], rnd["drops"]))
-    return possible(Event(players, swiss.DUEL, rounds, MATCHES)), len(counted)
+    return possible(TournamentEvent(players, swiss.DUEL, rounds, MATCHES)), len(counted)
 
 
-def event(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Event, int]:
+def event(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[TournamentEvent, int]:
     """``/events``' body as an event (checked) and the number of games verified (each
     game's ``setup`` already filled with its defaults)."""
     sent = body["settings"]
     settings = event_settings(sent, lookup)
     players: list[str | Entry] = [p if isinstance(p, str) else Entry(p["name"], p.get("joins", 1))
                                   for p in body["players"]]
-    possible(Event(players, settings, [
+    possible(TournamentEvent(players, settings, [
         Round([Table(t["players"], []) for t in rnd["tables"]], rnd.get("byes", []),
               rnd.get("drops", [])) for rnd in body["rounds"]]))
     low, high = settings.seats
@@ -232,7 +232,7 @@ def event(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Event, 
                 ids.append(game.setup)
             tables.append(Table(table["players"], places, ids=ids))
         rounds.append(Round(tables, rnd.get("byes", []), rnd.get("drops", [])))
-    return possible(Event(players, settings, rounds)), len(counted)
+    return possible(TournamentEvent(players, settings, rounds)), len(counted)
 
 
 def event_settings(sent: dict[str, Any], lookup: Lookup) -> Settings:

@@ -12,7 +12,7 @@ import pathlib
 import pytest
 
 from service.http import blueprints
-from service.http.route import GAME, Answer, Route, Routes
+from service.http.route import GAME, Route, Routes, Success
 from service.openapi import operation, spec_dict
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -101,7 +101,7 @@ def test_a_new_route_is_one_record():
 
     @bp.declare("post", "/v1/games/{game}/echo-state", operation_id="game_echo_state",
                 summary="Echo", tags=("games",), parameters=(GAME,), request="ScoreRequest",
-                answers={200: Answer("The state.", schema="Outcome")}, errors=(400, 404))
+                answers={200: Success("The state.", schema="Outcome")}, errors=(400, 404))
     def echo(game_id: str) -> str:
         return game_id
 

@@ -101,7 +101,7 @@ def test_shape_fast_path_agrees_with_validate(game_id):
             errors = slow_errors(game.state_spec, bad)
             assert game.state_spec.ok(bad, 0) == (not errors), errors
             assert shape.compiled(game.state_spec)(bad) == (not errors), errors
-            assert shape.problems(game.state_spec, bad, "state") == errors
+            assert shape.field_errors(game.state_spec, bad, "state") == errors
             failing += bool(errors)
     assert failing > len(states) * 8  # the corruptions do reach the checks
 
@@ -124,7 +124,7 @@ def test_shape_fast_path_depth_and_bounds():
                         (shape.Int(), True), (shape.Enum(1, "a"), True),
                         (shape.OneOf(shape.Int(minimum=0), shape.Enum("chance")), -1)]:
         errors = slow_errors(spec, value)
-        assert errors and not spec.ok(value, 0) and shape.problems(spec, value, "state") == errors
+        assert errors and not spec.ok(value, 0) and shape.field_errors(spec, value, "state") == errors
         assert not shape.compiled(spec)(value)
 
 

@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 from service.tournaments import pods
 from service.tournaments.events import (
     Entry,
-    Event,
     Round,
     Settings,
     Table,
+    TournamentEvent,
     evaluate,
     met_before,
     table_plan,
@@ -96,7 +96,7 @@ def moves(tables: list[list[str]]) -> Iterator[list[list[str]]]:
 
 
 # ----------------------------------------------------------------------- random events
-def random_event(rng: random.Random) -> Event:
+def random_event(rng: random.Random) -> TournamentEvent:
     """Up to 6 rounds of any history that could have happened: random tables of the
     sizes allowed (not only the proposed ones), byes, drops, late entries."""
     size = rng.choice([2, 3, 4, 4, 5, 6])
@@ -110,7 +110,7 @@ def random_event(rng: random.Random) -> Event:
                                    for i in range(count)]
     joins = {p if isinstance(p, str) else p.name: 1 if isinstance(p, str) else p.joins
              for p in players}
-    event = Event(players, event_settings, [])
+    event = TournamentEvent(players, event_settings, [])
     gone: set[str] = set()
     for r in range(rng.randint(0, 6)):
         active = [p for p in joins if p not in gone and joins[p] <= r + 1]
@@ -140,7 +140,7 @@ def random_event(rng: random.Random) -> Event:
     return event
 
 
-def same_answer(event: Event):
+def same_answer(event: TournamentEvent):
     lines, proposal = evaluate(event)
     return ([(line.player, line.rank) for line in lines],
             None if proposal is None else proposal.to_json())
@@ -175,7 +175,7 @@ def test_a_proposal_seats_each_eligible_player_once_and_names_every_repeat(seed)
         together = why["places"][-1] - why["places"][0] + 1 == len(players)
         assert why["seated"] == ("standing" if together else "swapped")
     assert same_answer(event) == same_answer(event)
-    shuffled = Event(list(reversed(event.players)), event.settings, event.rounds)
+    shuffled = TournamentEvent(list(reversed(event.players)), event.settings, event.rounds)
     assert same_answer(shuffled) == same_answer(event)  # the players' order is no input
 
 
@@ -264,7 +264,7 @@ def test_twenty_three_players_can_play_six_rounds_without_a_repeat():
 def test_a_search_out_of_budget_says_so_and_still_seats_everyone(monkeypatch):
     monkeypatch.setattr(pods, "BUDGET", 0)
     r1 = Round([Table(list("abcd"), [[1, 2, 3, 4]]), Table(list("efgh"), [[1, 2, 3, 4]])])
-    _, proposal = evaluate(Event(list("abcdefgh"), Settings(table_size=4), [r1]))
+    _, proposal = evaluate(TournamentEvent(list("abcdefgh"), Settings(table_size=4), [r1]))
     assert proposal is not None and proposal.repeats > 0
     assert sorted(p for t in proposal.tables for p in t) == list("abcdefgh")
     assert all("stopped at its step limit" in why["why"] for why in proposal.explanations

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from service import names
 from service.games.errors import MalformedInput
 from service.tournaments import swiss
-from service.tournaments.events import MATCHES, Entry, Event, Round, checked
+from service.tournaments.events import MATCHES, Entry, Round, TournamentEvent, checked
 from tests.size import sized
 from tests.tournaments.played import played_game, winners
 
@@ -208,8 +208,8 @@ def test_standings_do_not_depend_on_how_a_round_spells_a_player(how, who):
 
     def standings(rounds: list[Round]) -> list[dict[Any, Any]]:
         entries: list[str | Entry] = list(players)
-        table: list[dict[Any, Any]] = swiss.answer(checked(Event(entries, swiss.DUEL, rounds, MATCHES)),
-                                                   0)["standings"]
+        table: list[dict[Any, Any]] = swiss.standings_answer(checked(TournamentEvent(
+            entries, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
         return table
 
     assert standings(twisted) == standings(plain)

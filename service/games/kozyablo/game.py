@@ -431,7 +431,7 @@ class Kozyablo(Game[KozyabloState]):
             if spec is None or declared["type"] not in MAIN:
                 errs["state.declared.type"] = [N_("must be a main-phase action type")]
             else:
-                errs.update(shape.problems(spec, declared, "state.declared"))
+                errs.update(shape.field_errors(spec, declared, "state.declared"))
         return errs
 
 
