@@ -307,7 +307,7 @@ class Referee:
             check_seat(valid, body["player"])
             return self._noted({"view": self.game.view(valid, body["player"])}, note)
 
-    def replay(self, setup: Mapping[str, Any], actions: list[Mapping[str, Any]], *,
+    def replay(self, setup: Mapping[str, Any], actions: list[JsonObject], *,
                rules_version: str | None = None) -> JsonObject:
         """Re-run a recorded game → ``{state, outcome, events}`` (``events``: per step,
         ``{index, events}``, the setup's first).  The first illegal action: ``IllegalAction``
