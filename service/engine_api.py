@@ -71,7 +71,7 @@ from service.problem_types import (
 )
 
 __all__ = ["IllegalAction", "Refused", "Referee", "check_seat", "find_game", "listed",
-           "upgrade_notice"]
+           "refusal", "replay_note", "upgrade_notice"]
 
 #: ``{"en": …, "ru": …}``: every language a refusal reads in
 Texts = dict[str, str]
