@@ -47,6 +47,10 @@ def targets(results: dict[Any, Any]) -> list[dict[Any, Any]]:
         ratio = ev["playouts"]["ratio_2_to_1"]
         out.append(_target("playouts, 2 RQ workers / 1", ratio, f">= {MIN_WORKER_SCALING}",
                            ratio >= MIN_WORKER_SCALING, "×"))
+    for row in results.get("library", {}).get("rows", []):  # issue 38
+        goal = results["library"]["min_ratio"]
+        out.append(_target(f"{row['game']} library steps/s / single HTTP calls", row["ratio"],
+                           f">= {goal:g}", row["ratio"] >= goal, "×"))
     st = results.get("strength")
     if st:  # issue 15: the suggestion bot at the fixed budget against the greedy bot
         for game, per in st["games"].items():
@@ -139,7 +143,11 @@ def markdown(results: dict[Any, Any]) -> str:
         lines += ["", "Suggestion bot against the greedy bot, 2 players, seats swapped "
                       f"({st['seconds']:.0f} s; also `bench/results/strength.md`):", "",
                   strength_markdown(st)]
-    lines += ["", "| target (issues 7, 13, 15) | measured | goal | |", "|---|---:|---:|---|"]
+    if results.get("library"):
+        from bench.library import markdown as library_markdown
+
+        lines += library_markdown(results["library"])
+    lines += ["", "| target (issues 7, 13, 15, 38) | measured | goal | |", "|---|---:|---:|---|"]
     for t in results["targets"]:
         lines.append(f"| {t['target']} | {t['value']:g} {t['unit']} | {t['goal']} "
                      f"| {'pass' if t['pass'] else '**FAIL**'} |")

@@ -48,7 +48,7 @@ from service.limits import (
     MAX_STATE_SEED,
     MAX_STATES,
 )
-from service.problems import PROBLEM_BASE
+from service.problem_types import PROBLEM_BASE
 
 
 def _ref(name: str, description: str = "") -> dict[str, Any]:

@@ -61,7 +61,7 @@ MAX_BODY_BYTES = 1 << 20
 #: and a body nested deeper is refused before it is parsed (``service.http.body``)
 MAX_DEPTH = 32
 #: the most field paths one problem lists, so a body with 100 000 bad keys gets a short
-#: answer (``service.problems.capped``)
+#: answer (``service.problem_types.capped``)
 MAX_ERRORS = 50
 #: a state's ``signature``: ``hmac-sha256:`` and 64 hex digits, with room for a longer scheme
 MAX_SIGNATURE_LENGTH = 200

@@ -60,7 +60,7 @@ from service.games.versions import RulesVersion
 from service.http import blueprints
 from service.http.route import GAME, MidGame, Param, Route, Success
 from service.limits import MAX_BODY_BYTES, MAX_PLAYOUT_STEPS, MAX_SIGNATURE_LENGTH
-from service.problems import PROBLEM_MIME, PROBLEM_TYPES
+from service.problem_types import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
 
 #: ``info.version``: the contract's semantic version (``service.version``; pyproject.toml's

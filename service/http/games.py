@@ -26,11 +26,19 @@ from schemas import envelopes
 from schemas.document import EXAMPLE_SEED
 from service import names, seats, signing, spent_steps, transcripts, valid_states
 from service.cards import QUERY_KEYS, filterable_fields, matches, split_card_data, with_display_name
+from service.engine_api import (
+    Refused,
+    check_seat,
+    find_game,
+    listed,
+    replay_note,
+    upgrade_notice,
+)
 from service.evaluations.suggest import suggest_now
 from service.games import registry
-from service.games.base import AnyGame, GameState, StateIn, view_marker
+from service.games.base import AnyGame, GameState, view_marker
 from service.games.chance import CHANCE
-from service.games.errors import InvalidState, MalformedInput, NoSuchSeat, RulesChanged
+from service.games.errors import InvalidState, MalformedInput, RulesChanged
 from service.games.messages import N_, joined
 from service.games.objects import Event
 from service.games.replay import replay as replay_game
@@ -50,7 +58,7 @@ from service.http.route import (
     statuses,
 )
 from service.i18n import localize, mark_language, request_language
-from service.problems import ProblemError, localized_changes
+from service.problems import ProblemError
 from service.redaction import ReplayRedaction, events_for
 
 bp = Routes("games", __name__)
@@ -61,11 +69,9 @@ SUGGEST = envelopes.SUGGEST
 
 def game_or_404(game_id: str) -> AnyGame:
     try:
-        return registry.get_game(game_id)
-    except registry.UnknownGame:
-        raise ProblemError(404, "unknown-game", "Unknown game",
-                           N_("no game {game!r}; games: {items}", game=game_id,
-                              items=joined(registry.GAME_IDS))) from None
+        return find_game(game_id)
+    except Refused as exc:
+        raise ProblemError(exc.status, exc.slug, exc.row.title, exc.detail) from None
 
 
 def localized_json(payload: dict[str, Any]) -> Response:
@@ -100,10 +106,7 @@ def check_seat_names(state: GameState, path: str) -> None:
     are the game's record of who sat where: the signature or seal covers them, and the
     tournament standings check them (``docs/trust.md``).  Asked after the game's own
     setup rules, which speak first."""
-    try:
-        names.check_seats(state["players"], path)
-    except MalformedInput as exc:
-        raise ProblemError.of("invalid-name", exc.detail, errors=exc.errors) from None
+    names.check_seats(state["players"], path)
 
 
 @bp.after_request
@@ -121,19 +124,9 @@ def _say_upgraded(response: Response) -> Response:
     if response.status_code == 200 and response.mimetype == "application/json":
         body = orjson.loads(response.get_data())
         if isinstance(body, dict):
-            ids = [v.id for v in game.rules_versions]
-            steps = game.rules_versions[ids.index(note["from"]) + 1:]
-            changes = [c.describe() for step in steps for c in step.changes]
-            body["rules_upgrade"] = {**note, "changes": localized_changes(
-                changes, request_language())}
+            body["rules_upgrade"] = upgrade_notice(game, note, request_language())
             response.set_data(orjson.dumps(body))
     return response
-
-
-def _check_seat(state: GameState, player: object, field: str = "player") -> None:
-    if isinstance(player, int) and player >= len(state["players"]):
-        raise NoSuchSeat({field: [N_("no seat {player}: this game has seats 0 to {last}",
-                                         player=player, last=len(state["players"]) - 1)]})
 
 
 # ------------------------------------------------------------------- reads
@@ -272,7 +265,7 @@ def new(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
         out["seat_tokens"] = tokens
     if "for_player" in body:
         seat = body["for_player"]
-        _check_seat(state, seat, "for_player")
+        check_seat(state, seat, "for_player")
         out["view"] = game.view(state, seat)
         out["events_for_player"] = events_for(game, None, state, events, seat)
     return out
@@ -308,7 +301,7 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int 
         valid_states.KNOWN.validate(game, state)
     else:  # a builder with stand-ins validated what it built (``Game.state_from_view``)
         valid_states.KNOWN.remember(game, state)
-    _check_seat(state, view["view"]["player"], "view.view.player")
+    check_seat(state, view["view"]["player"], "view.view.player")
     return state, view["view"]["player"], view["view"]["player"]
 
 
@@ -356,23 +349,6 @@ def _own_action(game: AnyGame, state: GameState, who: seats.Caller, action: obje
             raise MalformedInput(unseen)
 
 
-def _listed(game: AnyGame, state: StateIn, player: int | None) -> dict[str, Any]:
-    """``{pending, actions, constraints?}`` of ``state`` for ``player`` (``None``: everyone)."""
-    pending = game.pending(state)
-    out: dict[str, Any] = {"pending": pending, "actions": game.legal_actions(state, player)}
-    constraints = {}
-    for entry in pending:
-        seat = entry["player"]
-        if seat == CHANCE or (player is not None and seat != player):
-            continue
-        found = game.constraints(state, seat)
-        if found is not None:
-            constraints[str(seat)] = found
-    if constraints:
-        out["constraints"] = constraints
-    return out
-
-
 @contract("legal-actions", LEGAL_ACTIONS, "LegalActionsResponse",
           summary="Who must decide, and every legal action",
           description="Every listed action can be sent to `apply` as it is. `constraints` "
@@ -380,7 +356,7 @@ def _listed(game: AnyGame, state: StateIn, player: int | None) -> dict[str, Any]
           ok_text="The pending decisions and the legal actions.", errors=(422, *STATE_ERRORS),
           typed=Contract("Who must decide in {title}, and every legal action",
                          "The pending decisions and the legal actions.",
-                         lambda game, mid: ({"state": mid.state}, _listed(game, mid.state, None)),
+                         lambda game, mid: ({"state": mid.state}, listed(game, mid.state, None)),
                          (("state", "players"), (("player",),), None)))
 def legal_actions(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
@@ -389,8 +365,8 @@ def legal_actions(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     if player is None and who != seats.HOST:  # a seat of a sealed game: its own
         player = who if who is not None else seats.ALL
     seats.require(who, player, "player")
-    _check_seat(state, player)
-    return _listed(game, state, player)
+    check_seat(state, player)
+    return listed(game, state, player)
 
 
 def _apply_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -422,7 +398,7 @@ def apply(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     _own_action(game, state, who, body["action"])
     seat = body.get("for_player")
     seats.require(who, seat, "for_player")
-    _check_seat(state, seat, "for_player")
+    check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
     spent_steps.spend(body["state"], new_state)  # a sealed step answers one action
     out = {"state": signing.returned(game, new_state, after=body["state"]),
@@ -483,7 +459,7 @@ def view(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state, player}`` → ``{view}`` (``player: null`` for a spectator)."""
     state = _valid_state(game, body)
     seats.require(signing.caller(body["state"]), body["player"], "player")
-    _check_seat(state, body["player"])
+    check_seat(state, body["player"])
     return {"view": game.view(state, body["player"])}
 
 
@@ -556,7 +532,7 @@ def replay(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     if "for_player" in body:
         seat = body["for_player"]
         redaction = ReplayRedaction(game, seat,
-                                    lambda state: _check_seat(state, seat, "for_player"))
+                                    lambda state: check_seat(state, seat, "for_player"))
     first: list[str] = []
 
     def observe(before: GameState | None, after: GameState, events: list[Event]) -> None:
@@ -569,10 +545,9 @@ def replay(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     recorded = body.get("rules_version")
     setup = {**body["setup"], "players": names.seated(body["setup"]["players"])}
     out = replay_game(game, setup, body["actions"], observe=observe, rules_version=recorded)
-    if recorded not in (None, game.rules_version):
-        clauses = list(dict.fromkeys(c.clause for step in game.upgrade_steps(str(recorded), "")
-                                     for c in step.changes if c.clause))
-        g.rules_upgrade = (game, {"from": recorded, "to": game.rules_version, "clauses": clauses})
+    note = replay_note(game, recorded)
+    if note is not None:
+        g.rules_upgrade = (game, note)
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps
