@@ -1,7 +1,8 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
 Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength``, ``steps``
-(default: all six; ``steps``: ``bench.spent_steps``, the register of spent steps).  Writes ``bench/results/latest.{json,md,png}`` after a full run
+(default: all six; ``steps``: ``bench.spent_steps``, the register of spent steps;
+``engine`` includes ``bench.engine_steps``, a playout step per game against Raiders').  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
 (``bench.strength``: the suggestion bot against the greedy bot, about 5
@@ -22,6 +23,7 @@ import time
 from bench import (
     chart,
     engine,
+    engine_steps,
     evaluations,
     http_load,
     report,
@@ -97,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             results["engine"][g] = engine.measure(g, args.quick)
             middle = next(c for c in cases if c.game == g and c.stage == "middle")
             results["request_costs"][g] = request_costs.measure(app, middle, args.quick)
+        log("engine: instructions and random-playout steps/s per step, to Raiders'")
+        results["engine_steps"] = engine_steps.measure(
+            games, valgrind=shutil.which("valgrind") is not None, quick=args.quick)
     if "validation" in parts:
         log("validation: jsonschema_rs, fastjsonschema, validate on the middle states")
         results["validation"] = validation.measure(
