@@ -84,15 +84,12 @@ def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[JsonObject]:
 
 def attack_sectors(state: KozyabloState, seat: int) -> list[str]:
     """KOZ-24: sectors where ``seat`` has creatures and the enemy something to strike."""
-    out = []
-    mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
-    for sid in sorted(mine):
-        if (state["sectors"][sid]["owner"] != seat and is_capital(state, sid)) or any(
-                d["sector"] == sid and d["owner"] != seat and not d["shadow"]
-                for d in state["units"].values()) or any(
-                d["sector"] == sid and d["owner"] != seat for d in state["buildings"].values()):
-            out.append(sid)
-    return out
+    units = state["units"].values()
+    mine = {d["sector"] for d in units if d["owner"] == seat}
+    struck = {d["sector"] for d in units if d["owner"] != seat and not d["shadow"]}
+    struck.update(d["sector"] for d in state["buildings"].values() if d["owner"] != seat)
+    return [sid for sid in sorted(mine) if sid in struck
+            or (state["sectors"][sid]["owner"] != seat and is_capital(state, sid))]
 
 
 # The main phase's listers leave two rules of the whole decision to

@@ -245,7 +245,7 @@ class Kozyablo(Game[KozyabloState]):
         if state["result"] is not None:
             return []
         phase = state["phase"]
-        if phase == "setup" and len(state["order"]) < len(state["players"]):
+        if setup.lot_due(state):
             return [{"player": CHANCE, "decision": "lot"}]
         if state["queue"]:
             return [{"player": CHANCE, "decision": "reveal", "seat": state["queue"][0]["seat"]}]
@@ -269,9 +269,14 @@ class Kozyablo(Game[KozyabloState]):
         raise AssertionError(f"no decision in phase {phase!r}")  # pragma: no cover
 
     def chance_outcomes(self, state: KozyabloState) -> list[tuple[JsonObject, int]]:
-        if state["phase"] == "setup" and len(state["order"]) < len(state["players"]):
+        if setup.lot_due(state):
             return setup.lot_outcomes(state)
         return setup.reveal_outcomes(state)
+
+    def pick_chance(self, rng: JsonObject, state: KozyabloState) -> JsonObject:
+        if setup.lot_due(state):
+            return super().pick_chance(rng, state)
+        return setup.pick_reveal(rng, state)
 
     # ----------------------------------------------------------- actions
     def actions_for(self, state: KozyabloState, entry: Entry) -> list[JsonObject]:

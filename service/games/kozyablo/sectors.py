@@ -168,13 +168,15 @@ def update_control(draft: Draft[KozyabloState], events: list[Event]) -> None:
     present: dict[str, set[int]] = {}
     for d in root["units"].values():
         present.setdefault(d["sector"], set()).add(d["owner"])
-    for sid, sec in root["sectors"].items():
-        if not follows_control(root, sid):
-            continue
-        who = present.get(sid)
-        if not who:
-            continue
-        new = next(iter(who)) if len(who) == 1 else None
-        if new != sec["controller"]:
-            draft.at("sectors", sid)["controller"] = new
-            events.append({"type": "sector_control", "sector": sid, "controller": new})
+    sectors = root["sectors"]
+    # only sectors with creatures can change; most calls change none
+    changed = {sid: new for sid, who in present.items()
+               if (new := next(iter(who)) if len(who) == 1 else None)
+               != sectors[sid]["controller"] and follows_control(root, sid)}
+    if not changed:
+        return
+    for sid in sectors:  # the events in the sectors' order
+        if sid in changed:
+            draft.at("sectors", sid)["controller"] = changed[sid]
+            events.append({"type": "sector_control", "sector": sid,
+                           "controller": changed[sid]})

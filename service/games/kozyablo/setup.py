@@ -9,7 +9,9 @@ instruction, which runs by itself once the three discards are revealed.
 
 from __future__ import annotations
 
-from service.games.chance import count_weights, draw_below
+from functools import cache
+
+from service.games.chance import count_weights, draw_below, pick_weighted
 from service.games.draft import Draft
 from service.games.errors import InvalidSetup, RuleViolation
 from service.games.kozyablo.cards import Catalogue, face, instance_ids
@@ -120,6 +122,11 @@ def deck_left(state: KozyabloState, seat: int) -> int:
         1 for q in state["queue"] if q.get("seat") == seat and "to" in q)
 
 
+def lot_due(state: KozyabloState) -> bool:
+    """KOZ-10: the turn order waits for a lot (the chance node before the reveals)."""
+    return state["phase"] == "setup" and len(state["order"]) < len(state["players"])
+
+
 def lot_group(state: KozyabloState) -> list[int]:
     """KOZ-10: the players of one race whose order the next lot decides."""
     races = [p["race"] for p in state["players"]]
@@ -135,8 +142,18 @@ def lot_outcomes(state: KozyabloState) -> list[tuple[JsonObject, int]]:
 
 def reveal_outcomes(state: KozyabloState) -> list[tuple[JsonObject, int]]:
     seat = state["queue"][0]["seat"]
-    return [({"type": "reveal", "player": "chance", "seat": seat, "face": f}, n)
-            for f, n in count_weights(state["players"][seat]["deck"], face)]
+    return [(_reveal(seat, f), n) for f, n in count_weights(state["players"][seat]["deck"], face)]
+
+
+def pick_reveal(rng: JsonObject, state: KozyabloState) -> JsonObject:
+    """The reveal ``pick_weighted`` draws from ``reveal_outcomes``, with the same
+    numbers, without building every outcome (most steps of a game draw a card)."""
+    seat = state["queue"][0]["seat"]
+    return _reveal(seat, pick_weighted(rng, count_weights(state["players"][seat]["deck"], face)))
+
+
+def _reveal(seat: int, card_face: str) -> JsonObject:
+    return {"type": "reveal", "player": "chance", "seat": seat, "face": card_face}
 
 
 def resolve_lot(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
@@ -183,9 +200,18 @@ def mulligans(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     if p["mulligans"] >= MAX_MULLIGANS:
         return []
     hand = p["hand"]
-    return [{"type": "mulligan", "player": seat,
-             "cards": [c for i, c in enumerate(hand) if mask >> i & 1]}
-            for mask in range(1, 1 << len(hand))]
+    return [{"type": "mulligan", "player": seat, "cards": [hand[i] for i in subset]}
+            for subset in subsets(len(hand))]
+
+
+@cache
+def subsets(n: int) -> tuple[tuple[int, ...], ...]:
+    """The non-empty subsets of positions ``0 … n-1``, by bit mask (bit i: position i).
+
+    >>> subsets(2)
+    ((0,), (1,), (0, 1))
+    """
+    return tuple(tuple(i for i in range(n) if mask >> i & 1) for mask in range(1, 1 << n))
 
 
 def check_mulligan(state: KozyabloState, action: ActionObject) -> None:
