@@ -27,6 +27,7 @@ from service.games.kozyablo import abilities, combat, effect_damage, play, setup
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.sectors import (
     capital_id,
+    capitals,
     garrison_room,
     garrison_space,
     has_opposing_cards,
@@ -61,24 +62,19 @@ def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[JsonObject]:
         if d["owner"] == seat:
             squads.setdefault(d["sector"], []).append(u)
     sectors = sorted(state["sectors"])
-    capitals = {sid for sid in sectors if is_capital(state, sid)}
-    out = []
+    in_play = capitals(state)
+    out: list[JsonObject] = []
     for src in sorted(squads):
         if must and src != cap:
             continue
         squad = sorted(squads[src])
-        parts = [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
-        from_capital = src in capitals
-        for dst in sectors:
-            if dst == src or (from_capital and dst in capitals):
-                continue
-            for part in parts:
-                if must and len(part) < must:
-                    continue
-                if dst == cap and not (space is None or len(part) <= space):
-                    continue
-                out.append({"type": "move", "player": seat, "from": src, "to": dst,
-                            "units": part})
+        parts = [p for p in [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
+                 if len(p) >= must]
+        into_capital = parts if space is None else [p for p in parts if len(p) <= space]
+        barred = in_play if src in in_play else ()  # KOZ-16a: no capital to capital
+        out += [{"type": "move", "player": seat, "from": src, "to": dst, "units": part}
+                for dst in sectors if dst != src and dst not in barred
+                for part in (into_capital if dst == cap else parts)]
     return out
 
 

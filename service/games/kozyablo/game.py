@@ -358,7 +358,6 @@ class Kozyablo(Game[KozyabloState]):
         """A main action whose response window is over is carried out (KOZ-16);
         setup → mulligans → the first turn, once no reveal is pending."""
         root = draft.root
-        cat = Catalogue.of_state(root)
         declared = root["declared"]
         if declared is not None and root["responder"] is None:
             root["declared"] = None
@@ -366,14 +365,15 @@ class Kozyablo(Game[KozyabloState]):
             # declared by this very action with no window to open: nothing happened since
             # its check passed (``declare`` set only ``declared``, which no check reads)
             recheck = None if declared is action else main.enforce
-            turn.carry_out(draft, cat, declared, events, recheck, main.carry)
+            turn.carry_out(draft, Catalogue.of_state(root), declared, events, recheck,
+                           main.carry)
         if root["result"] is not None or root["queue"] \
                 or len(root["order"]) < len(root["players"]):
             return
         if root["phase"] == "setup":
             root["phase"] = "mulligan"
         if root["phase"] == "mulligan" and all(p["ready"] for p in root["players"]):
-            turn.start_turn(draft, cat, events)
+            turn.start_turn(draft, Catalogue.of_state(root), events)
 
     # ------------------------------------------------------------- score
     def compute_score(self, state: KozyabloState) -> JsonObject:

@@ -59,6 +59,14 @@ def is_capital(state: KozyabloState, sector: str) -> bool:
     return sec["kind"] == "capital" and not state["players"][sec["owner"]]["out"]
 
 
+def capitals(state: KozyabloState) -> set[str]:
+    """Every sector for which ``is_capital`` holds, in one pass (a listing asks it of
+    every sector; ``tests/kozyablo`` hold the two to each other)."""
+    players = state["players"]
+    return {sid for sid, sec in state["sectors"].items()
+            if sec["kind"] == "capital" and not players[sec["owner"]]["out"]}
+
+
 def is_fallen_capital(state: KozyabloState, sector: str) -> bool:
     """RULING KOZ-53a: the capital card of a player who is out (an ordinary sector)."""
     sec = state["sectors"][sector]
@@ -165,14 +173,14 @@ def update_control(draft: Draft[KozyabloState], events: list[Event]) -> None:
     players': neutral.  Nobody: control stays as it was.
     """
     root = draft.root
-    present: dict[str, set[int]] = {}
+    holder: dict[str, int | None] = {}  # a sector with creatures -> their one owner, or None
     for d in root["units"].values():
-        present.setdefault(d["sector"], set()).add(d["owner"])
+        sid, owner = d["sector"], d["owner"]
+        holder[sid] = owner if holder.get(sid, owner) == owner else None
     sectors = root["sectors"]
     # only sectors with creatures can change; most calls change none
-    changed = {sid: new for sid, who in present.items()
-               if (new := next(iter(who)) if len(who) == 1 else None)
-               != sectors[sid]["controller"] and follows_control(root, sid)}
+    changed = {sid: new for sid, new in holder.items()
+               if new != sectors[sid]["controller"] and follows_control(root, sid)}
     if not changed:
         return
     for sid in sectors:  # the events in the sectors' order
