@@ -131,8 +131,10 @@ def _uses(state: KozyabloState, cat: Catalogue, seat: int,
     keywords = not KEYWORD_MARKS.isdisjoint(marks)  # a creature may have them by its stats
     for pool, creatures in ((state["units"], keywords), (state["buildings"], False)):
         for source, d in pool.items():
-            if d["owner"] != seat or (not creatures and cat.faces[face(source)].marks
-                                      .isdisjoint(marks)):
+            # skipped: a source that ``offered`` nothing with these marks
+            if d["owner"] != seat or (cat.faces[face(source)].marks.isdisjoint(marks) and (
+                    not creatures
+                    or unit_stats(state, cat, source).abilities.isdisjoint(KEYWORDS))):
                 continue
             for key, mark, effect in offered(state, cat, source, marks):
                 if mark == "free" and spent(state, cat, source, key):

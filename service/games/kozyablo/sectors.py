@@ -140,7 +140,10 @@ def opposing_sectors(state: KozyabloState, seat: int) -> set[str]:
 def enemy_creature_in_capital(state: KozyabloState, seat: int) -> bool:
     """KOZ-23: an opposing creature stands in ``seat``'s capital."""
     cap = capital_id(state, seat)
-    return any(d["sector"] == cap and d["owner"] != seat for d in state["units"].values())
+    for d in state["units"].values():
+        if d["sector"] == cap and d["owner"] != seat:
+            return True
+    return False
 
 
 def garrison_space(state: KozyabloState, cat: Catalogue, seat: int) -> int | None:

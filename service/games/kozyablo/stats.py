@@ -54,7 +54,10 @@ def unit_stats(state: KozyabloState, cat: Catalogue, uid: str) -> Stats:
     """
     unit = state["units"][uid]
     lasting = state["lasting"]
-    if not unit["artifacts"] and not lasting:
+    laid = [mid for mid, m in lasting.items()
+            if m.get("unit") == uid or (m.get("sector") == unit["sector"]
+                                        and m.get("seat") == unit["owner"])] if lasting else ()
+    if not unit["artifacts"] and not laid:  # the card schema's printed stats need no floor
         return cat.printed[face(uid)]
     f = cat.faces[face(uid)]
     attack, life, speed = f.attack, f.life, f.speed
@@ -64,15 +67,13 @@ def unit_stats(state: KozyabloState, cat: Catalogue, uid: str) -> Stats:
         attack, life, speed = _apply(cat.faces[face(art)].data["modify"], attack, life, speed,
                                      abilities, values)
     shielded = "magic_protection" in abilities  # KOZ-38: no magic card affects it
-    for mid, m in lasting.items():
-        if m.get("unit") == uid or (m.get("sector") == unit["sector"]
-                                    and m.get("seat") == unit["owner"]):
-            card = cat.faces[face(mid)]
-            if shielded and card.type == "magic" and \
-                    not card.data["effect"].get("pierces_magic_protection"):
-                continue
-            attack, life, speed = _apply(card.data["effect"]["modify"],
-                                         attack, life, speed, abilities, values)
+    for mid in laid:
+        card = cat.faces[face(mid)]
+        if shielded and card.type == "magic" and \
+                not card.data["effect"].get("pierces_magic_protection"):
+            continue
+        attack, life, speed = _apply(card.data["effect"]["modify"],
+                                     attack, life, speed, abilities, values)
     return Stats(max(0, attack), max(1, life), max(0, speed), frozenset(abilities),
                  values["armor"], values["regeneration"])
 
