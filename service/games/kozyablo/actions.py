@@ -28,6 +28,7 @@ from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.sectors import (
     capital_id,
     capitals,
+    garrison_excess,
     garrison_room,
     garrison_space,
     has_opposing_cards,
@@ -49,13 +50,13 @@ class MainAction(Action[KozyabloState]):
 
 
 # ------------------------------------------------------------ main actions: listing
-def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[JsonObject]:
-    """Moves listed: each squad whole, and each creature of it alone.
+def moves(state: KozyabloState, cat: Catalogue, seat: int, space: int | None) -> list[JsonObject]:
+    """Moves listed: each squad whole, and each creature of it alone; ``space`` is
+    ``seat``'s ``garrison_space`` (the listing has it already, ``Kozyablo.actions_for``).
 
     Any other non-empty part of a squad is legal too (see ``constraints``).
     """
-    space = garrison_space(state, cat, seat)
-    must = 0 if space is None or space >= 0 else -space
+    must = garrison_excess(space)
     cap = capital_id(state, seat)
     squads: dict[str, list[str]] = {}
     for u, d in state["units"].items():
@@ -101,7 +102,8 @@ def _list_draw(state: KozyabloState, entry: Entry) -> list[JsonObject]:
 
 
 def _list_moves(state: KozyabloState, entry: Entry) -> list[JsonObject]:
-    return moves(state, Catalogue.of_state(state), entry["player"])
+    cat = Catalogue.of_state(state)
+    return moves(state, cat, entry["player"], garrison_space(state, cat, entry["player"]))
 
 
 def _list_attacks(state: KozyabloState, entry: Entry) -> list[JsonObject]:

@@ -39,7 +39,7 @@ from service.games.kozyablo.card_schema import CardSetSchema
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import CAPITAL_LIFE
 from service.games.kozyablo.operations import VALIDATE_DECK
-from service.games.kozyablo.sectors import is_capital, over_garrison
+from service.games.kozyablo.sectors import garrison_excess, garrison_space, is_capital
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -290,10 +290,12 @@ class Kozyablo(Game[KozyabloState]):
         player = entry["player"]
         typed_state, cat = state, Catalogue.of_state(state)
         by_mark = abilities.uses_by_mark(typed_state, cat, player)
-        if over_garrison(typed_state, cat, player):
-            return by_mark["free"] + moves(typed_state, cat, player)
-        return by_mark["free"] + self.list_decision(state, entry,
-                                                    {"use_ability": by_mark["action"]})
+        space = garrison_space(typed_state, cat, player)
+        listed_moves = moves(typed_state, cat, player, space)
+        if garrison_excess(space):
+            return by_mark["free"] + listed_moves
+        return by_mark["free"] + self.list_decision(
+            state, entry, {"use_ability": by_mark["action"], "move": listed_moves})
 
     def constraints(self, state: KozyabloState, player: int) -> JsonObject | None:
         if state["phase"] == "main" and state["active"] == player:

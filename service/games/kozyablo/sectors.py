@@ -164,7 +164,15 @@ def garrison_room(state: KozyabloState, cat: Catalogue, seat: int, adding: int) 
 
 def over_garrison(state: KozyabloState, cat: Catalogue, seat: int) -> int:
     """How many creatures ``seat`` must move out of their capital now (KOZ-16a)."""
-    space = garrison_space(state, cat, seat)
+    return garrison_excess(garrison_space(state, cat, seat))
+
+
+def garrison_excess(space: int | None) -> int:
+    """How many creatures must leave a capital with this ``garrison_space``.
+
+    >>> garrison_excess(None), garrison_excess(2), garrison_excess(-1)
+    (0, 0, 1)
+    """
     return 0 if space is None or space >= 0 else -space
 
 
