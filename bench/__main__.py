@@ -2,7 +2,8 @@
 
 Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength``, ``steps``,
 ``library`` (default: all seven; ``steps``: ``bench.spent_steps``, the register of spent
-steps; ``library``: ``bench.library``, the rules in-process against single HTTP calls).  Writes ``bench/results/latest.{json,md,png}`` after a full run
+steps; ``library``: ``bench.library``, the rules in-process against single HTTP calls;
+``engine`` includes ``bench.engine_steps``, a playout step per game against Raiders').  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
 (``bench.strength``: the suggestion bot against the greedy bot, about 5
@@ -24,6 +25,7 @@ from typing import Any
 from bench import (
     chart,
     engine,
+    engine_steps,
     evaluations,
     http_load,
     library,
@@ -100,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
             results["engine"][g] = engine.measure(g, args.quick)
             middle = next(c for c in cases if c.game == g and c.stage == "middle")
             results["request_costs"][g] = request_costs.measure(app, middle, args.quick)
+        log("engine: instructions and random-playout steps/s per step, to Raiders'")
+        results["engine_steps"] = engine_steps.measure(
+            games, valgrind=shutil.which("valgrind") is not None, quick=args.quick)
     if "validation" in parts:
         log("validation: jsonschema_rs, fastjsonschema, validate on the middle states")
         results["validation"] = validation.measure(

@@ -39,6 +39,18 @@ def targets(results: dict[Any, Any]) -> list[dict[Any, Any]]:
         rate = fig["playouts_per_s"]
         out.append(_target(f"{game} random playouts", rate, f">= {MIN_PLAYOUTS_PER_S[game]}",
                            rate >= MIN_PLAYOUTS_PER_S[game], "games/s"))
+    koz = results.get("engine_steps", {}).get("kozyablo")
+    if koz:  # the Kozyablo engine's speed: per step against Raiders, playouts per core
+        from bench.engine_steps import MAX_STEP_INSTRUCTIONS_TO_RAIDERS, MIN_PLAYOUT_STEPS_PER_S
+
+        if "instructions_to_raiders" in koz:
+            ratio = koz["instructions_to_raiders"]
+            out.append(_target("kozyablo instructions per step / raiders", ratio,
+                               f"<= {MAX_STEP_INSTRUCTIONS_TO_RAIDERS:g}",
+                               ratio <= MAX_STEP_INSTRUCTIONS_TO_RAIDERS, "×"))
+        out.append(_target("kozyablo random-playout steps", koz["steps_per_s"],
+                           f">= {MIN_PLAYOUT_STEPS_PER_S}",
+                           koz["steps_per_s"] >= MIN_PLAYOUT_STEPS_PER_S, "steps/s"))
     ev = results.get("evaluations")
     if ev:
         five = ev["odds"]["fighters"]["5"]["median_ms"]
@@ -118,6 +130,14 @@ def markdown(results: dict[Any, Any]) -> str:
                          f"| {fig['legal_actions']['median_us']:.1f} / "
                          f"{fig['legal_actions']['p99_us']:.0f} | {fig['playouts_per_s']:.0f} "
                          f"| {shares[0]} | {shares[1]} |")
+    per_step = results.get("engine_steps")
+    if per_step:
+        from bench.engine_steps import markdown as steps_markdown
+
+        lines += ["", "A playout step (`legal_actions` + `apply`) per engine (`bench.engine_steps`:"
+                      " valgrind instructions over the seeded pairs, random-playout steps per CPU "
+                      "second, best of 3), with the ratio to Raiders':", "",
+                  *steps_markdown(per_step)]
     if results.get("validation"):
         from bench.validation import markdown as validation_markdown
 
