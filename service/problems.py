@@ -424,9 +424,24 @@ def option_clauses(errors: dict[str, Any], language: str) -> dict[str, Any]:
     return out
 
 
-def problem(status: int, slug: str, title: str, detail: str,
-            headers: dict[str, Any] | None = None, **extra: Any) -> Response:
-    """A problem+json response; ``extra`` adds members (``rule``, ``errors``…).
+@dataclass(frozen=True)
+class Rendered:
+    """A problem as its status, body and headers: what an HTTP answer sends (``response``)
+    and what a batch item holds (``service.http.batch``: the same body, no response)."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, Any] | None = None
+
+    def response(self) -> Response:
+        out = Response(orjson.dumps(self.body), status=self.status, mimetype=PROBLEM_MIME,
+                       headers=self.headers)
+        return mark_language(out, request_language())
+
+
+def rendered_problem(status: int, slug: str, title: str, detail: str,
+                     headers: dict[str, Any] | None = None, **extra: Any) -> Rendered:
+    """A problem+json body; ``extra`` adds members (``rule``, ``errors``…).
 
     A member naming a clause gets its text and link (``with_rule_links``).
     """
@@ -442,8 +457,13 @@ def problem(status: int, slug: str, title: str, detail: str,
         body["errors"] = {path: [gettext(m, language) if isinstance(m, str) else m for m in found]
                           for path, found in body["errors"].items()}
     with_rule_links(body, language)
-    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
-    return mark_language(response, language)
+    return Rendered(status, body, headers)
+
+
+def problem(status: int, slug: str, title: str, detail: str,
+            headers: dict[str, Any] | None = None, **extra: Any) -> Response:
+    """A problem+json response (``rendered_problem``, sent)."""
+    return rendered_problem(status, slug, title, detail, headers, **extra).response()
 
 
 class ProblemError(Exception):
@@ -471,12 +491,15 @@ class ProblemError(Exception):
         assert row.status is not None, slug
         return cls(row.status, slug, row.title, detail, headers, **extra)
 
+    def rendered(self) -> Rendered:
+        return rendered_problem(self.status, self.slug, self.title, self.detail, self.headers,
+                                **self.extra)
+
     def response(self) -> Response:
-        return problem(self.status, self.slug, self.title, self.detail, self.headers,
-                       **self.extra)
+        return self.rendered().response()
 
 
-def from_error(exc: RefereeError) -> Response:
+def from_error(exc: RefereeError) -> Rendered:
     """The problem for an engine error (400, 422…), with its specific members."""
     extra: dict[str, Any] = {}
     if isinstance(exc, RuleViolation):
@@ -501,7 +524,7 @@ def from_error(exc: RefereeError) -> Response:
     else:
         detail = str(exc)
     row = type_of(exc) or PROBLEM_TYPES["referee-error"]
-    return problem(row.status or 400, row.slug, row.title, detail, **extra)
+    return rendered_problem(row.status or 400, row.slug, row.title, detail, **extra)
 
 
 def localized_changes(changes: list[dict[str, Any]], language: str) -> list[dict[str, Any]]:
@@ -542,7 +565,7 @@ WERKZEUG_DETAILS: dict[str, str] = {m: m for m in (
 )}
 
 
-def from_http(exc: HTTPException) -> Response:
+def from_http(exc: HTTPException) -> Rendered:
     """The problem for a werkzeug HTTP exception (404, 405, 413, 415…)."""
     status = exc.code or 500
     slug, title = HTTP_PROBLEMS.get(status, ("http-error", exc.name))
@@ -557,27 +580,28 @@ def from_http(exc: HTTPException) -> Response:
         if limit:
             detail = N_("the request body is over {limit} bytes (MAX_CONTENT_LENGTH)",
                         limit=limit)
-    return problem(status, slug, title, detail, headers=headers)
+    return rendered_problem(status, slug, title, detail, headers=headers)
+
+
+def rendered(exc: BaseException) -> Rendered:
+    """The problem an exception raised while answering is sent as: an engine error, a
+    ``ProblemError``, a werkzeug HTTP error, or anything else as a logged 500.  The one
+    mapping of the app's error handlers (``register``) and of a batch item."""
+    if isinstance(exc, ProblemError):
+        return exc.rendered()
+    if isinstance(exc, RefereeError):
+        return from_error(exc)
+    if isinstance(exc, HTTPException):
+        return from_http(exc)
+    log.exception("unhandled error", exc_info=exc)
+    slug, title = HTTP_PROBLEMS[500]
+    return rendered_problem(500, slug, title, N_("the service failed to handle this request; "
+                                                 "the error has been logged"))
 
 
 def register(app: Flask) -> None:
-    """Install the handlers: engine errors, HTTP errors, and a catch-all 500."""
-
-    @app.errorhandler(RefereeError)
-    def _referee_error(exc: RefereeError) -> Response:
-        return from_error(exc)
-
-    @app.errorhandler(ProblemError)
-    def _problem_error(exc: ProblemError) -> Response:
-        return exc.response()
-
-    @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException) -> Response:
-        return from_http(exc)
+    """Install the handlers: engine errors, HTTP errors, and a catch-all 500 (``rendered``)."""
 
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> Response:
-        log.exception("unhandled error")
-        slug, title = HTTP_PROBLEMS[500]
-        return problem(500, slug, title, N_("the service failed to handle this request; "
-                                            "the error has been logged"))
+    def _problem(exc: Exception) -> Response:
+        return rendered(exc).response()
