@@ -403,6 +403,9 @@ class LegalActionsResponse(_Response):
                               metadata={"description":
                                         "Per player (seat as key): the machine-readable constraint of a "
                                         "decision too large to list; `apply` validates the whole."})
+    previews = fields.List(fields.Raw(metadata=_ref("Preview")), metadata={
+        "description": "With `preview: true`: per listed action, in the same order, what it "
+                       "would do."})
     rules_upgrade = _rules_upgrade()
 
 
@@ -813,3 +816,32 @@ def batch_item_answer_schema(answers: dict[str, str]) -> dict[str, Any]:
                          "description": "The route's answer (its 200 body, or the problem "
                                         "it answers with, `rule` and all)."}},
             "description": "One item's answer, exactly as its route answers it alone."}
+
+
+def preview_schema() -> dict[str, Any]:
+    """``Preview``: what one listed action would do (``service.previews``)."""
+    return {"type": "object", "required": ["events", "score_change", "stop"],
+            "additionalProperties": False, "properties": {
+                "events": {"type": "array", "items": {"$ref": "#/components/schemas/Event"},
+                           "description": "The events the action would cause up to `stop`, "
+                                          "as the seat taking it would see them (its "
+                                          "`events_for_player`)."},
+                "score_change": {"type": ["array", "null"], "items": {"type": "number"},
+                                 "description": "Each seat's score total change up to "
+                                                "`stop`, by seat; `null` at a secret."},
+                "stop": {"anyOf": [{"type": "null"}, {
+                    "type": "object", "required": ["at"], "additionalProperties": False,
+                    "properties": {
+                        "at": {"enum": ["chance", "secret"], "description": (
+                            "`chance`: the next step is a chance node (the events stop "
+                            "before it); `secret`: the action reveals a card that seat "
+                            "cannot see, so nothing is told.")},
+                        "outcomes": {"type": "array", "items": {
+                            "$ref": "#/components/schemas/Action"}, "description": (
+                            "At a chance node, for the host only: its outcomes with their "
+                            "exact `probability`, as `legal-actions` for `chance` lists "
+                            "them.")}}}],
+                    "description": "Where the preview stops short of the whole action; "
+                                   "`null`: it is the whole action."}},
+            "description": "What one listed action would do, told only as far as it does "
+                           "not tell what only `apply` may. No state."}
