@@ -562,8 +562,8 @@ def _answer(answer: Answer) -> dict[str, Any]:
         if example is not None:
             media["example"] = example
         out["content"] = {JSON: media}
-    elif answer.content is not None:
-        out["content"] = copy.deepcopy(dict(answer.content))
+    if answer.content is not None:  # other media types, beside JSON or instead of it
+        out["content"] = {**out.get("content", {}), **copy.deepcopy(dict(answer.content))}
     return out
 
 
@@ -909,6 +909,8 @@ def typed_batch(doc: dict[str, Any], game: AnyGame,
     generic = doc["paths"]["/v1/games/{game}/batch"]["post"]
     responses = {"200": ok(f"{name}BatchResponse", generic["responses"]["200"]["description"])}
     responses["200"]["content"][JSON]["example"] = example_answer
+    responses["200"]["content"][batch.NDJSON] = {
+        "schema": {"$ref": f"#/components/schemas/{name}BatchItemAnswer"}}
     for status, response in generic["responses"].items():
         if status not in ("200", "404"):  # the game is in the path: it exists
             responses[status] = response

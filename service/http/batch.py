@@ -151,8 +151,10 @@ def _previews(items: list[dict[str, Any]]) -> None:
             tags=("games",), parameters=(GAME, REQUIRE_SIGNED, SEAT_TOKEN),
             request="BatchRequest",
             answers={200: Answer(
-                "Every item's answer, in request order (a refused item is still in a 200).",
-                schema="BatchResponse")},
+                "Every item's answer, in request order (a refused item is still in a 200); "
+                f"with `Accept: {NDJSON}`, one `BatchItemAnswer` per line.",
+                schema="BatchResponse",
+                content={NDJSON: {"schema": {"$ref": "#/components/schemas/BatchItemAnswer"}}})},
             errors=POST_ERRORS)
 def batch(game_id: str) -> Response:
     """``{state? | view?, items: [{id?, op, …}]}`` → ``{items: [{id?, status, body}]}``."""
