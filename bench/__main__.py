@@ -1,7 +1,8 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
-Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength``, ``steps``
-(default: all six; ``steps``: ``bench.spent_steps``, the register of spent steps).  Writes ``bench/results/latest.{json,md,png}`` after a full run
+Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength``, ``steps``,
+``batch`` (default: all seven; ``steps``: ``bench.spent_steps``, the register of spent
+steps; ``batch``: ``bench.batch``, batches against the single calls they stand for).  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
 (``bench.strength``: the suggestion bot against the greedy bot, about 5
@@ -21,6 +22,7 @@ import time
 from typing import Any
 
 from bench import (
+    batch,
     chart,
     engine,
     evaluations,
@@ -33,7 +35,7 @@ from bench import (
 )
 from bench.states import SETUPS, representative_cases
 
-PARTS = ("http", "engine", "validation", "evaluations", "strength", "steps")
+PARTS = ("http", "engine", "validation", "evaluations", "strength", "steps", "batch")
 
 
 def commit() -> str:
@@ -114,6 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     if "steps" in parts:
         log("steps: the register of spent steps (valgrind instructions per sealed apply, size)")
         results["spent_steps"] = spent_steps.measure(valgrind=shutil.which("valgrind") is not None)
+    if "batch" in parts:
+        log("batch: 64 questions one by one and in one batch (time, valgrind instructions), "
+            "single calls' p99 beside batches")
+        results["batch"] = batch.measure(args.seconds,
+                                         valgrind=shutil.which("valgrind") is not None)
     load["end"] = [round(x, 2) for x in os.getloadavg()]
     results["meta"]["loadavg"] = load
     results["targets"] = report.targets(results)

@@ -98,28 +98,33 @@ BATCH = envelopes.batch_envelope({op: found.request for op, found in OPS.items()
 
 
 def answer_item(game: AnyGame, item: dict[str, Any], shared: dict[str, Any],
-                language: str) -> dict[str, Any]:
+                language: str, notes: Any) -> dict[str, Any]:
     """``{id?, status, body}`` of one item: its route's answer to the item's body, or the
-    problem the route refuses it with."""
+    problem the route refuses it with.  ``notes``: the request's ``g`` itself (looked up
+    once per batch, not thrice per item), where a route leaves its ``rules_upgrade``."""
     op = OPS[item["op"]]
-    sent = {k: v for k, v in item.items() if k != "op" and k not in envelopes.BATCH_ITEM_FIELDS}
-    if not any(k in sent for k in envelopes.BATCH_SHARED):
+    sent = dict(item)  # the item less what the batch adds: its route's body
+    del sent["op"]
+    for added in envelopes.BATCH_ITEM_FIELDS:
+        sent.pop(added, None)
+    if "state" not in sent and "view" not in sent:  # ``envelopes.BATCH_SHARED``
         sent.update(shared)
-    g.pop("rules_upgrade", None)
+    notes.pop("rules_upgrade", None)
     try:
         body = op.answer(game, load_envelope(op.request, sent))
         if op.route.localized:
             body = localize(body, language)
-        upgrade = g.pop("rules_upgrade", None)
+        upgrade = notes.pop("rules_upgrade", None)
         if upgrade is not None:
             body["rules_upgrade"] = games.upgrade_note(upgrade[0], upgrade[1], language)
         status = 200
     except Exception as exc:  # noqa: BLE001  # as the app's handlers: every refusal, and a bug (500)
-        g.pop("rules_upgrade", None)
+        notes.pop("rules_upgrade", None)
         problem = rendered(exc)
         status, body = problem.status, problem.body
-    label = {"id": item["id"]} if "id" in item else {}
-    return {**label, "status": status, "body": body}
+    if "id" in item:
+        return {"id": item["id"], "status": status, "body": body}
+    return {"status": status, "body": body}
 
 
 def _previews(items: list[dict[str, Any]]) -> None:
@@ -164,12 +169,15 @@ def batch(game_id: str) -> Response:
         raise MalformedInput({"view": [N_("send `state` or `view`: exactly one of them")]})
     _previews(body["items"])
     shared = {k: body[k] for k in envelopes.BATCH_SHARED if k in body}
-    g.setdefault(games.PREPARED, {})
     language = request_language()
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         def lines() -> Iterator[bytes]:
-            for item in body["items"]:
-                yield orjson.dumps(answer_item(game, item, shared, language)) + b"\n"
+            notes = g._get_current_object()  # the proxied g
+            with games.sharing():
+                for item in body["items"]:
+                    yield orjson.dumps(answer_item(game, item, shared, language, notes)) + b"\n"
         return mark_language(Response(stream_with_context(lines()), mimetype=NDJSON), language)
-    answers = [answer_item(game, item, shared, language) for item in body["items"]]
+    notes = g._get_current_object()  # the proxied g
+    with games.sharing():
+        answers = [answer_item(game, item, shared, language, notes) for item in body["items"]]
     return mark_language(json_response({"items": answers}), language)

@@ -15,7 +15,9 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -84,28 +86,40 @@ def _valid_state(game: AnyGame, body: dict[str, Any]) -> GameState:
     return prepared(game, body["state"], valid)
 
 
-#: ``g`` member of a batch (``service.http.batch``): the states (and views) its items sent,
-#: each read once — by ``id``, the one object a shared ``state`` is in every item
-PREPARED = "prepared_states"
+#: a batch's memo (``service.http.batch``, ``sharing``): the states (and views) its items
+#: sent, each read once — by ``id``, the one object a shared ``state`` is in every item.
+#: A context variable, not ``g``: it is read once per item, and ``g`` costs a proxy lookup
+_PREPARED: ContextVar[dict[tuple[int, str], tuple[object, Any, Any, BaseException | None]]
+                      | None] = ContextVar("prepared_states", default=None)
 T = TypeVar("T")
 
 
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Within it (a batch's items), ``prepared`` reads each state or view sent once."""
+    token = _PREPARED.set({})
+    try:
+        yield
+    finally:
+        _PREPARED.reset(token)
+
+
 def prepared(game: AnyGame, sent: object, prepare: Callable[[], T]) -> T:
-    """``prepare()`` of the state or view ``sent``; in a batch, once per object sent: the
-    items after the first get the same result (or the same refusal) and the same
+    """``prepare()`` of the state or view ``sent``; in a batch (``sharing``), once per object
+    sent: the items after the first get the same result (or the same refusal) and the same
     ``rules_upgrade`` note, as if each had sent it alone."""
-    memo: dict[tuple[int, str], tuple[object, Any, Any, BaseException | None]] | None = \
-        g.get(PREPARED)
+    memo = _PREPARED.get()
     if memo is None:
         return prepare()
     key = (id(sent), game.id)
     found = memo.get(key)
     if found is None or found[0] is not sent:
-        g.pop("rules_upgrade", None)
+        notes = g._get_current_object()  # the proxied g
+        notes.pop("rules_upgrade", None)
         try:
-            found = (sent, prepare(), g.get("rules_upgrade"), None)
+            found = (sent, prepare(), notes.get("rules_upgrade"), None)
         except (RefereeError, ProblemError) as exc:
-            found = (sent, None, g.get("rules_upgrade"), exc)
+            found = (sent, None, notes.get("rules_upgrade"), exc)
         memo[key] = found
     _, result, note, refused = found
     if note is not None:
