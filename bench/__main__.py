@@ -1,9 +1,10 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
 Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength``, ``steps``,
-``library`` (default: all seven; ``steps``: ``bench.spent_steps``, the register of spent
-steps; ``library``: ``bench.library``, the rules in-process against single HTTP calls;
-``engine`` includes ``bench.engine_steps``, a playout step per game against Raiders').  Writes ``bench/results/latest.{json,md,png}`` after a full run
+``library``, ``batch`` (default: all eight; ``steps``: ``bench.spent_steps``, the register of
+spent steps; ``library``: ``bench.library``, the rules in-process against single HTTP calls;
+``batch``: ``bench.batch``, batches against the single calls they stand for; ``engine``
+includes ``bench.engine_steps``, a playout step per game against Raiders').  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
 (``bench.strength``: the suggestion bot against the greedy bot, about 5
@@ -23,6 +24,7 @@ import time
 from typing import Any
 
 from bench import (
+    batch,
     chart,
     engine,
     engine_steps,
@@ -37,7 +39,8 @@ from bench import (
 )
 from bench.states import SETUPS, representative_cases
 
-PARTS = ("http", "engine", "validation", "evaluations", "strength", "steps", "library")
+PARTS = ("http", "engine", "validation", "evaluations", "strength", "steps", "library",
+         "batch")
 
 
 def commit() -> str:
@@ -126,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
             "instructions per step)")
         results["library"] = library.measure(games, args.seconds, log,
                                              count_instructions=shutil.which("valgrind") is not None)
+    if "batch" in parts:
+        log("batch: 64 questions one by one and in one batch (time, valgrind instructions), "
+            "single calls' p99 beside batches")
+        results["batch"] = batch.measure(args.seconds,
+                                         valgrind=shutil.which("valgrind") is not None)
     load["end"] = [round(x, 2) for x in os.getloadavg()]
     results["meta"]["loadavg"] = load
     results["targets"] = report.targets(results)

@@ -63,6 +63,11 @@ def targets(results: dict[Any, Any]) -> list[dict[Any, Any]]:
         goal = results["library"]["min_ratio"]
         out.append(_target(f"{row['game']} library steps/s / single HTTP calls", row["ratio"],
                            f">= {goal:g}", row["ratio"] >= goal, "×"))
+    found = results.get("batch")
+    if found:  # issue 38: batches against the single calls they stand for
+        from bench.batch import targets as batch_targets
+
+        out += [_target(*row) for row in batch_targets(found)]
     st = results.get("strength")
     if st:  # issue 15: the suggestion bot at the fixed budget against the greedy bot
         for game, per in st["games"].items():
@@ -103,6 +108,13 @@ def markdown(results: dict[Any, Any]) -> str:
                 f"| {la['p50_us'] / 1e3:.1f} / {la['p99_us'] / 1e3:.1f} "
                 f"| {ap['rps']:.0f} ({ap['ratio_to_floor']:.2f}) "
                 f"| {ap['p50_us'] / 1e3:.1f} / {ap['p99_us'] / 1e3:.1f} |")
+    found = results.get("batch")
+    if found:
+        from bench.batch import markdown as batch_markdown
+
+        lines += ["", "Batches (`bench.batch`: 64 questions one call at a time and in one "
+                      "`batch`, CPU time in process and valgrind instructions):", "",
+                  *batch_markdown(found)]
     steps = results.get("spent_steps")
     if steps:
         from bench.spent_steps import markdown as steps_markdown

@@ -69,6 +69,15 @@ MAX_SIGNATURE_LENGTH = 200
 #: the quotes of a structured-field string
 MAX_IDEMPOTENCY_KEY = 255
 
+# ----------------------------------------------------------------- batches, previews
+#: the most items one ``POST /v1/games/{game}/batch`` holds (each is one contract call)
+MAX_BATCH_ITEMS = 128
+#: the most items of one batch that ask for a preview (``legal-actions`` with ``preview``):
+#: each may apply up to ``MAX_PREVIEW_ACTIONS`` actions, the work cap of a batch
+MAX_BATCH_PREVIEWS = 8
+#: the most listed actions one preview applies (the games list at most ~220 today)
+MAX_PREVIEW_ACTIONS = 512
+
 # ------------------------------------------------------------------------- evaluations
 #: documented caps on one playouts job
 MAX_PLAYOUTS = 20_000

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -112,18 +113,37 @@ def failure_problem(exc: BaseException, where: str = "") -> dict[str, Any]:
     return evaluation_problem(prefix + str(exc), row.slug, **({"rule": rule} if rule else {}))
 
 
-def problem(status: int, slug: str, title: str, detail: str,
-            headers: dict[str, Any] | None = None, **extra: Any) -> Response:
-    """A problem+json response; ``extra`` adds members (``rule``, ``errors``…).
+@dataclass(frozen=True)
+class Rendered:
+    """A problem as its status, body and headers: what an HTTP answer sends (``response``)
+    and what a batch item holds (``service.http.batch``: the same body, no response)."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, Any] | None = None
+
+    def response(self) -> Response:
+        out = Response(orjson.dumps(self.body), status=self.status, mimetype=PROBLEM_MIME,
+                       headers=self.headers)
+        return mark_language(out, request_language())
+
+
+def rendered_problem(status: int, slug: str, title: str, detail: str,
+                     headers: dict[str, Any] | None = None, **extra: Any) -> Rendered:
+    """A problem+json body; ``extra`` adds members (``rule``, ``errors``…).
 
     A member naming a clause gets its text and link (``with_rule_links``).
     """
-    language = request_language()
     rid = g.get("request_id") if has_request_context() else None
-    body = problem_body(status, slug, title, detail, language,
+    body = problem_body(status, slug, title, detail, request_language(),
                         INSTANCE_PREFIX + rid if rid else None, **extra)
-    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
-    return mark_language(response, language)
+    return Rendered(status, body, headers)
+
+
+def problem(status: int, slug: str, title: str, detail: str,
+            headers: dict[str, Any] | None = None, **extra: Any) -> Response:
+    """A problem+json response (``rendered_problem``, sent)."""
+    return rendered_problem(status, slug, title, detail, headers, **extra).response()
 
 
 class ProblemError(Exception):
@@ -151,17 +171,20 @@ class ProblemError(Exception):
         assert row.status is not None, slug
         return cls(row.status, slug, row.title, detail, headers, **extra)
 
+    def rendered(self) -> Rendered:
+        return rendered_problem(self.status, self.slug, self.title, self.detail, self.headers,
+                                **self.extra)
+
     def response(self) -> Response:
-        return problem(self.status, self.slug, self.title, self.detail, self.headers,
-                       **self.extra)
+        return self.rendered().response()
 
 
-def from_error(exc: RefereeError) -> Response:
+def from_error(exc: RefereeError) -> Rendered:
     """The problem for an engine error (400, 422…), with its specific members
     (``problem_types.error_members``; the options' clauses of the game in the path)."""
     game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
     row, detail, extra = error_members(exc, request_language(), game_id)
-    return problem(row.status or 400, row.slug, row.title, detail, **extra)
+    return rendered_problem(row.status or 400, row.slug, row.title, detail, **extra)
 
 
 #: werkzeug's own descriptions (its English, unchanged), marked so that they are translated
@@ -180,7 +203,7 @@ WERKZEUG_DETAILS: dict[str, str] = {m: m for m in (
 )}
 
 
-def from_http(exc: HTTPException) -> Response:
+def from_http(exc: HTTPException) -> Rendered:
     """The problem for a werkzeug HTTP exception (404, 405, 413, 415…)."""
     status = exc.code or 500
     slug, title = HTTP_PROBLEMS.get(status, ("http-error", exc.name))
@@ -195,27 +218,28 @@ def from_http(exc: HTTPException) -> Response:
         if limit:
             detail = N_("the request body is over {limit} bytes (MAX_CONTENT_LENGTH)",
                         limit=limit)
-    return problem(status, slug, title, detail, headers=headers)
+    return rendered_problem(status, slug, title, detail, headers=headers)
+
+
+def rendered(exc: BaseException) -> Rendered:
+    """The problem an exception raised while answering is sent as: an engine error, a
+    ``ProblemError``, a werkzeug HTTP error, or anything else as a logged 500.  The one
+    mapping of the app's error handlers (``register``) and of a batch item."""
+    if isinstance(exc, ProblemError):
+        return exc.rendered()
+    if isinstance(exc, RefereeError):
+        return from_error(exc)
+    if isinstance(exc, HTTPException):
+        return from_http(exc)
+    log.exception("unhandled error", exc_info=exc)
+    slug, title = HTTP_PROBLEMS[500]
+    return rendered_problem(500, slug, title, N_("the service failed to handle this request; "
+                                                 "the error has been logged"))
 
 
 def register(app: Flask) -> None:
-    """Install the handlers: engine errors, HTTP errors, and a catch-all 500."""
-
-    @app.errorhandler(RefereeError)
-    def _referee_error(exc: RefereeError) -> Response:
-        return from_error(exc)
-
-    @app.errorhandler(ProblemError)
-    def _problem_error(exc: ProblemError) -> Response:
-        return exc.response()
-
-    @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException) -> Response:
-        return from_http(exc)
+    """Install the handlers: engine errors, HTTP errors, and a catch-all 500 (``rendered``)."""
 
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> Response:
-        log.exception("unhandled error")
-        slug, title = HTTP_PROBLEMS[500]
-        return problem(500, slug, title, N_("the service failed to handle this request; "
-                                            "the error has been logged"))
+    def _problem(exc: Exception) -> Response:
+        return rendered(exc).response()

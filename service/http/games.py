@@ -15,8 +15,10 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any, TypeVar, cast
 
 import orjson
 from flask import Response, current_app, g, request
@@ -38,7 +40,7 @@ from service.evaluations.suggest import suggest_now
 from service.games import registry
 from service.games.base import AnyGame, GameState, view_marker
 from service.games.chance import CHANCE
-from service.games.errors import InvalidState, MalformedInput, RulesChanged
+from service.games.errors import InvalidState, MalformedInput, RefereeError, RulesChanged
 from service.games.messages import N_, joined
 from service.games.objects import Event
 from service.games.replay import replay as replay_game
@@ -58,6 +60,7 @@ from service.http.route import (
     statuses,
 )
 from service.i18n import localize, mark_language, request_language
+from service.previews import previews
 from service.problems import ProblemError
 from service.redaction import ReplayRedaction, events_for
 
@@ -82,9 +85,54 @@ def localized_json(payload: dict[str, Any]) -> Response:
 
 
 def _valid_state(game: AnyGame, body: dict[str, Any]) -> GameState:
-    state = upgraded(game, signing.accept(body["state"]))
-    valid_states.KNOWN.validate(game, state)
-    return cast(GameState, state)  # validated just now: a state of this game
+    def valid() -> GameState:
+        state = upgraded(game, signing.accept(body["state"]))
+        valid_states.KNOWN.validate(game, state)
+        return cast(GameState, state)  # validated just now: a state of this game
+    return prepared(game, body["state"], valid)
+
+
+#: a batch's memo (``service.http.batch``, ``sharing``): the states (and views) its items
+#: sent, each read once — by ``id``, the one object a shared ``state`` is in every item.
+#: A context variable, not ``g``: it is read once per item, and ``g`` costs a proxy lookup
+_PREPARED: ContextVar[dict[tuple[int, str], tuple[object, Any, Any, BaseException | None]]
+                      | None] = ContextVar("prepared_states", default=None)
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Within it (a batch's items), ``prepared`` reads each state or view sent once."""
+    token = _PREPARED.set({})
+    try:
+        yield
+    finally:
+        _PREPARED.reset(token)
+
+
+def prepared(game: AnyGame, sent: object, prepare: Callable[[], T]) -> T:
+    """``prepare()`` of the state or view ``sent``; in a batch (``sharing``), once per object
+    sent: the items after the first get the same result (or the same refusal) and the same
+    ``rules_upgrade`` note, as if each had sent it alone."""
+    memo = _PREPARED.get()
+    if memo is None:
+        return prepare()
+    key = (id(sent), game.id)
+    found = memo.get(key)
+    if found is None or found[0] is not sent:
+        notes = g._get_current_object()  # the proxied g
+        notes.pop("rules_upgrade", None)
+        try:
+            found = (sent, prepare(), notes.get("rules_upgrade"), None)
+        except (RefereeError, ProblemError) as exc:
+            found = (sent, None, notes.get("rules_upgrade"), exc)
+        memo[key] = found
+    _, result, note, refused = found
+    if note is not None:
+        g.rules_upgrade = note
+    if refused is not None:
+        raise refused
+    return cast(T, result)
 
 
 #: the response header that says a state was carried over from an older rules version
@@ -211,11 +259,12 @@ _STATE_PARAMS = (GAME, REQUIRE_SIGNED, SEAT_TOKEN)
 
 def contract(verb: str, request: envelopes.Envelope, response: str, *, summary: str,
              description: str, ok_text: str, errors: tuple[int, ...], typed: Contract,
-             localized: bool = False) -> Callable[[ContractAnswer], ContractAnswer]:
+             localized: bool = False, batched: bool = True
+             ) -> Callable[[ContractAnswer], ContractAnswer]:
     """Declare ``POST /v1/games/{game}/<verb>`` (``operationId`` ``game_<verb>``) answered by
     the decorated ``answer(game, body)``: its view finds the game (404), checks the body
     against ``request`` (400 naming each field) and sends the answer as JSON (``localized``:
-    its messages in the request's language)."""
+    its messages in the request's language).  ``batched``: a batch item may call it."""
     def decorate(answer: ContractAnswer) -> ContractAnswer:
         def view(game_id: str) -> Response:
             game = game_or_404(game_id)
@@ -229,7 +278,8 @@ def contract(verb: str, request: envelopes.Envelope, response: str, *, summary: 
             description=description, tags=("games",), view=view,
             parameters=_STATE_PARAMS if set(STATE_ERRORS) <= set(errors) else (GAME,),
             request=request.name, answers={200: Success(ok_text, schema=response)},
-            errors=statuses(POST_ERRORS, errors), contract=typed, answer=answer))
+            errors=statuses(POST_ERRORS, errors), contract=typed, answer=answer,
+            localized=localized, batched=batched))
         return answer
     return decorate
 
@@ -243,6 +293,7 @@ def _new_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str,
           description="The state after setup (deal, trump…): chance is resolved by the server "
                       "unless `options.chance` is `table`.",
           ok_text="The new state and the setup events.", errors=(422,),
+          batched=False,  # no state to share, and each game a new id and seat tokens
           typed=Contract("Start a {title} game", "The new state and the setup events.",
                          _new_example, (("players",), (("for_player",),), ("options",))))
 def new(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
@@ -281,10 +332,14 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int 
     if "view" not in body:
         state = _valid_state(game, body)
         return state, None, signing.caller(body["state"])
+    return prepared(game, body["view"], lambda: _from_view(game, body["view"]))
+
+
+def _from_view(game: AnyGame, view: object) -> tuple[GameState, int | None, seats.Caller]:
+    """``_state_or_view`` of a body with a ``view``."""
     if not game.takes_views:
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
-    view = body["view"]
     _older_view(game, view)
     if view_marker(view, game.id, game.rules_version)["player"] is None:
         # a state rebuilt from it would guess every hand: its answers would be guesses
@@ -292,7 +347,7 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int 
             "a spectator's view answers nothing: it has no decisions of its own and sees "
             "no hand; send the full state")]})
     try:
-        state = game.state_from_view(view, VIEW_SEED)
+        state = game.state_from_view(cast(dict[str, Any], view), VIEW_SEED)  # an object: PLAYER_VIEW
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         # a view is untrusted input the builder indexes into; what it builds is validated
         raise InvalidState({"view": [N_("not a view of a {game} state as this service "
@@ -301,8 +356,9 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int 
         valid_states.KNOWN.validate(game, state)
     else:  # a builder with stand-ins validated what it built (``Game.state_from_view``)
         valid_states.KNOWN.remember(game, state)
-    check_seat(state, view["view"]["player"], "view.view.player")
-    return state, view["view"]["player"], view["view"]["player"]
+    seat = cast(dict[str, Any], view)["view"]["player"]
+    check_seat(state, seat, "view.view.player")
+    return state, seat, seat
 
 
 def _older_view(game: AnyGame, view: object) -> None:
@@ -359,14 +415,18 @@ def _own_action(game: AnyGame, state: GameState, who: seats.Caller, action: obje
                          lambda game, mid: ({"state": mid.state}, listed(game, mid.state, None)),
                          (("state", "players"), (("player",),), None)))
 def legal_actions(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
-    """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
+    """``{state, player?, preview?}`` or ``{view, preview?}`` → ``{pending, actions,
+    constraints?, previews?}`` (``previews``: ``service.previews``, with ``preview: true``)."""
     state, viewer, who = _state_or_view(game, body)
     player = body["player"] if viewer is None else viewer
     if player is None and who != seats.HOST:  # a seat of a sealed game: its own
         player = who if who is not None else seats.ALL
     seats.require(who, player, "player")
     check_seat(state, player)
-    return listed(game, state, player)
+    out = listed(game, state, player)
+    if body["preview"]:
+        out["previews"] = previews(game, state, out["actions"], who)
+    return out
 
 
 def _apply_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -482,6 +542,7 @@ def _suggest_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[
                       "`params.player` with no decision pending → 422 citing the turn order's "
                       "clause, as an action out of turn.",
           ok_text="The ranked actions.", errors=(422, *STATE_ERRORS),
+          batched=False,  # 200 ms of search each: past a batch's work cap
           typed=Contract("Rank a {title} player's actions now", "The ranked actions.",
                          _suggest_example, (("state", "players"), (("params", "player"),), None),
                          served=lambda game: game.searchable,
@@ -519,6 +580,7 @@ def _replay_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[s
           description="Setup + actions → the final state, outcome and per-step events; or 422 "
                       "with the `index` of the first illegal action and its `rule`.",
           ok_text="The replayed game.", errors=(422,),
+          batched=False,  # up to 20,000 steps each, and no state to share
           typed=Contract("Replay a recorded {title} game", "The replayed game.",
                          _replay_example,
                          (("setup", "players"), (("for_player",),), ("setup", "options"))))
