@@ -53,6 +53,20 @@ def summary(values: list[float]) -> dict[Any, Any]:
             "p99_us": round(percentile(values, 0.99), 2), "n": len(values)}
 
 
+def playouts(game_id: str, count: int) -> tuple[int, float]:
+    """``(decisions, CPU seconds)`` of ``count`` random playouts to the end from new
+    games of the bench setup (seeds ``1000 + k``; every Kozyablo race pairing)."""
+    game = get_game(game_id)
+    starts = [new_state(game_id, 1000 + k, vary=True) for k in range(count)]
+    steps = 0
+    begin = CPU()
+    for k, state in enumerate(starts):
+        final, _, n = random_playout(game, state, seed=k)
+        assert final["result"] is not None
+        steps += n
+    return steps, CPU() - begin
+
+
 def measure(game_id: str, quick: bool = False) -> dict[Any, Any]:
     game = get_game(game_id)
     pairs = [p for seed in range(SEEDS[game_id] // (2 if quick else 1) or 1)
@@ -67,14 +81,7 @@ def measure(game_id: str, quick: bool = False) -> dict[Any, Any]:
     apply_us = [per_call_us(applying(s, a)) for s, a in sample]
     legal_us = [per_call_us(listing(s, a)) for s, a in sample]
     count = PLAYOUTS[game_id] // (2 if quick else 1)
-    starts = [new_state(game_id, 1000 + k, vary=True) for k in range(count)]
-    steps = 0
-    begin = CPU()
-    for k, state in enumerate(starts):
-        final, _, n = random_playout(game, state, seed=k)
-        assert final["result"] is not None
-        steps += n
-    elapsed = CPU() - begin
+    steps, elapsed = playouts(game_id, count)
     return {"apply": summary(apply_us), "legal_actions": summary(legal_us),
             "playouts_per_s": round(count / elapsed, 1),
             "playout_decisions": round(steps / count, 1),

@@ -39,6 +39,18 @@ def targets(results: dict[Any, Any]) -> list[dict[Any, Any]]:
         rate = fig["playouts_per_s"]
         out.append(_target(f"{game} random playouts", rate, f">= {MIN_PLAYOUTS_PER_S[game]}",
                            rate >= MIN_PLAYOUTS_PER_S[game], "games/s"))
+    koz = results.get("engine_steps", {}).get("kozyablo")
+    if koz:  # the Kozyablo engine's speed: per step against Raiders, playouts per core
+        from bench.engine_steps import MAX_STEP_INSTRUCTIONS_TO_RAIDERS, MIN_PLAYOUT_STEPS_PER_S
+
+        if "instructions_to_raiders" in koz:
+            ratio = koz["instructions_to_raiders"]
+            out.append(_target("kozyablo instructions per step / raiders", ratio,
+                               f"<= {MAX_STEP_INSTRUCTIONS_TO_RAIDERS:g}",
+                               ratio <= MAX_STEP_INSTRUCTIONS_TO_RAIDERS, "×"))
+        out.append(_target("kozyablo random-playout steps", koz["steps_per_s"],
+                           f">= {MIN_PLAYOUT_STEPS_PER_S}",
+                           koz["steps_per_s"] >= MIN_PLAYOUT_STEPS_PER_S, "steps/s"))
     ev = results.get("evaluations")
     if ev:
         five = ev["odds"]["fighters"]["5"]["median_ms"]
@@ -47,6 +59,15 @@ def targets(results: dict[Any, Any]) -> list[dict[Any, Any]]:
         ratio = ev["playouts"]["ratio_2_to_1"]
         out.append(_target("playouts, 2 RQ workers / 1", ratio, f">= {MIN_WORKER_SCALING}",
                            ratio >= MIN_WORKER_SCALING, "×"))
+    for row in results.get("library", {}).get("rows", []):  # issue 38
+        goal = results["library"]["min_ratio"]
+        out.append(_target(f"{row['game']} library steps/s / single HTTP calls", row["ratio"],
+                           f">= {goal:g}", row["ratio"] >= goal, "×"))
+    found = results.get("batch")
+    if found:  # issue 38: batches against the single calls they stand for
+        from bench.batch import targets as batch_targets
+
+        out += [_target(*row) for row in batch_targets(found)]
     st = results.get("strength")
     if st:  # issue 15: the suggestion bot at the fixed budget against the greedy bot
         for game, per in st["games"].items():
@@ -87,6 +108,13 @@ def markdown(results: dict[Any, Any]) -> str:
                 f"| {la['p50_us'] / 1e3:.1f} / {la['p99_us'] / 1e3:.1f} "
                 f"| {ap['rps']:.0f} ({ap['ratio_to_floor']:.2f}) "
                 f"| {ap['p50_us'] / 1e3:.1f} / {ap['p99_us'] / 1e3:.1f} |")
+    found = results.get("batch")
+    if found:
+        from bench.batch import markdown as batch_markdown
+
+        lines += ["", "Batches (`bench.batch`: 64 questions one call at a time and in one "
+                      "`batch`, CPU time in process and valgrind instructions):", "",
+                  *batch_markdown(found)]
     steps = results.get("spent_steps")
     if steps:
         from bench.spent_steps import markdown as steps_markdown
@@ -114,6 +142,14 @@ def markdown(results: dict[Any, Any]) -> str:
                          f"| {fig['legal_actions']['median_us']:.1f} / "
                          f"{fig['legal_actions']['p99_us']:.0f} | {fig['playouts_per_s']:.0f} "
                          f"| {shares[0]} | {shares[1]} |")
+    per_step = results.get("engine_steps")
+    if per_step:
+        from bench.engine_steps import markdown as steps_markdown
+
+        lines += ["", "A playout step (`legal_actions` + `apply`) per engine (`bench.engine_steps`:"
+                      " valgrind instructions over the seeded pairs, random-playout steps per CPU "
+                      "second, best of 3), with the ratio to Raiders':", "",
+                  *steps_markdown(per_step)]
     if results.get("validation"):
         from bench.validation import markdown as validation_markdown
 
@@ -139,7 +175,11 @@ def markdown(results: dict[Any, Any]) -> str:
         lines += ["", "Suggestion bot against the greedy bot, 2 players, seats swapped "
                       f"({st['seconds']:.0f} s; also `bench/results/strength.md`):", "",
                   strength_markdown(st)]
-    lines += ["", "| target (issues 7, 13, 15) | measured | goal | |", "|---|---:|---:|---|"]
+    if results.get("library"):
+        from bench.library import markdown as library_markdown
+
+        lines += library_markdown(results["library"])
+    lines += ["", "| target (issues 7, 13, 15, 38) | measured | goal | |", "|---|---:|---:|---|"]
     for t in results["targets"]:
         lines.append(f"| {t['target']} | {t['value']:g} {t['unit']} | {t['goal']} "
                      f"| {'pass' if t['pass'] else '**FAIL**'} |")

@@ -39,8 +39,11 @@ from service.games.base import CARD_SET_REF
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.limits import (
+    MAX_BATCH_ITEMS,
+    MAX_BATCH_PREVIEWS,
     MAX_ID_LENGTH,
     MAX_OUTCOMES,
+    MAX_PREVIEW_ACTIONS,
     MAX_REPLAY_ACTIONS,
     MAX_SEAT,
     MAX_SEATS,
@@ -48,7 +51,7 @@ from service.limits import (
     MAX_STATE_SEED,
     MAX_STATES,
 )
-from service.problems import PROBLEM_BASE
+from service.problem_types import PROBLEM_BASE
 
 
 def _ref(name: str, description: str = "") -> dict[str, Any]:
@@ -158,7 +161,14 @@ LEGAL_ACTIONS = Envelope("LegalActionsRequest", shape.Obj({}, {
     "state": STATE, "view": PLAYER_VIEW,
     "player": shape.Default(shape.Nullable(shape.OneOf(_SEAT, shape.Enum("chance")), description=(
         "Only this player's actions (a seat, or `chance`); all pending players when "
-        "omitted. Not with `view`: a view answers for its own player.")), None)},
+        "omitted. Not with `view`: a view answers for its own player.")), None),
+    "preview": shape.Default(shape.Bool(description=(
+        "Also answer `previews`: per listed action, the events it would cause as the seat "
+        "taking it would see them and each seat's score change, stopped before a chance "
+        "node (`stop.at: chance`, the host also gets its `outcomes`) or before it reveals "
+        "a card that seat cannot see (`stop.at: secret`, nothing told). No state. At most "
+        f"{MAX_PREVIEW_ACTIONS} actions (`MAX_PREVIEW_ACTIONS`), else 400 naming "
+        "`preview`.")), False)},
     either=("state", "view"), excludes=("player",)))
 APPLY = Envelope("ApplyRequest", shape.Obj({"state": STATE, "action": ACTION}, {
     "for_player": _for_player("`view` (its view of the new state) and `events_for_player` "
@@ -317,7 +327,10 @@ LEGAL_ACTIONS_RESPONSE = shape.Obj({
         "exact `probability` (`p/q`).")),
 }, {"constraints": shape.MapOf(shape.Obj({}, extra=True), description=(
     "Per player (seat as key): the machine-readable constraint of a decision too large to "
-    "list; `apply` validates the whole.")), **_RULES_UPGRADE})
+    "list; `apply` validates the whole.")),
+    "previews": shape.ListOf(shape.Ref("Preview", _OBJECT), description=(
+        "With `preview: true`: per listed action, in the same order, what it would do.")),
+    **_RULES_UPGRADE})
 APPLY_RESPONSE = shape.Obj({"state": _state("The new state."), "events": _EVENTS,
                             "outcome": _OUTCOME}, {
     "view": _view("With `for_player`: that seat's view of the new state."),
@@ -556,3 +569,104 @@ ANSWERS = {a.name: a for a in (
     Answer("TranscriptFork", TRANSCRIPT_FORK, closed=True),
     Answer("TranscriptBreak", TRANSCRIPT_BREAK, closed=True),
     Answer("VerifyTranscriptResponse", VERIFY_TRANSCRIPT_RESPONSE, closed=True))}
+
+
+# ------------------------------------------------------------------------ batch (issue 38)
+# Shape specs and JSON Schema, not marshmallow: ``POST /v1/games/{game}/batch``
+# (``service.http.batch``).  Its items are the contract routes' own requests: an item is
+# checked by the route's envelope, so the batch declares only what it adds (``op``, ``id``,
+# the shared ``state`` or ``view``) and builds the rest from the routes' declarations.
+
+#: what a batch item adds to its route's request: which route, and a label of its own
+BATCH_ITEM_FIELDS: dict[str, shape.Spec] = {
+    "id": shape.OneOf(shape.Str(MAX_ID_LENGTH), shape.Int(0, MAX_SEED), description=(
+        "A label of the caller's (a string or an integer), answered back with the item.")),
+}
+#: the fields of a route's request a batch may send once for every item
+BATCH_SHARED = ("state", "view")
+
+
+def batch_envelope(ops: dict[str, Envelope]) -> Envelope:
+    """The batch's request: ``items`` (each ``op`` one of ``ops``, its route's request;
+    the rest of it is checked by that request when the item runs) and a shared
+    ``state`` or ``view`` each item without its own takes, as if it had sent it."""
+    item = shape.Obj({"op": shape.Enum(*ops, description="The route the item calls.")},
+                     BATCH_ITEM_FIELDS, extra=True)
+    return Envelope("BatchRequest", shape.Obj({
+        "items": shape.ListOf(item, max_items=MAX_BATCH_ITEMS, min_items=1, description=(
+            f"The questions, answered in this order: at most {MAX_BATCH_ITEMS} "
+            f"(`MAX_BATCH_ITEMS`), of which at most {MAX_BATCH_PREVIEWS} "
+            "`legal-actions` with `preview: true` (`MAX_BATCH_PREVIEWS`); more → 400 naming "
+            "`items`."))}, {
+        "state": STATE, "view": PLAYER_VIEW}, description=(
+        "Items of the game contract, each answered exactly as the route of its `op` "
+        "answers the item without `op` and `id` (with the same headers). An item without "
+        "`state` and `view` takes the shared one, checked once.")))
+
+
+def batch_item_schema(op: str, request: Envelope) -> dict[str, Any]:
+    """The JSON Schema of a batch item calling ``op``: its route's request (``request``)
+    plus ``op`` and ``id``, its ``state``/``view`` optional (a shared one stands in).  A
+    request of two forms (``Obj.either``) takes either or neither here."""
+    spec = request.spec
+    fields_ = {**spec.required, **spec.optional}
+    required = {k: s for k, s in spec.required.items() if k not in BATCH_SHARED}
+    optional = {k: s for k, s in fields_.items() if k not in required}
+    item = shape.Obj({"op": shape.Enum(op), **required}, {**BATCH_ITEM_FIELDS, **optional})
+    schema = item.schema()
+    if spec.either is not None:
+        schema["not"] = {"required": list(spec.either)}
+    schema["description"] = (f"`{op}`: its request ({request.name}), `state` or `view` "
+                             "optional (the batch's shared one stands in).")
+    return schema
+
+
+def batch_response_schema() -> dict[str, Any]:
+    """``BatchResponse``: the items' answers (``BatchItemAnswer``; an NDJSON line is one)."""
+    return {"type": "object", "required": ["items"], "additionalProperties": False,
+            "properties": {"items": {"type": "array", "maxItems": MAX_BATCH_ITEMS, "items": {
+                "$ref": "#/components/schemas/BatchItemAnswer"}}},
+            "description": "The items' answers in request order."}
+
+
+def batch_item_answer_schema(answers: dict[str, str]) -> dict[str, Any]:
+    """``BatchItemAnswer``: one item's status and body, as its route answers it alone."""
+    bodies = [{"$ref": f"#/components/schemas/{name}"} for name in dict.fromkeys(answers.values())]
+    return {"type": "object", "required": ["status", "body"], "additionalProperties": False,
+            "properties": {
+                "id": {**BATCH_ITEM_FIELDS["id"].schema(), "description": "The item's `id`."},
+                "status": {"type": "integer", "description": (
+                    "The status the route answers the item with alone: 200, or a problem's.")},
+                "body": {"anyOf": [*bodies, {"$ref": "#/components/schemas/Problem"}],
+                         "description": "The route's answer (its 200 body, or the problem "
+                                        "it answers with, `rule` and all)."}},
+            "description": "One item's answer, exactly as its route answers it alone."}
+
+
+def preview_schema() -> dict[str, Any]:
+    """``Preview``: what one listed action would do (``service.previews``)."""
+    return {"type": "object", "required": ["events", "score_change", "stop"],
+            "additionalProperties": False, "properties": {
+                "events": {"type": "array", "items": {"$ref": "#/components/schemas/Event"},
+                           "description": "The events the action would cause up to `stop`, "
+                                          "as the seat taking it would see them (its "
+                                          "`events_for_player`)."},
+                "score_change": {"type": ["array", "null"], "items": {"type": "number"},
+                                 "description": "Each seat's score total change up to "
+                                                "`stop`, by seat; `null` at a secret."},
+                "stop": {"anyOf": [{"type": "null"}, {
+                    "type": "object", "required": ["at"], "additionalProperties": False,
+                    "properties": {
+                        "at": {"enum": ["chance", "secret"], "description": (
+                            "`chance`: the next step is a chance node (the events stop "
+                            "before it); `secret`: the action reveals a card that seat "
+                            "cannot see, so nothing is told.")},
+                        "outcomes": {"type": "array", "items": {
+                            "$ref": "#/components/schemas/Action"}, "description": (
+                            "At a chance node, for the host only: its outcomes with their "
+                            "exact `probability`, as `legal-actions` for `chance` lists "
+                            "them.")}}}],
+                    "description": "Where the preview stops short of the whole action; "
+                                   "`null`: it is the whole action."}},
+            "description": "What one listed action would do, told only as far as it does "
+                           "not tell what only `apply` may. No state."}

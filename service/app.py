@@ -47,7 +47,7 @@ DEFAULT_MAX_CONTENT_LENGTH = MAX_BODY_BYTES
 BLUEPRINT_MODULES: tuple[ModuleType, ...] = blueprints.MODULES
 
 
-class Referee(Flask):
+class RefereeApp(Flask):
     """Flask, answering in its own formats where Flask would answer on its own.
 
     ``OPTIONS`` (which Flask answers for every route) is ``204 No Content`` with
@@ -68,7 +68,7 @@ class Referee(Flask):
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, card data, error handlers, blueprints."""
-    app = Referee(__name__, static_folder=None)
+    app = RefereeApp(__name__, static_folder=None)
     app.url_map.merge_slashes = False
     app.url_map.redirect_defaults = False
     app.config.from_mapping(

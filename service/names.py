@@ -49,7 +49,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from service.games.errors import MalformedInput
+from service.games.errors import InvalidName, MalformedInput
 from service.games.messages import N_, Message
 
 #: categories of characters no name may hold: controls, format (zero-width,
@@ -189,10 +189,10 @@ def seated(players: Any) -> Any:
 
 
 def check_seats(players: Sequence[Any], path: str) -> None:
-    """``MalformedInput`` at ``<path>.<seat>.name`` for a seat's name ``checked`` refuses:
-    the one check of a game's seat names, for ``new``/``replay`` (422 ``invalid-name``) and
-    the tournaments' verification (its ``InvalidName``)."""
+    """``InvalidName`` at ``<path>.<seat>.name`` for a seat's name ``checked`` refuses:
+    the one check of a game's seat names, for ``new``/``replay`` (422 ``invalid-name``),
+    the in-process library and the tournaments' verification."""
     try:
         checked([p["name"] for p in players], path)
     except MalformedInput as exc:
-        raise MalformedInput({f"{k}.name": v for k, v in exc.errors.items()}) from None
+        raise InvalidName({f"{k}.name": v for k, v in exc.errors.items()}) from None

@@ -57,10 +57,10 @@ from service.games.objects import ActionObject
 from service.games.options import Option
 from service.games.playout import random_playout
 from service.games.versions import RulesVersion
-from service.http import blueprints
+from service.http import batch, blueprints
 from service.http.route import GAME, MidGame, Param, Route, Success
 from service.limits import MAX_BODY_BYTES, MAX_PLAYOUT_STEPS, MAX_SIGNATURE_LENGTH
-from service.problems import PROBLEM_MIME, PROBLEM_TYPES
+from service.problem_types import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
 
 #: ``info.version``: the contract's semantic version (``service.version``; pyproject.toml's
@@ -504,6 +504,29 @@ def _route_components(spec: APISpec) -> None:
     spec.components.schema("TranscriptBreak", envelopes.ANSWERS["TranscriptBreak"].schema())
     spec.components.schema("VerifyTranscriptRequest", envelopes.VERIFY_TRANSCRIPT.schema())
     spec.components.schema("VerifyTranscriptResponse", envelopes.ANSWERS["VerifyTranscriptResponse"].schema())
+    _batch_components(spec)
+
+
+def batch_item_name(op: str) -> str:
+    """The component of a batch item calling ``op``: ``check`` → ``BatchCheckItem``."""
+    return f"Batch{camel(op.replace('-', '_'))}Item"
+
+
+def _batch_components(spec: APISpec) -> None:
+    """The batch's request (an item per op, from each op's route: ``batch.OPS``), its answer
+    and ``Preview`` (``legal-actions`` with ``preview``)."""
+    spec.components.schema("Preview", envelopes.preview_schema())
+    for op, found in batch.OPS.items():
+        spec.components.schema(batch_item_name(op), envelopes.batch_item_schema(op, found.request))
+    request = batch.BATCH.schema()
+    request["properties"]["items"]["items"] = {
+        "oneOf": [{"$ref": f"#/components/schemas/{batch_item_name(op)}"} for op in batch.OPS],
+        "discriminator": {"propertyName": "op", "mapping": {
+            op: f"#/components/schemas/{batch_item_name(op)}" for op in batch.OPS}}}
+    spec.components.schema("BatchRequest", request)
+    spec.components.schema("BatchItemAnswer", envelopes.batch_item_answer_schema(
+        {op: str(found.route.answers[200].schema) for op, found in batch.OPS.items()}))
+    spec.components.schema("BatchResponse", envelopes.batch_response_schema())
 
 
 def _example(declared: object) -> Any:
@@ -522,8 +545,8 @@ def _answer(answer: Success) -> dict[str, Any]:
         if example is not None:
             media["example"] = example
         out["content"] = {JSON: media}
-    elif answer.content is not None:
-        out["content"] = copy.deepcopy(dict(answer.content))
+    if answer.content is not None:  # other media types, beside JSON or instead of it
+        out["content"] = {**out.get("content", {}), **copy.deepcopy(dict(answer.content))}
     return out
 
 
@@ -569,7 +592,7 @@ def _route_paths(spec: APISpec) -> None:
 GENERIC_NAMES = {"GameState": "State", "Action": "Action", "Event": "Event",
                  "PlayerSetup": "PlayerSetup", "Outcome": "Outcome",
                  "PlayerScore": "PlayerScore", "ReplayStep": "ReplayStep", "Setup": "Setup",
-                 "RankedAction": "RankedAction", "LineStep": "LineStep"}
+                 "RankedAction": "RankedAction", "LineStep": "LineStep", "Preview": "Preview"}
 #: seeded mid-game examples: a fixed seed and a fixed number of random legal actions
 EXAMPLE_STEPS = 12  # and ``EXAMPLE_SEED`` (``schemas.document``)
 
@@ -743,8 +766,9 @@ def _narrow_seats(schema: dict[str, Any], last: int) -> None:
             params["properties"]["player"] = {**params["properties"]["player"], "maximum": last}
 
 
-def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
-    """Components and paths of one game's typed operations (``/v1/games/<id>/<verb>``)."""
+def typed_game(doc: dict[str, Any], game: AnyGame) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Components and paths of one game's typed operations (``/v1/games/<id>/<verb>``);
+    the examples they show (``game_examples``)."""
     schemas = doc["components"]["schemas"]
     name, last = camel(game.id), game.max_players - 1
     sets = card_db.available(game.id)
@@ -770,7 +794,7 @@ def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
                                     max_steps=MAX_PLAYOUT_STEPS)
     schemas[f"{name}PlayerScore"] = _player_score(
         game, examples["score"][1]["scores"] + game.score(finished)["scores"])
-    for generic in ("Outcome", "ReplayStep", "RankedAction", "LineStep"):
+    for generic in ("Outcome", "ReplayStep", "RankedAction", "LineStep", "Preview"):
         schemas[f"{name}{generic}"] = _retarget(schemas[generic], name)
 
     title = game.title["en"] if isinstance(game.title, dict) else str(game.title)
@@ -821,6 +845,64 @@ def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
             documented["parameters"] = headers
         doc["paths"][f"/v1/games/{game.id}/{verb(route)}"] = {"post": documented}
     one_view_type(schemas, name, game)
+    return examples
+
+
+def typed_batch(doc: dict[str, Any], game: AnyGame,
+                examples: dict[str, tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """``/v1/games/<id>/batch``: the batch with that game's types — each item its op's
+    typed request (``<Game>Batch<Op>Item``), each body its op's typed answer — and an
+    example of one item per op on the seeded mid-game state (their own examples)."""
+    schemas = doc["components"]["schemas"]
+    name, last = camel(game.id), game.max_players - 1
+    refs, bodies = {}, {}
+    for op, found in batch.OPS.items():
+        item = _retarget(schemas[batch_item_name(op)], name)
+        _narrow_seats(item, last)
+        typed = found.route.contract
+        if typed is not None and not typed.takes_view(game):
+            item["properties"].pop("view", None)
+        elif "view" in item["properties"] and f"{name}View" in schemas:  # ``one_view_type``
+            item["properties"]["view"] = {"$ref": f"#/components/schemas/{name}View"}
+        schemas[f"{name}{batch_item_name(op)}"] = item
+        refs[op] = f"#/components/schemas/{name}{batch_item_name(op)}"
+        response = str(found.route.answers[200].schema)
+        bodies[op] = response if typed is not None and typed.shared_response \
+            else f"{name}{response}"
+    request = _retarget(schemas["BatchRequest"], name)
+    request["properties"]["items"]["items"] = {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "op", "mapping": refs}}
+    if not game.takes_views:
+        request["properties"].pop("view", None)
+    elif f"{name}View" in schemas:
+        request["properties"]["view"] = {"$ref": f"#/components/schemas/{name}View"}
+    schemas[f"{name}BatchRequest"] = request
+    schemas[f"{name}BatchItemAnswer"] = _retarget(envelopes.batch_item_answer_schema(bodies), name)
+    schemas[f"{name}BatchResponse"] = {**schemas["BatchResponse"], "properties": {"items": {
+        **schemas["BatchResponse"]["properties"]["items"],
+        "items": {"$ref": f"#/components/schemas/{name}BatchItemAnswer"}}}}
+    state = examples["score"][0]["state"]
+    shown = [op for op in batch.OPS if op in examples]
+    example_request = {"state": state, "items": [
+        {"id": op, "op": op, **{k: v for k, v in examples[op][0].items() if k != "state"}}
+        for op in shown]}
+    example_answer = {"items": [{"id": op, "status": 200, "body": examples[op][1]}
+                                for op in shown]}
+    generic = doc["paths"]["/v1/games/{game}/batch"]["post"]
+    responses = {"200": ok(f"{name}BatchResponse", generic["responses"]["200"]["description"])}
+    responses["200"]["content"][JSON]["example"] = example_answer
+    responses["200"]["content"][batch.NDJSON] = {
+        "schema": {"$ref": f"#/components/schemas/{name}BatchItemAnswer"}}
+    for status, response in generic["responses"].items():
+        if status not in ("200", "404"):  # the game is in the path: it exists
+            responses[status] = response
+    doc["paths"][f"/v1/games/{game.id}/batch"] = {"post": {
+        "operationId": f"{game.id}_batch", "summary": f"{generic['summary']} ({game.id})",
+        "tags": [game.id], "description": generic["description"],
+        "parameters": [p for p in generic["parameters"]
+                       if p != {"$ref": "#/components/parameters/game"}],
+        "requestBody": body(f"{name}BatchRequest", example_request), "responses": responses}}
 
 
 def one_view_type(schemas: dict[str, Any], name: str, game: AnyGame) -> None:
@@ -983,7 +1065,7 @@ def finish(doc: dict[str, Any], games: list[AnyGame]) -> dict[str, Any]:
     """Typed per-game operations first, then the routes as declared."""
     generic = dict(doc["paths"])
     for game in games:
-        typed_game(doc, game)
+        typed_batch(doc, game, typed_game(doc, game))
     doc["paths"] = {**{p: o for p, o in doc["paths"].items() if p not in generic}, **generic}
     if games:  # the generic operations show the first game's examples
         doc["components"]["parameters"]["game"]["example"] = games[0].id
@@ -1004,6 +1086,13 @@ def finish(doc: dict[str, Any], games: list[AnyGame]) -> dict[str, Any]:
         operation["description"] += (" Generic over the games (`{game}`); the typed "
                                      f"`/v1/games/<game>/{said}` takes and returns that "
                                      "game's own types.")
+    if games:  # the generic batch shows the first game's example
+        batched = doc["paths"]["/v1/games/{game}/batch"]["post"]
+        typed = doc["paths"][f"/v1/games/{games[0].id}/batch"]["post"]
+        batched["requestBody"]["content"][JSON]["example"] = \
+            typed["requestBody"]["content"][JSON]["example"]
+        batched["responses"]["200"]["content"][JSON]["example"] = \
+            typed["responses"]["200"]["content"][JSON]["example"]
     _links(doc, games)
     _evaluation_request(doc, games)
     _cards_paths(doc, games)

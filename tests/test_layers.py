@@ -36,13 +36,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # finds its own engine there (``get_game``), as every layer above does
     ("game packages", tuple(f"service.games.{game}.*" for game in GAMES)),
     ("service", ("service", "service.cards", "service.headers", "service.i18n",
-                 "service.metrics", "service.middleware", "service.names", "service.problems",
+                 "service.metrics", "service.middleware", "service.names",
+                 "service.previews", "service.problem_types", "service.problems",
                  "service.redaction", "service.rules_reference", "service.sealing",
                  "service.seats", "service.signing", "service.spent_steps",
                  "service.transcripts", "service.valid_states", "service.version",
                  "service.tournaments.*")),
     ("evaluations", ("service.evaluations.*",)),
     ("schemas", ("schemas.*",)),
+    # the rules in-process (no Flask): the request envelopes' checks and the engines'
+    # answers, which the HTTP contract routes share
+    ("library", ("service.engine_api",)),
     # every route is one record beside its handler; the document is built from them
     ("http", ("service.http.*",)),
     ("document", ("service.openapi",)),

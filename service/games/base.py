@@ -631,7 +631,7 @@ class Game(Generic[S]):
             root["pending"] = pending
             if not (server and pending and pending[0]["player"] == CHANCE):
                 return
-            outcome = pick_weighted(draft.at("chance"), self.chance_outcomes(root))
+            outcome = self.pick_chance(draft.at("chance"), root)
             events.append({"type": "chance", "action": outcome})
             self.resolve(draft, outcome, events)
 
@@ -719,6 +719,13 @@ class Game(Generic[S]):
 
     def chance_outcomes(self, state: S) -> list[tuple[ActionObject, int]]:
         raise NotImplementedError
+
+    def pick_chance(self, rng: JsonObject, state: S) -> ActionObject:
+        """The outcome of the pending chance node that the generator ``rng`` draws
+        (``chance: server``): ``pick_weighted`` over ``chance_outcomes``.  A game
+        whose outcomes are many may draw the same one, with the same numbers, without
+        listing them all."""
+        return pick_weighted(rng, self.chance_outcomes(state))
 
     def compute_score(self, state: S) -> JsonObject:
         raise NotImplementedError

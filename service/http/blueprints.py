@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from service.http import (
+    batch,
     console,
     evaluations,
     game_operations,
@@ -20,7 +21,7 @@ from service.http import (
 from service.http.route import Route, Routes
 
 MODULES: tuple[ModuleType, ...] = (
-    games, health, evaluations, game_operations, metrics, rules, table, tournaments, transcripts,
+    games, batch, health, evaluations, game_operations, metrics, rules, table, tournaments, transcripts,
     console)
 
 

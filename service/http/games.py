@@ -15,8 +15,10 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any, TypeVar, cast
 
 import orjson
 from flask import Response, current_app, g, request
@@ -26,11 +28,19 @@ from schemas import envelopes
 from schemas.document import EXAMPLE_SEED
 from service import names, seats, signing, spent_steps, transcripts, valid_states
 from service.cards import QUERY_KEYS, filterable_fields, matches, split_card_data, with_display_name
+from service.engine_api import (
+    Refused,
+    check_seat,
+    find_game,
+    listed,
+    replay_note,
+    upgrade_notice,
+)
 from service.evaluations.suggest import suggest_now
 from service.games import registry
-from service.games.base import AnyGame, GameState, StateIn, view_marker
+from service.games.base import AnyGame, GameState, view_marker
 from service.games.chance import CHANCE
-from service.games.errors import InvalidState, MalformedInput, NoSuchSeat, RulesChanged
+from service.games.errors import InvalidState, MalformedInput, RefereeError, RulesChanged
 from service.games.messages import N_, joined
 from service.games.objects import Event
 from service.games.replay import replay as replay_game
@@ -50,7 +60,8 @@ from service.http.route import (
     statuses,
 )
 from service.i18n import localize, mark_language, request_language
-from service.problems import ProblemError, localized_changes
+from service.previews import previews
+from service.problems import ProblemError
 from service.redaction import ReplayRedaction, events_for
 
 bp = Routes("games", __name__)
@@ -61,11 +72,9 @@ SUGGEST = envelopes.SUGGEST
 
 def game_or_404(game_id: str) -> AnyGame:
     try:
-        return registry.get_game(game_id)
-    except registry.UnknownGame:
-        raise ProblemError(404, "unknown-game", "Unknown game",
-                           N_("no game {game!r}; games: {items}", game=game_id,
-                              items=joined(registry.GAME_IDS))) from None
+        return find_game(game_id)
+    except Refused as exc:
+        raise ProblemError(exc.status, exc.slug, exc.row.title, exc.detail) from None
 
 
 def localized_json(payload: dict[str, Any]) -> Response:
@@ -76,9 +85,54 @@ def localized_json(payload: dict[str, Any]) -> Response:
 
 
 def _valid_state(game: AnyGame, body: dict[str, Any]) -> GameState:
-    state = upgraded(game, signing.accept(body["state"]))
-    valid_states.KNOWN.validate(game, state)
-    return cast(GameState, state)  # validated just now: a state of this game
+    def valid() -> GameState:
+        state = upgraded(game, signing.accept(body["state"]))
+        valid_states.KNOWN.validate(game, state)
+        return cast(GameState, state)  # validated just now: a state of this game
+    return prepared(game, body["state"], valid)
+
+
+#: a batch's memo (``service.http.batch``, ``sharing``): the states (and views) its items
+#: sent, each read once — by ``id``, the one object a shared ``state`` is in every item.
+#: A context variable, not ``g``: it is read once per item, and ``g`` costs a proxy lookup
+_PREPARED: ContextVar[dict[tuple[int, str], tuple[object, Any, Any, BaseException | None]]
+                      | None] = ContextVar("prepared_states", default=None)
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Within it (a batch's items), ``prepared`` reads each state or view sent once."""
+    token = _PREPARED.set({})
+    try:
+        yield
+    finally:
+        _PREPARED.reset(token)
+
+
+def prepared(game: AnyGame, sent: object, prepare: Callable[[], T]) -> T:
+    """``prepare()`` of the state or view ``sent``; in a batch (``sharing``), once per object
+    sent: the items after the first get the same result (or the same refusal) and the same
+    ``rules_upgrade`` note, as if each had sent it alone."""
+    memo = _PREPARED.get()
+    if memo is None:
+        return prepare()
+    key = (id(sent), game.id)
+    found = memo.get(key)
+    if found is None or found[0] is not sent:
+        notes = g._get_current_object()  # the proxied g
+        notes.pop("rules_upgrade", None)
+        try:
+            found = (sent, prepare(), notes.get("rules_upgrade"), None)
+        except (RefereeError, ProblemError) as exc:
+            found = (sent, None, notes.get("rules_upgrade"), exc)
+        memo[key] = found
+    _, result, note, refused = found
+    if note is not None:
+        g.rules_upgrade = note
+    if refused is not None:
+        raise refused
+    return cast(T, result)
 
 
 #: the response header that says a state was carried over from an older rules version
@@ -100,10 +154,7 @@ def check_seat_names(state: GameState, path: str) -> None:
     are the game's record of who sat where: the signature or seal covers them, and the
     tournament standings check them (``docs/trust.md``).  Asked after the game's own
     setup rules, which speak first."""
-    try:
-        names.check_seats(state["players"], path)
-    except MalformedInput as exc:
-        raise ProblemError.of("invalid-name", exc.detail, errors=exc.errors) from None
+    names.check_seats(state["players"], path)
 
 
 @bp.after_request
@@ -121,19 +172,9 @@ def _say_upgraded(response: Response) -> Response:
     if response.status_code == 200 and response.mimetype == "application/json":
         body = orjson.loads(response.get_data())
         if isinstance(body, dict):
-            ids = [v.id for v in game.rules_versions]
-            steps = game.rules_versions[ids.index(note["from"]) + 1:]
-            changes = [c.describe() for step in steps for c in step.changes]
-            body["rules_upgrade"] = {**note, "changes": localized_changes(
-                changes, request_language())}
+            body["rules_upgrade"] = upgrade_notice(game, note, request_language())
             response.set_data(orjson.dumps(body))
     return response
-
-
-def _check_seat(state: GameState, player: object, field: str = "player") -> None:
-    if isinstance(player, int) and player >= len(state["players"]):
-        raise NoSuchSeat({field: [N_("no seat {player}: this game has seats 0 to {last}",
-                                         player=player, last=len(state["players"]) - 1)]})
 
 
 # ------------------------------------------------------------------- reads
@@ -218,11 +259,12 @@ _STATE_PARAMS = (GAME, REQUIRE_SIGNED, SEAT_TOKEN)
 
 def contract(verb: str, request: envelopes.Envelope, response: str, *, summary: str,
              description: str, ok_text: str, errors: tuple[int, ...], typed: Contract,
-             localized: bool = False) -> Callable[[ContractAnswer], ContractAnswer]:
+             localized: bool = False, batched: bool = True
+             ) -> Callable[[ContractAnswer], ContractAnswer]:
     """Declare ``POST /v1/games/{game}/<verb>`` (``operationId`` ``game_<verb>``) answered by
     the decorated ``answer(game, body)``: its view finds the game (404), checks the body
     against ``request`` (400 naming each field) and sends the answer as JSON (``localized``:
-    its messages in the request's language)."""
+    its messages in the request's language).  ``batched``: a batch item may call it."""
     def decorate(answer: ContractAnswer) -> ContractAnswer:
         def view(game_id: str) -> Response:
             game = game_or_404(game_id)
@@ -236,7 +278,8 @@ def contract(verb: str, request: envelopes.Envelope, response: str, *, summary: 
             description=description, tags=("games",), view=view,
             parameters=_STATE_PARAMS if set(STATE_ERRORS) <= set(errors) else (GAME,),
             request=request.name, answers={200: Success(ok_text, schema=response)},
-            errors=statuses(POST_ERRORS, errors), contract=typed, answer=answer))
+            errors=statuses(POST_ERRORS, errors), contract=typed, answer=answer,
+            localized=localized, batched=batched))
         return answer
     return decorate
 
@@ -250,6 +293,7 @@ def _new_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str,
           description="The state after setup (deal, trump…): chance is resolved by the server "
                       "unless `options.chance` is `table`.",
           ok_text="The new state and the setup events.", errors=(422,),
+          batched=False,  # no state to share, and each game a new id and seat tokens
           typed=Contract("Start a {title} game", "The new state and the setup events.",
                          _new_example, (("players",), (("for_player",),), ("options",))))
 def new(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
@@ -272,7 +316,7 @@ def new(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
         out["seat_tokens"] = tokens
     if "for_player" in body:
         seat = body["for_player"]
-        _check_seat(state, seat, "for_player")
+        check_seat(state, seat, "for_player")
         out["view"] = game.view(state, seat)
         out["events_for_player"] = events_for(game, None, state, events, seat)
     return out
@@ -288,10 +332,14 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int 
     if "view" not in body:
         state = _valid_state(game, body)
         return state, None, signing.caller(body["state"])
+    return prepared(game, body["view"], lambda: _from_view(game, body["view"]))
+
+
+def _from_view(game: AnyGame, view: object) -> tuple[GameState, int | None, seats.Caller]:
+    """``_state_or_view`` of a body with a ``view``."""
     if not game.takes_views:
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
-    view = body["view"]
     _older_view(game, view)
     if view_marker(view, game.id, game.rules_version)["player"] is None:
         # a state rebuilt from it would guess every hand: its answers would be guesses
@@ -299,7 +347,7 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int 
             "a spectator's view answers nothing: it has no decisions of its own and sees "
             "no hand; send the full state")]})
     try:
-        state = game.state_from_view(view, VIEW_SEED)
+        state = game.state_from_view(cast(dict[str, Any], view), VIEW_SEED)  # an object: PLAYER_VIEW
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         # a view is untrusted input the builder indexes into; what it builds is validated
         raise InvalidState({"view": [N_("not a view of a {game} state as this service "
@@ -308,8 +356,9 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int 
         valid_states.KNOWN.validate(game, state)
     else:  # a builder with stand-ins validated what it built (``Game.state_from_view``)
         valid_states.KNOWN.remember(game, state)
-    _check_seat(state, view["view"]["player"], "view.view.player")
-    return state, view["view"]["player"], view["view"]["player"]
+    seat = cast(dict[str, Any], view)["view"]["player"]
+    check_seat(state, seat, "view.view.player")
+    return state, seat, seat
 
 
 def _older_view(game: AnyGame, view: object) -> None:
@@ -356,23 +405,6 @@ def _own_action(game: AnyGame, state: GameState, who: seats.Caller, action: obje
             raise MalformedInput(unseen)
 
 
-def _listed(game: AnyGame, state: StateIn, player: int | None) -> dict[str, Any]:
-    """``{pending, actions, constraints?}`` of ``state`` for ``player`` (``None``: everyone)."""
-    pending = game.pending(state)
-    out: dict[str, Any] = {"pending": pending, "actions": game.legal_actions(state, player)}
-    constraints = {}
-    for entry in pending:
-        seat = entry["player"]
-        if seat == CHANCE or (player is not None and seat != player):
-            continue
-        found = game.constraints(state, seat)
-        if found is not None:
-            constraints[str(seat)] = found
-    if constraints:
-        out["constraints"] = constraints
-    return out
-
-
 @contract("legal-actions", LEGAL_ACTIONS, "LegalActionsResponse",
           summary="Who must decide, and every legal action",
           description="Every listed action can be sent to `apply` as it is. `constraints` "
@@ -380,17 +412,21 @@ def _listed(game: AnyGame, state: StateIn, player: int | None) -> dict[str, Any]
           ok_text="The pending decisions and the legal actions.", errors=(422, *STATE_ERRORS),
           typed=Contract("Who must decide in {title}, and every legal action",
                          "The pending decisions and the legal actions.",
-                         lambda game, mid: ({"state": mid.state}, _listed(game, mid.state, None)),
+                         lambda game, mid: ({"state": mid.state}, listed(game, mid.state, None)),
                          (("state", "players"), (("player",),), None)))
 def legal_actions(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
-    """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
+    """``{state, player?, preview?}`` or ``{view, preview?}`` → ``{pending, actions,
+    constraints?, previews?}`` (``previews``: ``service.previews``, with ``preview: true``)."""
     state, viewer, who = _state_or_view(game, body)
     player = body["player"] if viewer is None else viewer
     if player is None and who != seats.HOST:  # a seat of a sealed game: its own
         player = who if who is not None else seats.ALL
     seats.require(who, player, "player")
-    _check_seat(state, player)
-    return _listed(game, state, player)
+    check_seat(state, player)
+    out = listed(game, state, player)
+    if body["preview"]:
+        out["previews"] = previews(game, state, out["actions"], who)
+    return out
 
 
 def _apply_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -422,7 +458,7 @@ def apply(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     _own_action(game, state, who, body["action"])
     seat = body.get("for_player")
     seats.require(who, seat, "for_player")
-    _check_seat(state, seat, "for_player")
+    check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
     spent_steps.spend(body["state"], new_state)  # a sealed step answers one action
     out = {"state": signing.returned(game, new_state, after=body["state"]),
@@ -483,7 +519,7 @@ def view(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state, player}`` → ``{view}`` (``player: null`` for a spectator)."""
     state = _valid_state(game, body)
     seats.require(signing.caller(body["state"]), body["player"], "player")
-    _check_seat(state, body["player"])
+    check_seat(state, body["player"])
     return {"view": game.view(state, body["player"])}
 
 
@@ -506,6 +542,7 @@ def _suggest_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[
                       "`params.player` with no decision pending → 422 citing the turn order's "
                       "clause, as an action out of turn.",
           ok_text="The ranked actions.", errors=(422, *STATE_ERRORS),
+          batched=False,  # 200 ms of search each: past a batch's work cap
           typed=Contract("Rank a {title} player's actions now", "The ranked actions.",
                          _suggest_example, (("state", "players"), (("params", "player"),), None),
                          served=lambda game: game.searchable,
@@ -543,6 +580,7 @@ def _replay_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[s
           description="Setup + actions → the final state, outcome and per-step events; or 422 "
                       "with the `index` of the first illegal action and its `rule`.",
           ok_text="The replayed game.", errors=(422,),
+          batched=False,  # up to 20,000 steps each, and no state to share
           typed=Contract("Replay a recorded {title} game", "The replayed game.",
                          _replay_example,
                          (("setup", "players"), (("for_player",),), ("setup", "options"))))
@@ -556,7 +594,7 @@ def replay(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     if "for_player" in body:
         seat = body["for_player"]
         redaction = ReplayRedaction(game, seat,
-                                    lambda state: _check_seat(state, seat, "for_player"))
+                                    lambda state: check_seat(state, seat, "for_player"))
     first: list[str] = []
 
     def observe(before: GameState | None, after: GameState, events: list[Event]) -> None:
@@ -569,10 +607,9 @@ def replay(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     recorded = body.get("rules_version")
     setup = {**body["setup"], "players": names.seated(body["setup"]["players"])}
     out = replay_game(game, setup, body["actions"], observe=observe, rules_version=recorded)
-    if recorded not in (None, game.rules_version):
-        clauses = list(dict.fromkeys(c.clause for step in game.upgrade_steps(str(recorded), "")
-                                     for c in step.changes if c.clause))
-        g.rules_upgrade = (game, {"from": recorded, "to": game.rules_version, "clauses": clauses})
+    note = replay_note(game, recorded)
+    if note is not None:
+        g.rules_upgrade = (game, note)
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps

@@ -126,6 +126,11 @@ class Route:
     errors: tuple[int, ...] = ()
     contract: Contract | None = None
     answer: Callable[[AnyGame, dict[str, Any]], dict[str, Any]] | None = None
+    #: ``answer``'s messages (``check``'s ``reason``) are put in the request's language
+    localized: bool = False
+    #: an item of ``POST /v1/games/{game}/batch`` may call it (``op``: its verb); a contract
+    #: route joins unless it says otherwise (``service.http.batch``)
+    batched: bool = False
     #: a GET whose 200 carries ``ETag``/``Cache-Control`` (``service.middleware``)
     cacheable: bool = False
 

@@ -34,7 +34,8 @@ from service.http.body import json_response
 from service.http.games import game_or_404
 from service.http.route import ACCEPT_LANGUAGE, GAME, Param, Routes, Success
 from service.i18n import gettext, mark_language, request_language, translate
-from service.problems import PROBLEM_TYPES, ProblemError
+from service.problem_types import PROBLEM_TYPES
+from service.problems import ProblemError
 
 bp = Routes("rules", __name__)
 _ERRORS = (404, 405, 500)

@@ -27,6 +27,7 @@ from schemas import tournaments as declared
 from schemas.envelopes import SETUP
 from schemas.tournaments import EVENT, STANDINGS
 from service import signing
+from service.games.errors import InvalidName
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
 from service.http.route import Routes, Success
@@ -47,7 +48,7 @@ def refusals_as_problems() -> Iterator[None]:
     except verify.InvalidTournament as exc:
         raise ProblemError(422, "invalid-tournament", "Invalid tournament", exc.detail,
                            errors=exc.errors) from None
-    except verify.InvalidName as exc:
+    except InvalidName as exc:
         raise ProblemError.of("invalid-name", exc.detail, errors=exc.errors) from None
     except verify.IllegalStep as exc:
         raise ProblemError(422, "illegal-action", "Illegal action", exc.reason, rule=exc.rule,

@@ -27,7 +27,7 @@ from typing import Any
 
 from service import names, transcripts
 from service.games.base import AnyGame, GameState
-from service.games.errors import MalformedInput, RuleViolation
+from service.games.errors import InvalidName, MalformedInput, RuleViolation
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.limits import MAX_SEATS, MIN_SEATS
@@ -52,11 +52,6 @@ Accept = Callable[[Any], Any]
 class InvalidTournament(MalformedInput):
     """Rounds that cannot have happened, a game that does not count or bad settings
     (422 ``invalid-tournament``)."""
-
-
-class InvalidName(MalformedInput):
-    """A seat's name that is invisible, blank-edged or another seat's in another
-    spelling (422 ``invalid-name``, at ``<game>.setup.players.<seat>.name``)."""
 
 
 class IllegalStep(RuleViolation):
@@ -125,10 +120,7 @@ def verified_game(found: dict[str, Any], path: str, game: AnyGame, accept: Accep
 def seat_names(state: GameState, path: str) -> None:
     """``InvalidName`` at ``<path>.<seat>.name`` for a seat's name ``names.checked``
     refuses.  Asked after the game's own setup rules, which speak first."""
-    try:
-        names.check_seats(state["players"], path)
-    except MalformedInput as exc:
-        raise InvalidName(exc.errors) from None
+    names.check_seats(state["players"], path)
 
 
 def bound(players: list[str], found: Verified, path: str, match: bool) -> list[int]:

@@ -158,6 +158,8 @@ def test_python_client_plays_and_replays_every_game(python_client, server):
     assert {g["state_type"] for g in games} == {"RaidersState", "KozyabloState", "TrembleState"}
     # one view type per game (issue 23): legal-actions took the view answer's object as it is
     assert all(g["from_view"] > 0 for g in games), games
+    # the typed batch (issue 38): its items answered as their single calls
+    assert all(g["batched"] > 0 for g in games), games
 
 
 def test_typescript_client_plays_and_replays_every_game(typescript_client, server):
@@ -170,6 +172,8 @@ def test_typescript_client_plays_and_replays_every_game(typescript_client, serve
     games = played(done, "typescript")
     # one view type per game (issue 23): legal-actions took the view answer's object as it is
     assert all(g["from_view"] > 0 for g in games), games
+    # the typed batch (issue 38): its items answered as their single calls
+    assert all(g["batched"] > 0 for g in games), games
 
 
 @pytest.fixture(scope="module")

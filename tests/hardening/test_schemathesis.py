@@ -273,7 +273,7 @@ def test_every_operation_conforms(case):
 
 def test_semantic_refusals_are_real_problem_types():
     """The refusals tolerated above are documented problem types (no typo hides a failure)."""
-    from service.problems import PROBLEM_TYPES
+    from service.problem_types import PROBLEM_TYPES
 
     assert set(SEMANTIC_REFUSALS) <= set(PROBLEM_TYPES)
 

@@ -18,7 +18,8 @@ from urllib.parse import urljoin
 
 import pytest
 
-from service.problems import HTTP_PROBLEMS, INSTANCE_PREFIX, PROBLEM_BASE, PROBLEM_TYPES
+from service.problem_types import PROBLEM_BASE, PROBLEM_TYPES
+from service.problems import HTTP_PROBLEMS, INSTANCE_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG_SOURCES = ("service", "workers")
@@ -55,7 +56,7 @@ def test_every_slug_the_code_uses_is_in_the_table():
 
 
 def test_every_exception_class_maps_to_a_row():
-    from service.problems import ERROR_TYPES
+    from service.problem_types import ERROR_TYPES
 
     assert set(ERROR_TYPES.values()) <= set(PROBLEM_TYPES)
 
