@@ -6,9 +6,9 @@ import pytest
 
 from service.games.errors import RuleViolation
 from service.games.kozyablo import GAME
-from service.games.kozyablo.cards import Catalogue
+from service.games.kozyablo.cards import Catalogue, Stats
 from service.games.kozyablo.state_types import KozyabloState
-from service.games.kozyablo.stats import Stats, unit_stats
+from service.games.kozyablo.stats import unit_stats
 
 from .builder import act, listed, play, table, types
 
