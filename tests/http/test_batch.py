@@ -196,7 +196,7 @@ def test_a_malformed_item_envelope_is_a_400_naming_it(raiders, item, field):
 def test_a_refused_shared_state_refuses_each_item_as_alone(raiders):
     api, state = raiders
     bad = {**state, "turn": -1}
-    items = [{"op": "score"}, {"op": "check", "action": {"type": "end_turn", "player": 0}},
+    items: list[dict[str, Any]] = [{"op": "score"}, {"op": "check", "action": {"type": "end_turn", "player": 0}},
              {"op": "legal-actions"}, {"op": "score", "state": state}]
     status, body = post(api, "/v1/games/raiders/batch", {"state": bad, "items": items}, {})
     assert status == 200
@@ -211,7 +211,7 @@ def test_require_signed_applies_to_every_item(tmp_path):
     _, made = post(api, "/v1/games/raiders/new", {"players": 2, "seed": 3}, {})
     signed = made["state"]
     plain = {k: v for k, v in signed.items() if k not in ("signature", "chain")}
-    items = [{"op": "score"}, {"op": "score", "state": plain}, {"op": "view", "player": 0}]
+    items: list[dict[str, Any]] = [{"op": "score"}, {"op": "score", "state": plain}, {"op": "view", "player": 0}]
     status, body = post(api, "/v1/games/raiders/batch", {"state": signed, "items": items}, headers)
     assert [i["status"] for i in body["items"]] == [200, 400, 200]
     assert body["items"][1]["body"]["type"] == "/problems/unsigned-state"
@@ -270,7 +270,7 @@ def test_check_reasons_and_problems_in_the_request_language(raiders):
 def test_an_older_rules_state_says_it_was_upgraded_per_item(game, tmp_path):
     api = make_api("plain", tmp_path)
     older = next(s for _, s in fixture_states(game) if s["result"] is None and s["pending"])
-    items = [{"op": "score"}, {"op": "legal-actions"}, {"op": "view", "player": 0}]
+    items: list[dict[str, Any]] = [{"op": "score"}, {"op": "legal-actions"}, {"op": "view", "player": 0}]
     status, body = post(api, f"/v1/games/{game}/batch", {"state": older, "items": items}, {})
     assert status == 200
     for item, got in zip(items, body["items"], strict=True):
