@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,8 @@ def bodies(game: str = GAME) -> dict[str, tuple[str, list[bytes], bytes]]:
     return out
 
 
-def _calls(client: Any, game: str, route: str, singles: list[bytes], batch: bytes):
+def _calls(client: Any, game: str, route: str, singles: list[bytes], batch: bytes
+           ) -> tuple[Callable[[], None], Callable[[], None]]:
     def one_by_one() -> None:
         for raw in singles:
             r = client.post(f"/v1/games/{game}/{route}", data=raw,
@@ -159,6 +161,7 @@ def instructions() -> dict[str, dict[str, Any]]:
 def _post(url: str, path: str, body: bytes, timeout: float = 30) -> float:
     """Seconds one POST took, on a new connection (as a client without keep-alive)."""
     parts = urlsplit(url)
+    assert parts.hostname is not None, url
     start = time.perf_counter()
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
     try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from typing import Any
 
 from bench import engine, instructions
 
@@ -38,11 +39,11 @@ def steps_per_s(game_id: str, playouts: int) -> float:
                (engine.playouts(game_id, playouts) for _ in range(REPEATS)))
 
 
-def measure(games: list[str], valgrind: bool, quick: bool = False) -> dict:
+def measure(games: list[str], valgrind: bool, quick: bool = False) -> dict[str, Any]:
     """``{game: {steps_per_s, steps_to_raiders, instructions?, instructions_to_raiders?}}``
     (Raiders is measured too when it is not asked for: the ratios need it)."""
     asked = games if BASELINE in games else [BASELINE, *games]
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for g in asked:
         out[g] = {"steps_per_s": round(steps_per_s(
             g, engine.PLAYOUTS[g] // (2 if quick else 1)))}
@@ -58,7 +59,7 @@ def measure(games: list[str], valgrind: bool, quick: bool = False) -> dict:
     return out
 
 
-def markdown(figures: dict) -> list[str]:
+def markdown(figures: dict[str, Any]) -> list[str]:
     """The table rows of ``measure``'s figures."""
     lines = ["| game | instructions per step (× Raiders) | random-playout steps/s (× Raiders) |",
              "|---|---:|---:|"]

@@ -144,12 +144,12 @@ def markdown(results: dict[Any, Any]) -> str:
                          f"| {shares[0]} | {shares[1]} |")
     per_step = results.get("engine_steps")
     if per_step:
-        from bench.engine_steps import markdown as steps_markdown
+        from bench.engine_steps import markdown as engine_steps_markdown
 
         lines += ["", "A playout step (`legal_actions` + `apply`) per engine (`bench.engine_steps`:"
                       " valgrind instructions over the seeded pairs, random-playout steps per CPU "
                       "second, best of 3), with the ratio to Raiders':", "",
-                  *steps_markdown(per_step)]
+                  *engine_steps_markdown(per_step)]
     if results.get("validation"):
         from bench.validation import markdown as validation_markdown
 
