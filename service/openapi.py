@@ -519,6 +519,7 @@ def _batch_components(spec: APISpec) -> None:
     for op, found in batch.OPS.items():
         spec.components.schema(batch_item_name(op), envelopes.batch_item_schema(op, found.request))
     request = batch.BATCH.schema()
+    request["not"] = {"required": ["state", "view"]}  # a shared state or a view, not both
     request["properties"]["items"]["items"] = {
         "oneOf": [{"$ref": f"#/components/schemas/{batch_item_name(op)}"} for op in batch.OPS],
         "discriminator": {"propertyName": "op", "mapping": {

@@ -53,6 +53,7 @@ import orjson
 from flask import Response, g, request, stream_with_context
 
 from schemas import envelopes
+from service import signing
 from service.engine_api import upgrade_notice
 from service.games.base import AnyGame
 from service.games.errors import MalformedInput
@@ -165,6 +166,9 @@ def _previews(items: list[dict[str, Any]]) -> None:
 def batch(game_id: str) -> Response:
     """``{state? | view?, items: [{id?, op, …}]}`` → ``{items: [{id?, status, body}]}``."""
     game = games.game_or_404(game_id)
+    # a header is the whole request's: one that no item could take refuses the batch (400),
+    # as it refuses each single call, rather than every item alike
+    signing.requested(request.environ.get(signing.ENVIRON_KEY))
     body = read_envelope(BATCH)
     if "state" in body and "view" in body:
         raise MalformedInput({"view": [N_("send `state` or `view`: exactly one of them")]})

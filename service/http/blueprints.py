@@ -21,8 +21,8 @@ from service.http import (
 from service.http.route import Route, Routes
 
 MODULES: tuple[ModuleType, ...] = (
-    games, batch, health, evaluations, game_operations, metrics, rules, table, tournaments, transcripts,
-    console)
+    games, batch, health, evaluations, game_operations, metrics, rules, table, tournaments,
+    transcripts, console)
 
 
 def blueprints() -> list[Routes]:

@@ -53,7 +53,7 @@ def test_every_blueprint_module_is_registered(make_app):
     app = make_app()
     names = [m.__name__ for m in app.extensions["referee"]["modules"]]
     assert names == [m.__name__ for m in app_module.BLUEPRINT_MODULES]
-    assert names[:2] == ["service.http.games", "service.http.health"]
+    assert names[:3] == ["service.http.games", "service.http.batch", "service.http.health"]
     assert set(app.blueprints) == {m.bp.name for m in app_module.BLUEPRINT_MODULES}
 
 

@@ -220,6 +220,19 @@ def test_require_signed_applies_to_every_item(tmp_path):
                                                       headers)
 
 
+@pytest.mark.parametrize("value", ["{}", "null,null", "yes", "true, true"])
+def test_a_malformed_require_signed_header_refuses_the_batch(raiders, value):
+    """A header is the whole request's: one no item could take is the batch's 400 naming
+    it (as each single call's), not a 200 of items that all say the same."""
+    api, state = raiders
+    headers = {"Referee-Require-Signed": value}
+    status, body = post(api, "/v1/games/raiders/batch",
+                        {"state": state, "items": [{"op": "score"}]}, headers)
+    assert status == 400 and list(body["errors"]) == ["headers.Referee-Require-Signed"], body
+    assert (status, body["errors"]) == (lambda got: (got[0], got[1]["errors"]))(
+        single(api, "raiders", {"op": "score"}, {"state": state}, headers))
+
+
 def test_a_sealed_step_answers_one_action_per_batch(tmp_path):
     api = make_api("sealed", tmp_path)
     _, made = post(api, "/v1/games/raiders/new", {"players": 2, "seed": 4}, {})

@@ -104,7 +104,8 @@ def test_every_request_of_the_hot_path_is_an_envelope_documented_as_declared():
 def test_defaults_are_filled_in_nested_envelopes_too():
     assert envelopes.NEW.load({"players": 2}) == {
         "players": 2, "options": None, "seed": None, "card_set": "reference"}
-    assert envelopes.LEGAL_ACTIONS.load({"state": {}}) == {"state": {}, "player": None}
+    assert envelopes.LEGAL_ACTIONS.load({"state": {}}) == {"state": {}, "player": None,
+                                                           "preview": False}
     assert envelopes.REPLAY.load({"setup": {"players": 2}, "actions": []})["setup"] == {
         "players": 2, "options": None, "seed": None, "card_set": "reference"}
 
