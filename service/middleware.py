@@ -60,7 +60,6 @@ no key (``presented_key``): 401 on the evaluation routes, naming the header.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import itertools
@@ -71,15 +70,12 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import orjson
 from flask import Flask, Response, current_app, g, has_request_context, request
-from limits.storage import RedisStorage
-from redis import RedisError
 
-from service import metrics, seats, signing
+from service import metrics, rate_limits, seats, signing
 from service.games.messages import N_
 from service.headers import visible_ascii
 from service.problems import problem
@@ -556,174 +552,71 @@ def _reset_breakers() -> None:
 os.register_at_fork(after_in_child=_reset_breakers)
 
 
-class GuardedRedisStorage(RedisStorage):
-    """The ``limits`` Redis storage behind a ``RedisBreaker`` (storage URI
-    ``referee+redis://…``, option ``breaker``): while the breaker is down a call
-    raises ``RedisNotAnswering`` at once; a call that fails or times out trips it."""
-
-    STORAGE_SCHEME = ["referee+redis", "referee+rediss", "referee+redis+unix"]
-
-    def __init__(self, uri: str, breaker: RedisBreaker | None = None, **options: Any) -> None:
-        assert breaker is not None, "GuardedRedisStorage needs its breaker"
-        self.breaker = breaker
-        super().__init__(uri.removeprefix("referee+"), **options)
-
-    def _call(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if self.breaker.down:
-            raise RedisNotAnswering(self.breaker.url)
-        try:
-            return method(*args, **kwargs)
-        except RedisError as exc:
-            self.breaker.trip(exc)
-            raise
-
-    def incr(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().incr, *args, **kwargs)
-
-    def get(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().get, *args, **kwargs)
-
-    def get_expiry(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().get_expiry, *args, **kwargs)
-
-    def clear(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().clear, *args, **kwargs)
-
-    def reset(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().reset, *args, **kwargs)
-
-    def acquire_entry(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().acquire_entry, *args, **kwargs)
-
-    def get_moving_window(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().get_moving_window, *args, **kwargs)
-
-    def check(self) -> bool:
-        """flask-limiter asks this, on the request path, whether Redis is back:
-        answered from the breaker (whose thread pings), never by waiting on Redis."""
-        return not self.breaker.down
-
-
 def _rate_limits(app: Flask) -> None:
-    general = setting(app, "RATE_LIMIT")
-    evaluations = setting(app, "EVALUATION_RATE_LIMIT")
+    """``REFEREE_RATE_LIMIT`` on every ``POST /v1/…``, ``REFEREE_EVALUATION_RATE_LIMIT`` on
+    ``POST /v1/evaluations`` after it (``service.rate_limits``: one Redis call a request),
+    per client (``client_key``) and route; the answers say it (``_limit_headers``)."""
+    general = rate_limits.parse("general", setting(app, "RATE_LIMIT"))
+    evaluations = rate_limits.parse("evaluations", setting(app, "EVALUATION_RATE_LIMIT"))
     failure = rate_limit_failure(app)
     if not general and not evaluations:
         return
-    from flask_limiter import Limiter
-
     url = app.config.get("REDIS_URL")
     breaker = RedisBreaker(url, app.extensions["referee"]["redis_timeout"]) if url else None
-    storage, options = "memory://", {}
-    if breaker is not None:  # the counters in Redis, behind the breaker
-        storage = "referee+" + breaker.url
-        options = {"breaker": breaker, "socket_timeout": breaker.timeout,
-                   "socket_connect_timeout": breaker.timeout}
-        if failure == "closed":
-            _refuse_while_redis_is_down(app, breaker, bool(general))
-    with _own_retry_after_kept(app):
-        limiter = Limiter(
-            client_key, app=app, storage_uri=storage,
-            storage_options=options,  # type: ignore[arg-type]  # passed on to GuardedRedisStorage
-            headers_enabled=True,
-            default_limits=[general] if general else [],
-            default_limits_exempt_when=lambda: not (
-                request.method == "POST" and request.path.startswith("/v1/")),
-            key_prefix="referee-limits", strategy="moving-window",
-            # Redis not answering: count in memory meanwhile rather than fail the request
-            # (``closed``: _refuse_while_redis_is_down answers first)
-            in_memory_fallback_enabled=True, swallow_errors=True)
-    if evaluations and "evaluations.submit" in app.view_functions:
-        view = app.view_functions["evaluations.submit"]
-        app.view_functions["evaluations.submit"] = limiter.limit(  # type: ignore[assignment]
-            evaluations, override_defaults=False)(view)
+    if breaker is not None and failure == "closed":
+        _refuse_while_redis_is_down(app, breaker, bool(general))
+    limiter = rate_limits.RateLimiter(
+        rate_limits.RedisWindows(breaker.url, breaker.timeout, breaker) if breaker else None)
     app.extensions["referee"]["limiter"] = limiter
     app.extensions["referee"]["redis_breaker"] = breaker
-    _ietf_fields(app, limiter, {"general": general, "evaluations": evaluations})
+    submit = "evaluations.submit"
+    both = general + evaluations
 
-
-#: where an answer's own ``Retry-After`` waits while flask-limiter writes its own
-_OWN_RETRY_AFTER = "referee_own_retry_after"
-
-
-@contextlib.contextmanager
-def _own_retry_after_kept(app: Flask) -> Iterator[None]:
-    """Around the rate limiter's creation: an answer's own ``Retry-After`` (a 202's poll
-    hint, a 503's wait) survives the limiter, which sets the header on every answer of a
-    limited route to at least the client's window reset (a 202's 2 s became 60).  Flask
-    runs ``after_request`` hooks last-registered first, so the hook registered before the
-    limiter's runs after it and puts the answer's own value back (not on a 429: that wait
-    is the limit's), and the one registered after it runs before it and keeps the value."""
-
-    @app.after_request
-    def _put_back(response: Response) -> Response:
-        own = g.pop(_OWN_RETRY_AFTER, None)
-        if own is not None and response.status_code != 429:
-            response.headers["Retry-After"] = own
-        return response
-
-    yield
-
-    @app.after_request
-    def _keep(response: Response) -> Response:
-        own = response.headers.get("Retry-After")
-        if own is not None:
-            g.setdefault(_OWN_RETRY_AFTER, own)
-        return response
-
-
-def policy_names(settings: dict[str, str | None]) -> dict[tuple[int, int], str]:
-    """The name of each limit of the settings (``{name: "600/minute;10/second"}``), keyed by
-    (amount, window seconds): the setting's name, with ``-2``… for its further limits.
-
-    >>> policy_names({"general": "600/minute;10/second", "evaluations": "20/minute"})
-    {(600, 60): 'general', (10, 1): 'general-2', (20, 60): 'evaluations'}
-    """
-    from limits import parse_many
-
-    names: dict[tuple[int, int], str] = {}
-    for name, value in settings.items():
-        for k, item in enumerate(parse_many(value) if value else []):
-            names.setdefault((item.amount, item.get_expiry()), name + (f"-{k + 1}" if k else ""))
-    return names
-
-
-def ietf_fields(limits: list[tuple[str, int, int, int, int]]) -> tuple[str, str]:
-    """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers-11,
-    structured-field lists) of (name, quota, window s, remaining, reset s) per limit.
-
-    >>> ietf_fields([("general", 600, 60, 599, 60), ("evaluations", 20, 60, 0, 12)])
-    ('"general";q=600;w=60, "evaluations";q=20;w=60', '"general";r=599;t=60, "evaluations";r=0;t=12')
-    """
-    policy = ", ".join(f'"{n}";q={q};w={w}' for n, q, w, _, _ in limits)
-    current = ", ".join(f'"{n}";r={r};t={t}' for n, _, _, r, t in limits)
-    return policy, current
-
-
-def _ietf_fields(app: Flask, limiter: Any, settings: dict[str, str | None]) -> None:
-    """The IETF fields beside flask-limiter's ``X-RateLimit-*`` (kept for the clients that
-    read them): every limit that counted this request, not only the nearest one."""
-    names = policy_names(settings)
+    @app.before_request
+    def _limit() -> Response | None:
+        environ = request.environ
+        if environ.get("REQUEST_METHOD") != "POST":
+            return None
+        endpoint = request.endpoint
+        if endpoint is None:  # no route: a 404 counts against nothing
+            return None
+        limits = both if endpoint == submit else general
+        if not limits or not environ.get("PATH_INFO", "").startswith("/v1/"):
+            return None
+        counted = limiter.count(client_key(), endpoint, limits)
+        g.rate_limits = counted
+        refused = counted[-1]
+        if refused.allowed:
+            return None
+        log.info("rate limit %s/%ss of %s exceeded on %s", refused.limit.amount,
+                 refused.limit.seconds, refused.limit.name, endpoint)
+        return problem(429, "too-many-requests", "Too many requests",
+                       N_("this client is over the rate limit of {amount} requests per "
+                          "{seconds} s on this route; retry in {wait} s",
+                          amount=refused.limit.amount, seconds=refused.limit.seconds,
+                          wait=refused.wait))
 
     @app.after_request
-    def _fields(response: Response) -> Response:
-        counted = []
-        try:
-            now = int(time.time())
-            for current in limiter.current_limits:
-                item = current.limit
-                window = item.get_expiry()
-                name = names.get((item.amount, window), "limit")
-                # ``reset_at`` is rounded up: never say more than the window itself
-                counted.append((name, item.amount, window, max(0, current.remaining),
-                                min(window, max(0, current.reset_at - now))))
-        except Exception:  # as flask-limiter's own headers: a counter that does not answer
-            return response  # costs the fields, never the answer
+    def _limit_headers(response: Response) -> Response:
+        counted = g.pop("rate_limits", None)
         if counted:
-            policy, current_field = ietf_fields(counted)
-            response.headers["RateLimit-Policy"] = policy
-            response.headers["RateLimit"] = current_field
+            limit_headers(response, counted)
         return response
+
+
+def limit_headers(response: Response, counted: list[rate_limits.Counted]) -> None:
+    """``X-RateLimit-*`` (the nearest limit, ``rate_limits.header_limit``), the IETF
+    ``RateLimit-Policy`` and ``RateLimit`` (every limit that counted), and ``Retry-After``:
+    a 429's is the limit's; any other answer keeps its own (a 202's poll hint, a 503's
+    wait), and one without gets the seconds until the nearest window frees a request."""
+    headers = response.headers
+    nearest = rate_limits.header_limit(counted)
+    headers["X-RateLimit-Limit"] = str(nearest.limit.amount)
+    headers["X-RateLimit-Remaining"] = str(nearest.remaining)
+    headers["X-RateLimit-Reset"] = str(nearest.reset_epoch)
+    if response.status_code == 429 or "Retry-After" not in headers:
+        headers["Retry-After"] = str(nearest.wait)
+    headers["RateLimit-Policy"], headers["RateLimit"] = rate_limits.ietf_fields(counted)
 
 
 def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool) -> None:
