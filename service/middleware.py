@@ -70,12 +70,13 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import orjson
-from flask import Flask, Response, current_app, g, has_request_context, request
+from flask import Flask, Request, Response, current_app, g, has_request_context, request
 
-from service import metrics, rate_limits, seats, signing
+from service import metrics, problems, rate_limits, seats, signing
 from service.games.messages import N_
 from service.headers import visible_ascii
 from service.problems import problem
@@ -138,7 +139,7 @@ def init_app(app: Flask) -> None:
 
 # ------------------------------------------------------------ request ids
 def current_request_id() -> str | None:
-    return g.get("request_id") if has_request_context() else None
+    return request.environ.get(problems.REQUEST_ID_ENVIRON) if has_request_context() else None
 
 
 class RequestIds:
@@ -169,48 +170,78 @@ new_request_id = RequestIds()
 os.register_at_fork(after_in_child=new_request_id.reset)
 
 
-#: the WSGI environ key of a request's start (``time.perf_counter``)
-STARTED = "referee.started"
 #: ``X-Request-Id`` as the WSGI environ holds it
 _REQUEST_ID_ENVIRON = "HTTP_" + REQUEST_ID.upper().replace("-", "_")
+#: the WSGI environ key of the request's ``Request`` (``KeptRequest``: Flask empties its own
+#: ``werkzeug.request`` before the answer leaves the app; the route is read after)
+REQUEST_OBJECT = "referee.request"
+
+
+class KeptRequest(Request):
+    """Flask's request, kept in the environ (``REQUEST_OBJECT``) for ``RequestEdges``."""
+
+    def __init__(self, environ: dict[str, Any], populate_request: bool = True,
+                 shallow: bool = False) -> None:
+        super().__init__(environ, populate_request, shallow)
+        environ[REQUEST_OBJECT] = self
+
+
+class RequestEdges:
+    """The one WSGI middleware around the app: the request id (given or new, in the
+    environ for log records and problems), and on the way out its header, ``nosniff``
+    (and an empty page's CSP), the latency metric and the access line.
+
+    One layer instead of a ``before_request`` and an ``after_request`` hook: Flask calls
+    each hook through its blueprint chain, and each read of ``request`` or ``g`` there
+    is a context-local lookup; here everything is the environ and the status line.
+    """
+
+    def __init__(self, app: Any, access: bool) -> None:
+        self.app, self.access = app, access
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        started = time.perf_counter()
+        given = environ.get(_REQUEST_ID_ENVIRON)
+        rid = given if given and _REQUEST_ID_OK.fullmatch(given) else new_request_id.new()
+        environ[problems.REQUEST_ID_ENVIRON] = rid
+        answered: list[str] = []
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answered.append(status)
+            html = csp = False
+            for name, value in headers:
+                lower = name.lower()
+                if lower == "content-type":
+                    html = value[:9] == "text/html"
+                elif lower == "content-security-policy":
+                    csp = True
+            headers += ((REQUEST_ID, rid), NOSNIFF)  # a JSON or text answer never runs
+            if html and not csp:
+                headers.append(("Content-Security-Policy", EMPTY_PAGE_CSP))
+                if not any(n.lower() == "x-frame-options" for n, _ in headers):
+                    headers.append(("X-Frame-Options", "DENY"))
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, start)
+        elapsed = time.perf_counter() - started
+        req = environ.pop(REQUEST_OBJECT, None)
+        url_rule = req.url_rule if req is not None else None
+        rule = url_rule.rule if url_rule is not None else "unmatched"
+        method = environ.get("REQUEST_METHOD", "")
+        status = int(answered[0][:3]) if answered else 500
+        metrics.observe_request(method, rule, status, elapsed)
+        if self.access and access_log.isEnabledFor(logging.INFO):
+            path = req.path if req is not None else environ.get("PATH_INFO", "")
+            log_access(rid, {"method": method, "path": path, "route": rule, "status": status,
+                             "ms": round(elapsed * 1000, 3)})
+        return body
 
 
 def _request_ids(app: Flask) -> None:
-    """The request id (given or new) in ``g`` for log records, the start time in the
-    environ; after the view, the id header, the latency metric and the access line.
-    Each hook reads ``request`` and ``g`` once: a context-local lookup costs about
-    a microsecond, and these run on every request."""
-    ext = app.extensions["referee"]
-    make_id, matches, perf = new_request_id.new, _REQUEST_ID_OK.fullmatch, time.perf_counter
-
-    @app.before_request
-    def _start() -> None:
-        environ = request.environ
-        given = environ.get(_REQUEST_ID_ENVIRON)
-        g.request_id = given if given and matches(given) else make_id()
-        environ[STARTED] = perf()
-
-    @app.after_request
-    def _finish(response: Response) -> Response:
-        req = request._get_current_object()  # type: ignore[attr-defined]  # the proxied Request
-        rid = g.get("request_id") or make_id()
-        headers = response.headers
-        headers[REQUEST_ID] = rid
-        headers[NOSNIFF[0]] = NOSNIFF[1]  # a JSON or text answer is never run as a script
-        if headers.get("Content-Type", "")[:9] == "text/html" \
-                and "Content-Security-Policy" not in headers:  # no mimetype parsing per reply
-            headers["Content-Security-Policy"] = EMPTY_PAGE_CSP
-            headers.setdefault("X-Frame-Options", "DENY")
-        started = req.environ.get(STARTED)
-        elapsed = perf() - started if started is not None else 0.0
-        url_rule = req.url_rule
-        rule = url_rule.rule if url_rule is not None else "unmatched"
-        method, status = req.method, response.status_code
-        metrics.observe_request(method, rule, status, elapsed)
-        if ext.get("access_log") and access_log.isEnabledFor(logging.INFO):
-            log_access(rid, {"method": method, "path": req.path, "route": rule,
-                             "status": status, "ms": round(elapsed * 1000, 3)})
-        return response
+    """``RequestEdges`` around the app's WSGI callable."""
+    app.request_class = KeptRequest
+    app.wsgi_app = RequestEdges(  # type: ignore[method-assign]
+        app.wsgi_app, bool(app.extensions["referee"].get("access_log")))
 
 
 def log_access(rid: str, http: dict[str, Any]) -> None:

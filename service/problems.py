@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, g, has_app_context, has_request_context, request
+from flask import Flask, Response, current_app, has_app_context, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
 from service import rules_reference
@@ -80,6 +80,8 @@ PROBLEM_BASE = "/problems/"
 PROBLEM_MIME = "application/problem+json"
 #: ``instance``: the request id as a URN
 INSTANCE_PREFIX = "urn:referee:request:"
+#: the WSGI environ key of this request's id (``service.middleware.RequestEdges`` sets it)
+REQUEST_ID_ENVIRON = "referee.request_id"
 
 log = logging.getLogger("referee")
 
@@ -433,7 +435,7 @@ def problem(status: int, slug: str, title: str, detail: str,
     language = request_language()
     body = {"type": problem_type(slug), "title": gettext(title, language), "status": status,
             "detail": detail}
-    rid = g.get("request_id") if has_request_context() else None
+    rid = request.environ.get(REQUEST_ID_ENVIRON) if has_request_context() else None
     if rid:
         body["instance"] = INSTANCE_PREFIX + rid
     body.update(extra)
