@@ -605,10 +605,11 @@ def _rate_limits(app: Flask) -> None:
 
     @app.before_request
     def _limit() -> Response | None:
-        environ = request.environ
+        req = request._get_current_object()  # type: ignore[attr-defined]  # one lookup
+        environ = req.environ
         if environ.get("REQUEST_METHOD") != "POST":
             return None
-        endpoint = request.endpoint
+        endpoint = req.endpoint
         if endpoint is None:  # no route: a 404 counts against nothing
             return None
         limits = both if endpoint == submit else general
@@ -642,12 +643,15 @@ def limit_headers(response: Response, counted: list[rate_limits.Counted]) -> Non
     wait), and one without gets the seconds until the nearest window frees a request."""
     headers = response.headers
     nearest = rate_limits.header_limit(counted)
-    headers["X-RateLimit-Limit"] = str(nearest.limit.amount)
-    headers["X-RateLimit-Remaining"] = str(nearest.remaining)
-    headers["X-RateLimit-Reset"] = str(nearest.reset_epoch)
     if response.status_code == 429 or "Retry-After" not in headers:
         headers["Retry-After"] = str(nearest.wait)
-    headers["RateLimit-Policy"], headers["RateLimit"] = rate_limits.ietf_fields(counted)
+    policy, current = rate_limits.ietf_fields(counted)
+    add = headers.add  # none of them is there yet: added, not searched for and replaced
+    add("X-RateLimit-Limit", str(nearest.limit.amount))
+    add("X-RateLimit-Remaining", str(nearest.remaining))
+    add("X-RateLimit-Reset", str(nearest.reset_epoch))
+    add("RateLimit-Policy", policy)
+    add("RateLimit", current)
 
 
 def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool) -> None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import collections
 import itertools
 import os
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -157,8 +158,102 @@ _MEMBERS = Members()
 os.register_at_fork(after_in_child=_MEMBERS.reset)
 
 
+class ReplyError(Exception):
+    """An error reply of Redis to the limiter's own connection (``Resp``)."""
+
+
+class Resp:
+    """The limiter's own Redis connections, one per thread, for its one command.
+
+    redis-py spends about 260 k instructions on an ``EVALSHA`` (its client, pool, events
+    and parser); writing the command and reading its array of integers here spends about
+    45 k.  Only for what such a connection needs no more than host, port, database and
+    credentials to reach (``redis://``, ``unix://``; ``from_url`` answers ``None`` for TLS
+    or any other option: redis-py then).  A connection that fails or times out is closed;
+    the next call opens a new one.
+    """
+
+    def __init__(self, params: dict[str, Any], timeout: float) -> None:
+        self.params, self.timeout = params, timeout
+        self._local = threading.local()
+
+    @classmethod
+    def from_url(cls, url: str, timeout: float) -> Resp | None:
+        from redis.connection import UnixDomainSocketConnection, parse_url
+
+        params = parse_url(url)  # type: ignore[no-untyped-call]  # redis-py: untyped
+        kind = params.pop("connection_class", None)
+        if kind not in (None, UnixDomainSocketConnection) \
+                or set(params) - {"host", "port", "db", "username", "password", "path"}:
+            return None
+        return cls(params, timeout)
+
+    def _open(self) -> tuple[socket.socket, Any]:
+        params = self.params
+        if "path" in params:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            sock.connect(params["path"])
+        else:
+            sock = socket.create_connection((params.get("host", "localhost"),
+                                             params.get("port", 6379)), self.timeout)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.settimeout(self.timeout)
+        reader = sock.makefile("rb")
+        try:
+            if params.get("password"):
+                user = [params["username"]] if params.get("username") else []
+                self._exchange(sock, reader, ["AUTH", *user, params["password"]])
+            if params.get("db"):
+                self._exchange(sock, reader, ["SELECT", params["db"]])
+        except BaseException:
+            sock.close()
+            raise
+        return sock, reader
+
+    def call(self, *words: Any) -> Any:
+        """One command's reply (``ReplyError`` for an error reply; ``OSError`` for a
+        connection that failed, now closed)."""
+        found = getattr(self._local, "conn", None)
+        if found is None or found[2] != os.getpid():  # none yet, or the parent's
+            found = self._local.conn = (*self._open(), os.getpid())
+        try:
+            return self._exchange(found[0], found[1], words)
+        except (OSError, ValueError):
+            self._local.conn = None
+            found[0].close()
+            raise
+
+    @staticmethod
+    def _exchange(sock: socket.socket, reader: Any, words: Any) -> Any:
+        encoded = [w if isinstance(w, bytes) else str(w).encode() for w in words]
+        sock.sendall(b"*%d\r\n%b" % (len(encoded), b"".join(
+            b"$%d\r\n%b\r\n" % (len(w), w) for w in encoded)))
+        return Resp._reply(reader)
+
+    @staticmethod
+    def _reply(reader: Any) -> Any:
+        line = reader.readline()
+        if not line.endswith(b"\r\n"):
+            raise ConnectionError("Redis closed the connection")
+        kind, rest = line[:1], line[1:-2]
+        if kind == b":":
+            return int(rest)
+        if kind == b"*":
+            return [Resp._reply(reader) for _ in range(int(rest))]
+        if kind == b"$":
+            size = int(rest)
+            return None if size < 0 else reader.read(size + 2)[:-2]
+        if kind == b"+":
+            return rest
+        if kind == b"-":
+            raise ReplyError(rest.decode(errors="replace"))
+        raise ConnectionError(f"not a Redis reply: {line[:40]!r}")
+
+
 class RedisWindows:
-    """The windows in Redis: one ``EVALSHA`` of ``SCRIPT`` per request."""
+    """The windows in Redis: one ``EVALSHA`` of ``SCRIPT`` per request (over ``Resp``
+    where it can, else redis-py)."""
 
     def __init__(self, url: str, timeout: float, breaker: Breaker) -> None:
         import redis
@@ -167,13 +262,23 @@ class RedisWindows:
         self.client = redis.Redis.from_url(url, socket_timeout=timeout,
                                            socket_connect_timeout=timeout)
         self.script = self.client.register_script(SCRIPT)
+        self.resp = Resp.from_url(url, timeout)
 
     def count(self, client: str, route: str, limits: list[Limit]) -> list[Counted]:
+        keys = [bucket_key(client, route, limit) for limit in limits]
         args: list[Any] = [_MEMBERS.new()]
         for limit in limits:
             args += (limit.amount, limit.seconds * 1000)
-        found = self.script(keys=[bucket_key(client, route, limit) for limit in limits],
-                            args=args)
+        resp = self.resp
+        if resp is None:
+            found = self.script(keys=keys, args=args)
+        else:
+            try:
+                found = resp.call(b"EVALSHA", self.script.sha, len(keys), *keys, *args)
+            except ReplyError as exc:
+                if not str(exc).startswith("NOSCRIPT"):
+                    raise
+                found = resp.call(b"EVAL", SCRIPT, len(keys), *keys, *args)  # caches it
         now = int(found[0])
         return [Counted(limit, bool(found[k]), int(found[k + 1]), int(found[k + 2]), now)
                 for limit, k in zip(limits, range(1, len(found), 3), strict=False)]
@@ -228,7 +333,8 @@ class RateLimiter:
         import redis as redis_module
 
         self.redis, self.memory = redis, MemoryWindows()
-        self._errors: tuple[type[BaseException], ...] = (redis_module.RedisError, OSError)
+        self._errors: tuple[type[BaseException], ...] = (redis_module.RedisError, OSError,
+                                                          ReplyError)
 
     def count(self, client: str, route: str, limits: list[Limit]) -> list[Counted]:
         redis = self.redis
