@@ -74,7 +74,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 import orjson
-from flask import Flask, Request, Response, current_app, g, has_request_context, request
+from flask import Flask, Request, Response, current_app, has_request_context, request
 
 from service import metrics, problems, rate_limits, seats, signing
 from service.games.messages import N_
@@ -175,6 +175,8 @@ _REQUEST_ID_ENVIRON = "HTTP_" + REQUEST_ID.upper().replace("-", "_")
 #: the WSGI environ key of the request's ``Request`` (``KeptRequest``: Flask empties its own
 #: ``werkzeug.request`` before the answer leaves the app; the route is read after)
 REQUEST_OBJECT = "referee.request"
+#: the WSGI environ key of what the rate limits counted of the request (``_rate_limits``)
+RATE_LIMITS = "referee.rate_limits"
 
 
 class KeptRequest(Request):
@@ -189,7 +191,8 @@ class KeptRequest(Request):
 class RequestEdges:
     """The one WSGI middleware around the app: the request id (given or new, in the
     environ for log records and problems), and on the way out its header, ``nosniff``
-    (and an empty page's CSP), the latency metric and the access line.
+    (and an empty page's CSP), the rate limits' headers (``limit_headers``), the latency
+    metric and the access line.
 
     One layer instead of a ``before_request`` and an ``after_request`` hook: Flask calls
     each hook through its blueprint chain, and each read of ``request`` or ``g`` there
@@ -209,17 +212,23 @@ class RequestEdges:
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             answered.append(status)
             html = csp = False
-            for name, value in headers:
+            retry_after = None
+            for k, (name, value) in enumerate(headers):
                 lower = name.lower()
                 if lower == "content-type":
                     html = value[:9] == "text/html"
                 elif lower == "content-security-policy":
                     csp = True
+                elif lower == "retry-after":
+                    retry_after = k
             headers += ((REQUEST_ID, rid), NOSNIFF)  # a JSON or text answer never runs
             if html and not csp:
                 headers.append(("Content-Security-Policy", EMPTY_PAGE_CSP))
                 if not any(n.lower() == "x-frame-options" for n, _ in headers):
                     headers.append(("X-Frame-Options", "DENY"))
+            counted = environ.get(RATE_LIMITS)
+            if counted:
+                limit_headers(int(status[:3]), headers, retry_after, counted)
             return start_response(status, headers, exc_info)
 
         body = self.app(environ, start)
@@ -586,7 +595,7 @@ os.register_at_fork(after_in_child=_reset_breakers)
 def _rate_limits(app: Flask) -> None:
     """``REFEREE_RATE_LIMIT`` on every ``POST /v1/…``, ``REFEREE_EVALUATION_RATE_LIMIT`` on
     ``POST /v1/evaluations`` after it (``service.rate_limits``: one Redis call a request),
-    per client (``client_key``) and route; the answers say it (``_limit_headers``)."""
+    per client (``client_key``) and route; the answers say it (``limit_headers``)."""
     general = rate_limits.parse("general", setting(app, "RATE_LIMIT"))
     evaluations = rate_limits.parse("evaluations", setting(app, "EVALUATION_RATE_LIMIT"))
     failure = rate_limit_failure(app)
@@ -615,8 +624,11 @@ def _rate_limits(app: Flask) -> None:
         limits = both if endpoint == submit else general
         if not limits or not environ.get("PATH_INFO", "").startswith("/v1/"):
             return None
-        counted = limiter.count(client_key(), endpoint, limits)
-        g.rate_limits = counted
+        # no key sent: the bucket is the address (``client_key``), read here at once
+        bucket = client_key() if "HTTP_AUTHORIZATION" in environ or "HTTP_X_API_KEY" in environ \
+            else "addr:" + (environ.get("REMOTE_ADDR") or "unknown")
+        counted = limiter.count(bucket, endpoint, limits)
+        environ[RATE_LIMITS] = counted  # its headers: ``RequestEdges``, on the way out
         refused = counted[-1]
         if refused.allowed:
             return None
@@ -628,30 +640,25 @@ def _rate_limits(app: Flask) -> None:
                           amount=refused.limit.amount, seconds=refused.limit.seconds,
                           wait=refused.wait))
 
-    @app.after_request
-    def _limit_headers(response: Response) -> Response:
-        counted = g.pop("rate_limits", None)
-        if counted:
-            limit_headers(response, counted)
-        return response
 
-
-def limit_headers(response: Response, counted: list[rate_limits.Counted]) -> None:
-    """``X-RateLimit-*`` (the nearest limit, ``rate_limits.header_limit``), the IETF
+def limit_headers(status: int, headers: list[tuple[str, str]], retry_after: int | None,
+                  counted: list[rate_limits.Counted]) -> None:
+    """To an answer's WSGI headers (``retry_after``: the index of its own ``Retry-After``):
+    ``X-RateLimit-*`` (the nearest limit, ``rate_limits.header_limit``), the IETF
     ``RateLimit-Policy`` and ``RateLimit`` (every limit that counted), and ``Retry-After``:
     a 429's is the limit's; any other answer keeps its own (a 202's poll hint, a 503's
     wait), and one without gets the seconds until the nearest window frees a request."""
-    headers = response.headers
     nearest = rate_limits.header_limit(counted)
-    if response.status_code == 429 or "Retry-After" not in headers:
-        headers["Retry-After"] = str(nearest.wait)
+    wait = ("Retry-After", str(nearest.wait))
+    if retry_after is None:
+        headers.append(wait)
+    elif status == 429:
+        headers[retry_after] = wait
     policy, current = rate_limits.ietf_fields(counted)
-    add = headers.add  # none of them is there yet: added, not searched for and replaced
-    add("X-RateLimit-Limit", str(nearest.limit.amount))
-    add("X-RateLimit-Remaining", str(nearest.remaining))
-    add("X-RateLimit-Reset", str(nearest.reset_epoch))
-    add("RateLimit-Policy", policy)
-    add("RateLimit", current)
+    headers += (("X-RateLimit-Limit", str(nearest.limit.amount)),
+                ("X-RateLimit-Remaining", str(nearest.remaining)),
+                ("X-RateLimit-Reset", str(nearest.reset_epoch)),
+                ("RateLimit-Policy", policy), ("RateLimit", current))
 
 
 def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool) -> None:

@@ -95,17 +95,21 @@ def parse(name: str, text: str | None) -> list[Limit]:
             for k, item in enumerate(parse_many(text))]
 
 
-@dataclass(frozen=True)
 class Counted:
     """What one limit said of a request: ``allowed``, the requests in its window (this one
     included when allowed), and ``reset_ms``/``now_ms`` on the counter's clock (ms since
     the epoch): when the oldest of them leaves the window, and when it counted."""
 
-    limit: Limit
-    allowed: bool
-    count: int
-    reset_ms: int
-    now_ms: int
+    __slots__ = ("limit", "allowed", "count", "reset_ms", "now_ms")
+
+    def __init__(self, limit: Limit, allowed: bool, count: int, reset_ms: int,
+                 now_ms: int) -> None:
+        self.limit, self.allowed, self.count = limit, allowed, count
+        self.reset_ms, self.now_ms = reset_ms, now_ms
+
+    def __repr__(self) -> str:
+        return (f"Counted({self.limit.name}, allowed={self.allowed}, count={self.count}, "
+                f"wait={self.wait})")
 
     @property
     def remaining(self) -> int:
