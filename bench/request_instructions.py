@@ -149,16 +149,20 @@ def count(tree: Path, config: str, games: list[str], redis_url: str | None) -> l
     return [round(n / size) for n, size in zip(found, sizes, strict=True)]
 
 
-def measure(tree: Path = REPO, games: list[str] | None = None, jobs: int = 2) -> dict:
-    """``{config: {"game endpoint": instructions per request}}`` and the shares."""
+def measure(tree: Path = REPO, games: list[str] | None = None, jobs: int = 2,
+            configs: tuple[str, ...] = CONFIGS) -> dict:
+    """``{config: {"game endpoint": instructions per request}}`` and, with every
+    configuration, the shares."""
     from bench import operators
 
     games = list(games or GAMES)
     keys = [f"{g} {e}" for g in games for e in ENDPOINTS]
     with operators.redis_server() as url, ThreadPoolExecutor(jobs) as pool:
-        counts = dict(zip(CONFIGS, pool.map(lambda c: count(tree, c, games, url), CONFIGS),
+        counts = dict(zip(configs, pool.map(lambda c: count(tree, c, games, url), configs),
                           strict=True))
     out: dict = {c: dict(zip(keys, n, strict=True)) for c, n in counts.items()}
+    if set(configs) != set(CONFIGS):
+        return out
     ops = out["operators"]
     out["shares"] = {k: {"rate_limit": round((ops[k] - out["no-limit"][k]) / ops[k], 3),
                          "signing": round((ops[k] - out["no-keys"][k]) / ops[k], 3),
@@ -173,18 +177,19 @@ def markdown(found: dict, before: dict | None = None, label: str = "") -> list[s
     keys = list(found["operators"])
     head = "| configuration | " + " | ".join(keys) + " |"
     lines = [head, "|---|" + "---:|" * len(keys)]
-    for config in CONFIGS:
+    for config in (c for c in CONFIGS if c in found):
         cells = []
         for k in keys:
             n = found[config][k]
-            was = before[config][k] if before else None
+            was = before[config][k] if before and config in before else None
             cells.append(f"{n:,}" + (f" ({(n / was - 1) * 100:+.1f} % vs {label})" if was else ""))
         lines.append(f"| {config} | " + " | ".join(cells) + " |")
-    shares = found["shares"]
+    shares = found.get("shares", {})
     for name, fmt in (("rate_limit", "{:.1%}"), ("signing", "{:.1%}"), ("new_state", "{:,}"),
                       ("floor_over_operators", "{:.3f}"), ("floor_over_bench", "{:.3f}")):
-        lines.append(f"| {name} | " + " | ".join(fmt.format(shares[k][name]) for k in keys)
-                     + " |")
+        if shares:
+            lines.append(f"| {name} | " + " | ".join(fmt.format(shares[k][name]) for k in keys)
+                         + " |")
     return lines
 
 
