@@ -1,10 +1,13 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
 Parts: ``http``, ``requests``, ``engine``, ``validation``, ``evaluations``, ``strength``,
-``steps`` (default: all seven; ``http``: the service as benched and as operators run it,
-``bench.operators``; ``requests``: ``bench.request_instructions``, instructions per request
-of each configuration, with valgrind; ``steps``: ``bench.spent_steps``, the register of
-spent steps).  Writes ``bench/results/latest.{json,md,png}`` after a full run
+``steps``, ``library``, ``batch`` (default: all nine; ``http``: the service as benched and
+as operators run it, ``bench.operators``; ``requests``: ``bench.request_instructions``,
+instructions per request of each configuration, with valgrind; ``steps``:
+``bench.spent_steps``, the register of spent steps; ``library``: ``bench.library``, the
+rules in-process against single HTTP calls; ``batch``: ``bench.batch``, batches against
+the single calls they stand for; ``engine`` includes ``bench.engine_steps``, a playout step
+per game against Raiders').  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
 (``bench.strength``: the suggestion bot against the greedy bot, about 5
@@ -21,12 +24,16 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import Any
 
 from bench import (
+    batch,
     chart,
     engine,
+    engine_steps,
     evaluations,
     http_load,
+    library,
     report,
     request_costs,
     request_instructions,
@@ -36,7 +43,8 @@ from bench import (
 )
 from bench.states import SETUPS, representative_cases
 
-PARTS = ("http", "requests", "engine", "validation", "evaluations", "strength", "steps")
+PARTS = ("http", "requests", "engine", "validation", "evaluations", "strength", "steps",
+         "library", "batch")
 
 
 def commit() -> str:
@@ -79,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     begin = time.perf_counter()
-    results: dict = {"meta": {
+    results: dict[Any, Any] = {"meta": {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "python": platform.python_version(), "cpus": os.cpu_count(), "commit": commit(),
         "command": "make bench" if not argv and len(sys.argv) == 1
@@ -104,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
             results["engine"][g] = engine.measure(g, args.quick)
             middle = next(c for c in cases if c.game == g and c.stage == "middle")
             results["request_costs"][g] = request_costs.measure(app, middle, args.quick)
+        log("engine: instructions and random-playout steps/s per step, to Raiders'")
+        results["engine_steps"] = engine_steps.measure(
+            games, valgrind=shutil.which("valgrind") is not None, quick=args.quick)
     if "validation" in parts:
         log("validation: jsonschema_rs, fastjsonschema, validate on the middle states")
         results["validation"] = validation.measure(
@@ -120,6 +131,16 @@ def main(argv: list[str] | None = None) -> int:
     if "steps" in parts:
         log("steps: the register of spent steps (valgrind instructions per sealed apply, size)")
         results["spent_steps"] = spent_steps.measure(valgrind=shutil.which("valgrind") is not None)
+    if "library" in parts:
+        log("library: service.engine_api steps/s against single HTTP calls (and valgrind "
+            "instructions per step)")
+        results["library"] = library.measure(games, args.seconds, log,
+                                             count_instructions=shutil.which("valgrind") is not None)
+    if "batch" in parts:
+        log("batch: 64 questions one by one and in one batch (time, valgrind instructions), "
+            "single calls' p99 beside batches")
+        results["batch"] = batch.measure(args.seconds,
+                                         valgrind=shutil.which("valgrind") is not None)
     load["end"] = [round(x, 2) for x in os.getloadavg()]
     results["meta"]["loadavg"] = load
     results["targets"] = report.targets(results)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bench.report import MIN_RATIO_TO_FLOOR
 
 
-def draw(results: dict, path: Path) -> bool:
+def draw(results: dict[Any, Any], path: Path) -> bool:
     """Write the chart; ``False`` (and nothing written) without matplotlib."""
     try:
         import matplotlib

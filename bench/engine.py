@@ -20,6 +20,8 @@ from __future__ import annotations
 import statistics
 import time
 import timeit
+from collections.abc import Callable
+from typing import Any
 
 from bench.states import new_state, trajectory
 from service.games.playout import random_playout
@@ -35,7 +37,7 @@ MAX_PAIRS = 600
 CPU = time.process_time
 
 
-def per_call_us(fn, number: int = 10) -> float:
+def per_call_us(fn: Callable[[], object], number: int = 10) -> float:
     return min(timeit.repeat(fn, number=number, repeat=3, timer=CPU)) / number * 1e6
 
 
@@ -43,13 +45,27 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-def summary(values: list[float]) -> dict:
+def summary(values: list[float]) -> dict[Any, Any]:
     values = sorted(values)
     return {"median_us": round(statistics.median(values), 2),
             "p99_us": round(percentile(values, 0.99), 2), "n": len(values)}
 
 
-def measure(game_id: str, quick: bool = False) -> dict:
+def playouts(game_id: str, count: int) -> tuple[int, float]:
+    """``(decisions, CPU seconds)`` of ``count`` random playouts to the end from new
+    games of the bench setup (seeds ``1000 + k``; every Kozyablo race pairing)."""
+    game = get_game(game_id)
+    starts = [new_state(game_id, 1000 + k, vary=True) for k in range(count)]
+    steps = 0
+    begin = CPU()
+    for k, state in enumerate(starts):
+        final, _, n = random_playout(game, state, seed=k)
+        assert final["result"] is not None
+        steps += n
+    return steps, CPU() - begin
+
+
+def measure(game_id: str, quick: bool = False) -> dict[Any, Any]:
     game = get_game(game_id)
     pairs = [p for seed in range(SEEDS[game_id] // (2 if quick else 1) or 1)
              for p in trajectory(game_id, seed, vary=True)]
@@ -58,14 +74,7 @@ def measure(game_id: str, quick: bool = False) -> dict:
     legal_us = [per_call_us(lambda s=s, a=a: game.legal_actions(s, a["player"]))
                 for s, a in sample]
     count = PLAYOUTS[game_id] // (2 if quick else 1)
-    starts = [new_state(game_id, 1000 + k, vary=True) for k in range(count)]
-    steps = 0
-    begin = CPU()
-    for k, state in enumerate(starts):
-        final, _, n = random_playout(game, state, seed=k)
-        assert final["result"] is not None
-        steps += n
-    elapsed = CPU() - begin
+    steps, elapsed = playouts(game_id, count)
     return {"apply": summary(apply_us), "legal_actions": summary(legal_us),
             "playouts_per_s": round(count / elapsed, 1),
             "playout_decisions": round(steps / count, 1),

@@ -30,8 +30,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from itertools import combinations_with_replacement
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,8 +53,8 @@ DEFAULT_PLAYOUTS = 1600
 ROUNDS = 2
 
 
-def bench_odds() -> dict:
-    out: dict = {}
+def bench_odds() -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
     t = time.perf_counter()
     odds._solve.cache_clear()
     odds._prewarm()
@@ -84,10 +86,11 @@ def bench_odds() -> dict:
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
-def start_redis(workdir: str) -> tuple[subprocess.Popen, str]:
+def start_redis(workdir: str) -> tuple[subprocess.Popen[bytes], str]:
     binary = shutil.which("redis-server")
     if binary is None:
         raise RuntimeError("redis-server is not installed (apt-get install -y redis-server)")
@@ -106,7 +109,7 @@ def start_redis(workdir: str) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("redis-server did not start")
 
 
-def start_workers(url: str, count: int) -> list[subprocess.Popen]:
+def start_workers(url: str, count: int) -> list[subprocess.Popen[bytes]]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     procs = [subprocess.Popen([str(RQ), "worker", "referee", "--url", url, "--name",
                                f"bench-{count}-{k}", "--logging_level", "WARNING",
@@ -122,7 +125,7 @@ def start_workers(url: str, count: int) -> list[subprocess.Popen]:
     return procs
 
 
-def stop_workers(url: str, procs: list[subprocess.Popen]) -> None:
+def stop_workers(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
     for p in procs:
         p.terminate()
     for p in procs:
@@ -136,7 +139,7 @@ def stop_workers(url: str, procs: list[subprocess.Popen]) -> None:
         w.register_death()
 
 
-def bench_queue_floor(url: str) -> dict:
+def bench_queue_floor(url: str) -> dict[Any, Any]:
     procs = start_workers(url, 1)
     try:
         q = Queue("referee", connection=redis.Redis.from_url(url))
@@ -159,7 +162,7 @@ def bench_queue_floor(url: str) -> dict:
             "noop_jobs_per_s_one_worker": round(rate)}
 
 
-def bench_playouts(url: str, n: int) -> dict:
+def bench_playouts(url: str, n: int) -> dict[Any, Any]:
     from service.app import create_app
 
     state, _ = get_game("tremble").new_game(3, {"missions": False}, seed=5)
@@ -199,7 +202,7 @@ def bench_playouts(url: str, n: int) -> dict:
     return out
 
 
-def measure(playouts: int = DEFAULT_PLAYOUTS, log=print) -> dict:
+def measure(playouts: int = DEFAULT_PLAYOUTS, log: Callable[[str], None] = print) -> dict[Any, Any]:
     result = {"odds": bench_odds()}
     log(f"  odds: 5 fighters median {result['odds']['fighters']['5']['median_ms']} ms")
     with tempfile.TemporaryDirectory() as tmp:

@@ -29,7 +29,7 @@ def create_app() -> Flask:
     app = Flask(__name__, static_folder=None)
 
     @app.post("/v1/games/<game_id>/<endpoint>")
-    def noop(game_id: str, endpoint: str):
+    def noop(game_id: str, endpoint: str) -> Response:
         try:
             body = orjson.loads(request.get_data(cache=False))
         except orjson.JSONDecodeError:

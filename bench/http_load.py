@@ -24,7 +24,9 @@ from __future__ import annotations
 import statistics
 import tempfile
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -38,7 +40,7 @@ ENDPOINTS = ("legal-actions", "apply")
 SLICE_SECONDS = 1.0
 
 
-def merge(parts: list[dict]) -> dict:
+def merge(parts: list[dict[Any, Any]]) -> dict[Any, Any]:
     """One figure from several slices: total requests over total time; the
     median of the slices' p50 and p99 latencies."""
     requests = sum(p["requests"] for p in parts)
@@ -58,7 +60,7 @@ def post(url: str, body: bytes) -> tuple[int, bytes]:
         return exc.code, exc.read()
 
 
-def _row(game, stage, endpoint, body, result) -> dict:
+def _row(game: str, stage: str, endpoint: str, body: bytes, result: dict[Any, Any]) -> dict[Any, Any]:
     return {"game": game, "stage": stage, "endpoint": endpoint, "body_bytes": len(body),
             "rps": round(result["rps"], 1), "p50_us": round(result["p50_us"]),
             "p99_us": round(result["p99_us"]), "requests": result["requests"],
@@ -78,7 +80,8 @@ def check_pool(game: str, endpoint: str, bodies: list[dict], env: dict[str, str]
             raise RuntimeError(f"pool {game} {endpoint}: {r.status_code} {r.get_data()[:300]!r}")
 
 
-def measure(cases: list[Case], seconds: float, log=print, operators_too: bool = True) -> dict:
+def measure(cases: list[Case], seconds: float, log: Callable[[str], None] = print,
+            operators_too: bool = True) -> dict[Any, Any]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp, operators.redis_server() as redis_url, \
             gunicorn(FLOOR_APP, Path(tmp, "floor.log")) as floor_url, \
@@ -101,7 +104,7 @@ def measure(cases: list[Case], seconds: float, log=print, operators_too: bool = 
                         bodies[case.game, case.stage, "apply"])]
             targets += [(e, f"{app_url}/v1/games/{case.game}/{e}", bodies[case.game, case.stage, e])
                         for e in ENDPOINTS]
-            slices: dict[str, list[dict]] = {name: [] for name, _, _ in targets}
+            slices: dict[str, list[dict[Any, Any]]] = {name: [] for name, _, _ in targets}
             # the Python loader starts processes per call: one long slice each
             slice_s = SLICE_SECONDS if loader.loader_name() == "wrk" else seconds
             for _ in range(max(1, round(seconds / slice_s))):

@@ -31,6 +31,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = ("raiders", "tremble", "kozyablo")
@@ -81,7 +82,7 @@ def per_call(tree: Path, game: str, call: str) -> int:
     return round((full - base) / (2 * size))
 
 
-def measure(tree: Path, games: list[str], calls: list[str], jobs: int = 2) -> dict:
+def measure(tree: Path, games: list[str], calls: list[str], jobs: int = 2) -> dict[Any, Any]:
     keys = [(g, c) for g in games for c in calls]
     with ThreadPoolExecutor(jobs) as pool:
         counts = list(pool.map(lambda k: per_call(tree, *k), keys))

@@ -24,6 +24,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 #: concurrent connections: enough to keep 2 sync workers busy, few enough not
@@ -83,7 +84,7 @@ def loader_name() -> str:
     return "wrk" if shutil.which("wrk") else "python"
 
 
-def load(url: str, body: bytes, seconds: float, connections: int = CONNECTIONS) -> dict:
+def load(url: str, body: bytes, seconds: float, connections: int = CONNECTIONS) -> dict[Any, Any]:
     if shutil.which("wrk"):
         return _wrk(url, body, seconds, connections)
     return _python(url, body, seconds, connections)
@@ -102,7 +103,7 @@ def load_pool(url: str, bodies: Path, seconds: float, offset: int, repeats: int,
         return _run_wrk(url, script, seconds, connections, [str(offset)])
 
 
-def _wrk(url: str, body: bytes, seconds: float, connections: int) -> dict:
+def _wrk(url: str, body: bytes, seconds: float, connections: int) -> dict[Any, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         body_file = Path(tmp, "body.json")
         body_file.write_bytes(body)
@@ -131,7 +132,7 @@ def _run_wrk(url: str, script: Path, seconds: float, connections: int,
     return result
 
 
-def _client_loop(args) -> tuple[int, int, list[float]]:
+def _client_loop(args: tuple[Any, ...]) -> tuple[int, int, list[float]]:
     host, port, path, body, go, deadline = args
     time.sleep(max(0.0, go - time.monotonic()))
     headers = {"Content-Type": "application/json", "Connection": "close"}
@@ -153,7 +154,7 @@ def _client_loop(args) -> tuple[int, int, list[float]]:
     return len(latencies), errors, latencies
 
 
-def _python(url: str, body: bytes, seconds: float, connections: int) -> dict:
+def _python(url: str, body: bytes, seconds: float, connections: int) -> dict[Any, Any]:
     parts = urlsplit(url)
     go = time.monotonic() + 0.5  # every process is up by then (fork)
     job = (parts.hostname, parts.port, parts.path, body, go, go + seconds)

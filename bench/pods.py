@@ -32,12 +32,13 @@ import time
 from itertools import combinations
 from math import comb
 from pathlib import Path
+from typing import Any
 
 from service.tournaments.events import (
-    Event,
     Round,
     Settings,
     Table,
+    TournamentEvent,
     evaluate,
     met_before,
     standings,
@@ -72,7 +73,7 @@ def lower_bound(players: int, settings: Settings, rounds: int) -> int:
     return max(per_player, meetings - comb(players, 2))
 
 
-def least_repeats(players: list[str], sizes: list[int], met: dict[frozenset, list[int]],
+def least_repeats(players: list[str], sizes: list[int], met: dict[frozenset[Any], list[int]],
                   ceiling: int) -> int:
     """The fewest repeats of any seating of ``players`` at tables of ``sizes``
     (at most ``ceiling``: a seating known to have it), by trying every seating:
@@ -124,7 +125,7 @@ def least_repeats(players: list[str], sizes: list[int], met: dict[frozenset, lis
     return best[0]
 
 
-def round_least(event: Event) -> int:
+def round_least(event: TournamentEvent) -> int:
     """The least repeats each round allowed after the same earlier rounds, summed."""
     total = 0
     for r, rnd in enumerate(event.rounds):
@@ -137,10 +138,10 @@ def round_least(event: Event) -> int:
     return total
 
 
-def play(players: int, settings: Settings, rounds: int, seed: int) -> Event:
+def play(players: int, settings: Settings, rounds: int, seed: int) -> TournamentEvent:
     """An event of ``rounds`` rounds as ``next_round`` seats it, places at random."""
     rng = random.Random(seed)
-    event = Event([f"p{i:03d}" for i in range(players)], settings, [])
+    event = TournamentEvent([f"p{i:03d}" for i in range(players)], settings, [])
     for _ in range(rounds):
         _, proposal = evaluate(event)
         assert proposal is not None
@@ -153,11 +154,11 @@ def play(players: int, settings: Settings, rounds: int, seed: int) -> Event:
     return event
 
 
-def repeats(event: Event) -> int:
+def repeats(event: TournamentEvent) -> int:
     return sum(len(r) - 1 for r in met_before(event.rounds).values())
 
 
-def timing(runs: int = 5) -> dict:
+def timing(runs: int = 5) -> dict[Any, Any]:
     """The model and the whole request for 256 players after 5 rounds."""
     from service.app import create_app
 
@@ -184,20 +185,20 @@ def timing(runs: int = 5) -> dict:
                           "max": round(max(request), 3)}}
 
 
-def points_apart(event: Event) -> float:
+def points_apart(event: TournamentEvent) -> float:
     """The mean, over the tables of rounds 2 on, of the points between the table's
     first and last player in the standings before that round."""
     gaps = []
     for r in range(1, len(event.rounds)):
         points = {line.player: line.points
-                  for line in standings(Event(event.players, event.settings, event.rounds[:r]))}
+                  for line in standings(TournamentEvent(event.players, event.settings, event.rounds[:r]))}
         gaps += [max(points[p] for p in t.players) - min(points[p] for p in t.players)
                  for t in event.rounds[r].tables]
     return round(float(statistics.mean(gaps)), 2) if gaps else 0.0
 
 
-def measure(seeds: int, rounds: int) -> dict:
-    out: dict = {"rounds": rounds, "seeds": seeds, "repeats": []}
+def measure(seeds: int, rounds: int) -> dict[Any, Any]:
+    out: dict[Any, Any] = {"rounds": rounds, "seeds": seeds, "repeats": []}
     for size in (4, 2):
         settings = Settings(table_size=size)
         for players in COUNTS:
@@ -215,7 +216,7 @@ def measure(seeds: int, rounds: int) -> dict:
     return out
 
 
-def markdown(result: dict) -> str:
+def markdown(result: dict[Any, Any]) -> str:
     lines = ["# Event pairings (`python -m bench.pods`)", "",
              f"Repeat opponents over {result['rounds']} rounds, places drawn at random "
              f"({result['seeds']} seeds); the lower bound is `bench.pods.lower_bound`'s. "

@@ -33,13 +33,13 @@ def main() -> None:
     case = next(c for c in representative_cases(args.game) if c.stage == args.stage)
     game = get_game(args.game)
     if args.validate:
-        def once():
+        def once() -> None:
             game.validate_state(case.state)
     elif args.engine and args.endpoint == "apply":
-        def once():
+        def once() -> None:
             game.score(game.apply(case.state, case.action)[0])
     elif args.engine:
-        def once():
+        def once() -> None:
             game.legal_actions(case.state, case.player)
     else:
         from bench.request_costs import quiet_app
@@ -49,7 +49,7 @@ def main() -> None:
                             else case.legal_actions_body())
         path = f"/v1/games/{args.game}/{args.endpoint}"
 
-        def once():
+        def once() -> None:
             r = client.post(path, data=body, content_type="application/json")
             assert r.status_code == 200, r.get_data()[:300]
     once()

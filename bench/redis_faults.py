@@ -38,6 +38,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from bench import servers
@@ -51,7 +52,7 @@ class RedisProcess:
     def __init__(self, workdir: Path, port: int | None = None):
         self.workdir, self.port = workdir, port or servers.free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         import redis
@@ -95,12 +96,12 @@ class RedisProcess:
 
 
 def request(url: str, method: str, path: str, body: bytes | None = None,
-            timeout: float = 15) -> tuple[int, float, dict, bytes]:
+            timeout: float = 15) -> tuple[int, float, dict[Any, Any], bytes]:
     """(status, seconds, headers, body) of one request on a new connection;
     status 0 when the client gave up after ``timeout`` seconds."""
     parts = urlsplit(url)
     started = time.perf_counter()
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
     try:
         conn.request(method, path, body=body,
                      headers={"Content-Type": "application/json"} if body is not None else {})
@@ -115,8 +116,8 @@ def request(url: str, method: str, path: str, body: bytes | None = None,
 
 
 def concurrently(url: str, count: int, method: str, path: str, body: bytes | None = None,
-                 timeout: float = 15) -> list[tuple[int, float, dict, bytes]]:
-    out: list = [None] * count
+                 timeout: float = 15) -> list[tuple[int, float, dict[Any, Any], bytes]]:
+    out: list[Any] = [None] * count
 
     def one(i: int) -> None:
         out[i] = request(url, method, path, body, timeout)
@@ -146,7 +147,7 @@ def procfile_worker_line() -> str:
     raise RuntimeError("the Procfile has no worker line")
 
 
-def start_workers(redis_url: str, log: Path, count: int = 2, **env: str) -> subprocess.Popen:
+def start_workers(redis_url: str, log: Path, count: int = 2, **env: str) -> subprocess.Popen[bytes]:
     """The Procfile's worker line (``workers.supervise``) with ``count`` workers."""
     environ = {**os.environ, "PYTHONPATH": str(servers.REPO), "REDIS_URL": redis_url,
                "REFEREE_WORKERS": str(count),
@@ -155,7 +156,7 @@ def start_workers(redis_url: str, log: Path, count: int = 2, **env: str) -> subp
                             env=environ, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
-def stop_workers(proc: subprocess.Popen) -> None:
+def stop_workers(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM the supervisor (it stops its workers), SIGKILL after 20 s."""
     proc.send_signal(signal.SIGTERM)
     try:
@@ -177,7 +178,7 @@ def wait_ready(url: str, timeout: float, at_least: int = 1) -> float:
         time.sleep(0.1)
 
 
-def measure_frozen(requests: int, tmp: Path) -> dict:
+def measure_frozen(requests: int, tmp: Path) -> dict[Any, Any]:
     redis_server = RedisProcess(tmp)
     redis_server.start()
     try:
@@ -193,7 +194,7 @@ def measure_frozen(requests: int, tmp: Path) -> dict:
     finally:
         redis_server.stop()
 
-    def figures(rows) -> dict:
+    def figures(rows: list[dict[Any, Any]]) -> dict[Any, Any]:
         seconds = sorted(r[1] for r in rows)
         return {"statuses": sorted({r[0] for r in rows}),
                 "p50_ms": round(statistics.median(seconds) * 1000, 1),

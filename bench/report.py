@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -27,11 +28,11 @@ MAX_ODDS_5_MS = 1.0
 MIN_WORKER_SCALING = 1.8
 
 
-def _target(name, value, goal, ok, unit=""):
+def _target(name: str, value: object, goal: str, ok: object, unit: str = "") -> dict[str, Any]:
     return {"target": name, "value": value, "goal": goal, "unit": unit, "pass": bool(ok)}
 
 
-def targets(results: dict) -> list[dict]:
+def targets(results: dict[Any, Any]) -> list[dict[Any, Any]]:
     out = []
     for row in results.get("http", {}).get("rows", []):
         if row["endpoint"] == "floor":
@@ -54,6 +55,18 @@ def targets(results: dict) -> list[dict]:
         rate = fig["playouts_per_s"]
         out.append(_target(f"{game} random playouts", rate, f">= {MIN_PLAYOUTS_PER_S[game]}",
                            rate >= MIN_PLAYOUTS_PER_S[game], "games/s"))
+    koz = results.get("engine_steps", {}).get("kozyablo")
+    if koz:  # the Kozyablo engine's speed: per step against Raiders, playouts per core
+        from bench.engine_steps import MAX_STEP_INSTRUCTIONS_TO_RAIDERS, MIN_PLAYOUT_STEPS_PER_S
+
+        if "instructions_to_raiders" in koz:
+            ratio = koz["instructions_to_raiders"]
+            out.append(_target("kozyablo instructions per step / raiders", ratio,
+                               f"<= {MAX_STEP_INSTRUCTIONS_TO_RAIDERS:g}",
+                               ratio <= MAX_STEP_INSTRUCTIONS_TO_RAIDERS, "×"))
+        out.append(_target("kozyablo random-playout steps", koz["steps_per_s"],
+                           f">= {MIN_PLAYOUT_STEPS_PER_S}",
+                           koz["steps_per_s"] >= MIN_PLAYOUT_STEPS_PER_S, "steps/s"))
     ev = results.get("evaluations")
     if ev:
         five = ev["odds"]["fighters"]["5"]["median_ms"]
@@ -62,6 +75,15 @@ def targets(results: dict) -> list[dict]:
         ratio = ev["playouts"]["ratio_2_to_1"]
         out.append(_target("playouts, 2 RQ workers / 1", ratio, f">= {MIN_WORKER_SCALING}",
                            ratio >= MIN_WORKER_SCALING, "×"))
+    for row in results.get("library", {}).get("rows", []):  # issue 38
+        goal = results["library"]["min_ratio"]
+        out.append(_target(f"{row['game']} library steps/s / single HTTP calls", row["ratio"],
+                           f">= {goal:g}", row["ratio"] >= goal, "×"))
+    found = results.get("batch")
+    if found:  # issue 38: batches against the single calls they stand for
+        from bench.batch import targets as batch_targets
+
+        out += [_target(*row) for row in batch_targets(found)]
     st = results.get("strength")
     if st:  # issue 15: the suggestion bot at the fixed budget against the greedy bot
         for game, per in st["games"].items():
@@ -76,7 +98,7 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f} %"
 
 
-def _http_table(rows: list[dict]) -> list[str]:
+def _http_table(rows: list[dict[Any, Any]]) -> list[str]:
     lines = ["| game | stage | body | floor req/s | legal-actions req/s (× floor) | p50 / p99 ms "
              "| apply req/s (× floor) | p50 / p99 ms |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
@@ -93,7 +115,7 @@ def _http_table(rows: list[dict]) -> list[str]:
     return lines
 
 
-def markdown(results: dict) -> str:
+def markdown(results: dict[Any, Any]) -> str:
     meta = results["meta"]
     lines = [f"Measured {meta['date']} on {meta['cpus']} cores (shared), Python {meta['python']}, "
              f"commit `{meta['commit']}`; `{meta['command']}`"
@@ -124,6 +146,13 @@ def markdown(results: dict) -> str:
                       "signing's shares of an operators' request, what a state new to the "
                       "worker adds, and the floor over the request):", "",
                   *instructions_markdown(instr)]
+    found = results.get("batch")
+    if found:
+        from bench.batch import markdown as batch_markdown
+
+        lines += ["", "Batches (`bench.batch`: 64 questions one call at a time and in one "
+                      "`batch`, CPU time in process and valgrind instructions):", "",
+                  *batch_markdown(found)]
     steps = results.get("spent_steps")
     if steps:
         from bench.spent_steps import markdown as steps_markdown
@@ -151,6 +180,14 @@ def markdown(results: dict) -> str:
                          f"| {fig['legal_actions']['median_us']:.1f} / "
                          f"{fig['legal_actions']['p99_us']:.0f} | {fig['playouts_per_s']:.0f} "
                          f"| {shares[0]} | {shares[1]} |")
+    per_step = results.get("engine_steps")
+    if per_step:
+        from bench.engine_steps import markdown as steps_markdown
+
+        lines += ["", "A playout step (`legal_actions` + `apply`) per engine (`bench.engine_steps`:"
+                      " valgrind instructions over the seeded pairs, random-playout steps per CPU "
+                      "second, best of 3), with the ratio to Raiders':", "",
+                  *steps_markdown(per_step)]
     if results.get("validation"):
         from bench.validation import markdown as validation_markdown
 
@@ -176,14 +213,18 @@ def markdown(results: dict) -> str:
         lines += ["", "Suggestion bot against the greedy bot, 2 players, seats swapped "
                       f"({st['seconds']:.0f} s; also `bench/results/strength.md`):", "",
                   strength_markdown(st)]
-    lines += ["", "| target (issues 7, 13, 15) | measured | goal | |", "|---|---:|---:|---|"]
+    if results.get("library"):
+        from bench.library import markdown as library_markdown
+
+        lines += library_markdown(results["library"])
+    lines += ["", "| target (issues 7, 13, 15, 38) | measured | goal | |", "|---|---:|---:|---|"]
     for t in results["targets"]:
         lines.append(f"| {t['target']} | {t['value']:g} {t['unit']} | {t['goal']} "
                      f"| {'pass' if t['pass'] else '**FAIL**'} |")
     return "\n".join(lines) + "\n"
 
 
-def write(results: dict, directory: Path = RESULTS) -> None:
+def write(results: dict[Any, Any], directory: Path = RESULTS) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "latest.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     (directory / "latest.md").write_text(markdown(results))

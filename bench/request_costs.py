@@ -25,10 +25,14 @@ from __future__ import annotations
 
 import time
 import timeit
+from collections.abc import Callable
+from typing import Any
 
 import orjson
+from flask import Flask
 
 from bench.states import Case
+from service.games.base import AnyGame, StateIn
 from service.games.chance import CHANCE
 from service.games.registry import get_game
 
@@ -36,7 +40,7 @@ from service.games.registry import get_game
 CPU = time.process_time
 
 
-def quiet_app():
+def quiet_app() -> Flask:
     """The service's app as deployed (default config), its log lines (one per
     request when the access log is on) written to ``/dev/null`` instead of
     this terminal: formatted, as in production, but not shown."""
@@ -51,12 +55,13 @@ def quiet_app():
     return app
 
 
-def best_us(fn, number: int, repeat: int = 5) -> float:
+def best_us(fn: Callable[[], object], number: int, repeat: int = 5) -> float:
     """µs per call, best of ``repeat`` loops (the least disturbed by other load)."""
     return min(timeit.repeat(fn, number=number, repeat=repeat, timer=CPU)) / number * 1e6
 
 
-def best_pair_us(a, b, number: int, rounds: int = 7) -> tuple[float, float]:
+def best_pair_us(a: Callable[[], object], b: Callable[[], object], number: int, rounds: int = 7
+                 ) -> tuple[float, float]:
     """Best-of timings of ``a`` and ``b`` taken in turn, so both see the same load."""
     ta, tb = [], []
     for _ in range(rounds):
@@ -65,7 +70,7 @@ def best_pair_us(a, b, number: int, rounds: int = 7) -> tuple[float, float]:
     return min(ta) / number * 1e6, min(tb) / number * 1e6
 
 
-def _legal_reply(game, state, player) -> dict:
+def _legal_reply(game: AnyGame, state: StateIn, player: int | str | None) -> dict[str, Any]:
     pending = game.pending(state)
     out = {"pending": pending, "actions": game.legal_actions(state, player)}
     found = {str(p["player"]): c for p in pending if p["player"] not in (CHANCE,)
@@ -75,7 +80,7 @@ def _legal_reply(game, state, player) -> dict:
     return out
 
 
-def measure(app, case: Case, quick: bool = False) -> dict:
+def measure(app: Flask, case: Case, quick: bool = False) -> dict[Any, Any]:
     from bench.floor_app import create_app as floor_app
     from service.http import games as routes  # the HTTP layer's envelope schemas
 
@@ -89,19 +94,19 @@ def measure(app, case: Case, quick: bool = False) -> dict:
                                     routes.LEGAL_ACTIONS)):
         raw = orjson.dumps(body)
         if endpoint == "apply":
-            def engine():
+            def engine() -> dict[str, Any]:
                 new, events = game.apply(case.state, case.action)
                 return {"state": new, "events": events, "outcome": game.score(new)}
         else:
-            def engine():
+            def engine() -> dict[str, Any]:
                 return _legal_reply(game, case.state, case.player)
         reply = engine()
         path = f"/v1/games/{case.game}/{endpoint}"
 
-        def request():
+        def request() -> None:
             r = client.post(path, data=raw, content_type="application/json")
             assert r.status_code == 200, r.get_data()[:300]
-        def floor_request():
+        def floor_request() -> None:
             r = floor_client.post(path, data=raw, content_type="application/json")
             assert r.status_code == 200
 

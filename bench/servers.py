@@ -21,6 +21,7 @@ import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 SERVICE_APP = "service.app:create_app()"
@@ -30,7 +31,8 @@ FLOOR_APP = "bench.floor_app:create_app()"
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def procfile_web() -> list[str]:
@@ -53,7 +55,7 @@ def gunicorn_command(app: str, port: int) -> list[str]:
     return words
 
 
-def wait_ready(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+def wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path, seconds: float = 60) -> None:
     """Wait until the server at ``url`` answers anything (a 404 on ``/`` is
     fine); fail naming ``log`` if it exits or stays silent."""
     deadline = time.monotonic() + seconds
@@ -72,7 +74,7 @@ def wait_ready(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60)
 
 
 @contextmanager
-def gunicorn(app: str, log: Path, env: dict | None = None,
+def gunicorn(app: str, log: Path, env: dict[Any, Any] | None = None,
              extra_args: list[str] | None = None, stop_seconds: float = 30):
     """Serve ``app`` under the Procfile's gunicorn command (plus ``extra_args``,
     which override it); yield its base URL, stop it after.  The server inherits
@@ -95,7 +97,7 @@ def gunicorn(app: str, log: Path, env: dict | None = None,
         stop(proc, stop_seconds)
 
 
-def stop(proc: subprocess.Popen, seconds: float = 30) -> None:
+def stop(proc: subprocess.Popen[bytes], seconds: float = 30) -> None:
     """SIGTERM, then SIGKILL after ``seconds``."""
     proc.terminate()
     try:

@@ -35,6 +35,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from bench import servers
@@ -90,7 +91,7 @@ class SlowClients:
     def connected(self) -> int:
         return len(self.socks)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join(timeout=10)
         for s in self.socks:
@@ -104,7 +105,7 @@ def probe_once(url: str, timeout: float = 5.0) -> tuple[bool, float]:
     try:
         for method, path, body in (("GET", "/healthz", None),
                                    ("POST", "/v1/games/raiders/new", NEW_GAME)):
-            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+            conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
             try:
                 conn.request(method, path, body, {"Content-Type": "application/json"})
                 response = conn.getresponse()
@@ -118,7 +119,7 @@ def probe_once(url: str, timeout: float = 5.0) -> tuple[bool, float]:
     return True, time.perf_counter() - started
 
 
-def probe_for(url: str, seconds: float, every: float = 0.25, timeout: float = 5.0) -> dict:
+def probe_for(url: str, seconds: float, every: float = 0.25, timeout: float = 5.0) -> dict[Any, Any]:
     """Probe for ``seconds`` (one probe at a time, ``every`` s apart); a summary."""
     start = time.monotonic()
     last_answer, silence = start, 0.0
@@ -142,14 +143,14 @@ def probe_for(url: str, seconds: float, every: float = 0.25, timeout: float = 5.
             "longest_silence_s": round(silence, 2)}
 
 
-def served(log: Path, extra_args: list[str] | None = None, env: dict | None = None):
+def served(log: Path, extra_args: list[str] | None = None, env: dict[Any, Any] | None = None):
     """The service under the Procfile's gunicorn command (plus ``extra_args``,
     which override it, and ``env``); yield its URL, stop it after."""
     return servers.gunicorn(servers.SERVICE_APP, log, env, extra_args)
 
 
 def measure(clients: int, seconds: float, interval: float = 2.0,
-            extra_args: list[str] | None = None) -> dict:
+            extra_args: list[str] | None = None) -> dict[Any, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp, "gunicorn.log")
         with served(log, extra_args) as url:

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 CHILD = """
@@ -165,7 +166,7 @@ def measure(games: int = 1000, valgrind: bool = True) -> dict[str, object]:
     return out
 
 
-def markdown(found: dict) -> list[str]:
+def markdown(found: dict[Any, Any]) -> list[str]:
     lines = []
     counts = found.get("instructions_per_sealed_apply")
     if counts:

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
+from service.games.base import GameState
 from service.games.chance import CHANCE
 from service.games.kozyablo.setup import RACE_ORDER
+from service.games.objects import ActionObject
 from service.games.registry import get_game
 
 #: the setup every bench uses per game: ``(players, options, seed)``
-SETUPS: dict[str, tuple] = {
+SETUPS: dict[str, tuple[Any, ...]] = {
     # random bots rarely reach Raiders' money goal: a turn limit ends the game
     "raiders": (4, {"turn_limit": 30}, 11),
     "tremble": (4, {}, 11),
@@ -45,19 +48,19 @@ class Case:
     stage: str
     step: int           # decisions played before this state
     steps: int          # decisions in the whole game
-    state: dict
+    state: dict[Any, Any]
     player: int         # the pending seat that acts (``legal-actions`` asks for it)
-    action: dict        # a legal action of ``player`` (``apply`` sends it)
-    extra: dict = field(default_factory=dict)
+    action: dict[Any, Any]        # a legal action of ``player`` (``apply`` sends it)
+    extra: dict[Any, Any] = field(default_factory=dict)
 
-    def legal_actions_body(self) -> dict:
+    def legal_actions_body(self) -> dict[Any, Any]:
         return {"state": self.state, "player": self.player}
 
-    def apply_body(self) -> dict:
+    def apply_body(self) -> dict[Any, Any]:
         return {"state": self.state, "action": self.action}
 
 
-def new_state(game_id: str, seed: int | None = None, vary: bool = False) -> dict:
+def new_state(game_id: str, seed: int | None = None, vary: bool = False) -> GameState:
     """The bench setup with ``seed`` (default: the setup's); ``vary`` picks the
     players' variant by seed (``PLAYER_VARIANTS``)."""
     players, options, default_seed = SETUPS[game_id]
@@ -68,7 +71,7 @@ def new_state(game_id: str, seed: int | None = None, vary: bool = False) -> dict
     return get_game(game_id).new_game(players, options, seed)[0]
 
 
-def trajectory(game_id: str, seed: int | None = None, vary: bool = False) -> list[tuple[dict, dict]]:
+def trajectory(game_id: str, seed: int | None = None, vary: bool = False) -> list[tuple[GameState, ActionObject]]:
     """Every ``(state, action)`` of one seeded random game, in order."""
     game = get_game(game_id)
     state = new_state(game_id, seed, vary)

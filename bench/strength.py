@@ -25,18 +25,20 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from service.evaluations.stats import wilson
 from service.games import ismcts
 from service.games.bots import GreedyBot
 from service.games.chance import CHANCE
 from service.games.ismcts import SearchBot
+from service.games.objects import JsonObject
 from service.games.playout import Bot, choose_chance, next_actor
 from service.games.registry import get_game
 
 RESULTS = Path(__file__).parent / "results"
 #: two-player setups: (players or per-seat setups by deal, options)
-SETUPS: dict[str, tuple] = {
+SETUPS: dict[str, tuple[Any, ...]] = {
     "raiders": (2, {"turn_limit": 30}),
     "tremble": (2, {}),
     "kozyablo": (None, {"turn_limit": 60}),
@@ -47,7 +49,7 @@ COUNT, FIXED, BUDGETS = 200, 32, (8, 32, 64)
 MAX_STEPS = 5000
 
 
-def players_for(game_id: str, deal: int):
+def players_for(game_id: str, deal: int) -> int | list[JsonObject]:
     """The players of a deal (Kozyablo: every pair of races in turn)."""
     players, _ = SETUPS[game_id]
     if players is None:
@@ -58,7 +60,7 @@ def players_for(game_id: str, deal: int):
     return players
 
 
-def play_one(job: tuple[str, int, int, dict]) -> dict:
+def play_one(job: tuple[str, int, int, dict[Any, Any]]) -> dict[Any, Any]:
     """One game: the search bot at ``seat`` with ``budget`` iterations."""
     game_id, index, budget, tuning = job
     game = get_game(game_id)
@@ -90,7 +92,7 @@ def play_one(job: tuple[str, int, int, dict]) -> dict:
             "searches": searched, "seconds": spent, "cpu_seconds": cpu, "steps": steps}
 
 
-def summarise(rows: list[dict]) -> dict:
+def summarise(rows: list[dict[Any, Any]]) -> dict[Any, Any]:
     n = len(rows)
     points = sum(r["score"] for r in rows)
     lo, hi = wilson(points, n)
@@ -105,8 +107,8 @@ def summarise(rows: list[dict]) -> dict:
 
 
 def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int,
-        tuning: dict | None = None, chart_count: int | None = None, rows_path: Path | None = None,
-        log=lambda msg: print(msg, file=sys.stderr, flush=True)) -> dict:
+        tuning: dict[Any, Any] | None = None, chart_count: int | None = None, rows_path: Path | None = None,
+        log=lambda msg: print(msg, file=sys.stderr, flush=True)) -> dict[Any, Any]:
     """Play every game (the fixed budget first); ``rows_path`` gets one JSON
     line per game as it ends."""
     others = chart_count if chart_count is not None else max(2, count // 2)
@@ -114,7 +116,7 @@ def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int
     jobs = [(g, i, b, tuning or {}) for b in order for g in games
             for i in range(count if b == fixed else others)]
     begin = time.perf_counter()
-    rows: list[dict] = []
+    rows: list[dict[Any, Any]] = []
     with multiprocessing.get_context("fork").Pool(procs) as pool:
         for k, row in enumerate(pool.imap_unordered(play_one, jobs, chunksize=1)):
             rows.append(row)
@@ -126,14 +128,14 @@ def run(games: list[str], count: int, budgets: list[int], fixed: int, procs: int
     return collect(rows, games, budgets, fixed, tuning, time.perf_counter() - begin)
 
 
-def collect(rows: list[dict], games: list[str], budgets: list[int], fixed: int,
-            tuning: dict | None, seconds: float) -> dict:
+def collect(rows: list[dict[Any, Any]], games: list[str], budgets: list[int], fixed: int,
+            tuning: dict[Any, Any] | None, seconds: float) -> dict[Any, Any]:
     """The result of played games (``rows``) per game and budget."""
     defaults = {"exploration": ismcts.EXPLORATION, "rollout": "per game",
                 "rollout_policies": {g: get_game(g).search_rollout for g in games
                                      if get_game(g).search_rollout != "random"},
                 "rollout_depth": ismcts.ROLLOUT_DEPTH, "widening": ismcts.WIDENING}
-    out: dict = {"fixed_budget": fixed, "tuning": {**defaults, **(tuning or {})},
+    out: dict[Any, Any] = {"fixed_budget": fixed, "tuning": {**defaults, **(tuning or {})},
                  "budgets": budgets, "goal": GOAL, "seconds": round(seconds, 1), "games": {}}
     for g in games:
         out["games"][g] = {str(b): summarise([r for r in rows if r["game"] == g
@@ -142,7 +144,7 @@ def collect(rows: list[dict], games: list[str], budgets: list[int], fixed: int,
     return out
 
 
-def markdown(result: dict) -> str:
+def markdown(result: dict[Any, Any]) -> str:
     lines = ["| game | budget (iterations) | games | win rate vs greedy | 95% CI "
              "| ms per suggestion (wall) | CPU ms |", "|---|---|---|---|---|---|---|"]
     for g, per in result["games"].items():
@@ -155,7 +157,7 @@ def markdown(result: dict) -> str:
     return "\n".join(lines)
 
 
-def draw(result: dict, path: Path) -> bool:
+def draw(result: dict[Any, Any], path: Path) -> bool:
     try:
         import matplotlib
     except ImportError:
@@ -224,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def write(result: dict) -> None:
+def write(result: dict[Any, Any]) -> None:
     """``bench/results/strength.{json,md,png}``."""
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "strength.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -1,12 +1,12 @@
 """Which compiled validator checks a state, an action and an envelope fastest.
 
-``shape.problems`` answers a valid value with one call of a compiled JSON Schema
+``shape.field_errors`` answers a valid value with one call of a compiled JSON Schema
 (the spec's ``schema()``) and walks ``validate`` only to name what is wrong.
 The compiled validator was chosen here, by measurement, on the middle state
 of each game (``bench.states``), its ``apply`` action and the ``apply``
 envelope, among:
 
-* ``jsonschema_rs`` — jsonschema-rs's ``is_valid`` (Rust; what ``shape.problems`` uses,
+* ``jsonschema_rs`` — jsonschema-rs's ``is_valid`` (Rust; what ``shape.field_errors`` uses,
   compiled as Draft 4 for its strict ``integer``);
 * ``fastjsonschema`` — the schema compiled to Python source (optional: the
   ``bench`` extras; skipped when missing);
@@ -20,6 +20,8 @@ Run: ``python -m bench validation`` (or ``python -m bench.validation``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 
 from bench.request_costs import best_us
@@ -31,7 +33,7 @@ from service.games.registry import get_game
 VALIDATORS = ("jsonschema_rs", "fastjsonschema", "validate")
 
 
-def _candidates(spec: shape.Spec) -> dict:
+def _candidates(spec: shape.Spec) -> dict[Any, Any]:
     out = {"jsonschema_rs": shape.compiled(spec)}
     try:
         import fastjsonschema
@@ -44,15 +46,15 @@ def _candidates(spec: shape.Spec) -> dict:
             schema["components"] = {"schemas": refs}
         out["fastjsonschema"] = fastjsonschema.compile(schema)
 
-    def walk(value, spec=spec):
-        errors: dict = {}
+    def walk(value: object, spec: shape.Spec = spec) -> bool:
+        errors: dict[Any, Any] = {}
         spec.validate(value, "", errors, 0)
         return not errors
     out["validate"] = walk
     return out
 
 
-def measure_one(spec: shape.Spec, value, number: int) -> dict:
+def measure_one(spec: shape.Spec, value: object, number: int) -> dict[Any, Any]:
     figures = {}
     for name, check in _candidates(spec).items():
         check(value)  # valid: fastjsonschema raises otherwise
@@ -60,7 +62,7 @@ def measure_one(spec: shape.Spec, value, number: int) -> dict:
     return figures
 
 
-def measure(cases: list[Case], quick: bool = False) -> dict:
+def measure(cases: list[Case], quick: bool = False) -> dict[Any, Any]:
     number = 200 if quick else 1000
     out = {}
     for case in cases:
@@ -75,9 +77,9 @@ def measure(cases: list[Case], quick: bool = False) -> dict:
     return out
 
 
-def markdown(figures: dict) -> list[str]:
+def markdown(figures: dict[Any, Any]) -> list[str]:
     lines = ["", "Validation of a valid value, µs per call (middle state, its `apply` action and "
-                 "envelope; `shape.problems` uses `jsonschema_rs`; `validate` is the detailed "
+                 "envelope; `shape.field_errors` uses `jsonschema_rs`; `validate` is the detailed "
                  "path, run only on a refusal):", "",
              "| game | state KB | state: " + " / ".join(VALIDATORS) + " | action: "
              + " / ".join(VALIDATORS) + " | envelope: " + " / ".join(VALIDATORS)

@@ -73,6 +73,10 @@ class CardSet:
         return {"id": self.id, "hash": self.hash}
 
 
+#: the format of a game's card files: a marshmallow schema (its ``card_schema``), the one
+#: place besides this package where marshmallow is read (``tests/test_layers.py``)
+CardSchema = Schema
+
 #: game id -> the marshmallow schema its card files are validated with
 _schemas: dict[str, type[Schema]] = {}
 

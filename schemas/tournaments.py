@@ -1,12 +1,13 @@
-"""The tournament routes' declarations: their requests, answers and operations.
+"""The tournament routes' declarations: their requests, answers, descriptions and examples.
 
-``service.http.tournaments`` checks requests with these; ``service.openapi``
-documents them (``components`` and ``OPERATIONS``, read by its one hook):
-no OpenAPI-building code sits in the blueprint.
+``service.http.tournaments`` checks requests with these and declares its two routes
+from them; ``service.openapi`` registers ``components``.
 
 * ``POST /v1/tournaments/standings`` (two-player Swiss, since 1.0.0): its
-  request and answer are marshmallow schemas, unchanged, so the document
-  (and every client generated from it) stays the same.
+  request is ``shape_1_0`` specs (they refuse a body as the 1.0.0 marshmallow
+  schemas did, and are documented as then), its answer shape specs in the
+  answers' published spelling, so the document (and every client generated
+  from it) stays the same.
 * ``POST /v1/tournaments/events`` (tables of any size, 2.0.0): its request is a
   ``shape`` declaration (``EVENT``, an ``Envelope``: the one declaration checks
   the body and is its component), its answer a shape spec documented the same way.
@@ -14,16 +15,13 @@ no OpenAPI-building code sits in the blueprint.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import EXCLUDE, Schema, fields, validate
-
 from schemas.document import camel, options_for_count
-from schemas.envelopes import SETUP, Envelope, GameStateField, ObjectField, Setup
+from schemas.envelopes import SETUP, Envelope
 from service.games import registry, shape
 from service.games.base import AnyGame
+from service.games.shape_1_0 import AnObject, Checked, Items, Record, Text
 from service.limits import (
     MAX_ENTRANT_NAME,
     MAX_ENTRANTS,
@@ -37,95 +35,66 @@ from service.limits import (
 )
 from service.tournaments import events
 
-NAME = fields.String(validate=validate.Length(min=1, max=MAX_ENTRANT_NAME))
+NAME = Text(1, MAX_ENTRANT_NAME)
 
 
 # ------------------------------------------------------- /standings (two players, 1.0.0)
-class TournamentGame(Schema):
-    """Reads one game of a match (the document describes it per game: ``game_schemas``):
-    its replay (``setup`` + ``actions``) or its signed final ``state``; other fields (an
-    exported result's ``outcome``…) are ignored."""
+#: one game of a match: its replay (``setup`` + ``actions``) or its signed final ``state``;
+#: other members (an exported result's ``outcome``…) are dropped.  Never a component of
+#: its own: the document describes it per game (``game_schemas``)
+TOURNAMENT_GAME = Record({
+    "game": Text(),
+    "setup": Checked(SETUP.spec, SETUP.filled, "Setup"),
+    "actions": Items(AnObject(), max_items=MAX_REPLAY_ACTIONS),
+    "state": AnObject("must be an object (a game state as `new` or `apply` returned it)"),
+}, required=("game",), unknown="exclude")
+TOURNAMENT_MATCH = Record({
+    "players": Items(NAME, 2, 2, description=(
+        "The two players, in any order: each game names who sat in each seat (its setup's "
+        "`players[].name`), and those names must be these two.")),
+    "games": Items(shape.Ref("TournamentGame", TOURNAMENT_GAME), 1, MAX_GAMES),
+}, required=("players", "games"))
+TOURNAMENT_ROUND = Record({
+    "matches": Items(shape.Ref("TournamentMatch", TOURNAMENT_MATCH), max_items=MAX_ENTRANTS // 2),
+    "byes": Items(NAME, description="Players given a bye this round (a match win, no opponent)."),
+    "drops": Items(NAME, description=(
+        "Players who leave after this round: still in the standings, never paired again.")),
+}, required=("matches",), defaults={"byes": list, "drops": list})
+#: the request, refused as 1.0.0 refused it (``shape_1_0``: the same paths and messages)
+STANDINGS = Record({
+    "players": Items(NAME, 2, MAX_ENTRANTS, unique=True),
+    "rounds": Items(shape.Ref("TournamentRound", TOURNAMENT_ROUND), max_items=MAX_ROUNDS),
+}, required=("players", "rounds"))
 
-    class Meta:
-        unknown = EXCLUDE
-
-    game = fields.String(required=True)
-    setup = fields.Nested(Setup)
-    actions = fields.List(ObjectField(), validate=validate.Length(max=MAX_REPLAY_ACTIONS))
-    state = GameStateField()
-
-
-class GameField(fields.Raw):
-    """A ``TournamentGame``, loaded by its schema (documented per game: ``game_schemas``)."""
-
-    def _deserialize(self, value: object, attr: str | None, data: Any,
-                     **kwargs: Any) -> Any:
-        return TournamentGame().load(value)  # type: ignore[arg-type]
-
-
-class TournamentMatch(Schema):
-    players = fields.List(NAME, required=True, validate=validate.Length(equal=2), metadata={
-        "description": "The two players, in any order: each game names who sat in each seat "
-                       "(its setup's `players[].name`), and those names must be these two."})
-    games = fields.List(GameField(metadata={"ref": "TournamentGame"}), required=True,
-                        validate=validate.Length(min=1, max=MAX_GAMES))
-
-
-class TournamentRound(Schema):
-    matches = fields.List(fields.Nested(TournamentMatch), required=True,
-                          validate=validate.Length(max=MAX_ENTRANTS // 2))
-    byes = fields.List(NAME, load_default=list, metadata={
-        "description": "Players given a bye this round (a match win, no opponent)."})
-    drops = fields.List(NAME, load_default=list, metadata={
-        "description": "Players who leave after this round: still in the standings, never "
-                       "paired again."})
-
-
-class StandingsRequest(Schema):
-    players = fields.List(NAME, required=True, validate=validate.Length(min=2, max=MAX_ENTRANTS),
-                          metadata={"uniqueItems": True})
-    rounds = fields.List(fields.Nested(TournamentRound), required=True,
-                         validate=validate.Length(max=MAX_ROUNDS))
-
-
-class StandingLine(Schema):
-    rank = fields.Integer(required=True, metadata={"description": "Shared by players equal on "
-                                                   "every tiebreaker."})
-    player = fields.String(required=True)
-    match_points = fields.Integer(required=True, metadata={
-        "description": "Win 3, draw 1, loss 0, bye 3."})
-    wins = fields.Integer(required=True)
-    draws = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    byes = fields.Integer(required=True)
-    games = fields.Integer(required=True, metadata={"description": "Games played (a bye: one)."})
-    game_points = fields.Integer(required=True, metadata={
-        "description": "A game won 3, drawn 1 (a bye: 3)."})
-    omw = fields.Float(required=True, metadata={
-        "description": "Opponents' match-win %, as a fraction of 1 (each opponent at least "
-                       "0.33); 0.33 without opponents."})
-    gw = fields.Float(required=True, metadata={"description": "Game-win %, a fraction of 1."})
-    ogw = fields.Float(required=True, metadata={
-        "description": "Opponents' game-win %, a fraction of 1 (each at least 0.33)."})
-    opponents = fields.List(fields.String(), required=True)
-    dropped = fields.Boolean(required=True)
-
-
-class NextRound(Schema):
-    round = fields.Integer(required=True, metadata={"description": "Its number, from 1."})
-    pairings = fields.List(fields.List(fields.String()), required=True, metadata={
-        "description": "Pairs in table order; the first of each is seat 0."})
-    bye = fields.String(required=True, allow_none=True)
-
-
-class StandingsResponse(Schema):
-    standings = fields.List(fields.Nested(StandingLine), required=True)
-    next_round = fields.Nested(NextRound, required=True, allow_none=True, metadata={
-        "description": "`null` when every pairing of the players left would be a rematch."})
-    games_verified = fields.Integer(required=True)
-
-
-STANDINGS = StandingsRequest()
+_INT = shape.Int()
+_TEXT = shape.Str()
+STANDING_LINE = shape.Obj({
+    "rank": shape.Int(description="Shared by players equal on every tiebreaker."),
+    "player": _TEXT,
+    "match_points": shape.Int(description="Win 3, draw 1, loss 0, bye 3."),
+    "wins": _INT, "draws": _INT, "losses": _INT, "byes": _INT,
+    "games": shape.Int(description="Games played (a bye: one)."),
+    "game_points": shape.Int(description="A game won 3, drawn 1 (a bye: 3)."),
+    "omw": shape.Num(description=(
+        "Opponents' match-win %, as a fraction of 1 (each opponent at least 0.33); 0.33 "
+        "without opponents.")),
+    "gw": shape.Num(description="Game-win %, a fraction of 1."),
+    "ogw": shape.Num(description="Opponents' game-win %, a fraction of 1 (each at least 0.33)."),
+    "opponents": shape.ListOf(_TEXT),
+    "dropped": shape.Bool(),
+})
+NEXT_ROUND = shape.Obj({
+    "round": shape.Int(description="Its number, from 1."),
+    "pairings": shape.ListOf(shape.ListOf(_TEXT), description=(
+        "Pairs in table order; the first of each is seat 0.")),
+    "bye": shape.Nullable(_TEXT),
+})
+STANDINGS_RESPONSE = shape.Obj({
+    "standings": shape.ListOf(shape.Ref("StandingLine", STANDING_LINE)),
+    "next_round": shape.Nullable(shape.Ref("NextRound", NEXT_ROUND), description=(
+        "`null` when every pairing of the players left would be a rematch.")),
+    "games_verified": _INT,
+})
 
 STANDINGS_DESCRIPTION = """\
 The body is a tournament so far: its players and its rounds, each round's
@@ -405,32 +374,19 @@ def event_example() -> dict[str, Any] | None:
             {"players": ["Eve", "Fay", "Gus"], "placements": [["Fay"], ["Eve", "Gus"]]}]}]}
 
 
-def components(games: list[AnyGame]) -> dict[str, dict[str, Any] | type[Schema]]:
-    """Every component of the tournament routes: JSON Schema, or a marshmallow schema
-    (``/standings``'s, as 1.0.0 documented them)."""
-    out: dict[str, dict[str, Any] | type[Schema]] = dict(game_schemas(games))
-    out.update({"TournamentMatch": TournamentMatch, "TournamentRound": TournamentRound,
-                "StandingsRequest": StandingsRequest, "StandingLine": StandingLine,
-                "NextRound": NextRound, "StandingsResponse": StandingsResponse})
+def components(games: list[AnyGame]) -> dict[str, dict[str, Any]]:
+    """Every component of the tournament routes, as JSON Schema (``/standings``'s in the
+    spelling 1.0.0 gave them: ``shape_1_0``, ``shape.published``)."""
+    out = dict(game_schemas(games))
+    out.update({"TournamentMatch": TOURNAMENT_MATCH.schema(),
+                "TournamentRound": TOURNAMENT_ROUND.schema(),
+                "StandingsRequest": STANDINGS.schema()})
+    out.update({name: shape.published(spec, closed=True) for name, spec in (
+        ("StandingLine", STANDING_LINE), ("NextRound", NEXT_ROUND),
+        ("StandingsResponse", STANDINGS_RESPONSE))})
     out.update({name: spec.schema() for name, spec in SHAPES.items()})
     out[EVENT.name] = EVENT.schema()
     return out
-
-
-@dataclass(frozen=True)
-class Operation:
-    """One ``POST`` operation, declared (``service.openapi`` builds it)."""
-
-    path: str
-    operation_id: str
-    summary: str
-    description: str
-    request: str
-    response: str
-    ok: str
-    errors: tuple[int, ...]
-    example: Callable[[], dict[str, Any] | None]
-    tag: str = "tournaments"
 
 
 ERRORS = (400, 403, 404, 405, 413, 415, 422, 429, 500)
@@ -450,16 +406,3 @@ opponents' points share with a floor, game points share, opponents' game
 share: docs/tournaments.md), each table's result, and the next round's tables,
 each with its explanation (why these players, and any repeat opponents:
 who met whom, when). Stateless: send the whole event every time."""
-
-OPERATIONS = (
-    Operation("/v1/tournaments/standings", "tournament_standings",
-              "Tournament standings and the next Swiss round", STANDINGS_DESCRIPTION,
-              "StandingsRequest", "StandingsResponse",
-              "Standings, best first, and the next round's pairings.", ERRORS,
-              standings_example),
-    Operation("/v1/tournaments/events", "tournament_event",
-              "Event standings and the next round's tables (any table size)",
-              EVENT_DESCRIPTION, "EventRequest", "EventResponse",
-              "Standings, best first, each table's result, and the next round's tables.",
-              ERRORS, event_example),
-)

@@ -15,12 +15,12 @@ Configuration comes from the environment, overridable by ``config``:
                        (``service.middleware``)
 =====================  ==================================================
 
-Blueprints are the modules of ``BLUEPRINT_MODULES``, imported by name here,
-so a module that is missing or misspelt stops the import of this module.  A
-game adds no module: its own routes are data (``Game.operations``), served by
-``service.http.game_operations``.  Each module exposes ``bp`` and only
-routes: ``service.openapi`` documents every route from the declarations
-(undocumented routes fail ``tests/http/test_openapi.py``).
+Blueprints are the modules of ``service.http.blueprints``.  A game adds no
+module: its own routes are data (``Game.operations``), served by
+``service.http.game_operations``.  Each module exposes ``bp``, a ``Routes``
+blueprint whose every route is one ``Route`` record: ``service.openapi``
+documents those records (a Flask rule that is not one fails
+``tests/http/test_openapi.py``).
 
 >>> app = create_app({"TESTING": True})
 >>> app.test_client().get("/healthz").json
@@ -38,29 +38,16 @@ from flask import Flask, Response
 import card_db
 from service import i18n, middleware, problems, spent_steps
 from service.games import registry
-from service.http import (
-    console,
-    evaluations,
-    game_operations,
-    games,
-    health,
-    metrics,
-    rules,
-    table,
-    tournaments,
-    transcripts,
-)
+from service.http import blueprints, health
 from service.limits import MAX_BODY_BYTES
 
 DEFAULT_MAX_CONTENT_LENGTH = MAX_BODY_BYTES
 
-#: blueprint modules, registered in this order
-BLUEPRINT_MODULES: tuple[ModuleType, ...] = (
-    health, games, evaluations, game_operations, metrics, rules, table, tournaments, transcripts,
-    console)
+#: blueprint modules, registered in this order (``service.http.blueprints``)
+BLUEPRINT_MODULES: tuple[ModuleType, ...] = blueprints.MODULES
 
 
-class Referee(Flask):
+class RefereeApp(Flask):
     """Flask, answering in its own formats where Flask would answer on its own.
 
     ``OPTIONS`` (which Flask answers for every route) is ``204 No Content`` with
@@ -81,7 +68,7 @@ class Referee(Flask):
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, card data, error handlers, blueprints."""
-    app = Referee(__name__, static_folder=None)
+    app = RefereeApp(__name__, static_folder=None)
     app.url_map.merge_slashes = False
     app.url_map.redirect_defaults = False
     app.config.from_mapping(
@@ -95,7 +82,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.debug:
         middleware.configure_logging()
 
-    app.extensions["referee"] = {"cards_loaded": False, "modules": []}
+    app.extensions["referee"] = {"cards_loaded": False, "modules": [],
+                                 health.DOCUMENT_KEY: _document}
     load_card_data()
     app.extensions["referee"]["cards_loaded"] = True
     i18n.load_all()  # the gettext catalogs (en, ru): a broken .po stops the start here
@@ -107,6 +95,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     middleware.init_app(app)
     spent_steps.configure(app, middleware.setting, middleware.flag)
     return app
+
+
+def _document() -> str:
+    """``GET /openapi.yaml``'s text: the document built from the routes (a layer above them)."""
+    from service.openapi import spec_yaml
+
+    return spec_yaml()
 
 
 def blueprint_modules() -> list[ModuleType]:

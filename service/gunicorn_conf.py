@@ -196,7 +196,7 @@ def problem_answer(status_int: int, reason: str, mesg: str) -> bytes:
     >>> head.splitlines()[0], orjson.loads(body)["status"], orjson.loads(body)["type"][-10:]
     (b'HTTP/1.1 414 URI Too Long', 414, 'http-error')
     """
-    from service import problems
+    from service import problem_types, problems
     from service.middleware import new_request_id
 
     slug, title = problems.HTTP_PROBLEMS.get(status_int, ("http-error", reason))
@@ -206,10 +206,10 @@ def problem_answer(status_int: int, reason: str, mesg: str) -> bytes:
         detail = f"{mesg}: {REQUEST_LINE_HINT}"  # a raw or spaced URL breaks the request line
     rid = new_request_id.new()
     instance = problems.INSTANCE_PREFIX + rid
-    body = orjson.dumps({"type": problems.problem_type(slug), "title": title,
+    body = orjson.dumps({"type": problem_types.problem_type(slug), "title": title,
                          "status": status_int, "detail": detail, "instance": instance})
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
-            f"Content-Type: {problems.PROBLEM_MIME}\r\nContent-Length: {len(body)}\r\n"
+            f"Content-Type: {problem_types.PROBLEM_MIME}\r\nContent-Length: {len(body)}\r\n"
             f"X-Request-Id: {rid}\r\nX-Content-Type-Options: nosniff\r\n\r\n")
     return head.encode("latin-1") + body
 

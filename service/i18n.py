@@ -29,12 +29,11 @@ import io
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import Response, has_request_context, request
 
 from service.games.messages import Message
 
@@ -42,6 +41,9 @@ from service.games.messages import Message
 # the msgids' language
 from service.rules_reference import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE
 from service.rules_reference import LANGUAGES as LANGUAGES
+
+if TYPE_CHECKING:
+    from flask import Response
 
 TRANSLATIONS_DIR = Path(__file__).with_name("translations")
 DOMAIN = "messages"
@@ -116,6 +118,9 @@ def pick(names: Any, language: str) -> Any:
 
 def request_language() -> str:
     """The request's ``Accept-Language``, best of ``en``/``ru`` (``en`` outside a request)."""
+    # Flask only here: the translations serve the in-process library too (service.engine_api)
+    from flask import has_request_context, request
+
     if not has_request_context():
         return DEFAULT_LANGUAGE
     return negotiate(request.accept_languages)

@@ -61,13 +61,22 @@ MAX_BODY_BYTES = 1 << 20
 #: and a body nested deeper is refused before it is parsed (``service.http.body``)
 MAX_DEPTH = 32
 #: the most field paths one problem lists, so a body with 100 000 bad keys gets a short
-#: answer (``service.problems.capped``)
+#: answer (``service.problem_types.capped``)
 MAX_ERRORS = 50
 #: a state's ``signature``: ``hmac-sha256:`` and 64 hex digits, with room for a longer scheme
 MAX_SIGNATURE_LENGTH = 200
 #: an ``Idempotency-Key``: 1 to 255 visible ASCII characters; the header may hold 2 more,
 #: the quotes of a structured-field string
 MAX_IDEMPOTENCY_KEY = 255
+
+# ----------------------------------------------------------------- batches, previews
+#: the most items one ``POST /v1/games/{game}/batch`` holds (each is one contract call)
+MAX_BATCH_ITEMS = 128
+#: the most items of one batch that ask for a preview (``legal-actions`` with ``preview``):
+#: each may apply up to ``MAX_PREVIEW_ACTIONS`` actions, the work cap of a batch
+MAX_BATCH_PREVIEWS = 8
+#: the most listed actions one preview applies (the games list at most ~220 today)
+MAX_PREVIEW_ACTIONS = 512
 
 # ------------------------------------------------------------------------- evaluations
 #: documented caps on one playouts job
@@ -111,3 +120,9 @@ MAX_ENTRANT_NAME = 100
 MAX_POINTS = 1000
 #: an ``/events`` answer's explanation (why players sit together, why a bye)
 MAX_EXPLANATION_LENGTH = 10_000
+
+# ---------------------------------------------------------------------- game operations
+#: a deck sent to Kozyablo's ``decks/validate``: its sector and card lists, bounded as 1.0.0
+#: bounded them (well past the rules' 3 sectors and 15–25 cards: the answer names the excess)
+MAX_DECK_SECTORS = 10
+MAX_DECK_CARDS = 100

@@ -303,11 +303,10 @@ def _edges(app: Flask) -> None:
 
 
 # ---------------------------------------------------------------- caching
-#: the routes whose answer changes only with a release (for a given URL, language and
-#: ``Accept``): they carry a content-derived ``ETag`` and ``Cache-Control``
-CACHEABLE = frozenset({"games.list_games", "games.describe_game", "games.cards", "rules.rules",
-                       "rules.rule", "rules.problem_types", "rules.problem_type_page",
-                       "health.openapi_yaml"})
+#: ``app.extensions[CACHEABLE_ROUTES]``: the endpoints of the routes whose answer changes
+#: only with a release (for a given URL, language and ``Accept``), declared by each route
+#: (``Route.cacheable``): they carry a content-derived ``ETag`` and ``Cache-Control``
+CACHEABLE_ROUTES = "referee.cacheable"
 #: the pages of problem types answer HTML or JSON after ``Accept``
 _BY_ACCEPT = frozenset({"rules.problem_types", "rules.problem_type_page"})
 #: a cache may reuse such an answer for 5 minutes (after a release, at most that stale),
@@ -331,14 +330,16 @@ def content_etag(body: bytes, content_type: str) -> str:
 
 
 def _caching(app: Flask) -> None:
-    """``ETag`` and ``Cache-Control`` on a 200 of ``CACHEABLE``; ``If-None-Match`` (a tag,
+    """``ETag`` and ``Cache-Control`` on a 200 of a cacheable route; ``If-None-Match`` (a tag,
     weak or strong, a list, ``*``) answered 304 by werkzeug's weak comparison (RFC 9110
     §13.1.2: for ``If-None-Match`` a weak tag matches its strong twin)."""
+
+    cacheable = app.extensions.get(CACHEABLE_ROUTES, set())
 
     @app.after_request
     def _tag(response: Response) -> Response:
         if response.status_code != 200 or request.method not in ("GET", "HEAD") \
-                or request.endpoint not in CACHEABLE or response.direct_passthrough:
+                or request.endpoint not in cacheable or response.direct_passthrough:
             return response
         response.set_etag(content_etag(response.get_data(), response.content_type or ""))
         response.headers["Cache-Control"] = CACHE_CONTROL

@@ -49,7 +49,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from service.games.errors import MalformedInput
+from service.games.errors import InvalidName, MalformedInput
 from service.games.messages import N_, Message
 
 #: categories of characters no name may hold: controls, format (zero-width,
@@ -90,10 +90,10 @@ def invisible(char: str) -> bool:
     return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
 
 
-def problem(name: object) -> Message | None:
+def why_refused(name: object) -> Message | None:
     """Why ``name`` cannot be a player's name, or ``None`` when it can.
 
-    >>> problem("Åsa"), problem("Ann\\u2067"), problem("Ann ")
+    >>> why_refused("Åsa"), why_refused("Ann\\u2067"), why_refused("Ann ")
     (None, "'Ann\\\\u2067' holds an invisible or control character (U+2067)", "'Ann ' begins or ends with whitespace")
     """
     if not isinstance(name, str):
@@ -114,14 +114,14 @@ def checked(values: Sequence[str], path: str) -> list[str]:
     each in NFC, once each is known to be a valid name and no two share a key.
 
     Raises ``MalformedInput`` with one error per refused field (``path.i``): a name
-    ``problem`` refuses, or a name with the key of an earlier one — the message names
+    ``why_refused`` refuses, or a name with the key of an earlier one — the message names
     the earlier field and both spellings as sent.
     """
     errors: dict[str, list[str]] = {}
     out: list[str] = []
     first: dict[str, int] = {}
     for i, value in enumerate(values):
-        why = problem(value)
+        why = why_refused(value)
         if why is not None:
             errors[f"{path}.{i}"] = [why]
             out.append(value)
@@ -157,7 +157,7 @@ def resolved(name: str, names: dict[str, str]) -> str | None:
     >>> resolved("ＡＮＮ", names), resolved("Zed", names), resolved("Ann\\u200b", names)
     ('Ann', None, None)
     """
-    if not isinstance(name, str) or problem(name) is not None:
+    if not isinstance(name, str) or why_refused(name) is not None:
         return None
     return names.get(key(name))
 
@@ -189,10 +189,10 @@ def seated(players: Any) -> Any:
 
 
 def check_seats(players: Sequence[Any], path: str) -> None:
-    """``MalformedInput`` at ``<path>.<seat>.name`` for a seat's name ``checked`` refuses:
-    the one check of a game's seat names, for ``new``/``replay`` (422 ``invalid-name``) and
-    the tournaments' verification (its ``InvalidName``)."""
+    """``InvalidName`` at ``<path>.<seat>.name`` for a seat's name ``checked`` refuses:
+    the one check of a game's seat names, for ``new``/``replay`` (422 ``invalid-name``),
+    the in-process library and the tournaments' verification."""
     try:
         checked([p["name"] for p in players], path)
     except MalformedInput as exc:
-        raise MalformedInput({f"{k}.name": v for k, v in exc.errors.items()}) from None
+        raise InvalidName({f"{k}.name": v for k, v in exc.errors.items()}) from None

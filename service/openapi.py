@@ -1,85 +1,66 @@
 """Generate ``openapi.yaml`` (OpenAPI 3.1) with apispec.
 
-Two sources, so the documented shapes and the enforced shapes cannot drift:
+Built from the declarations, so the documented shapes and the enforced shapes
+cannot drift:
 
+* every operation's record (``service.http.route.Route``, declared beside its
+  handler in the blueprints of ``service.http.blueprints``): its path and method,
+  body, answers, examples and problem statuses (``operation``);
 * the envelopes in ``schemas/envelopes.py``: the requests' JSON Schema from
   their shape declarations (the same that checks them), the responses and
-  ``Problem`` from marshmallow by apispec's marshmallow plugin;
+  ``Problem`` from theirs (``envelopes.ANSWERS``, ``shape.published``);
 * each engine's shape specs (``game.state_spec``, ``game.action_specs``,
   ``game.player_setup_spec``) as JSON Schema: components ``<Game>State``,
   ``<Game>Action`` (one of its action types, each a component of its own),
   ``<Game>PlayerSetup`` and ``<Game>Event``, gathered in ``GameState``,
   ``Action``, ``PlayerSetup`` and ``Event``.
 
-Each game then gets its typed operations (``finish``): ``/v1/games/<id>/<verb>``
-with ``<Game>NewRequest``, ``<Game>ApplyResponse``… — the generic envelopes
-with their game refs pointed at that game's types, player counts and seats
-bounded, and the option rules of each player count read from the options' own
-``check`` (``per_count_rules``) — plus a real example from a seeded mid-game
-state (``game_examples``) and ``links`` from every answer holding a state.
-The generic paths (``{game}`` an enum of the registered ids) follow them.
-The service's other routes are declared here too (``ROUTE_PATHS``: one
-``_<name>_paths(spec)`` each, from their request ``Envelope`` and response
-schemas in ``schemas/envelopes.py``); ``finish`` gives every operation
-without an id its ``operationId`` (``OPERATION_IDS``).  This module imports
-no blueprint: the blueprints in ``service.http`` only route
-(``tests/http/test_layers.py``).
+Each route of the game contract (``Route.contract``) then gets its typed twin per
+game (``finish``): ``/v1/games/<id>/<verb>`` with ``<Game>NewRequest``,
+``<Game>ApplyResponse``… — the generic envelopes with their game refs pointed at
+that game's types, player counts and seats bounded, and the option rules of each
+player count read from the options' own ``check`` (``per_count_rules``) — plus a
+real example from a seeded mid-game state (``mid_game``, ``Contract.example``) and
+``links`` from every answer holding a state.  The generic paths (``{game}`` an
+enum of the registered ids) follow them.
 
 Run ``python -m service.openapi > openapi.yaml``; a test fails when the
-committed file differs from a fresh generation, and another when a Flask route
-or method is missing from the document.
-
-Documenting a new route, e.g.::
-
-    # schemas/envelopes.py: the request, checked and documented by one declaration
-    ODDS = Envelope("OddsRequest", shape.Obj({"strengths": shape.ListOf(shape.Int(0))}))
-    class OddsResponse(Schema): ...                                   # marshmallow
-
-    # here: the paths, and ``_odds_paths`` in ``ROUTE_PATHS``
-    def _odds_paths(spec):
-        spec.components.schema("OddsRequest", envelopes.ODDS.schema())
-        spec.components.schema("OddsResponse", schema=envelopes.OddsResponse)
-        spec.path("/v1/odds", operations={"post": {
-            "summary": "Exact battle odds", "tags": ["evaluations"],
-            "requestBody": body("OddsRequest"),
-            "responses": {"200": ok("OddsResponse", "The odds."),
-                          **{str(s): error(s) for s in (400, 405, 413, 415, 500)}}}})
-
-Every status a route can answer with must be listed (the HTTP tests check
-real responses against the document); error responses reference the shared
-``#/components/responses/<status>`` (a ``Problem``); add a status missing
-from ``ERROR_RESPONSES`` (e.g. 409) with ``spec.components.response``.
+committed file differs from a fresh generation, and another when a Flask rule is
+not a declared route (``tests/http/test_routes.py``).  A new route is one
+``Routes.declare`` beside its handler; a component it names that is new goes in
+``schemas/envelopes.py``, registered here.  Every status a route can answer with
+must be listed (the HTTP tests check real responses against the document); error
+responses reference the shared ``#/components/responses/<status>`` (a
+``Problem``); add a status missing from ``ERROR_RESPONSES`` (e.g. 409) with
+``spec.components.response``.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import yaml
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
-from apispec.ext.marshmallow.common import make_schema_key
-from marshmallow import Schema, fields
 
 import card_db
 from schemas import envelopes, tournaments
 from schemas.document import EXAMPLE_SEED, camel, options_for_count
-from service import rules_reference
 from service.cards import filterable_fields, matches, split_card_data
 from service.games import registry, shape
-from service.games.base import AnyGame
+from service.games.base import AnyGame, StateIn
 from service.games.chance import CHANCE
+from service.games.objects import ActionObject
 from service.games.options import Option
 from service.games.playout import random_playout
-from service.games.replay import replay as replay_game
 from service.games.versions import RulesVersion
-from service.headers import IDEMPOTENCY_KEY_PATTERN
-from service.limits import MAX_BODY_BYTES, MAX_IDEMPOTENCY_KEY, MAX_PLAYOUT_STEPS, MAX_SIGNATURE_LENGTH
-from service.problems import PROBLEM_MIME, PROBLEM_TYPES
+from service.http import batch, blueprints
+from service.http.route import GAME, MidGame, Param, Route, Success
+from service.limits import MAX_BODY_BYTES, MAX_PLAYOUT_STEPS, MAX_SIGNATURE_LENGTH
+from service.problem_types import PROBLEM_MIME, PROBLEM_TYPES
 from service.version import CONTRACT_VERSION
 
 #: ``info.version``: the contract's semantic version (``service.version``; pyproject.toml's
@@ -132,14 +113,15 @@ its limit gets 429 with `Retry-After` (also, with
 not answer).
 """
 
-ENVELOPES = (  # nested schemas first: apispec registers them by name on first use
-    "Pending", "PlayerScore", "Outcome", "ReplayStep", "Setup", "Title", "PlayerCount",
-    "OptionInfo", "GameInfo", "CardSetRef",
+ENVELOPES = (  # the requests' (``envelopes.REQUESTS``) and answers' (``envelopes.ANSWERS``)
+    "Pending", "PlayerScore", "UpgradeChange", "RulesUpgrade", "Outcome", "ReplayStep", "Setup",
+    "Title", "PlayerCount", "OptionInfo", "RulesChange", "RulesVersionInfo", "GameInfo",
+    "CardSetRef",
     "NewRequest", "NewResponse", "LegalActionsRequest", "LegalActionsResponse",
     "ApplyRequest", "ApplyResponse", "CheckRequest", "CheckResponse", "ScoreRequest",
     "ViewRequest", "ViewResponse", "ReplayRequest", "ReplayResponse",
     "RankedAction", "LineStep", "SuggestRequest", "SuggestResponse",
-    "GameList", "CardsResponse", "Health", "Ready", "Problem",
+    "GameList", "CardsResponse", "Health", "Ready", "ClauseLink", "Problem",
 )
 
 #: reusable error responses: status -> description
@@ -168,14 +150,6 @@ ERROR_RESPONSES = {
 }
 
 
-def _ref_attribute(converter: object, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: ``metadata={"ref": "GameState"}`` → ``$ref``."""
-    ref = field.metadata.get("ref")
-    if not ref:
-        return {}
-    return {"$ref": f"#/components/schemas/{ref}"}
-
-
 def error(status: int) -> dict[str, Any]:
     return {"$ref": f"#/components/responses/{status}"}
 
@@ -190,29 +164,6 @@ def body(schema: str, example: dict[str, Any] | None = None) -> dict[str, Any]:
     if example is not None:
         media["example"] = example
     return {"required": True, "content": {JSON: media}}
-
-
-GAME_PARAM = "game"  # the parameter component, by name
-POST_ERRORS = (400, 404, 405, 413, 415, 429, 500)
-#: routes that take a state: a bad signature → 403 (``service.signing``)
-STATE_ERRORS = (403,)
-REQUIRE_SIGNED_HEADER = {
-    "name": "Referee-Require-Signed", "in": "header", "required": False,
-    "schema": {"type": "string", "pattern": "^[ \t]*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])[ \t]*$"},
-    "example": "false",
-    "description": "`true` (any case): refuse the state unless it carries a valid `signature` "
-                   "(400 `unsigned-state`); `false`: the server's own setting "
-                   "(`REFEREE_REQUIRE_SIGNED=1` requires signatures on every request, and "
-                   "`false` does not lower it). Sent once: any other value, or the header "
-                   "twice, is a 400 `malformed-request` naming `headers.Referee-Require-Signed`."}
-
-SEAT_TOKEN_HEADER = {
-    "name": "Referee-Seat-Token", "in": "header", "required": False,
-    "schema": {"type": "string"}, "example": "seat:0:0123456789abcdef:Zt0r",
-    "description": "On a sealed state: the seat token `new` or `replay` answered for the seat "
-                   "this request speaks for (`seat_tokens`), or every seat's, comma-separated "
-                   "(the host). Without it the caller is a spectator: what reveals a seat's "
-                   "hidden information → 403 `seat-token-required`. Ignored on other states."}
 
 
 def _older_served(game: AnyGame) -> list[tuple[RulesVersion, list[str]]]:
@@ -366,13 +317,9 @@ def game_components(spec: APISpec, game: AnyGame) -> None:
 def build_spec() -> APISpec:
     """The whole document for the registered games and the service's routes."""
     games = registry.all_games()
-    plugin = MarshmallowPlugin()
     spec = APISpec(title="referee", version=API_VERSION, openapi_version="3.1.0",
-                   plugins=[plugin], info={"description": DESCRIPTION, "license": LICENSE},
+                   info={"description": DESCRIPTION, "license": LICENSE},
                    servers=SERVERS, security=[])  # no key by default: see with_security
-    converter = plugin.converter
-    assert converter is not None  # set by APISpec when it registers the plugin
-    converter.add_attribute_function(_ref_attribute)  # type: ignore[no-untyped-call]
 
     for game in games:
         game_components(spec, game)
@@ -402,10 +349,7 @@ def build_spec() -> APISpec:
                 "With a player's own `view` in place of the state: the answer is that "
                 "player's own.")})
             continue
-        spec.components.schema(name, request.schema() if request else None,
-                               schema=None if request else getattr(envelopes, name))
-    # a blueprint's marshmallow ``fields.Nested(envelopes.Setup)`` is that component
-    converter.refs[make_schema_key(envelopes.Setup())] = "Setup"
+        spec.components.schema(name, (request or envelopes.ANSWERS[name]).schema())
 
     spec.components.parameter("game", "path", {
         "description": "Game id.", "required": True,
@@ -422,9 +366,8 @@ def build_spec() -> APISpec:
             "description": description,
             "content": {PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}})
 
-    _core_paths(spec)
-    for paths in ROUTE_PATHS:
-        paths(spec)
+    _route_components(spec)
+    _route_paths(spec)
     return spec
 
 
@@ -442,128 +385,16 @@ def either_body(request: str, example: dict[str, Any] | None = None) -> dict[str
     return out
 
 
-def _post(summary: str, description: str, request: str, response: str, ok_text: str,
-          extra_errors: tuple[int, ...] = (), example: dict[str, Any] | None = None) -> dict[str, Any]:
-    responses = {"200": ok(response, ok_text)}
-    for status in sorted(set(POST_ERRORS) | set(extra_errors)):
-        responses[str(status)] = error(status)
-    parameters: list[str | dict[str, Any]] = [GAME_PARAM]
-    if set(STATE_ERRORS) <= set(extra_errors):
-        parameters += [REQUIRE_SIGNED_HEADER, SEAT_TOKEN_HEADER]
+def takes_view(request: str) -> bool:
+    """The request has a view form (``Obj.either``: ``state`` or ``view``)."""
     taken = envelopes.REQUESTS.get(request)
-    has_view = taken is not None and taken.spec.either is not None
-    return {"post": {"summary": summary, "description": description, "tags": ["games"],
-                     "parameters": parameters,
-                     "requestBody": (either_body if has_view else body)(request, example),
-                     "responses": responses}}
+    return taken is not None and taken.spec.either is not None
 
 
-def _core_paths(spec: APISpec) -> None:
-    def get(summary: str, responses: dict[int, Any], tags: list[str],
-            parameters: list[Any] | None = None,
-            description: str | None = None) -> dict[str, Any]:
-        op = {"summary": summary, "tags": tags, "responses": {
-            str(k): v for k, v in responses.items()}}
-        if description:
-            op["description"] = description
-        if parameters:
-            op["parameters"] = parameters
-        return {"get": op}
-
-    spec.path("/v1/games", operations=get(
-        "List the games", {200: ok("GameList", "Every game."), 405: error(405), 500: error(500)},
-        ["games"]))
-    spec.path("/v1/games/{game}", operations=get(
-        "Describe a game",
-        {200: ok("GameInfo", "Player counts, options with defaults, action and event types."),
-         404: error(404), 405: error(405), 500: error(500)}, ["games"], [GAME_PARAM]))
-    spec.path("/v1/games/{game}/cards", operations=get(
-        "The card set, filterable",
-        {200: ok("CardsResponse", "The set's cards by group, filtered."),
-         400: error(400), 404: error(404), 405: error(405), 500: error(500)},
-        ["games"],
-        [GAME_PARAM,
-         {"name": "set", "in": "query", "schema": {"type": "string", "default": "reference"},
-          "description": "Card set id."},
-         {"name": "q", "in": "query", "schema": {"type": "string"},
-          "description": "Substring of the card's Russian or English name (case-insensitive)."},
-         {"name": "filters", "in": "query", "style": "form", "explode": True,
-          "schema": {"type": "object", "additionalProperties": {"type": "string"}},
-          "description": "Any top-level scalar card field, e.g. `?suit=H&rank=Q`; repeat a "
-                         "field to accept several values. An unknown field → 400."}],
-        description="Filters compare the field's text (`true`/`false` for booleans)."))
-    spec.path("/v1/games/{game}/new", operations=_post(
-        "Start a game", "The state after setup (deal, trump…): chance is resolved by the server "
-        "unless `options.chance` is `table`.", "NewRequest", "NewResponse",
-        "The new state and the setup events.", (422,),
-        example={"players": 3, "options": {}, "seed": 42}))
-    spec.path("/v1/games/{game}/legal-actions", operations=_post(
-        "Who must decide, and every legal action",
-        "Every listed action can be sent to `apply` as it is. `constraints` describes, per "
-        "player, a decision too large to list.", "LegalActionsRequest", "LegalActionsResponse",
-        "The pending decisions and the legal actions.", (422, *STATE_ERRORS)))
-    spec.path("/v1/games/{game}/apply", operations=_post(
-        "Apply an action", "Pure: the state sent is not changed. An illegal action → 422 with "
-        "the clause (`rule`) it breaks. A step of a sealed game answers one action: the first "
-        "applied to it spends it, the same action again gets the same answer, another → 409 "
-        "`step-spent` (docs/trust.md, \"One answer per step\").", "ApplyRequest", "ApplyResponse",
-        "The new state, what happened, and the outcome (and, with `for_player`, that seat's "
-        "`view` and `events_for_player`).", (409, 422, 503, *STATE_ERRORS)))
-    spec.path("/v1/games/{game}/check", operations=_post(
-        "Check an action without applying it", "200 whether legal or not; a malformed action → 400.",
-        "CheckRequest", "CheckResponse", "Whether the action is legal; if not, the clause and why.",
-        (422, *STATE_ERRORS)))
-    spec.path("/v1/games/{game}/score", operations=_post(
-        "Score a state", "Scores with their breakdown, whether the game is over, the winners.",
-        "ScoreRequest", "Outcome", "The outcome.", STATE_ERRORS))
-    spec.path("/v1/games/{game}/view", operations=_post(
-        "The state as one player may see it", "Other players' hidden cards become counts or "
-        "opaque ids; the random state is removed. `player: null` is a spectator.",
-        "ViewRequest", "ViewResponse", "The player's view.", (422, *STATE_ERRORS)))
-    spec.path("/v1/games/{game}/suggest", operations=_post(
-        "Rank a player's actions now (a search of at most 200 ms)",
-        "Information-set MCTS over determinizations of `params.player`'s view (it never "
-        "peeks): every legal action of that player with its visits, mean result and 95% "
-        "interval, the best action and its principal line. At most 200 ms and 2,000 "
-        "iterations (64 by default); larger budgets, fanned out on workers: the `suggest` "
-        "evaluation (`POST /v1/evaluations`). A `params.player` with no decision pending → "
-        "422 citing the turn order's clause, as an action out of turn.", "SuggestRequest",
-        "SuggestResponse", "The ranked actions.", (422, *STATE_ERRORS)))
-    spec.path("/v1/games/{game}/replay", operations=_post(
-        "Replay a recorded game", "Setup + actions → the final state, outcome and per-step events; "
-        "or 422 with the `index` of the first illegal action and its `rule`.",
-        "ReplayRequest", "ReplayResponse", "The replayed game.", (422,)))
-
-    spec.path("/healthz", operations=get(
-        "Liveness", {200: ok("Health", "The process is alive."), 405: error(405), 500: error(500)},
-        ["operations"]))
-    spec.path("/readyz", operations=get(
-        "Readiness", {200: ok("Ready", "Card data loaded; Redis reachable when configured."),
-                      405: error(405), 500: error(500), 503: error(503)}, ["operations"]))
-    spec.path("/openapi.yaml", operations=get(
-        "This document", {200: {"description": "OpenAPI 3.1, YAML.",
-                                "content": {"application/yaml": {"schema": {"type": "object"}}}},
-                          405: error(405), 500: error(500)}, ["operations"]))
-    spec.path("/docs", operations=get(
-        "Interactive API docs (Swagger UI, works offline)",
-        {200: {"description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}},
-         405: error(405), 500: error(500)}, ["operations"]))
-    spec.path("/docs/assets/{name}", operations=get(
-        "Static assets of the docs page",
-        {200: {"description": "A CSS, JavaScript or image file.", "content": {
-            "text/css": {"schema": {"type": "string"}},
-            "text/javascript": {"schema": {"type": "string"}},
-            "image/png": {"schema": {"type": "string"}}}},
-         404: error(404), 405: error(405), 500: error(500)},
-        ["operations"], [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}]))
-
-
-# ------------------------------------------- the service's own routes (not per game)
-# Each route's documentation is declared here, once, from the declarations it reads
-# (the request envelopes and response schemas of ``schemas.envelopes``, the evaluation
-# kinds, the games' ``operations``); the blueprints in ``service.http`` only route.
-# A new route: its request ``Envelope`` (and response schema) in ``schemas/envelopes.py``,
-# a ``_<name>_paths(spec)`` here, and its place in ``ROUTE_PATHS``.
+# ------------------------------------------- the routes, from their records
+# Each route is one ``Route`` record beside its handler (``service.http.route``); this
+# part registers the components the routes' bodies and answers name and documents each
+# record: its path and method, body, answers, examples and problem statuses.
 
 #: error responses only the evaluation routes answer with: status -> description
 EVALUATION_ERRORS = {
@@ -625,360 +456,143 @@ def _evaluation_schemas() -> dict[str, dict[str, Any]]:
                 "backend": {"enum": ["embedded", "rq"]}}}}
 
 
-def _evaluation_paths(spec: APISpec) -> None:
-    """``/v1/evaluations``… (``service.http.evaluations``)."""
+def _evaluation_components(spec: APISpec) -> None:
+    """The evaluation routes' components (``service.http.evaluations``)."""
     for name, schema in _evaluation_schemas().items():
         spec.components.schema(name, schema)
     for status, text in EVALUATION_ERRORS.items():
         if status not in ERROR_RESPONSES:
             spec.components.response(str(status), {"description": text, "content": {
                 PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}})
-    tags = ["evaluations"]
-    eval_id = {"name": "eval_id", "in": "path", "required": True, "schema": {"type": "string"},
-               "description": "The evaluation id (from `Location`)."}
-    accepted = {"description": "Accepted: queued (or already done). `Location` is the "
-                               "evaluation; poll it after `Retry-After` seconds.",
-                "headers": {"Location": {"schema": {"type": "string"}},
-                            "Retry-After": {"schema": {"type": "integer"}}},
-                "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/EvaluationStatus"}}}}
-    spec.path("/v1/evaluations", operations={"post": {
-        "summary": "Submit an evaluation", "tags": tags,
-        "description": "Validated first: nothing is queued for a request that cannot succeed "
-                       "(400; a `suggest` for a seat with no decision pending: 422 citing the "
-                       "turn order's clause). Runs on RQ workers with `REDIS_URL`, in-process "
-                       "without.",
-        "requestBody": body("EvaluationRequest", {
-            "game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}),
-        "responses": {"202": accepted,
-                      **{str(s): error(s) for s in (400, 401, 403, 405, 413, 415, 422, 429,
-                                                    500, 503)}}}})
-    spec.path("/v1/evaluations/kinds", operations={"get": {
-        "summary": "Evaluation kinds, their inputs, params and caps", "tags": tags,
-        "responses": {"200": ok("EvaluationKinds", "Every kind."),
-                      "401": error(401), "405": error(405), "500": error(500)}}})
-    owned = ("With `REFEREE_API_KEYS`, an evaluation answers only the API key that submitted "
-             "it: any other key gets the 404 of an unknown id. One of a sealed state answers "
-             "only with the `Referee-Seat-Token` of the seat it was asked for (`suggest`: "
-             "`params.player`'s; any other kind: every seat's), whatever its status: 403 "
-             "otherwise. Without API keys the id is a bearer capability.")
-    seat_token = {**SEAT_TOKEN_HEADER, "description":
-                  "For an evaluation of a sealed state: the token of the seat it was asked "
-                  "for, or every seat's, comma-separated (the host). Ignored for any other."}
-    # 400: some seats' tokens but not all; 403: a sealed state's evaluation without its seat's
-    refused = {"400": error(400), "403": error(403)}
-    spec.path("/v1/evaluations/{eval_id}", operations={
-        "get": {"summary": "Status, progress, result or error of an evaluation", "tags": tags,
-                "parameters": [eval_id, seat_token], "description": owned,
-                "responses": {"200": ok("EvaluationStatus", "The evaluation."), **refused,
-                              **{str(s): error(s) for s in (401, 404, 405, 410, 500, 503)}}},
-        "delete": {"summary": "Remove an evaluation (stopping it first if it still runs)",
-                   "tags": tags, "parameters": [eval_id, seat_token],
-                   "description": "Forgets the evaluation — its status, result or error — "
-                                  "whether it is queued, running, over or expired; a running "
-                                  "one is stopped first. Afterwards every method on its "
-                                  "address answers 404. To stop one and keep its status, "
-                                  "`POST .../cancel`. " + owned,
-                   "responses": {"204": {"description": "Removed."}, **refused,
-                                 **{str(s): error(s) for s in (401, 404, 405, 500, 503)}}}})
-    spec.path("/v1/evaluations/{eval_id}/cancel", operations={"post": {
-        "summary": "Cancel a queued or running evaluation", "tags": tags,
-        "parameters": [eval_id, seat_token],
-        "description": "Stops it; its status stays readable (`canceled`) until it expires. "
-                       "Cancelling a canceled one answers the same; one that finished or "
-                       "failed is 409: an outcome never changes. " + owned,
-        "responses": {"200": ok("EvaluationStatus", "Canceled."), **refused,
-                      **{str(s): error(s) for s in (401, 404, 405, 409, 410, 429, 500,
-                                                    503)}}}})
 
 
-def _declared_schema(spec: APISpec, name: str,
-                     declared: type[Schema] | shape.Spec | Mapping[str, Any],
+def _declared_schema(spec: APISpec, name: str, declared: shape.Spec | Mapping[str, Any],
                      refine: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
-    """Component ``name`` of an operation's request or response: a marshmallow schema,
-    a shape spec or a JSON Schema (``refine``: ``Operation.document_request``)."""
-    if isinstance(declared, type):
-        spec.components.schema(name, schema=declared)
-        return
+    """Component ``name`` of an operation's request or response: a shape spec (each
+    ``Ref`` inside it not yet a component is one, first) or a JSON Schema (``refine``:
+    ``Operation.document_request``)."""
+    if isinstance(declared, shape.Spec):
+        for ref in shape.refs(declared):
+            if ref.name not in spec.components.schemas:
+                spec.components.schema(ref.name, shape.published(ref.spec, limits=True))
     schema = declared.schema() if isinstance(declared, shape.Spec) else dict(declared)
     spec.components.schema(name, refine(schema) if refine else schema)
 
 
-def _game_operation_paths(spec: APISpec) -> None:
-    """Every game's own operations (``Game.operations``, served by
-    ``service.http.game_operations``), each with the answer to its example."""
-    import json
-
+def _game_operation_components(spec: APISpec) -> None:
+    """The request and answer of every game's own operations (``Game.operations``)."""
     for game in registry.all_games():
         for operation in game.operations:
             _declared_schema(spec, operation.request_name, operation.request,
                              operation.document_request)
             _declared_schema(spec, operation.response_name, operation.response)
-            example = dict(operation.example)
-            reply = ok(operation.response_name, operation.ok_text)
-            reply["content"][JSON]["example"] = json.loads(json.dumps(  # lazy texts → str
-                operation.handler(envelopes.load(operation.request, example)), default=str))
-            documented: dict[str, Any] = {"summary": operation.summary}
-            if operation.description:
-                documented["description"] = operation.description
-            documented |= {
-                "tags": list(operation.tags or (game.id,)),
-                "requestBody": body(operation.request_name, example),
-                "responses": {"200": reply, **{str(s): error(s) for s in operation.errors}},
-                "operationId": operation.operation_id}
-            spec.path(f"/v1/games/{game.id}/{operation.path}", operations={"post": documented})
 
 
-def _metrics_paths(spec: APISpec) -> None:
-    """``/metrics`` (``service.http.metrics``)."""
-    spec.path("/metrics", operations={"get": {
-        "summary": "Prometheus metrics", "tags": ["operations"],
-        "description": "`referee_http_request_duration_seconds` (histogram by method, route, "
-                       "status), `referee_evaluation_jobs_total` (by kind and event), process "
-                       "figures. Per worker unless `PROMETHEUS_MULTIPROC_DIR` is set.",
-        "responses": {"200": {"description": "Prometheus text format.", "content": {
-            "text/plain": {"schema": {"type": "string"}}}},
-            "405": error(405), "500": error(500)}}})
-
-
-ACCEPT_LANGUAGE = {
-    "name": "Accept-Language", "in": "header", "required": False,
-    "schema": {"type": "string", "example": "ru"},
-    "description": "`en` (default) or `ru`; the answer says which in `Content-Language`."}
-CONTENT_LANGUAGE = {"description": "The language of the texts: `en` or `ru`.",
-                    "schema": {"type": "string", "enum": list(rules_reference.LANGUAGES)}}
-CLAUSE_EXAMPLE = {
-    "game": "raiders", "language": "en", "id": "RAI-12", "title": "One capture attempt per turn",
-    "short": "In your own turn you have exactly one capture attempt, and you may decline it. "
-             "One turn, one fighter, one attempt: a failed capture uses it up too.",
-    "text": "In your own turn you have exactly one capture attempt, …", "ruling": False,
-    "has_ruling": False, "section": "Turn", "url": "/v1/games/raiders/rules/RAI-12"}
-
-
-def _rules_paths(spec: APISpec) -> None:
-    """The rules reference and the problem-type pages (``service.http.rules``)."""
-    spec.components.schema("RuleClause", schema=envelopes.RuleClause)
-    spec.components.schema("RulesReference", schema=envelopes.RulesReference)
-    spec.components.schema("ProblemTypeInfo", schema=envelopes.ProblemTypeInfo)
-    spec.components.schema("ProblemTypeList", schema=envelopes.ProblemTypeList)
-
-    def rules_ok(schema: str, description: str, example: dict[str, Any]) -> dict[str, Any]:
-        return {"description": description, "headers": {"Content-Language": CONTENT_LANGUAGE},
-                "content": {"application/json": {
-                    "schema": {"$ref": f"#/components/schemas/{schema}"}, "example": example}}}
-
-    def page_ok(schema: str, description: str) -> dict[str, Any]:
-        return {"description": description, "content": {
-            "text/html": {"schema": {"type": "string"}},
-            "application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
-
-    errors = {str(s): error(s) for s in (404, 405, 500)}
-    spec.path("/v1/games/{game}/rules", operations={"get": {
-        "summary": "The game's rules reference", "tags": ["rules"],
-        "description": "Every clause the service cites (`rule` in errors and events), "
-                       "written from the original rulebook; rulings marked. 404 for a game "
-                       "without a reference.",
-        "parameters": ["game", ACCEPT_LANGUAGE],
-        "responses": {"200": rules_ok("RulesReference", "Every clause, in file order.", {
-            "game": "raiders", "language": "en", "title": "Raiders (Рейдеры) — rules reference",
-            "clauses": [{k: v for k, v in CLAUSE_EXAMPLE.items()
-                         if k not in ("game", "language")}]}), **errors}}})
-    spec.path("/v1/games/{game}/rules/{clause}", operations={"get": {
-        "summary": "One clause of the rules reference", "tags": ["rules"],
-        "description": "The clause a problem's `rule_url` links to. An unknown clause → 404 "
-                       "`unknown-clause`.",
-        "parameters": ["game", ACCEPT_LANGUAGE, {
-            "name": "clause", "in": "path", "required": True,
-            "schema": {"type": "string", "example": "RAI-12"},
-            "description": "Clause id, e.g. `RAI-12`, `KOZ-16a`."}],
-        "responses": {"200": rules_ok("RuleClause", "The clause.", CLAUSE_EXAMPLE), **errors}}})
-    spec.path("/problems", operations={"get": {
-        "summary": "Every problem type", "tags": ["operations"],
-        "description": "An HTML page, or JSON with `Accept: application/json`.",
-        "responses": {"200": page_ok("ProblemTypeList", "The problem types."),
-                      "405": error(405), "500": error(500)}}})
-    spec.path("/problems/{slug}", operations={"get": {
-        "summary": "One problem type (what a problem's `type` resolves to)",
-        "tags": ["operations"],
-        "description": "When it happens and what to do. An HTML page, or JSON with "
-                       "`Accept: application/json`.",
-        "parameters": [{"name": "slug", "in": "path", "required": True,
-                        "schema": {"type": "string", "example": "illegal-action"}}],
-        "responses": {"200": page_ok("ProblemTypeInfo", "The problem type."), **errors}}})
-
-
-CHANCE_BATCH_TEXT = """\
-At a real table (``chance: table``) a scorekeeper enters what came up: a
-dealt hand is six single-card ``deal`` outcomes per player.  This route
-applies a list of chance outcomes (``"player": "chance"``, as
-``legal-actions`` lists them) one after another, as that many ``apply``
-calls would: ``{state, outcomes}`` → ``{state, events, outcome}``, where
-``events`` has one entry per outcome, ``[{index, events}]`` (the shape of a
-replay's steps).  The first outcome that cannot happen stops it all: 422
-``illegal-action`` with its ``index``, and nothing is applied.  An entry
-that is not a chance outcome is a 400 naming it (players' decisions go
-through ``apply``, one at a time).  On a sealed state the list spends the
-step it was sent for as one action (``service.spent_steps``): the same list
-again answers the same, another → 409 ``step-spent``."""
-
-
-def chance_batch_example(deals: int = 6) -> dict[str, Any] | None:
-    """An ``apply-chance`` request: a new two-player Raiders table game and its first hand,
-    dealt at once (``None`` when Raiders is not served, as in the HTTP layer's own tests).
-
-    >>> [o["card"] for o in chance_batch_example()["outcomes"]]
-    ['C-10', 'C-6', 'C-7', 'C-8', 'C-9', 'C-A']
-    """
-    if "raiders" not in registry.GAME_IDS:
-        return None
-    game = registry.get_game("raiders")
-    state, _ = game.new_game(2, {"chance": "table"}, 7, "reference")
-    start, outcomes = state, []
-    for _ in range(deals):
-        outcome = {k: v for k, v in game.legal_actions(state, CHANCE)[0].items()
-                   if k != "probability"}
-        outcomes.append(outcome)
-        state, _ = game.apply(state, outcome)
-    return {"state": start, "outcomes": outcomes}
-
-
-def _table_paths(spec: APISpec) -> None:
-    """``/v1/games/{game}/apply-chance`` (``service.http.table``)."""
+def _route_components(spec: APISpec) -> None:
+    """The components the service's own routes name, beyond the games' contract."""
+    _evaluation_components(spec)
+    _game_operation_components(spec)
+    spec.components.schema("RuleClause", envelopes.ANSWERS["RuleClause"].schema())
+    spec.components.schema("RulesReference", envelopes.ANSWERS["RulesReference"].schema())
+    spec.components.schema("ProblemTypeInfo", envelopes.ANSWERS["ProblemTypeInfo"].schema())
+    spec.components.schema("ProblemTypeList", envelopes.ANSWERS["ProblemTypeList"].schema())
     spec.components.schema("ChanceBatchRequest", envelopes.CHANCE_BATCH.schema())
-    spec.components.schema("ChanceBatchResponse", schema=envelopes.ChanceBatchResponse)
-    spec.path("/v1/games/{game}/apply-chance", operations={"post": {
-        "summary": "Apply several chance outcomes at once (a hand dealt at the table)",
-        "description": CHANCE_BATCH_TEXT,
-        "tags": ["games"], "operationId": "game_apply_chance", "parameters": [GAME_PARAM],
-        "requestBody": body("ChanceBatchRequest", chance_batch_example()),
-        "responses": {"200": ok("ChanceBatchResponse", "The state after every outcome."),
-                      **{str(s): error(s) for s in (400, 403, 404, 405, 409, 413, 415, 422,
-                                                    429, 500, 503)}}}})
-
-
-def _tournament_paths(spec: APISpec) -> None:
-    """``/v1/tournaments/standings`` and ``/events``: their declarations
-    (``schemas.tournaments``: ``components`` and ``OPERATIONS``)."""
-    games = registry.all_games()
-    for name, schema in tournaments.components(games).items():
-        spec.components.schema(name, schema if isinstance(schema, dict) else None,
-                               schema=None if isinstance(schema, dict) else schema)
-    for op in tournaments.OPERATIONS:
-        spec.path(op.path, operations={"post": {
-            "summary": op.summary, "description": op.description, "tags": [op.tag],
-            "operationId": op.operation_id, "requestBody": body(op.request, op.example()),
-            "responses": {"200": ok(op.response, op.ok), **{str(s): error(s) for s in op.errors}}}})
-
-
-VERIFY_TRANSCRIPT_TEXT = """\
-With signing or sealing keys configured, every state the service returns
-carries a `chain` (`{game, step, prev}`, `service.transcripts`) that its
-signature or seal covers.  Send the states of one game that you collected
-(``{"states": [...]}``, as the service returned them, signed or sealed): each
-is authenticated first (unsigned → 400 `unsigned-state`, altered → 403
-`bad-signature` / `bad-seal`, with the state's `index`), then the answer
-says whether they are one line (`valid`), and names the `forks` (two
-different states at one step: someone applied two actions to one state, or
-went back to an old one) and the `breaks` (a state that follows none of the
-others, or of another game).  The service keeps nothing: it checks only the
-states sent."""
-
-
-def verify_transcript_example() -> dict[str, Any] | None:
-    """A ``transcripts/verify`` request: a new Raiders game and the state after its first
-    action, signed under the key ``example-key`` (``None`` when Raiders is not served).
-
-    >>> [s["chain"]["step"] for s in verify_transcript_example()["states"]]
-    [0, 1]
-    """
-    from service import signing, transcripts
-
-    if "raiders" not in registry.GAME_IDS:
-        return None
-    game, keys = registry.get_game("raiders"), signing.parse_keys("example-key")
-    state, _ = game.new_game(2, {}, 7, "reference")
-    first = signing.signed({**state, transcripts.FIELD: transcripts.start("0" * 32)}, keys)
-    state, _ = game.apply(state, game.legal_actions(state, None)[0])
-    second = signing.signed({**state, transcripts.FIELD: transcripts.follow(first)}, keys)
-    return {"states": [first, second]}
-
-
-def _transcript_paths(spec: APISpec) -> None:
-    """``/v1/transcripts/verify`` (``service.http.transcripts``)."""
-    spec.components.schema("TranscriptFork", schema=envelopes.TranscriptFork)
-    spec.components.schema("TranscriptBreak", schema=envelopes.TranscriptBreak)
+    spec.components.schema("ChanceBatchResponse", envelopes.ANSWERS["ChanceBatchResponse"].schema())
+    for name, schema in tournaments.components(registry.all_games()).items():
+        spec.components.schema(name, schema)
+    spec.components.schema("TranscriptFork", envelopes.ANSWERS["TranscriptFork"].schema())
+    spec.components.schema("TranscriptBreak", envelopes.ANSWERS["TranscriptBreak"].schema())
     spec.components.schema("VerifyTranscriptRequest", envelopes.VERIFY_TRANSCRIPT.schema())
-    spec.components.schema("VerifyTranscriptResponse", schema=envelopes.VerifyTranscriptResponse)
-    spec.path("/v1/transcripts/verify", operations={"post": {
-        "summary": "Check that signed or sealed states form one unbroken game",
-        "description": VERIFY_TRANSCRIPT_TEXT,
-        "tags": ["games"], "operationId": "transcript_verify",
-        "requestBody": body("VerifyTranscriptRequest", verify_transcript_example()),
-        "responses": {"200": ok("VerifyTranscriptResponse", "Whether the states are one line, "
-                                "their forks and breaks."),
-                      **{str(s): error(s) for s in (400, 403, 405, 413, 415, 429, 500)}}}})
+    spec.components.schema("VerifyTranscriptResponse", envelopes.ANSWERS["VerifyTranscriptResponse"].schema())
+    _batch_components(spec)
 
 
-#: what ``/console/{name}`` serves besides the page (``service.http.console.MIME_TYPES``)
-CONSOLE_FILES = ("text/javascript", "text/css", "image/svg+xml")
+def batch_item_name(op: str) -> str:
+    """The component of a batch item calling ``op``: ``check`` → ``BatchCheckItem``."""
+    return f"Batch{camel(op.replace('-', '_'))}Item"
 
 
-def _console_paths(spec: APISpec) -> None:
-    """``/console`` and its files (``service.http.console``)."""
-    errors = {str(s): error(s) for s in (404, 405, 500)}
-    spec.path("/console", operations={"get": {
-        "summary": "The scorekeeper's console (an HTML page)", "tags": ["console"],
-        "operationId": "console_page",
-        "description": "Record a game at the table, verify a reported game, export the "
-                       "result, chart playouts, tournament standings; built on this API "
-                       "only (`docs/console.md`).",
-        "responses": {"200": {"description": "The page.",
-                              "content": {"text/html": {"schema": {"type": "string"}}}},
-                      **errors}}})
-    spec.path("/console/{name}", operations={"get": {
-        "summary": "A file of the console (script, style)", "tags": ["console"],
-        "operationId": "console_asset",
-        "parameters": [{"name": "name", "in": "path", "required": True,
-                        "schema": {"type": "string", "example": "console.js"}}],
-        "responses": {"200": {"description": "The file.", "content": {
-            mime: {"schema": {"type": "string"}} for mime in CONSOLE_FILES}},
-            **errors}}})
+def _batch_components(spec: APISpec) -> None:
+    """The batch's request (an item per op, from each op's route: ``batch.OPS``), its answer
+    and ``Preview`` (``legal-actions`` with ``preview``)."""
+    spec.components.schema("Preview", envelopes.preview_schema())
+    for op, found in batch.OPS.items():
+        spec.components.schema(batch_item_name(op), envelopes.batch_item_schema(op, found.request))
+    request = batch.BATCH.schema()
+    request["properties"]["items"]["items"] = {
+        "oneOf": [{"$ref": f"#/components/schemas/{batch_item_name(op)}"} for op in batch.OPS],
+        "discriminator": {"propertyName": "op", "mapping": {
+            op: f"#/components/schemas/{batch_item_name(op)}" for op in batch.OPS}}}
+    spec.components.schema("BatchRequest", request)
+    spec.components.schema("BatchItemAnswer", envelopes.batch_item_answer_schema(
+        {op: str(found.route.answers[200].schema) for op, found in batch.OPS.items()}))
+    spec.components.schema("BatchResponse", envelopes.batch_response_schema())
 
 
-#: the service's own routes, documented in this order (after the games' contract)
-ROUTE_PATHS: tuple[Callable[[APISpec], None], ...] = (
-    _evaluation_paths, _game_operation_paths, _metrics_paths, _rules_paths, _table_paths,
-    _tournament_paths, _transcript_paths, _console_paths)
+def _example(declared: object) -> Any:
+    """A declared example: a value, or the function that gives it (called now)."""
+    return declared() if callable(declared) else copy.deepcopy(declared)
+
+
+def _answer(answer: Success) -> dict[str, Any]:
+    """The OpenAPI response of a route's success ``answer``."""
+    out: dict[str, Any] = {"description": answer.description}
+    if answer.headers:
+        out["headers"] = copy.deepcopy(dict(answer.headers))
+    if answer.schema is not None:
+        media: dict[str, Any] = {"schema": {"$ref": f"#/components/schemas/{answer.schema}"}}
+        example = _example(answer.example)
+        if example is not None:
+            media["example"] = example
+        out["content"] = {JSON: media}
+    if answer.content is not None:  # other media types, beside JSON or instead of it
+        out["content"] = {**out.get("content", {}), **copy.deepcopy(dict(answer.content))}
+    return out
+
+
+def parameter(param: Param) -> str | dict[str, Any]:
+    """The OpenAPI parameter of ``param``: inline, or its component's name (apispec makes
+    the ``$ref``)."""
+    if param.ref is not None:
+        return param.ref
+    return copy.deepcopy(dict(param.doc or {}))
+
+
+def operation(route: Route) -> dict[str, Any]:
+    """The OpenAPI operation of ``route``: every status it may answer (the HTTP tests check
+    real answers against them), each problem a ``#/components/responses/<status>``."""
+    out: dict[str, Any] = {"summary": route.summary}
+    if route.description:
+        out["description"] = route.description
+    out["tags"] = list(route.tags)
+    out["operationId"] = route.operation_id
+    if route.parameters:
+        out["parameters"] = [parameter(p) for p in route.parameters]
+    if route.request is not None:
+        example = _example(route.request_example)
+        out["requestBody"] = (either_body if takes_view(route.request) else body)(
+            route.request, example)
+    responses = {status: _answer(a) for status, a in route.answers.items()}
+    responses.update({status: error(status) for status in route.errors})
+    out["responses"] = {str(status): responses[status] for status in sorted(responses)}
+    return out
+
+
+def _route_paths(spec: APISpec) -> None:
+    """Every route's operation, in the blueprints' order (``service.http.blueprints``)."""
+    paths: dict[str, dict[str, Any]] = {}
+    for route in blueprints.routes():
+        paths.setdefault(route.path, {})[route.method] = operation(route)
+    for path, operations in paths.items():
+        spec.path(path, operations=operations)
 
 
 # ------------------------------------------------------------- typed games
-#: the contract operations, documented once per game with that game's own types:
-#: verb → (summary, generic request, generic response, OK text, extra error statuses)
-GAME_OPERATIONS = {
-    "new": ("Start a {title} game", "NewRequest", "NewResponse",
-            "The new state and the setup events.", (422,)),
-    "legal-actions": ("Who must decide in {title}, and every legal action",
-                      "LegalActionsRequest", "LegalActionsResponse",
-                      "The pending decisions and the legal actions.", (422, *STATE_ERRORS)),
-    "apply": ("Apply a {title} action", "ApplyRequest", "ApplyResponse",
-              "The new state, what happened, and the outcome.", (409, 422, 503, *STATE_ERRORS)),
-    "check": ("Check a {title} action without applying it", "CheckRequest", "CheckResponse",
-              "Whether the action is legal; if not, the clause and why.", (422, *STATE_ERRORS)),
-    "score": ("Score a {title} state", "ScoreRequest", "Outcome", "The outcome.", STATE_ERRORS),
-    "view": ("A {title} state as one player may see it", "ViewRequest", "ViewResponse",
-             "The player's view.", (422, *STATE_ERRORS)),
-    "replay": ("Replay a recorded {title} game", "ReplayRequest", "ReplayResponse",
-               "The replayed game.", (422,)),
-    "suggest": ("Rank a {title} player's actions now", "SuggestRequest", "SuggestResponse",
-                "The ranked actions.", (422, *STATE_ERRORS)),
-}
 #: generic component → the suffix of its per-game counterpart (``Raiders`` + suffix)
 GENERIC_NAMES = {"GameState": "State", "Action": "Action", "Event": "Event",
                  "PlayerSetup": "PlayerSetup", "Outcome": "Outcome",
                  "PlayerScore": "PlayerScore", "ReplayStep": "ReplayStep", "Setup": "Setup",
-                 "RankedAction": "RankedAction", "LineStep": "LineStep"}
-#: responses that do not depend on the game
-SHARED_RESPONSES = ("CheckResponse",)
+                 "RankedAction": "RankedAction", "LineStep": "LineStep", "Preview": "Preview"}
 #: seeded mid-game examples: a fixed seed and a fixed number of random legal actions
 EXAMPLE_STEPS = 12  # and ``EXAMPLE_SEED`` (``schemas.document``)
 
@@ -1064,8 +678,8 @@ def per_count_rules(game: AnyGame, players: tuple[str, ...], seats: tuple[tuple[
     return rules
 
 
-def mid_game(game: AnyGame) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """A seeded game ``EXAMPLE_STEPS`` random legal actions in: (setup, actions, states).
+def mid_game(game: AnyGame) -> MidGame:
+    """A seeded game ``EXAMPLE_STEPS`` random legal actions in.
 
     Deterministic (fixed seed, fixed RNG), so regenerating the document gives
     the same examples.  Stops early at the end of the game.
@@ -1085,49 +699,30 @@ def mid_game(game: AnyGame) -> tuple[dict[str, Any], list[dict[str, Any]], list[
         state = after
         actions.append(action)
         states.append(state)
-    return setup, actions, states
+    return MidGame(setup, actions, states, _decisions(game, state)[0])
 
 
-def _decisions(game: AnyGame, state: dict[str, Any]) -> list[dict[str, Any]]:
+def _decisions(game: AnyGame, state: StateIn) -> list[ActionObject]:
     """The players' legal actions in ``state`` (chance outcomes left out)."""
     return [a for a in game.legal_actions(state, None) if a.get("player") != CHANCE]
 
 
+def contract_routes() -> list[Route]:
+    """The routes of the game contract (``Route.contract``), in order."""
+    return [r for r in blueprints.routes() if r.contract is not None]
+
+
+def verb(route: Route) -> str:
+    """``/v1/games/{game}/legal-actions`` → ``legal-actions``."""
+    return route.path.rsplit("/", 1)[1]
+
+
 def game_examples(game: AnyGame) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
-    """verb → (request, 200 answer), from a seeded mid-game state."""
-    setup, actions, states = mid_game(game)
-    new_state, new_events = game.new_game(game.min_players, None, EXAMPLE_SEED, "reference")
-    state = states[-1]
-    action = _decisions(game, state)[0]
-    after, events = game.apply(state, action)
-    pending = game.pending(state)
-    listed: dict[str, Any] = {"pending": pending, "actions": game.legal_actions(state, None)}
-    constraints = {str(p["player"]): c for p in pending if p["player"] != CHANCE
-                   for c in [game.constraints(state, p["player"])] if c is not None}
-    if constraints:
-        listed["constraints"] = constraints
-    replayed = replay_game(game, {**setup, "options": None, "card_set": "reference"}, actions)
-    return {
-        "new": (setup, {"state": new_state, "events": new_events}),
-        "legal-actions": ({"state": state}, listed),
-        "apply": ({"state": state, "action": action},
-                  {"state": after, "events": events, "outcome": game.score(after)}),
-        "check": ({"state": state, "action": action}, game.check(state, action)),
-        "score": ({"state": state}, game.score(state)),
-        "view": ({"state": state, "player": 0}, {"view": game.view(state, 0)}),
-        "replay": ({"setup": setup, "actions": actions}, replayed),
-        **({"suggest": _suggest_example(game, state)} if game.searchable else {}),
-    }
-
-
-def _suggest_example(game: AnyGame, state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A ``suggest`` request on the example state and its answer: an iteration budget
-    and a seed (the same answer every time), its CPU time left out (``null``)."""
-    from service.evaluations.suggest import suggest_now
-
-    player = next(p["player"] for p in game.pending(state) if p["player"] != CHANCE)
-    request = {"state": state, "params": {"player": player, "iterations": 16, "seed": 7}}
-    return request, {**suggest_now(game, state, request["params"]), "cpu_ms": None}
+    """verb → (request, 200 answer) of each contract route the game serves, from the seeded
+    mid-game state (``mid_game``)."""
+    mid = mid_game(game)
+    return {verb(r): r.contract.example(game, mid) for r in contract_routes()
+            if r.contract is not None and r.contract.served(game)}
 
 
 def _player_score(game: AnyGame, scores: list[dict[str, Any]]) -> dict[str, Any]:
@@ -1151,17 +746,6 @@ def _player_score(game: AnyGame, scores: list[dict[str, Any]]) -> dict[str, Any]
                 "total": {"type": "number"}, "breakdown": breakdown}}
 
 
-#: where each typed request holds its player count, its seat fields and its options
-_COUNTS = {
-    "new": (("players",), (("for_player",),), ("options",)),
-    "replay": (("setup", "players"), (("for_player",),), ("setup", "options")),
-    "legal-actions": (("state", "players"), (("player",),), None),
-    "apply": (("state", "players"), (("for_player",),), None),
-    "view": (("state", "players"), (("player",),), None),
-    "suggest": (("state", "players"), (("params", "player"),), None),
-}
-
-
 def _narrow_seats(schema: dict[str, Any], last: int) -> None:
     """Seat fields of a typed request (and of its ``params``) go up to the game's last
     seat (in place)."""
@@ -1182,8 +766,9 @@ def _narrow_seats(schema: dict[str, Any], last: int) -> None:
             params["properties"]["player"] = {**params["properties"]["player"], "maximum": last}
 
 
-def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
-    """Components and paths of one game's typed operations (``/v1/games/<id>/<verb>``)."""
+def typed_game(doc: dict[str, Any], game: AnyGame) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Components and paths of one game's typed operations (``/v1/games/<id>/<verb>``);
+    the examples they show (``game_examples``)."""
     schemas = doc["components"]["schemas"]
     name, last = camel(game.id), game.max_players - 1
     sets = card_db.available(game.id)
@@ -1209,13 +794,16 @@ def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
                                     max_steps=MAX_PLAYOUT_STEPS)
     schemas[f"{name}PlayerScore"] = _player_score(
         game, examples["score"][1]["scores"] + game.score(finished)["scores"])
-    for generic in ("Outcome", "ReplayStep", "RankedAction", "LineStep"):
+    for generic in ("Outcome", "ReplayStep", "RankedAction", "LineStep", "Preview"):
         schemas[f"{name}{generic}"] = _retarget(schemas[generic], name)
 
     title = game.title["en"] if isinstance(game.title, dict) else str(game.title)
-    for verb, (summary, request, response, ok_text, extra) in GAME_OPERATIONS.items():
-        if verb not in examples:  # suggest, of a game without ``determinize``
+    for route in contract_routes():
+        typed = route.contract
+        assert typed is not None and route.request is not None
+        if not typed.served(game):  # suggest, of a game without ``determinize``
             continue
+        request, response = route.request, route.answers[200].schema
         req = _retarget(schemas[request], name)
         if request == "NewRequest" or request == "ReplayRequest":
             for key in ("players", "options", "card_set"):  # `seed`: NewRequest's own (2^53 - 1)
@@ -1224,38 +812,97 @@ def typed_game(doc: dict[str, Any], game: AnyGame) -> None:
             if request == "ReplayRequest":
                 req["properties"]["setup"] = {"$ref": f"#/components/schemas/{name}Setup"}
         _narrow_seats(req, last)
-        if verb in _COUNTS:
-            rules = per_count_rules(game, *_COUNTS[verb])
+        if typed.counts is not None:
+            rules = per_count_rules(game, *typed.counts)
             if rules:
                 req["allOf"] = rules
         schemas[f"{name}{request}"] = req
-        takes_view = view_name(request) in schemas and (
-            game.suggests_from_views if verb == "suggest" else game.takes_views)
-        if takes_view:
+        with_view = view_name(request) in schemas and typed.takes_view(game)
+        if with_view:
             schemas[f"{name}{view_name(request)}"] = _retarget(schemas[view_name(request)], name)
-        if response in SHARED_RESPONSES:
-            answer = response
+        if typed.shared_response:
+            answer = str(response)
         elif response == "Outcome":
             answer = f"{name}Outcome"
         else:
             answer = f"{name}{response}"
             schemas[answer] = _retarget(schemas[response], name)
-        request_example, answer_example = examples[verb]
-        responses = {"200": ok(answer, ok_text)}
+        request_example, answer_example = examples[verb(route)]
+        responses = {"200": ok(answer, typed.ok_text)}
         responses["200"]["content"][JSON]["example"] = answer_example
-        for status in sorted(set(POST_ERRORS) - {404} | set(extra)):
-            responses[str(status)] = error(status)
-        operation = {
-            "operationId": f"{game.id}_{verb.replace('-', '_')}",
-            "summary": summary.format(title=title), "tags": [game.id],
-            "description": doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]["description"],
-            "requestBody": (either_body if takes_view else body)(f"{name}{request}",
-                                                                request_example),
+        for status in route.errors:
+            if status != 404:  # the game is in the path: it exists
+                responses[str(status)] = error(status)
+        documented: dict[str, Any] = {
+            "operationId": f"{game.id}_{verb(route).replace('-', '_')}",
+            "summary": typed.summary.format(title=title), "tags": [game.id],
+            "description": route.description,
+            "requestBody": (either_body if with_view else body)(f"{name}{request}",
+                                                               request_example),
             "responses": responses}
-        if set(STATE_ERRORS) <= set(extra):
-            operation["parameters"] = [REQUIRE_SIGNED_HEADER, SEAT_TOKEN_HEADER]
-        doc["paths"][f"/v1/games/{game.id}/{verb}"] = {"post": operation}
+        headers = [parameter(p) for p in route.parameters if p is not GAME]
+        if headers:
+            documented["parameters"] = headers
+        doc["paths"][f"/v1/games/{game.id}/{verb(route)}"] = {"post": documented}
     one_view_type(schemas, name, game)
+    return examples
+
+
+def typed_batch(doc: dict[str, Any], game: AnyGame,
+                examples: dict[str, tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """``/v1/games/<id>/batch``: the batch with that game's types — each item its op's
+    typed request (``<Game>Batch<Op>Item``), each body its op's typed answer — and an
+    example of one item per op on the seeded mid-game state (their own examples)."""
+    schemas = doc["components"]["schemas"]
+    name, last = camel(game.id), game.max_players - 1
+    refs, bodies = {}, {}
+    for op, found in batch.OPS.items():
+        item = _retarget(schemas[batch_item_name(op)], name)
+        _narrow_seats(item, last)
+        typed = found.route.contract
+        if typed is not None and not typed.takes_view(game):
+            item["properties"].pop("view", None)
+        elif "view" in item["properties"] and f"{name}View" in schemas:  # ``one_view_type``
+            item["properties"]["view"] = {"$ref": f"#/components/schemas/{name}View"}
+        schemas[f"{name}{batch_item_name(op)}"] = item
+        refs[op] = f"#/components/schemas/{name}{batch_item_name(op)}"
+        response = str(found.route.answers[200].schema)
+        bodies[op] = response if typed is not None and typed.shared_response \
+            else f"{name}{response}"
+    request = _retarget(schemas["BatchRequest"], name)
+    request["properties"]["items"]["items"] = {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "op", "mapping": refs}}
+    if not game.takes_views:
+        request["properties"].pop("view", None)
+    elif f"{name}View" in schemas:
+        request["properties"]["view"] = {"$ref": f"#/components/schemas/{name}View"}
+    schemas[f"{name}BatchRequest"] = request
+    schemas[f"{name}BatchItemAnswer"] = _retarget(envelopes.batch_item_answer_schema(bodies), name)
+    schemas[f"{name}BatchResponse"] = {**schemas["BatchResponse"], "properties": {"items": {
+        **schemas["BatchResponse"]["properties"]["items"],
+        "items": {"$ref": f"#/components/schemas/{name}BatchItemAnswer"}}}}
+    state = examples["score"][0]["state"]
+    shown = [op for op in batch.OPS if op in examples]
+    example_request = {"state": state, "items": [
+        {"id": op, "op": op, **{k: v for k, v in examples[op][0].items() if k != "state"}}
+        for op in shown]}
+    example_answer = {"items": [{"id": op, "status": 200, "body": examples[op][1]}
+                                for op in shown]}
+    generic = doc["paths"]["/v1/games/{game}/batch"]["post"]
+    responses = {"200": ok(f"{name}BatchResponse", generic["responses"]["200"]["description"])}
+    responses["200"]["content"][JSON]["example"] = example_answer
+    responses["200"]["content"][batch.NDJSON] = {
+        "schema": {"$ref": f"#/components/schemas/{name}BatchItemAnswer"}}
+    for status, response in generic["responses"].items():
+        if status not in ("200", "404"):  # the game is in the path: it exists
+            responses[status] = response
+    doc["paths"][f"/v1/games/{game.id}/batch"] = {"post": {
+        "operationId": f"{game.id}_batch", "summary": f"{generic['summary']} ({game.id})",
+        "tags": [game.id], "description": generic["description"],
+        "parameters": [p for p in generic["parameters"]
+                       if p != {"$ref": "#/components/parameters/game"}],
+        "requestBody": body(f"{name}BatchRequest", example_request), "responses": responses}}
 
 
 def one_view_type(schemas: dict[str, Any], name: str, game: AnyGame) -> None:
@@ -1279,36 +926,6 @@ def one_view_type(schemas: dict[str, Any], name: str, game: AnyGame) -> None:
         if key.endswith("Response") or key.endswith("ViewRequest"):
             described = props["view"].get("description")
             props["view"] = {"$ref": ref, **({"description": described} if described else {})}
-
-
-#: operationId of the operations other modules document without one: (method, path) → id
-OPERATION_IDS = {
-    ("get", "/v1/games"): "list_games", ("get", "/v1/games/{game}"): "describe_game",
-    ("get", "/v1/games/{game}/cards"): "list_cards",
-    ("post", "/v1/evaluations"): "submit_evaluation",
-    ("get", "/v1/evaluations/kinds"): "list_evaluation_kinds",
-    ("get", "/v1/evaluations/{eval_id}"): "get_evaluation",
-    ("delete", "/v1/evaluations/{eval_id}"): "delete_evaluation",
-    ("post", "/v1/evaluations/{eval_id}/cancel"): "cancel_evaluation",
-    ("get", "/v1/games/{game}/rules"): "get_rules", ("get", "/v1/games/{game}/rules/{clause}"): "get_rule",
-    ("get", "/problems"): "list_problem_types", ("get", "/problems/{slug}"): "get_problem_type",
-    ("get", "/healthz"): "healthz", ("get", "/readyz"): "readyz",
-    ("get", "/openapi.yaml"): "openapi_document", ("get", "/docs"): "docs_page",
-    ("get", "/docs/assets/{name}"): "docs_asset", ("get", "/metrics"): "metrics",
-}
-
-
-def operation_id(method: str, path: str) -> str:
-    """The operationId of ``method path``: from ``OPERATION_IDS``, else made of the path.
-
-    >>> operation_id("get", "/v1/things/{thing_id}/parts")
-    'get_things_by_thing_id_parts'
-    """
-    if (method, path) in OPERATION_IDS:
-        return OPERATION_IDS[method, path]
-    words = [("by_" + w[1:-1]) if w.startswith("{") else w for w in path.split("/")
-             if w and w != "v1"]
-    return "_".join([method, *words]).replace("-", "_").replace(".", "_")
 
 
 def _links(doc: dict[str, Any], games: list[AnyGame]) -> None:
@@ -1431,62 +1048,55 @@ def _cards_example(game: AnyGame) -> tuple[str, dict[str, Any]]:
                "cards": listed, "tables": tables}
 
 
-def _get_examples(doc: dict[str, Any], games: list[AnyGame]) -> None:
-    """Real answers of the GET operations of the game list, the card sets and health."""
-    def answer(path: str, example: object) -> None:
-        operation = doc["paths"].get(path, {}).get("get")
-        if operation is not None:
-            operation["responses"]["200"]["content"][JSON]["example"] = example
-
+def _cards_examples(doc: dict[str, Any], games: list[AnyGame]) -> None:
+    """Real answers of the card listings, generic (the first game's) and typed."""
     if not games:
         return
-    answer("/v1/games", {"games": [g.describe() for g in games]})
-    answer("/v1/games/{game}", games[0].describe())
-    answer("/healthz", {"status": "ok"})
-    answer("/readyz", {"status": "ready", "checks": {"card_data": "ok",
-                                                    "redis": "not configured"}})
     for path, game in [("/v1/games/{game}/cards", games[0]),
                        *((f"/v1/games/{g.id}/cards", g) for g in games)]:
         q, example = _cards_example(game)
-        answer(path, example)
-        for parameter in doc["paths"][path]["get"]["parameters"]:
-            if parameter.get("name") == "q":
-                parameter["example"] = q
+        doc["paths"][path]["get"]["responses"]["200"]["content"][JSON]["example"] = example
+        for param in doc["paths"][path]["get"]["parameters"]:
+            if param.get("name") == "q":
+                param["example"] = q
 
 
 def finish(doc: dict[str, Any], games: list[AnyGame]) -> dict[str, Any]:
-    """Typed per-game operations first, then every operation with its operationId."""
+    """Typed per-game operations first, then the routes as declared."""
     generic = dict(doc["paths"])
     for game in games:
-        typed_game(doc, game)
+        typed_batch(doc, game, typed_game(doc, game))
     doc["paths"] = {**{p: o for p, o in doc["paths"].items() if p not in generic}, **generic}
     if games:  # the generic operations show the first game's examples
         doc["components"]["parameters"]["game"]["example"] = games[0].id
-    for verb in GAME_OPERATIONS:
-        operation = doc["paths"][f"/v1/games/{{game}}/{verb}"]["post"]
-        shown = next((g for g in games if f"/v1/games/{g.id}/{verb}" in doc["paths"]), None)
+    for route in contract_routes():
+        said = verb(route)
+        operation = doc["paths"][route.path]["post"]
+        shown = next((g for g in games if f"/v1/games/{g.id}/{said}" in doc["paths"]), None)
         if shown is not None:
             operation["parameters"] = [  # inline, so tools read the example of {game}
                 {**doc["components"]["parameters"]["game"], "example": shown.id}
                 if p == {"$ref": "#/components/parameters/game"} else p
                 for p in operation.get("parameters", [])]
-            typed = doc["paths"][f"/v1/games/{shown.id}/{verb}"]["post"]
+            typed = doc["paths"][f"/v1/games/{shown.id}/{said}"]["post"]
             operation["requestBody"]["content"][JSON]["example"] = \
                 typed["requestBody"]["content"][JSON]["example"]
             operation["responses"]["200"]["content"][JSON]["example"] = \
                 typed["responses"]["200"]["content"][JSON]["example"]
-        operation["operationId"] = f"game_{verb.replace('-', '_')}"
         operation["description"] += (" Generic over the games (`{game}`); the typed "
-                                     f"`/v1/games/<game>/{verb}` takes and returns that "
+                                     f"`/v1/games/<game>/{said}` takes and returns that "
                                      "game's own types.")
-    for path, operations in doc["paths"].items():
-        for method, operation in operations.items():
-            if isinstance(operation, dict) and "responses" in operation:
-                operation.setdefault("operationId", operation_id(method, path))
+    if games:  # the generic batch shows the first game's example
+        batched = doc["paths"]["/v1/games/{game}/batch"]["post"]
+        typed = doc["paths"][f"/v1/games/{games[0].id}/batch"]["post"]
+        batched["requestBody"]["content"][JSON]["example"] = \
+            typed["requestBody"]["content"][JSON]["example"]
+        batched["responses"]["200"]["content"][JSON]["example"] = \
+            typed["responses"]["200"]["content"][JSON]["example"]
     _links(doc, games)
     _evaluation_request(doc, games)
     _cards_paths(doc, games)
-    _get_examples(doc, games)
+    _cards_examples(doc, games)
     used = [tag for ops in doc["paths"].values() for op in ops.values()
             if isinstance(op, dict) for tag in op.get("tags", [])]
     doc["tags"] = [{"name": tag, "description": _tag_description(tag, games)}
@@ -1536,9 +1146,6 @@ def with_request_id(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-#: the GETs with ``ETag`` and ``Cache-Control`` (``middleware.CACHEABLE``), and a 304
-CACHEABLE_PATHS = re.compile(r"/v1/games(/[^/]+(/cards|/rules(/\{clause\})?)?)?|/problems(/\{slug\})?"
-                             r"|/openapi\.yaml")
 #: the response fields of issue 36 (``service.middleware``, ``service.http.evaluations``)
 HTTP_FIELDS = {
     "ETag": {"description": "A strong tag of the answer, derived from its content (the same on "
@@ -1560,28 +1167,20 @@ IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                  "description": "An `ETag` this client holds (weak or strong, a list, or `*`): "
                                 "304 with no body while it is still the answer.",
                  "schema": {"type": "string"}}
-IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key", "in": "header", "required": False,
-    "description": "A key of the client's (draft-ietf-httpapi-idempotency-key-header: a quoted "
-                   "string, or a bare token; 1-255 visible ASCII). The same key with the same "
-                   "body answers the evaluation the first made (202, the same `Location`), "
-                   "however many arrive at once; with another body 422 "
-                   "`idempotency-key-reused`. Scoped to the API key when keys are configured; "
-                   "it lasts as long as its evaluation answers (until it expires, "
-                   "`EVALUATION_RESULT_TTL` after it ends, or is removed).",
-    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY + 2,
-               "pattern": f"^(?:{IDEMPOTENCY_KEY_PATTERN})$"}}
 
 
 def with_http_fields(doc: dict[str, Any]) -> dict[str, Any]:
-    """Declare ``ETag``/``Cache-Control``/304 on the stable GETs, ``Idempotency-Key`` on
-    ``POST /v1/evaluations`` and the ``RateLimit`` fields on the limited POSTs (in place)."""
+    """Declare ``ETag``/``Cache-Control``/304 on the cacheable GETs (``Route.cacheable``, and
+    their typed twins) and the ``RateLimit`` fields on the limited POSTs (in place)."""
     components = doc.setdefault("components", {}).setdefault("headers", {})
     components.update(HTTP_FIELDS)
     ref = {name: {"$ref": f"#/components/headers/{name}"} for name in HTTP_FIELDS}
+    games = registry.all_games()
+    cacheable = {r.path.replace("{game}", g) for r in blueprints.routes() if r.cacheable
+                 for g in ("{game}", *(game.id for game in games))}
     for path, operations in doc.get("paths", {}).items():
         get = operations.get("get")
-        if get is not None and CACHEABLE_PATHS.fullmatch(path):
+        if get is not None and path in cacheable:
             get.setdefault("parameters", []).append(IF_NONE_MATCH)
             get["responses"]["200"].setdefault("headers", {}).update(
                 {"ETag": ref["ETag"], "Cache-Control": ref["Cache-Control"]})
@@ -1596,7 +1195,6 @@ def with_http_fields(doc: dict[str, Any]) -> dict[str, Any]:
                     response.setdefault("headers", {}).update(
                         {"RateLimit-Policy": ref["RateLimit-Policy"],
                          "RateLimit": ref["RateLimit"]})
-    doc["paths"]["/v1/evaluations"]["post"].setdefault("parameters", []).append(IDEMPOTENCY_KEY)
     too_many = doc["components"].get("responses", {}).get("429")
     if too_many is not None:
         too_many.setdefault("headers", {}).update(

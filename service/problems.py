@@ -17,9 +17,10 @@ lists them; ``service.http.rules``).  RFC 9457 §3.1.1 allows a relative type
 the full path; it is kept relative so that the same error has the same type
 on every host and behind any proxy, and so that a worker with no request at
 hand (an evaluation's failure) can name it too.  Every slug is a row of
-``PROBLEM_TYPES``: add a row there to add a kind of error.  The engines'
-exceptions carry no HTTP: ``ERROR_TYPES`` maps each exception class to its
-row, and ``evaluation_problem`` builds every problem an evaluation records.
+``PROBLEM_TYPES`` (``service.problem_types``: the rows and the members of each
+refusal, without Flask, shared with the in-process library): add a row there to add
+a kind of error.  The engines' exceptions carry no HTTP: ``ERROR_TYPES`` maps each
+exception class to its row, and ``evaluation_problem`` builds every problem an evaluation records.
 
 **Instance.** ``instance`` is ``urn:referee:request:<X-Request-Id>``: the id
 the response carries and the log lines share.
@@ -58,26 +59,11 @@ import orjson
 from flask import Flask, Response, current_app, has_app_context, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
-from service import rules_reference
-from service.games.errors import (
-    IncompatibleState,
-    InvalidOptions,
-    InvalidSetup,
-    InvalidState,
-    MalformedInput,
-    NoSuchSeat,
-    RefereeError,
-    RulesChanged,
-    RuleViolation,
-)
-from service.games.kind import ChunkTimeout, UnknownKind
+from service.games.errors import RefereeError
 from service.games.messages import N_
-from service.i18n import DEFAULT_LANGUAGE, gettext, localize, mark_language, request_language
-from service.limits import MAX_ERRORS
+from service.i18n import mark_language, request_language
+from service.problem_types import PROBLEM_MIME, PROBLEM_TYPES, error_members, problem_body, type_of
 
-#: every problem ``type`` is ``PROBLEM_BASE + slug`` (a path on this server)
-PROBLEM_BASE = "/problems/"
-PROBLEM_MIME = "application/problem+json"
 #: ``instance``: the request id as a URN
 INSTANCE_PREFIX = "urn:referee:request:"
 #: the WSGI environ key of this request's id (``service.middleware.RequestEdges`` sets it)
@@ -86,258 +72,12 @@ REQUEST_ID_ENVIRON = "referee.request_id"
 log = logging.getLogger("referee")
 
 
-@dataclass(frozen=True)
-class ProblemType:
-    """One kind of error: its slug, usual status, title, when it happens and what to do."""
-
-    slug: str
-    status: int | None  # None: varies (the problem's own ``status`` says)
-    title: str
-    when: str
-    fix: str
-
-    @property
-    def uri(self) -> str:
-        return PROBLEM_BASE + self.slug
-
-    def to_json(self, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
-        """The type as ``GET /problems/<slug>`` shows it, its texts in ``language``."""
-        return {"type": self.uri, "slug": self.slug, "status": self.status,
-                "title": gettext(self.title, language), "when": gettext(self.when, language),
-                "fix": gettext(self.fix, language)}
-
-
-#: every problem type the service answers with, by slug (one row per kind of error)
-PROBLEM_TYPES: dict[str, ProblemType] = {t.slug: t for t in (
-    # --- requests
-    ProblemType("bad-request", 400, N_("Bad request"),
-                N_("The HTTP request itself could not be read, e.g. a broken chunked body, or a "
-                   "body shorter than its `Content-Length`."),
-                N_("Send a well-formed HTTP request; `detail` says what was wrong.")),
-    ProblemType("malformed-request", 400, N_("Malformed request"),
-                N_("The body is not valid JSON, or does not have the documented shape: a "
-                   "missing or unknown field, a wrong type, a list too long. `errors` maps each "
-                   "field path (`state.players.0.hand`, or `body`) to its messages."),
-                N_("Fix each field named in `errors`; the request schemas are in "
-                   "`/openapi.yaml`.")),
-    ProblemType("invalid-state", 400, N_("Invalid game state"),
-                N_("The game state sent is corrupt: a wrong shape, or a broken invariant (a card "
-                   "in two places, a count that does not add up). `errors` names the field."),
-                N_("Send back the state exactly as the service returned it; only the engine "
-                   "changes a state.")),
-    ProblemType("incompatible-state", 400, N_("Incompatible game state"),
-                N_("The state was written for another game, another rules version or another "
-                   "card set than the one it is sent to; it is refused rather than misread."),
-                N_("Send it to the game it belongs to, or start a new game with `new`.")),
-    ProblemType("rules-changed", 400, N_("Rules changed since this state"),
-                N_("The state was written for an older rules version of the game that this "
-                   "service does not carry over: that version has no declared migration, or "
-                   "the state is in the middle of a clause that changed. `from_version` and "
-                   "`to_version` name the versions, `changed_clauses` the clauses that changed, "
-                   "`changes` what each one changed."),
-                N_("Finish the game where it was started, or start a new one with `new`; "
-                   "`GET /v1/games/{game}` lists the versions served (`rules_versions`).")),
-    ProblemType("invalid-options", 400, N_("Invalid game options"),
-                N_("An unknown option, a value of the wrong type or out of range, a combination "
-                   "the rules do not allow, or a player count the game does not take. `errors` "
-                   "names each field; `clauses` links the rule behind an option."),
-                N_("See `GET /v1/games/{game}` for the options, their values and player counts.")),
-    ProblemType("unsupported-media-type", 415, N_("Unsupported media type"),
-                N_("The body is not sent as `application/json` in UTF-8, as is: another "
-                   "`Content-Type`, a `charset` other than `utf-8`, or a `Content-Encoding` "
-                   "other than `identity` (`errors` names the header)."),
-                N_("Send `Content-Type: application/json` (no charset, or `charset=utf-8`) "
-                   "and the body uncompressed.")),
-    ProblemType("payload-too-large", 413, N_("Request body too large"),
-                N_("The body is larger than the service accepts (`MAX_CONTENT_LENGTH`, 1 MiB by "
-                   "default)."),
-                N_("Send a smaller body; a replay can be checked in parts.")),
-    ProblemType("not-found", 404, N_("Not found"),
-                N_("No such route, or nothing at that address (a problem type or rules reference "
-                   "that does not exist)."),
-                N_("Check the path against `/openapi.yaml`.")),
-    ProblemType("method-not-allowed", 405, N_("Method not allowed"),
-                N_("The path exists but does not take that HTTP method; `Allow` lists the ones "
-                   "it does."),
-                N_("Use a method from the `Allow` header.")),
-    ProblemType("too-many-requests", 429, N_("Too many requests"),
-                N_("This client is over its rate limit (configured by the operator)."),
-                N_("Wait as long as `Retry-After` says, then retry.")),
-    ProblemType("http-error", None, N_("HTTP error"),
-                N_("Another HTTP-level error; its `status` and `title` say which."),
-                N_("Read `detail`; the request should be changed before it is sent again.")),
-    # --- games and rules
-    ProblemType("unknown-game", 404, N_("Unknown game"),
-                N_("The path names a game the service does not have; `detail` lists the games."),
-                N_("Use a game id from `GET /v1/games`.")),
-    ProblemType("unknown-card-set", 404, N_("Unknown card set"),
-                N_("The game has no card set with that id; `detail` lists its sets."),
-                N_("Use a set the game lists, or leave it out for `reference`.")),
-    ProblemType("unknown-clause", 404, N_("Unknown clause"),
-                N_("The game's rules reference has no clause with that id."),
-                N_("List the clauses with `GET /v1/games/{game}/rules`.")),
-    ProblemType("illegal-action", 422, N_("Illegal action"),
-                N_("The action breaks a rule of the game. `rule` names the clause "
-                   "(`RAI-15`), `rule_text` quotes it, `rule_url` links it, `detail` says why in "
-                   "one sentence; a replay adds the `index` of the first illegal action."),
-                N_("Choose an action from `legal-actions`; the state is unchanged.")),
-    ProblemType("invalid-setup", 422, N_("Invalid setup"),
-                N_("A player's setup breaks the rules (for example an illegal Kozyablo deck). "
-                   "`violations` lists every problem at once, each with its clause (`rule`, "
-                   "`rule_text`, `rule_url`)."),
-                N_("Fix every listed violation; decks can be checked first with "
-                   "`POST /v1/games/kozyablo/decks/validate`.")),
-    ProblemType("invalid-tournament", 422, N_("Invalid tournament"),
-                N_("The rounds sent to `/v1/tournaments/standings` or `/events` cannot have "
-                   "happened: a player who is not in the tournament, plays twice in a round, "
-                   "after dropping or before joining; a game that is not finished, was played "
-                   "by other players than its match or table, or is counted twice; a table "
-                   "size or points list the event cannot have. `errors` names the field."),
-                N_("Fix each field named in `errors`; send each finished game once, at the "
-                   "match or table of the players who played it.")),
-    ProblemType("referee-error", 400, N_("Referee error"),
-                N_("An engine refused the request for a reason without a more specific type."),
-                N_("Read `detail`.")),
-    # --- signed states, access
-    ProblemType("unsigned-state", 400, N_("Unsigned state"),
-                N_("The service requires signed states (`REFEREE_REQUIRE_SIGNED`, or the request "
-                   "header `Referee-Require-Signed: true`) and the state has no `signature`."),
-                N_("Send the state with the `signature` the service returned with it.")),
-    ProblemType("bad-signature", 403, N_("Bad signature"),
-                N_("The state's `signature` does not match the state: it was changed, or signed "
-                   "with a key this service does not hold."),
-                N_("Send the state exactly as it was returned, signature included.")),
-    ProblemType("bad-seal", 403, N_("Bad seal"),
-                N_("The sealed state does not open: its public parts or its `sealed` data were "
-                   "changed, or it was sealed with a key this service does not hold."),
-                N_("Send the sealed state exactly as it was returned.")),
-    ProblemType("no-such-seat", 422, N_("No such seat"),
-                N_("The request names a seat the game does not have (`player: 3` at a table of "
-                   "three), in an action, `player` or `for_player`. `errors` names the field."),
-                N_("Seats are numbered from 0 to the number of players less one.")),
-    ProblemType("invalid-name", 422, N_("Invalid name"),
-                N_("A player's name the service refuses: empty, with spaces at its ends, holding "
-                   "an invisible or control character, or the same name as another seat's in "
-                   "another spelling (case, width, composition). `errors` names each field."),
-                N_("Give each player a visible name of its own; two players whose names differ "
-                   "only in case or width are one player.")),
-    ProblemType("seat-token-required", 403, N_("Seat token required"),
-                N_("The state is sealed, and the request asks for what a seat hides (its view, "
-                   "its legal actions, its actions, its events) without that seat's token: "
-                   "whoever holds a sealed state sees only what a spectator sees."),
-                N_("Send the seat's token (`seat_tokens` of `new` or `replay`) in the "
-                   "`Referee-Seat-Token` header; the host sends every seat's, "
-                   "comma-separated.")),
-    ProblemType("bad-seat-token", 403, N_("Bad seat token"),
-                N_("The `Referee-Seat-Token` header holds a token that is not one of this "
-                   "game's: altered, another game's, or issued under a key this service does "
-                   "not hold."),
-                N_("Send the token exactly as `new` or `replay` answered it for this game.")),
-    ProblemType("step-spent", 409, N_("Step already played"),
-                N_("The state is a step of a sealed game (or of a signed one, where the server "
-                   "says so) that was already played with another action: a step answers only "
-                   "the first action applied to it, the same action again gets the same answer. "
-                   "`game` and `step` name the step."),
-                N_("Go on from the state the first action returned; a step cannot be tried "
-                   "twice, nor an older state played again.")),
-    ProblemType("step-register-unavailable", 503, N_("Step register unavailable"),
-                N_("The register of played steps (Redis, or the SQLite file of the embedded "
-                   "default) did not answer, so a step of a sealed game cannot be played now; "
-                   "nothing was played."),
-                N_("Retry after `Retry-After` seconds; the operator should check `GET /readyz`.")),
-    ProblemType("unauthorized", 401, N_("API key required"),
-                N_("Evaluations need an API key on this server, and none or an unknown one was "
-                   "sent."),
-                N_("Send `Authorization: Bearer <key>` or `X-API-Key: <key>`.")),
-    # --- evaluations
-    ProblemType("unknown-evaluation", 404, N_("Unknown evaluation"),
-                N_("No evaluation with that id (it never existed, or it expired long ago)."),
-                N_("Check the id from the `Location` of the submission.")),
-    ProblemType("evaluation-expired", 410, N_("Evaluation expired"),
-                N_("The evaluation existed, but its result has expired."),
-                N_("Submit it again.")),
-    ProblemType("evaluation-over", 409, N_("Evaluation already over"),
-                N_("Cancelling an evaluation that has already finished or failed."),
-                N_("Nothing to do; read its result with `GET`.")),
-    ProblemType("unknown-evaluation-kind", 400, N_("Unknown evaluation kind"),
-                N_("No evaluation kind of that name, or not for that game."),
-                N_("See `GET /v1/evaluations/kinds`.")),
-    ProblemType("idempotency-key-reused", 422, N_("Idempotency key reused"),
-                N_("The `Idempotency-Key` of this `POST /v1/evaluations` already made an "
-                   "evaluation of another request body (the same key and the same body "
-                   "answer that evaluation again)."),
-                N_("Send a new key for a new evaluation; to get the first one's, send its "
-                   "body again, or poll the `Location` it answered.")),
-    ProblemType("evaluations-busy", 503, N_("Too many evaluations"),
-                N_("The service holds as many unfinished evaluations as it can."),
-                N_("Retry after `Retry-After` seconds.")),
-    ProblemType("evaluation-backend-unavailable", 503, N_("Evaluation backend unavailable"),
-                N_("The queue (Redis) behind evaluations cannot be reached."),
-                N_("Retry later; the operator should check `GET /readyz`.")),
-    ProblemType("evaluation-failed", 500, N_("Evaluation failed"),
-                N_("An evaluation failed while it ran (reported in its `error`, not as the "
-                   "response's status)."),
-                N_("Read `detail`; submit again if it was a passing failure.")),
-    ProblemType("evaluation-timeout", 500, N_("Evaluation timed out"),
-                N_("A part of an evaluation ran longer than its time limit."),
-                N_("Ask for less work (fewer playouts), or submit again.")),
-    # --- the service
-    ProblemType("not-ready", 503, N_("Service not ready"),
-                N_("The service is not ready: card data not loaded, or Redis unreachable."),
-                N_("Retry later; `GET /readyz` says which check fails.")),
-    ProblemType("internal-error", 500, N_("Internal server error"),
-                N_("The service failed to handle the request: a bug, never bad input. It has "
-                   "been logged with the request id (`instance`)."),
-                N_("Report it with the `X-Request-Id`; retrying will not help.")),
-)}
-
 #: the slug of each HTTP status the service answers with on its own (werkzeug errors)
 HTTP_PROBLEMS = {t.status: (t.slug, t.title) for t in PROBLEM_TYPES.values()
                  if t.slug in ("bad-request", "not-found", "method-not-allowed",
                                "payload-too-large", "unsupported-media-type",
                                "too-many-requests", "internal-error", "not-ready")}
 
-
-def problem_type(slug: str) -> str:
-    """The ``type`` URI of a slug.
-
-    >>> problem_type("illegal-action")
-    '/problems/illegal-action'
-    """
-    return PROBLEM_BASE + slug
-
-
-#: the problem type of each exception the engines and the evaluations raise on
-#: purpose: the engines name what went wrong, this table what HTTP says about it
-#: (the nearest class in the exception's MRO decides)
-ERROR_TYPES: dict[type[Exception], str] = {
-    RuleViolation: "illegal-action",
-    InvalidSetup: "invalid-setup",
-    InvalidState: "invalid-state",
-    NoSuchSeat: "no-such-seat",
-    RulesChanged: "rules-changed",
-    IncompatibleState: "incompatible-state",
-    InvalidOptions: "invalid-options",
-    UnknownKind: "unknown-evaluation-kind",
-    MalformedInput: "malformed-request",
-    RefereeError: "referee-error",
-    ChunkTimeout: "evaluation-timeout",
-}
-
-
-def type_of(exc: BaseException) -> ProblemType | None:
-    """The problem type of an exception (``ERROR_TYPES``), ``None`` for any other.
-
-    >>> type_of(RuleViolation("RAI-15", "no")).slug, type_of(InvalidState({"x": ["bad"]})).status
-    ('illegal-action', 400)
-    >>> type_of(KeyError("x")) is None
-    True
-    """
-    for cls in type(exc).__mro__:
-        slug = ERROR_TYPES.get(cls)
-        if slug is not None:
-            return PROBLEM_TYPES[slug]
-    return None
 
 
 def evaluation_problem(detail: str, slug: str = "evaluation-failed",
@@ -360,6 +100,7 @@ def failure_problem(exc: BaseException, where: str = "") -> dict[str, Any]:
     when it has one (an engine error, a timeout), else ``evaluation-failed``
     with the exception's last line.
 
+    >>> from service.games.errors import RuleViolation
     >>> failure_problem(RuleViolation("TRE-20", "no"), "aggregation")["detail"]
     'aggregation: TRE-20: no'
     >>> failure_problem(ZeroDivisionError("division by zero"))["detail"]
@@ -374,78 +115,37 @@ def failure_problem(exc: BaseException, where: str = "") -> dict[str, Any]:
     return evaluation_problem(prefix + str(exc), row.slug, **({"rule": rule} if rule else {}))
 
 
-def rule_links(clause_id: object, language: str) -> dict[str, Any]:
-    """``{rule_text, rule_url}`` of a clause, or ``{}`` when no reference has it."""
-    if not isinstance(clause_id, str):
-        return {}
-    found = rules_reference.short_text(clause_id, language)
-    if found is None:
-        return {}
-    return {"rule_text": found[0], "rule_url": found[1]}
+@dataclass(frozen=True)
+class Rendered:
+    """A problem as its status, body and headers: what an HTTP answer sends (``response``)
+    and what a batch item holds (``service.http.batch``: the same body, no response)."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, Any] | None = None
+
+    def response(self) -> Response:
+        out = Response(orjson.dumps(self.body), status=self.status, mimetype=PROBLEM_MIME,
+                       headers=self.headers)
+        return mark_language(out, request_language())
 
 
-def with_rule_links(body: dict[str, Any], language: str) -> bool:
-    """Add ``rule_text``/``rule_url`` wherever ``body`` names a clause (in place).
+def rendered_problem(status: int, slug: str, title: str, detail: str,
+                     headers: dict[str, Any] | None = None, **extra: Any) -> Rendered:
+    """A problem+json body; ``extra`` adds members (``rule``, ``errors``…).
 
-    True if any clause was found in the reference.
+    A member naming a clause gets its text and link (``with_rule_links``).
     """
-    found = False
-    if "rule" in body:
-        links = rule_links(body["rule"], language)
-        body.update(links)
-        found = bool(links)
-    violations = body.get("violations")
-    if isinstance(violations, list):
-        linked = []
-        for v in violations:
-            links = rule_links(v.get("rule"), language) if isinstance(v, dict) else {}
-            linked.append({**v, **links} if links else v)
-            found = found or bool(links)
-        body["violations"] = linked
-    return found
-
-
-def option_clauses(errors: dict[str, Any], language: str) -> dict[str, Any]:
-    """``{"options.teams": {rule, rule_text, rule_url}}`` for each option error whose
-    option names its clause (the game is the one in the request's path)."""
-    game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
-    if not game_id:
-        return {}
-    from service.games import registry
-
-    try:
-        declared = {o.name: o for o in registry.get_game(game_id).game_options}
-    except (registry.UnknownGame, AttributeError):
-        return {}
-    out = {}
-    for path in errors:
-        name = path.removeprefix("options.")
-        clause = getattr(declared.get(name), "clause", None) if name != path else None
-        if clause:
-            out[path] = {"rule": clause, **rule_links(clause, language)}
-    return out
+    rid = request.environ.get(REQUEST_ID_ENVIRON) if has_request_context() else None
+    body = problem_body(status, slug, title, detail, request_language(),
+                        INSTANCE_PREFIX + rid if rid else None, **extra)
+    return Rendered(status, body, headers)
 
 
 def problem(status: int, slug: str, title: str, detail: str,
             headers: dict[str, Any] | None = None, **extra: Any) -> Response:
-    """A problem+json response; ``extra`` adds members (``rule``, ``errors``…).
-
-    A member naming a clause gets its text and link (``with_rule_links``).
-    """
-    language = request_language()
-    body = {"type": problem_type(slug), "title": gettext(title, language), "status": status,
-            "detail": detail}
-    rid = request.environ.get(REQUEST_ID_ENVIRON) if has_request_context() else None
-    if rid:
-        body["instance"] = INSTANCE_PREFIX + rid
-    body.update(extra)
-    body = localize(body, language)
-    if isinstance(body.get("errors"), dict):  # marshmallow's messages are plain msgids
-        body["errors"] = {path: [gettext(m, language) if isinstance(m, str) else m for m in found]
-                          for path, found in body["errors"].items()}
-    with_rule_links(body, language)
-    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
-    return mark_language(response, language)
+    """A problem+json response (``rendered_problem``, sent)."""
+    return rendered_problem(status, slug, title, detail, headers, **extra).response()
 
 
 class ProblemError(Exception):
@@ -473,59 +173,20 @@ class ProblemError(Exception):
         assert row.status is not None, slug
         return cls(row.status, slug, row.title, detail, headers, **extra)
 
+    def rendered(self) -> Rendered:
+        return rendered_problem(self.status, self.slug, self.title, self.detail, self.headers,
+                                **self.extra)
+
     def response(self) -> Response:
-        return problem(self.status, self.slug, self.title, self.detail, self.headers,
-                       **self.extra)
+        return self.rendered().response()
 
 
-def from_error(exc: RefereeError) -> Response:
-    """The problem for an engine error (400, 422…), with its specific members."""
-    extra: dict[str, Any] = {}
-    if isinstance(exc, RuleViolation):
-        extra["rule"] = exc.rule
-        if exc.index is not None:
-            extra["index"] = exc.index
-        detail = exc.reason
-    elif isinstance(exc, MalformedInput):
-        extra["errors"] = capped(exc.errors)
-        detail = exc.detail
-        if isinstance(exc, RulesChanged):
-            extra.update(from_version=exc.source, to_version=exc.target,
-                         changed_clauses=exc.clauses,
-                         changes=localized_changes(exc.changes, request_language()))
-        if isinstance(exc, InvalidOptions):
-            clauses = option_clauses(extra["errors"], request_language())
-            if clauses:
-                extra["clauses"] = clauses
-    elif isinstance(exc, InvalidSetup):
-        extra["violations"] = exc.violations
-        detail = exc.detail
-    else:
-        detail = str(exc)
-    row = type_of(exc) or PROBLEM_TYPES["referee-error"]
-    return problem(row.status or 400, row.slug, row.title, detail, **extra)
-
-
-def localized_changes(changes: list[dict[str, Any]], language: str) -> list[dict[str, Any]]:
-    """Declared rules changes (``Change.describe``) with ``summary`` in ``language``.
-
-    >>> localized_changes([{"clause": "X-1", "subject": "rule", "summary": {"en": "a", "ru": "б"}}], "ru")
-    [{'clause': 'X-1', 'subject': 'rule', 'summary': 'б'}]
-    """
-    return [{**c, "summary": c["summary"].get(language, c["summary"]["en"])} for c in changes]
-
-
-def capped(errors: dict[str, list[str]], limit: int = MAX_ERRORS) -> dict[str, list[str]]:
-    """At most ``limit`` field paths, so a body with 100 000 bad keys gets a short answer.
-
-    >>> capped({f"o{i}": ["bad"] for i in range(60)}, 2)
-    {'o0': ['bad'], 'o1': ['bad'], '…': ['and 58 more fields']}
-    """
-    if len(errors) <= limit:
-        return errors
-    kept = dict(list(errors.items())[:limit])
-    kept["…"] = [N_("and {count} more fields", count=len(errors) - limit)]
-    return kept
+def from_error(exc: RefereeError) -> Rendered:
+    """The problem for an engine error (400, 422…), with its specific members
+    (``problem_types.error_members``; the options' clauses of the game in the path)."""
+    game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
+    row, detail, extra = error_members(exc, request_language(), game_id)
+    return rendered_problem(row.status or 400, row.slug, row.title, detail, **extra)
 
 
 #: werkzeug's own descriptions (its English, unchanged), marked so that they are translated
@@ -544,7 +205,7 @@ WERKZEUG_DETAILS: dict[str, str] = {m: m for m in (
 )}
 
 
-def from_http(exc: HTTPException) -> Response:
+def from_http(exc: HTTPException) -> Rendered:
     """The problem for a werkzeug HTTP exception (404, 405, 413, 415…)."""
     status = exc.code or 500
     slug, title = HTTP_PROBLEMS.get(status, ("http-error", exc.name))
@@ -559,27 +220,28 @@ def from_http(exc: HTTPException) -> Response:
         if limit:
             detail = N_("the request body is over {limit} bytes (MAX_CONTENT_LENGTH)",
                         limit=limit)
-    return problem(status, slug, title, detail, headers=headers)
+    return rendered_problem(status, slug, title, detail, headers=headers)
+
+
+def rendered(exc: BaseException) -> Rendered:
+    """The problem an exception raised while answering is sent as: an engine error, a
+    ``ProblemError``, a werkzeug HTTP error, or anything else as a logged 500.  The one
+    mapping of the app's error handlers (``register``) and of a batch item."""
+    if isinstance(exc, ProblemError):
+        return exc.rendered()
+    if isinstance(exc, RefereeError):
+        return from_error(exc)
+    if isinstance(exc, HTTPException):
+        return from_http(exc)
+    log.exception("unhandled error", exc_info=exc)
+    slug, title = HTTP_PROBLEMS[500]
+    return rendered_problem(500, slug, title, N_("the service failed to handle this request; "
+                                                 "the error has been logged"))
 
 
 def register(app: Flask) -> None:
-    """Install the handlers: engine errors, HTTP errors, and a catch-all 500."""
-
-    @app.errorhandler(RefereeError)
-    def _referee_error(exc: RefereeError) -> Response:
-        return from_error(exc)
-
-    @app.errorhandler(ProblemError)
-    def _problem_error(exc: ProblemError) -> Response:
-        return exc.response()
-
-    @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException) -> Response:
-        return from_http(exc)
+    """Install the handlers: engine errors, HTTP errors, and a catch-all 500 (``rendered``)."""
 
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> Response:
-        log.exception("unhandled error")
-        slug, title = HTTP_PROBLEMS[500]
-        return problem(500, slug, title, N_("the service failed to handle this request; "
-                                            "the error has been logged"))
+    def _problem(exc: Exception) -> Response:
+        return rendered(exc).response()

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState, StateIn
 
 HIDDEN = "hidden"
 
@@ -44,7 +44,7 @@ def redact(value: Any, secret: set[str] | frozenset[str]) -> Any:
     return value
 
 
-def events_for(game: AnyGame, old_state: dict[str, Any] | None, new_state: dict[str, Any],
+def events_for(game: AnyGame, old_state: StateIn | None, new_state: StateIn,
                events: list[Any], player: int | None) -> list[Any]:
     """``events`` as ``player`` may see them (``None``: a spectator).
 
@@ -66,11 +66,11 @@ class ReplayRedaction:
     """
 
     def __init__(self, game: AnyGame, player: int | None,
-                 check_seat: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 check_seat: Callable[[GameState], None] | None = None) -> None:
         self.game, self.player, self.check_seat = game, player, check_seat
         self.steps: list[dict[str, Any]] = []
 
-    def __call__(self, before: dict[str, Any] | None, after: dict[str, Any],
+    def __call__(self, before: GameState | None, after: GameState,
                  events: list[Any]) -> None:
         if before is None and self.check_seat is not None:
             self.check_seat(after)  # the seat exists: known once the game is set up

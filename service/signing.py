@@ -62,7 +62,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Flask, current_app, request
@@ -70,7 +70,7 @@ from flask import Flask, current_app, request
 from service import sealing, transcripts, valid_states
 from service import seats as seats_mod
 from service.games import registry
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.problems import ProblemError
@@ -353,7 +353,7 @@ def caller(received: Any) -> seats_mod.Caller:
                             len(players) if isinstance(players, list) else 0)
 
 
-def returned(game: AnyGame, state: dict[str, Any], after: dict[str, Any] | None = None, steps: int = 1,
+def returned(game: AnyGame, state: GameState, after: dict[str, Any] | None = None, steps: int = 1,
              chain: dict[str, Any] | None = None) -> Any:
     """A state the engine returned, as an answer carries it: remembered as valid
     (``valid_states``: the client's next request sends it back), then ``protect``-ed.
@@ -364,7 +364,8 @@ def returned(game: AnyGame, state: dict[str, Any], after: dict[str, Any] | None 
     an ``orjson.Fragment``, which the answer does not serialise again."""
     ext = current_app.extensions["referee"]
     seal_with, sign_with = ext.get("sealing_keys"), ext.get("state_keys")
-    chained = _chained(state, after, steps, chain) if seal_with or sign_with else None
+    plain = cast(dict[str, Any], state)  # the JSON object it is: protect adds its own fields
+    chained = _chained(plain, after, steps, chain) if seal_with or sign_with else None
     if chained is None:
         return orjson.Fragment(valid_states.KNOWN.remember(game, state))
     if seal_with:

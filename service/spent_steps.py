@@ -48,7 +48,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import orjson
@@ -253,14 +253,14 @@ def registered(received: object) -> bool:
         and bool(ext.get("state_keys"))
 
 
-def answer_digest(state: dict[str, Any]) -> bytes:
+def answer_digest(state: Mapping[str, object]) -> bytes:
     """What the register keeps of the state an action led to: 128 bits of the SHA-256 of
     its sorted-key encoding (key order and the key that seals it make no difference: a
     retry re-sealed under a rotated key is still the same answer)."""
     return hashlib.sha256(orjson.dumps(state, option=orjson.OPT_SORT_KEYS)).digest()[:16]
 
 
-def spend(received: object, answered: dict[str, Any]) -> None:
+def spend(received: object, answered: Mapping[str, object]) -> None:
     """Spend the step of ``received`` (the state a request applied to, as sent) with
     ``answered`` (the engine's state it led to), or refuse: 409 ``step-spent`` when
     another answer spent the step, 503 ``step-register-unavailable`` when the

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -46,7 +47,7 @@ def new_game_id() -> str:
     return secrets.token_hex(16)
 
 
-def setup_id(first: dict[str, Any]) -> str:
+def setup_id(first: Mapping[str, object]) -> str:
     """The id of a game's setup: SHA-256 of its first state as the engine made it
     (sorted-key orjson; 32 hex digits).  The same for every line of play from that
     setup — ``new``'s and any ``replay`` of it — so a tournament counts the game once

@@ -45,12 +45,12 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from typing import Any
+from collections.abc import Mapping
 
 import orjson
 
 import card_db
-from service.games.base import AnyGame
+from service.games.base import AnyGame, StateIn
 
 #: digests remembered per process (~50 bytes each with the dict's overhead)
 SIZE = 8192
@@ -62,7 +62,7 @@ SIGNED = b"s"
 Key = tuple[int, str, bytes]
 
 
-def digest(state: dict[str, Any], encoded: bytes | None = None) -> bytes:
+def digest(state: Mapping[str, object], encoded: bytes | None = None) -> bytes:
     """The first 128 bits of the SHA-256 of the state's orjson encoding (key order
     counts; ``encoded``: that encoding, when the caller has it)."""
     found = hashlib.sha256(orjson.dumps(state) if encoded is None else encoded).digest()
@@ -79,7 +79,7 @@ class ValidStates:
         self._vouched = threading.local()
         self.hits = self.misses = 0
 
-    def vouch(self, state: dict[str, Any], signed_digest: bytes) -> None:
+    def vouch(self, state: StateIn, signed_digest: bytes) -> None:
         """The digest of ``state`` — the object this thread's request validates next — as
         its caller has it (``SIGNED`` + its MAC: ``signing.accept``)."""
         self._vouched.pair = (state, signed_digest)
@@ -107,7 +107,7 @@ class ValidStates:
         else:
             self.remember(game, state)  # type: ignore[arg-type]  # validated: a state dict
 
-    def remember(self, game: AnyGame, state: dict[str, Any]) -> bytes:
+    def remember(self, game: AnyGame, state: StateIn) -> bytes:
         """Remember ``state`` as valid: it passed validation, or ``game`` produced it.
         Its orjson encoding, which the digest is taken of (an answer can reuse it)."""
         encoded = orjson.dumps(state)

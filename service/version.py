@@ -9,4 +9,4 @@ section for each release.  The contract of the last release is kept in
 on a breaking change unless this major moved.
 """
 
-CONTRACT_VERSION = "2.0.0"
+CONTRACT_VERSION = "2.1.0"

@@ -40,6 +40,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import orjson
 
@@ -48,12 +49,12 @@ from service.games.chance import CHANCE
 from service.games.playout import Bot, RandomBot, choose_chance, next_actor
 from service.games.replay import replay
 
-Setup = tuple[int, dict, int]
+Setup = tuple[int, dict[Any, Any], int]
 
 
 def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 20_000,
                        every: int = 1, table_reproduction: bool = True,
-                       bot: Bot | None = None) -> dict:
+                       bot: Bot | None = None) -> dict[Any, Any]:
     """Play and check one seeded random game per setup (see module docstring).
 
     ``bot`` (default ``RandomBot``) must pick from ``legal_actions``; a biased
@@ -76,7 +77,7 @@ def check_random_games(game: Game, setups: Iterable[Setup], *, max_steps: int = 
     return {"games": games, "steps": steps, "finished_by": dict(finished_by)}
 
 
-def check_state(game: Game, state: dict, label: str = "") -> None:
+def check_state(game: Game, state: dict[Any, Any], label: str = "") -> None:
     """Checks 4, 5, 7 and 9 on one state: JSON round trip, validation, no leaks,
     declared decisions."""
     dumped = orjson.dumps(state)
@@ -116,7 +117,7 @@ class SteeringBot:
         self.sample = sample
         self.lookahead = lookahead
 
-    def choose(self, game: Game, state: dict, player: int, rng: random.Random) -> dict:
+    def choose(self, game: Game, state: dict[Any, Any], player: int, rng: random.Random) -> dict[Any, Any]:
         actions = game.legal_actions(state, player)
         if len(actions) == 1 or rng.random() >= self.greed:
             return actions[rng.randrange(len(actions))]
@@ -125,7 +126,7 @@ class SteeringBot:
                  for i, a in enumerate(tried)]
         return tried[max(rated)[2]]
 
-    def rate(self, game: Game, state: dict, action: dict, player: int,
+    def rate(self, game: Game, state: dict[Any, Any], action: dict[Any, Any], player: int,
              rng: random.Random) -> float:
         state, _ = game.apply(state, action)
         for _ in range(self.lookahead):
@@ -141,7 +142,7 @@ class SteeringBot:
         return standing(game, state, player)
 
 
-def standing(game: Game, state: dict, player: int) -> float:
+def standing(game: Game, state: dict[Any, Any], player: int) -> float:
     """How near the game is to a decision, as ``player`` sees it: a finished
     game outranks any unfinished one (``player``'s own win most), else the
     spread of the score totals (``game.score``: money, people, capital life)
@@ -172,7 +173,7 @@ def _play_checked(game, players, options, seed, max_steps, every, label, bot):
     state, events = game.new_game(players, options, seed)
     chance_trace = _chance_actions(events)
     rng = random.Random(seed)
-    actions: list[dict] = []
+    actions: list[dict[Any, Any]] = []
     check_state(game, state, f"{label} step 0")
     step = 0
     while state["result"] is None:
@@ -231,13 +232,13 @@ def _check_table_reproduction(game, players, options, seed, actions, chance_trac
         f"{label}: table game fed the server's outcomes ends in a different state"
 
 
-def _without_chance(state: dict) -> dict:
+def _without_chance(state: dict[Any, Any]) -> dict[Any, Any]:
     out = {k: v for k, v in state.items() if k != "chance"}
     out["options"] = {k: v for k, v in state["options"].items() if k != "chance"}
     return out
 
 
-def _chance_actions(events: list[dict]) -> list[dict]:
+def _chance_actions(events: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
     return [e["action"] for e in events if e.get("type") == "chance"]
 
 
@@ -258,7 +259,7 @@ def strings_and_keys(value) -> set[str]:
     return out
 
 
-def json_paths(value, prefix: tuple = ()):
+def json_paths(value, prefix: tuple[Any, ...] = ()):
     """Every path (tuple of keys and indexes) below the root of a JSON value,
     parents before children — the places a mutation test can break."""
     if isinstance(value, dict):

@@ -29,7 +29,7 @@ import pytest
 from xdist.scheduler import LoadScheduling
 
 #: modules handed out test by test, last (each test stands alone and costs seconds)
-SPREAD = ("tests/hardening/test_schemathesis.py",)
+SPREAD = ("tests/hardening/test_schemathesis.py", "tests/parity/test_parity.py")
 #: modules that mostly wait on real processes and timeouts (wall time 2-10 times their
 #: CPU time): the extra worker's
 WAITING = ("tests/evaluations/test_api.py", "tests/evaluations/test_embedded.py",

@@ -30,13 +30,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "service.games.errors", "service.games.ismcts", "service.games.kind",
                     "service.games.messages", "service.games.objects", "service.games.options",
                     "service.games.playout", "service.games.registry", "service.games.replay",
-                    "service.games.shape", "service.games.state_types", "service.games.typegen",
-                    "service.games.versions", "service.games.words")),
+                    "service.games.shape", "service.games.shape_1_0", "service.games.state_types",
+                    "service.games.typegen", "service.games.versions", "service.games.words")),
     # the registry imports each game by its name (``importlib``, at the first ask): a game
     # finds its own engine there (``get_game``), as every layer above does
     ("game packages", tuple(f"service.games.{game}.*" for game in GAMES)),
     ("service", ("service", "service.cards", "service.headers", "service.i18n",
-                 "service.metrics", "service.middleware", "service.names", "service.problems",
+                 "service.metrics", "service.middleware", "service.names",
+                 "service.previews", "service.problem_types", "service.problems",
                  "service.rate_limits",
                  "service.redaction", "service.rules_reference", "service.sealing",
                  "service.seats", "service.signing", "service.spent_steps",
@@ -44,8 +45,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                  "service.tournaments.*")),
     ("evaluations", ("service.evaluations.*",)),
     ("schemas", ("schemas.*",)),
-    ("document", ("service.openapi",)),
+    # the rules in-process (no Flask): the request envelopes' checks and the engines'
+    # answers, which the HTTP contract routes share
+    ("library", ("service.engine_api",)),
+    # every route is one record beside its handler; the document is built from them
     ("http", ("service.http.*",)),
+    ("document", ("service.openapi",)),
     ("app", ("service.app", "service.gunicorn_conf")),
     ("workers", ("workers.*",)),
 )
@@ -208,6 +213,41 @@ def test_the_checks_see_a_cycle_and_an_upward_import(tmp_path):
     assert upward(edges) == [
         "schemas.tournaments -> service.openapi (schemas imports document)",
         "service.games.base -> service.evaluations.kinds (games core imports evaluations)"]
+
+
+#: the modules that read card-data files, the only ones that import marshmallow (the card
+#: files' format); every request and answer is a shape declaration (``service.games.shape``)
+MARSHMALLOW_READERS = ("card_db", *(f"service.games.{game}.card_schema" for game in GAMES))
+
+
+def marshmallow_imports(path: pathlib.Path) -> list[str]:
+    """The marshmallow modules (apispec's marshmallow plugin too) a source imports, at
+    any depth.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as where:
+    ...     source = pathlib.Path(where, "m.py")
+    ...     _ = source.write_text("import yaml; from marshmallow import fields; "
+    ...                           "from apispec.ext.marshmallow import MarshmallowPlugin")
+    ...     marshmallow_imports(source)
+    ['apispec.ext.marshmallow', 'marshmallow']
+    """
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level \
+            else []
+        found |= {n for n in names if n.split(".")[0] == "marshmallow"
+                  or n.startswith("apispec.ext.marshmallow")}
+    return sorted(found)
+
+
+def test_only_the_card_data_readers_import_marshmallow():
+    found = {name: marshmallow_imports(path) for name, path in modules().items()}
+    others = {name: names for name, names in found.items()
+              if names and name not in MARSHMALLOW_READERS}
+    assert not others, f"marshmallow outside the card-data readers: {others}"
+    assert all(found[name] for name in MARSHMALLOW_READERS), "a reader no longer needs it"
 
 
 if __name__ == "__main__":  # the figures, for any checkout: python -m tests.test_layers [ROOT]

@@ -16,7 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 BIN = pathlib.Path(sys.executable).parent
 
 
-def _run(*argv: str) -> subprocess.CompletedProcess:
+def _run(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=900)
 
 

@@ -38,7 +38,7 @@ class QuickClient(FlaskClient):
         if environ is None:
             return super().open(*args, buffered=buffered, follow_redirects=follow_redirects,
                                 **kwargs)
-        status_headers: list = []
+        status_headers: list[Any] = []
 
         def start_response(status, headers, exc_info=None):
             status_headers[:] = [status, headers]
@@ -58,7 +58,7 @@ class QuickClient(FlaskClient):
 
     def _environ(self, path: str, method: str = "GET", json: Any = None,
                  headers: Any = None, data: Any = None,
-                 content_type: str | None = None) -> dict | None:
+                 content_type: str | None = None) -> dict[Any, Any] | None:
         """The WSGI environ of a plain request, or None when it is not plain."""
         if not path.isascii() or "%" in path or "#" in path or not path.startswith("/"):
             return None

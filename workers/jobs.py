@@ -75,7 +75,7 @@ def _progress(job: Job, eval_id: str, k: int, deadline: CpuDeadline) -> Progress
             stop = pipe.execute()[-1]
         if stop:
             raise Cancelled()
-        deadline.check()
+        deadline.raise_if_past()
     return report
 
 

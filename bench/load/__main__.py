@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -88,7 +89,7 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for {pid}")
 
 
-def wrk(url: str, requests_file: Path, seconds: int, connections: int, tmp: Path) -> dict:
+def wrk(url: str, requests_file: Path, seconds: int, connections: int, tmp: Path) -> dict[Any, Any]:
     script = tmp / "mix.lua"
     script.write_text(LUA % {"file": requests_file})
     out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
@@ -103,7 +104,7 @@ def wrk(url: str, requests_file: Path, seconds: int, connections: int, tmp: Path
     return raw
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--connections", type=int, default=4)

@@ -48,14 +48,14 @@ def chunk_budget(estimate: float, limit: float | None = None) -> float:
 
 
 class CpuDeadline:
-    r"""The deadline of chunk ``chunk``: ``check()`` raises ``ChunkTimeout`` once
+    r"""The deadline of chunk ``chunk``: ``raise_if_past()`` raises ``ChunkTimeout`` once
     ``clock`` has advanced past the budget since it was made.
 
     >>> ticks = iter([0.0, 1.0, 7.5])
     >>> deadline = CpuDeadline(3, 2.0, lambda: next(ticks), limit=120)
-    >>> deadline.check()
+    >>> deadline.raise_if_past()
     >>> try:
-    ...     deadline.check()
+    ...     deadline.raise_if_past()
     ... except ChunkTimeout as exc:
     ...     print(str(exc).replace(" (", "\n("))
     chunk 3 used 7.50 s of CPU, past its budget of 5.00 s
@@ -72,7 +72,7 @@ class CpuDeadline:
     def used(self) -> float:
         return self.clock() - self.began
 
-    def check(self) -> None:
+    def raise_if_past(self) -> None:
         used = self.used()
         if used > self.budget:
             raise ChunkTimeout(

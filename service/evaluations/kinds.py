@@ -92,7 +92,7 @@ def prepare(request: dict[str, Any]) -> tuple[Kind, dict[str, Any]]:
     kind = kinds[name]
     if kind.games is not None and game not in kind.games:
         raise UnknownKind({"kind": [f"{name} is for {', '.join(kind.games)}, not {game}"]})
-    errors = shape.problems(kind.request_spec(), request)  # integral floats become ints in place
+    errors = shape.field_errors(kind.request_spec(), request)  # integral floats become ints in place
     if errors:
         raise MalformedInput(errors)
     return kind, kind.prepare(request)

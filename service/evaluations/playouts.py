@@ -38,6 +38,7 @@ from service.evaluations import stats
 from service.evaluations.budget import CPU_MARGIN
 from service.evaluations.kinds import Kind, Progress, register
 from service.games import shape
+from service.games.base import validated
 from service.games.bots import BOT_NAMES, bot_named
 from service.games.chance import _splitmix64
 from service.games.errors import MalformedInput
@@ -168,8 +169,8 @@ class Playouts(Kind):
         if "state" not in request:
             raise MalformedInput({"state": [N_("missing required field: the game state to play on")]})
         # a state of an older served rules version is carried over (Game.upgrade_state)
-        state = request["state"] = game.upgrade_state(request["state"])[0]
-        game.validate_state(state)
+        upgraded = request["state"] = game.upgrade_state(request["state"])[0]
+        state = validated(game, upgraded)
         params = request.get("params", {})
         seats = len(state["players"])
         player = params.get("player")

@@ -251,7 +251,7 @@ def run_chunks(kind: Kind, plan: dict[str, Any], chunks: list[dict[str, Any]],
 def _report(progress: Callable[[int, int, int], None], k: int, deadline: CpuDeadline,
             done: int, total: int) -> None:
     progress(k, done, total)
-    deadline.check()
+    deadline.raise_if_past()
 
 
 SCHEMA = """

@@ -30,7 +30,7 @@ from service.evaluations.budget import CPU_MARGIN
 from service.evaluations.kinds import Kind, Progress, register
 from service.evaluations.playouts import CHUNK_SECONDS, DEFAULT_STEP_SECONDS, playout_seed
 from service.games import ismcts, shape
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState, validated
 from service.games.errors import MalformedInput, RuleViolation
 from service.games.messages import N_
 from service.games.registry import get_game
@@ -97,19 +97,19 @@ def _tuning(params: dict[str, Any]) -> dict[str, Any]:
             if k in params}
 
 
-def _position(game_id: str, request: dict[str, Any]) -> tuple[AnyGame, dict[str, Any], int]:
+def _position(game_id: str, request: dict[str, Any]) -> tuple[AnyGame, GameState, int]:
     """The game, the state and the player of a request, checked: the player
     must have a decision pending (``_pending_player``: else 422)."""
     game = get_game(game_id)
     if "state" not in request:
         raise MalformedInput({"state": [N_("missing required field: the game state to search")]})
     # a state of an older served rules version is carried over (Game.upgrade_state)
-    state = request["state"] = game.upgrade_state(request["state"])[0]
-    game.validate_state(state)
+    upgraded = request["state"] = game.upgrade_state(request["state"])[0]
+    state = validated(game, upgraded)
     return game, state, _pending_player(game, state, request.get("params") or {})
 
 
-def deciding_player(state: dict[str, Any], params: dict[str, Any]) -> int:
+def deciding_player(state: GameState, params: dict[str, Any]) -> int:
     """``params.player``, once sure it is a seat of ``state`` with a decision pending."""
     if "player" not in params:
         raise MalformedInput({"params.player": [N_("missing: whose decision to rank")]})
@@ -121,7 +121,7 @@ def deciding_player(state: dict[str, Any], params: dict[str, Any]) -> int:
     return player
 
 
-def _pending_player(game: AnyGame, state: dict[str, Any], params: dict[str, Any]) -> int:
+def _pending_player(game: AnyGame, state: GameState, params: dict[str, Any]) -> int:
     """``deciding_player``, and a seat that is not pending breaks the turn order
     (``Game.out_of_turn_rule``: 422, like an action sent out of turn)."""
     player = deciding_player(state, params)
@@ -223,7 +223,7 @@ SYNC_PARAMS = shape.Obj({"player": SEARCH_PARAMS["player"]}, {
 }, description="Whose decision to rank, the budget and the search's tuning.")
 
 
-def suggest_now(game: AnyGame, state: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+def suggest_now(game: AnyGame, state: GameState, params: dict[str, Any]) -> dict[str, Any]:
     """The synchronous suggestion on a validated ``state`` with ``SYNC_PARAMS``:
     one in-process search, ended by ``iterations`` or ``milliseconds``,
     whichever comes first."""

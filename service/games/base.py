@@ -63,9 +63,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
-
-from marshmallow import Schema
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 import card_db
 from service.games import shape
@@ -106,10 +104,14 @@ RESULT_SPEC = shape.Nullable(shape.Obj(
     {"target": shape.Int(description="the score that won, where the game has a target")},
     extra=True, name="Result"))
 
+#: the card set a state was dealt from; also the ``card_set`` of the cards' answer
+#: (``schemas.envelopes``: its component, and this state field's ``TypedDict``)
+CARD_SET_REF = shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef")
+
 COMMON_STATE_FIELDS = {
     "game": shape.Str(),
     "rules_version": shape.Str(),
-    "card_set": shape.Obj({"id": shape.Str(), "hash": shape.Str()}, name="CardSetRef"),
+    "card_set": CARD_SET_REF,
     "options": shape.MapOf(shape.Any_(), max_items=MAX_OPTIONS),
     "chance": shape.Obj({"mode": shape.Enum("server", "table"),
                          "seed": shape.Int(minimum=0, maximum=MAX_STATE_SEED),
@@ -174,9 +176,10 @@ class Operation:
 
     Served at ``POST /v1/games/<game>/<path>`` by one generic blueprint
     (``service.http.game_operations``), documented by ``service.openapi``: the
-    body is checked against ``request`` (a marshmallow schema or a shape spec,
-    ``schemas.envelopes.load``) and handed to the pure ``handler``; its answer is documented by
-    ``response`` (a marshmallow schema, a shape spec or a JSON Schema).  An
+    body is checked against ``request`` (a shape spec, ``schemas.envelopes.load``; one of
+    ``shape_1_0`` is loaded with its defaults) and handed to the pure ``handler``; its answer
+    is documented by ``response`` (a shape spec or a JSON Schema; a ``Ref`` inside either
+    is its own component).  An
     unknown ``card_set`` in the body (``card_db.UnknownCardSet``) answers 404.
     ``localized``: the answer holds messages, sent in the request's language.
     ``document_request`` refines the request's JSON Schema where a shape
@@ -186,9 +189,9 @@ class Operation:
     path: str
     operation_id: str
     summary: str
-    request: type[Schema] | shape.Spec
+    request: shape.Spec
     request_name: str
-    response: type[Schema] | shape.Spec | JsonSchema
+    response: shape.Spec | JsonSchema
     response_name: str
     handler: Handler
     example: Mapping[str, Any]
@@ -242,7 +245,7 @@ class Game(Generic[S]):
     #: fields of which a player setup needs exactly one (documented as a ``oneOf``)
     player_setup_one_of: ClassVar[tuple[str, ...]] = ()
     #: the marshmallow schema of the game's card files (``card_db/<game>/<set>.yaml``)
-    card_schema: ClassVar[type[Schema]]
+    card_schema: ClassVar[type[card_db.CardSchema]]
     #: the work of a playout, bounded (``service.evaluations.playouts.playout_bound``
     #: sizes chunks, ``Retry-After``, the work cap and each chunk's CPU deadline with
     #: it), measured by ``python -m bench.step_costs`` on the reference machine:
@@ -542,7 +545,7 @@ class Game(Generic[S]):
             raise IncompatibleState({"state.rules_version": [
                 N_("written for {value!r}; this service plays {rules_version!r}",
                    value=state.get('rules_version'), rules_version=self.rules_version)]})
-        errors = shape.problems(self.state_spec, state, "state")
+        errors = shape.field_errors(self.state_spec, state, "state")
         if errors:
             raise InvalidState(errors)
         valid = cast(S, state)  # its shape, checked just now: the game's state type
@@ -580,7 +583,7 @@ class Game(Generic[S]):
                    count=count)]})
         errors: Errors = {}
         for i, s in enumerate(setups):
-            errors.update(shape.problems(self.player_setup_spec, s, f"players.{i}"))
+            errors.update(shape.field_errors(self.player_setup_spec, s, f"players.{i}"))
         if errors:
             raise InvalidOptions(errors)
         return count, setups
@@ -595,7 +598,7 @@ class Game(Generic[S]):
             raise MalformedInput({"action.type": [
                 N_("unknown action type; {id} knows: {items}",
                    id=self.id, items=', '.join(self.action_specs))]})
-        errors = shape.problems(spec, action, "action")
+        errors = shape.field_errors(spec, action, "action")
         if errors:
             raise MalformedInput(errors)
         if any(k in action for k in ACTION_INFO_KEYS):
@@ -628,7 +631,7 @@ class Game(Generic[S]):
             root["pending"] = pending
             if not (server and pending and pending[0]["player"] == CHANCE):
                 return
-            outcome = pick_weighted(draft.at("chance"), self.chance_outcomes(root))
+            outcome = self.pick_chance(draft.at("chance"), root)
             events.append({"type": "chance", "action": outcome})
             self.resolve(draft, outcome, events)
 
@@ -716,6 +719,13 @@ class Game(Generic[S]):
 
     def chance_outcomes(self, state: S) -> list[tuple[ActionObject, int]]:
         raise NotImplementedError
+
+    def pick_chance(self, rng: JsonObject, state: S) -> ActionObject:
+        """The outcome of the pending chance node that the generator ``rng`` draws
+        (``chance: server``): ``pick_weighted`` over ``chance_outcomes``.  A game
+        whose outcomes are many may draw the same one, with the same numbers, without
+        listing them all."""
+        return pick_weighted(rng, self.chance_outcomes(state))
 
     def compute_score(self, state: S) -> JsonObject:
         raise NotImplementedError
@@ -805,8 +815,123 @@ class Game(Generic[S]):
         raise NotImplementedError
 
 
-#: an engine of any game: what the registry holds (each game its own state type)
-AnyGame = Game[Any]
+class GameState(CommonState):
+    """What every game's state is to a caller outside its package: the common fields and
+    the seats (each game's ``players`` entries have its own shape)."""
+
+    options: JsonObject
+    players: list[JsonObject]
+
+
+#: a state as a caller outside a game's package passes it in: a game's own state, a
+#: ``GameState`` or a request's decoded JSON (validated by ``validate_state`` first)
+StateIn = Mapping[str, object]
+
+
+class AnyGame(Protocol):
+    """An engine of any game, as the registry hands it out: what callers outside a game's
+    package use of ``Game``, with the game's own state type erased to ``GameState``
+    (``registry.get_game`` is the one place where a ``Game[S]`` becomes one).  A state
+    passed in must be one this game wrote or ``validate_state`` accepted; the methods
+    are ``Game``'s, documented there."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> Mapping[str, str]: ...
+    @property
+    def rules_version(self) -> str: ...
+    @property
+    def rules_versions(self) -> tuple[RulesVersion, ...]: ...
+    @property
+    def rules_semver(self) -> str: ...
+    @property
+    def served_versions(self) -> tuple[str, ...]: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def options(self) -> tuple[Option, ...]: ...
+    @property
+    def game_options(self) -> tuple[Option, ...]: ...
+    @property
+    def event_types(self) -> Mapping[str, str]: ...
+    @property
+    def state_fields(self) -> Mapping[str, shape.Spec]: ...
+    @property
+    def state_spec(self) -> shape.Obj: ...
+    @property
+    def action_specs(self) -> Mapping[str, shape.Obj]: ...
+    @property
+    def player_setup_spec(self) -> shape.Obj: ...
+    @property
+    def player_setup_one_of(self) -> tuple[str, ...]: ...
+    @property
+    def card_schema(self) -> type[card_db.CardSchema]: ...
+    @property
+    def step_seconds(self) -> Mapping[str, float]: ...
+    @property
+    def turn_steps(self) -> tuple[float, float] | None: ...
+    @property
+    def playout_steps(self) -> int | None: ...
+    @property
+    def operations(self) -> tuple[Operation, ...]: ...
+    @property
+    def evaluation_kinds(self) -> tuple[Kind, ...]: ...
+    @property
+    def words(self) -> Words: ...
+    @property
+    def search_value_scale(self) -> float: ...
+    @property
+    def search_rollout(self) -> str: ...
+    @property
+    def search_iteration_seconds(self) -> float: ...
+    @property
+    def searchable(self) -> bool: ...
+    @property
+    def clause_prefix(self) -> str: ...
+    @property
+    def takes_views(self) -> bool: ...
+    @property
+    def view_state_is_determinize(self) -> bool: ...
+    @property
+    def suggests_from_views(self) -> bool: ...
+    @property
+    def view_stand_ins_rule(self) -> str | None: ...
+
+    def out_of_turn_rule(self, state: StateIn) -> str: ...
+
+    def upgrade_state(self, state: object) -> tuple[object, JsonObject | None]: ...
+    def upgrade_steps(self, source: str, field: str) -> tuple[RulesVersion, ...]: ...
+    def describe(self) -> JsonObject: ...
+    def card_set(self, state_or_id: StateIn | str = "reference") -> card_db.CardSet: ...
+    def new_game(self, players: int | list[JsonObject], options: JsonObject | None = None,
+                 seed: int | None = None, card_set: str = "reference"
+                 ) -> tuple[GameState, list[Event]]: ...
+    def pending(self, state: StateIn) -> list[Entry]: ...
+    #: a game's own migrations derive ``pending`` with it (they find their engine here)
+    def compute_pending(self, state: StateIn) -> list[Entry]: ...
+    def legal_actions(self, state: StateIn, player: int | str | None = None) -> list[ActionObject]: ...
+    def chance_outcomes(self, state: StateIn) -> list[tuple[ActionObject, int]]: ...
+    def constraints(self, state: StateIn, player: int) -> JsonObject | None: ...
+    def check(self, state: StateIn, action: object) -> JsonObject: ...
+    def apply(self, state: StateIn, action: object) -> tuple[GameState, list[Event]]: ...
+    def score(self, state: StateIn) -> JsonObject: ...
+    def view(self, state: StateIn, player: int | None) -> JsonObject: ...
+    def validate_state(self, state: object) -> None: ...
+    def position_value(self, state: StateIn, player: int) -> float: ...
+    def determinize(self, state: StateIn, player: int | None, seed: int) -> GameState: ...
+    def state_from_view(self, view: JsonObject, seed: int) -> GameState: ...
+    def unseen_in_action(self, view: JsonObject, action: ActionObject) -> Errors: ...
+    def secret_cards(self, state: StateIn, player: int | None) -> set[str]: ...
+
+
+def validated(game: AnyGame, state: object) -> GameState:
+    """``state`` once ``game.validate_state`` accepted it (else that raises): a state of that
+    game, typed as the seam sees one."""
+    game.validate_state(state)
+    return cast(GameState, state)
 
 
 def view_marker(view: object, game_id: str, rules_version: str) -> JsonObject:

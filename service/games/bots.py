@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState
 from service.games.errors import RefereeError
 from service.games.objects import JsonObject
 from service.games.playout import Bot, RandomBot
@@ -37,7 +37,7 @@ class GreedyBot:
     def __init__(self, max_candidates: int = MAX_CANDIDATES):
         self.max_candidates = max_candidates
 
-    def choose(self, game: AnyGame, state: JsonObject, player: int, rng: random.Random) -> JsonObject:
+    def choose(self, game: AnyGame, state: GameState, player: int, rng: random.Random) -> JsonObject:
         actions = game.legal_actions(state, player)
         if not actions:
             raise RuntimeError(f"{game.id}: player {player} is pending but has no legal action")

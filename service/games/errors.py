@@ -1,7 +1,7 @@
 """The engine's error taxonomy: precise exceptions, no HTTP in them.
 
 Engines raise these; the HTTP layer maps each class to a problem type
-(``service.problems.ERROR_TYPES``: its slug, status and title) and an
+(``service.problem_types.ERROR_TYPES``: its slug, status and title) and an
 ``application/problem+json`` response.  Nothing here knows about HTTP.
 
 >>> try:
@@ -55,6 +55,12 @@ class NoSuchSeat(MalformedInput):
     """A seat the game does not have (``player: 3`` at a table of three).  Well-formed, and
     only the state knows how many seats there are: a 422 (``no-such-seat``), the same from
     every route and field that names a seat."""
+
+
+class InvalidName(MalformedInput):
+    """A player's name refused (``service.names``): invisible, blank-edged, or another
+    seat's in another spelling.  Well-formed JSON the rules of names refuse: a 422
+    (``invalid-name``)."""
 
 
 class InvalidState(MalformedInput):

@@ -59,7 +59,7 @@ from typing import Any
 import orjson
 
 from service.games import bots
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState, StateIn
 from service.games.chance import CHANCE
 from service.games.errors import RefereeError
 from service.games.objects import ActionObject, JsonObject
@@ -81,7 +81,7 @@ PROGRESS_EVERY = 8
 Z95 = 1.959963984540054
 
 #: ``rate(state, player)``: the position's value for ``player``, higher is better
-Rater = Callable[[JsonObject, int], float]
+Rater = Callable[[StateIn, int], float]
 
 
 def action_key(action: ActionObject) -> str:
@@ -132,7 +132,7 @@ class _Search:
         #: root action key -> its prior result (greedy one-step rating), when widening
         self.priors: dict[str, float] | None = None
 
-    def rate_root(self, world: JsonObject, actions: list[JsonObject]) -> None:
+    def rate_root(self, world: GameState, actions: list[ActionObject]) -> None:
         """Priors of the root actions: each one applied to a determinization
         with chance left pending (as the greedy bot looks ahead), rated by
         the position value; actions that cannot be applied alone get none."""
@@ -151,7 +151,7 @@ class _Search:
         return 1 / (1 + math.exp(-max(-50.0, min(50.0, lead))))
 
     # one iteration: select/expand in the tree, roll out, back up
-    def iterate(self, root: _Node, state: JsonObject) -> None:
+    def iterate(self, root: _Node, state: GameState) -> None:
         game, rng = self.game, self.rng
         node, path = root, [root]
         while state["result"] is None:
@@ -186,7 +186,7 @@ class _Search:
             n.total_sq += r * r
         root.visits += 1
 
-    def _actor(self, state: JsonObject, at_root: bool) -> int | str | None:
+    def _actor(self, state: GameState, at_root: bool) -> int | str | None:
         pending: list[int | str] = [p["player"] for p in state["pending"]]
         if not pending:
             return None
@@ -243,7 +243,7 @@ class _Search:
                    + priors.get(action_key(ch.action or {}), 0.0) / (ch.visits + 1))
         return best, False
 
-    def _rollout(self, state: JsonObject) -> list[float]:
+    def _rollout(self, state: GameState) -> list[float]:
         game, rng = self.game, self.rng
         for _ in range(self.rollout_depth):
             if state["result"] is not None:
@@ -262,7 +262,7 @@ class _Search:
                 break
         return self.results(state)
 
-    def results(self, state: JsonObject) -> list[float]:
+    def results(self, state: GameState) -> list[float]:
         """Each seat's result in [0, 1]: a finished game's share of the win,
         else the logistic of its position value."""
         seats = len(state["players"])
@@ -272,7 +272,7 @@ class _Search:
         return [self.squash(self.rate(state, s)) for s in range(seats)]
 
 
-def search(game: AnyGame, state: JsonObject, player: int, *, seed: int, iterations: int | None = None,
+def search(game: AnyGame, state: GameState, player: int, *, seed: int, iterations: int | None = None,
            milliseconds: float | None = None, exploration: float = EXPLORATION,
            rollout: str | None = None, rollout_depth: int = ROLLOUT_DEPTH,
            rollout_width: int = ROLLOUT_WIDTH, value_scale: float | None = None,
@@ -429,7 +429,7 @@ class SearchBot:
     def __init__(self, **options: Any) -> None:
         self.options = options
 
-    def choose(self, game: AnyGame, state: JsonObject, player: int, rng: random.Random) -> JsonObject:
+    def choose(self, game: AnyGame, state: GameState, player: int, rng: random.Random) -> JsonObject:
         actions = game.legal_actions(state, player)
         if len(actions) <= 1:
             if not actions:

@@ -64,7 +64,7 @@ class Kind:
                 "caps": dict(self.caps)}
 
     def params_spec(self) -> shape.Obj:
-        """The ``params`` object's spec, built once per kind (``shape.problems``
+        """The ``params`` object's spec, built once per kind (``shape.field_errors``
         caches its compiled form on the spec)."""
         spec = self.__dict__.get("_params_spec")
         if spec is None:

@@ -21,9 +21,9 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from service.games.base import AnyGame
+from service.games.base import AnyGame, GameState
 from service.games.chance import CHANCE
-from service.games.objects import JsonObject
+from service.games.objects import ActionObject, JsonObject
 
 DEFAULT_MAX_STEPS = 100_000
 
@@ -31,21 +31,21 @@ DEFAULT_MAX_STEPS = 100_000
 class Bot(Protocol):
     """Anything that picks an action for ``player`` from ``state``."""
 
-    def choose(self, game: AnyGame, state: JsonObject, player: int, rng: random.Random) -> JsonObject:
+    def choose(self, game: AnyGame, state: GameState, player: int, rng: random.Random) -> JsonObject:
         ...
 
 
 class RandomBot:
     """Uniform over ``game.legal_actions(state, player)``."""
 
-    def choose(self, game: AnyGame, state: JsonObject, player: int, rng: random.Random) -> JsonObject:
+    def choose(self, game: AnyGame, state: GameState, player: int, rng: random.Random) -> JsonObject:
         actions = game.legal_actions(state, player)
         if not actions:
             raise RuntimeError(f"{game.id}: player {player} is pending but has no legal action")
         return actions[rng.randrange(len(actions))]
 
 
-def choose_chance(game: AnyGame, state: JsonObject, rng: random.Random) -> JsonObject:
+def choose_chance(game: AnyGame, state: GameState, rng: random.Random) -> JsonObject:
     """A chance outcome drawn with its exact weight (for ``chance: table``)."""
     outcomes = game.chance_outcomes(state)
     total = sum(w for _, w in outcomes)
@@ -57,7 +57,7 @@ def choose_chance(game: AnyGame, state: JsonObject, rng: random.Random) -> JsonO
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def next_actor(state: JsonObject, rng: random.Random, order: str = "lowest") -> int | str | None:
+def next_actor(state: GameState, rng: random.Random, order: str = "lowest") -> int | str | None:
     """The pending player to act next: chance first, then the lowest seat
     (``order="lowest"``) or a random one among simultaneous deciders."""
     pending = state["pending"]
@@ -71,9 +71,9 @@ def next_actor(state: JsonObject, rng: random.Random, order: str = "lowest") -> 
     return min(players)
 
 
-def random_playout(game: AnyGame, state: JsonObject, seed: int, max_steps: int = DEFAULT_MAX_STEPS,
+def random_playout(game: AnyGame, state: GameState, seed: int, max_steps: int = DEFAULT_MAX_STEPS,
                    bots: Sequence[Bot] | Bot | None = None,
-                   order: str = "lowest") -> tuple[JsonObject, list[JsonObject], int]:
+                   order: str = "lowest") -> tuple[GameState, list[ActionObject], int]:
     """Play on from ``state`` until the game ends or ``max_steps`` actions.
 
     Returns ``(final_state, actions, steps)``; ``actions`` are the actions
@@ -85,7 +85,7 @@ def random_playout(game: AnyGame, state: JsonObject, seed: int, max_steps: int =
     rng = random.Random(seed)
     if bots is None:
         bots = RandomBot()
-    actions: list[JsonObject] = []
+    actions: list[ActionObject] = []
     steps = 0
     while state["result"] is None and steps < max_steps:
         who = next_actor(state, rng, order)

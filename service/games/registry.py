@@ -1,6 +1,6 @@
 """The games this service adjudicates, by id.
 
-A game is a package exposing ``GAME``, an instance of its ``AnyGame``
+A game is a package exposing ``GAME``, an instance of its ``Game``
 subclass; one ``register`` line below adds it (README "How it is built").
 A test registers a game of its own the same way
 (``tests/extension``).  Packages are imported when a game is first asked for.
@@ -12,12 +12,17 @@ A test registers a game of its own the same way
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from service.games.base import AnyGame, Game
 
+#: an engine whose own state type is forgotten: every game's ``Game[S]`` is one, and each
+#: is one ``AnyGame`` (the seam's types) to whoever asks for it
+Engine = Game[Any]
+
 #: game id -> the module whose ``GAME`` is its engine (or the engine itself)
-_sources: dict[str, str | AnyGame] = {}
-_games: dict[str, AnyGame] = {}
+_sources: dict[str, str | Engine] = {}
+_games: dict[str, Engine] = {}
 #: the registered ids, in registration order (the order of ``GET /v1/games``)
 GAME_IDS: tuple[str, ...] = ()
 
@@ -26,7 +31,7 @@ class UnknownGame(KeyError):
     """No game with that id."""
 
 
-def register(game_id: str, source: str | AnyGame) -> None:
+def register(game_id: str, source: str | Engine) -> None:
     """Serve ``game_id``: ``source`` names the module whose ``GAME`` is the
     engine (imported when first asked for), or is the engine itself."""
     global GAME_IDS
@@ -36,13 +41,13 @@ def register(game_id: str, source: str | AnyGame) -> None:
 
 
 def get_game(game_id: str) -> AnyGame:
-    game = _games.get(game_id)
-    if game is not None:
-        return game
+    known = _games.get(game_id)
+    if known is not None:
+        return known
     source = _sources.get(game_id)
     if source is None:
         raise UnknownGame(game_id)
-    game = source if isinstance(source, Game) else importlib.import_module(source).GAME
+    game: Engine = source if isinstance(source, Game) else importlib.import_module(source).GAME
     if game.id != game_id:
         raise TypeError(f"{source!r} is the engine of {game.id!r}, not {game_id!r}")
     _games[game_id] = game

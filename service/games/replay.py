@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from service.games.base import Game, S
+from service.games.base import AnyGame, GameState, StateIn
 from service.games.errors import MalformedInput, RulesChanged, RuleViolation
 from service.games.messages import N_
 from service.games.objects import ActionObject, Event, JsonObject
@@ -23,8 +23,8 @@ from service.games.versions import NotUpgradable, UpgradeAction
 from service.limits import MAX_SEATS
 
 
-def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
-           observe: Callable[[S | None, S, list[Event]], None] | None = None,
+def replay(game: AnyGame, setup: JsonObject, actions: list[Any], *,
+           observe: Callable[[GameState | None, GameState, list[Event]], None] | None = None,
            rules_version: str | None = None) -> JsonObject:
     """Re-run a game; raise ``RuleViolation`` with ``index`` at the first illegal step.
 
@@ -49,7 +49,7 @@ def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
     steps: list[JsonObject] = [{"index": None, "events": events}]
     if observe is not None:
         observe(None, state, events)
-    def current() -> S:  # the state as it stands while a recorded action is carried over
+    def current() -> GameState:  # the state as it stands while a recorded action is carried over
         return state
 
     for index, recorded in enumerate(actions):
@@ -66,7 +66,8 @@ def replay(game: Game[S], setup: JsonObject, actions: list[Any], *,
 MAX_INSERTED = MAX_SEATS
 
 
-def step(game: Game[S], state: S, action: object, index: int, path: str) -> tuple[S, list[Event]]:
+def step(game: AnyGame, state: StateIn, action: object, index: int, path: str
+         ) -> tuple[GameState, list[Event]]:
     """``game.apply`` of the ``index``-th action of a list at ``path`` (a replay's
     ``actions``, ``apply-chance``'s ``outcomes``): an illegal one names its ``index``, a
     malformed one its field (``actions.3.card``)."""
@@ -80,8 +81,8 @@ def step(game: Game[S], state: S, action: object, index: int, path: str) -> tupl
                          for k, v in exc.errors.items()}) from exc
 
 
-def _carried_over(upgrades: tuple[UpgradeAction, ...], state: Callable[[], S], recorded: object,
-                  index: int, versions: tuple[Game[S], str | None]) -> Iterator[object]:
+def _carried_over(upgrades: tuple[UpgradeAction, ...], state: Callable[[], GameState], recorded: object,
+                  index: int, versions: tuple[AnyGame, str | None]) -> Iterator[object]:
     """The actions that stand for ``recorded`` under today's rules, one at a time: each
     step's ``upgrade_action`` rewords it, and may answer a new decision first (the
     first of its answers is applied, then it is asked again with the new state)."""

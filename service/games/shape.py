@@ -4,7 +4,7 @@ Each game declares the shape of its state and actions once with these specs
 (and ``schemas.envelopes`` the request envelopes).  From that one declaration:
 
 * ``schema()`` exports JSON Schema: what ``openapi.yaml`` documents, and
-* what ``problems`` enforces: the exported schema compiled by jsonschema-rs
+* what ``field_errors`` enforces: the exported schema compiled by jsonschema-rs
   answers whether a value is valid (a few µs for a mid-game state; chosen by
   measurement over ``fastjsonschema`` and the spec's own Python checks:
   ``python -m bench validation``), and only a value it refuses is walked by
@@ -16,15 +16,15 @@ Every rule is one JSON Schema can say, so both agree on every value (but
 ``validate`` alone).  Numbers follow JSON Schema, where ``1.0`` is the
 integer ``1``: the compiled check is strict (Draft 4's ``integer`` has no
 fraction part, so a valid value holds Python ``int``s wherever the spec says
-integer, as the engines need), and ``problems`` reads an integral float the
+integer, as the engines need), and ``field_errors`` reads an integral float the
 compiled check refused as the integer it is, rewriting it in place
 (``integral``) before naming any problem.
 
 >>> spec = Obj({"turn": Int(minimum=1), "hand": ListOf(Str())})
->>> problems(spec, {"turn": 0, "hand": ["a", 3]}, "state")
+>>> field_errors(spec, {"turn": 0, "hand": ["a", 3]}, "state")
 {'state.turn': ['must be at least 1'], 'state.hand.1': ['must be a string']}
 >>> sent = {"turn": 1.0, "hand": []}
->>> problems(spec, {"turn": 1, "hand": []}, "state"), problems(spec, sent), sent
+>>> field_errors(spec, {"turn": 1, "hand": []}, "state"), field_errors(spec, sent), sent
 ({}, {}, {'turn': 1, 'hand': []})
 """
 
@@ -80,7 +80,7 @@ class Spec:
     """
 
     description: str | None = None
-    _checks: int  # ``problems`` calls so far (set by ``problems``)
+    _checks: int  # ``field_errors`` calls so far (set by ``field_errors``)
     _compiled: Callable[[object], bool]  # set by ``compiled``
 
     def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
@@ -96,6 +96,16 @@ class Spec:
         if self.description:
             schema["description"] = self.description
         return schema
+
+    def inside(self) -> tuple[list[Spec], list[Spec]]:
+        """(specs at the same level, specs one level down): where a compiled check finds
+        the ``Ref``s it resolves (a spec of another family, ``shape_1_0``, says its own)."""
+        return _inside(self)
+
+
+class Spelled(Spec):
+    """A spec whose ``schema`` is already in the published spelling (``published`` takes
+    it as it is): ``shape_1_0``'s, declared once for their check and their document."""
 
 
 class Any_(Spec):  # noqa: N801  (the engines spell it so; `Any` is typing's)
@@ -125,7 +135,7 @@ class Bool(Spec):
 class Num(Spec):
     """A number (an integer or not) within bounds.
 
-    >>> problems(Num(0, 10), 2.5), problems(Num(0, 10), "much"), problems(Num(0, 10), 11)
+    >>> field_errors(Num(0, 10), 2.5), field_errors(Num(0, 10), "much"), field_errors(Num(0, 10), 11)
     ({}, {'': ['must be a number']}, {'': ['must be at most 10']})
     """
 
@@ -315,26 +325,53 @@ class Default(Spec):
         return {"default": self.value, **self.spec.schema()}
 
 
+class Annotated(Spec):
+    """Checked (and compiled) as ``spec``; ``published`` adds the JSON Schema ``keywords``
+    beside its own (a ``format``, an ``example``, the known values of an open string): what
+    a client of an answer reads, never what a check refuses.
+
+    >>> spec = Annotated(Str(10), format="uri")
+    >>> spec.schema(), published(spec)
+    ({'type': 'string', 'maxLength': 10}, {'type': 'string', 'format': 'uri'})
+    """
+
+    def __init__(self, spec: Spec, description: str | None = None, **keywords: Any) -> None:
+        self.spec, self.keywords = spec, keywords
+        self.description = description or spec.description
+
+    def validate(self, value: object, path: str, errors: Errors, depth: int) -> None:
+        self.spec.validate(value, path, errors, depth)
+
+    def schema(self) -> JsonObject:
+        out = dict(self.spec.schema())
+        out.pop("description", None)
+        return self._described(out)
+
+
 class Obj(Spec):
     """An object with known keys; unknown keys are errors unless ``extra``.
 
     ``either``: two optional keys of which exactly one must be present; the
     second one's presence requires the keys ``excludes`` absent.  ``name``: the
     ``TypedDict`` that ``service.games.typegen`` writes for it (a state's objects).
+    ``order``: the order its members are documented in, where an optional member
+    comes before a required one (default: the required, then the optional).
     Its schema is a ``oneOf`` of two whole objects, one per form (``forms``),
     which a client generator reads as a union of two types.
 
     >>> spec = Obj({}, {"state": Any_(), "view": Any_(), "player": Any_()},
     ...            either=("state", "view"), excludes=("player",))
-    >>> problems(spec, {"view": {}, "player": 1}), problems(spec, {})
+    >>> field_errors(spec, {"view": {}, "player": 1}), field_errors(spec, {})
     ({'player': ['not with `view`']}, {'state': ['send `state` or `view`: exactly one of them']})
     """
 
     def __init__(self, required: dict[str, Spec], optional: dict[str, Spec] | None = None,
                  extra: bool = False, description: str | None = None,
                  either: tuple[str, str] | None = None, excludes: tuple[str, ...] = (),
-                 name: str | None = None) -> None:
+                 name: str | None = None, order: tuple[str, ...] = ()) -> None:
         self.required, self.optional, self.name = required, optional or {}, name
+        assert not order or sorted(order) == sorted({**self.required, **self.optional}), order
+        self.order = order
         self.extra, self.description = extra, description
         self.either, self.excludes = either, excludes
 
@@ -373,8 +410,15 @@ class Obj(Spec):
             return self._described({"oneOf": self.forms()})
         return self._described(self._object(self.required, self.optional))
 
+    def members(self) -> dict[str, Spec]:
+        """Every member, in its documented order (``order``)."""
+        both = {**self.required, **self.optional}
+        return {k: both[k] for k in self.order} if self.order else both
+
     def _object(self, required: dict[str, Spec], optional: dict[str, Spec]) -> JsonObject:
-        props = {k: s.schema() for k, s in {**required, **optional}.items()}
+        both = {**required, **optional}
+        keys = [k for k in self.order if k in both] if self.order else list(both)
+        props = {k: both[k].schema() for k in keys}
         out: dict[str, Any] = {"type": "object", "properties": props,
                                "additionalProperties": self.extra}
         if required:
@@ -395,8 +439,8 @@ class Obj(Spec):
 
 
 
-def problems(spec: Spec, value: object, path: str = "") -> Errors:
-    """Every problem of ``value`` against ``spec``, keyed by field path.
+def field_errors(spec: Spec, value: object, path: str = "") -> Errors:
+    """Every error of ``value`` against ``spec``, keyed by field path (a 400's ``errors``).
 
     A valid value costs one call of the compiled schema (``compiled``: no
     paths, no messages).  A refused one has its integral floats made ``int``
@@ -469,7 +513,7 @@ def integral(value: Any, depth: int = 0) -> bool:
     return changed
 
 
-#: checks of one spec before it is compiled (see ``problems``)
+#: checks of one spec before it is compiled (see ``field_errors``)
 COMPILE_AFTER = 3
 
 
@@ -477,7 +521,7 @@ def compiled(spec: Spec) -> Callable[[object], bool]:
     """The spec's JSON Schema compiled by jsonschema-rs: its ``is_valid``, cached
     on the spec (specs are not changed after construction).  Compiled as Draft 4
     (every keyword the specs export is in it), whose ``integer`` is strict:
-    ``1.0`` is refused here and made ``1`` by ``problems``.
+    ``1.0`` is refused here and made ``1`` by ``field_errors``.
 
     >>> fast = compiled(Obj({"n": Int(minimum=1)}, {"tags": ListOf(Str(max_length=3))}))
     >>> fast({"n": 1, "tags": ["a"]}), fast({"n": 1, "tags": ["long"]}), fast({"n": 1, "x": 0})
@@ -492,9 +536,9 @@ def compiled(spec: Spec) -> Callable[[object], bool]:
                 return not errors
         else:
             schema = spec.schema()
-            refs = {r.name: r.spec.schema() for r in _walk(spec) if isinstance(r, Ref)}
-            if refs:  # where a document's ``$ref`` points: the checked spec
-                schema["components"] = {"schemas": refs}
+            pointed = {r.name: r.spec.schema() for r in refs(spec)}
+            if pointed:  # where a document's ``$ref`` points: the checked spec
+                schema["components"] = {"schemas": pointed}
             fast = jsonschema_rs.Draft4Validator(schema).is_valid
         spec._compiled = fast
     return fast
@@ -506,7 +550,7 @@ def _inside(spec: Spec) -> tuple[list[Spec], list[Spec]]:
         return [spec.inner], []
     if isinstance(spec, OneOf):
         return list(spec.options), []
-    if isinstance(spec, (Ref, Default)):
+    if isinstance(spec, (Ref, Default, Annotated)):
         return [spec.spec], []
     if isinstance(spec, ListOf):
         return [], [spec.item]
@@ -517,10 +561,16 @@ def _inside(spec: Spec) -> tuple[list[Spec], list[Spec]]:
     return [], []
 
 
+def refs(spec: Spec) -> list[Ref]:
+    """Every ``Ref`` inside ``spec``, the first found first: the components its schema
+    points to."""
+    return [r for r in _walk(spec) if isinstance(r, Ref)]
+
+
 def _deeper_than(spec: Spec, levels: int) -> bool:
     if levels < 0:
         return True
-    same, below = _inside(spec)
+    same, below = spec.inside()
     return any(_deeper_than(s, levels) for s in same) or \
         any(_deeper_than(s, levels - 1) for s in below)
 
@@ -528,6 +578,108 @@ def _deeper_than(spec: Spec, levels: int) -> bool:
 def _walk(spec: Spec) -> Iterator[Spec]:
     """``spec`` and every spec inside it."""
     yield spec
-    same, below = _inside(spec)
+    same, below = spec.inside()
     for part in same + below:
         yield from _walk(part)
+
+
+# ------------------------------------------------------------------ the published spelling
+def published(spec: Spec, closed: bool = False, limits: bool = False) -> JsonObject:
+    """``spec``'s JSON Schema in the spelling ``openapi.yaml`` has given the answers (and
+    the requests of ``/tournaments/standings`` and Kozyablo's deck) since 1.0.0, so that
+    the contract and every client generated from it stay as they are: ``type`` first
+    (``["string", "null"]`` for a nullable scalar), then bounds, ``description``, and the
+    structure (``items``, ``properties``, ``required`` sorted).  ``schema`` stays the
+    spelling that is compiled and checked; both say the same of every value.
+
+    ``closed``: an object without ``extra`` says ``additionalProperties: false`` (else
+    nothing: an answer may gain members).  ``limits``: upper bounds are documented; an
+    answer's are not (they bind what is read, not what the service writes), but for an
+    exact length (``min_items == max_items``), which is the answer's shape.
+
+    >>> published(Obj({"n": Nullable(Int())}, {"tags": ListOf(Str(), description="Tags.")}))
+    {'type': 'object', 'properties': {'n': {'type': ['integer', 'null']}, \
+'tags': {'type': 'array', 'description': 'Tags.', 'items': {'type': 'string'}}}, 'required': ['n']}
+    >>> published(Obj({"id": Str(64)}), closed=True, limits=True)
+    {'type': 'object', 'properties': {'id': {'type': 'string', 'maxLength': 64}}, \
+'required': ['id'], 'additionalProperties': False}
+    """
+    if isinstance(spec, Spelled):
+        return spec.schema()
+    head, tail = _published(spec, closed, limits)
+    described = {"description": spec.description} if spec.description else {}
+    return {**head, **described, **tail}
+
+
+def _published(spec: Spec, closed: bool, limits: bool) -> tuple[JsonObject, JsonObject]:
+    """(what comes before the description, what comes after it) of ``published``."""
+    def whole(part: Spec) -> JsonObject:
+        return published(part, closed, limits)
+
+    if isinstance(spec, Annotated):
+        head, tail = _published(spec.spec, closed, limits)
+        return {**head, **spec.keywords}, tail
+    if isinstance(spec, Ref):
+        return {}, {"$ref": f"#/components/schemas/{spec.name}"}
+    if isinstance(spec, Default):
+        head, tail = _published(spec.spec, closed, limits)
+        first = dict(list(head.items())[:1])
+        return {**first, "default": spec.value, **head}, tail
+    if isinstance(spec, Nullable):
+        head, tail = _published(spec.inner, closed, limits)
+        kind = head.get("type")
+        if kind is not None and "$ref" not in tail:
+            head["type"] = [*(kind if isinstance(kind, list) else [kind]), "null"]
+            return head, tail
+        return {}, {"anyOf": [{**head, **tail}, {"type": "null"}]}
+    if isinstance(spec, OneOf):  # a form that is an enum: its values say their type
+        forms = [{"enum": list(o.values)} if isinstance(o, Enum) else whole(o)
+                 for o in spec.options]
+        if all(list(form) == ["type"] for form in forms):  # scalars: one list of types
+            return {"type": [t for form in forms for t in (
+                form["type"] if isinstance(form["type"], list) else [form["type"]])]}, {}
+        return {}, {"anyOf": forms}
+    if isinstance(spec, Enum):
+        typed = {"type": "string"} if all(isinstance(v, str) for v in spec.values) else {}
+        return {**typed, "enum": list(spec.values)}, {}
+    if isinstance(spec, Bool):
+        return {"type": "boolean"}, {}
+    if isinstance(spec, Num):
+        bounds = {k: v for k, v in (("minimum", spec.minimum), ("maximum", spec.maximum))
+                  if v is not None}
+        return {"type": spec.json_type, **bounds}, {}
+    if isinstance(spec, Str):
+        return {"type": "string", **({"minLength": 1} if spec.non_empty else {}),
+                **({"maxLength": spec.max_length} if limits else {})}, {}
+    if isinstance(spec, ListOf):
+        bounds = {"minItems": spec.min_items} if spec.min_items else {}
+        if limits:
+            return {"type": "array", **bounds, "maxItems": spec.max_items}, \
+                {"items": whole(spec.item)}
+        exact = {**bounds, "maxItems": spec.max_items} if spec.min_items == spec.max_items \
+            else bounds  # an answer's exact length is its shape, said with its items
+        return {"type": "array"}, {**exact, "items": whole(spec.item)}
+    if isinstance(spec, MapOf):
+        return {"type": "object", **({"maxProperties": spec.max_items} if limits else {})}, \
+            {"additionalProperties": whole(spec.value)}
+    if isinstance(spec, Obj):
+        if spec.either is not None:
+            raise ValueError("published: an object with `either` has two forms (Obj.forms)")
+        members: JsonObject = {}
+        fields = spec.members()
+        if fields:
+            members["properties"] = {k: whole(s) for k, s in fields.items()}
+        if spec.required:
+            members["required"] = sorted(spec.required)
+        if spec.extra and fields:
+            members["additionalProperties"] = True
+        elif not spec.extra and closed:
+            members["additionalProperties"] = False
+        return {"type": "object"}, members
+    if isinstance(spec, Any_):
+        return {}, {}
+    if isinstance(spec, Spelled):
+        own = dict(spec.schema())
+        own.pop("description", None)
+        return own, {}
+    raise TypeError(f"published: no spelling for {type(spec).__name__}")

@@ -5,9 +5,9 @@
 * ``games``  — ``/v1/games/...``: generic over every game in the registry.
 * ``health`` — ``/healthz``, ``/readyz``, ``/openapi.yaml``, ``/docs``.
 
-A blueprint module exposes ``bp``; ``service.app`` lists the modules and
-registers them.  It builds no part of ``openapi.yaml``: ``service.openapi``
-documents every route from the declarations (``tests/http/test_layers.py``).
+A blueprint module exposes ``bp``, a ``route.Routes`` whose every route is one
+``route.Route`` record; ``blueprints`` lists the modules (the app registers
+them, ``service.openapi`` documents their records: ``tests/http/test_routes.py``).
 Use ``body.read_json`` / ``read_envelope`` / ``json_response`` and raise
 ``service.problems.ProblemError`` or an engine error so every answer is JSON
 or problem+json.

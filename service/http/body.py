@@ -7,7 +7,7 @@ declaration (``schemas.envelopes.load``: a shape spec, compiled); the
 state passes through untouched and the engine's ``validate_state`` then
 checks the state itself.
 
-Numbers follow JSON Schema: ``1.0`` is the integer ``1`` (``shape.problems``
+Numbers follow JSON Schema: ``1.0`` is the integer ``1`` (``shape.field_errors``
 makes it an ``int`` wherever a check refused it, so the engines only see ``1``).
 
 Every failure here is a problem+json answer: a body that is not JSON → 400,

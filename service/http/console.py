@@ -14,11 +14,12 @@ from functools import cache
 from pathlib import Path
 
 import orjson
-from flask import Blueprint, Response, send_from_directory
+from flask import Response, send_from_directory
 
 from service.games import registry
 from service.games.messages import N_
 from service.games.words import COMMON
+from service.http.route import Param, Routes, Success
 from service.problems import ProblemError
 
 ASSETS = Path(__file__).resolve().parents[1] / "console"
@@ -28,14 +29,21 @@ GAME_WORDS = "game-words.js"
 #: the files served besides the page (anything else is a 404)
 MIME_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
-bp = Blueprint("console", __name__)
+bp = Routes("console", __name__)
+_ERRORS = (404, 405, 500)
 
 #: the page is never shown inside another site's frame (clickjacking): the
 #: CSP directive, and the older header for browsers without it (also ``/docs``)
 NOT_FRAMED = ("frame-ancestors 'none'", "DENY")
 
 
-@bp.get("/console")
+@bp.declare("get", "/console", operation_id="console_page",
+            summary="The scorekeeper's console (an HTML page)", tags=("console",),
+            description="Record a game at the table, verify a reported game, export the result, "
+                        "chart playouts, tournament standings; built on this API only "
+                        "(`docs/console.md`).",
+            answers={200: Success("The page.", content={"text/html": {"schema": {"type": "string"}}})},
+            errors=_ERRORS)
 def page() -> Response:
     """The console page."""
     response = send_from_directory(ASSETS, "index.html", mimetype="text/html", max_age=0)
@@ -56,7 +64,13 @@ def game_words() -> str:
             f"export const COMMON = {orjson.dumps(COMMON).decode()};\n")
 
 
-@bp.get("/console/<name>")
+@bp.declare("get", "/console/{name}", operation_id="console_asset",
+            summary="A file of the console (script, style)", tags=("console",),
+            parameters=(Param("name", {"name": "name", "in": "path", "required": True,
+                                       "schema": {"type": "string", "example": "console.js"}}),),
+            answers={200: Success("The file.", content={
+                mime: {"schema": {"type": "string"}} for mime in MIME_TYPES.values()})},
+            errors=_ERRORS)
 def asset(name: str) -> Response:
     """One of the page's files (``console.js``, ``console.css``…), or the games' words."""
     if name == GAME_WORDS:

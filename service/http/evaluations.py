@@ -58,7 +58,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import orjson
-from flask import Blueprint, Response, current_app, request
+from flask import Response, current_app, request
 from flask.blueprints import BlueprintSetupState
 from redis.exceptions import RedisError
 from werkzeug.routing import BaseConverter
@@ -85,10 +85,41 @@ from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.headers import IDEMPOTENCY_KEY_PATTERN, checked
 from service.http.body import json_response, read_json
+from service.http.route import SEAT_TOKEN, Param, Routes, Success
+from service.limits import MAX_IDEMPOTENCY_KEY
 from service.middleware import presented_key
 from service.problems import ProblemError
 
-bp = Blueprint("evaluations", __name__)
+bp = Routes("evaluations", __name__)
+_TAGS = ("evaluations",)
+EVAL_ID = Param("eval_id", {"name": "eval_id", "in": "path", "required": True,
+                            "schema": {"type": "string"},
+                            "description": "The evaluation id (from `Location`)."},
+                rule="<evaluation_id:eval_id>")
+#: whom an evaluation answers (module docstring), as every route of an id says it
+OWNED = ("With `REFEREE_API_KEYS`, an evaluation answers only the API key that submitted it: "
+         "any other key gets the 404 of an unknown id. One of a sealed state answers only with "
+         "the `Referee-Seat-Token` of the seat it was asked for (`suggest`: `params.player`'s; "
+         "any other kind: every seat's), whatever its status: 403 otherwise. Without API keys "
+         "the id is a bearer capability.")
+EVALUATION_SEAT_TOKEN = Param(SEAT_TOKEN.name, {**(SEAT_TOKEN.doc or {}), "description": (
+    "For an evaluation of a sealed state: the token of the seat it was asked for, or every "
+    "seat's, comma-separated (the host). Ignored for any other.")})
+IDEMPOTENCY_KEY = Param("Idempotency-Key", {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": "A key of the client's (draft-ietf-httpapi-idempotency-key-header: a quoted "
+                   "string, or a bare token; 1-255 visible ASCII). The same key with the same "
+                   "body answers the evaluation the first made (202, the same `Location`), "
+                   "however many arrive at once; with another body 422 "
+                   "`idempotency-key-reused`. Scoped to the API key when keys are configured; "
+                   "it lasts as long as its evaluation answers (until it expires, "
+                   "`EVALUATION_RESULT_TTL` after it ends, or is removed).",
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY + 2,
+               "pattern": f"^(?:{IDEMPOTENCY_KEY_PATTERN})$"}})
+ACCEPTED = Success("Accepted: queued (or already done). `Location` is the evaluation; poll it "
+                  "after `Retry-After` seconds.", schema="EvaluationStatus",
+                  headers={"Location": {"schema": {"type": "string"}},
+                           "Retry-After": {"schema": {"type": "integer"}}})
 T = TypeVar("T")
 
 
@@ -272,7 +303,17 @@ def _idempotency(body: dict[str, Any]) -> Idempotency | None:
         hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest())
 
 
-@bp.post("/v1/evaluations")
+@bp.declare("post", "/v1/evaluations", operation_id="submit_evaluation",
+            summary="Submit an evaluation", tags=_TAGS,
+            description="Validated first: nothing is queued for a request that cannot succeed "
+                        "(400; a `suggest` for a seat with no decision pending: 422 citing the "
+                        "turn order's clause). Runs on RQ workers with `REDIS_URL`, in-process "
+                        "without.",
+            parameters=(IDEMPOTENCY_KEY,), request="EvaluationRequest",
+            request_example={"game": "tremble", "kind": "tremble.battle_odds",
+                             "strengths": [16, 17]},
+            answers={202: ACCEPTED},
+            errors=(400, 401, 403, 405, 413, 415, 422, 429, 500, 503))
 def submit() -> Response:
     body = read_json()
     idempotency = _idempotency(body)  # of the body as sent, before ``accept`` opens a state
@@ -302,13 +343,21 @@ def submit() -> Response:
                                                "Retry-After": str(wait)})
 
 
-@bp.get("/v1/evaluations/kinds")
+@bp.declare("get", "/v1/evaluations/kinds", operation_id="list_evaluation_kinds",
+            summary="Evaluation kinds, their inputs, params and caps", tags=_TAGS,
+            answers={200: Success("Every kind.", schema="EvaluationKinds")}, errors=(401, 405, 500))
 def list_kinds() -> Response:
     return json_response({"kinds": [k.describe() for k in kinds_mod.all_kinds()],
                           "backend": runner().backend})
 
 
-@bp.get("/v1/evaluations/<evaluation_id:eval_id>")
+@bp.declare("get", "/v1/evaluations/{eval_id}", operation_id="get_evaluation",
+            summary="Status, progress, result or error of an evaluation", tags=_TAGS,
+            parameters=(EVAL_ID, EVALUATION_SEAT_TOKEN), description=OWNED,
+            answers={200: Success("The evaluation.", schema="EvaluationStatus")},
+            # 400: some seats' tokens but not all; 403: a sealed state's evaluation without
+            # its seat's
+            errors=(400, 401, 403, 404, 405, 410, 500, 503))
 def status(eval_id: str) -> Response:
     run = _answering(eval_id)
     body = _lookup(run.status, eval_id)
@@ -320,7 +369,14 @@ def status(eval_id: str) -> Response:
     return json_response(body, headers=headers)
 
 
-@bp.post("/v1/evaluations/<evaluation_id:eval_id>/cancel")
+@bp.declare("post", "/v1/evaluations/{eval_id}/cancel", operation_id="cancel_evaluation",
+            summary="Cancel a queued or running evaluation", tags=_TAGS,
+            parameters=(EVAL_ID, EVALUATION_SEAT_TOKEN),
+            description="Stops it; its status stays readable (`canceled`) until it expires. "
+                        "Cancelling a canceled one answers the same; one that finished or failed "
+                        "is 409: an outcome never changes. " + OWNED,
+            answers={200: Success("Canceled.", schema="EvaluationStatus")},
+            errors=(400, 401, 403, 404, 405, 409, 410, 429, 500, 503))
 def cancel(eval_id: str) -> Response:
     try:
         body = _lookup(_answering(eval_id).cancel, eval_id)
@@ -332,7 +388,14 @@ def cancel(eval_id: str) -> Response:
     return json_response(body)
 
 
-@bp.delete("/v1/evaluations/<evaluation_id:eval_id>")
+@bp.declare("delete", "/v1/evaluations/{eval_id}", operation_id="delete_evaluation",
+            summary="Remove an evaluation (stopping it first if it still runs)", tags=_TAGS,
+            parameters=(EVAL_ID, EVALUATION_SEAT_TOKEN),
+            description="Forgets the evaluation — its status, result or error — whether it is "
+                        "queued, running, over or expired; a running one is stopped first. "
+                        "Afterwards every method on its address answers 404. To stop one and "
+                        "keep its status, `POST .../cancel`. " + OWNED,
+            answers={204: Success("Removed.")}, errors=(400, 401, 403, 404, 405, 500, 503))
 def remove(eval_id: str) -> Response:
     _lookup(_answering(eval_id).remove, eval_id)
     return Response(status=204)

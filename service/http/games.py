@@ -15,28 +15,56 @@ each card with an ``{en, ru}`` name.  Such answers carry ``Content-Language``.
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any, TypeVar, cast
 
 import orjson
-from flask import Blueprint, Response, current_app, g, request
+from flask import Response, current_app, g, request
 
 import card_db
 from schemas import envelopes
+from schemas.document import EXAMPLE_SEED
 from service import names, seats, signing, spent_steps, transcripts, valid_states
 from service.cards import QUERY_KEYS, filterable_fields, matches, split_card_data, with_display_name
+from service.engine_api import (
+    Refused,
+    check_seat,
+    find_game,
+    listed,
+    replay_note,
+    upgrade_notice,
+)
 from service.evaluations.suggest import suggest_now
 from service.games import registry
-from service.games.base import AnyGame, view_marker
+from service.games.base import AnyGame, GameState, view_marker
 from service.games.chance import CHANCE
-from service.games.errors import InvalidState, MalformedInput, NoSuchSeat, RulesChanged
+from service.games.errors import InvalidState, MalformedInput, RefereeError, RulesChanged
 from service.games.messages import N_, joined
+from service.games.objects import Event
 from service.games.replay import replay as replay_game
 from service.http.body import json_response, read_envelope
+from service.http.route import (
+    GAME,
+    POST_ERRORS,
+    REQUIRE_SIGNED,
+    SEAT_TOKEN,
+    STATE_ERRORS,
+    Contract,
+    MidGame,
+    Param,
+    Route,
+    Routes,
+    Success,
+    statuses,
+)
 from service.i18n import localize, mark_language, request_language
-from service.problems import ProblemError, localized_changes
+from service.previews import previews
+from service.problems import ProblemError
 from service.redaction import ReplayRedaction, events_for
 
-bp = Blueprint("games", __name__, url_prefix="/v1/games")
+bp = Routes("games", __name__)
 
 NEW, LEGAL_ACTIONS, APPLY = envelopes.NEW, envelopes.LEGAL_ACTIONS, envelopes.APPLY
 CHECK, SCORE, VIEW, REPLAY = envelopes.CHECK, envelopes.SCORE, envelopes.VIEW, envelopes.REPLAY
@@ -44,11 +72,9 @@ SUGGEST = envelopes.SUGGEST
 
 def game_or_404(game_id: str) -> AnyGame:
     try:
-        return registry.get_game(game_id)
-    except registry.UnknownGame:
-        raise ProblemError(404, "unknown-game", "Unknown game",
-                           N_("no game {game!r}; games: {items}", game=game_id,
-                              items=joined(registry.GAME_IDS))) from None
+        return find_game(game_id)
+    except Refused as exc:
+        raise ProblemError(exc.status, exc.slug, exc.row.title, exc.detail) from None
 
 
 def localized_json(payload: dict[str, Any]) -> Response:
@@ -58,10 +84,55 @@ def localized_json(payload: dict[str, Any]) -> Response:
     return mark_language(json_response(localize(payload, language)), language)
 
 
-def _valid_state(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
-    state = upgraded(game, signing.accept(body["state"]))
-    valid_states.KNOWN.validate(game, state)
-    return state  # type: ignore[return-value]  # validated: a state dict
+def _valid_state(game: AnyGame, body: dict[str, Any]) -> GameState:
+    def valid() -> GameState:
+        state = upgraded(game, signing.accept(body["state"]))
+        valid_states.KNOWN.validate(game, state)
+        return cast(GameState, state)  # validated just now: a state of this game
+    return prepared(game, body["state"], valid)
+
+
+#: a batch's memo (``service.http.batch``, ``sharing``): the states (and views) its items
+#: sent, each read once — by ``id``, the one object a shared ``state`` is in every item.
+#: A context variable, not ``g``: it is read once per item, and ``g`` costs a proxy lookup
+_PREPARED: ContextVar[dict[tuple[int, str], tuple[object, Any, Any, BaseException | None]]
+                      | None] = ContextVar("prepared_states", default=None)
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Within it (a batch's items), ``prepared`` reads each state or view sent once."""
+    token = _PREPARED.set({})
+    try:
+        yield
+    finally:
+        _PREPARED.reset(token)
+
+
+def prepared(game: AnyGame, sent: object, prepare: Callable[[], T]) -> T:
+    """``prepare()`` of the state or view ``sent``; in a batch (``sharing``), once per object
+    sent: the items after the first get the same result (or the same refusal) and the same
+    ``rules_upgrade`` note, as if each had sent it alone."""
+    memo = _PREPARED.get()
+    if memo is None:
+        return prepare()
+    key = (id(sent), game.id)
+    found = memo.get(key)
+    if found is None or found[0] is not sent:
+        notes = g._get_current_object()  # the proxied g
+        notes.pop("rules_upgrade", None)
+        try:
+            found = (sent, prepare(), notes.get("rules_upgrade"), None)
+        except (RefereeError, ProblemError) as exc:
+            found = (sent, None, notes.get("rules_upgrade"), exc)
+        memo[key] = found
+    _, result, note, refused = found
+    if note is not None:
+        g.rules_upgrade = note
+    if refused is not None:
+        raise refused
+    return cast(T, result)
 
 
 #: the response header that says a state was carried over from an older rules version
@@ -77,16 +148,13 @@ def upgraded(game: AnyGame, state: object) -> object:
     return state
 
 
-def check_seat_names(state: dict[str, Any], path: str) -> None:
+def check_seat_names(state: GameState, path: str) -> None:
     """422 ``invalid-name`` at ``<path>.<seat>.name`` when a seat's name is invisible,
     blank-edged or another seat's in another spelling (``service.names``).  The names
     are the game's record of who sat where: the signature or seal covers them, and the
     tournament standings check them (``docs/trust.md``).  Asked after the game's own
     setup rules, which speak first."""
-    try:
-        names.check_seats(state["players"], path)
-    except MalformedInput as exc:
-        raise ProblemError.of("invalid-name", exc.detail, errors=exc.errors) from None
+    names.check_seats(state["players"], path)
 
 
 @bp.after_request
@@ -104,34 +172,52 @@ def _say_upgraded(response: Response) -> Response:
     if response.status_code == 200 and response.mimetype == "application/json":
         body = orjson.loads(response.get_data())
         if isinstance(body, dict):
-            ids = [v.id for v in game.rules_versions]
-            steps = game.rules_versions[ids.index(note["from"]) + 1:]
-            changes = [c.describe() for step in steps for c in step.changes]
-            body["rules_upgrade"] = {**note, "changes": localized_changes(
-                changes, request_language())}
+            body["rules_upgrade"] = upgrade_notice(game, note, request_language())
             response.set_data(orjson.dumps(body))
     return response
 
 
-def _check_seat(state: dict[str, Any], player: object, field: str = "player") -> None:
-    if isinstance(player, int) and player >= len(state["players"]):
-        raise NoSuchSeat({field: [N_("no seat {player}: this game has seats 0 to {last}",
-                                         player=player, last=len(state["players"]) - 1)]})
-
-
 # ------------------------------------------------------------------- reads
-@bp.get("")
+@bp.declare("get", "/v1/games", operation_id="list_games", summary="List the games",
+            tags=("games",), cacheable=True,
+            answers={200: Success("Every game.", schema="GameList",
+                                 example=lambda: {"games": [g.describe()
+                                                            for g in registry.all_games()]})},
+            errors=(405, 500))
 def list_games() -> Response:
     """Every game: player counts, options with defaults, action and event types."""
     return json_response({"games": [g.describe() for g in registry.all_games()]})
 
 
-@bp.get("/<game_id>")
+@bp.declare("get", "/v1/games/{game}", operation_id="describe_game", summary="Describe a game",
+            tags=("games",), parameters=(GAME,), cacheable=True,
+            answers={200: Success("Player counts, options with defaults, action and event types.",
+                                 schema="GameInfo",
+                                 example=lambda: next((g.describe() for g in
+                                                       registry.all_games()), None))},
+            errors=(404, 405, 500))
 def describe_game(game_id: str) -> Response:
     return json_response(game_or_404(game_id).describe())
 
 
-@bp.get("/<game_id>/cards")
+CARD_FILTERS = Param("filters", {
+    "name": "filters", "in": "query", "style": "form", "explode": True,
+    "schema": {"type": "object", "additionalProperties": {"type": "string"}},
+    "description": "Any top-level scalar card field, e.g. `?suit=H&rank=Q`; repeat a "
+                   "field to accept several values. An unknown field → 400."})
+
+
+@bp.declare("get", "/v1/games/{game}/cards", operation_id="list_cards",
+            summary="The card set, filterable", tags=("games",), cacheable=True,
+            description="Filters compare the field's text (`true`/`false` for booleans).",
+            parameters=(GAME, Param("set", {
+                "name": "set", "in": "query", "schema": {"type": "string", "default": "reference"},
+                "description": "Card set id."}), Param("q", {
+                    "name": "q", "in": "query", "schema": {"type": "string"},
+                    "description": "Substring of the card's Russian or English name "
+                                   "(case-insensitive)."}), CARD_FILTERS),
+            answers={200: Success("The set's cards by group, filtered.", schema="CardsResponse")},
+            errors=(400, 404, 405, 500))
 def cards(game_id: str) -> Response:
     """The card set (``?set=``), filtered by card fields and ``?q=`` (names)."""
     game = game_or_404(game_id)
@@ -165,16 +251,58 @@ def cards(game_id: str) -> Response:
 
 
 # ---------------------------------------------------------------- contract
-@bp.post("/<game_id>/new")
-def new(game_id: str) -> Response:
+#: the answer of a contract route to a checked body (``Route.answer``)
+ContractAnswer = Callable[[AnyGame, dict[str, Any]], dict[str, Any]]
+#: the contract routes take a state (or a view): signature and seat token headers
+_STATE_PARAMS = (GAME, REQUIRE_SIGNED, SEAT_TOKEN)
+
+
+def contract(verb: str, request: envelopes.Envelope, response: str, *, summary: str,
+             description: str, ok_text: str, errors: tuple[int, ...], typed: Contract,
+             localized: bool = False, batched: bool = True
+             ) -> Callable[[ContractAnswer], ContractAnswer]:
+    """Declare ``POST /v1/games/{game}/<verb>`` (``operationId`` ``game_<verb>``) answered by
+    the decorated ``answer(game, body)``: its view finds the game (404), checks the body
+    against ``request`` (400 naming each field) and sends the answer as JSON (``localized``:
+    its messages in the request's language).  ``batched``: a batch item may call it."""
+    def decorate(answer: ContractAnswer) -> ContractAnswer:
+        def view(game_id: str) -> Response:
+            game = game_or_404(game_id)
+            out = answer(game, read_envelope(request))
+            return localized_json(out) if localized else json_response(out)
+        view.__name__ = answer.__name__
+        view.__doc__ = answer.__doc__
+        bp.add(Route(
+            method="post", path=f"/v1/games/{{game}}/{verb}",
+            operation_id=f"game_{verb.replace('-', '_')}", summary=summary,
+            description=description, tags=("games",), view=view,
+            parameters=_STATE_PARAMS if set(STATE_ERRORS) <= set(errors) else (GAME,),
+            request=request.name, answers={200: Success(ok_text, schema=response)},
+            errors=statuses(POST_ERRORS, errors), contract=typed, answer=answer,
+            localized=localized, batched=batched))
+        return answer
+    return decorate
+
+
+def _new_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str, Any]]:
+    state, events = game.new_game(game.min_players, None, EXAMPLE_SEED, "reference")
+    return mid.setup, {"state": state, "events": events}
+
+
+@contract("new", NEW, "NewResponse", summary="Start a game",
+          description="The state after setup (deal, trump…): chance is resolved by the server "
+                      "unless `options.chance` is `table`.",
+          ok_text="The new state and the setup events.", errors=(422,),
+          batched=False,  # no state to share, and each game a new id and seat tokens
+          typed=Contract("Start a {title} game", "The new state and the setup events.",
+                         _new_example, (("players",), (("for_player",),), ("options",))))
+def new(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """A new game after setup: ``{players, options?, seed?, card_set?, for_player?}`` →
     ``{state, events}``.
 
     With ``for_player`` the answer also holds ``view`` and ``events_for_player``
     (``service.redaction``), as ``apply`` and ``replay`` do.
     """
-    game = game_or_404(game_id)
-    body = read_envelope(NEW)
     if body["seed"] is not None and current_app.config.get("SERVER_SEEDS"):
         raise MalformedInput({"seed": [N_("this server draws the seed itself "
                                           "(REFEREE_SERVER_SEEDS): leave `seed` out")]})
@@ -188,13 +316,13 @@ def new(game_id: str) -> Response:
         out["seat_tokens"] = tokens
     if "for_player" in body:
         seat = body["for_player"]
-        _check_seat(state, seat, "for_player")
+        check_seat(state, seat, "for_player")
         out["view"] = game.view(state, seat)
         out["events_for_player"] = events_for(game, None, state, events, seat)
-    return json_response(out)
+    return out
 
 
-def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[dict[str, Any], int | None, seats.Caller]:
+def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[GameState, int | None, seats.Caller]:
     """The state of a request and whose answer it is: ``body["state"]`` for anyone, or
     the state ``state_from_view`` builds from ``body["view"]`` for the view's player
     (``Game.state_from_view``: its answers about that player's own decisions are those
@@ -204,10 +332,14 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[dict[str, Any],
     if "view" not in body:
         state = _valid_state(game, body)
         return state, None, signing.caller(body["state"])
+    return prepared(game, body["view"], lambda: _from_view(game, body["view"]))
+
+
+def _from_view(game: AnyGame, view: object) -> tuple[GameState, int | None, seats.Caller]:
+    """``_state_or_view`` of a body with a ``view``."""
     if not game.takes_views:
         raise MalformedInput({"view": [N_("{game} does not take views (GET /v1/games/{game}: "
                                           "takes_views): send the full `state`", game=game.id)]})
-    view = body["view"]
     _older_view(game, view)
     if view_marker(view, game.id, game.rules_version)["player"] is None:
         # a state rebuilt from it would guess every hand: its answers would be guesses
@@ -215,7 +347,7 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[dict[str, Any],
             "a spectator's view answers nothing: it has no decisions of its own and sees "
             "no hand; send the full state")]})
     try:
-        state = game.state_from_view(view, VIEW_SEED)
+        state = game.state_from_view(cast(dict[str, Any], view), VIEW_SEED)  # an object: PLAYER_VIEW
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         # a view is untrusted input the builder indexes into; what it builds is validated
         raise InvalidState({"view": [N_("not a view of a {game} state as this service "
@@ -224,8 +356,9 @@ def _state_or_view(game: AnyGame, body: dict[str, Any]) -> tuple[dict[str, Any],
         valid_states.KNOWN.validate(game, state)
     else:  # a builder with stand-ins validated what it built (``Game.state_from_view``)
         valid_states.KNOWN.remember(game, state)
-    _check_seat(state, view["view"]["player"], "view.view.player")
-    return state, view["view"]["player"], view["view"]["player"]
+    seat = cast(dict[str, Any], view)["view"]["player"]
+    check_seat(state, seat, "view.view.player")
+    return state, seat, seat
 
 
 def _older_view(game: AnyGame, view: object) -> None:
@@ -258,7 +391,7 @@ def _for_viewer(viewer: int | None, player: object, field: str) -> None:
 VIEW_SEED = 0
 
 
-def _own_action(game: AnyGame, state: dict[str, Any], who: seats.Caller, action: object) -> None:
+def _own_action(game: AnyGame, state: GameState, who: seats.Caller, action: object) -> None:
     """A seat of a sealed game acts and asks about its own actions only, naming only what
     its view shows (``Game.unseen_in_action``): the verdict then tells it nothing its
     view does not (``docs/trust.md``)."""
@@ -272,47 +405,60 @@ def _own_action(game: AnyGame, state: dict[str, Any], who: seats.Caller, action:
             raise MalformedInput(unseen)
 
 
-@bp.post("/<game_id>/legal-actions")
-def legal_actions(game_id: str) -> Response:
-    """``{state, player?}`` or ``{view}`` → ``{pending, actions, constraints?}``."""
-    game = game_or_404(game_id)
-    body = read_envelope(LEGAL_ACTIONS)
+@contract("legal-actions", LEGAL_ACTIONS, "LegalActionsResponse",
+          summary="Who must decide, and every legal action",
+          description="Every listed action can be sent to `apply` as it is. `constraints` "
+                      "describes, per player, a decision too large to list.",
+          ok_text="The pending decisions and the legal actions.", errors=(422, *STATE_ERRORS),
+          typed=Contract("Who must decide in {title}, and every legal action",
+                         "The pending decisions and the legal actions.",
+                         lambda game, mid: ({"state": mid.state}, listed(game, mid.state, None)),
+                         (("state", "players"), (("player",),), None)))
+def legal_actions(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
+    """``{state, player?, preview?}`` or ``{view, preview?}`` → ``{pending, actions,
+    constraints?, previews?}`` (``previews``: ``service.previews``, with ``preview: true``)."""
     state, viewer, who = _state_or_view(game, body)
     player = body["player"] if viewer is None else viewer
     if player is None and who != seats.HOST:  # a seat of a sealed game: its own
         player = who if who is not None else seats.ALL
     seats.require(who, player, "player")
-    _check_seat(state, player)
-    pending = game.pending(state)
-    out: dict[str, object] = {"pending": pending, "actions": game.legal_actions(state, player)}
-    constraints = {}
-    for entry in pending:
-        seat = entry["player"]
-        if seat == CHANCE or (player is not None and seat != player):
-            continue
-        found = game.constraints(state, seat)
-        if found is not None:
-            constraints[str(seat)] = found
-    if constraints:
-        out["constraints"] = constraints
-    return json_response(out)
+    check_seat(state, player)
+    out = listed(game, state, player)
+    if body["preview"]:
+        out["previews"] = previews(game, state, out["actions"], who)
+    return out
 
 
-@bp.post("/<game_id>/apply")
-def apply(game_id: str) -> Response:
+def _apply_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str, Any]]:
+    after, events = game.apply(mid.state, mid.action)
+    return ({"state": mid.state, "action": mid.action},
+            {"state": after, "events": events, "outcome": game.score(after)})
+
+
+@contract("apply", APPLY, "ApplyResponse", summary="Apply an action",
+          description="Pure: the state sent is not changed. An illegal action → 422 with the "
+                      "clause (`rule`) it breaks. A step of a sealed game answers one action: "
+                      "the first applied to it spends it, the same action again gets the same "
+                      "answer, another → 409 `step-spent` (docs/trust.md, \"One answer per "
+                      "step\").",
+          ok_text="The new state, what happened, and the outcome (and, with `for_player`, "
+                  "that seat's `view` and `events_for_player`).",
+          errors=(409, 422, 503, *STATE_ERRORS),
+          typed=Contract("Apply a {title} action",
+                         "The new state, what happened, and the outcome.", _apply_example,
+                         (("state", "players"), (("for_player",),), None)))
+def apply(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state, action, for_player?}`` → ``{state, events, outcome}``; illegal → 422 with ``rule``.
 
     With ``for_player`` the answer also holds ``view`` and ``events_for_player``
     (``service.redaction``): what the host relays to that seat.
     """
-    game = game_or_404(game_id)
-    body = read_envelope(APPLY)
     state = _valid_state(game, body)
     who = signing.caller(body["state"])
     _own_action(game, state, who, body["action"])
     seat = body.get("for_player")
     seats.require(who, seat, "for_player")
-    _check_seat(state, seat, "for_player")
+    check_seat(state, seat, "for_player")
     new_state, events = game.apply(state, body["action"])
     spent_steps.spend(body["state"], new_state)  # a sealed step answers one action
     out = {"state": signing.returned(game, new_state, after=body["state"]),
@@ -322,17 +468,23 @@ def apply(game_id: str) -> Response:
     if "for_player" in body:
         out["view"] = game.view(new_state, seat)
         out["events_for_player"] = events_for(game, state, new_state, events, seat)
-    return json_response(out)
+    return out
 
 
-@bp.post("/<game_id>/check")
-def check(game_id: str) -> Response:
+@contract("check", CHECK, "CheckResponse", summary="Check an action without applying it",
+          description="200 whether legal or not; a malformed action → 400.",
+          ok_text="Whether the action is legal; if not, the clause and why.",
+          errors=(422, *STATE_ERRORS), localized=True,
+          typed=Contract("Check a {title} action without applying it",
+                         "Whether the action is legal; if not, the clause and why.",
+                         lambda game, mid: ({"state": mid.state, "action": mid.action},
+                                            game.check(mid.state, mid.action)),
+                         shared_response=True))
+def check(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state | view, action}`` → ``{legal, rule?, reason?}`` (200 even when illegal);
     ``reason`` in the request's ``Accept-Language``.  From a view, only that player's
     own actions (the answer is the full state's: ``tests/http/test_views_as_states.py``),
     naming only what the view shows where the game says so (``Game.unseen_in_action``)."""
-    game = game_or_404(game_id)
-    body = read_envelope(CHECK)
     state, viewer, who = _state_or_view(game, body)
     action = body["action"]
     if viewer is None:
@@ -342,41 +494,69 @@ def check(game_id: str) -> Response:
         unseen = game.unseen_in_action(body["view"], action)
         if unseen:
             raise MalformedInput(unseen)
-    return localized_json(game.check(state, action))
+    return game.check(state, action)
 
 
-@bp.post("/<game_id>/score")
-def score(game_id: str) -> Response:
+@contract("score", SCORE, "Outcome", summary="Score a state",
+          description="Scores with their breakdown, whether the game is over, the winners.",
+          ok_text="The outcome.", errors=STATE_ERRORS,
+          typed=Contract("Score a {title} state", "The outcome.",
+                         lambda game, mid: ({"state": mid.state}, game.score(mid.state))))
+def score(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state}`` → ``{finished, winners, scores}``."""
-    game = game_or_404(game_id)
-    body = read_envelope(SCORE)
-    return json_response(game.score(_valid_state(game, body)))
+    return game.score(_valid_state(game, body))
 
 
-@bp.post("/<game_id>/view")
-def view(game_id: str) -> Response:
+@contract("view", VIEW, "ViewResponse", summary="The state as one player may see it",
+          description="Other players' hidden cards become counts or opaque ids; the random "
+                      "state is removed. `player: null` is a spectator.",
+          ok_text="The player's view.", errors=(422, *STATE_ERRORS),
+          typed=Contract("A {title} state as one player may see it", "The player's view.",
+                         lambda game, mid: ({"state": mid.state, "player": 0},
+                                            {"view": game.view(mid.state, 0)}),
+                         (("state", "players"), (("player",),), None)))
+def view(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state, player}`` → ``{view}`` (``player: null`` for a spectator)."""
-    game = game_or_404(game_id)
-    body = read_envelope(VIEW)
     state = _valid_state(game, body)
     seats.require(signing.caller(body["state"]), body["player"], "player")
-    _check_seat(state, body["player"])
-    return json_response({"view": game.view(state, body["player"])})
+    check_seat(state, body["player"])
+    return {"view": game.view(state, body["player"])}
 
 
-@bp.post("/<game_id>/suggest")
-def suggest(game_id: str) -> Response:
+def _suggest_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A ``suggest`` request on the example state and its answer: an iteration budget
+    and a seed (the same answer every time), its CPU time left out (``null``)."""
+    player = next(p["player"] for p in game.pending(mid.state) if p["player"] != CHANCE)
+    params = {"player": player, "iterations": 16, "seed": 7}
+    return {"state": mid.state, "params": params}, {**suggest_now(game, mid.state, params),
+                                                    "cpu_ms": None}
+
+
+@contract("suggest", SUGGEST, "SuggestResponse",
+          summary="Rank a player's actions now (a search of at most 200 ms)",
+          description="Information-set MCTS over determinizations of `params.player`'s view (it "
+                      "never peeks): every legal action of that player with its visits, mean "
+                      "result and 95% interval, the best action and its principal line. At most "
+                      "200 ms and 2,000 iterations (64 by default); larger budgets, fanned out on "
+                      "workers: the `suggest` evaluation (`POST /v1/evaluations`). A "
+                      "`params.player` with no decision pending → 422 citing the turn order's "
+                      "clause, as an action out of turn.",
+          ok_text="The ranked actions.", errors=(422, *STATE_ERRORS),
+          batched=False,  # 200 ms of search each: past a batch's work cap
+          typed=Contract("Rank a {title} player's actions now", "The ranked actions.",
+                         _suggest_example, (("state", "players"), (("params", "player"),), None),
+                         served=lambda game: game.searchable,
+                         takes_view=lambda game: game.suggests_from_views))
+def suggest(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{state | view, params: {player, iterations?, milliseconds?, seed?, …}}`` → the
     player's legal actions ranked by a search of at most 200 ms
     (``service.evaluations.suggest``; larger budgets: the ``suggest`` evaluation).  From
     a view (``state_from_view``) the answer is the one the full state gives: the search
     starts every iteration from ``determinize``, which depends on the view only — where
     ``Game.suggests_from_views`` (not Kozyablo's views: 400 naming ``view``)."""
-    game = game_or_404(game_id)
     if not game.searchable:
         raise ProblemError(404, "not-found", "Not found", N_(
             "{game} offers no suggestions: it does not implement determinize", game=game.id))
-    body = read_envelope(SUGGEST)
     if "view" in body and game.takes_views and not game.suggests_from_views:
         raise MalformedInput({"view": [N_(
             "{game} suggests from the full state only: its search deals the cards a player "
@@ -387,26 +567,37 @@ def suggest(game_id: str) -> Response:
     params = body["params"]
     _for_viewer(viewer, params["player"], "params.player")
     seats.require(who, params["player"], "params.player")
-    return json_response(suggest_now(game, state, params))
+    return suggest_now(game, state, params)
 
 
-@bp.post("/<game_id>/replay")
-def replay(game_id: str) -> Response:
+def _replay_example(game: AnyGame, mid: MidGame) -> tuple[dict[str, Any], dict[str, Any]]:
+    return ({"setup": mid.setup, "actions": mid.actions},
+            replay_game(game, {**mid.setup, "options": None, "card_set": "reference"},
+                        mid.actions))
+
+
+@contract("replay", REPLAY, "ReplayResponse", summary="Replay a recorded game",
+          description="Setup + actions → the final state, outcome and per-step events; or 422 "
+                      "with the `index` of the first illegal action and its `rule`.",
+          ok_text="The replayed game.", errors=(422,),
+          batched=False,  # up to 20,000 steps each, and no state to share
+          typed=Contract("Replay a recorded {title} game", "The replayed game.",
+                         _replay_example,
+                         (("setup", "players"), (("for_player",),), ("setup", "options"))))
+def replay(game: AnyGame, body: dict[str, Any]) -> dict[str, Any]:
     """``{setup, actions, for_player?}`` → ``{state, outcome, events}``; illegal step → 422 with ``index``.
 
     With ``for_player`` the answer also holds ``view`` (of the final state) and
     ``events_for_player`` (every step's events redacted as ``apply`` does).
     """
-    game = game_or_404(game_id)
-    body = read_envelope(REPLAY)
     redaction = None
     if "for_player" in body:
         seat = body["for_player"]
         redaction = ReplayRedaction(game, seat,
-                                    lambda state: _check_seat(state, seat, "for_player"))
+                                    lambda state: check_seat(state, seat, "for_player"))
     first: list[str] = []
 
-    def observe(before: dict[str, Any] | None, after: dict[str, Any], events: list[Any]) -> None:
+    def observe(before: GameState | None, after: GameState, events: list[Event]) -> None:
         if before is None:
             check_seat_names(after, "setup.players")
             first.append(transcripts.setup_id(after))
@@ -416,10 +607,9 @@ def replay(game_id: str) -> Response:
     recorded = body.get("rules_version")
     setup = {**body["setup"], "players": names.seated(body["setup"]["players"])}
     out = replay_game(game, setup, body["actions"], observe=observe, rules_version=recorded)
-    if recorded not in (None, game.rules_version):
-        clauses = list(dict.fromkeys(c.clause for step in game.upgrade_steps(str(recorded), "")
-                                     for c in step.changes if c.clause))
-        g.rules_upgrade = (game, {"from": recorded, "to": game.rules_version, "clauses": clauses})
+    note = replay_note(game, recorded)
+    if note is not None:
+        g.rules_upgrade = (game, note)
     if redaction is not None:
         out["view"] = game.view(out["state"], redaction.player)
         out["events_for_player"] = redaction.steps
@@ -429,4 +619,4 @@ def replay(game_id: str) -> Response:
     tokens = signing.seat_tokens(chain, count)
     if tokens is not None:
         out["seat_tokens"] = tokens
-    return json_response(out)
+    return out

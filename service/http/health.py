@@ -12,17 +12,20 @@ import pathlib
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, current_app, send_from_directory
+from flask import Response, current_app, send_from_directory
 from werkzeug.exceptions import NotFound
 
 from service.games.messages import N_, join_messages
 from service.http.body import json_response
+from service.http.route import Param, Routes, Success
 from service.problems import problem
 
 if TYPE_CHECKING:
     from redis import Redis
 
-bp = Blueprint("health", __name__)
+bp = Routes("health", __name__)
+#: the errors every GET of this module may answer
+_ERRORS = (405, 500)
 
 #: the Swagger UI files /docs needs, all from the swagger-ui-py package
 DOCS_ASSETS = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
@@ -63,7 +66,9 @@ def swagger_ui_dir() -> pathlib.Path:
     return pathlib.Path(next(iter(spec.submodule_search_locations))) / "static"
 
 
-@bp.get("/healthz")
+@bp.declare("get", "/healthz", operation_id="healthz", summary="Liveness", tags=("operations",),
+            answers={200: Success("The process is alive.", schema="Health",
+                                 example={"status": "ok"})}, errors=_ERRORS)
 def healthz() -> Response:
     """The process is alive (nothing else is checked)."""
     return json_response({"status": "ok"})
@@ -75,7 +80,12 @@ def healthz() -> Response:
 WORKER_LIVE_SECONDS = 60
 
 
-@bp.get("/readyz")
+@bp.declare("get", "/readyz", operation_id="readyz", summary="Readiness", tags=("operations",),
+            answers={200: Success("Card data loaded; Redis reachable when configured.",
+                                 schema="Ready", example={
+                                     "status": "ready",
+                                     "checks": {"card_data": "ok", "redis": "not configured"}})},
+            errors=(*_ERRORS, 503))
 def readyz() -> Response:
     """Card data loaded; with ``REDIS_URL``, Redis answering and at least one
     live RQ worker listening on the evaluations queue (``workers``: how many)."""
@@ -136,15 +146,22 @@ def live_workers(connection: Redis) -> int:
     return live
 
 
-@bp.get("/openapi.yaml")
+@bp.declare("get", "/openapi.yaml", operation_id="openapi_document", summary="This document",
+            tags=("operations",), cacheable=True,
+            answers={200: Success("OpenAPI 3.1, YAML.", content={
+                "application/yaml": {"schema": {"type": "object"}}})}, errors=_ERRORS)
 def openapi_yaml() -> Response:
-    """The OpenAPI 3.1 document (the same text as the committed ``openapi.yaml``)."""
-    from service.openapi import spec_yaml
-
+    """The OpenAPI 3.1 document (the same text as the committed ``openapi.yaml``), built
+    once by the function the app gives (``DOCUMENT_KEY``: the document is built from the
+    routes, above this layer)."""
     ext = current_app.extensions["referee"]
     if "openapi_yaml" not in ext:
-        ext["openapi_yaml"] = spec_yaml()
+        ext["openapi_yaml"] = ext[DOCUMENT_KEY]()
     return Response(ext["openapi_yaml"], mimetype="application/yaml")
+
+
+#: ``app.extensions["referee"][DOCUMENT_KEY]()``: the document's YAML text (``service.app``)
+DOCUMENT_KEY = "openapi_yaml_source"
 
 
 #: the inline script of ``DOCS_PAGE`` allowed by its hash; Swagger UI sets inline styles
@@ -163,7 +180,10 @@ def _docs_csp() -> str:
     return DOCS_CSP.format(script="sha256-" + digest)
 
 
-@bp.get("/docs")
+@bp.declare("get", "/docs", operation_id="docs_page",
+            summary="Interactive API docs (Swagger UI, works offline)", tags=("operations",),
+            answers={200: Success("An HTML page.", content={
+                "text/html": {"schema": {"type": "string"}}})}, errors=_ERRORS)
 def docs() -> Response:
     """Interactive API docs (Swagger UI), served entirely by this service; never
     inside another site's frame, and no script but its own."""
@@ -175,7 +195,14 @@ def docs() -> Response:
                              "X-Frame-Options": "DENY"})
 
 
-@bp.get("/docs/assets/<name>")
+@bp.declare("get", "/docs/assets/{name}", operation_id="docs_asset",
+            summary="Static assets of the docs page", tags=("operations",),
+            parameters=(Param("name", {"name": "name", "in": "path", "required": True,
+                                       "schema": {"type": "string"}}),),
+            answers={200: Success("A CSS, JavaScript or image file.", content={
+                "text/css": {"schema": {"type": "string"}},
+                "text/javascript": {"schema": {"type": "string"}},
+                "image/png": {"schema": {"type": "string"}}})}, errors=(404, *_ERRORS))
 def docs_asset(name: str) -> Response:
     if name not in DOCS_ASSETS:
         raise NotFound(f"no docs asset {name!r}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Response, request
 from flask.blueprints import BlueprintSetupState
 from markupsafe import escape
 
@@ -32,10 +32,34 @@ from service.games import registry
 from service.games.messages import N_, joined
 from service.http.body import json_response
 from service.http.games import game_or_404
+from service.http.route import ACCEPT_LANGUAGE, GAME, Param, Routes, Success
 from service.i18n import gettext, mark_language, request_language, translate
-from service.problems import PROBLEM_TYPES, ProblemError
+from service.problem_types import PROBLEM_TYPES
+from service.problems import ProblemError
 
-bp = Blueprint("rules", __name__)
+bp = Routes("rules", __name__)
+_ERRORS = (404, 405, 500)
+CONTENT_LANGUAGE = {"description": "The language of the texts: `en` or `ru`.",
+                    "schema": {"type": "string", "enum": list(rules_reference.LANGUAGES)}}
+CLAUSE_EXAMPLE = {
+    "game": "raiders", "language": "en", "id": "RAI-12", "title": "One capture attempt per turn",
+    "short": "In your own turn you have exactly one capture attempt, and you may decline it. "
+             "One turn, one fighter, one attempt: a failed capture uses it up too.",
+    "text": "In your own turn you have exactly one capture attempt, …", "ruling": False,
+    "has_ruling": False, "section": "Turn", "url": "/v1/games/raiders/rules/RAI-12"}
+
+
+def _in_language(schema: str, description: str, example: dict[str, Any]) -> Success:
+    """A JSON answer whose texts are in the request's language (``Content-Language``)."""
+    return Success(description, schema=schema, example=example,
+                  headers={"Content-Language": CONTENT_LANGUAGE})
+
+
+def _page(schema: str, description: str) -> Success:
+    """An HTML page, or the JSON ``schema`` with ``Accept: application/json``."""
+    return Success(description, content={
+        "text/html": {"schema": {"type": "string"}},
+        "application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}})
 
 
 @bp.record_once
@@ -72,7 +96,17 @@ def canonical_id(clause_id: str) -> str:
     return f"{m[1].upper()}-{m[2]}{m[3].lower()}" if m else clause_id
 
 
-@bp.get("/v1/games/<game_id>/rules")
+@bp.declare("get", "/v1/games/{game}/rules", operation_id="get_rules",
+            summary="The game's rules reference", tags=("rules",), cacheable=True,
+            description="Every clause the service cites (`rule` in errors and events), written "
+                        "from the original rulebook; rulings marked. 404 for a game without a "
+                        "reference.",
+            parameters=(GAME, ACCEPT_LANGUAGE),
+            answers={200: _in_language("RulesReference", "Every clause, in file order.", {
+                "game": "raiders", "language": "en",
+                "title": "Raiders (Рейдеры) — rules reference",
+                "clauses": [{k: v for k, v in CLAUSE_EXAMPLE.items()
+                             if k not in ("game", "language")}]})}, errors=_ERRORS)
 def rules(game_id: str) -> Response:
     """Every clause of the game's rules reference, in the requested language."""
     game, ref = _reference(game_id, request_language())
@@ -80,7 +114,16 @@ def rules(game_id: str) -> Response:
                     "clauses": [c.to_json(game) for c in ref.clauses.values()]}, ref.language)
 
 
-@bp.get("/v1/games/<game_id>/rules/<clause_id>")
+@bp.declare("get", "/v1/games/{game}/rules/{clause}", operation_id="get_rule",
+            summary="One clause of the rules reference", tags=("rules",), cacheable=True,
+            description="The clause a problem's `rule_url` links to. An unknown clause → 404 "
+                        "`unknown-clause`.",
+            parameters=(GAME, ACCEPT_LANGUAGE, Param("clause", {
+                "name": "clause", "in": "path", "required": True,
+                "schema": {"type": "string", "example": "RAI-12"},
+                "description": "Clause id, e.g. `RAI-12`, `KOZ-16a`."}, rule="<clause_id>")),
+            answers={200: _in_language("RuleClause", "The clause.", CLAUSE_EXAMPLE)},
+            errors=_ERRORS)
 def rule(game_id: str, clause_id: str) -> Response:
     """One clause (``RAI-12``), in the requested language."""
     game, ref = _reference(game_id, request_language())
@@ -147,7 +190,10 @@ PAGE_HEADINGS = (N_("When"), N_("What to do"), N_("All problem types"))
 STATUS_VARIES = N_("HTTP status: as the problem's `status` says.")
 
 
-@bp.get("/problems")
+@bp.declare("get", "/problems", operation_id="list_problem_types",
+            summary="Every problem type", tags=("operations",), cacheable=True,
+            description="An HTML page, or JSON with `Accept: application/json`.",
+            answers={200: _page("ProblemTypeList", "The problem types.")}, errors=(405, 500))
 def problem_types() -> Response:
     """Every problem type, as a page (or JSON)."""
     language = request_language()
@@ -163,7 +209,14 @@ def problem_types() -> Response:
                  "<dl>\n" + items + "\n</dl>", language)
 
 
-@bp.get("/problems/<slug>")
+@bp.declare("get", "/problems/{slug}", operation_id="get_problem_type",
+            summary="One problem type (what a problem's `type` resolves to)",
+            tags=("operations",), cacheable=True,
+            description="When it happens and what to do. An HTML page, or JSON with "
+                        "`Accept: application/json`.",
+            parameters=(Param("slug", {"name": "slug", "in": "path", "required": True,
+                                       "schema": {"type": "string", "example": "illegal-action"}}),),
+            answers={200: _page("ProblemTypeInfo", "The problem type.")}, errors=_ERRORS)
 def problem_type_page(slug: str) -> Response:
     """The page a problem's ``type`` resolves to."""
     found = PROBLEM_TYPES.get(slug)

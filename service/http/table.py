@@ -13,27 +13,56 @@ through ``apply``, one at a time).  On a sealed state the list spends the
 step it was sent for as one action (``service.spent_steps``): the same list
 again answers the same, another → 409 ``step-spent``.
 
-The request is ``schemas.envelopes.CHANCE_BATCH``; the document
-(``service.openapi``) shows this text and a real example.
+The request is ``schemas.envelopes.CHANCE_BATCH``; the document shows the paragraph
+above and a real example (``chance_batch_example``).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from typing import Any
+
+from flask import Response
 
 from schemas.envelopes import CHANCE_BATCH
 from service import seats, signing, spent_steps, valid_states
+from service.games import registry
 from service.games.chance import CHANCE
 from service.games.errors import MalformedInput
 from service.games.messages import N_
 from service.games.replay import step
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
+from service.http.route import GAME, Routes, Success, paragraph
 
-bp = Blueprint("table", __name__, url_prefix="/v1/games")
+bp = Routes("table", __name__)
 
 
-@bp.post("/<game_id>/apply-chance")
+def chance_batch_example(deals: int = 6) -> dict[str, Any] | None:
+    """An ``apply-chance`` request: a new two-player Raiders table game and its first hand,
+    dealt at once (``None`` when Raiders is not served, as in the HTTP layer's own tests).
+
+    >>> [o["card"] for o in chance_batch_example()["outcomes"]]
+    ['C-10', 'C-6', 'C-7', 'C-8', 'C-9', 'C-A']
+    """
+    if "raiders" not in registry.GAME_IDS:
+        return None
+    game = registry.get_game("raiders")
+    state, _ = game.new_game(2, {"chance": "table"}, 7, "reference")
+    start, outcomes = state, []
+    for _ in range(deals):
+        outcome = {k: v for k, v in game.legal_actions(state, CHANCE)[0].items()
+                   if k != "probability"}
+        outcomes.append(outcome)
+        state, _ = game.apply(state, outcome)
+    return {"state": start, "outcomes": outcomes}
+
+
+@bp.declare("post", "/v1/games/{game}/apply-chance", operation_id="game_apply_chance",
+            summary="Apply several chance outcomes at once (a hand dealt at the table)",
+            description=paragraph(__doc__), tags=("games",), parameters=(GAME,),
+            request="ChanceBatchRequest", request_example=chance_batch_example,
+            answers={200: Success("The state after every outcome.", schema="ChanceBatchResponse")},
+            errors=(400, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503))
 def apply_chance(game_id: str) -> Response:
     """``{state, outcomes}`` → ``{state, events, outcome}`` (module docstring)."""
     game = game_or_404(game_id)

@@ -10,9 +10,8 @@ Both bodies are read into the one model by ``service.tournaments.verify`` (every
 game's replay or signed or sealed final state verified there, its seats' names
 against the match's or table's players, each game counted once); this module
 hands it the game registry and the state keys, and turns its errors into
-problems.  Requests and answers are declared in ``schemas.tournaments`` (the
-document is built from there, not here); the descriptions of both operations are
-there too.  Stateless: send the whole tournament every time.
+problems.  Requests and answers, the descriptions and the examples of both
+operations are declared in ``schemas.tournaments``.  Stateless: send the whole tournament every time.
 """
 
 from __future__ import annotations
@@ -22,23 +21,26 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Response
 
+from schemas import tournaments as declared
 from schemas.envelopes import SETUP
 from schemas.tournaments import EVENT, STANDINGS
 from service import signing
+from service.games.errors import InvalidName
 from service.http.body import json_response, read_envelope
 from service.http.games import game_or_404
+from service.http.route import Routes, Success
 from service.problems import ProblemError
 from service.tournaments import events, swiss, verify
 
-bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
+bp = Routes("tournaments", __name__)
 #: a game's signed or sealed state is only evidence when it is signed or sealed
 accept = partial(signing.accept, required=True)
 
 
 @contextmanager
-def problems() -> Iterator[None]:
+def refusals_as_problems() -> Iterator[None]:
     """``verify``'s refusals as problems: 422 ``invalid-tournament`` (``errors`` by
     field), ``invalid-name``, ``illegal-action`` (with ``index``, ``rule``, ``at``)."""
     try:
@@ -46,30 +48,41 @@ def problems() -> Iterator[None]:
     except verify.InvalidTournament as exc:
         raise ProblemError(422, "invalid-tournament", "Invalid tournament", exc.detail,
                            errors=exc.errors) from None
-    except verify.InvalidName as exc:
+    except InvalidName as exc:
         raise ProblemError.of("invalid-name", exc.detail, errors=exc.errors) from None
     except verify.IllegalStep as exc:
         raise ProblemError(422, "illegal-action", "Illegal action", exc.reason, rule=exc.rule,
                            index=exc.index, at=exc.at) from None
 
 
-@bp.post("/standings")
+@bp.declare("post", "/v1/tournaments/standings", operation_id="tournament_standings",
+            summary="Tournament standings and the next Swiss round",
+            description=declared.STANDINGS_DESCRIPTION, tags=("tournaments",),
+            request="StandingsRequest", request_example=declared.standings_example,
+            answers={200: Success("Standings, best first, and the next round's pairings.",
+                                 schema="StandingsResponse")}, errors=declared.ERRORS)
 def standings() -> Response:
     """Standings and the next round's pairings of a tournament (module docstring)."""
     body = read_envelope(STANDINGS)
-    with problems():
+    with refusals_as_problems():
         event, verified = verify.standings(body, game_or_404, accept)
-    return json_response(swiss.answer(event, verified))
+    return json_response(swiss.standings_answer(event, verified))
 
 
-@bp.post("/events")
+@bp.declare("post", "/v1/tournaments/events", operation_id="tournament_event",
+            summary="Event standings and the next round's tables (any table size)",
+            description=declared.EVENT_DESCRIPTION, tags=("tournaments",),
+            request="EventRequest", request_example=declared.event_example,
+            answers={200: Success("Standings, best first, each table's result, and the next "
+                                 "round's tables.", schema="EventResponse")},
+            errors=declared.ERRORS)
 def event() -> Response:
     """An event's standings and its next round's tables (``schemas.tournaments``)."""
     body = read_envelope(EVENT)
     for table in (t for rnd in body["rounds"] for t in rnd["tables"] if "games" in t):
         table["games"] = [{**g, "setup": SETUP.filled(g["setup"])} if "setup" in g else g
                           for g in table["games"]]  # replayed with the setup's defaults
-    with problems():
+    with refusals_as_problems():
         resolved, verified = verify.event(body, game_or_404, accept)
     settings = resolved.settings
     lines, proposal = events.evaluate(resolved)

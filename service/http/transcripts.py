@@ -12,23 +12,50 @@ went back to an old one) and the `breaks` (a state that follows none of the
 others, or of another game).  The service keeps nothing: it checks only the
 states sent.
 
-The request is ``schemas.envelopes.VERIFY_TRANSCRIPT``; the document
-(``service.openapi``) shows this text and a real example.
+The request is ``schemas.envelopes.VERIFY_TRANSCRIPT``; the document shows the paragraph
+above and a real example (``verify_transcript_example``).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from typing import Any
+
+from flask import Response
 
 from schemas.envelopes import VERIFY_TRANSCRIPT
 from service import signing, transcripts
+from service.games import registry
 from service.http.body import json_response, read_envelope
+from service.http.route import Routes, Success, paragraph
 from service.problems import ProblemError
 
-bp = Blueprint("transcripts", __name__, url_prefix="/v1/transcripts")
+bp = Routes("transcripts", __name__)
 
 
-@bp.post("/verify")
+def verify_transcript_example() -> dict[str, Any] | None:
+    """A ``transcripts/verify`` request: a new Raiders game and the state after its first
+    action, signed under the key ``example-key`` (``None`` when Raiders is not served).
+
+    >>> [s["chain"]["step"] for s in verify_transcript_example()["states"]]
+    [0, 1]
+    """
+    if "raiders" not in registry.GAME_IDS:
+        return None
+    game, keys = registry.get_game("raiders"), signing.parse_keys("example-key")
+    state, _ = game.new_game(2, {}, 7, "reference")
+    first = signing.signed({**state, transcripts.FIELD: transcripts.start("0" * 32)}, keys)
+    state, _ = game.apply(state, game.legal_actions(state, None)[0])
+    second = signing.signed({**state, transcripts.FIELD: transcripts.follow(first)}, keys)
+    return {"states": [first, second]}
+
+
+@bp.declare("post", "/v1/transcripts/verify", operation_id="transcript_verify",
+            summary="Check that signed or sealed states form one unbroken game",
+            description=paragraph(__doc__), tags=("games",),
+            request="VerifyTranscriptRequest", request_example=verify_transcript_example,
+            answers={200: Success("Whether the states are one line, their forks and breaks.",
+                                 schema="VerifyTranscriptResponse")},
+            errors=(400, 403, 405, 413, 415, 429, 500))
 def verify() -> Response:
     """``{states}`` → ``{valid, game, steps, forks, breaks}`` (module docstring)."""
     body = read_envelope(VERIFY_TRANSCRIPT)

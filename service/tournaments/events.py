@@ -55,7 +55,7 @@ stays.
 
 >>> s = Settings(table_size=4)
 >>> r1 = Round([Table(["a", "b", "c", "d"], [[1, 2, 3, 4]])])
->>> [(line.player, line.points) for line in standings(Event(["a", "b", "c", "d"], s, [r1]))]
+>>> [(line.player, line.points) for line in standings(TournamentEvent(["a", "b", "c", "d"], s, [r1]))]
 [('a', Fraction(3, 1)), ('b', Fraction(2, 1)), ('c', Fraction(1, 1)), ('d', Fraction(0, 1))]
 """
 
@@ -170,7 +170,10 @@ TABLES, MATCHES = Paths(), Paths("matches", seats=False)
 
 
 @dataclass
-class Event:
+class TournamentEvent:
+    """An event where players meet (a tournament): its players, settings and rounds so far.
+    A game's events (what an ``apply`` reports) are ``service.games.objects.Event``."""
+
     players: list[str | Entry]
     settings: Settings
     rounds: list[Round]
@@ -280,15 +283,15 @@ def placement_points(places: Sequence[int], settings: Settings) -> list[Fraction
 
 
 # ------------------------------------------------------------------------------- the rounds
-def players_of(event: Event) -> list[Entry]:
+def players_of(event: TournamentEvent) -> list[Entry]:
     return [p if isinstance(p, Entry) else Entry(p) for p in event.players]
 
 
-def resolve(event: Event) -> Event:
+def spell_names(event: TournamentEvent) -> TournamentEvent:
     """The event with its names ``names.checked`` and every name a round uses spelled
     as the players list spells it; a name no player has is refused naming its field.
 
-    >>> e = resolve(Event(["Ann", "Bob"], Settings(2), [Round([Table(["ＡＮＮ", "bob"], [[1, 2]])])]))
+    >>> e = spell_names(TournamentEvent(["Ann", "Bob"], Settings(2), [Round([Table(["ＡＮＮ", "bob"], [[1, 2]])])]))
     >>> e.rounds[0].tables[0].players
     ['Ann', 'Bob']
     """
@@ -308,15 +311,15 @@ def resolve(event: Event) -> Event:
         rounds.append(Round(tables, [one(n, f"rounds.{r}.byes") for n in rnd.byes],
                             [one(n, f"rounds.{r}.drops") for n in rnd.drops]))
     players = [Entry(name, entry.joins) for name, entry in zip(spelled, entries, strict=True)]
-    return Event(list(players), event.settings, rounds, event.paths)
+    return TournamentEvent(list(players), event.settings, rounds, event.paths)
 
 
-def check(event: Event) -> None:
+def check_rounds(event: TournamentEvent) -> None:
     """Refuse rounds that cannot have happened, naming the field: a player twice in a
     round, after dropping or before joining, a table of fewer than two, places that
     are not one per seat.
 
-    >>> check(Event(["a", "b"], Settings(2), [Round([Table(["a", "a"], [[1, 2]])])]))
+    >>> check_rounds(TournamentEvent(["a", "b"], Settings(2), [Round([Table(["a", "a"], [[1, 2]])])]))
     Traceback (most recent call last):
     ...
     service.games.errors.MalformedInput: rounds.0.tables.0.players.1: 'a' plays at most once a \
@@ -361,27 +364,27 @@ def _competition(places: list[int]) -> list[int]:
     return [1 + sum(1 for other in places if other < mine) for mine in places]
 
 
-def checked(event: Event) -> Event:
-    """The event ``resolve``-d and ``check``-ed: its names spelled as the players list
+def checked(event: TournamentEvent) -> TournamentEvent:
+    """The event after ``spell_names`` and ``check_rounds``: its names spelled as the players list
     spells them, its rounds possible."""
-    event = resolve(event)
-    check(event)
+    event = spell_names(event)
+    check_rounds(event)
     return event
 
 
-def evaluate(event: Event) -> tuple[list[Line], Proposal | None]:
+def evaluate(event: TournamentEvent) -> tuple[list[Line], Proposal | None]:
     """The standings and the next round, the names resolved once."""
     event = checked(event)
     lines = ranked(event)
     return lines, next_round(event, lines)
 
 
-def standings(event: Event) -> list[Line]:
+def standings(event: TournamentEvent) -> list[Line]:
     """Every player's line, best first, ranks filled in (module docstring)."""
     return ranked(checked(event))
 
 
-def ranked(event: Event) -> list[Line]:
+def ranked(event: TournamentEvent) -> list[Line]:
     """The standings of an event already ``checked``: the one tiebreaker code."""
     settings = event.settings
     lines = {p.name: Line(p.name, joins=p.joins) for p in players_of(event)}
@@ -494,7 +497,7 @@ def met_before(rounds: Sequence[Round]) -> dict[frozenset[str], list[int]]:
     return met
 
 
-def next_round(event: Event, lines: Sequence[Line]) -> Proposal | None:
+def next_round(event: TournamentEvent, lines: Sequence[Line]) -> Proposal | None:
     """The next round's tables, or ``None`` when fewer players are left than the
     smallest table seats (``event`` ``checked``, ``lines`` its standings)."""
     settings = event.settings

@@ -20,10 +20,10 @@ without a rematch is left.
 
 >>> r1 = events.Round([match("Ann", "Bob", ["Ann"]), match("Cat", "Dan", ["Dan", None])],
 ...                   byes=["Eve"])
->>> e = events.checked(events.Event(["Ann", "Bob", "Cat", "Dan", "Eve"], DUEL, [r1]))
->>> [(s["player"], s["match_points"]) for s in answer(e, 3)["standings"]]
+>>> e = events.checked(events.TournamentEvent(["Ann", "Bob", "Cat", "Dan", "Eve"], DUEL, [r1]))
+>>> [(s["player"], s["match_points"]) for s in standings_answer(e, 3)["standings"]]
 [('Ann', 3), ('Eve', 3), ('Dan', 3), ('Cat', 0), ('Bob', 0)]
->>> answer(e, 3)["next_round"]
+>>> standings_answer(e, 3)["next_round"]
 {'round': 2, 'pairings': [['Ann', 'Dan'], ['Eve', 'Cat']], 'bye': 'Bob'}
 """
 
@@ -74,7 +74,7 @@ def line_json(line: events.Line, record: Counter[str]) -> dict[str, Any]:
             "dropped": line.dropped}
 
 
-def records(event: events.Event) -> dict[str, Counter[str]]:
+def records(event: events.TournamentEvent) -> dict[str, Counter[str]]:
     """Each player's matches won, drawn and lost: a match won is place 1 alone."""
     out: dict[str, Counter[str]] = {}
     for rnd in event.rounds:
@@ -94,7 +94,7 @@ class Pairing:
     bye: str | None
 
 
-def pairing(event: events.Event, lines: Sequence[events.Line]) -> Pairing | None:
+def pairing(event: events.TournamentEvent, lines: Sequence[events.Line]) -> Pairing | None:
     """Swiss pairings for the next round (``event`` checked, ``lines`` its standings),
     or ``None`` when every pairing would be a rematch (module docstring)."""
     active = [s.player for s in lines if not s.dropped]
@@ -112,7 +112,7 @@ def pairing(event: events.Event, lines: Sequence[events.Line]) -> Pairing | None
     return None
 
 
-def answer(event: events.Event, games_verified: int) -> dict[str, Any]:
+def standings_answer(event: events.TournamentEvent, games_verified: int) -> dict[str, Any]:
     """The ``/standings`` answer of a duel event already ``checked``."""
     lines = events.ranked(event)
     record = records(event)

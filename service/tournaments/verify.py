@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import Any
 
 from service import names, transcripts
-from service.games.base import AnyGame
-from service.games.errors import MalformedInput, RuleViolation
+from service.games.base import AnyGame, GameState
+from service.games.errors import InvalidName, MalformedInput, RuleViolation
 from service.games.messages import N_, joined
 from service.games.replay import replay as replay_game
 from service.limits import MAX_SEATS, MIN_SEATS
@@ -35,10 +35,10 @@ from service.tournaments import swiss
 from service.tournaments.events import (
     MATCHES,
     Entry,
-    Event,
     Round,
     Settings,
     Table,
+    TournamentEvent,
     checked,
     game_places,
 )
@@ -52,11 +52,6 @@ Accept = Callable[[Any], Any]
 class InvalidTournament(MalformedInput):
     """Rounds that cannot have happened, a game that does not count or bad settings
     (422 ``invalid-tournament``)."""
-
-
-class InvalidName(MalformedInput):
-    """A seat's name that is invisible, blank-edged or another seat's in another
-    spelling (422 ``invalid-name``, at ``<game>.setup.players.<seat>.name``)."""
 
 
 class IllegalStep(RuleViolation):
@@ -88,7 +83,7 @@ def verified_game(found: dict[str, Any], path: str, game: AnyGame, accept: Accep
         if "setup" in found and "actions" in found:
             setup = {**found["setup"], "players": names.seated(found["setup"]["players"])}
 
-            def observe(before: dict[str, Any] | None, after: dict[str, Any], _: list[Any]) -> None:
+            def observe(before: GameState | None, after: GameState, _: object) -> None:
                 if before is None:
                     seat_names(after, f"{path}.setup.players")
                     first.append(transcripts.setup_id(after))
@@ -122,13 +117,10 @@ def verified_game(found: dict[str, Any], path: str, game: AnyGame, accept: Accep
                     game_places(outcome))
 
 
-def seat_names(state: dict[str, Any], path: str) -> None:
+def seat_names(state: GameState, path: str) -> None:
     """``InvalidName`` at ``<path>.<seat>.name`` for a seat's name ``names.checked``
     refuses.  Asked after the game's own setup rules, which speak first."""
-    try:
-        names.check_seats(state["players"], path)
-    except MalformedInput as exc:
-        raise InvalidName(exc.errors) from None
+    names.check_seats(state["players"], path)
 
 
 def bound(players: list[str], found: Verified, path: str, match: bool) -> list[int]:
@@ -162,7 +154,7 @@ def count_once(counted: dict[str, str], setup: str, path: str) -> None:
     counted[setup] = path
 
 
-def possible(event: Event) -> Event:
+def possible(event: TournamentEvent) -> TournamentEvent:
     """``events.checked``, its refusals ``InvalidTournament``."""
     try:
         return checked(event)
@@ -171,11 +163,11 @@ def possible(event: Event) -> Event:
 
 
 # --------------------------------------------------------------------- the two requests
-def standings(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Event, int]:
+def standings(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[TournamentEvent, int]:
     """``/standings``' body (1.0.0) as a duel event (``swiss.DUEL``, checked) and the
     number of games verified."""
     players = body["players"]
-    possible(Event(players, swiss.DUEL, [
+    possible(TournamentEvent(players, swiss.DUEL, [
         Round([Table(list(m["players"]), []) for m in rnd["matches"]], rnd["byes"], rnd["drops"])
         for rnd in body["rounds"]], MATCHES))
     counted: dict[str, str] = {}
@@ -192,17 +184,17 @@ def standings(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Eve
                 ids.append(game.setup)
             tables.append(Table(list(match["players"]), places, ids=ids))
         rounds.append(Round(tables, rnd["byes"], rnd["drops"]))
-    return possible(Event(players, swiss.DUEL, rounds, MATCHES)), len(counted)
+    return possible(TournamentEvent(players, swiss.DUEL, rounds, MATCHES)), len(counted)
 
 
-def event(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Event, int]:
+def event(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[TournamentEvent, int]:
     """``/events``' body as an event (checked) and the number of games verified (each
     game's ``setup`` already filled with its defaults)."""
     sent = body["settings"]
     settings = event_settings(sent, lookup)
     players: list[str | Entry] = [p if isinstance(p, str) else Entry(p["name"], p.get("joins", 1))
                                   for p in body["players"]]
-    possible(Event(players, settings, [
+    possible(TournamentEvent(players, settings, [
         Round([Table(t["players"], []) for t in rnd["tables"]], rnd.get("byes", []),
               rnd.get("drops", [])) for rnd in body["rounds"]]))
     low, high = settings.seats
@@ -232,7 +224,7 @@ def event(body: dict[str, Any], lookup: Lookup, accept: Accept) -> tuple[Event, 
                 ids.append(game.setup)
             tables.append(Table(table["players"], places, ids=ids))
         rounds.append(Round(tables, rnd.get("byes", []), rnd.get("drops", [])))
-    return possible(Event(players, settings, rounds)), len(counted)
+    return possible(TournamentEvent(players, settings, rounds)), len(counted)
 
 
 def event_settings(sent: dict[str, Any], lookup: Lookup) -> Settings:

@@ -24,16 +24,19 @@ import { createClient, createConfig } from './gen/client';
 import type { Client } from './gen/client';
 import {
   kozyabloApply,
+  kozyabloBatch,
   kozyabloLegalActions,
   kozyabloNew,
   kozyabloReplay,
   kozyabloView,
   raidersApply,
+  raidersBatch,
   raidersLegalActions,
   raidersNew,
   raidersReplay,
   raidersView,
   trembleApply,
+  trembleBatch,
   trembleLegalActions,
   trembleNew,
   trembleReplay,
@@ -41,6 +44,8 @@ import {
 } from './gen/sdk.gen';
 import type {
   KozyabloAction,
+  KozyabloApplyResponse,
+  KozyabloLegalActionsResponse,
   KozyabloOptions,
   KozyabloState,
   RaidersAction,
@@ -50,6 +55,8 @@ import type {
   RaidersOptions,
   RaidersState,
   TrembleAction,
+  TrembleApplyResponse,
+  TrembleLegalActionsResponse,
   TrembleOptions,
   TrembleState,
 } from './gen/types.gen';
@@ -70,6 +77,10 @@ interface GameOps<State extends { result?: unknown }, Action, Options> {
   // legal-actions from the `view` answer's object as it is (one <Game>View type for both)
   fromView(client: Client, state: State, seat: number): Promise<Action[]>;
   legalOf(client: Client, state: State, seat: number): Promise<Action[]>;
+  // the typed batch on `state`: check and apply `action`, a listing with previews; the
+  // items' statuses, the apply item's state, and the previews listed against the actions
+  batch(client: Client, state: State, action: Action):
+    Promise<{ statuses: number[]; applied: State | undefined; previews: number; actions: number }>;
 }
 
 const PLAYERS = 2; // the smallest table of every game: short games
@@ -95,6 +106,19 @@ const raiders: GameOps<RaidersState, RaidersAction, RaidersOptions> = {
   },
   legalOf: async (client, state, seat) =>
     ok(await raidersLegalActions({ client, body: { state, player: seat } }), 'raiders legal-actions of a seat').actions,
+  batch: async (client, state, action) => {
+    const { items } = ok(await raidersBatch({ client, body: { state, items: [
+      { op: 'check', action }, { op: 'apply', action }, { op: 'legal-actions', preview: true },
+    ] } }), 'raiders batch');
+    // the body of a 200 item is its op's answer (a refused one's is a Problem)
+    const listed = items[2].body as RaidersLegalActionsResponse;
+    return {
+      statuses: items.map((item) => item.status),
+      applied: items[1].status === 200 ? (items[1].body as RaidersApplyResponse).state : undefined,
+      previews: (listed.previews ?? []).length,
+      actions: listed.actions.length,
+    };
+  },
 };
 
 const kozyablo: GameOps<KozyabloState, KozyabloAction, KozyabloOptions> = {
@@ -116,6 +140,19 @@ const kozyablo: GameOps<KozyabloState, KozyabloAction, KozyabloOptions> = {
   },
   legalOf: async (client, state, seat) =>
     ok(await kozyabloLegalActions({ client, body: { state, player: seat } }), 'kozyablo legal-actions of a seat').actions,
+  batch: async (client, state, action) => {
+    const { items } = ok(await kozyabloBatch({ client, body: { state, items: [
+      { op: 'check', action }, { op: 'apply', action }, { op: 'legal-actions', preview: true },
+    ] } }), 'kozyablo batch');
+    // the body of a 200 item is its op's answer (a refused one's is a Problem)
+    const listed = items[2].body as KozyabloLegalActionsResponse;
+    return {
+      statuses: items.map((item) => item.status),
+      applied: items[1].status === 200 ? (items[1].body as KozyabloApplyResponse).state : undefined,
+      previews: (listed.previews ?? []).length,
+      actions: listed.actions.length,
+    };
+  },
 };
 
 const tremble: GameOps<TrembleState, TrembleAction, TrembleOptions> = {
@@ -137,6 +174,19 @@ const tremble: GameOps<TrembleState, TrembleAction, TrembleOptions> = {
   },
   legalOf: async (client, state, seat) =>
     ok(await trembleLegalActions({ client, body: { state, player: seat } }), 'tremble legal-actions of a seat').actions,
+  batch: async (client, state, action) => {
+    const { items } = ok(await trembleBatch({ client, body: { state, items: [
+      { op: 'check', action }, { op: 'apply', action }, { op: 'legal-actions', preview: true },
+    ] } }), 'tremble batch');
+    // the body of a 200 item is its op's answer (a refused one's is a Problem)
+    const listed = items[2].body as TrembleLegalActionsResponse;
+    return {
+      statuses: items.map((item) => item.status),
+      applied: items[1].status === 200 ? (items[1].body as TrembleApplyResponse).state : undefined,
+      previews: (listed.previews ?? []).length,
+      actions: listed.actions.length,
+    };
+  },
 };
 
 // mulberry32: a small seeded generator, so a failing game can be played again.
@@ -179,6 +229,7 @@ async function play<State extends { result?: unknown }, Action, Options>(
   let outcome: Outcome | undefined;
   const actions: Action[] = [];
   let fromView = 0;
+  let batched = 0;
   for (let step = 0; state.result == null; step++) {
     if (step >= MAX_STEPS) throw new Error(`${game}/${chance}: unfinished after ${MAX_STEPS} actions`);
     const listed = await ops.legal(client, state);
@@ -192,7 +243,15 @@ async function play<State extends { result?: unknown }, Action, Options>(
       fromView = mine.length;
     }
     const action = listed[Math.floor(random() * listed.length)];
+    const before = state;
     ({ state, outcome } = await ops.apply(client, state, action));
+    if (step % 10 === 0) {
+      const got = await ops.batch(client, before, action);
+      if (!same(got.statuses, [200, 200, 200]) || !same(got.applied, state) || got.previews !== got.actions) {
+        throw new Error(`${game}/${chance}: the batch differs from the single calls: ${JSON.stringify(got.statuses)}`);
+      }
+      batched += got.statuses.length;
+    }
     actions.push(action);
   }
   if (!outcome?.finished) throw new Error(`${game}/${chance}: a result but no finished outcome`);
@@ -203,7 +262,7 @@ async function play<State extends { result?: unknown }, Action, Options>(
   if (replayed.steps !== actions.length + 1) {
     throw new Error(`${game}/${chance}: ${replayed.steps} replay steps for ${actions.length} actions`);
   }
-  return { client: 'typescript', game, chance, actions: actions.length, winners: outcome.winners, from_view: fromView };
+  return { client: 'typescript', game, chance, actions: actions.length, winners: outcome.winners, from_view: fromView, batched };
 }
 
 async function parseFutureApply(client: Client, stub: Client, seed: number) {

@@ -36,6 +36,7 @@ from typing import Any
 from referee_client import Client
 from referee_client.api.kozyablo import (
     kozyablo_apply,
+    kozyablo_batch,
     kozyablo_legal_actions,
     kozyablo_new,
     kozyablo_replay,
@@ -43,6 +44,7 @@ from referee_client.api.kozyablo import (
 )
 from referee_client.api.raiders import (
     raiders_apply,
+    raiders_batch,
     raiders_legal_actions,
     raiders_new,
     raiders_replay,
@@ -50,6 +52,7 @@ from referee_client.api.raiders import (
 )
 from referee_client.api.tremble import (
     tremble_apply,
+    tremble_batch,
     tremble_legal_actions,
     tremble_new,
     tremble_replay,
@@ -58,6 +61,14 @@ from referee_client.api.tremble import (
 from referee_client.models import (
     KozyabloApplyRequest,
     KozyabloApplyResponse,
+    KozyabloBatchApplyItem,
+    KozyabloBatchApplyItemOp,
+    KozyabloBatchCheckItem,
+    KozyabloBatchCheckItemOp,
+    KozyabloBatchLegalActionsItem,
+    KozyabloBatchLegalActionsItemOp,
+    KozyabloBatchRequest,
+    KozyabloBatchResponse,
     KozyabloLegalActionsRequest,
     KozyabloLegalActionsResponse,
     KozyabloLegalActionsViewRequest,
@@ -72,6 +83,14 @@ from referee_client.models import (
     KozyabloViewResponse,
     RaidersApplyRequest,
     RaidersApplyResponse,
+    RaidersBatchApplyItem,
+    RaidersBatchApplyItemOp,
+    RaidersBatchCheckItem,
+    RaidersBatchCheckItemOp,
+    RaidersBatchLegalActionsItem,
+    RaidersBatchLegalActionsItemOp,
+    RaidersBatchRequest,
+    RaidersBatchResponse,
     RaidersLegalActionsRequest,
     RaidersLegalActionsResponse,
     RaidersLegalActionsViewRequest,
@@ -86,6 +105,14 @@ from referee_client.models import (
     RaidersViewResponse,
     TrembleApplyRequest,
     TrembleApplyResponse,
+    TrembleBatchApplyItem,
+    TrembleBatchApplyItemOp,
+    TrembleBatchCheckItem,
+    TrembleBatchCheckItemOp,
+    TrembleBatchLegalActionsItem,
+    TrembleBatchLegalActionsItemOp,
+    TrembleBatchRequest,
+    TrembleBatchResponse,
     TrembleLegalActionsRequest,
     TrembleLegalActionsResponse,
     TrembleLegalActionsViewRequest,
@@ -126,6 +153,11 @@ class GameApi:
     view_request: type
     view_response: type
     legal_actions_view_request: type  # takes the view answer's ``<Game>View`` as it is
+    batch: ModuleType
+    batch_request: type
+    batch_response: type
+    #: an action → the batch's items about it: check it, apply it, list with previews
+    batch_items: Callable[[Any], list[Any]]
 
 
 GAMES: dict[str, GameApi] = {
@@ -134,19 +166,34 @@ GAMES: dict[str, GameApi] = {
         lambda chance: RaidersOptions(chance=RaidersOptionsChance(chance), turn_limit=6),
         RaidersNewRequest, RaidersNewResponse, RaidersLegalActionsRequest, RaidersLegalActionsResponse,
         RaidersApplyRequest, RaidersApplyResponse, RaidersSetup, RaidersReplayRequest, RaidersReplayResponse,
-        raiders_view, RaidersViewRequest, RaidersViewResponse, RaidersLegalActionsViewRequest),
+        raiders_view, RaidersViewRequest, RaidersViewResponse, RaidersLegalActionsViewRequest,
+        raiders_batch, RaidersBatchRequest, RaidersBatchResponse,
+        lambda action: [RaidersBatchCheckItem(op=RaidersBatchCheckItemOp.CHECK, action=action, id="check"),
+                        RaidersBatchApplyItem(op=RaidersBatchApplyItemOp.APPLY, action=action, id="apply"),
+                        RaidersBatchLegalActionsItem(op=RaidersBatchLegalActionsItemOp.LEGAL_ACTIONS,
+                                                 preview=True, id="previews")]),
     "kozyablo": GameApi(
         kozyablo_new, kozyablo_legal_actions, kozyablo_apply, kozyablo_replay,
         lambda chance: KozyabloOptions(chance=KozyabloOptionsChance(chance), turn_limit=6),
         KozyabloNewRequest, KozyabloNewResponse, KozyabloLegalActionsRequest, KozyabloLegalActionsResponse,
         KozyabloApplyRequest, KozyabloApplyResponse, KozyabloSetup, KozyabloReplayRequest, KozyabloReplayResponse,
-        kozyablo_view, KozyabloViewRequest, KozyabloViewResponse, KozyabloLegalActionsViewRequest),
+        kozyablo_view, KozyabloViewRequest, KozyabloViewResponse, KozyabloLegalActionsViewRequest,
+        kozyablo_batch, KozyabloBatchRequest, KozyabloBatchResponse,
+        lambda action: [KozyabloBatchCheckItem(op=KozyabloBatchCheckItemOp.CHECK, action=action, id="check"),
+                        KozyabloBatchApplyItem(op=KozyabloBatchApplyItemOp.APPLY, action=action, id="apply"),
+                        KozyabloBatchLegalActionsItem(op=KozyabloBatchLegalActionsItemOp.LEGAL_ACTIONS,
+                                                 preview=True, id="previews")]),
     "tremble": GameApi(
         tremble_new, tremble_legal_actions, tremble_apply, tremble_replay,
         lambda chance: TrembleOptions(chance=TrembleOptionsChance(chance)),
         TrembleNewRequest, TrembleNewResponse, TrembleLegalActionsRequest, TrembleLegalActionsResponse,
         TrembleApplyRequest, TrembleApplyResponse, TrembleSetup, TrembleReplayRequest, TrembleReplayResponse,
-        tremble_view, TrembleViewRequest, TrembleViewResponse, TrembleLegalActionsViewRequest),
+        tremble_view, TrembleViewRequest, TrembleViewResponse, TrembleLegalActionsViewRequest,
+        tremble_batch, TrembleBatchRequest, TrembleBatchResponse,
+        lambda action: [TrembleBatchCheckItem(op=TrembleBatchCheckItemOp.CHECK, action=action, id="check"),
+                        TrembleBatchApplyItem(op=TrembleBatchApplyItemOp.APPLY, action=action, id="apply"),
+                        TrembleBatchLegalActionsItem(op=TrembleBatchLegalActionsItemOp.LEGAL_ACTIONS,
+                                                 preview=True, id="previews")]),
 }
 
 
@@ -172,7 +219,7 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
     state = started.state
     actions = []
     outcome = None
-    from_view = 0
+    from_view = batched = 0
     for step in range(MAX_STEPS):
         if state.result is not None:
             break
@@ -188,6 +235,8 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
         applied = parsed(api.apply.sync_detailed(
             client=client, body=api.apply_request(state=state, action=action)),
             api.apply_response, f"{game} apply at step {step}")
+        if step % 10 == 0:
+            batched += batch_round(client, api, state, action, applied, game)
         state, outcome = applied.state, applied.outcome
         actions.append(action)
     else:
@@ -208,7 +257,31 @@ def play(client: Client, game: str, chance: str, seed: int) -> dict[str, Any]:
         raise ClientError(f"{game}/{chance}: {len(replayed.events)} replay steps for {len(actions)} actions")
     return {"client": "python", "game": game, "chance": chance, "actions": len(actions),
             "state_type": type(state).__name__, "winners": list(outcome.winners),
-            "from_view": from_view}
+            "from_view": from_view, "batched": batched}
+
+
+def batch_round(client: Client, api: GameApi, state: Any, action: Any, applied: Any,
+                game: str) -> int:
+    """The typed batch on ``state`` (its shared state): ``check`` and ``apply`` of
+    ``action`` and a listing with previews, each answered as its single call (the apply
+    as ``applied``); how many items."""
+    items = api.batch_items(action)
+    answered = parsed(api.batch.sync_detailed(
+        client=client, body=api.batch_request(state=state, items=items)),
+        api.batch_response, f"{game} batch")
+    by_id = {item.id: item for item in answered.items}
+    if [item.id for item in answered.items] != [item.id for item in items] \
+            or any(item.status != 200 for item in answered.items):
+        raise ClientError(f"{game} batch: {[(i.id, i.status) for i in answered.items]}")
+    if by_id["check"].body.legal is not True:
+        raise ClientError(f"{game} batch: check of a listed action: {by_id['check'].body}")
+    if by_id["apply"].body.to_dict() != applied.to_dict():
+        raise ClientError(f"{game} batch: the apply item differs from the single apply")
+    listing = by_id["previews"].body
+    if len(listing.previews) != len(listing.actions):
+        raise ClientError(f"{game} batch: {len(listing.previews)} previews, "
+                          f"{len(listing.actions)} actions")
+    return len(items)
 
 
 def legal_actions_from_view(client: Client, api: GameApi, state: Any, seat: int, game: str) -> int:

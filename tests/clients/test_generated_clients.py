@@ -39,6 +39,7 @@ import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -59,7 +60,7 @@ FUTURE_EVENT = {"type": "comet_passed", "rule": "RAI-99", "brightness": 3}
 FUTURE_FIELD = "forecast"
 
 
-def run(cmd: list[str], cwd: Path, timeout: float, env: dict | None = None) -> subprocess.CompletedProcess:
+def run(cmd: list[str], cwd: Path, timeout: float, env: dict[Any, Any] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, "NO_COLOR": "1", **(env or {})})
 
@@ -70,7 +71,7 @@ def require(tool: Path | str | None, how: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def python_client(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+def python_client(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     """(the folder holding the generated ``referee_client`` package, the generator's run)."""
     require(PYTHON_GENERATOR, "make test installs it (pyproject.toml, test extra)")
     out = tmp_path_factory.mktemp("python_client")
@@ -81,7 +82,7 @@ def python_client(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
 
 
 @pytest.fixture(scope="module")
-def typescript_client(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess, subprocess.CompletedProcess]:
+def typescript_client(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
     """(the folder with ``out/play.js``, the generator's run, tsc's run)."""
     require(NODE, "make test installs nodejs and npm (apt) when missing")
     require(NODE_BIN / "openapi-ts", "make test runs `npm ci` (package.json)")
@@ -133,7 +134,7 @@ def test_typescript_client_generates_and_type_checks_without_warnings(typescript
     assert (build / "out" / "play.js").exists()
 
 
-def played(done: subprocess.CompletedProcess, client: str) -> list[dict]:
+def played(done: subprocess.CompletedProcess[str], client: str) -> list[dict[Any, Any]]:
     assert done.returncode == 0, f"{client} client failed:\n{done.stdout}\n{done.stderr[-4000:]}"
     games = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert {(g["game"], g["chance"]) for g in games} == {(g, c) for g in GAMES for c in ("server", "table")}
@@ -151,6 +152,8 @@ def test_python_client_plays_and_replays_every_game(python_client, server):
     assert {g["state_type"] for g in games} == {"RaidersState", "KozyabloState", "TrembleState"}
     # one view type per game (issue 23): legal-actions took the view answer's object as it is
     assert all(g["from_view"] > 0 for g in games), games
+    # the typed batch (issue 38): its items answered as their single calls
+    assert all(g["batched"] > 0 for g in games), games
 
 
 def test_typescript_client_plays_and_replays_every_game(typescript_client, server):
@@ -163,6 +166,8 @@ def test_typescript_client_plays_and_replays_every_game(typescript_client, serve
     games = played(done, "typescript")
     # one view type per game (issue 23): legal-actions took the view answer's object as it is
     assert all(g["from_view"] > 0 for g in games), games
+    # the typed batch (issue 38): its items answered as their single calls
+    assert all(g["batched"] > 0 for g in games), games
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +175,7 @@ def future_apply(server) -> Iterator[str]:
     """A loopback stub answering every POST with a real Raiders ``apply`` answer plus
     ``FUTURE_EVENT`` (an event type no version has) and ``FUTURE_FIELD`` (an unknown
     optional field, on the answer and on the event)."""
-    def post(path: str, body: dict) -> dict:
+    def post(path: str, body: dict[Any, Any]) -> dict[Any, Any]:
         request = urllib.request.Request(server + path, data=json.dumps(body).encode(),
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as answer:
@@ -204,7 +209,7 @@ def future_apply(server) -> Iterator[str]:
         stub.server_close()
 
 
-def parsed_future(done: subprocess.CompletedProcess, client: str) -> dict:
+def parsed_future(done: subprocess.CompletedProcess[str], client: str) -> dict[Any, Any]:
     assert done.returncode == 0, (f"the {client} client cannot parse an apply answer with an unknown "
                                   f"event type and field:\n{done.stdout}\n{done.stderr[-4000:]}")
     result = json.loads(done.stdout.splitlines()[-1])
@@ -238,7 +243,7 @@ def test_typescript_client_parses_unknown_event_types_and_fields(typescript_clie
 
 
 # ------------------------------------------------- declared defaults, older states (issue 36)
-def declared_defaults() -> dict[str, dict]:
+def declared_defaults() -> dict[str, dict[Any, Any]]:
     """Per game, from ``openapi.yaml``: the player counts ``<Game>Setup`` allows and every
     option default ``<Game>Options`` declares."""
     schemas = yaml.safe_load(SPEC.read_text(encoding="utf-8"))["components"]["schemas"]
@@ -301,7 +306,7 @@ def saved_states(server, tmp_path_factory) -> Path:
     return path
 
 
-def held(done: subprocess.CompletedProcess, client: str, saved: Path) -> None:
+def held(done: subprocess.CompletedProcess[str], client: str, saved: Path) -> None:
     """Every saved state loaded into the client's type (unchanged, where the client says:
     Python's ``to_dict``), and played on (200)."""
     assert done.returncode == 0, f"{client}:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"

@@ -24,6 +24,7 @@ import tarfile
 import tempfile
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -43,7 +44,7 @@ def fixture_name(rules_version: str) -> str:
     return rules_version.replace("/", "-") + ".json"
 
 
-def play(game, players: int, options: dict, seed: int) -> dict:
+def play(game, players: int, options: dict[Any, Any], seed: int) -> dict[Any, Any]:
     """One seeded random game: setup, actions, and the states kept (as in the module doc)."""
     rng = random.Random(seed)
     state, _ = game.new_game(players, options, seed)

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ SCRIPT = BASELINES / "breaking.mjs"
 NODE = shutil.which("node")
 
 
-def load(path: Path) -> dict:
+def load(path: Path) -> dict[Any, Any]:
     return document.load(path.read_text(encoding="utf-8"))
 
 
@@ -47,7 +48,7 @@ def baseline_path() -> Path:
     return found[-1]
 
 
-def breaking_changes(before: dict, after: dict, tmp: Path) -> list[dict]:
+def breaking_changes(before: dict[Any, Any], after: dict[Any, Any], tmp: Path) -> list[dict[Any, Any]]:
     """api-smart-diff's breaking changes of ``after`` for a client of ``before``."""
     if not NODE or not (REPO / "node_modules" / "api-smart-diff").is_dir():
         pytest.fail("node or api-smart-diff missing: make test installs them (npm ci)")
@@ -60,7 +61,7 @@ def breaking_changes(before: dict, after: dict, tmp: Path) -> list[dict]:
     return json.loads(done.stdout)
 
 
-def gate(before: dict, after: dict, tmp: Path) -> list[str]:
+def gate(before: dict[Any, Any], after: dict[Any, Any], tmp: Path) -> list[str]:
     """Why ``after`` may not ship as a successor of ``before`` (empty: it may)."""
     old, new = before["info"]["version"], after["info"]["version"]
     if parse_semver(new) < parse_semver(old):
@@ -95,11 +96,11 @@ def test_the_version_is_one_number_that_never_goes_backwards():
 
 # --------------------------------------------------------------- the gate, shown to work
 @pytest.fixture(scope="module")
-def current() -> dict:
+def current() -> dict[Any, Any]:
     return load(SPEC)
 
 
-def renamed_reveal_face(doc: dict) -> dict:
+def renamed_reveal_face(doc: dict[Any, Any]) -> dict[Any, Any]:
     """Kozyablo's ``reveal.face`` renamed back to ``card`` (the break of issue 23)."""
     broken = copy.deepcopy(doc)
     reveal = broken["components"]["schemas"]["KozyabloRevealAction"]

@@ -19,6 +19,7 @@ import copy
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ GAMES = ("raiders", "kozyablo", "tremble")
 PLAY_ON = 600  # random legal actions at most after the upgrade (every fixture game ends sooner)
 
 
-def fixture(game_id: str, rules_version: str) -> dict:
+def fixture(game_id: str, rules_version: str) -> dict[Any, Any]:
     path = FIXTURES / game_id / fixture_name(rules_version)
     assert path.exists(), (f"no fixtures of {rules_version}: python -m tests.compat.make_fixtures "
                            f"<the last commit that played it>")
@@ -44,7 +45,7 @@ def previous(game_id: str):
     return history[-2], history[-1]
 
 
-def fixture_states(game_id: str) -> list[tuple[str, dict]]:
+def fixture_states(game_id: str) -> list[tuple[str, dict[Any, Any]]]:
     older, _ = previous(game_id)
     found = fixture(game_id, older.id)
     return [(f"{game_id}-{n}-{entry['step']}", entry["state"])
@@ -116,7 +117,7 @@ def test_the_answer_says_it_was_upgraded_and_what_changed(client, game_id):
     assert "Referee-Rules-Upgraded" not in again.headers
 
 
-def conforms(component: str, body: dict) -> bool:
+def conforms(component: str, body: dict[Any, Any]) -> bool:
     """``body`` fits ``openapi.yaml``'s component (the answer's ``rules_upgrade`` is documented)."""
     import schemathesis_hooks
     from tests import document
@@ -128,7 +129,7 @@ def conforms(component: str, body: dict) -> bool:
     return schemathesis_hooks.fits_typed_schema(doc, component, body)
 
 
-_DOC: dict = {}
+_DOC: dict[Any, Any] = {}
 
 
 def test_get_game_lists_which_versions_are_served(client):
@@ -139,7 +140,7 @@ def test_get_game_lists_which_versions_are_served(client):
     assert [c["clause"] for c in listed["kozyablo/2"]["changes"]] == ["KOZ-45"]
 
 
-def _raiders_1_capture(fixture_states_of_raiders) -> dict:
+def _raiders_1_capture(fixture_states_of_raiders) -> dict[Any, Any]:
     return next(s for _, s in fixture_states_of_raiders if s["capture"] is not None)
 
 

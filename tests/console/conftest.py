@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,7 +157,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator:
+def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium as root "
                     "(or: sudo apt-get install -y chromium; REFEREE_CHROMIUM=… for another path)")

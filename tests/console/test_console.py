@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -26,7 +27,7 @@ PREFERENCE = ("capture", "pass", "end_turn", "draw")
 MAX_STEPS = 600
 
 
-def api(server: str, path: str, body: dict) -> tuple[int, dict]:
+def api(server: str, path: str, body: dict[Any, Any]) -> tuple[int, dict[Any, Any]]:
     request = urllib.request.Request(server + path, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
     try:
@@ -139,7 +140,7 @@ def test_record_a_full_raiders_game_at_the_table(page, tmp_path):
     assert page.locator("#ver-steps li").count() == steps_done(page) + 1
 
 
-def tremble_report(server: str, steps: int = 14) -> dict:
+def tremble_report(server: str, steps: int = 14) -> dict[Any, Any]:
     """A Tremble game reported with an illegal last step: ``steps`` legal actions (the
     first listed, server chance) and then a repeat of the first, refused with a clause."""
     setup = {"players": 2, "seed": 5, "options": {"missions": False}}
@@ -208,11 +209,11 @@ def test_verify_a_reported_tremble_game_with_an_illegal_step(page, server, tmp_p
     assert page.get_attribute("#ver-export-out", "data-signed") == "true"
 
 
-def tournament(server: str) -> dict:
+def tournament(server: str) -> dict[Any, Any]:
     """8 players, 3 rounds of real games; Swiss pairings from the service after round 1;
     Hal drops after round 2, so round 3 has a bye."""
     players = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
-    body: dict = {"players": players, "rounds": []}
+    body: dict[Any, Any] = {"players": players, "rounds": []}
     pairs, bye, seed = [tuple(players[i:i + 2]) for i in range(0, 8, 2)], None, 0
     for number in range(3):
         matches = []

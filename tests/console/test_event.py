@@ -26,6 +26,7 @@ import io
 import json
 import re
 from fractions import Fraction
+from typing import Any
 
 from tests.console.conftest import offered, press, shot, wait_for
 from tests.console.test_console import next_button, wait_steps
@@ -73,7 +74,7 @@ def table(page, number: int, index: int) -> str:
     return f'.ev-round[data-round="{number}"] .ev-table[data-table="{index + 1}"]'
 
 
-def upload(page, tmp_path, number: int, index: int, game: dict, done: int) -> None:
+def upload(page, tmp_path, number: int, index: int, game: dict[Any, Any], done: int) -> None:
     path = tmp_path / f"round-{number}-table-{index + 1}.json"
     path.write_text(json.dumps(game))
     page.set_input_files(f"{table(page, number, index)} .ev-upload", str(path))
@@ -91,7 +92,7 @@ def by_hand(page, number: int, index: int, places: list[int], done: int) -> None
 
 
 def play_round(page, tmp_path, game: str, number: int, tables: list[list[str]], done: int,
-               played: list, seed: int, hand: int | None = None) -> int:
+               played: list[Any], seed: int, hand: int | None = None) -> int:
     """Every table of the round without a result: uploaded (``hand``: placed by hand)."""
     rnd = []
     for i, seats in enumerate(tables):
@@ -121,7 +122,7 @@ def shown_standings(page) -> list[tuple[str, ...]]:
             ...['rank', 'points', 'possible', 'opponents_share'].map(f => r.querySelector(`td[data-field=${f}]`).textContent)])""")]
 
 
-def expected_standings(players: list[str], played: list) -> list[tuple[str, ...]]:
+def expected_standings(players: list[str], played: list[Any]) -> list[tuple[str, ...]]:
     return [(line["player"], str(line["rank"]), number_text(line["points"]), number_text(line["possible"]),
              f"{round(float(line['opponents_share']), 4) * 100:.2f}%") for line in standings(players, played)]
 
@@ -177,7 +178,7 @@ def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
     open_event(page, "tremble", 4, TREMBLE)
     assert page.inner_text("#ev-count") == "12 players"
     assert page.locator('#ev-points tr[data-size="4"] td').last.inner_text() == "3 · 2 · 1 · 0"
-    played: list = []
+    played: list[Any] = []
 
     tables = make_round(page, 1)
     assert sorted(p for t in tables for p in t) == sorted(TREMBLE) and [len(t) for t in tables] == [4, 4, 4]
@@ -188,7 +189,7 @@ def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
     results(page, 1)
     assert page.get_attribute(f"{table(page, 1, 1)} .result", "data-verified") == "true"
     assert shown_places(page, 1, 1) == dict(zip(tables[1], places, strict=True))
-    rnd: list = []
+    rnd: list[Any] = []
     done = play_round(page, tmp_path, "tremble", 1, tables, 1, rnd, 0, hand=0)
     played.append([(tables[1], places), *rnd[0]])
     assert "unverified" in page.inner_text(f"{table(page, 1, 0)} .result")
@@ -216,7 +217,7 @@ def test_a_tremble_event_of_12_players_at_tables_of_4(page, tmp_path):
     page.click('#ev-players li[data-player="Lev"] .ev-drop')
     wait_for(page, '#ev-players li.dropped[data-player="Lev"]', visible=False)
     changed(page)
-    rest: list = []
+    rest: list[Any] = []
     done = play_round(page, tmp_path, "tremble", 2, tables, done + 1, rest, 10)
     played.append([(tables[0], places), *rest[0]])
 
@@ -287,7 +288,7 @@ def test_a_raiders_event_of_9_players_at_tables_of_3_in_russian(page, server, tm
     page.click("#lang-ru")
     page.wait_for_selector("body[data-ready=true]")
     open_event(page, "raiders", 3, RAIDERS)
-    played: list = []
+    played: list[Any] = []
     tables = make_round(page, 1)
     assert [len(t) for t in tables] == [3, 3, 3]
     # a late entry: seated from round 2

@@ -66,7 +66,7 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
-def kill_tree(proc: subprocess.Popen) -> None:
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL ``proc`` and everything below it, as a machine dying would."""
     tree = descendants(proc.pid)
     proc.send_signal(signal.SIGKILL)
@@ -82,7 +82,7 @@ class Workers:
     def __init__(self, url: str, tmp: Path):
         self.url, self.tmp, self.procs = url, tmp, []
 
-    def start(self, name: str, **env_extra: str) -> subprocess.Popen:
+    def start(self, name: str, **env_extra: str) -> subprocess.Popen[bytes]:
         env = {**os.environ, "PYTHONPATH": str(REPO), **env_extra}
         log = (self.tmp / f"{name}.log").open("wb")
         proc = subprocess.Popen([str(RQ), "worker", "referee", "--url", self.url, "--name", name,
@@ -103,7 +103,7 @@ class Workers:
                 raise AssertionError(f"{count} workers did not register: " + self.logs())
             time.sleep(0.05)
 
-    def kill_machine(self, proc: subprocess.Popen) -> None:
+    def kill_machine(self, proc: subprocess.Popen[bytes]) -> None:
         kill_tree(proc)
 
     def logs(self) -> str:

@@ -7,13 +7,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+from typing import Any
 
 from service.games.registry import get_game
 
 from .conftest import poll
 
 
-def _long_playouts() -> dict:
+def _long_playouts() -> dict[Any, Any]:
     state, _ = get_game("tremble").new_game(3, {"missions": False}, seed=5)
     return {"game": "tremble", "kind": "playouts", "state": state,
             "params": {"playouts": 3000, "chunk_size": 100, "seed": 3, "bots": "random"}}

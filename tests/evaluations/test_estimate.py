@@ -59,4 +59,4 @@ def test_the_deadline_is_the_estimate_with_a_margin_within_the_limit(monkeypatch
     assert chunk_budget(30) == 0.25
     clock = iter([0.0, 0.3]).__next__
     with pytest.raises(ChunkTimeout, match="chunk 2 used 0.30 s of CPU, past its budget of 0.25 s"):
-        CpuDeadline(2, 30, clock).check()
+        CpuDeadline(2, 30, clock).raise_if_past()

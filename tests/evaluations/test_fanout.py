@@ -5,6 +5,7 @@ is noticed and its chunk retried, a running job can be cancelled or removed."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 import redis
@@ -17,7 +18,7 @@ from .conftest import poll
 ODDS = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [9, 12, 14]}
 
 
-def playouts_request(playouts: int, chunk_size: int, seed: int = 42) -> dict:
+def playouts_request(playouts: int, chunk_size: int, seed: int = 42) -> dict[Any, Any]:
     state, _ = get_game("tremble").new_game(3, {"missions": False}, seed=5)
     return {"game": "tremble", "kind": "playouts", "state": state,
             "params": {"playouts": playouts, "chunk_size": chunk_size, "seed": seed,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 import redis
@@ -100,7 +101,7 @@ def test_two_processes_share_the_key(make_app):
 
 
 # ------------------------------------------------- real gunicorn, 2 workers
-def _storm(url: str, key: str, n: int = 24) -> list:
+def _storm(url: str, key: str, n: int = 24) -> list[Any]:
     with ThreadPoolExecutor(n) as pool:
         return list(pool.map(lambda _: call(url, "/v1/evaluations", BODY,
                                             [("Idempotency-Key", key)]), range(n)))

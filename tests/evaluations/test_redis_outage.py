@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -33,7 +34,7 @@ class RedisServer:
     def __init__(self, workdir: Path, port: int):
         self.workdir, self.port = workdir, port
         self.url = f"redis://127.0.0.1:{port}/0"
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         binary = shutil.which("redis-server")
@@ -92,7 +93,7 @@ def procfile_workers(outage_redis, tmp_path):
     kill_tree(proc)
 
 
-def wait_workers(client, at_least: int, timeout: float, log: Path) -> dict:
+def wait_workers(client, at_least: int, timeout: float, log: Path) -> dict[Any, Any]:
     deadline = time.monotonic() + timeout
     while True:
         r = client.get("/readyz")

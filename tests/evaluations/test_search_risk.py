@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -191,7 +192,7 @@ def test_tre13_every_slot_is_empty_again_when_a_turn_starts():
 # a turn the search counts down unless set that turn and is paid at 0
 # (TRE-22, TRE-30), else the game ends if the deck is out (TRE-28).
 
-def _model_strength(data: dict, ships: list[str], city: str) -> int:
+def _model_strength(data: dict[Any, Any], ships: list[str], city: str) -> int:
     """TRE-29 from the card data: base strength plus each bonus once."""
     designs = {d["id"]: d for d in data["ships"]}
     city_type = next(c["type"] for c in data["cities"] if c["id"] == city)
@@ -212,7 +213,7 @@ def _model_hold(strength: int, army: int) -> Fraction:
     return Fraction(sum(strength + a + b >= army for a in range(1, 7) for b in range(1, 7)), 36)
 
 
-def search_risk_model(state: dict, player: int, city: str, ships: list[str]) -> dict:
+def search_risk_model(state: dict[Any, Any], player: int, city: str, ships: list[str]) -> dict[Any, Any]:
     """Exact ``army / hold / clear / unfinished`` probabilities of one search."""
     from collections import Counter
 
@@ -242,7 +243,7 @@ def search_risk_model(state: dict, player: int, city: str, ships: list[str]) -> 
                    p["removed"]) for p in state["piles"])
 
     @functools.cache
-    def run(k: int, left: int, countdown: int, piles: tuple) -> tuple:
+    def run(k: int, left: int, countdown: int, piles: tuple[Any, ...]) -> tuple[Any, ...]:
         """Outcomes ``((armies met, paid), probability)`` from turn offset k."""
         top = next((i for i, (cards, removed) in enumerate(piles) if len(cards) > removed), None)
         out: Counter = Counter()
@@ -294,7 +295,7 @@ def search_risk_model(state: dict, player: int, city: str, ships: list[str]) -> 
     }
 
 
-def _positions(games: int = 8) -> list[tuple[dict, int, str, list[str] | None]]:
+def _positions(games: int = 8) -> list[tuple[dict[Any, Any], int, str, list[str] | None]]:
     """(state, player, city, ships) from seeded random 2–5 player games: every
     search in progress facing a revealed army or in the last turn (the city
     deck out), the city of each pending reward (its winning ships), open

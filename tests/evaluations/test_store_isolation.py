@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ ODDS = {"game": "tremble", "kind": "tremble.battle_odds", "strengths": [16, 17]}
 
 
 class Instance:
-    def __init__(self, tmp: Path, name: str, env: dict):
+    def __init__(self, tmp: Path, name: str, env: dict[Any, Any]):
         web = next(line[4:] for line in (REPO / "Procfile").read_text().splitlines()
                    if line.startswith("web:"))
         self.port = free_port()
@@ -48,7 +49,7 @@ class Instance:
                 assert time.monotonic() < deadline, self.log.read_text(errors="replace")
                 time.sleep(0.1)
 
-    def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    def request(self, method: str, path: str, body: dict[Any, Any] | None = None) -> tuple[int, dict[Any, Any]]:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.url + path, data=data, method=method,
                                      headers={"Content-Type": "application/json"})

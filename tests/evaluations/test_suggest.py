@@ -23,7 +23,7 @@ PLAYERS = {"kozyablo": [{"race": "pozorki"}, {"race": "kozly"}]}
 FAST: dict[str, Any] = {"rollout_depth": 2}
 
 
-def position(game_id: str, seed: int = 3, steps: int = 12) -> tuple[dict, int]:
+def position(game_id: str, seed: int = 3, steps: int = 12) -> tuple[dict[Any, Any], int]:
     """A seeded 2-player position after about ``steps`` random actions where
     a player has at least two legal actions; that player."""
     game = get_game(game_id)
@@ -142,7 +142,7 @@ def test_budget_iterations_and_milliseconds():
         search(game, state, player, seed=1)
 
 
-def _request(game_id: str, **params) -> dict:
+def _request(game_id: str, **params) -> dict[Any, Any]:
     state, player = position(game_id)
     return {"game": game_id, "kind": "suggest", "state": state,
             "params": {"player": player, "seed": 11, "rollout_depth": 2, **params}}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from service.games import registry
 CARDS = pathlib.Path(__file__).parent / "dice_duel" / "cards"
 
 
-def _registered(monkeypatch, sources: dict) -> object:
+def _registered(monkeypatch, sources: dict[Any, Any]) -> object:
     monkeypatch.setenv("CARD_DB_PATH", str(CARDS))
     monkeypatch.setattr(registry, "_sources", dict(sources))
     monkeypatch.setattr(registry, "_games", {})

@@ -4,6 +4,7 @@ data, one registry line), played through the contract checks and over HTTP."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -54,7 +55,7 @@ def api(dice_duel_alone):
     return Api(create_app({"TESTING": True}))
 
 
-def post(api, verb: str, body: dict) -> dict:
+def post(api, verb: str, body: dict[Any, Any]) -> dict[Any, Any]:
     r = api.post(f"/v1/games/dice_duel/{verb}", json=body)
     assert r.status_code == 200, r.get_data(as_text=True)
     return r.json

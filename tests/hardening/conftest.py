@@ -8,6 +8,7 @@ seeded random game over HTTP and returns the states it went through.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,7 @@ def make_client():
 
 
 def walk(client, game_id: str, seed: int, steps: int, players: int | None = None,
-         options: dict | None = None) -> list[dict]:
+         options: dict[Any, Any] | None = None) -> list[dict[Any, Any]]:
     """States of a seeded random game played over HTTP (the first is the new game's)."""
     from service.games import registry
 

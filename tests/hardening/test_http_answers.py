@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import http.client
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -49,7 +50,7 @@ def server(tmp_path_factory):
 
 
 def send(url: str, method: str, path: str, body: bytes | None = None,
-         headers: dict | None = None) -> tuple[int, dict, bytes]:
+         headers: dict[Any, Any] | None = None) -> tuple[int, dict[Any, Any], bytes]:
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
@@ -62,7 +63,7 @@ def send(url: str, method: str, path: str, body: bytes | None = None,
         conn.close()
 
 
-def _operations() -> list[tuple[str, dict]]:
+def _operations() -> list[tuple[str, dict[Any, Any]]]:
     """(path, example body) of every POST operation of ``openapi.yaml`` whose
     documented example is accepted as it is (templated paths: per game)."""
     from service.games import registry
@@ -108,7 +109,7 @@ def nested(depth: int, as_object: bool) -> bytes:
     return b"[" * depth + b"1.5" + b"]" * depth
 
 
-def body_with(example: dict, field: str, value: bytes) -> bytes:
+def body_with(example: dict[Any, Any], field: str, value: bytes) -> bytes:
     marker = "\x00nested\x00"
     body = copy.deepcopy(example)
     body[field] = marker
@@ -133,7 +134,7 @@ def test_any_nesting_depth_in_any_field_is_a_400_naming_the_field(server, data, 
     assert _names(problem, field), (path, field, depth, problem)
 
 
-def _names(problem: dict, field: str) -> bool:
+def _names(problem: dict[Any, Any], field: str) -> bool:
     named = [k for k in problem.get("errors", {}) if k == field or k.startswith(field + ".")]
     return bool(named) or f"{field}:" in problem["detail"] or f"`{field}`" in problem["detail"]
 

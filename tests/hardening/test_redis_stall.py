@@ -16,6 +16,7 @@ on Redis; they are not performance claims.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import orjson
 import pytest
@@ -42,7 +43,7 @@ def _counted(redis_url: str) -> int:
     return sum(conn.zcard(k) for k in conn.scan_iter(rate_limits.KEY_PREFIX + "*"))
 
 
-def _timed(url: str, label: str) -> list[tuple[int, float, dict, bytes]]:
+def _timed(url: str, label: str) -> list[tuple[int, float, dict[Any, Any], bytes]]:
     rows = []
     for _ in range(8):
         row = request(url, "POST", *RAIDERS_NEW, timeout=15)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import pathlib
 from collections import Counter
+from typing import Any
 
 import pytest
 import schemathesis
@@ -67,7 +68,7 @@ class _DeferredExamples(list):
     def __init__(self, examples, operation: str):
         super().__init__(examples)
         self._operation = operation
-        self._builds: list = []
+        self._builds: list[Any] = []
 
     def defer(self, build, coverage: bool) -> None:
         self._builds.append((build, coverage))
@@ -208,7 +209,7 @@ def _problem_type(response) -> str:
 #: path's game (``<Game><Verb>Request``, what the typed operation documents);
 #: a body that does fit must be accepted as on the typed path.
 @functools.cache
-def _document() -> tuple[dict, Registry]:
+def _document() -> tuple[dict[Any, Any], Registry]:
     """The document and a registry of it, read when a refusal first needs them, not when
     a worker collects (0.7 s; the worker of the waiting modules never needs them)."""
     doc = document.load()
@@ -271,7 +272,7 @@ def test_every_operation_conforms(case):
 
 def test_semantic_refusals_are_real_problem_types():
     """The refusals tolerated above are documented problem types (no typo hides a failure)."""
-    from service.problems import PROBLEM_TYPES
+    from service.problem_types import PROBLEM_TYPES
 
     assert set(SEMANTIC_REFUSALS) <= set(PROBLEM_TYPES)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import random
+from typing import Any
 
 import orjson
 import pytest
@@ -28,14 +29,14 @@ def plain(make_client):
     return make_client()
 
 
-def _opened(state: dict, keys: str = KEYS) -> dict:
+def _opened(state: dict[Any, Any], keys: str = KEYS) -> dict[Any, Any]:
     """The engine state inside a sealed one (its chain dropped)."""
     inner = sealing.open_sealed(state, sealing.parse_keys(keys))
     inner.pop("chain", None)
     return inner
 
 
-def _numbers(value) -> set:
+def _numbers(value) -> set[Any]:
     out, stack = set(), [value]
     while stack:
         v = stack.pop()

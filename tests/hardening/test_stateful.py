@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import orjson
 import pytest
@@ -69,7 +70,7 @@ def machine_for(game_id: str, options, steer: bool = False):
             opts = data.draw(options_for(players), label="options")
             self.setup = {"players": players, "options": opts, "seed": seed}
             self.state, _ = game.new_game(players, opts, seed)
-            self.actions: list[dict] = []
+            self.actions: list[dict[Any, Any]] = []
 
         @precondition(lambda self: self.state["result"] is None)
         @rule(data=st.data())

@@ -20,6 +20,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -44,7 +45,7 @@ def server(tmp_path_factory):
 
 
 def exchange(url: str, raw: bytes, send_in_background: bool = False,
-             timeout: float = 15) -> tuple[int, dict, bytes]:
+             timeout: float = 15) -> tuple[int, dict[Any, Any], bytes]:
     """Send ``raw`` bytes, read the answer until the server closes: (status, headers, body).
 
     ``send_in_background``: keep sending while the answer is read (a server may

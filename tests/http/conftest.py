@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import types
+from typing import Any
 
 import jsonschema_rs
 import orjson
@@ -195,10 +196,10 @@ def app(make_app):
     return make_app()
 
 
-_specs: dict[tuple, dict] = {}
+_specs: dict[tuple[Any, ...], dict[Any, Any]] = {}
 
 
-def spec_for(app) -> dict:
+def spec_for(app) -> dict[Any, Any]:
     """The app's OpenAPI document (parsed from ``/openapi.yaml``), cached per registry."""
     key = (registry.GAME_IDS, tuple(m.__name__ for m in app.extensions["referee"]["modules"]))
     if key not in _specs:
@@ -207,7 +208,7 @@ def spec_for(app) -> dict:
     return _specs[key]
 
 
-def path_template(spec: dict, path: str) -> str | None:
+def path_template(spec: dict[Any, Any], path: str) -> str | None:
     """The spec path that ``path`` instantiates (``/v1/games/x/new`` → ``/v1/games/{game}/new``)."""
     exact = [p for p in spec["paths"] if "{" not in p and p == path]
     if exact:
@@ -223,7 +224,7 @@ class ContractViolation(AssertionError):
     pass
 
 
-def check_against_spec(spec: dict, method: str, path: str, response) -> None:
+def check_against_spec(spec: dict[Any, Any], method: str, path: str, response) -> None:
     """Fail unless ``response`` is documented for ``method path`` and its body validates."""
     template = path_template(spec, path.split("?")[0])
     status = str(response.status_code)
@@ -265,10 +266,10 @@ def check_against_spec(spec: dict, method: str, path: str, response) -> None:
 
 
 #: (spec id, schema id) → (the spec, kept so that neither id is reused; is_valid)
-_fast: dict[tuple[int, int], tuple[dict, object]] = {}
+_fast: dict[tuple[int, int], tuple[dict[Any, Any], object]] = {}
 
 
-def _fast_validator(spec: dict, schema: dict):
+def _fast_validator(spec: dict[Any, Any], schema: dict[Any, Any]):
     """``is_valid`` of ``schema`` (compiled by jsonschema-rs, once per spec and schema): the
     quick yes; a no is explained by ``_validator``'s errors."""
     key = (id(spec), id(schema))  # a schema is a part of its spec
@@ -279,7 +280,7 @@ def _fast_validator(spec: dict, schema: dict):
     return _fast[key][1]
 
 
-def _validator(spec: dict, schema: dict) -> Draft202012Validator:
+def _validator(spec: dict[Any, Any], schema: dict[Any, Any]) -> Draft202012Validator:
     resource = Resource.from_contents(spec, default_specification=DRAFT202012)
     reg = Registry().with_resource("urn:openapi", resource)
     if "$ref" in schema:

@@ -33,23 +33,27 @@ def test_every_card_set_is_loaded_at_startup(pebbles_env, make_app):
 
 
 def test_a_misspelt_blueprint_module_fails_at_import():
-    """The factory names its blueprint modules in an import statement: a typo is an
-    ImportError when ``service.app`` is imported, never a silently missing route."""
-    tree = ast.parse(pathlib.Path(app_module.__file__).read_text(encoding="utf-8"))
+    """The list of blueprint modules names them in an import statement: a typo is an
+    ImportError when ``service.http.blueprints`` is imported, never a silently missing
+    route."""
+    from service.http import blueprints
+
+    tree = ast.parse(pathlib.Path(blueprints.__file__).read_text(encoding="utf-8"))
     imported = next(node for node in tree.body
                     if isinstance(node, ast.ImportFrom) and node.module == "service.http")
     names = [alias.name for alias in imported.names]
     assert {m.__name__.rsplit(".", 1)[1] for m in app_module.BLUEPRINT_MODULES} <= set(names)
     imported.names[names.index("metrics")].name = "metrcs"
     with pytest.raises(ImportError, match="metrcs"):
-        exec(compile(tree, "service/app.py", "exec"), {"__name__": "service.app_with_a_typo"})
+        exec(compile(tree, "service/http/blueprints.py", "exec"),
+             {"__name__": "service.http.blueprints_with_a_typo"})
 
 
 def test_every_blueprint_module_is_registered(make_app):
     app = make_app()
     names = [m.__name__ for m in app.extensions["referee"]["modules"]]
     assert names == [m.__name__ for m in app_module.BLUEPRINT_MODULES]
-    assert names[:2] == ["service.http.health", "service.http.games"]
+    assert names[:2] == ["service.http.games", "service.http.health"]
     assert set(app.blueprints) == {m.bp.name for m in app_module.BLUEPRINT_MODULES}
 
 

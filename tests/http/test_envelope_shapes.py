@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -43,7 +44,7 @@ FIELDS = ["players", "options", "seed", "card_set", "state", "action", "player",
           "setup", "actions", "bogus"]
 
 
-def _mutate(rng: random.Random, value: dict) -> dict:
+def _mutate(rng: random.Random, value: dict[Any, Any]) -> dict[Any, Any]:
     out = dict(value)
     for _ in range(rng.randint(1, 3)):
         move = rng.random()
@@ -57,8 +58,8 @@ def _mutate(rng: random.Random, value: dict) -> dict:
     return out
 
 
-def _errors(spec, value) -> dict:
-    errors: dict = {}
+def _errors(spec, value) -> dict[Any, Any]:
+    errors: dict[Any, Any] = {}
     spec.validate(value, "", errors, 0)
     return errors
 
@@ -75,7 +76,7 @@ def test_compiled_schema_and_validate_agree_on_a_fuzzed_corpus(envelope):
         normalised = copy.deepcopy(body)
         shape.integral(normalised)
         errors = _errors(envelope.spec, normalised)
-        assert shape.problems(envelope.spec, copy.deepcopy(body)) == errors, body
+        assert shape.field_errors(envelope.spec, copy.deepcopy(body)) == errors, body
         if not errors:
             accepted += 1
             loaded = load_envelope(envelope, copy.deepcopy(body))

@@ -14,6 +14,7 @@ import pickle
 import re
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -151,13 +152,13 @@ def test_a_message_is_its_english_text_and_renders_in_russian():
 
 
 # ---------------------------------------------------------------- over HTTP
-def _new_raiders(api) -> dict:
+def _new_raiders(api) -> dict[Any, Any]:
     r = api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3})
     assert r.status_code == 200, r.json
     return r.json["state"]
 
 
-def _out_of_turn_capture(state: dict) -> dict:
+def _out_of_turn_capture(state: dict[Any, Any]) -> dict[Any, Any]:
     """Seat 1 captures in seat 0's turn (RAI-12)."""
     return {"type": "capture", "player": 1, "fighter": state["players"][1]["hand"][0],
             "property": state["centre"][0]}

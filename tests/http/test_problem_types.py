@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 import pytest
 
-from service.problems import HTTP_PROBLEMS, INSTANCE_PREFIX, PROBLEM_BASE, PROBLEM_TYPES
+from service.problem_types import PROBLEM_BASE, PROBLEM_TYPES
+from service.problems import HTTP_PROBLEMS, INSTANCE_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG_SOURCES = ("service", "workers")
@@ -54,7 +56,7 @@ def test_every_slug_the_code_uses_is_in_the_table():
 
 
 def test_every_exception_class_maps_to_a_row():
-    from service.problems import ERROR_TYPES
+    from service.problem_types import ERROR_TYPES
 
     assert set(ERROR_TYPES.values()) <= set(PROBLEM_TYPES)
 
@@ -105,11 +107,11 @@ def test_an_unknown_problem_type_is_a_404_problem(real_api):
     assert "no-such-thing" in r.json["detail"]
 
 
-def _new_state(api) -> dict:
+def _new_state(api) -> dict[Any, Any]:
     return api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3}).json["state"]
 
 
-def bad_requests(api) -> list:
+def bad_requests(api) -> list[Any]:
     """A problem of most kinds the games API answers with."""
     state = _new_state(api)
     capture = {"type": "capture", "player": 0, "fighter": state["players"][0]["hand"][0],

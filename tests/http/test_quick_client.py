@@ -10,6 +10,7 @@ get the same status, headers and body.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -25,7 +26,7 @@ def _body(response) -> bytes:
     return REQUEST_ID.sub(b"urn:referee:request:ID", response.get_data())
 
 
-def _requests(state: dict) -> list[tuple[str, dict]]:
+def _requests(state: dict[Any, Any]) -> list[tuple[str, dict[Any, Any]]]:
     return [
         ("/v1/games", {}),
         ("/v1/games/raiders?lang=ru", {}),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,7 +99,7 @@ def test_raiders_reference_marks_every_ruling():
         assert list(clauses)[:2] == ["RAI-1", "RAI-2"] and "RAI-22a" in clauses
 
 
-def _order(clause_id: str) -> tuple:
+def _order(clause_id: str) -> tuple[Any, ...]:
     m = re.match(r"([A-Z]+)-(\d+)([a-z]?)", clause_id)
     return (m[1], int(m[2]), m[3])
 
@@ -216,7 +217,7 @@ def test_a_game_without_a_reference_is_a_404_naming_it(api):
 
 
 # ---------------------------------------------- clause text in problems
-def _new_raiders(api, **options) -> dict:
+def _new_raiders(api, **options) -> dict[Any, Any]:
     r = api.post("/v1/games/raiders/new", json={"players": 2, "seed": 3, "options": options})
     assert r.status_code == 200, r.json
     return r.json["state"]

@@ -10,6 +10,7 @@ operation has an ``operationId``, tags, a summary and real examples.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -27,7 +28,7 @@ def doc():
     return spec_dict()
 
 
-def schema_ok(doc: dict, name: str, value) -> bool:
+def schema_ok(doc: dict[Any, Any], name: str, value) -> bool:
     """``value`` validates against ``#/components/schemas/<name>``."""
     registry = Registry().with_resource(
         "urn:openapi", Resource.from_contents(doc, default_specification=DRAFT202012))
@@ -36,7 +37,7 @@ def schema_ok(doc: dict, name: str, value) -> bool:
     return validator.is_valid(value)
 
 
-def body_types(media: dict) -> list[str]:
+def body_types(media: dict[Any, Any]) -> list[str]:
     """The component names a request body may be: one, or a state and a view form."""
     schema = media["schema"]
     return [r["$ref"].rsplit("/", 1)[1] for r in ([schema] if "$ref" in schema

@@ -5,6 +5,8 @@ Every answer is checked against ``openapi.yaml`` by the ``real_api`` fixture.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service import limits
@@ -12,7 +14,7 @@ from service.games.registry import GAME_IDS, get_game
 from service.openapi import game_examples
 
 
-def without_time(answer: dict) -> dict:
+def without_time(answer: dict[Any, Any]) -> dict[Any, Any]:
     return {k: v for k, v in answer.items() if k != "cpu_ms"}
 
 

@@ -7,6 +7,7 @@ fresh memory, so a skipped check and a repeated one are both seen.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import orjson
 import pytest
@@ -21,7 +22,7 @@ def checks(monkeypatch):
     """A fresh memory, and the list of states ``validate_state`` really checked."""
     monkeypatch.setattr(valid_states, "KNOWN", valid_states.ValidStates(size=64))
     game = registry.get_game("raiders")
-    seen: list[dict] = []
+    seen: list[dict[Any, Any]] = []
     real = type(game).validate_state
 
     def counting(self, state):

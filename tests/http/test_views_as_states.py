@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import orjson
 import pytest
@@ -36,7 +37,7 @@ VIEW_GAMES = [g for g in GAME_IDS if get_game(g).takes_views]
 SUGGEST_VIEW_GAMES = [g for g in VIEW_GAMES if get_game(g).suggests_from_views]
 
 
-def canonical(actions: list[dict]) -> list[bytes]:
+def canonical(actions: list[dict[Any, Any]]) -> list[bytes]:
     return sorted(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) for a in actions)
 
 

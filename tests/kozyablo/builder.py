@@ -12,18 +12,21 @@ Every card not placed stays in its owner's deck, so the state passes
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from service.games.draft import Draft
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import face
 from service.games.kozyablo.sectors import update_control
+from service.games.kozyablo.state_types import KozyabloState
+from service.games.objects import ActionObject, Event, JsonObject
 
 FILLER = ["kz_scout", "kz_guard", "zh_brute", "zh_shieldbearer", "tr_grub", "pz_archer"]
 
 
-def mixed_deck(*cards: str, capital: str = "zh_mercenary_camp") -> dict:
+def mixed_deck(*faces: str, capital: str = "zh_mercenary_camp") -> JsonObject:
     """A legal deck (Mercenary Camp: every race, two heroes) holding ``cards``."""
-    cards = list(cards)
+    cards = list(faces)
     for f in FILLER * 3:
         if len(cards) >= 15:
             break
@@ -33,11 +36,11 @@ def mixed_deck(*cards: str, capital: str = "zh_mercenary_camp") -> dict:
             "cards": cards}
 
 
-def _setup(x) -> dict:
+def _setup(x: str | JsonObject) -> JsonObject:
     return {"race": x} if isinstance(x, str) else {"deck": x}
 
 
-def _take(state: dict, seat: int, f: str) -> str:
+def _take(state: KozyabloState, seat: int, f: str) -> str:
     deck = state["players"][seat]["deck"]
     cid = next((c for c in deck if face(c) == f), None)
     assert cid is not None, f"no {f} left in player {seat}'s deck"
@@ -45,16 +48,19 @@ def _take(state: dict, seat: int, f: str) -> str:
     return cid
 
 
-def _sector(state: dict, s: str) -> str:
+def _sector(state: KozyabloState, s: str) -> str:
     return state["players"][int(s[3])]["capital"] if s.startswith("cap") else s
 
 
-def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict | None = None,
-          buildings: dict | None = None, lasting: dict | None = None,
-          discard: dict | None = None, active: int = 0, turn: int = 1,
-          options: dict | None = None, control: dict | None = None,
-          capital_damage: dict | None = None, deck: dict | None = None,
-          more: tuple = (), card_set: str = "reference") -> dict:
+def table(p0: str | JsonObject = "pozorki", p1: str | JsonObject = "trutni", *,
+          hands: dict[int, list[str]] | None = None,
+          units: dict[int, list[tuple[Any, ...]]] | None = None,
+          buildings: dict[int, list[str]] | None = None,
+          lasting: dict[int, list[tuple[str, JsonObject, int]]] | None = None,
+          discard: dict[int, list[str]] | None = None, active: int = 0, turn: int = 1,
+          options: JsonObject | None = None, control: dict[str, int | None] | None = None,
+          capital_damage: dict[int, int] | None = None, deck: dict[int, list[str]] | None = None,
+          more: tuple[str | JsonObject, ...] = (), card_set: str = "reference") -> KozyabloState:
     """A state in the main phase of ``active``'s turn ``turn``.
 
     ``units``: ``{seat: [(face, sector[, {"damage", "shadow", "artifacts"}]), ...]}``
@@ -75,8 +81,9 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
         p["hand"], p["discard"], p["aside"] = [], [], []
         p["ready"] = True
     n = len(setups)
-    state.update(order=[(active + i) % n for i in range(n)], active=active, phase="main", turn=turn, queue=[],
-                 used=[], declared=None, combat=None, result=None)
+    state.update({"order": [(active + i) % n for i in range(n)], "active": active, "phase": "main",
+                  "turn": turn, "queue": [], "used": [], "declared": None, "combat": None,
+                  "result": None})
     for sid, who in (control or {}).items():
         state["sectors"][sid]["controller"] = who
     for seat, faces in (hands or {}).items():
@@ -85,8 +92,8 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
         state["players"][seat]["discard"] = [_take(state, seat, f) for f in faces]
     for seat, rows in (units or {}).items():
         for row in rows:
-            f, where, *more = row
-            props = dict(more[0]) if more else {}
+            f, where, *extra = row
+            props = dict(extra[0]) if extra else {}
             uid = _take(state, seat, f)
             arts = [_take(state, seat, a) for a in props.pop("artifacts", [])]
             state["units"][uid] = {"owner": seat, "sector": _sector(state, where),
@@ -104,7 +111,7 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
     for seat, rows in (lasting or {}).items():
         for f, where, left in rows:
             mid = _take(state, seat, f)
-            state["lasting"][mid] = {"owner": seat, "turns_left": left, "cast_turn": 0, **where}
+            state["lasting"][mid] = {"owner": seat, "turns_left": left, "cast_turn": 0, **where}  # type: ignore[typeddict-item]  # a unit's or a sector's, as the caller says
     for seat, dmg in (capital_damage or {}).items():
         state["players"][seat]["capital_damage"] = dmg
     for seat, faces in (deck or {}).items():
@@ -120,20 +127,20 @@ def table(p0="pozorki", p1="trutni", *, hands: dict | None = None, units: dict |
     return state
 
 
-def act(kind: str, player, **fields) -> dict:
+def act(kind: str, player: int | str, **fields: Any) -> ActionObject:
     return {"type": kind, "player": player, **fields}
 
 
-def play(state: dict, action: dict) -> tuple[dict, list[dict]]:
+def play(state: KozyabloState, action: ActionObject) -> tuple[KozyabloState, list[Event]]:
     """``apply`` that also checks the result is a valid state."""
     after, events = GAME.apply(state, action)
     GAME.validate_state(after)
     return after, events
 
 
-def types(events: list[dict]) -> list[str]:
+def types(events: list[Event]) -> list[str]:
     return [e["type"] for e in events]
 
 
-def listed(state: dict, player, kind: str) -> list[dict]:
+def listed(state: KozyabloState, player: int | str | None, kind: str) -> list[ActionObject]:
     return [a for a in GAME.legal_actions(state, player) if a["type"] == kind]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import orjson
 
@@ -29,12 +30,12 @@ SETUPS = [([{"race": "pozorki"}, {"race": "pozorki"}], {}),
           ([{"race": "pozorki"}, {"race": "zhloby"}], {"chance": "table"})]
 
 
-def _hides(state: dict, sector: str | None, seat: int) -> bool:
+def _hides(state: dict[Any, Any], sector: str | None, seat: int) -> bool:
     return any(d["sector"] == sector and d["shadow"] and d["owner"] != seat
                for d in state["units"].values())
 
 
-def _eagerness(state: dict, action: dict) -> int:
+def _eagerness(state: dict[Any, Any], action: dict[Any, Any]) -> int:
     """How much the steering bot wants ``action`` (0: no more than any other)."""
     kind, seat = action["type"], action["player"]
     if kind == "use_ability" and action["ability"] == "shadow":
@@ -54,7 +55,7 @@ def _eagerness(state: dict, action: dict) -> int:
 class ShadowBot:
     """Mostly the most eager action (``_eagerness``), else a random one."""
 
-    def choose(self, game, state: dict, player: int, rng: random.Random) -> dict:
+    def choose(self, game, state: dict[Any, Any], player: int, rng: random.Random) -> dict[Any, Any]:
         actions = game.legal_actions(state, player)
         best = max(_eagerness(state, a) for a in actions)
         if best and rng.random() < 0.8:
@@ -62,7 +63,7 @@ class ShadowBot:
         return rng.choice(actions)
 
 
-def _crafted() -> list[dict]:
+def _crafted() -> list[dict[Any, Any]]:
     """A hidden hero with two artifacts and a hidden Sneak where the viewer (0) stands;
     the same with a Scout's sector next door and the other player to move."""
     hidden = {1: [("pz_hero", "1.gold_mine",
@@ -77,7 +78,7 @@ def _crafted() -> list[dict]:
                   options={"response_window": "always"})]
 
 
-def _playout(state: dict, seed: int, steps: int, every: int) -> list[bytes]:
+def _playout(state: dict[Any, Any], seed: int, steps: int, every: int) -> list[bytes]:
     rng, bots = random.Random(seed), (ShadowBot(), RandomBot())
     out = []
     for step in range(steps):

@@ -7,6 +7,8 @@ live in a test set that extends it (``wins``), one per condition and moment.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import yaml
 
@@ -39,7 +41,7 @@ WIN_DECK = {"capital": "zh_capital", "sectors": ["gold_mine", "crystal_mine", "e
 THREE = {"0.gold_mine": 0, "0.crystal_mine": 0, "0.energy_source": 0}
 
 
-def write_set(root, name: str, data: dict) -> None:
+def write_set(root, name: str, data: dict[Any, Any]) -> None:
     (root / "kozyablo").mkdir(exist_ok=True)
     (root / "kozyablo" / f"{name}.yaml").write_text(yaml.safe_dump(data, allow_unicode=True),
                                                      encoding="utf-8")
@@ -61,18 +63,18 @@ def wins(card_dir):
     return "wins"
 
 
-def refused(card_dir, card: dict) -> str:
+def refused(card_dir, card: dict[Any, Any]) -> str:
     write_set(card_dir, "bad", {"extends": "reference", "meta": META, "cards": [card]})
     with pytest.raises(card_db.CardDataError) as exc:
         card_db.get("kozyablo", "bad")
     return str(exc.value)
 
 
-def win_effect(**fields) -> dict:
+def win_effect(**fields) -> dict[Any, Any]:
     return {"kind": "win", "target": "player", **fields}
 
 
-def event(effect: dict, **fields) -> dict:
+def event(effect: dict[Any, Any], **fields) -> dict[Any, Any]:
     return {"id": "zh_bad", "name": {"en": "Bad", "ru": "Плохо"}, "race": "zhloby",
             "type": "event", "level": 1, "kind": "instant", "effect": effect, **fields}
 

@@ -90,12 +90,17 @@ def test_opposing_sectors_is_has_opposing_cards_for_every_sector():
     """KOZ-17: the one-pass ``opposing_sectors`` (listing) and ``has_opposing_cards``
     (one sector) agree on every sector, for every seat, over random positions; so
     do ``creature_sectors`` (listing) and ``may_enter`` (a ``play_card``'s check,
-    KOZ-17/KOZ-23/KOZ-16a)."""
+    KOZ-17/KOZ-23/KOZ-16a), and ``capitals`` (listing) and ``is_capital``."""
     import random
 
     from service.games.kozyablo.cards import Catalogue
     from service.games.kozyablo.play import creature_sectors, may_enter
-    from service.games.kozyablo.sectors import has_opposing_cards, opposing_sectors
+    from service.games.kozyablo.sectors import (
+        capitals,
+        has_opposing_cards,
+        is_capital,
+        opposing_sectors,
+    )
     from service.games.playout import RandomBot, choose_chance, next_actor
 
     checked = 0
@@ -107,6 +112,8 @@ def test_opposing_sectors_is_has_opposing_cards_for_every_sector():
                 expected = {sid for sid in state["sectors"]
                             if has_opposing_cards(state, sid, seat)}
                 assert opposing_sectors(state, seat) == expected
+                assert capitals(state) == {sid for sid in state["sectors"]
+                                           if is_capital(state, sid)}
                 cat = Catalogue.of_state(state)
                 assert creature_sectors(state, cat, seat) == sorted(
                     sid for sid in state["sectors"] if may_enter(state, cat, seat, sid))

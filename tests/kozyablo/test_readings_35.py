@@ -4,6 +4,8 @@ The issue's other two Kozyablo rulings are tested with their engine change."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.errors import RuleViolation
@@ -14,12 +16,12 @@ from service.games.kozyablo.damage import striker_stats
 from .builder import act, listed, play, table, types
 
 
-def targets_of(state: dict, player: int, unit: str) -> list[str]:
+def targets_of(state: dict[Any, Any], player: int, unit: str) -> list[str]:
     return sorted({t for a in listed(state, player, "strike") if a["unit"] == unit
                    for t in a["targets"]})
 
 
-def speed(state: dict, unit: str) -> int:
+def speed(state: dict[Any, Any], unit: str) -> int:
     return striker_stats(state, Catalogue.of_state(state), unit).speed
 
 

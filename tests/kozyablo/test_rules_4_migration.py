@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from tests.kozyablo.builder import act, table
 from tests.kozyablo.test_rulings_25 import play, three
 
 
-def as_3(state: dict, **changes) -> dict:
+def as_3(state: dict[Any, Any], **changes) -> dict[Any, Any]:
     """``state`` with the ``kozyablo/3`` id and no ``combat.turn`` (which 3 never wrote)."""
     old = copy.deepcopy(state)
     old["rules_version"] = "kozyablo/3"
@@ -40,7 +41,7 @@ def step_4():
     return next(v for v in GAME.rules_versions if v.id == "kozyablo/4")
 
 
-def upgraded(old: dict) -> dict:
+def upgraded(old: dict[Any, Any]) -> dict[Any, Any]:
     """``old`` carried over by every step since ``kozyablo/3`` (``kozyablo/5`` changes none
     of these positions)."""
     before = copy.deepcopy(old)
@@ -54,7 +55,7 @@ def upgraded(old: dict) -> dict:
     return state
 
 
-def plays_on(state: dict, seed: int = 0) -> dict:
+def plays_on(state: dict[Any, Any], seed: int = 0) -> dict[Any, Any]:
     rng = random.Random(seed)
     for _ in range(2000):
         if GAME.score(state)["finished"]:
@@ -145,7 +146,7 @@ def test_a_finished_game_not_won_by_a_fall_is_only_relabelled():
 
 
 # ------------------------------------------------------------------ KOZ-41a, KOZ-25a
-def declarer_brought_out() -> dict:
+def declarer_brought_out() -> dict[Any, Any]:
     """Player 0 declared an attack beside their Sneak (Shadow): ``kozyablo/3`` brought it
     out of the shadow then, and its state says only that it is not hidden."""
     s = table("pozorki", "kozly", units={0: [("pz_sneak", "0.gold_mine", {"shadow": True}),
@@ -185,7 +186,7 @@ def test_koz_41a_the_refusal_over_http_names_the_clauses(client):
     assert "KOZ-41a" in message and "тен" in message  # in Russian
 
 
-def fast_bumblebee_against_a_hidden_sneak() -> tuple[dict, dict]:
+def fast_bumblebee_against_a_hidden_sneak() -> tuple[dict[Any, Any], dict[Any, Any]]:
     """Player 1's Bumblebee (speed 6) and Wild Gilen attack where player 0's Sneak (5)
     hides beside their Archer (4): the position under ``kozyablo/4`` and as
     ``kozyablo/3`` kept it (the Sneak was no part of the combat)."""

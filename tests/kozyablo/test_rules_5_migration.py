@@ -11,6 +11,7 @@ fixture state on and replays every fixture game.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -25,13 +26,13 @@ from tests.kozyablo.test_rulings_25 import play
 from tests.kozyablo.test_rulings_35 import KOZ_28_SCRIPT, spire_and_iron, swordsman_against_gilen
 
 
-def as_4(state: dict) -> dict:
+def as_4(state: dict[Any, Any]) -> dict[Any, Any]:
     old = copy.deepcopy(state)
     old["rules_version"] = "kozyablo/4"
     return old
 
 
-def upgraded(old: dict) -> dict:
+def upgraded(old: dict[Any, Any]) -> dict[Any, Any]:
     before = copy.deepcopy(old)
     state, note = GAME.upgrade_state(old)
     assert old == before, "the migration changed its input"
@@ -40,7 +41,7 @@ def upgraded(old: dict) -> dict:
     return state
 
 
-def refused(old: dict) -> list[str]:
+def refused(old: dict[Any, Any]) -> list[str]:
     with pytest.raises(NotUpgradable) as exc:
         from_4(old)
     with pytest.raises(RulesChanged) as answer:
@@ -106,7 +107,7 @@ def test_koz_25a_a_combat_before_the_two_attacks_creatures_turn_is_upgraded():
 
 
 # ------------------------------------------------------------------ KOZ-39a
-def spire_at_scout(ally: str) -> dict:
+def spire_at_scout(ally: str) -> dict[Any, Any]:
     """The Spire's strike at player 1's Scout waits for a Defender decision (``ally``)."""
     s = table("trutni", "kozly", active=1, buildings={0: ["tr_spire"]},
               units={1: [("kz_scout", "cap0"), (ally, "cap0")]})

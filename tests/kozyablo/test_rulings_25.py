@@ -7,6 +7,7 @@ card data)."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 import yaml
@@ -21,7 +22,7 @@ from tests.kozyablo.builder import act, listed, table, types
 from tests.kozyablo.builder import play as play_one
 
 
-def play(state: dict, action: dict) -> tuple[dict, list[dict]]:
+def play(state: dict[Any, Any], action: dict[Any, Any]) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
     """``play``, then every response window passed (KOZ-16), the events of both."""
     state, events = play_one(state, action)
     while state["phase"] == "response":
@@ -100,7 +101,7 @@ def test_koz_25a_a_bystander_of_three_players_need_not_strike():
 
 
 # ------------------------------------------------------------------ KOZ-41a
-def hidden_sneak(active: int = 1) -> dict:
+def hidden_sneak(active: int = 1) -> dict[Any, Any]:
     """Player 0's Sneak (speed 5) hides next to their Archer (4) and player 1's Guard (2)."""
     return table("pozorki", "kozly", active=active,
                  units={0: [("pz_sneak", "0.gold_mine", {"shadow": True}),

@@ -4,6 +4,8 @@ and RULING KOZ-39a, Armor against creatures only.  The step itself (what a
 
 from __future__ import annotations
 
+from typing import Any
+
 from service.games.kozyablo import GAME
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import strike_damage
@@ -14,7 +16,7 @@ from tests.kozyablo.test_rulings_25 import play
 HELD = {"type": "strike_held", "unit": "0.pz_swordsman", "rule": "KOZ-25a"}
 
 
-def swordsman_against_gilen() -> dict:
+def swordsman_against_gilen() -> dict[Any, Any]:
     """Player 0's Swordsman (Two attacks) attacks player 1's Wild Gilen: its turn."""
     s = table(units={0: [("pz_swordsman", "0.gold_mine")], 1: [("tr_wild_gilen", "0.gold_mine")]})
     s, _ = play(s, act("attack", 0, sector="0.gold_mine"))
@@ -143,7 +145,7 @@ def test_koz_25a_over_http_the_swordsman_holds_its_first_strike_and_keeps_the_se
 
 
 # ------------------------------------------------------------------ KOZ-39a
-def spire_and_iron() -> dict:
+def spire_and_iron() -> dict[Any, Any]:
     """Player 0's (trutni) Stinger Spire (a building: attack 2, speed 4) in their capital,
     where player 1's Iron Zhlob (Armor 1, attack 3, speed 1) stands; player 1 to act."""
     return table("trutni", "zhloby", active=1, buildings={0: ["tr_spire"]},

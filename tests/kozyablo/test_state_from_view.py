@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import orjson
 import pytest
@@ -33,26 +34,26 @@ from tests.shared import bending
 from tests.shared.test_determinize import sampled_states
 
 
-def canonical(actions: list[dict]) -> list[bytes]:
+def canonical(actions: list[dict[Any, Any]]) -> list[bytes]:
     return sorted(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) for a in actions)
 
 
-def positions() -> list[dict]:
+def positions() -> list[dict[Any, Any]]:
     return [orjson.loads(raw) for raw in (*sampled_states("kozyablo"), *hidden_positions())]
 
 
-def through_json(view: dict) -> dict:
+def through_json(view: dict[Any, Any]) -> dict[Any, Any]:
     return orjson.loads(orjson.dumps(view))
 
 
-def verdict(state: dict, action: dict) -> dict:
+def verdict(state: dict[Any, Any], action: dict[Any, Any]) -> dict[Any, Any]:
     try:
         return GAME.check(state, action)
     except MalformedInput as exc:  # a wrong value of the wrong shape
         return {"malformed": exc.errors}
 
 
-def wrong_in_one_field(state: dict, seat: int, action: dict, rng: random.Random) -> list[dict]:
+def wrong_in_one_field(state: dict[Any, Any], seat: int, action: dict[Any, Any], rng: random.Random) -> list[dict[Any, Any]]:
     """``action`` with one field swapped for ids the viewer cannot see (a creature in the
     shadow, another player's hidden card), one in sight, and nonsense."""
     unseen = [u for u, d in state["units"].items() if d["shadow"] and d["owner"] != seat]
@@ -151,7 +152,7 @@ def test_koz_1_a_spectators_view_is_refused():
     assert "view.view.player" in exc.value.errors
 
 
-def a_view(seat: int = 0) -> dict:
+def a_view(seat: int = 0) -> dict[Any, Any]:
     """A view in which another player hides a hero with artifacts and a Sneak."""
     state = next(orjson.loads(raw) for raw in hidden_positions()
                  if sum(d["shadow"] and d["owner"] != seat
@@ -159,7 +160,7 @@ def a_view(seat: int = 0) -> dict:
     return through_json(GAME.view(state, seat))
 
 
-def _hidden(view: dict) -> str:
+def _hidden(view: dict[Any, Any]) -> str:
     return next(u for u in view["units"] if u.startswith("hidden-"))
 
 
@@ -209,7 +210,7 @@ VALUES = [None, 0, 1, 3, -1, 99, "", "hidden-1", "hidden-7", "1.pz_sneak", "0.pz
           "1.gold_mine", "x.y", [], {}, True, "main", "combat"]
 
 
-def bend(view: dict, rng: random.Random) -> dict:
+def bend(view: dict[Any, Any], rng: random.Random) -> dict[Any, Any]:
     """One to three random edits of ``view`` (``tests.shared.bending``)."""
     return bending.bend(view, rng, VALUES)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import orjson
 import pytest
@@ -127,7 +128,7 @@ def renamed(value, names: dict[str, str]):
     return value
 
 
-def swap(state: dict, *pairs: tuple[str, str]) -> dict:
+def swap(state: dict[Any, Any], *pairs: tuple[str, str]) -> dict[Any, Any]:
     """A twin of ``state`` with card ids swapped in pairs (decks kept sorted)."""
     names = {a: b for a, b in pairs} | {b: a for a, b in pairs}
     twin = renamed(state, names)
@@ -137,7 +138,7 @@ def swap(state: dict, *pairs: tuple[str, str]) -> dict:
     return twin
 
 
-def assert_hides(state: dict, seat: int | None, hidden: set[str]) -> dict:
+def assert_hides(state: dict[Any, Any], seat: int | None, hidden: set[str]) -> dict[Any, Any]:
     """``seat``'s view names none of ``hidden``, and ``secret_cards`` lists them all
     (so the contract's leak check would catch a view that shows one)."""
     view = GAME.view(state, seat)
@@ -235,7 +236,7 @@ HEROES = mixed_deck("pz_hero", "pz_hero", "pz_art_cloak", "pz_art_cloak", "pz_ar
                     "pz_sneak", "pz_sneak", "kz_scout", "pz_spark")
 
 
-def hero_table() -> dict:
+def hero_table() -> dict[Any, Any]:
     """A hero hidden by its Cloak of Shadows with a Bow, 2 damage, a sneak
     hidden too, and the other hero, cloak and sneak still in the deck."""
     return table(HEROES, "kozly", hands={0: ["pz_spark"]}, units={

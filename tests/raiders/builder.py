@@ -11,19 +11,21 @@ Every card not placed goes to its deck, so the state passes
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 
 from service.games.raiders import GAME
 from service.games.raiders.cards import Catalogue
 
 
-def table(*, players: int = 2, hands: dict | None = None, holdings: dict | None = None,
-          centre: list | None = None, discard: list | None = None, trump: str = "S",
+def table(*, players: int = 2, hands: dict[Any, Any] | None = None, holdings: dict[Any, Any] | None = None,
+          centre: list[Any] | None = None, discard: list[Any] | None = None, trump: str = "S",
           trump_card: str | None = None, bottom: bool = True, active: int = 0,
-          capture: dict | None = None, capture_used: bool = False,
-          modifiers: list | None = None, owed_draws: dict | None = None, turn: int = 1,
-          options: dict | None = None, fighter_deck: list | None = None,
-          property_deck: list | None = None, phase: str | None = None) -> dict:
+          capture: dict[Any, Any] | None = None, capture_used: bool = False,
+          modifiers: list[Any] | None = None, owed_draws: dict[Any, Any] | None = None, turn: int = 1,
+          options: dict[Any, Any] | None = None, fighter_deck: list[Any] | None = None,
+          property_deck: list[Any] | None = None, phase: str | None = None) -> dict[Any, Any]:
     """A state in ``main`` (or ``capture`` when ``capture`` is given).
 
     ``capture``: ``{"fighter", "property"[, "priority", "passes"]}`` for the
@@ -77,28 +79,28 @@ def table(*, players: int = 2, hands: dict | None = None, holdings: dict | None 
     return state
 
 
-def play(state: dict, *actions: dict) -> tuple[dict, list[dict]]:
+def play(state: dict[Any, Any], *actions: dict[Any, Any]) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
     """Apply actions in order; return the last state and all events."""
-    events: list[dict] = []
+    events: list[dict[Any, Any]] = []
     for action in actions:
         state, evs = GAME.apply(state, action)
         events.extend(evs)
     return state, events
 
 
-def act(kind: str, player: int, **fields) -> dict:
+def act(kind: str, player: int, **fields) -> dict[Any, Any]:
     """``act("capture", 0, fighter="S-K", property="club")``."""
     return {"type": kind, "player": player, **fields}
 
 
-def pass_all(state: dict) -> tuple[dict, list[dict]]:
+def pass_all(state: dict[Any, Any]) -> tuple[dict[Any, Any], list[dict[Any, Any]]]:
     """Everyone passes in turn until the capture window closes."""
-    events: list[dict] = []
+    events: list[dict[Any, Any]] = []
     while state["phase"] == "capture" and state["result"] is None:
         state, evs = GAME.apply(state, act("pass", state["capture"]["priority"]))
         events.extend(evs)
     return state, events
 
 
-def types(events: list[dict]) -> list[str]:
+def types(events: list[dict[Any, Any]]) -> list[str]:
     return [e["type"] for e in events]

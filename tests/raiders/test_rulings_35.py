@@ -4,6 +4,8 @@ players, never with six)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.errors import InvalidOptions
@@ -13,7 +15,7 @@ from service.games.raiders.cards import face
 from .builder import act, pass_all, play, table
 
 
-def money_of(state: dict, seat: int) -> tuple[int, list[dict]]:
+def money_of(state: dict[Any, Any], seat: int) -> tuple[int, list[dict[Any, Any]]]:
     entry = GAME.score(state)["scores"][seat]
     return entry["total"], entry["breakdown"]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.errors import InvalidOptions, InvalidState, RuleViolation
@@ -153,7 +155,7 @@ def test_rai_11_reveal_only_without_unguarded_property():
     every = [f"{p['id']}#{k}" if k > 1 else p["id"] for p in props
              for k in range(1, p["copies"] + 1)]
     guards = [f["id"] for f in GAME.card_set().data["fighters"] if f["power"] is not None]
-    spread: dict = {0: {}, 1: {}, 2: {}, 3: {}}
+    spread: dict[Any, Any] = {0: {}, 1: {}, 2: {}, 3: {}}
     for i, (prop, guard) in enumerate(zip(every, guards)):
         spread[i % 4][prop] = guard  # nobody reaches 36
     state = table(players=4, hands={1: ["H-6", "H-7", "H-8", "H-9", "H-10", "H-J"]},

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 
-def paths(value: Any, prefix: tuple = ()) -> Iterator[tuple]:
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     """Every path into ``value`` (dict keys and list indexes), the root first."""
     yield prefix
     items = value.items() if isinstance(value, dict) else \

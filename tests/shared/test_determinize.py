@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import orjson
 import pytest
@@ -46,7 +47,7 @@ def dump(value) -> bytes:
 
 
 @cache
-def sampled_states(game_id: str) -> tuple:
+def sampled_states(game_id: str) -> tuple[Any, ...]:
     """States of seeded random playouts (as JSON, so the cache stays immutable)."""
     game = get_game(game_id)
     all_players, options, seeds = SETUPS[game_id]
@@ -68,7 +69,7 @@ def sampled_states(game_id: str) -> tuple:
     return tuple(out)
 
 
-def first_state(game_id: str, players, seed: int, wanted) -> dict:
+def first_state(game_id: str, players, seed: int, wanted) -> dict[Any, Any]:
     """The first state of a seeded random playout for which ``wanted`` holds."""
     game = get_game(game_id)
     state, _ = game.new_game(players, {}, seed)
@@ -80,7 +81,7 @@ def first_state(game_id: str, players, seed: int, wanted) -> dict:
     return state
 
 
-def crafted_states(game_id: str) -> list[dict]:
+def crafted_states(game_id: str) -> list[dict[Any, Any]]:
     """Situations rare in the samples.  Tremble: a secret redeploy (TRE-32)
     submitted while another one could have been.  Kozyablo: the reference
     decks hold one creature with Shadow (two copies) — here one is shadowed
@@ -114,7 +115,7 @@ def crafted_states(game_id: str) -> list[dict]:
                   units={1: sneak, 2: [("pz_sneak", "0.gold_mine", {"shadow": True})]})]
 
 
-def assert_view_only(game, state: dict, seat, seeds=(5, 6), twin_seeds=(101, 202)) -> list:
+def assert_view_only(game, state: dict[Any, Any], seat, seeds=(5, 6), twin_seeds=(101, 202)) -> list[Any]:
     """The property for one state and one seat; returns the twins it used."""
     seen = dump(game.view(state, seat))
     twins = [game.determinize(state, seat, s) for s in twin_seeds]
@@ -131,7 +132,7 @@ def assert_view_only(game, state: dict, seat, seeds=(5, 6), twin_seeds=(101, 202
     return twins
 
 
-def hidden_differences(game_id: str, state: dict, seat, twin: dict) -> set[str]:
+def hidden_differences(game_id: str, state: dict[Any, Any], seat, twin: dict[Any, Any]) -> set[str]:
     """Which kinds of hidden information differ between ``state`` and ``twin``."""
     out = set()
     others = [(a, b) for p, (a, b) in enumerate(zip(state["players"], twin["players"]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ JUNK = [None, True, False, 0, -1, 1 << 70, 3.5, "", "x" * 300, "chance", [], {},
 
 
 def slow_errors(spec, value):
-    errors: dict = {}
+    errors: dict[Any, Any] = {}
     spec.validate(value, "state", errors, 0)
     return errors
 
@@ -98,7 +99,7 @@ def test_shape_fast_path_agrees_with_validate(game_id):
             errors = slow_errors(game.state_spec, bad)
             assert game.state_spec.ok(bad, 0) == (not errors), errors
             assert shape.compiled(game.state_spec)(bad) == (not errors), errors
-            assert shape.problems(game.state_spec, bad, "state") == errors
+            assert shape.field_errors(game.state_spec, bad, "state") == errors
             failing += bool(errors)
     assert failing > len(states) * 8  # the corruptions do reach the checks
 
@@ -107,7 +108,7 @@ def test_shape_fast_path_depth_and_bounds():
     nested = shape.Any_()
     for _ in range(limits.MAX_DEPTH + 1):
         nested = shape.ListOf(nested)
-    deep: list = [1]
+    deep: list[Any] = [1]
     for _ in range(limits.MAX_DEPTH + 1):
         deep = [deep]
     for spec, value in [(nested, deep),
@@ -121,7 +122,7 @@ def test_shape_fast_path_depth_and_bounds():
                         (shape.Int(), True), (shape.Enum(1, "a"), True),
                         (shape.OneOf(shape.Int(minimum=0), shape.Enum("chance")), -1)]:
         errors = slow_errors(spec, value)
-        assert errors and not spec.ok(value, 0) and shape.problems(spec, value, "state") == errors
+        assert errors and not spec.ok(value, 0) and shape.field_errors(spec, value, "state") == errors
         assert not shape.compiled(spec)(value)
 
 
@@ -168,11 +169,11 @@ def test_conservation_shortcut_agrees_with_the_walk(game_id):
 
 def _walk(zones, expected):
     """The reference: the pre-shortcut algorithm, card by card."""
-    expected_counts: dict = {}
+    expected_counts: dict[Any, Any] = {}
     for card in expected:
         expected_counts[card] = expected_counts.get(card, 0) + 1
-    seen: dict = {}
-    errors: dict = {}
+    seen: dict[Any, Any] = {}
+    errors: dict[Any, Any] = {}
     for path, cards in zones.items():
         for card in cards:
             n = seen.get(card, 0) + 1

@@ -32,7 +32,9 @@ GAMES_DIR = ROOT / "service" / "games"
 GAMES = sorted(set(GAME_IDS) | {p.parent.name for p in GAMES_DIR.glob("*/__init__.py")})
 #: shared module → the games its OpenAPI request examples still name (HTTP layer)
 OPENAPI_EXAMPLES = {
-    "service/openapi.py": {"raiders", "tremble"},  # the document's example literals
+    # the routes' example literals (each beside its route's record)
+    "service/http/evaluations.py": {"tremble"}, "service/http/rules.py": {"raiders"},
+    "service/http/table.py": {"raiders"}, "service/http/transcripts.py": {"raiders"},
     "schemas/tournaments.py": {"raiders"},  # the tournament routes' examples
 }
 REGISTRY = "service/games/registry.py"

@@ -18,6 +18,7 @@ import hashlib
 import json
 import pathlib
 import sys
+from typing import Any
 
 import orjson
 import pytest
@@ -45,7 +46,7 @@ def group_key(game_id: str, players: int, mode: str) -> str:
 
 def group_digest(game_id: str, players: int, mode: str) -> str:
     game = get_game(game_id)
-    options: dict = {"chance": mode}
+    options: dict[Any, Any] = {"chance": mode}
     if game_id in TURN_LIMIT:
         options["turn_limit"] = TURN_LIMIT[game_id]
     h = hashlib.sha256()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 #: docs/tournaments.md, "Points": best place first, by table size
 POINTS = {2: (3, 0), 3: (3, 1, 0), 4: (3, 2, 1, 0), 5: (4, 3, 2, 1, 0), 6: (5, 4, 3, 2, 1, 0)}
@@ -21,7 +22,7 @@ FLOOR = Fraction(33, 100)
 OPTIONS = {"tremble": {"missions": False}, "raiders": {"turn_limit": 3}}
 
 
-def places_of(score: dict) -> list[int]:
+def places_of(score: dict[Any, Any]) -> list[int]:
     """Each seat's place: the winners 1, then by total, highest first (1, 2, 2, 4)."""
     winners = set(score["winners"])
     totals = {line["player"]: line["total"] for line in score["scores"]}
@@ -37,7 +38,7 @@ def places_of(score: dict) -> list[int]:
 
 
 @cache
-def _played(game_id: str, count: int, seed: int) -> tuple[dict, tuple[int, ...]]:
+def _played(game_id: str, count: int, seed: int) -> tuple[dict[Any, Any], tuple[int, ...]]:
     from service.games.bots import bot_named
     from service.games.registry import get_game
 
@@ -53,7 +54,7 @@ def _played(game_id: str, count: int, seed: int) -> tuple[dict, tuple[int, ...]]
              "actions": actions}, tuple(places_of(game.score(state))))
 
 
-def table_game(game: str, seats: list[str], seed: int) -> tuple[dict, list[int]]:
+def table_game(game: str, seats: list[str], seed: int) -> tuple[dict[Any, Any], list[int]]:
     """A finished game of ``game`` at a table of ``seats`` (its replay) and their places."""
     replay, places = _played(game, len(seats), seed)
     return ({**replay, "setup": {**replay["setup"], "players": [{"name": n} for n in seats]},
@@ -72,7 +73,7 @@ def table_points(places: list[int]) -> list[Fraction]:
     return out
 
 
-def standings(players: list[str], rounds: list[list[tuple[list[str], list[int]]]]) -> list[dict]:
+def standings(players: list[str], rounds: list[list[tuple[list[str], list[int]]]]) -> list[dict[Any, Any]]:
     """The standings of ``rounds`` (each a list of tables: players, their places), byes
     aside: points, the most possible, the opponents' share (floored), ranked by points
     then that share (one game per table: the game shares are the same numbers)."""

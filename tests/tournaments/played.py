@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 TURNS = 6
 
 
 @cache
-def _played(seed: int) -> tuple[dict, tuple[int, ...]]:
+def _played(seed: int) -> tuple[dict[Any, Any], tuple[int, ...]]:
     from service.games.bots import bot_named
     from service.games.registry import get_game
 
@@ -31,7 +32,7 @@ def _played(seed: int) -> tuple[dict, tuple[int, ...]]:
         tuple(game.score(state)["winners"])
 
 
-def played_game(seed: int, seats: tuple[str, str] = ("Ann", "Bob")) -> dict:
+def played_game(seed: int, seats: tuple[str, str] = ("Ann", "Bob")) -> dict[Any, Any]:
     """The replay of the game of ``seed`` (a fresh copy), its seats named ``seats``."""
     replay, _ = _played(seed)
     return {**replay, "setup": {**replay["setup"], "players": [{"name": n} for n in seats]},
@@ -44,7 +45,7 @@ def winners(seed: int) -> tuple[int, ...]:
 
 
 @cache
-def _pod(seed: int, seats: int, turns: int) -> tuple[dict, tuple[int, ...]]:
+def _pod(seed: int, seats: int, turns: int) -> tuple[dict[Any, Any], tuple[int, ...]]:
     from service.games.bots import bot_named
     from service.games.registry import get_game
 
@@ -62,7 +63,7 @@ def _pod(seed: int, seats: int, turns: int) -> tuple[dict, tuple[int, ...]]:
             "actions": actions}, tuple(game_places(game.score(state)))
 
 
-def played_pod(seed: int, seats: tuple[str, ...], turns: int = 3) -> dict:
+def played_pod(seed: int, seats: tuple[str, ...], turns: int = 3) -> dict[Any, Any]:
     """A Raiders game of ``len(seats)`` players (the greedy bot in every seat, ``turn_limit``
     ``turns``) as its replay, its seats named ``seats``."""
     replay, _ = _pod(seed, len(seats), turns)

@@ -9,6 +9,8 @@ sit at it is refused, naming its seats.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.tournaments.hand import standings, table_game
@@ -20,10 +22,10 @@ RAIDERS = ["Abe", "Bea", "Cal", "Deb", "Eli", "Flo", "Gil", "Hana", "Ike"]
 BY_HAND = (2, 1, 2, 4)
 
 
-def run(client, game: str, players: list, size: int, rounds: int, drop_after: dict, late: dict):
+def run(client, game: str, players: list[Any], size: int, rounds: int, drop_after: dict[Any, Any], late: dict[Any, Any]):
     """Play ``rounds`` rounds as the service seats them; returns the request, the answer
     and the tables as (players, places) for the hand computation."""
-    body: dict = {"players": list(players), "settings": {"game": game, "table_size": size}, "rounds": []}
+    body: dict[Any, Any] = {"players": list(players), "settings": {"game": game, "table_size": size}, "rounds": []}
     played: list[list[tuple[list[str], list[int]]]] = []
     seed = 0
     for number in range(1, rounds + 1):
@@ -53,7 +55,7 @@ def run(client, game: str, players: list, size: int, rounds: int, drop_after: di
     return body, answer.json, played
 
 
-def same_standings(answer: dict, expected: list[dict]) -> None:
+def same_standings(answer: dict[Any, Any], expected: list[dict[Any, Any]]) -> None:
     shown = [(line["rank"], line["player"], line["points"], line["possible"]) for line in answer["standings"]]
     assert shown == [(e["rank"], e["player"], float(e["points"]), float(e["possible"])) for e in expected]
     for line, e in zip(answer["standings"], expected, strict=True):

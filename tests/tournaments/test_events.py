@@ -16,10 +16,10 @@ import pytest
 from service.games.errors import MalformedInput
 from service.tournaments.events import (
     Entry,
-    Event,
     Round,
     Settings,
     Table,
+    TournamentEvent,
     evaluate,
     game_places,
     met_before,
@@ -55,11 +55,11 @@ def random_swiss(rng: random.Random, count: int, rounds: int) -> tuple[list[str]
     return players, out
 
 
-def as_event(players: list[str], rounds: list[swiss.Round]) -> Event:
+def as_event(players: list[str], rounds: list[swiss.Round]) -> TournamentEvent:
     def places(match: swiss.Match, winner: str | None) -> list[int]:
         return [1, 1] if winner is None else [1, 2] if winner == match.players[0] else [2, 1]
 
-    return Event(list(players), Settings(table_size=2), [
+    return TournamentEvent(list(players), Settings(table_size=2), [
         Round([Table(list(m.players), [places(m, w) for w in m.games]) for m in rnd.matches],
               rnd.byes, rnd.drops) for rnd in rounds])
 
@@ -113,7 +113,7 @@ def test_a_table_of_several_games_ranks_by_players_beaten():
 def test_pod_standings_break_ties_by_opponents_share():
     r1 = pod_round(("Ann", "Bob", "Cat", "Dan"), ("Eve", "Fay", "Gus", "Hal"))
     r2 = pod_round(("Bob", "Cat", "Ann", "Eve"), ("Fay", "Dan", "Gus", "Hal"))
-    table = standings(Event(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"], POD,
+    table = standings(TournamentEvent(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"], POD,
                             [r1, r2]))
     line = {s.player: s for s in table}
     assert {p: s.points for p, s in line.items()} == {
@@ -147,12 +147,12 @@ def test_the_tables_fit_the_count_and_byes_only_when_no_size_fits():
 ])
 def test_rounds_that_cannot_have_happened_are_refused_naming_the_field(rounds, field):
     with pytest.raises(MalformedInput) as caught:
-        standings(Event(["a", "b", "c", Entry("late", joins=2)], POD, rounds))
+        standings(TournamentEvent(["a", "b", "c", Entry("late", joins=2)], POD, rounds))
     assert list(caught.value.errors) == [field]
 
 
 def test_a_late_entry_is_seated_from_its_round():
-    event = Event(["a", "b", "c", Entry("late", joins=2)], POD, [pod_round(("a", "b", "c"))])
+    event = TournamentEvent(["a", "b", "c", Entry("late", joins=2)], POD, [pod_round(("a", "b", "c"))])
     lines, proposal = evaluate(event)
     assert proposal is not None and sorted(proposal.tables[0]) == ["a", "b", "c", "late"]
     assert {s.player: s.joins for s in lines}["late"] == 2
@@ -160,7 +160,7 @@ def test_a_late_entry_is_seated_from_its_round():
 
 def test_the_next_round_has_the_fewest_repeats_and_names_them():
     r1 = pod_round(("a", "b", "c", "d"), ("e", "f", "g", "h"))
-    lines, proposal = evaluate(Event(list("abcdefgh"), POD, [r1]))
+    lines, proposal = evaluate(TournamentEvent(list("abcdefgh"), POD, [r1]))
     assert proposal is not None
     # any two tables of four hold two pairs of each first-round table: 4 is the least
     assert proposal.repeats == 4
@@ -173,7 +173,7 @@ def test_the_next_round_has_the_fewest_repeats_and_names_them():
 def test_a_dropped_player_is_never_seated_again_and_byes_go_to_the_lowest():
     r1 = pod_round(("a", "b", "c", "d"), ("e", "f", "g", "h"), drops=["a"])
     settings = Settings(table_size=4, table_sizes=(4,))
-    lines, proposal = evaluate(Event(list("abcdefgh"), settings, [r1]))
+    lines, proposal = evaluate(TournamentEvent(list("abcdefgh"), settings, [r1]))
     assert proposal is not None
     seated = [p for t in proposal.tables for p in t]
     assert "a" not in seated and len(seated) == 4
@@ -185,7 +185,7 @@ def test_sixteen_players_in_pods_reach_the_proven_least_repeats_in_six_rounds():
     """16 players, tables of 4, 6 rounds: each meets 18 opponents among 15 others, so
     at least 3 meetings of each are repeats, 16 × 3 / 2 = 24 in all (docs/tournaments.md)."""
     rng = random.Random(5)
-    event = Event([f"p{i}" for i in range(16)], POD, [])
+    event = TournamentEvent([f"p{i}" for i in range(16)], POD, [])
     for _ in range(6):
         _, proposal = evaluate(event)
         assert proposal is not None

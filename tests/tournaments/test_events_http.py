@@ -7,6 +7,8 @@ cannot seat, a points table that rises; and an event of 256 players.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.app import create_app
@@ -23,12 +25,12 @@ def seed_with_a_winner(seats: int = 4) -> int:
     return next(s for s in range(1, 60) if sorted(pod_places(s, seats)) != [1] * seats)
 
 
-def event(*rounds: dict, players=EIGHT, **settings) -> dict:
+def event(*rounds: dict[Any, Any], players=EIGHT, **settings) -> dict[Any, Any]:
     return {"players": list(players), "settings": {"table_size": 4, **settings},
             "rounds": list(rounds)}
 
 
-def hand(players, placements) -> dict:
+def hand(players, placements) -> dict[Any, Any]:
     return {"players": list(players), "placements": [list(g) for g in placements]}
 
 

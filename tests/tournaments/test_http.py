@@ -4,6 +4,8 @@ files are served at ``/console``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.app import create_app
@@ -21,7 +23,7 @@ def seed_won_by(seat: int, start: int = 1) -> int:
     return next(s for s in range(start, start + 200) if winners(s) == (seat,))
 
 
-def one_match(game: dict, players=("Ann", "Bob")) -> dict:
+def one_match(game: dict[Any, Any], players=("Ann", "Bob")) -> dict[Any, Any]:
     return {"players": list(players),
             "rounds": [{"matches": [{"players": list(players), "games": [game]}]}]}
 
@@ -114,7 +116,7 @@ def test_rounds_that_cannot_have_happened_are_a_422_naming_the_field(client, bod
 
 
 def test_a_hand_is_dealt_in_one_call(client):
-    from service.openapi import chance_batch_example as example
+    from service.http.table import chance_batch_example as example
 
     body = example()
     r = client.post("/v1/games/raiders/apply-chance", json=body)
@@ -128,7 +130,7 @@ def test_a_hand_is_dealt_in_one_call(client):
 
 
 def test_an_impossible_card_stops_the_batch_at_its_index(client):
-    from service.openapi import chance_batch_example as example
+    from service.http.table import chance_batch_example as example
 
     body = example()
     body["outcomes"][4] = body["outcomes"][1]  # the same card twice
@@ -137,7 +139,7 @@ def test_an_impossible_card_stops_the_batch_at_its_index(client):
 
 
 def test_a_players_decision_is_not_a_chance_outcome(client):
-    from service.openapi import chance_batch_example as example
+    from service.http.table import chance_batch_example as example
 
     body = example()
     body["outcomes"][2] = {"type": "end_turn", "player": 0}

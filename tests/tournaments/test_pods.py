@@ -17,6 +17,7 @@ import sys
 from fractions import Fraction as F
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,10 +26,10 @@ from hypothesis import strategies as st
 from service.tournaments import pods
 from service.tournaments.events import (
     Entry,
-    Event,
     Round,
     Settings,
     Table,
+    TournamentEvent,
     evaluate,
     met_before,
     table_plan,
@@ -94,7 +95,7 @@ def moves(tables):
 
 
 # ----------------------------------------------------------------------- random events
-def random_event(rng: random.Random) -> Event:
+def random_event(rng: random.Random) -> TournamentEvent:
     """Up to 6 rounds of any history that could have happened: random tables of the
     sizes allowed (not only the proposed ones), byes, drops, late entries."""
     size = rng.choice([2, 3, 4, 4, 5, 6])
@@ -108,7 +109,7 @@ def random_event(rng: random.Random) -> Event:
                                    for i in range(count)]
     joins = {p if isinstance(p, str) else p.name: 1 if isinstance(p, str) else p.joins
              for p in players}
-    event = Event(players, event_settings, [])
+    event = TournamentEvent(players, event_settings, [])
     gone: set[str] = set()
     for r in range(rng.randint(0, 6)):
         active = [p for p in joins if p not in gone and joins[p] <= r + 1]
@@ -138,7 +139,7 @@ def random_event(rng: random.Random) -> Event:
     return event
 
 
-def same_answer(event: Event):
+def same_answer(event: TournamentEvent):
     lines, proposal = evaluate(event)
     return ([(line.player, line.rank) for line in lines],
             None if proposal is None else proposal.to_json())
@@ -173,14 +174,14 @@ def test_a_proposal_seats_each_eligible_player_once_and_names_every_repeat(seed)
         together = why["places"][-1] - why["places"][0] + 1 == len(players)
         assert why["seated"] == ("standing" if together else "swapped")
     assert same_answer(event) == same_answer(event)
-    shuffled = Event(list(reversed(event.players)), event.settings, event.rounds)
+    shuffled = TournamentEvent(list(reversed(event.players)), event.settings, event.rounds)
     assert same_answer(shuffled) == same_answer(event)  # the players' order is no input
 
 
 def random_history(rng: random.Random, order: list[str], sizes: list[int],
-                   rounds: int) -> dict[frozenset, list[int]]:
+                   rounds: int) -> dict[frozenset[Any], list[int]]:
     """Who met whom in ``rounds`` random seatings of ``order`` at tables of ``sizes``."""
-    met: dict[frozenset, list[int]] = {}
+    met: dict[frozenset[Any], list[int]] = {}
     for r in range(rounds):
         rng.shuffle(order)
         start = 0
@@ -248,7 +249,7 @@ def test_repeats_weigh_before_standing_and_the_cheapest_repeat_is_kept():
 def test_twenty_three_players_can_play_six_rounds_without_a_repeat():
     """The counting bound for 23 players over 6 rounds (0) is attained: no better
     bound exists, and every repeat the bench reports is the search's, not forced."""
-    met: dict[frozenset, int] = {}
+    met: dict[frozenset[Any], int] = {}
     for rnd in TWENTY_THREE:
         assert sorted(len(t) for t in rnd) == [3, 4, 4, 4, 4, 4]
         assert sorted(p for t in rnd for p in t) == list(range(23))
@@ -262,7 +263,7 @@ def test_twenty_three_players_can_play_six_rounds_without_a_repeat():
 def test_a_search_out_of_budget_says_so_and_still_seats_everyone(monkeypatch):
     monkeypatch.setattr(pods, "BUDGET", 0)
     r1 = Round([Table(list("abcd"), [[1, 2, 3, 4]]), Table(list("efgh"), [[1, 2, 3, 4]])])
-    _, proposal = evaluate(Event(list("abcdefgh"), Settings(table_size=4), [r1]))
+    _, proposal = evaluate(TournamentEvent(list("abcdefgh"), Settings(table_size=4), [r1]))
     assert proposal is not None and proposal.repeats > 0
     assert sorted(p for t in proposal.tables for p in t) == list("abcdefgh")
     assert all("stopped at its step limit" in why["why"] for why in proposal.explanations

@@ -36,8 +36,8 @@ from fractions import Fraction as F
 import pytest
 
 from service.games.errors import MalformedInput
-from service.tournaments.events import FLOOR, MATCHES, Event, Round, checked, ranked
-from service.tournaments.swiss import DUEL, Pairing, answer, match, pairing, records
+from service.tournaments.events import FLOOR, MATCHES, Round, TournamentEvent, checked, ranked
+from service.tournaments.swiss import DUEL, Pairing, match, pairing, records, standings_answer
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 ROUNDS = [
@@ -62,8 +62,8 @@ EXPECTED = {  # player: (rank, match points, W-D-L-byes, games, game points, OMW
 }
 
 
-def duels(players: list[str], rounds: list[Round]) -> Event:
-    return checked(Event(players, DUEL, rounds, MATCHES))
+def duels(players: list[str], rounds: list[Round]) -> TournamentEvent:
+    return checked(TournamentEvent(players, DUEL, rounds, MATCHES))
 
 
 def test_the_hand_computed_standings():
@@ -85,7 +85,7 @@ def test_the_hand_computed_standings():
 
 
 def test_the_answer_rounds_to_four_decimals_and_keeps_the_dropped_player():
-    lines = {s["player"]: s for s in answer(duels(PLAYERS, ROUNDS), 0)["standings"]}
+    lines = {s["player"]: s for s in standings_answer(duels(PLAYERS, ROUNDS), 0)["standings"]}
     assert lines["Ann"]["omw"] == 0.4804 and lines["Cat"]["omw"] == 0.6111
     assert lines["Ann"]["ogw"] == 0.4394 and lines["Eve"]["gw"] == 0.4167
     assert lines["Bob"]["dropped"] is True and lines["Bob"]["rank"] == 5

@@ -8,7 +8,7 @@ Two oracles, as the route moved onto the events model (issue 37, item 4):
   (``standings_answers.json``);
 * **the 1.0.0 engine**, kept in ``swiss_oracle.py``: on random tournaments (matches
   of one to three games won or drawn, byes, drops, rematches), its standings and
-  pairing as JSON bytes against ``swiss.answer`` of the same matches as a duel event.
+  pairing as JSON bytes against ``swiss.standings_answer`` of the same matches as a duel event.
 """
 
 from __future__ import annotations
@@ -70,10 +70,10 @@ def old_answer(players: list[str], rounds: list[old.Round]) -> bytes:
 
 
 def new_answer(players: list[str], rounds: list[old.Round]) -> bytes:
-    event = events.Event(list(players), swiss.DUEL, [
+    event = events.TournamentEvent(list(players), swiss.DUEL, [
         events.Round([swiss.match(*m.players, m.games) for m in rnd.matches], rnd.byes,
                      rnd.drops) for rnd in rounds], events.MATCHES)
-    return orjson.dumps(swiss.answer(events.checked(event), 0))
+    return orjson.dumps(swiss.standings_answer(events.checked(event), 0))
 
 
 @pytest.mark.parametrize("seed", range(sized(600, least=200)))

@@ -12,6 +12,8 @@ passes ``validate_state``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import card_db
 from service.games.chance import CHANCE
 from service.games.tremble import GAME
@@ -20,24 +22,24 @@ from service.games.tremble.cards import Catalogue, design_of
 CAT = Catalogue.of(card_db.get("tremble"))
 
 
-def act(kind: str, player, **fields) -> dict:
+def act(kind: str, player, **fields) -> dict[Any, Any]:
     return {"type": kind, "player": player, **fields}
 
 
-def play(state: dict, *actions) -> tuple[dict, list]:
+def play(state: dict[Any, Any], *actions) -> tuple[dict[Any, Any], list[Any]]:
     """Apply actions in order; return the last state and all events."""
-    events: list = []
+    events: list[Any] = []
     for action in actions:
         state, ev = GAME.apply(state, action)
         events.extend(ev)
     return state, events
 
 
-def chance(state: dict, kind: str, **fields) -> dict:
+def chance(state: dict[Any, Any], kind: str, **fields) -> dict[Any, Any]:
     return GAME.apply(state, act(kind, CHANCE, **fields))[0]
 
 
-def rolls(state: dict, *totals) -> tuple[dict, list]:
+def rolls(state: dict[Any, Any], *totals) -> tuple[dict[Any, Any], list[Any]]:
     return play(state, *[act("roll", CHANCE, total=t) for t in totals])
 
 
@@ -47,12 +49,12 @@ def cities(kind: str | None = None, mark: str | None = "*") -> list[str]:
             if (kind is None or card["type"] == kind) and card["mark"] == mark]
 
 
-def new_table(players: int = 2, missions: bool = False, seed: int = 1) -> dict:
+def new_table(players: int = 2, missions: bool = False, seed: int = 1) -> dict[Any, Any]:
     return GAME.new_game(players, {"missions": missions, "chance": "table"}, seed)[0]
 
 
-def through_buy(state: dict, draws: dict | None = None, buys: dict | None = None,
-                declines: tuple = ()) -> dict:
+def through_buy(state: dict[Any, Any], draws: dict[Any, Any] | None = None, buys: dict[Any, Any] | None = None,
+                declines: tuple[Any, ...] = ()) -> dict[Any, Any]:
     """Feed the buy phase: every player draws (but those in ``declines``,
     RULING TRE-12a); ``draws`` {player: [design, design]} (a copy of each
     design in the deck), ``buys`` {player: design}; others draw the first
@@ -73,7 +75,7 @@ def through_buy(state: dict, draws: dict | None = None, buys: dict | None = None
     return state
 
 
-def _draws(state: dict, draws: dict) -> dict:
+def _draws(state: dict[Any, Any], draws: dict[Any, Any]) -> dict[Any, Any]:
     while state["pending"] and state["pending"][0]["decision"] == "draw_ship":
         who = state["pending"][0]["for"]
         wanted = draws.get(who, [])
@@ -86,7 +88,7 @@ def _draws(state: dict, draws: dict) -> dict:
     return state
 
 
-def through_intel(state: dict, reveal: list[str] | None = None) -> dict:
+def through_intel(state: dict[Any, Any], reveal: list[str] | None = None) -> dict[Any, Any]:
     """Reveal ``reveal`` in order, then the first listed CITY for other slots."""
     queue = list(reveal or [])
     while state["pending"] and state["pending"][0]["decision"] == "reveal":
@@ -99,7 +101,7 @@ def through_intel(state: dict, reveal: list[str] | None = None) -> dict:
     return state
 
 
-def place_ships(state: dict, hands: dict) -> dict:
+def place_ships(state: dict[Any, Any], hands: dict[Any, Any]) -> dict[Any, Any]:
     """Make each listed player's hand exactly these designs (S-START: their own)."""
     state = {**state, "players": [dict(p) for p in state["players"]],
              "ship_deck": list(state["ship_deck"]), "ship_discard": list(state["ship_discard"])}
@@ -122,8 +124,8 @@ def place_ships(state: dict, hands: dict) -> dict:
     return state
 
 
-def at_plan(players: int = 2, hands: dict | None = None, slots: list[str] | None = None,
-            fuel: dict | None = None, people: dict | None = None, seed: int = 1) -> dict:
+def at_plan(players: int = 2, hands: dict[Any, Any] | None = None, slots: list[str] | None = None,
+            fuel: dict[Any, Any] | None = None, people: dict[Any, Any] | None = None, seed: int = 1) -> dict[Any, Any]:
     """A table game in the plan phase of turn 1 with the given set-up."""
     state = through_intel(through_buy(new_table(players, seed=seed)), slots)
     state = place_ships(state, hands or {})
@@ -134,7 +136,7 @@ def at_plan(players: int = 2, hands: dict | None = None, slots: list[str] | None
     return state
 
 
-def plan_all(state: dict, orders: dict) -> tuple[dict, list]:
+def plan_all(state: dict[Any, Any], orders: dict[Any, Any]) -> tuple[dict[Any, Any], list[Any]]:
     """Every player submits ``orders[p]`` given as [(design, slot), ...]."""
     actions = []
     for p, pl in enumerate(state["players"]):
@@ -147,7 +149,7 @@ def plan_all(state: dict, orders: dict) -> tuple[dict, list]:
     return play(state, *actions)
 
 
-def ship(state: dict, player: int, design: str) -> str:
+def ship(state: dict[Any, Any], player: int, design: str) -> str:
     """The instance of ``design`` the player has in hand or in an attack."""
     pool = list(state["players"][player]["hand"])
     for a in state["attacks"]:
@@ -163,7 +165,7 @@ def strings(value) -> set[str]:
     return strings_and_keys(value)
 
 
-def short_deck(state: dict, left: int) -> dict:
+def short_deck(state: dict[Any, Any], left: int) -> dict[Any, Any]:
     """The same state with only ``left`` cards to draw (the rest discarded)."""
     piles = [{**pile, "candidates": pile["candidates"][:pile["removed"]]}
              for pile in state["piles"]]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 from itertools import product
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from service.games.tremble import battle
 from service.games.tremble.evaluations import odds
 
 
-def _battle_state(strengths: tuple[int, ...], fighters: tuple[int, ...]) -> dict:
+def _battle_state(strengths: tuple[int, ...], fighters: tuple[int, ...]) -> dict[Any, Any]:
     """A battle at slot 1 waiting for the rolls of ``fighters`` (seats)."""
     sides = [{"player": p, "ships": [f"S-{p}"], "status": "fight", "strength": strengths[p]}
              for p in range(len(strengths))]

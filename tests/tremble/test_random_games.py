@@ -11,6 +11,8 @@ state and replays the server's chance outcomes as a table game.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.games.tremble import GAME
@@ -21,7 +23,7 @@ GAMES = sized(200)
 FULL = sized(16)  # of them with every check on every state and the table reproduction
 
 
-def options(seed: int) -> dict:
+def options(seed: int) -> dict[Any, Any]:
     opts = {}
     if seed % 3 == 0:
         opts["missions"] = False

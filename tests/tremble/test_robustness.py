@@ -9,6 +9,7 @@ then view, score, list and apply without any unexpected exception.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ VALUES = [None, 0, 1, 2, 5, -1, 7, 99, "", "S-CRUISER", "C-MOSCOW", "A-UN", [], 
           "fight", "decide", "roll", "lose", "reward", "battle", "intel", "plan"]
 
 
-def reached(seed: int, players: int) -> list[dict]:
+def reached(seed: int, players: int) -> list[dict[Any, Any]]:
     state, _ = GAME.new_game(players, {}, seed)
     rng, out = random.Random(seed), [state]
     while state["result"] is None:
@@ -31,7 +32,7 @@ def reached(seed: int, players: int) -> list[dict]:
     return out
 
 
-def mutate(state: dict, rng: random.Random) -> dict:
+def mutate(state: dict[Any, Any], rng: random.Random) -> dict[Any, Any]:
     """One to three random edits of ``state`` (``tests.shared.bending``)."""
     return bend(state, rng, lambda: rng.choice(VALUES + [rng.randint(-3, 30)]))
 

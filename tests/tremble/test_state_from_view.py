@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import orjson
 import pytest
@@ -20,13 +21,13 @@ from service.games.tremble import GAME
 from .test_robustness import mutate, reached
 
 
-def a_view(seat=0) -> dict:
+def a_view(seat=0) -> dict[Any, Any]:
     """A mid-game view: another player holds hidden ships and missions."""
     state = next(s for s in reached(4, 3) if s["phase"] == "plan")
     return orjson.loads(orjson.dumps(GAME.view(state, seat)))
 
 
-def bent(edit) -> dict:
+def bent(edit) -> dict[Any, Any]:
     view = a_view()
     edit(view)
     return view

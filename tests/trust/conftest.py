@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -36,14 +37,14 @@ PROBLEM_MIME = "application/problem+json"
 class Answer:
     status: int
     headers: dict[str, str]
-    json: dict
+    json: dict[Any, Any]
 
     @property
     def type(self) -> str | None:
         return self.json.get("type") if isinstance(self.json, dict) else None
 
 
-def call(url: str, path: str, body: dict | None, headers: list[tuple[str, str]] = (),
+def call(url: str, path: str, body: dict[Any, Any] | None, headers: list[tuple[str, str]] = (),
          method: str = "POST") -> Answer:
     """``method`` (POST) ``body`` as JSON (``None``: no body) to ``url + path``, each of
     ``headers`` sent as given."""

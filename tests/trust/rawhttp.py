@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -17,7 +18,7 @@ class RawAnswer:
     body: bytes
 
     @property
-    def json(self) -> dict:
+    def json(self) -> dict[Any, Any]:
         return orjson.loads(self.body) if self.body else {}
 
 

@@ -20,9 +20,10 @@ import os
 import random
 import sys
 import urllib.request
+from typing import Any
 
 
-def post(url: str, path: str, body: dict, token: str) -> dict:
+def post(url: str, path: str, body: dict[Any, Any], token: str) -> dict[Any, Any]:
     request = urllib.request.Request(
         url + path, data=json.dumps(body).encode(), method="POST",
         headers={"Content-Type": "application/json", "Referee-Seat-Token": token})
@@ -30,7 +31,7 @@ def post(url: str, path: str, body: dict, token: str) -> dict:
         return json.load(answer)
 
 
-def waits_for(state: dict, seat: int) -> bool:
+def waits_for(state: dict[Any, Any], seat: int) -> bool:
     return any(entry["player"] == seat for entry in state["pending"])
 
 

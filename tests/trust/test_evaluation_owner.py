@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from typing import Any
 
 import orjson
 import pytest
@@ -42,7 +43,7 @@ SETTINGS = {"REFEREE_API_KEYS": f"{ALICE},{BOB}", "REFEREE_SEALING_KEYS": KEY,
             "REFEREE_SERVER_SEEDS": "1", "REFEREE_ACCESS_LOG": "0"}
 
 
-def ask(url: str, method: str, path: str, body: dict | None = None,
+def ask(url: str, method: str, path: str, body: dict[Any, Any] | None = None,
         headers: list[tuple[str, str]] = ()) -> Answer:
     """One request over a real connection; ``body``, if any, as JSON."""
     return call(url, path, body, headers, method)
@@ -62,7 +63,7 @@ def _strings(value) -> set[str]:
     return set()
 
 
-def _as_unknown(answer: Answer, eval_id: str) -> tuple:
+def _as_unknown(answer: Answer, eval_id: str) -> tuple[Any, ...]:
     """What an answer shows but its request id, with ``eval_id`` written as ``ID``: an
     evaluation that is not the caller's must answer exactly as an unknown id."""
     body = {k: v for k, v in answer.json.items() if k != "instance"}
@@ -104,19 +105,19 @@ def game(server):
     return r.json["state"], r.json["seat_tokens"], set(hand)
 
 
-def submit(server: str, body: dict, headers: list[tuple[str, str]]) -> str:
+def submit(server: str, body: dict[Any, Any], headers: list[tuple[str, str]]) -> str:
     r = ask(server, "POST", "/v1/evaluations", body, headers)
     assert r.status == 202, r.json
     return r.headers["location"]
 
 
-def suggest(state: dict, iterations: int = 8) -> dict:
+def suggest(state: dict[Any, Any], iterations: int = 8) -> dict[Any, Any]:
     return {"game": "raiders", "kind": "suggest", "state": state,
             "params": {"player": 0, "iterations": iterations, "seed": 1}}
 
 
 def wait(server: str, location: str, headers, until=("finished", "failed", "canceled"),
-         seconds: float = 60) -> dict:
+         seconds: float = 60) -> dict[Any, Any]:
     import time
 
     deadline = time.monotonic() + seconds
@@ -215,7 +216,7 @@ def app_config(request, tmp_path, redis_url):
         yield {"EVALUATION_DB": str(tmp_path / "evaluations.sqlite3")}
 
 
-def _odds(client, headers: dict) -> str:
+def _odds(client, headers: dict[Any, Any]) -> str:
     r = client.post("/v1/evaluations", json={"game": "tremble", "kind": "tremble.battle_odds",
                                              "strengths": [16, 17]}, headers=headers)
     assert r.status_code == 202, r.json

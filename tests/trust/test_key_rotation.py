@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+from typing import Any
 
 import orjson
 import pytest
@@ -45,13 +46,13 @@ NEW = "/v1/games/raiders/new"
 NEW_GAME = {"players": 2, "seed": 5}
 
 
-def hmac_of(state: dict, key: str) -> str:
+def hmac_of(state: dict[Any, Any], key: str) -> str:
     bare = {k: v for k, v in state.items() if k != "signature"}
     return "hmac-sha256:" + hmac.new(key.encode(), orjson.dumps(bare, option=orjson.OPT_SORT_KEYS),
                                      hashlib.sha256).hexdigest()
 
 
-def key_id(sealed: dict) -> str:
+def key_id(sealed: dict[Any, Any]) -> str:
     return sealed["sealed"].split(":")[1]
 
 
@@ -89,7 +90,7 @@ def test_before_an_instance_without_the_new_key_refuses_the_states_it_signed(
 
 
 @functools.cache
-def script(steps: int = 12) -> list[dict]:
+def script(steps: int = 12) -> list[dict[Any, Any]]:
     """The actions of the game ``NEW_GAME`` opens (the first legal one each time), found
     on a plain in-process app: the instances then play them without asking for legal
     actions (which a sealed state may only give a seat's holder)."""
@@ -105,7 +106,7 @@ def script(steps: int = 12) -> list[dict]:
     return actions
 
 
-def bounce(first: str, second: str) -> list[tuple[str, dict]]:
+def bounce(first: str, second: str) -> list[tuple[str, dict[Any, Any]]]:
     """One game whose every request goes to the other instance than the last, signatures
     required; the states as (instance that returned it, state)."""
     r = call(first, NEW, NEW_GAME)

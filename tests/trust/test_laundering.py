@@ -17,6 +17,7 @@ unsigned input gets an unsigned answer (no ``signature``, no ``seal``, no
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ OPENING = [{"type": "capture", "player": 0, "fighter": "C-J", "property": "marke
 LAST = {"type": "end_turn", "player": 0}
 
 
-def _before_the_last_step(url: str) -> dict:
+def _before_the_last_step(url: str) -> dict[Any, Any]:
     r = call(url, "/v1/games/raiders/new",
              {"players": SEATS, "seed": 15, "options": {"turn_limit": 1}})
     assert r.status == 200, r.json
@@ -43,7 +44,7 @@ def _before_the_last_step(url: str) -> dict:
     return state
 
 
-def _moved_to_bob(state: dict) -> dict:
+def _moved_to_bob(state: dict[Any, Any]) -> dict[Any, Any]:
     players = [dict(p) for p in state["players"]]
     players[1]["holdings"], players[0]["holdings"] = players[0]["holdings"], {}
     return {**{k: v for k, v in state.items() if k not in ("signature", "chain")},

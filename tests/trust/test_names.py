@@ -25,6 +25,7 @@ its field.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -33,7 +34,7 @@ from hypothesis import strategies as st
 from service import names
 from service.games.errors import MalformedInput
 from service.tournaments import swiss
-from service.tournaments.events import MATCHES, Event, Round, checked
+from service.tournaments.events import MATCHES, Round, TournamentEvent, checked
 from tests.size import sized
 from tests.tournaments.played import played_game, winners
 
@@ -46,7 +47,7 @@ ZWSP = "\u200b"
 SEAT1_WINS = next(s for s in range(1, 40) if winners(s) == (1,))
 
 
-def match(first: str, second: str, seed: int = SEAT1_WINS) -> dict:
+def match(first: str, second: str, seed: int = SEAT1_WINS) -> dict[Any, Any]:
     """A match whose game's seats are named as the match spells its players."""
     return {"players": [first, second], "games": [played_game(seed, (first, second))]}
 
@@ -204,8 +205,9 @@ def test_standings_do_not_depend_on_how_a_round_spells_a_player(how, who):
         for m, table in enumerate(now.tables):
             table.games = was.tables[m].games
 
-    def standings(rounds: list[Round]) -> list[dict]:
-        return swiss.answer(checked(Event(players, swiss.DUEL, rounds, MATCHES)), 0)["standings"]
+    def standings(rounds: list[Round]) -> list[dict[Any, Any]]:
+        return swiss.standings_answer(checked(TournamentEvent(players, swiss.DUEL, rounds,
+                                                              MATCHES)), 0)["standings"]
 
     assert standings(twisted) == standings(plain)
 

@@ -15,6 +15,7 @@ In process (the Flask test client; the register a SQLite file of the test's own)
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import orjson
 import pytest
@@ -32,7 +33,7 @@ def client(make_client, tmp_path):
     return make_client(SEALING_KEYS=KEY, STEP_REGISTER=str(tmp_path / "steps.sqlite3"))
 
 
-def _apply(client, game_id: str, state: dict, action: dict, host: dict):
+def _apply(client, game_id: str, state: dict[Any, Any], action: dict[Any, Any], host: dict[Any, Any]):
     if action.get("player") == CHANCE and isinstance(action.get("_as_list"), list):
         return client.post(f"/v1/games/{game_id}/apply-chance",
                            json={"state": state, "outcomes": action["_as_list"]}, headers=host)
@@ -40,7 +41,7 @@ def _apply(client, game_id: str, state: dict, action: dict, host: dict):
                        headers=host)
 
 
-def _clean(action: dict) -> dict:
+def _clean(action: dict[Any, Any]) -> dict[Any, Any]:
     return {k: v for k, v in action.items() if k != "probability"}
 
 
@@ -57,7 +58,7 @@ def test_a_spent_step_never_answers_another_action(client, game_id, chance):
         assert r.status_code == 200, r.json
         state, tokens = r.json["state"], r.json["seat_tokens"]
         host = {"Referee-Seat-Token": ", ".join(tokens)}
-        line: list[tuple[dict, dict, bytes, list[dict]]] = []  # state, action, answer, others
+        line: list[tuple[dict[Any, Any], dict[Any, Any], bytes, list[dict[Any, Any]]]] = []  # state, action, answer, others
         while played < steps:
             listed = client.post(f"/v1/games/{game_id}/legal-actions", json={"state": state},
                                  headers=host).json["actions"]

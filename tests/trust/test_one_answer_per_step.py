@@ -28,6 +28,7 @@ workers share) or in Redis:
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -42,13 +43,13 @@ def token(tokens: list[str], *seats: int) -> list[tuple[str, str]]:
     return [("Referee-Seat-Token", ", ".join(tokens[s] for s in seats))]
 
 
-def new_game(url: str, game: str = "tremble", **extra: object) -> tuple[dict, list[str]]:
+def new_game(url: str, game: str = "tremble", **extra: object) -> tuple[dict[Any, Any], list[str]]:
     r = call(url, f"/v1/games/{game}/new", {"players": SEATS, **extra})
     assert r.status == 200, r.json
     return r.json["state"], r.json["seat_tokens"]
 
 
-def host_until(url: str, game: str, state: dict, tokens: list[str], decision: str) -> list[dict]:
+def host_until(url: str, game: str, state: dict[Any, Any], tokens: list[str], decision: str) -> list[dict[Any, Any]]:
     """Play the first legal action as the host until every seat is pending ``decision``;
     the states on the way (the last one waits for that decision)."""
     line, host = [state], token(tokens, *range(len(tokens)))
@@ -67,13 +68,13 @@ def host_until(url: str, game: str, state: dict, tokens: list[str], decision: st
     raise AssertionError(f"no {decision} for every seat after 200 steps")
 
 
-def own_actions(url: str, state: dict, tokens: list[str], seat: int) -> list[dict]:
+def own_actions(url: str, state: dict[Any, Any], tokens: list[str], seat: int) -> list[dict[Any, Any]]:
     r = call(url, "/v1/games/tremble/legal-actions", {"state": state}, token(tokens, seat))
     assert r.status == 200, r.json
     return r.json["actions"]
 
 
-def refused_as_spent(answer, state: dict) -> None:
+def refused_as_spent(answer, state: dict[Any, Any]) -> None:
     assert answer.status == 409, answer.json
     assert answer.type == STEP_SPENT
     assert (answer.json["game"], answer.json["step"]) == (state["chain"]["game"],
@@ -293,7 +294,7 @@ def test_a_suggestion_reveals_no_chance_outcome(server):
                 token(tokens, 0)).status == 200  # the suggestion spent nothing
 
 
-def orjson_text(state: dict) -> str:
+def orjson_text(state: dict[Any, Any]) -> str:
     import orjson
 
     return orjson.dumps({k: v for k, v in state.items() if k != "sealed"}).decode()

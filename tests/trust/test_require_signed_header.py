@@ -22,6 +22,8 @@ and a server started with a switch that is neither on nor off
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -43,7 +45,7 @@ SMUGGLED = [[(HEADER, "y")], [(HEADER, "2")], [(HEADER, "yes")], [(HEADER, "1")]
             [(HEADER, "true"), (HEADER, "true")], [(HEADER, "true"), (HEADER, "false")]]
 
 
-def signed_final_state(url: str) -> dict:
+def signed_final_state(url: str) -> dict[Any, Any]:
     """A finished two-player Raiders game, replayed by the server: its signed final state."""
     game = played_game(1)
     r = call(url, "/v1/games/raiders/replay", {"setup": game["setup"], "actions": game["actions"]})
@@ -51,7 +53,7 @@ def signed_final_state(url: str) -> dict:
     return r.json["state"]
 
 
-def forged(state: dict) -> dict:
+def forged(state: dict[Any, Any]) -> dict[Any, Any]:
     """The cheater's edit: seat 1's holdings moved to seat 0, signature and chain dropped."""
     out = {k: v for k, v in state.items() if k not in ("signature", "chain")}
     first, second = out["players"]

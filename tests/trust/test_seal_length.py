@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import random
+from typing import Any
 
 import orjson
 import pytest
@@ -45,7 +46,7 @@ OTHER_GOATS = {**GOATS, "cards": [c for c in GOATS["cards"] if c != "kz_guard"]
                + ["kz_guard", "kz_guard", "kz_word_of_letaro"]}
 
 
-def legacy_seal(state: dict, public: dict, key: sealing.SealingKey) -> dict:
+def legacy_seal(state: dict[Any, Any], public: dict[Any, Any], key: sealing.SealingKey) -> dict[Any, Any]:
     """``state`` sealed as the service sealed it before issue 34 (``a256gcm``: AES-256-GCM
     of the bare state, a synthetic nonce): what the attack measured."""
     plain, associated = orjson.dumps(state), orjson.dumps(public, option=orjson.OPT_SORT_KEYS)
@@ -54,21 +55,21 @@ def legacy_seal(state: dict, public: dict, key: sealing.SealingKey) -> dict:
     return {**public, "sealed": f"a256gcm:{key.id}:{data.rstrip(b'=').decode()}"}
 
 
-def _opened(state: dict) -> dict:
+def _opened(state: dict[Any, Any]) -> dict[Any, Any]:
     return sealing.open_sealed(state, KEYS)
 
 
-def _public(state: dict) -> bytes:
+def _public(state: dict[Any, Any]) -> bytes:
     return orjson.dumps({k: v for k, v in state.items() if k != "sealed"},
                         option=orjson.OPT_SORT_KEYS)
 
 
-def _data_bytes(sealed: dict) -> int:
+def _data_bytes(sealed: dict[Any, Any]) -> int:
     data = sealed["sealed"].split(":")[2]
     return len(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
 
 
-def _seat1_plans(state: dict) -> list[dict]:
+def _seat1_plans(state: dict[Any, Any]) -> list[dict[Any, Any]]:
     """Seat 1's orders of 0, 1 and 2 of its ships, to one open slot."""
     listed = registry.get_game("tremble").legal_actions(state)
     pair = next(a for a in listed if a["player"] == 1 and a["type"] == "plan"
@@ -76,7 +77,7 @@ def _seat1_plans(state: dict) -> list[dict]:
     return [{"type": "plan", "player": 1, "orders": pair["orders"][:n]} for n in (0, 1, 2)]
 
 
-def _next(state: dict, listed: list[dict], rng: random.Random) -> dict | None:
+def _next(state: dict[Any, Any], listed: list[dict[Any, Any]], rng: random.Random) -> dict[Any, Any] | None:
     """A random action on the way to seat 1's plan with two ships or more in hand (seat 1
     plans nothing on the way); ``None`` once there."""
     if any(p["player"] == 1 and p.get("decision") == "plan" for p in state["pending"]):
@@ -98,7 +99,7 @@ def _host(tokens: list[str]) -> list[tuple[str, str]]:
     return [(HEADER, ", ".join(tokens))]
 
 
-def _at_seat_1s_plan(server: str) -> tuple[dict, list[str]]:
+def _at_seat_1s_plan(server: str) -> tuple[dict[Any, Any], list[str]]:
     """A new sealed game of ``TREMBLE_SEED``, played by the host to seat 1's plan."""
     r = call(server, "/v1/games/tremble/new", {"players": 2, "seed": TREMBLE_SEED})
     assert r.status == 200, r.json
@@ -116,7 +117,7 @@ def _at_seat_1s_plan(server: str) -> tuple[dict, list[str]]:
         state = r.json["state"]
 
 
-def _without_chain(state: dict) -> bytes:
+def _without_chain(state: dict[Any, Any]) -> bytes:
     return orjson.dumps({k: v for k, v in state.items() if k not in ("sealed", "chain")},
                         option=orjson.OPT_SORT_KEYS)
 
@@ -179,7 +180,7 @@ def test_an_old_seal_opens_and_its_successor_is_sealed_anew(server):
 
 
 # ----------------------------------------------------------- the breadth, in process
-def _sealed(state: dict) -> dict:
+def _sealed(state: dict[Any, Any]) -> dict[Any, Any]:
     return sealing.seal(state, public_part(state), KEYS)
 
 
@@ -212,7 +213,7 @@ def test_the_length_of_a_seal_is_decided_by_its_public_parts(game_id):
     assert checked > 100
 
 
-def _tremble_plan_point(names: list[str]) -> dict:
+def _tremble_plan_point(names: list[str]) -> dict[Any, Any]:
     game, rng = registry.get_game("tremble"), random.Random(TREMBLE_SEED)
     state, _ = game.new_game([{"name": n} for n in names], {}, TREMBLE_SEED)
     while (action := _next(state, game.legal_actions(state), rng)) is not None:

@@ -22,6 +22,7 @@ state exactly what it learns from its own view.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -38,7 +39,7 @@ HEADER = "Referee-Seat-Token"
 STEPS = sized(700)
 
 
-def _opened(state: dict) -> dict:
+def _opened(state: dict[Any, Any]) -> dict[Any, Any]:
     inner = sealing.open_sealed(state, KEYS)
     inner.pop("chain", None)
     return inner
@@ -54,7 +55,7 @@ def _strings(value) -> set[str]:
     return set()
 
 
-def _shown(answer: dict) -> set[str]:
+def _shown(answer: dict[Any, Any]) -> set[str]:
     """Every string an answer shows its caller, but the ciphertext of a returned state."""
     if isinstance(answer.get("state"), dict):
         answer = {**answer, "state": {k: v for k, v in answer["state"].items() if k != "sealed"}}
@@ -216,8 +217,8 @@ def test_no_token_or_another_seats_token_learns_no_hidden_card(make_client, game
     assert steps >= STEPS
 
 
-def _same_as_from_the_view(client, base: str, state: dict, seat: int, actions,
-                           headers: dict) -> None:
+def _same_as_from_the_view(client, base: str, state: dict[Any, Any], seat: int, actions,
+                           headers: dict[Any, Any]) -> None:
     view = client.post(f"{base}/view", json={"state": state, "player": seat},
                        headers=headers).json["view"]
     sealed = client.post(f"{base}/legal-actions", json={"state": state}, headers=headers)
@@ -233,7 +234,7 @@ def _same_as_from_the_view(client, base: str, state: dict, seat: int, actions,
         assert (a.status_code, _verdict(a.json)) == (b.status_code, _verdict(b.json)), action
 
 
-def _verdict(answer: dict) -> dict:
+def _verdict(answer: dict[Any, Any]) -> dict[Any, Any]:
     return {k: answer.get(k) for k in ("legal", "rule", "reason", "type", "errors")}
 
 

@@ -13,6 +13,8 @@ any replay of it), and a tournament counts it once.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.tournaments.played import played_game, winners
@@ -32,7 +34,7 @@ def server(serve):
 
 
 @pytest.fixture(scope="module")
-def ann_beats_bob(server) -> tuple[dict, dict]:
+def ann_beats_bob(server) -> tuple[dict[Any, Any], dict[Any, Any]]:
     """The game as its replay and as the signed final state of that replay."""
     replay = played_game(seed_won_by(0), ("Ann", "Bob"))
     r = call(server, "/v1/games/raiders/replay",

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import http.client
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -37,7 +38,7 @@ from tests.evaluations.conftest import Workers, poll
 from tests.trust.conftest import call
 
 
-def get(url: str, path: str, method: str = "GET") -> tuple[int, dict]:
+def get(url: str, path: str, method: str = "GET") -> tuple[int, dict[Any, Any]]:
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
@@ -49,13 +50,13 @@ def get(url: str, path: str, method: str = "GET") -> tuple[int, dict]:
         conn.close()
 
 
-def raiders_state(turn_limit: int, players: int = 2) -> dict:
+def raiders_state(turn_limit: int, players: int = 2) -> dict[Any, Any]:
     from service.games.registry import get_game
 
     return get_game("raiders").new_game(players, {"turn_limit": turn_limit}, seed=3)[0]
 
 
-def playouts(state: dict, **params) -> dict:
+def playouts(state: dict[Any, Any], **params) -> dict[Any, Any]:
     return {"game": "raiders", "kind": "playouts", "state": state,
             "params": {"seed": 1, **params}}
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from service.games.draft import Draft
 from service.games.kozyablo import effects
-from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, Stats, face
 from service.games.kozyablo.state_types import KozyabloState, Unit
-from service.games.kozyablo.stats import Stats, unit_stats
+from service.games.kozyablo.stats import unit_stats
 from service.games.messages import N_, either, joined
 from service.games.objects import ActionObject, Event, JsonObject
 
@@ -128,9 +128,13 @@ def can_use(state: KozyabloState, cat: Catalogue, seat: int, marks: tuple[str, .
 def _uses(state: KozyabloState, cat: Catalogue, seat: int,
           marks: tuple[str, ...]) -> Iterator[tuple[str, JsonObject]]:
     """``(mark, use_ability action)`` of ``seat``, source by source."""
-    for pool in (state["units"], state["buildings"]):
+    keywords = not KEYWORD_MARKS.isdisjoint(marks)  # a creature may have them by its stats
+    for pool, creatures in ((state["units"], keywords), (state["buildings"], False)):
         for source, d in pool.items():
-            if d["owner"] != seat:
+            # skipped: a source that ``offered`` nothing with these marks
+            if d["owner"] != seat or (cat.faces[face(source)].marks.isdisjoint(marks) and (
+                    not creatures
+                    or unit_stats(state, cat, source).abilities.isdisjoint(KEYWORDS))):
                 continue
             for key, mark, effect in offered(state, cat, source, marks):
                 if mark == "free" and spent(state, cat, source, key):

@@ -27,6 +27,8 @@ from service.games.kozyablo import abilities, combat, effect_damage, play, setup
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.sectors import (
     capital_id,
+    capitals,
+    garrison_excess,
     garrison_room,
     garrison_space,
     has_opposing_cards,
@@ -48,51 +50,43 @@ class MainAction(Action[KozyabloState]):
 
 
 # ------------------------------------------------------------ main actions: listing
-def moves(state: KozyabloState, cat: Catalogue, seat: int) -> list[JsonObject]:
-    """Moves listed: each squad whole, and each creature of it alone.
+def moves(state: KozyabloState, cat: Catalogue, seat: int, space: int | None) -> list[JsonObject]:
+    """Moves listed: each squad whole, and each creature of it alone; ``space`` is
+    ``seat``'s ``garrison_space`` (the listing has it already, ``Kozyablo.actions_for``).
 
     Any other non-empty part of a squad is legal too (see ``constraints``).
     """
-    space = garrison_space(state, cat, seat)
-    must = 0 if space is None or space >= 0 else -space
+    must = garrison_excess(space)
     cap = capital_id(state, seat)
     squads: dict[str, list[str]] = {}
     for u, d in state["units"].items():
         if d["owner"] == seat:
             squads.setdefault(d["sector"], []).append(u)
     sectors = sorted(state["sectors"])
-    capitals = {sid for sid in sectors if is_capital(state, sid)}
-    out = []
+    in_play = capitals(state)
+    out: list[JsonObject] = []
     for src in sorted(squads):
         if must and src != cap:
             continue
         squad = sorted(squads[src])
-        parts = [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
-        from_capital = src in capitals
-        for dst in sectors:
-            if dst == src or (from_capital and dst in capitals):
-                continue
-            for part in parts:
-                if must and len(part) < must:
-                    continue
-                if dst == cap and not (space is None or len(part) <= space):
-                    continue
-                out.append({"type": "move", "player": seat, "from": src, "to": dst,
-                            "units": part})
+        parts = [p for p in [squad] + ([[u] for u in squad] if len(squad) > 1 else [])
+                 if len(p) >= must]
+        into_capital = parts if space is None else [p for p in parts if len(p) <= space]
+        barred = in_play if src in in_play else ()  # KOZ-16a: no capital to capital
+        out += [{"type": "move", "player": seat, "from": src, "to": dst, "units": part}
+                for dst in sectors if dst != src and dst not in barred
+                for part in (into_capital if dst == cap else parts)]
     return out
 
 
 def attack_sectors(state: KozyabloState, seat: int) -> list[str]:
     """KOZ-24: sectors where ``seat`` has creatures and the enemy something to strike."""
-    out = []
-    mine = {d["sector"] for d in state["units"].values() if d["owner"] == seat}
-    for sid in sorted(mine):
-        if (state["sectors"][sid]["owner"] != seat and is_capital(state, sid)) or any(
-                d["sector"] == sid and d["owner"] != seat and not d["shadow"]
-                for d in state["units"].values()) or any(
-                d["sector"] == sid and d["owner"] != seat for d in state["buildings"].values()):
-            out.append(sid)
-    return out
+    units = state["units"].values()
+    mine = {d["sector"] for d in units if d["owner"] == seat}
+    struck = {d["sector"] for d in units if d["owner"] != seat and not d["shadow"]}
+    struck.update(d["sector"] for d in state["buildings"].values() if d["owner"] != seat)
+    return [sid for sid in sorted(mine) if sid in struck
+            or (state["sectors"][sid]["owner"] != seat and is_capital(state, sid))]
 
 
 # The main phase's listers leave two rules of the whole decision to
@@ -108,7 +102,8 @@ def _list_draw(state: KozyabloState, entry: Entry) -> list[JsonObject]:
 
 
 def _list_moves(state: KozyabloState, entry: Entry) -> list[JsonObject]:
-    return moves(state, Catalogue.of_state(state), entry["player"])
+    cat = Catalogue.of_state(state)
+    return moves(state, cat, entry["player"], garrison_space(state, cat, entry["player"]))
 
 
 def _list_attacks(state: KozyabloState, entry: Entry) -> list[JsonObject]:

@@ -287,29 +287,6 @@ class DeckSchema(Schema):
                         validate=validate.Length(max=100))
 
 
-class DeckValidateRequest(Schema):
-    """``POST /v1/games/kozyablo/decks/validate``."""
-
-    deck = fields.Nested(DeckSchema, required=True)
-    card_set = fields.String(load_default="reference", validate=validate.Length(max=64),
-                             metadata={"description": "card set id (default: reference)"})
-
-
-class DeckViolation(Schema):
-    rule = fields.String(required=True, metadata={"description": "KOZ-1 … KOZ-6"})
-    reason = fields.String(required=True)
-    cards = fields.List(fields.String(), required=True,
-                        metadata={"description": "the cards concerned"})
-
-
-class DeckValidateResponse(Schema):
-    valid = fields.Boolean(required=True)
-    violations = fields.List(fields.Nested(DeckViolation), required=True,
-                             metadata={"description": "every violation at once"})
-    card_count = fields.Integer(required=True)
-    race = fields.String(allow_none=True, metadata={"description": "the capital's race"})
-
-
 class MetaSchema(Schema):
     reconstructed = fields.Boolean(required=True)
     note = fields.String(required=True)

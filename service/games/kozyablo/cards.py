@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import card_db
 from service.games import catalogue
@@ -45,6 +45,18 @@ def seat_of(instance: str) -> int:
     return int(instance.partition(".")[0])
 
 
+class Stats(NamedTuple):
+    """A creature's or building's stats: printed (``Catalogue.printed``) or effective
+    (``stats.unit_stats``)."""
+
+    attack: int
+    life: int
+    speed: int
+    abilities: frozenset[str]
+    armor: int
+    regeneration: int
+
+
 @dataclass(frozen=True)
 class Face:
     """One card's static data, flattened for fast reads."""
@@ -60,6 +72,8 @@ class Face:
     armor: int
     regeneration: int
     activated: tuple[dict[str, Any], ...]
+    #: the marks of its activated abilities (a listing skips a card without the asked ones)
+    marks: frozenset[str]
     triggers: tuple[dict[str, Any], ...]
     data: dict[str, Any]
 
@@ -81,7 +95,13 @@ class Catalogue(catalogue.Catalogue):
                 attack=card.get("attack", 0), life=card.get("life", 0),
                 speed=card.get("speed", 0), abilities=abilities,
                 armor=values.get("armor", 0), regeneration=values.get("regeneration", 0),
-                activated=tuple(card["activated"]), triggers=tuple(card["triggers"]), data=card)
+                activated=tuple(card["activated"]),
+                marks=frozenset(a["mark"] for a in card["activated"]),
+                triggers=tuple(card["triggers"]), data=card)
+        #: each card's printed stats (what a creature with nothing laid on it has)
+        self.printed: dict[str, Stats] = {
+            f.id: Stats(f.attack, f.life, f.speed, f.abilities, f.armor, f.regeneration)
+            for f in self.faces.values()}
         #: "start"/"end" -> the cards with a trigger then (KOZ-14)
         self.triggered: dict[str, frozenset[str]] = {
             when: frozenset(f.id for f in self.faces.values()

@@ -7,10 +7,10 @@ card.  The functions here are the one place those rules are computed.
 from __future__ import annotations
 
 from service.games.draft import Draft
-from service.games.kozyablo.cards import Catalogue, face, seat_of
+from service.games.kozyablo.cards import Catalogue, Stats, face, seat_of
 from service.games.kozyablo.sectors import update_control
 from service.games.kozyablo.state_types import KozyabloState
-from service.games.kozyablo.stats import Stats, building_stats, unit_stats
+from service.games.kozyablo.stats import building_stats, unit_stats
 from service.games.objects import Event, JsonObject
 
 CAPITAL_LIFE, CAPITAL_ARMOR = 12, 2

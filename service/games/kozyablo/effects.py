@@ -352,6 +352,8 @@ def squad_magic_left(draft: Draft[KozyabloState], events: list[Event]) -> None:
     """RULING KOZ-18a: magic laid on a squad goes to the discard as soon as that
     squad has no creature left in its sector (moved out or died)."""
     root = draft.root
+    if not root["lasting"]:
+        return
     present = {(d["sector"], d["owner"]) for d in root["units"].values()}
     for mid, m in list(root["lasting"].items()):
         if "sector" in m and (m["sector"], m["seat"]) not in present:

@@ -39,7 +39,7 @@ from service.games.kozyablo.card_schema import CardSetSchema
 from service.games.kozyablo.cards import Catalogue
 from service.games.kozyablo.damage import CAPITAL_LIFE
 from service.games.kozyablo.operations import VALIDATE_DECK
-from service.games.kozyablo.sectors import is_capital, over_garrison
+from service.games.kozyablo.sectors import garrison_excess, garrison_space, is_capital
 from service.games.kozyablo.shapes import (
     EVENT_TYPES,
     PLAYER_SETUP_FIELDS,
@@ -245,7 +245,7 @@ class Kozyablo(Game[KozyabloState]):
         if state["result"] is not None:
             return []
         phase = state["phase"]
-        if phase == "setup" and len(state["order"]) < len(state["players"]):
+        if setup.lot_due(state):
             return [{"player": CHANCE, "decision": "lot"}]
         if state["queue"]:
             return [{"player": CHANCE, "decision": "reveal", "seat": state["queue"][0]["seat"]}]
@@ -269,9 +269,14 @@ class Kozyablo(Game[KozyabloState]):
         raise AssertionError(f"no decision in phase {phase!r}")  # pragma: no cover
 
     def chance_outcomes(self, state: KozyabloState) -> list[tuple[JsonObject, int]]:
-        if state["phase"] == "setup" and len(state["order"]) < len(state["players"]):
+        if setup.lot_due(state):
             return setup.lot_outcomes(state)
         return setup.reveal_outcomes(state)
+
+    def pick_chance(self, rng: JsonObject, state: KozyabloState) -> JsonObject:
+        if setup.lot_due(state):
+            return super().pick_chance(rng, state)
+        return setup.pick_reveal(rng, state)
 
     # ----------------------------------------------------------- actions
     def actions_for(self, state: KozyabloState, entry: Entry) -> list[JsonObject]:
@@ -285,10 +290,12 @@ class Kozyablo(Game[KozyabloState]):
         player = entry["player"]
         typed_state, cat = state, Catalogue.of_state(state)
         by_mark = abilities.uses_by_mark(typed_state, cat, player)
-        if over_garrison(typed_state, cat, player):
-            return by_mark["free"] + moves(typed_state, cat, player)
-        return by_mark["free"] + self.list_decision(state, entry,
-                                                    {"use_ability": by_mark["action"]})
+        space = garrison_space(typed_state, cat, player)
+        listed_moves = moves(typed_state, cat, player, space)
+        if garrison_excess(space):
+            return by_mark["free"] + listed_moves
+        return by_mark["free"] + self.list_decision(
+            state, entry, {"use_ability": by_mark["action"], "move": listed_moves})
 
     def constraints(self, state: KozyabloState, player: int) -> JsonObject | None:
         if state["phase"] == "main" and state["active"] == player:
@@ -353,7 +360,6 @@ class Kozyablo(Game[KozyabloState]):
         """A main action whose response window is over is carried out (KOZ-16);
         setup → mulligans → the first turn, once no reveal is pending."""
         root = draft.root
-        cat = Catalogue.of_state(root)
         declared = root["declared"]
         if declared is not None and root["responder"] is None:
             root["declared"] = None
@@ -361,14 +367,15 @@ class Kozyablo(Game[KozyabloState]):
             # declared by this very action with no window to open: nothing happened since
             # its check passed (``declare`` set only ``declared``, which no check reads)
             recheck = None if declared is action else main.enforce
-            turn.carry_out(draft, cat, declared, events, recheck, main.carry)
+            turn.carry_out(draft, Catalogue.of_state(root), declared, events, recheck,
+                           main.carry)
         if root["result"] is not None or root["queue"] \
                 or len(root["order"]) < len(root["players"]):
             return
         if root["phase"] == "setup":
             root["phase"] = "mulligan"
         if root["phase"] == "mulligan" and all(p["ready"] for p in root["players"]):
-            turn.start_turn(draft, cat, events)
+            turn.start_turn(draft, Catalogue.of_state(root), events)
 
     # ------------------------------------------------------------- score
     def compute_score(self, state: KozyabloState) -> JsonObject:
@@ -431,7 +438,7 @@ class Kozyablo(Game[KozyabloState]):
             if spec is None or declared["type"] not in MAIN:
                 errs["state.declared.type"] = [N_("must be a main-phase action type")]
             else:
-                errs.update(shape.problems(spec, declared, "state.declared"))
+                errs.update(shape.field_errors(spec, declared, "state.declared"))
         return errs
 
 

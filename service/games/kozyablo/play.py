@@ -51,13 +51,16 @@ def level_needed(f: Face) -> int:
 def affordable(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
                prod: dict[str, int] | None = None) -> Message | None:
     """Why ``seat`` cannot pay for ``f`` now (None: they can)."""
-    if f.type == "hero" and f.id in state["players"][seat]["dead_heroes"]:
+    prod = prod or production(state, cat, seat)
+    short = shortfall(state, cat, seat, f, prod)
+    if short is None:
+        return None
+    rule = CARD_TYPES[f.type].rule
+    if short == "dead_hero":
         return N_("{rule}: {why}", rule="KOZ-20",
                   why=N_("this hero was destroyed and can never be played again"))
-    prod = prod or production(state, cat, seat)
-    resource, rule = CARD_TYPES[f.type].resource, CARD_TYPES[f.type].rule
-    need = level_needed(f)
-    if prod[resource] < need:
+    if short == "production":
+        resource, need = CARD_TYPES[f.type].resource, level_needed(f)
         if f.type == "hero":
             why = N_("a hero needs {resource} production {need}; you have {have}",
                      resource=resource, need=need, have=prod[resource])
@@ -65,18 +68,33 @@ def affordable(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
             why = N_("a level-{level} {type} needs {resource} production {need}; you have {have}",
                      level=f.level, type=f.type, resource=resource, need=need, have=prod[resource])
         return N_("{rule}: {why}", rule=rule, why=why)
-    req = f.data.get("requires")
-    if req and controlled_sectors(state, seat) < req.get("controlled_sectors", 0):
+    if short == "sectors":
         return N_("{rule}: {why}", rule=rule, why=N_(
             "this card needs {needed} controlled sector(s); you control {have}",
-            needed=req["controlled_sectors"], have=controlled_sectors(state, seat)))
+            needed=f.data["requires"]["controlled_sectors"], have=controlled_sectors(state, seat)))
+    limit = cat.capitals[face(capital_id(state, seat))]["buildings"]
+    have = sum(1 for d in state["buildings"].values() if d["owner"] == seat)
+    return N_("{rule}: {why}", rule="KOZ-22", why=N_(
+        "your capital allows {limit} building(s); you have {have}", limit=limit, have=have))
+
+
+def shortfall(state: KozyabloState, cat: Catalogue, seat: int, f: Face,
+              prod: dict[str, int]) -> str | None:
+    """The first of ``affordable``'s checks that ``f`` fails (None: none), without
+    its message: a listing asks it of every card in hand.  ``dead_hero`` (KOZ-20),
+    ``production`` (the type's resource below the card's need), ``sectors`` (its
+    ``requires``), ``buildings`` (KOZ-22, the capital's limit)."""
+    if f.type == "hero" and f.id in state["players"][seat]["dead_heroes"]:
+        return "dead_hero"
+    if prod[CARD_TYPES[f.type].resource] < level_needed(f):
+        return "production"
+    req = f.data.get("requires")
+    if req and controlled_sectors(state, seat) < req.get("controlled_sectors", 0):
+        return "sectors"
     if f.type == "building":
-        cap = capital_id(state, seat)
-        limit = cat.capitals[face(cap)]["buildings"]
-        have = sum(1 for d in state["buildings"].values() if d["owner"] == seat)
-        if have >= limit:
-            return N_("{rule}: {why}", rule="KOZ-22", why=N_(
-                "your capital allows {limit} building(s); you have {have}", limit=limit, have=have))
+        limit = cat.capitals[face(capital_id(state, seat))]["buildings"]
+        if sum(1 for d in state["buildings"].values() if d["owner"] == seat) >= limit:
+            return "buildings"
     return None
 
 
@@ -246,23 +264,28 @@ class CardType:
     """How a card type is played (KOZ-17 … KOZ-22): the production it needs
     (``resource``, its ``rule``), the ``choices`` a play of it carries, what
     else may refuse one (``enforce``), and what playing it does (``put``: False
-    when its damage waits for a Defender)."""
+    when its damage waits for a Defender).  ``same_choices``: its ``choices`` read
+    the table only, never the card (a listing asks them once for all its cards)."""
 
     resource: str
     rule: str
     choices: Callable[[KozyabloState, Catalogue, int, Face], list[JsonObject]]
     enforce: Callable[[KozyabloState, Catalogue, int, Face, JsonObject, set[str]], None]
     put: Callable[[Draft[KozyabloState], Catalogue, int, str, Face, JsonObject, list[Event]], bool]
+    same_choices: bool = False
 
 
 #: every card type a deck holds (``card_schema`` reads its names here)
 CARD_TYPES: dict[str, CardType] = {
-    "creature": CardType("gold", "KOZ-17", _sectors_to_enter, _check_creature, _enter),
-    "hero": CardType("crystals", "KOZ-20", _sectors_to_enter, _check_creature, _enter),
+    "creature": CardType("gold", "KOZ-17", _sectors_to_enter, _check_creature, _enter,
+                         same_choices=True),
+    "hero": CardType("crystals", "KOZ-20", _sectors_to_enter, _check_creature, _enter,
+                     same_choices=True),
     "magic": CardType("mana", "KOZ-18", _effect_choices, _check_effect_card, _cast),
     "event": CardType("crystals", "KOZ-19", _effect_choices, _check_effect_card, _cast),
     "artifact": CardType("gold", "KOZ-21", _heroes_to_carry, _check_artifact, _attach),
-    "building": CardType("crystals", "KOZ-22", _no_choice, _check_building, _build),
+    "building": CardType("crystals", "KOZ-22", _no_choice, _check_building, _build,
+                         same_choices=True),
 }
 
 
@@ -272,16 +295,22 @@ def options(state: KozyabloState, cat: Catalogue, seat: int) -> list[JsonObject]
     out: list[JsonObject] = []
     prod = production(state, cat, seat)
     seen = set()
+    shared: dict[object, list[JsonObject]] = {}  # by chooser, for ``same_choices`` types
     for card in state["players"][seat]["hand"]:
         fid = face(card)
         if fid in seen:
             continue
         seen.add(fid)
         f = cat.faces[fid]
-        if affordable(state, cat, seat, f, prod):
+        if shortfall(state, cat, seat, f, prod) is not None:
             continue
-        out += [{"type": "play_card", "player": seat, "card": card, **c}
-                for c in CARD_TYPES[f.type].choices(state, cat, seat, f)]
+        kind = CARD_TYPES[f.type]
+        choices = shared.get(kind.choices) if kind.same_choices else None
+        if choices is None:
+            choices = kind.choices(state, cat, seat, f)
+            if kind.same_choices:
+                shared[kind.choices] = choices
+        out += [{"type": "play_card", "player": seat, "card": card, **c} for c in choices]
     return out
 
 

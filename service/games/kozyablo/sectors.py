@@ -59,6 +59,14 @@ def is_capital(state: KozyabloState, sector: str) -> bool:
     return sec["kind"] == "capital" and not state["players"][sec["owner"]]["out"]
 
 
+def capitals(state: KozyabloState) -> set[str]:
+    """Every sector for which ``is_capital`` holds, in one pass (a listing asks it of
+    every sector; ``tests/kozyablo`` hold the two to each other)."""
+    players = state["players"]
+    return {sid for sid, sec in state["sectors"].items()
+            if sec["kind"] == "capital" and not players[sec["owner"]]["out"]}
+
+
 def is_fallen_capital(state: KozyabloState, sector: str) -> bool:
     """RULING KOZ-53a: the capital card of a player who is out (an ordinary sector)."""
     sec = state["sectors"][sector]
@@ -132,7 +140,10 @@ def opposing_sectors(state: KozyabloState, seat: int) -> set[str]:
 def enemy_creature_in_capital(state: KozyabloState, seat: int) -> bool:
     """KOZ-23: an opposing creature stands in ``seat``'s capital."""
     cap = capital_id(state, seat)
-    return any(d["sector"] == cap and d["owner"] != seat for d in state["units"].values())
+    for d in state["units"].values():
+        if d["sector"] == cap and d["owner"] != seat:
+            return True
+    return False
 
 
 def garrison_space(state: KozyabloState, cat: Catalogue, seat: int) -> int | None:
@@ -153,7 +164,15 @@ def garrison_room(state: KozyabloState, cat: Catalogue, seat: int, adding: int) 
 
 def over_garrison(state: KozyabloState, cat: Catalogue, seat: int) -> int:
     """How many creatures ``seat`` must move out of their capital now (KOZ-16a)."""
-    space = garrison_space(state, cat, seat)
+    return garrison_excess(garrison_space(state, cat, seat))
+
+
+def garrison_excess(space: int | None) -> int:
+    """How many creatures must leave a capital with this ``garrison_space``.
+
+    >>> garrison_excess(None), garrison_excess(2), garrison_excess(-1)
+    (0, 0, 1)
+    """
     return 0 if space is None or space >= 0 else -space
 
 
@@ -165,16 +184,18 @@ def update_control(draft: Draft[KozyabloState], events: list[Event]) -> None:
     players': neutral.  Nobody: control stays as it was.
     """
     root = draft.root
-    present: dict[str, set[int]] = {}
+    holder: dict[str, int | None] = {}  # a sector with creatures -> their one owner, or None
     for d in root["units"].values():
-        present.setdefault(d["sector"], set()).add(d["owner"])
-    for sid, sec in root["sectors"].items():
-        if not follows_control(root, sid):
-            continue
-        who = present.get(sid)
-        if not who:
-            continue
-        new = next(iter(who)) if len(who) == 1 else None
-        if new != sec["controller"]:
-            draft.at("sectors", sid)["controller"] = new
-            events.append({"type": "sector_control", "sector": sid, "controller": new})
+        sid, owner = d["sector"], d["owner"]
+        holder[sid] = owner if holder.get(sid, owner) == owner else None
+    sectors = root["sectors"]
+    # only sectors with creatures can change; most calls change none
+    changed = {sid: new for sid, new in holder.items()
+               if new != sectors[sid]["controller"] and follows_control(root, sid)}
+    if not changed:
+        return
+    for sid in sectors:  # the events in the sectors' order
+        if sid in changed:
+            draft.at("sectors", sid)["controller"] = changed[sid]
+            events.append({"type": "sector_control", "sector": sid,
+                           "controller": changed[sid]})

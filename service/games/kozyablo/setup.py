@@ -9,6 +9,8 @@ instruction, which runs by itself once the three discards are revealed.
 
 from __future__ import annotations
 
+from functools import cache
+
 from service.games.chance import count_weights, draw_below
 from service.games.draft import Draft
 from service.games.errors import InvalidSetup, RuleViolation
@@ -120,6 +122,11 @@ def deck_left(state: KozyabloState, seat: int) -> int:
         1 for q in state["queue"] if q.get("seat") == seat and "to" in q)
 
 
+def lot_due(state: KozyabloState) -> bool:
+    """KOZ-10: the turn order waits for a lot (the chance node before the reveals)."""
+    return state["phase"] == "setup" and len(state["order"]) < len(state["players"])
+
+
 def lot_group(state: KozyabloState) -> list[int]:
     """KOZ-10: the players of one race whose order the next lot decides."""
     races = [p["race"] for p in state["players"]]
@@ -135,8 +142,21 @@ def lot_outcomes(state: KozyabloState) -> list[tuple[JsonObject, int]]:
 
 def reveal_outcomes(state: KozyabloState) -> list[tuple[JsonObject, int]]:
     seat = state["queue"][0]["seat"]
-    return [({"type": "reveal", "player": "chance", "seat": seat, "face": f}, n)
-            for f, n in count_weights(state["players"][seat]["deck"], face)]
+    return [(_reveal(seat, f), n) for f, n in count_weights(state["players"][seat]["deck"], face)]
+
+
+def pick_reveal(rng: JsonObject, state: KozyabloState) -> JsonObject:
+    """The reveal ``pick_weighted`` draws from ``reveal_outcomes``, with the same
+    number, without building every outcome (most steps of a game draw a card): the
+    outcomes are the faces in order, each as often as its copies, so the ``r``-th
+    of the deck's sorted faces is the one the weights give."""
+    seat = state["queue"][0]["seat"]
+    deck = state["players"][seat]["deck"]
+    return _reveal(seat, sorted(map(face, deck))[draw_below(rng, len(deck))])
+
+
+def _reveal(seat: int, card_face: str) -> JsonObject:
+    return {"type": "reveal", "player": "chance", "seat": seat, "face": card_face}
 
 
 def resolve_lot(draft: Draft[KozyabloState], action: ActionObject, events: list[Event]) -> None:
@@ -154,8 +174,7 @@ def resolve_reveal(draft: Draft[KozyabloState], action: ActionObject, events: li
     seat, fid = action["seat"], action["face"]
     head = draft.at("queue").pop(0)
     deck = draft.at("players", seat, "deck")
-    card = next(c for c in deck if face(c) == fid)
-    deck.remove(card)
+    card = deck.pop(list(map(face, deck)).index(fid))  # the first copy of that face
     draft.at("players", seat, head["to"]).append(card)
     events.append({"type": "drawn" if head["to"] == "hand" else "milled", "player": seat,
                    "card": card})
@@ -183,9 +202,23 @@ def mulligans(state: KozyabloState, entry: Entry) -> list[JsonObject]:
     if p["mulligans"] >= MAX_MULLIGANS:
         return []
     hand = p["hand"]
-    return [{"type": "mulligan", "player": seat,
-             "cards": [c for i, c in enumerate(hand) if mask >> i & 1]}
-            for mask in range(1, 1 << len(hand))]
+    chosen: list[list[str]] = [[]]  # by bit mask (bit i: the hand's card i), in mask order
+    for rest, top in subset_steps(len(hand)):
+        chosen.append([*chosen[rest], hand[top]])
+    return [{"type": "mulligan", "player": seat, "cards": cards} for cards in chosen[1:]]
+
+
+@cache
+def subset_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """How each non-empty subset of positions ``0 … n-1`` grows from a smaller one, in
+    bit-mask order (bit i: position i): mask ``m`` is mask ``rest`` plus position ``top``,
+    its highest.
+
+    >>> subset_steps(2)  # {0} = {} + 0, {1} = {} + 1, {0, 1} = {0} + 1
+    ((0, 0), (0, 1), (1, 1))
+    """
+    return tuple((mask ^ (1 << (mask.bit_length() - 1)), mask.bit_length() - 1)
+                 for mask in range(1, 1 << n))
 
 
 def check_mulligan(state: KozyabloState, action: ActionObject) -> None:

@@ -1,27 +1,17 @@
 """Effective stats of creatures and buildings on the table.
 
 Printed stats, plus artifacts carried (KOZ-21), plus lasting magic laid on
-the creature or on its squad (KOZ-18).  ``Stats`` is what combat and the
-effect engine read.
+the creature or on its squad (KOZ-18).  ``Stats`` (``cards``) is what combat
+and the effect engine read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from typing import NamedTuple
 
-from service.games.kozyablo.cards import Catalogue, face
+from service.games.kozyablo.cards import Catalogue, Stats, face
 from service.games.kozyablo.state_types import KozyabloState
 from service.games.objects import JsonObject
-
-
-class Stats(NamedTuple):
-    attack: int
-    life: int
-    speed: int
-    abilities: frozenset[str]
-    armor: int
-    regeneration: int
 
 
 def _apply(mod: JsonObject, attack: int, life: int, speed: int, abilities: set[str],
@@ -63,10 +53,13 @@ def unit_stats(state: KozyabloState, cat: Catalogue, uid: str) -> Stats:
     (5, 6, 1)
     """
     unit = state["units"][uid]
-    f = cat.faces[face(uid)]
     lasting = state["lasting"]
-    if not unit["artifacts"] and not lasting:
-        return Stats(f.attack, f.life, f.speed, f.abilities, f.armor, f.regeneration)
+    laid = [mid for mid, m in lasting.items()
+            if m.get("unit") == uid or (m.get("sector") == unit["sector"]
+                                        and m.get("seat") == unit["owner"])] if lasting else ()
+    if not unit["artifacts"] and not laid:  # the card schema's printed stats need no floor
+        return cat.printed[face(uid)]
+    f = cat.faces[face(uid)]
     attack, life, speed = f.attack, f.life, f.speed
     abilities = set(f.abilities)
     values = {"armor": f.armor, "regeneration": f.regeneration}
@@ -74,20 +67,17 @@ def unit_stats(state: KozyabloState, cat: Catalogue, uid: str) -> Stats:
         attack, life, speed = _apply(cat.faces[face(art)].data["modify"], attack, life, speed,
                                      abilities, values)
     shielded = "magic_protection" in abilities  # KOZ-38: no magic card affects it
-    for mid, m in lasting.items():
-        if m.get("unit") == uid or (m.get("sector") == unit["sector"]
-                                    and m.get("seat") == unit["owner"]):
-            card = cat.faces[face(mid)]
-            if shielded and card.type == "magic" and \
-                    not card.data["effect"].get("pierces_magic_protection"):
-                continue
-            attack, life, speed = _apply(card.data["effect"]["modify"],
-                                         attack, life, speed, abilities, values)
+    for mid in laid:
+        card = cat.faces[face(mid)]
+        if shielded and card.type == "magic" and \
+                not card.data["effect"].get("pierces_magic_protection"):
+            continue
+        attack, life, speed = _apply(card.data["effect"]["modify"],
+                                     attack, life, speed, abilities, values)
     return Stats(max(0, attack), max(1, life), max(0, speed), frozenset(abilities),
                  values["armor"], values["regeneration"])
 
 
 def building_stats(cat: Catalogue, bid: str) -> Stats:
-    f = cat.faces[face(bid)]
-    return Stats(f.attack, f.life, f.speed, f.abilities, f.armor, f.regeneration)
+    return cat.printed[face(bid)]
 

@@ -212,9 +212,11 @@ def _triggers(draft: Draft[KozyabloState], cat: Catalogue, seat: int, when: str,
     root = draft.root
     if todo is None:
         hot = cat.triggered[when]
-        sources = sorted(u for u, d in root["units"].items()
-                         if d["owner"] == seat and face(u) in hot) + sorted(
-            b for b, d in root["buildings"].items() if d["owner"] == seat and face(b) in hot)
+        sources = sorted([u for u, d in root["units"].items()
+                          if d["owner"] == seat and face(u) in hot]) + sorted(
+            [b for b, d in root["buildings"].items() if d["owner"] == seat and face(b) in hot])
+        if not sources:
+            return True
         todo = [{"source": src, "index": i} for src in sources
                 for i, trig in enumerate(cat.faces[face(src)].triggers) if trig["when"] == when]
     for n, item in enumerate(todo):

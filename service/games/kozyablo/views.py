@@ -360,7 +360,7 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> KozyabloState:
 def _read_view(view: Any, rules_version: str) -> tuple[int, Catalogue]:
     """The viewer and the catalogue of a well-shaped Kozyablo view of a seat."""
     marker = view_marker(view, "kozyablo", rules_version)
-    errors = s.problems(VIEW_SPEC, view, "view")
+    errors = s.field_errors(VIEW_SPEC, view, "view")
     if errors:
         raise InvalidState(errors)
     player = marker["player"]
@@ -372,16 +372,16 @@ def _read_view(view: Any, rules_version: str) -> tuple[int, Catalogue]:
         raise InvalidState({"view.view.player": [N_("must be a seat from 0 to {last} or null",
                                                     last=len(view["players"]) - 1)]})
     for seat, p in enumerate(view["players"]):
-        errors.update(s.problems(OWN_PLAYER if seat == player else OTHER_PLAYER, p,
+        errors.update(s.field_errors(OWN_PLAYER if seat == player else OTHER_PLAYER, p,
                               f"view.players.{seat}"))
     for uid, d in view["units"].items():
         if not uid.startswith("hidden-"):
-            errors.update(s.problems(UNIT, d, f"view.units.{uid}"))
+            errors.update(s.field_errors(UNIT, d, f"view.units.{uid}"))
         elif _number(uid) is None:
             errors[f"view.units.{uid}"] = [N_("a creature in the shadow is `hidden-N`, N its "
                                               "shadow_number (KOZ-41)")]
         else:
-            errors.update(s.problems(HIDDEN_UNIT, d, f"view.units.{uid}"))
+            errors.update(s.field_errors(HIDDEN_UNIT, d, f"view.units.{uid}"))
     if errors:
         raise InvalidState(errors)
     return player, Catalogue.of(card_set_of("kozyablo", view["card_set"], "view"))

@@ -108,7 +108,7 @@ def fizzle_note(problem: RuleViolation | None) -> JsonObject:
                          reason=problem.reason)}
 
 
-def fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
+def capture_fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
     """RAI-30 for ``check``: an illegal capture that ``apply`` lets fizzle."""
     return fizzle_note(capture_problem(state, action, Catalogue.of_state(state)))
 
@@ -145,7 +145,7 @@ def capture_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
             for card in state["players"][player]["hand"] for prop in props]
 
 
-def out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str]:
+def capture_out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str]:
     """The clause a capture by a player who may not act now breaks: it is the
     active player's one attempt in their own turn (RAI-12); while a capture
     is in progress the others may only play tricks (RAI-21)."""
@@ -200,13 +200,13 @@ def restart_round(draft: Draft[RaidersState]) -> None:
 
 
 def pass_priority(draft: Draft[RaidersState], action: ActionObject, events: list[Event]) -> None:
-    """RAI-26: the next player gets priority; all passed in succession → resolve."""
+    """RAI-26: the next player gets priority; all passed in succession → ``resolve_capture``."""
     capture = draft.at("capture")
     capture["passes"] += 1
     n = len(draft.root["players"])
     events.append({"type": "passed", "player": action["player"]})
     if capture["passes"] >= n:
-        resolve(draft, events)
+        resolve_capture(draft, events)
     else:
         capture["priority"] = (capture["priority"] + 1) % n
 
@@ -218,7 +218,7 @@ def _dies(draft: Draft[RaidersState], card: str, role: str, rule: str, events: l
                    "rule": rule})
 
 
-def resolve(draft: Draft[RaidersState], events: list[Event]) -> None:
+def resolve_capture(draft: Draft[RaidersState], events: list[Event]) -> None:
     """RAI-16 … RAI-19: fight the guard, then the property."""
     state = draft.root
     cat = Catalogue.of_state(state)

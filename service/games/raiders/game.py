@@ -105,14 +105,14 @@ ACTIONS: Mapping[str, RaidersAction] = {
         "RAI-15: put a fighter from your hand against a property in play",
         {"fighter": CARD, "property": CARD}, resolve=capture.declare,
         enforce=capture.check_capture, legal=capture.legal_captures,
-        candidates=capture.capture_candidates, notes=capture.fizzle_notes,
-        out_of_turn=capture.out_of_turn),
+        candidates=capture.capture_candidates, notes=capture.capture_fizzle_notes,
+        out_of_turn=capture.capture_out_of_turn),
     "play_trick": RaidersAction(
         "RAI-22: play a card's trick from your hand", {"card": CARD},
         optional={"target": CARD, "cost_card": CARD},
         resolve=_then_win_check(tricks.play_trick), enforce=tricks.check_play_trick,
         legal=tricks.legal_tricks, candidates=tricks.trick_candidates,
-        notes=tricks.fizzle_notes, out_of_turn=tricks.out_of_turn),
+        notes=tricks.trick_fizzle_notes, out_of_turn=tricks.trick_out_of_turn),
     "pass": RaidersAction(
         "RAI-26: pass priority in a capture's response window", {},
         resolve=_then_win_check(capture.pass_priority), enforce=capture.check_pass,

@@ -125,7 +125,7 @@ def check_play_trick(state: RaidersState, action: ActionObject) -> None:
         raise problem
 
 
-def fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
+def trick_fizzle_notes(state: RaidersState, action: ActionObject) -> JsonObject:
     """RAI-30 for ``check``: a ``play_trick`` that ``apply`` accepts only to
     let it fizzle (``illegal_play: fizzle``) is reported with the clause it
     breaks: ``{"fizzles": True, "rule", "reason"}``; a valid play: ``{}``."""
@@ -189,7 +189,7 @@ def trick_candidates(state: RaidersState, entry: Entry) -> list[JsonObject]:
             for cost in [None, *(c for c in hand if c != card)]]
 
 
-def out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str] | None:
+def trick_out_of_turn(state: RaidersState, action: ActionObject) -> tuple[str, str] | None:
     """RAI-23: outside a capture a trick belongs to the active player's turn
     (in a capture's window the turn order of RAI-26 applies)."""
     if state["phase"] == "main":

@@ -2,7 +2,7 @@
 
 ``ACTIONS`` is ``Tremble.actions``: the base class dispatches ``check``,
 ``apply`` and ``legal_actions`` on it (``service.games.base.Action``).  A
-chance outcome (``Chance``) also lists its outcomes with their weights and
+chance outcome (``ChanceAction``) also lists its outcomes with their weights and
 says why a well-formed outcome cannot happen.  ``DECISIONS`` names the action
 types answering each pending decision, in the order they are listed; a
 credit (TRE-26) answers every decision of a player.
@@ -48,9 +48,10 @@ def _clause(rule: str) -> Callable[[JsonObject], str]:
 
 
 @dataclass(frozen=True)
-class Chance(Action[TrembleState]):
-    """A chance outcome: its ``outcomes`` at the pending node, ``impossible``,
-    and ``rule(entry)``: the clause of the draw, deal or roll pending."""
+class ChanceAction(Action[TrembleState]):
+    """A chance outcome's action type: its ``outcomes`` at the pending node, ``impossible``,
+    and ``rule(entry)``: the clause of the draw, deal or roll pending.  (The state's chance
+    record, its mode and seed, is ``service.games.state_types.Chance``.)"""
 
     outcomes: Outcomes = _no_outcomes
     impossible: Impossible | None = None
@@ -342,20 +343,20 @@ ACTIONS: dict[str, Action[TrembleState]] = {
 }
 
 #: the chance outcomes; each chance node's decision is named after its type
-CHANCES: dict[str, Chance] = {
-    "deal_mission": Chance(
+CHANCES: dict[str, ChanceAction] = {
+    "deal_mission": ChanceAction(
         "chance: the mission card dealt (TRE-10)", {"mission": ID}, chance=True,
         resolve=missions.deal, outcomes=missions.deal_outcomes,
         impossible=missions.impossible_deal, rule=_clause("TRE-10")),
-    "draw_ship": Chance(
+    "draw_ship": ChanceAction(
         "chance: the ship card drawn, by its copy id as the deck holds it (any copy of the "
         "design seen will do) (TRE-12)", {"ship": ID}, chance=True,
         resolve=_draw, outcomes=_draws, impossible=_impossible_draw, rule=_clause("TRE-12")),
-    "reveal": Chance(
+    "reveal": ChanceAction(
         "chance: the city or army card revealed (TRE-13)", {"card": ID}, chance=True,
         resolve=_reveal, outcomes=_reveals, impossible=_impossible_reveal,
         rule=_clause("TRE-13")),
-    "roll": Chance(
+    "roll": ChanceAction(
         "chance: the sum of 2d6 (weight (6-|7-total|)/36) (TRE-20, TRE-24)",
         {"total": s.Int(minimum=min(battle.ROLL_WEIGHTS), maximum=max(battle.ROLL_WEIGHTS))},
         chance=True, resolve=_roll, outcomes=_rolls, rule=_roll_rule),

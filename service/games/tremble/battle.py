@@ -255,7 +255,7 @@ def losers(state: TrembleState) -> list[Side]:
     return [s for s in state["attacks"][index]["sides"] if s["status"] == "lost"]
 
 
-def advance(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
+def advance_battle(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     """Carry the open battle on as far as no decision is needed.
 
     Returns True while the battle still waits for a decision or a roll."""

@@ -1,7 +1,7 @@
 """The turn as pending decisions (TRE-11 … TRE-17) and the automatic steps.
 
 ``advance`` carries the state forward until a decision (a player's or a
-chance node) is needed; ``pending`` derives who decides from the state.
+chance node) is needed; ``compute_pending`` derives who decides from the state.
 One turn: fuel (TRE-11, automatic) → buy (every player at once says whether
 they draw, RULING TRE-12a; the draws; then those who drew buy, TRE-12) →
 intel (reveals and armies, TRE-13/24/25) → plan (everyone at once,
@@ -37,7 +37,7 @@ def chance_entry(decision: str, **context: object) -> list[JsonObject]:
     return [{"player": CHANCE, "decision": decision, **context}]
 
 
-def pending(state: TrembleState) -> list[Entry]:
+def compute_pending(state: TrembleState) -> list[Entry]:
     """Who decides now (several entries: simultaneous decisions)."""
     return PENDING[state["phase"]](state)
 
@@ -228,7 +228,7 @@ def _advance_redeploy(draft: Draft[TrembleState], cat: Catalogue, events: list[E
 def _advance_battle(draft: Draft[TrembleState], cat: Catalogue, events: list[Event]) -> bool:
     root = draft.root
     if root["battle"] is not None:
-        return battle.advance(draft, cat, events)
+        return battle.advance_battle(draft, cat, events)
     index = next((i for i, a in enumerate(root["attacks"]) if not a["resolved"]), None)
     if index is None:
         root["phase"] = "reward"

@@ -113,7 +113,7 @@ class Tremble(Game[TrembleState]):
         if state["result"] is not None:
             return []
         try:
-            return flow.pending(state)
+            return flow.compute_pending(state)
         except (LookupError, StopIteration, TypeError, ValueError) as exc:
             # only a hand-edited state gets here: its phase data do not fit together
             raise InvalidState({"state.phase": [
@@ -177,7 +177,7 @@ class Tremble(Game[TrembleState]):
 
     # ------------------------------------------------------------ scoring & views
     def compute_score(self, state: TrembleState) -> JsonObject:
-        return scoring.score(state, Catalogue.of_state(state))
+        return scoring.compute_score(state, Catalogue.of_state(state))
 
     def hide(self, state: TrembleState, player: int | None) -> JsonObject:
         return views.hide(state, player)

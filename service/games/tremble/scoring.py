@@ -39,7 +39,7 @@ def final_result(state: TrembleState, cat: Catalogue) -> Result:
             "reason": "city deck played out"}
 
 
-def score(state: TrembleState, cat: Catalogue) -> JsonObject:
+def compute_score(state: TrembleState, cat: Catalogue) -> JsonObject:
     result = state["result"]
     return {"finished": result is not None,
             "winners": list(result["winners"]) if result else [],

@@ -283,14 +283,14 @@ def state_from_view(view: Any, seed: int, rules_version: str) -> TrembleState:
 def _read_view(view: Any, rules_version: str) -> tuple[int | None, Catalogue]:
     """The viewer and the catalogue of a well-shaped Tremble view."""
     marker = view_marker(view, "tremble", rules_version)
-    errors = s.problems(VIEW_SPEC, view, "view")
+    errors = s.field_errors(VIEW_SPEC, view, "view")
     player = marker["player"]
     if not errors and player is not None and player >= len(view["players"]):
         errors["view.view.player"] = [N_("must be a seat from 0 to {last} or null",
                                          last=len(view["players"]) - 1)]
     if not errors:
         for p, pl in enumerate(view["players"]):
-            errors.update(s.problems(PLAYER if p == player else HIDDEN_PLAYER, pl,
+            errors.update(s.field_errors(PLAYER if p == player else HIDDEN_PLAYER, pl,
                                   f"view.players.{p}"))
     if errors:
         raise InvalidState(errors)

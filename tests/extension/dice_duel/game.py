@@ -14,16 +14,16 @@ from tests.extension.dice_duel.evaluations import KINDS
 from tests.extension.dice_duel.operations import SURVIVAL
 
 
-def _dice(state: dict) -> list[list[int]]:
+def _dice(state: dict[Any, Any]) -> list[list[int]]:
     return [die["faces"] for die in card_db.get("dice_duel", state["card_set"]["id"]).data["dice"]]
 
 
-def _target(state: dict) -> int:
+def _target(state: dict[Any, Any]) -> int:
     target: int = card_db.get("dice_duel", state["card_set"]["id"]).data["target"]
     return target
 
 
-def _pass_turn(draft: Draft, events: list[dict]) -> None:
+def _pass_turn(draft: Draft, events: list[dict[Any, Any]]) -> None:
     root = draft.root
     root["turn"] += 1
     root["current"] = 1 - root["current"]
@@ -32,7 +32,7 @@ def _pass_turn(draft: Draft, events: list[dict]) -> None:
     events.append({"type": "turn", "player": root["current"], "rule": "DUEL-2"})
 
 
-def _roll(draft: Draft, action: dict, events: list[dict]) -> None:
+def _roll(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
     root = draft.root
     seat, dice = root["current"], action["dice"]
     root["last_roll"] = list(dice)
@@ -46,7 +46,7 @@ def _roll(draft: Draft, action: dict, events: list[dict]) -> None:
     root["phase"] = "decide"
 
 
-def _bank(draft: Draft, action: dict, events: list[dict]) -> None:
+def _bank(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
     root = draft.root
     seat = action["player"]
     bank = draft.at("players", seat)
@@ -62,7 +62,7 @@ def _bank(draft: Draft, action: dict, events: list[dict]) -> None:
     _pass_turn(draft, events)
 
 
-def _roll_again(draft: Draft, action: dict, events: list[dict]) -> None:
+def _roll_again(draft: Draft, action: dict[Any, Any], events: list[dict[Any, Any]]) -> None:
     draft.root["phase"] = "roll"
 
 
@@ -107,44 +107,44 @@ class DiceDuel(Game):
     }
     not_your_turn_rule, game_over_rule = "DUEL-6", "DUEL-7"
 
-    def setup(self, players: int, setups: list[dict], options: dict,
-              cards: card_db.CardSet, events: list[dict]) -> dict:
+    def setup(self, players: int, setups: list[dict[Any, Any]], options: dict[Any, Any],
+              cards: card_db.CardSet, events: list[dict[Any, Any]]) -> dict[Any, Any]:
         events.append({"type": "turn", "player": 0, "rule": "DUEL-1"})
         return {"players": [{"name": s.get("name", f"Player {i + 1}"), "bank": 0}
                             for i, s in enumerate(setups)],
                 "current": 0, "turn_total": 0, "last_roll": None, "phase": "roll"}
 
-    def compute_pending(self, state: dict) -> list[dict]:
+    def compute_pending(self, state: dict[Any, Any]) -> list[dict[Any, Any]]:
         if state["phase"] == "roll":
             return [{"player": CHANCE, "decision": "roll"}]
         return [{"player": state["current"], "decision": "bank_or_roll"}]
 
-    def out_of_turn_rule(self, state: dict) -> str:
+    def out_of_turn_rule(self, state: dict[Any, Any]) -> str:
         rolling = state["pending"] and state["pending"][0]["player"] == CHANCE
         return "DUEL-2" if rolling else "DUEL-6"
 
-    def chance_outcomes(self, state: dict) -> list[tuple[dict, int]]:
+    def chance_outcomes(self, state: dict[Any, Any]) -> list[tuple[dict[Any, Any], int]]:
         first, second = _dice(state)
         return [({"type": "roll", "player": CHANCE, "dice": [a, b]}, 1)
                 for a in first for b in second]
 
-    def compute_score(self, state: dict) -> dict:
+    def compute_score(self, state: dict[Any, Any]) -> dict[Any, Any]:
         result = state["result"]
         return {"finished": result is not None,
                 "winners": result["winners"] if result else [],
                 "scores": [{"player": i, "total": p["bank"], "breakdown": {"bank": p["bank"]}}
                            for i, p in enumerate(state["players"])]}
 
-    def hide(self, state: dict, player: int | None) -> dict:
+    def hide(self, state: dict[Any, Any], player: int | None) -> dict[Any, Any]:
         return dict(state)  # nothing is hidden
 
-    def secret_cards(self, state: dict, player: int | None) -> set[str]:
+    def secret_cards(self, state: dict[Any, Any], player: int | None) -> set[str]:
         return set()
 
-    def determinize(self, state: dict, player: int | None, seed: int) -> dict:
+    def determinize(self, state: dict[Any, Any], player: int | None, seed: int) -> dict[Any, Any]:
         return {**state, "chance": {**state["chance"], "seed": seed, "counter": 0}}
 
-    def check_invariants(self, state: dict, cards: card_db.CardSet) -> dict[str, list[str]]:
+    def check_invariants(self, state: dict[Any, Any], cards: card_db.CardSet) -> dict[str, list[str]]:
         errors: dict[str, list[str]] = {}
         target = cards.data["target"]
         if state["result"] is None and any(p["bank"] >= target for p in state["players"]):

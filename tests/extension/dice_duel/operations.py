@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import card_db
 from service.games import shape
 from service.games.base import Operation
 
 
-def survival(body: dict) -> dict:
+def survival(body: dict[Any, Any]) -> dict[Any, Any]:
     """The chance that ``rolls`` rolls in a row show no 1 (DUEL-4), exactly."""
     first, second = (die["faces"] for die in
                      card_db.get("dice_duel", body.get("card_set", "reference")).data["dice"])

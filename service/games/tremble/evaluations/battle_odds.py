@@ -48,7 +48,7 @@ ARMY = shape.Int(minimum=0, maximum=MAX_STRENGTH,
 CARD_SET = shape.Str(max_length=MAX_ID_LENGTH, description="The card set of `fleets` (default reference).")
 INPUTS = {"strengths": STRENGTHS, "fleets": FLEETS, "city": CITY, "army": ARMY,
           "card_set": CARD_SET}
-#: the synchronous odds request (built once: ``shape.problems`` caches its compiled form)
+#: the synchronous odds request (built once: ``shape.field_errors`` caches its compiled form)
 REQUEST = shape.Obj({}, INPUTS)
 
 
@@ -76,7 +76,7 @@ def _distribution(strength: int) -> list[dict[str, Any]]:
 
 def odds_result(body: dict[str, Any]) -> dict[str, Any]:
     """Validate an odds request and answer it exactly (TRE-20, TRE-24)."""
-    errors = shape.problems(REQUEST, body, "")
+    errors = shape.field_errors(REQUEST, body, "")
     if errors:
         raise MalformedInput(errors)
     strengths = strengths_of(body)

@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from service.games import shape
 from service.games.errors import MalformedInput
@@ -61,6 +61,7 @@ from service.games.tremble.cards import Catalogue
 from service.games.tremble.evaluations.odds import fraction_text, hold_probability
 from service.games.tremble.intel import SLOTS
 from service.games.tremble.reward import search_countdown
+from service.games.tremble.state_types import TrembleState
 from service.limits import MAX_ID_LENGTH
 
 PHASES_BEFORE_INTEL = ("missions", "start", "buy")
@@ -193,8 +194,9 @@ class SearchRisk(Kind):
         if "state" not in request:
             raise MalformedInput({"state": [N_("missing required field: the game state")]})
         # a state of an older served rules version is carried over (Game.upgrade_state)
-        state = request["state"] = game.upgrade_state(request["state"])[0]
-        game.validate_state(state)
+        upgraded = request["state"] = game.upgrade_state(request["state"])[0]
+        game.validate_state(upgraded)
+        state = cast(TrembleState, upgraded)  # validated just now: a tremble state
         params = request.get("params", {})
         errors: dict[str, list[str]] = {f"params.{k}": [N_("missing required field")]
                                         for k in ("player", "city") if k not in params}
