@@ -1,10 +1,13 @@
 """``python -m bench [parts...] [--seconds S] [--games g,...] [--quick] [--no-write]``
 
-Parts: ``http``, ``engine``, ``validation``, ``evaluations``, ``strength``, ``steps``,
-``library``, ``batch`` (default: all eight; ``steps``: ``bench.spent_steps``, the register of
-spent steps; ``library``: ``bench.library``, the rules in-process against single HTTP calls;
-``batch``: ``bench.batch``, batches against the single calls they stand for; ``engine``
-includes ``bench.engine_steps``, a playout step per game against Raiders').  Writes ``bench/results/latest.{json,md,png}`` after a full run
+Parts: ``http``, ``requests``, ``engine``, ``validation``, ``evaluations``, ``strength``,
+``steps``, ``library``, ``batch`` (default: all nine; ``http``: the service as benched and
+as operators run it, ``bench.operators``; ``requests``: ``bench.request_instructions``,
+instructions per request of each configuration, with valgrind; ``steps``:
+``bench.spent_steps``, the register of spent steps; ``library``: ``bench.library``, the
+rules in-process against single HTTP calls; ``batch``: ``bench.batch``, batches against
+the single calls they stand for; ``engine`` includes ``bench.engine_steps``, a playout step
+per game against Raiders').  Writes ``bench/results/latest.{json,md,png}`` after a full run
 (``--no-write`` skips it; a partial run never overwrites them unless
 ``--write``); the ``strength`` part also writes ``bench/results/strength.*``
 (``bench.strength``: the suggestion bot against the greedy bot, about 5
@@ -33,14 +36,15 @@ from bench import (
     library,
     report,
     request_costs,
+    request_instructions,
     spent_steps,
     strength,
     validation,
 )
 from bench.states import SETUPS, representative_cases
 
-PARTS = ("http", "engine", "validation", "evaluations", "strength", "steps", "library",
-         "batch")
+PARTS = ("http", "requests", "engine", "validation", "evaluations", "strength", "steps",
+         "library", "batch")
 
 
 def commit() -> str:
@@ -97,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     if "http" in parts:
         log(f"HTTP: {len(cases)} states × (floor, legal-actions, apply), {args.seconds:g} s each")
         results["http"] = http_load.measure(cases, args.seconds, log)
+    if "requests" in parts and shutil.which("valgrind"):
+        log("requests: instructions per request of each configuration (valgrind)")
+        results["request_instructions"] = request_instructions.measure(games=games)
     if "engine" in parts:
         app = request_costs.quiet_app()
         results["engine"], results["request_costs"] = {}, {}

@@ -9,6 +9,14 @@ turn (floor, legal-actions, apply, floor, …) until each has had the
 requested seconds.  Interleaving keeps the floor and the endpoints under the
 same background load on a shared machine.
 Every body is first sent once and must answer 200.
+
+Beside it, the service **as operators run it** (``bench.operators``: signing keys, the
+rate limit counted in a private ``redis-server``, the same 2 workers, a bot's signed
+states each sent ``REPEATS`` times so about half the requests reach a worker that has
+not validated the state): per game, the floor, ``legal-actions`` and ``apply`` on pools
+of distinct states (``bench.loader.load_pool``), in the same kind of slices.  Its pool
+states cannot be sent before they are measured (a worker would know them): a sample of
+each pool is checked in process instead (``check_pool``).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from bench import loader
+from bench import loader, operators
 from bench.servers import FLOOR_APP, SERVICE_APP, gunicorn
 from bench.states import Case
 
@@ -59,9 +67,23 @@ def _row(game: str, stage: str, endpoint: str, body: bytes, result: dict[Any, An
             "errors": result["errors"]}
 
 
-def measure(cases: list[Case], seconds: float, log: Callable[[str], None] = print) -> dict[Any, Any]:
+def check_pool(game: str, endpoint: str, bodies: list[dict[str, Any]], env: dict[str, str]) -> None:
+    """Every 50th body of a pool answers 200 from the service in process, configured as
+    the ``operators`` server (the pool itself is sent to that server only when measured)."""
+    from service.app import create_app
+
+    config = {"TESTING": True, "ACCESS_LOG": False, "STATE_KEYS": env["REFEREE_STATE_KEYS"]}
+    client = create_app(config).test_client()
+    for body in bodies[::50]:
+        r = client.post(f"/v1/games/{game}/{endpoint}", json=body)
+        if r.status_code != 200:
+            raise RuntimeError(f"pool {game} {endpoint}: {r.status_code} {r.get_data()[:300]!r}")
+
+
+def measure(cases: list[Case], seconds: float, log: Callable[[str], None] = print,
+            operators_too: bool = True) -> dict[Any, Any]:
     rows = []
-    with tempfile.TemporaryDirectory() as tmp, \
+    with tempfile.TemporaryDirectory() as tmp, operators.redis_server() as redis_url, \
             gunicorn(FLOOR_APP, Path(tmp, "floor.log")) as floor_url, \
             gunicorn(SERVICE_APP, Path(tmp, "service.log")) as app_url:
         bodies = {}
@@ -97,8 +119,54 @@ def measure(cases: list[Case], seconds: float, log: Callable[[str], None] = prin
                 rows.append(row)
             shown = ", ".join(f"{r['endpoint']} {r['rps']:.0f}/s" for r in rows[-3:])
             log(f"  http {case.game:8} {case.stage:6}: {shown}")
+        if operators_too:
+            env = operators.operator_env(redis_url)
+            with gunicorn(SERVICE_APP, Path(tmp, "operators.log"), env=env) as ops_url:
+                rows += measure_operators(sorted({c.game for c in cases}), seconds, floor_url,
+                                          ops_url, env, Path(tmp), log)
         for r in rows:
             if r["errors"]:
                 raise RuntimeError(f"{r['errors']} failed requests in {r}")
     return {"loader": loader.loader_name(), "connections": loader.CONNECTIONS,
-            "seconds_per_measurement": seconds, "rows": rows}
+            "seconds_per_measurement": seconds, "rows": rows,
+            "operators": {"rate_limit": operators.RATE_LIMIT, "repeats": operators.REPEATS,
+                          "pool": operators.POOL,
+                          "new_share": round(operators.new_share(operators.REPEATS), 3)}}
+
+
+def measure_operators(games: list[str], seconds: float, floor_url: str, ops_url: str,
+                      env: dict[str, str], tmp: Path, log: Callable[[str], None] = print) -> list[dict[str, Any]]:
+    """The ``operators`` rows: per game, the floor, ``legal-actions`` and ``apply`` on pools
+    of a bot's signed states, in slices taken in turn, each slice going on in its pool where
+    the last one stopped."""
+    keys = [env["REFEREE_STATE_KEYS"].encode()]
+    rows = []
+    for game in games:
+        files = {}
+        for endpoint in ENDPOINTS:
+            bodies = operators.pool(game, endpoint, keys=keys)
+            check_pool(game, endpoint, bodies, env)
+            files[endpoint] = tmp / f"{game}-{endpoint}.jsonl"
+            files[endpoint].write_bytes(b"\n".join(orjson.dumps(b) for b in bodies) + b"\n")
+        targets = [("floor", f"{floor_url}/v1/games/{game}/apply", files["apply"])]
+        targets += [(e, f"{ops_url}/v1/games/{game}/{e}", files[e]) for e in ENDPOINTS]
+        slices: dict[str, list[dict[str, Any]]] = {name: [] for name, _, _ in targets}
+        offsets = dict.fromkeys(slices, 0)
+        for _ in range(max(1, round(seconds / SLICE_SECONDS))):
+            for name, url, path in targets:
+                part = loader.load_pool(url, path, SLICE_SECONDS, offsets[name], operators.REPEATS)
+                offsets[name] += -(-part["sent"] // operators.REPEATS)
+                slices[name].append(part)
+        merged = {name: merge(parts) for name, parts in slices.items()}
+        floor = merged["floor"]
+        body = files["apply"].read_bytes().split(b"\n", 1)[0]
+        rows.append({**_row(game, "bot", "floor", body, floor), "config": "operators"})
+        for endpoint in ENDPOINTS:
+            row = {**_row(game, "bot", endpoint, body, merged[endpoint]), "config": "operators",
+                   "states": offsets[endpoint],
+                   "wrapped": max(0, offsets[endpoint] - operators.POOL)}
+            row["ratio_to_floor"] = round(merged[endpoint]["rps"] / floor["rps"], 3)
+            rows.append(row)
+        shown = ", ".join(f"{r['endpoint']} {r['rps']:.0f}/s" for r in rows[-3:])
+        log(f"  http {game:8} operators: {shown}")
+    return rows

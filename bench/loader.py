@@ -49,6 +49,37 @@ end
 """
 
 
+#: the pool script: each body of a file (one JSON text a line) sent ``repeats`` times in a
+#: row, from line ``offset`` (the script's argument) on; ``sent`` says how far it got
+POOL_LUA = r"""
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local bodies = {}
+for line in io.lines("%(bodies)s") do bodies[#bodies + 1] = line end
+local repeats = %(repeats)d
+offset, sent = 0, 0
+local threads = {}
+
+function setup(thread) table.insert(threads, thread) end
+function init(args) offset = tonumber(args[1]) or 0 end
+
+function request()
+  local i = offset + math.floor(sent / repeats)
+  sent = sent + 1
+  return wrk.format(nil, nil, nil, bodies[(i %% #bodies) + 1])
+end
+
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH {"requests": %%d, "duration_us": %%d, "p50_us": %%d, "p99_us": %%d, ' ..
+    '"connect": %%d, "read": %%d, "write": %%d, "status": %%d, "timeout": %%d, "sent": %%d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect, e.read, e.write, e.status, e.timeout, threads[1]:get("sent")))
+end
+"""
+
+
 def loader_name() -> str:
     return "wrk" if shutil.which("wrk") else "python"
 
@@ -59,25 +90,46 @@ def load(url: str, body: bytes, seconds: float, connections: int = CONNECTIONS) 
     return _python(url, body, seconds, connections)
 
 
+def load_pool(url: str, bodies: Path, seconds: float, offset: int, repeats: int,
+              connections: int = CONNECTIONS) -> dict[str, Any]:
+    """``load`` on the bodies of a file (one JSON text a line), each sent ``repeats`` times
+    in a row from line ``offset`` on (wrk only); ``sent``: the requests it sent, so the
+    next slice goes on at ``offset + sent // repeats``."""
+    if not shutil.which("wrk"):
+        raise RuntimeError("a pool of bodies needs wrk (apt-get install -y wrk)")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp, "pool.lua")
+        script.write_text(POOL_LUA % {"bodies": bodies, "repeats": repeats})
+        return _run_wrk(url, script, seconds, connections, [str(offset)])
+
+
 def _wrk(url: str, body: bytes, seconds: float, connections: int) -> dict[Any, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         body_file = Path(tmp, "body.json")
         body_file.write_bytes(body)
         script = Path(tmp, "post.lua")
         script.write_text(LUA % {"body": body_file})
-        out = subprocess.run(
-            ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s",
-             "--timeout", "10s", "-s", str(script), url],
-            capture_output=True, text=True, check=True).stdout
-    line = next(x for x in out.splitlines() if x.startswith("BENCH "))
+        return _run_wrk(url, script, seconds, connections)
+
+
+def _run_wrk(url: str, script: Path, seconds: float, connections: int,
+             args: list[str] | None = None) -> dict[str, Any]:
+    printed = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s",
+         "--timeout", "10s", "-s", str(script), url, *(["--", *args] if args else [])],
+        capture_output=True, text=True, check=True).stdout
+    line = next(x for x in printed.splitlines() if x.startswith("BENCH "))
     raw = json.loads(line[len("BENCH "):])
     secs = raw["duration_us"] / 1e6
     # gunicorn's sync workers close every connection after the answer; wrk
     # counts the close as a read error only if it happened before an answer
     errors = raw["status"] + raw["timeout"] + raw["write"] + raw["connect"]
-    return {"loader": "wrk", "requests": raw["requests"], "seconds": round(secs, 3),
+    result = {"loader": "wrk", "requests": raw["requests"], "seconds": round(secs, 3),
             "rps": raw["requests"] / secs, "p50_us": raw["p50_us"], "p99_us": raw["p99_us"],
             "errors": errors}
+    if "sent" in raw:
+        result["sent"] = raw["sent"]
+    return result
 
 
 def _client_loop(args: tuple[Any, ...]) -> tuple[int, int, list[float]]:

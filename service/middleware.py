@@ -60,7 +60,6 @@ no key (``presented_key``): 401 on the evaluation routes, naming the header.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import itertools
@@ -71,15 +70,13 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import orjson
-from flask import Flask, Response, current_app, g, has_request_context, request
-from limits.storage import RedisStorage
-from redis import RedisError
+from flask import Flask, Request, Response, current_app, has_request_context, request
 
-from service import metrics, seats, signing
+from service import metrics, problems, rate_limits, seats, signing
 from service.games.messages import N_
 from service.headers import visible_ascii
 from service.problems import problem
@@ -142,7 +139,7 @@ def init_app(app: Flask) -> None:
 
 # ------------------------------------------------------------ request ids
 def current_request_id() -> str | None:
-    return g.get("request_id") if has_request_context() else None
+    return request.environ.get(problems.REQUEST_ID_ENVIRON) if has_request_context() else None
 
 
 class RequestIds:
@@ -173,48 +170,87 @@ new_request_id = RequestIds()
 os.register_at_fork(after_in_child=new_request_id.reset)
 
 
-#: the WSGI environ key of a request's start (``time.perf_counter``)
-STARTED = "referee.started"
 #: ``X-Request-Id`` as the WSGI environ holds it
 _REQUEST_ID_ENVIRON = "HTTP_" + REQUEST_ID.upper().replace("-", "_")
+#: the WSGI environ key of the request's ``Request`` (``KeptRequest``: Flask empties its own
+#: ``werkzeug.request`` before the answer leaves the app; the route is read after)
+REQUEST_OBJECT = "referee.request"
+#: the WSGI environ key of what the rate limits counted of the request (``_rate_limits``)
+RATE_LIMITS = "referee.rate_limits"
+
+
+class KeptRequest(Request):
+    """Flask's request, kept in the environ (``REQUEST_OBJECT``) for ``RequestEdges``."""
+
+    def __init__(self, environ: dict[str, Any], populate_request: bool = True,
+                 shallow: bool = False) -> None:
+        super().__init__(environ, populate_request, shallow)
+        environ[REQUEST_OBJECT] = self
+
+
+class RequestEdges:
+    """The one WSGI middleware around the app: the request id (given or new, in the
+    environ for log records and problems), and on the way out its header, ``nosniff``
+    (and an empty page's CSP), the rate limits' headers (``limit_headers``), the latency
+    metric and the access line.
+
+    One layer instead of a ``before_request`` and an ``after_request`` hook: Flask calls
+    each hook through its blueprint chain, and each read of ``request`` or ``g`` there
+    is a context-local lookup; here everything is the environ and the status line.
+    """
+
+    def __init__(self, app: Any, access: bool) -> None:
+        self.app, self.access = app, access
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        started = time.perf_counter()
+        given = environ.get(_REQUEST_ID_ENVIRON)
+        rid = given if given and _REQUEST_ID_OK.fullmatch(given) else new_request_id.new()
+        environ[problems.REQUEST_ID_ENVIRON] = rid
+        answered: list[str] = []
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answered.append(status)
+            html = csp = False
+            retry_after = None
+            for k, (name, value) in enumerate(headers):
+                lower = name.lower()
+                if lower == "content-type":
+                    html = value[:9] == "text/html"
+                elif lower == "content-security-policy":
+                    csp = True
+                elif lower == "retry-after":
+                    retry_after = k
+            headers += ((REQUEST_ID, rid), NOSNIFF)  # a JSON or text answer never runs
+            if html and not csp:
+                headers.append(("Content-Security-Policy", EMPTY_PAGE_CSP))
+                if not any(n.lower() == "x-frame-options" for n, _ in headers):
+                    headers.append(("X-Frame-Options", "DENY"))
+            counted = environ.get(RATE_LIMITS)
+            if counted:
+                limit_headers(int(status[:3]), headers, retry_after, counted)
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, start)
+        elapsed = time.perf_counter() - started
+        req = environ.pop(REQUEST_OBJECT, None)
+        url_rule = req.url_rule if req is not None else None
+        rule = url_rule.rule if url_rule is not None else "unmatched"
+        method = environ.get("REQUEST_METHOD", "")
+        status = int(answered[0][:3]) if answered else 500
+        metrics.observe_request(method, rule, status, elapsed)
+        if self.access and access_log.isEnabledFor(logging.INFO):
+            path = req.path if req is not None else environ.get("PATH_INFO", "")
+            log_access(rid, {"method": method, "path": path, "route": rule, "status": status,
+                             "ms": round(elapsed * 1000, 3)})
+        return body
 
 
 def _request_ids(app: Flask) -> None:
-    """The request id (given or new) in ``g`` for log records, the start time in the
-    environ; after the view, the id header, the latency metric and the access line.
-    Each hook reads ``request`` and ``g`` once: a context-local lookup costs about
-    a microsecond, and these run on every request."""
-    ext = app.extensions["referee"]
-    make_id, matches, perf = new_request_id.new, _REQUEST_ID_OK.fullmatch, time.perf_counter
-
-    @app.before_request
-    def _start() -> None:
-        environ = request.environ
-        given = environ.get(_REQUEST_ID_ENVIRON)
-        g.request_id = given if given and matches(given) else make_id()
-        environ[STARTED] = perf()
-
-    @app.after_request
-    def _finish(response: Response) -> Response:
-        req = request._get_current_object()  # type: ignore[attr-defined]  # the proxied Request
-        rid = g.get("request_id") or make_id()
-        headers = response.headers
-        headers[REQUEST_ID] = rid
-        headers[NOSNIFF[0]] = NOSNIFF[1]  # a JSON or text answer is never run as a script
-        if headers.get("Content-Type", "")[:9] == "text/html" \
-                and "Content-Security-Policy" not in headers:  # no mimetype parsing per reply
-            headers["Content-Security-Policy"] = EMPTY_PAGE_CSP
-            headers.setdefault("X-Frame-Options", "DENY")
-        started = req.environ.get(STARTED)
-        elapsed = perf() - started if started is not None else 0.0
-        url_rule = req.url_rule
-        rule = url_rule.rule if url_rule is not None else "unmatched"
-        method, status = req.method, response.status_code
-        metrics.observe_request(method, rule, status, elapsed)
-        if ext.get("access_log") and access_log.isEnabledFor(logging.INFO):
-            log_access(rid, {"method": method, "path": req.path, "route": rule,
-                             "status": status, "ms": round(elapsed * 1000, 3)})
-        return response
+    """``RequestEdges`` around the app's WSGI callable."""
+    app.request_class = KeptRequest
+    app.wsgi_app = RequestEdges(  # type: ignore[method-assign]
+        app.wsgi_app, bool(app.extensions["referee"].get("access_log")))
 
 
 def log_access(rid: str, http: dict[str, Any]) -> None:
@@ -557,174 +593,73 @@ def _reset_breakers() -> None:
 os.register_at_fork(after_in_child=_reset_breakers)
 
 
-class GuardedRedisStorage(RedisStorage):
-    """The ``limits`` Redis storage behind a ``RedisBreaker`` (storage URI
-    ``referee+redis://…``, option ``breaker``): while the breaker is down a call
-    raises ``RedisNotAnswering`` at once; a call that fails or times out trips it."""
-
-    STORAGE_SCHEME = ["referee+redis", "referee+rediss", "referee+redis+unix"]
-
-    def __init__(self, uri: str, breaker: RedisBreaker | None = None, **options: Any) -> None:
-        assert breaker is not None, "GuardedRedisStorage needs its breaker"
-        self.breaker = breaker
-        super().__init__(uri.removeprefix("referee+"), **options)
-
-    def _call(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if self.breaker.down:
-            raise RedisNotAnswering(self.breaker.url)
-        try:
-            return method(*args, **kwargs)
-        except RedisError as exc:
-            self.breaker.trip(exc)
-            raise
-
-    def incr(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().incr, *args, **kwargs)
-
-    def get(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().get, *args, **kwargs)
-
-    def get_expiry(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().get_expiry, *args, **kwargs)
-
-    def clear(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().clear, *args, **kwargs)
-
-    def reset(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().reset, *args, **kwargs)
-
-    def acquire_entry(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().acquire_entry, *args, **kwargs)
-
-    def get_moving_window(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call(super().get_moving_window, *args, **kwargs)
-
-    def check(self) -> bool:
-        """flask-limiter asks this, on the request path, whether Redis is back:
-        answered from the breaker (whose thread pings), never by waiting on Redis."""
-        return not self.breaker.down
-
-
 def _rate_limits(app: Flask) -> None:
-    general = setting(app, "RATE_LIMIT")
-    evaluations = setting(app, "EVALUATION_RATE_LIMIT")
+    """``REFEREE_RATE_LIMIT`` on every ``POST /v1/…``, ``REFEREE_EVALUATION_RATE_LIMIT`` on
+    ``POST /v1/evaluations`` after it (``service.rate_limits``: one Redis call a request),
+    per client (``client_key``) and route; the answers say it (``limit_headers``)."""
+    general = rate_limits.parse("general", setting(app, "RATE_LIMIT"))
+    evaluations = rate_limits.parse("evaluations", setting(app, "EVALUATION_RATE_LIMIT"))
     failure = rate_limit_failure(app)
     if not general and not evaluations:
         return
-    from flask_limiter import Limiter
-
     url = app.config.get("REDIS_URL")
     breaker = RedisBreaker(url, app.extensions["referee"]["redis_timeout"]) if url else None
-    storage, options = "memory://", {}
-    if breaker is not None:  # the counters in Redis, behind the breaker
-        storage = "referee+" + breaker.url
-        options = {"breaker": breaker, "socket_timeout": breaker.timeout,
-                   "socket_connect_timeout": breaker.timeout}
-        if failure == "closed":
-            _refuse_while_redis_is_down(app, breaker, bool(general))
-    with _own_retry_after_kept(app):
-        limiter = Limiter(
-            client_key, app=app, storage_uri=storage,
-            storage_options=options,  # type: ignore[arg-type]  # passed on to GuardedRedisStorage
-            headers_enabled=True,
-            default_limits=[general] if general else [],
-            default_limits_exempt_when=lambda: not (
-                request.method == "POST" and request.path.startswith("/v1/")),
-            key_prefix="referee-limits", strategy="moving-window",
-            # Redis not answering: count in memory meanwhile rather than fail the request
-            # (``closed``: _refuse_while_redis_is_down answers first)
-            in_memory_fallback_enabled=True, swallow_errors=True)
-    if evaluations and "evaluations.submit" in app.view_functions:
-        view = app.view_functions["evaluations.submit"]
-        app.view_functions["evaluations.submit"] = limiter.limit(  # type: ignore[assignment]
-            evaluations, override_defaults=False)(view)
+    if breaker is not None and failure == "closed":
+        _refuse_while_redis_is_down(app, breaker, bool(general))
+    limiter = rate_limits.RateLimiter(
+        rate_limits.RedisWindows(breaker.url, breaker.timeout, breaker) if breaker else None)
     app.extensions["referee"]["limiter"] = limiter
     app.extensions["referee"]["redis_breaker"] = breaker
-    _ietf_fields(app, limiter, {"general": general, "evaluations": evaluations})
+    submit = "evaluations.submit"
+    both = general + evaluations
+
+    @app.before_request
+    def _limit() -> Response | None:
+        req = request._get_current_object()  # type: ignore[attr-defined]  # one lookup
+        environ = req.environ
+        if environ.get("REQUEST_METHOD") != "POST":
+            return None
+        endpoint = req.endpoint
+        if endpoint is None:  # no route: a 404 counts against nothing
+            return None
+        limits = both if endpoint == submit else general
+        if not limits or not environ.get("PATH_INFO", "").startswith("/v1/"):
+            return None
+        # no key sent: the bucket is the address (``client_key``), read here at once
+        bucket = client_key() if "HTTP_AUTHORIZATION" in environ or "HTTP_X_API_KEY" in environ \
+            else "addr:" + (environ.get("REMOTE_ADDR") or "unknown")
+        counted = limiter.count(bucket, endpoint, limits)
+        environ[RATE_LIMITS] = counted  # its headers: ``RequestEdges``, on the way out
+        refused = counted[-1]
+        if refused.allowed:
+            return None
+        log.info("rate limit %s/%ss of %s exceeded on %s", refused.limit.amount,
+                 refused.limit.seconds, refused.limit.name, endpoint)
+        return problem(429, "too-many-requests", "Too many requests",
+                       N_("this client is over the rate limit of {amount} requests per "
+                          "{seconds} s on this route; retry in {wait} s",
+                          amount=refused.limit.amount, seconds=refused.limit.seconds,
+                          wait=refused.wait))
 
 
-#: where an answer's own ``Retry-After`` waits while flask-limiter writes its own
-_OWN_RETRY_AFTER = "referee_own_retry_after"
-
-
-@contextlib.contextmanager
-def _own_retry_after_kept(app: Flask) -> Iterator[None]:
-    """Around the rate limiter's creation: an answer's own ``Retry-After`` (a 202's poll
-    hint, a 503's wait) survives the limiter, which sets the header on every answer of a
-    limited route to at least the client's window reset (a 202's 2 s became 60).  Flask
-    runs ``after_request`` hooks last-registered first, so the hook registered before the
-    limiter's runs after it and puts the answer's own value back (not on a 429: that wait
-    is the limit's), and the one registered after it runs before it and keeps the value."""
-
-    @app.after_request
-    def _put_back(response: Response) -> Response:
-        own = g.pop(_OWN_RETRY_AFTER, None)
-        if own is not None and response.status_code != 429:
-            response.headers["Retry-After"] = own
-        return response
-
-    yield
-
-    @app.after_request
-    def _keep(response: Response) -> Response:
-        own = response.headers.get("Retry-After")
-        if own is not None:
-            g.setdefault(_OWN_RETRY_AFTER, own)
-        return response
-
-
-def policy_names(settings: dict[str, str | None]) -> dict[tuple[int, int], str]:
-    """The name of each limit of the settings (``{name: "600/minute;10/second"}``), keyed by
-    (amount, window seconds): the setting's name, with ``-2``… for its further limits.
-
-    >>> policy_names({"general": "600/minute;10/second", "evaluations": "20/minute"})
-    {(600, 60): 'general', (10, 1): 'general-2', (20, 60): 'evaluations'}
-    """
-    from limits import parse_many
-
-    names: dict[tuple[int, int], str] = {}
-    for name, value in settings.items():
-        for k, item in enumerate(parse_many(value) if value else []):
-            names.setdefault((item.amount, item.get_expiry()), name + (f"-{k + 1}" if k else ""))
-    return names
-
-
-def ietf_fields(limits: list[tuple[str, int, int, int, int]]) -> tuple[str, str]:
-    """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers-11,
-    structured-field lists) of (name, quota, window s, remaining, reset s) per limit.
-
-    >>> ietf_fields([("general", 600, 60, 599, 60), ("evaluations", 20, 60, 0, 12)])
-    ('"general";q=600;w=60, "evaluations";q=20;w=60', '"general";r=599;t=60, "evaluations";r=0;t=12')
-    """
-    policy = ", ".join(f'"{n}";q={q};w={w}' for n, q, w, _, _ in limits)
-    current = ", ".join(f'"{n}";r={r};t={t}' for n, _, _, r, t in limits)
-    return policy, current
-
-
-def _ietf_fields(app: Flask, limiter: Any, settings: dict[str, str | None]) -> None:
-    """The IETF fields beside flask-limiter's ``X-RateLimit-*`` (kept for the clients that
-    read them): every limit that counted this request, not only the nearest one."""
-    names = policy_names(settings)
-
-    @app.after_request
-    def _fields(response: Response) -> Response:
-        counted = []
-        try:
-            now = int(time.time())
-            for current in limiter.current_limits:
-                item = current.limit
-                window = item.get_expiry()
-                name = names.get((item.amount, window), "limit")
-                # ``reset_at`` is rounded up: never say more than the window itself
-                counted.append((name, item.amount, window, max(0, current.remaining),
-                                min(window, max(0, current.reset_at - now))))
-        except Exception:  # as flask-limiter's own headers: a counter that does not answer
-            return response  # costs the fields, never the answer
-        if counted:
-            policy, current_field = ietf_fields(counted)
-            response.headers["RateLimit-Policy"] = policy
-            response.headers["RateLimit"] = current_field
-        return response
+def limit_headers(status: int, headers: list[tuple[str, str]], retry_after: int | None,
+                  counted: list[rate_limits.Counted]) -> None:
+    """To an answer's WSGI headers (``retry_after``: the index of its own ``Retry-After``):
+    ``X-RateLimit-*`` (the nearest limit, ``rate_limits.header_limit``), the IETF
+    ``RateLimit-Policy`` and ``RateLimit`` (every limit that counted), and ``Retry-After``:
+    a 429's is the limit's; any other answer keeps its own (a 202's poll hint, a 503's
+    wait), and one without gets the seconds until the nearest window frees a request."""
+    nearest = rate_limits.header_limit(counted)
+    wait = ("Retry-After", str(nearest.wait))
+    if retry_after is None:
+        headers.append(wait)
+    elif status == 429:
+        headers[retry_after] = wait
+    policy, current = rate_limits.ietf_fields(counted)
+    headers += (("X-RateLimit-Limit", str(nearest.limit.amount)),
+                ("X-RateLimit-Remaining", str(nearest.remaining)),
+                ("X-RateLimit-Reset", str(nearest.reset_epoch)),
+                ("RateLimit-Policy", policy), ("RateLimit", current))
 
 
 def _refuse_while_redis_is_down(app: Flask, breaker: RedisBreaker, general: bool) -> None:

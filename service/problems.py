@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from flask import Flask, Response, current_app, g, has_app_context, has_request_context, request
+from flask import Flask, Response, current_app, has_app_context, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
 from service.games.errors import RefereeError
@@ -66,6 +66,8 @@ from service.problem_types import PROBLEM_MIME, PROBLEM_TYPES, error_members, pr
 
 #: ``instance``: the request id as a URN
 INSTANCE_PREFIX = "urn:referee:request:"
+#: the WSGI environ key of this request's id (``service.middleware.RequestEdges`` sets it)
+REQUEST_ID_ENVIRON = "referee.request_id"
 
 log = logging.getLogger("referee")
 
@@ -134,7 +136,7 @@ def rendered_problem(status: int, slug: str, title: str, detail: str,
 
     A member naming a clause gets its text and link (``with_rule_links``).
     """
-    rid = g.get("request_id") if has_request_context() else None
+    rid = request.environ.get(REQUEST_ID_ENVIRON) if has_request_context() else None
     body = problem_body(status, slug, title, detail, request_language(),
                         INSTANCE_PREFIX + rid if rid else None, **extra)
     return Rendered(status, body, headers)

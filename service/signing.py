@@ -125,30 +125,38 @@ NO_KEYS = N_("signed states are required but this server has no state keys "
 
 def verified(state: dict[str, Any], keys: Sequence[bytes], required: bool) -> dict[str, Any]:
     """The state without its signature, once verified; a problem otherwise."""
+    return verified_mac(state, keys, required)[0]
+
+
+def verified_mac(state: dict[str, Any], keys: Sequence[bytes],
+                 required: bool) -> tuple[dict[str, Any], bytes | None]:
+    """``verified``, and the MAC its signature matched (``None``: it had none)."""
     if not isinstance(state, dict):
-        return state  # the envelope or the engine names the error
+        return state, None  # the envelope or the engine names the error
     signature = state.get(FIELD)
     if signature is None:
         if required:
             raise ProblemError(400, "unsigned-state", "Unsigned state",
                                N_("this request requires a signed state and the state has no "
                                   "`signature`") if keys else NO_KEYS)
-        return state
+        return state, None
     bare = {k: v for k, v in state.items() if k != FIELD}
     if not keys:
         if required:
             raise ProblemError(400, "unsigned-state", "Unsigned state", NO_KEYS)
-        return bare
+        return bare, None
     if not isinstance(signature, str) or not signature.startswith(PREFIX):
         raise ProblemError(403, "bad-signature", "Bad signature",
                            N_("`signature` must be a string \"{prefix}<hex>\" as the service "
                               "returned it", prefix=PREFIX))
     encoded = canonical(bare)
-    if not any(hmac.compare_digest(digest(bare, key, encoded), signature) for key in keys):
-        raise ProblemError(403, "bad-signature", "Bad signature",
-                           N_("the state's signature does not match its content: it was "
-                              "altered, or signed with a key this server does not have"))
-    return bare
+    for key in keys:
+        mac = digest(bare, key, encoded)
+        if hmac.compare_digest(mac, signature):
+            return bare, bytes.fromhex(mac[len(PREFIX):])
+    raise ProblemError(403, "bad-signature", "Bad signature",
+                       N_("the state's signature does not match its content: it was "
+                          "altered, or signed with a key this server does not have"))
 
 
 # ------------------------------------------------------------- in a request
@@ -254,10 +262,13 @@ def accept(state: Any, required: bool | None = None) -> Any:
     """
     if not isinstance(state, dict):
         return state  # the envelope or the engine names the error
+    plain = FIELD not in state and sealing.FIELD not in state and transcripts.FIELD not in state
     if required is None:
+        if plain and ENVIRON_KEY not in request.environ \
+                and not current_app.config.get("REQUIRE_SIGNED"):
+            return state  # the common request: nothing to open, drop or require
         required = required_now()
-    if not required and FIELD not in state and sealing.FIELD not in state \
-            and transcripts.FIELD not in state:
+    if not required and plain:
         return state  # a plain state, and none other is required: nothing to open or drop
     if sealing.FIELD in state:
         keys = sealing_keys()
@@ -270,9 +281,11 @@ def accept(state: Any, required: bool | None = None) -> Any:
         raise ProblemError(400, "unsigned-state", "Unsigned state",
                            N_("this request requires a sealed state and the state has no "
                               "`sealed`"))
-    bare = verified(state, app_keys(), required)
+    bare, mac = verified_mac(state, app_keys(), required)
     if transcripts.FIELD in bare:
         bare = {k: v for k, v in bare.items() if k != transcripts.FIELD}
+    if mac is not None:  # its canonical encoding is hashed already: valid_states takes the MAC
+        valid_states.KNOWN.vouch(bare, valid_states.SIGNED + mac[:valid_states.DIGEST_BYTES])
     return bare
 
 
@@ -299,17 +312,23 @@ def protect(state: dict[str, Any], after: dict[str, Any] | None = None, steps: i
     """
     ext = current_app.extensions["referee"]  # one lookup: this runs on every answer
     seal_with, sign_with = ext.get("sealing_keys"), ext.get("state_keys")
-    if not seal_with and not sign_with:
+    chained = _chained(state, after, steps, chain) if seal_with or sign_with else None
+    if chained is None:
         return state
+    if seal_with:
+        return sealing.seal(chained, public_part(chained), seal_with)
+    return signed(chained, sign_with)
+
+
+def _chained(state: dict[str, Any], after: dict[str, Any] | None, steps: int,
+             chain: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``state`` with the chain it goes out with, or ``None`` when it goes out plain
+    (``protect``: nothing certifies where it comes from)."""
     if chain is None:
         if after is None or not authenticated(after):
-            return state
+            return None
         chain = transcripts.follow(after, steps)
-    if chain is not None:
-        state = {**state, transcripts.FIELD: chain}
-    if seal_with:
-        return sealing.seal(state, public_part(state), seal_with)
-    return signed(state, sign_with)
+    return {**state, transcripts.FIELD: chain} if chain is not None else state
 
 
 def seat_tokens(chain: dict[str, Any], seats: int) -> list[str] | None:
@@ -338,12 +357,27 @@ def returned(game: AnyGame, state: GameState, after: dict[str, Any] | None = Non
              chain: dict[str, Any] | None = None) -> Any:
     """A state the engine returned, as an answer carries it: remembered as valid
     (``valid_states``: the client's next request sends it back), then ``protect``-ed.
-    Neither signed nor sealed, it goes out as the encoding the digest was taken of
-    (``orjson.Fragment``): the answer does not serialise it a second time."""
-    encoded = valid_states.KNOWN.remember(game, state)
+
+    Each goes out encoded once: a plain state as the encoding the digest was taken of,
+    a signed one as its canonical encoding with the signature after it (its MAC is what
+    ``valid_states`` remembers: the next request's ``accept`` computes the same); both as
+    an ``orjson.Fragment``, which the answer does not serialise again."""
+    ext = current_app.extensions["referee"]
+    seal_with, sign_with = ext.get("sealing_keys"), ext.get("state_keys")
     plain = cast(dict[str, Any], state)  # the JSON object it is: protect adds its own fields
-    out = protect(plain, after, steps, chain)
-    return orjson.Fragment(encoded) if out is plain else out
+    chained = _chained(plain, after, steps, chain) if seal_with or sign_with else None
+    if chained is None:
+        return orjson.Fragment(valid_states.KNOWN.remember(game, state))
+    if seal_with:
+        valid_states.KNOWN.remember(game, state)
+        return sealing.seal(chained, public_part(chained), seal_with)
+    encoded = canonical(chained)
+    mac = hmac.new(sign_with[0], encoded, hashlib.sha256)
+    valid_states.KNOWN.remember_digest(
+        game, valid_states.SIGNED + mac.digest()[:valid_states.DIGEST_BYTES])
+    # ``canonical`` of a dict with a chain: ``{…}``, never ``{}``; the signature goes last
+    return orjson.Fragment(b"%s,\"%s\":\"%s%s\"}" % (encoded[:-1], FIELD.encode(),
+                                                   PREFIX.encode(), mac.hexdigest().encode()))
 
 
 def public_part(state: dict[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("service", ("service", "service.cards", "service.headers", "service.i18n",
                  "service.metrics", "service.middleware", "service.names",
                  "service.previews", "service.problem_types", "service.problems",
+                 "service.rate_limits",
                  "service.redaction", "service.rules_reference", "service.sealing",
                  "service.seats", "service.signing", "service.spent_steps",
                  "service.transcripts", "service.valid_states", "service.version",

@@ -78,9 +78,9 @@ def test_two_gunicorn_workers_count_in_redis_and_say_so(serve, redis_url):  # no
 
 
 def test_an_answers_own_retry_after_survives_the_rate_limit(make_client):
-    """flask-limiter sets ``Retry-After`` on every answer of a limited route to at least the
+    """flask-limiter set ``Retry-After`` on every answer of a limited route to at least the
     client's window reset: a 202's poll hint of 2 s read 60 (seen by two engineers of issue
-    36).  Now an answer's own ``Retry-After`` is kept — the 202's poll hint is the same
+    36).  An answer's own ``Retry-After`` is kept — the 202's poll hint is the same
     with limits as without — and a 429's is still the limit's."""
     from tests.evaluations.test_fanout import playouts_request
 

@@ -23,6 +23,7 @@ import pytest
 import redis
 
 from bench.redis_faults import RAIDERS_NEW, concurrently, request, web
+from service import rate_limits
 
 #: no request may wait on a frozen Redis this long (it waited 5 s before)
 BOUND = 1.0
@@ -36,9 +37,10 @@ def frozen_redis(private_redis):
 
 
 def _counted(redis_url: str) -> int:
-    """Requests the rate limiter holds in Redis (moving windows: one list per bucket)."""
+    """Requests the rate limiter holds in Redis (moving windows: one sorted set per bucket,
+    ``service.rate_limits``)."""
     conn = redis.Redis.from_url(redis_url, socket_timeout=5)
-    return sum(conn.llen(k) for k in conn.scan_iter("LIMITS*"))
+    return sum(conn.zcard(k) for k in conn.scan_iter(rate_limits.KEY_PREFIX + "*"))
 
 
 def _timed(url: str, label: str) -> list[tuple[int, float, dict[Any, Any], bytes]]:
@@ -80,8 +82,8 @@ def test_a_frozen_redis_holds_no_request_and_the_limit_fails_open(frozen_redis, 
             assert status == 503 and seconds < 3 * BOUND, (status, seconds, body[:300])
         finally:
             frozen_redis.thaw()
-        # Redis answers again: the counting goes back to Redis (flask-limiter asks
-        # the breaker after 1, 2, 4, 8, 16 s)
+        # Redis answers again: the counting goes back to Redis once the breaker's probe
+        # sees it answer (every RedisBreaker.PROBE_SECONDS)
         deadline = time.monotonic() + 45
         while _counted(frozen_redis.url) <= before:
             assert time.monotonic() < deadline, "the rate limit never counted in Redis again"

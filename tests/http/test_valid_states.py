@@ -125,3 +125,44 @@ def test_memory_is_bounded_oldest_out_first():
     assert (known.hits, known.misses) == (0, 1)
     known.validate(game, states[4])
     assert known.hits == 1
+
+
+@pytest.fixture
+def signed_api():
+    from service.app import create_app
+
+    card_db.clear_cache()
+    return create_app({"TESTING": True, "ACCESS_LOG": False, "STATE_KEYS": "k1"}).test_client()
+
+
+def test_a_signed_state_is_known_by_its_mac_and_sent_once_encoded(signed_api, checks):
+    """With keys, the digest of a state is the MAC ``accept`` just checked (no second
+    encoding); the answer is the state's canonical encoding with the signature after it."""
+    from service import signing
+
+    state = new_state(signed_api)
+    action = post(signed_api, "/v1/games/raiders/legal-actions", {"state": state}).json["actions"][0]
+    raw = post(signed_api, "/v1/games/raiders/apply", {"state": state, "action": action}).get_data()
+    nxt = orjson.loads(raw)["state"]
+    assert signing.verified(nxt, [b"k1"], required=True)  # a signature over what it says
+    bare = {k: v for k, v in nxt.items() if k != "signature"}
+    assert signing.canonical(bare)[:-1] + b',"signature":"' in raw
+    for path in ("legal-actions", "score"):  # `apply` returned it: known by its MAC
+        assert post(signed_api, f"/v1/games/raiders/{path}", {"state": nxt}).status_code == 200
+    assert checks == []
+    valid_states.KNOWN.__init__(size=64)  # type: ignore[misc]  # a worker that has not seen it checks it once: emptied in place
+    for _ in range(2):
+        assert post(signed_api, "/v1/games/raiders/score", {"state": nxt}).status_code == 200
+    assert len(checks) == 1
+
+
+def test_a_known_mac_never_vouches_for_other_content(signed_api, checks):
+    """A state altered under a known signature is refused by the MAC check before the
+    memory is asked; an unsigned copy of a known signed state is checked, as new."""
+    state = new_state(signed_api)
+    assert post(signed_api, "/v1/games/raiders/score", {"state": state}).status_code == 200
+    altered = {**state, "turn": state["turn"] + 1}
+    assert post(signed_api, "/v1/games/raiders/score", {"state": altered}).status_code == 403
+    plain = {k: v for k, v in state.items() if k not in ("signature", "chain")}
+    assert post(signed_api, "/v1/games/raiders/score", {"state": plain}).status_code == 200
+    assert len(checks) == 1 and checks[0] == plain
