@@ -597,8 +597,8 @@ def _rate_limits(app: Flask) -> None:
     """``REFEREE_RATE_LIMIT`` on every ``POST /v1/…``, ``REFEREE_EVALUATION_RATE_LIMIT`` on
     ``POST /v1/evaluations`` after it (``service.rate_limits``: one Redis call a request),
     per client (``client_key``) and route; the answers say it (``limit_headers``)."""
-    general = rate_limits.parse("general", setting(app, "RATE_LIMIT"))
-    evaluations = rate_limits.parse("evaluations", setting(app, "EVALUATION_RATE_LIMIT"))
+    general = rate_limits.parse_limits("general", setting(app, "RATE_LIMIT"))
+    evaluations = rate_limits.parse_limits("evaluations", setting(app, "EVALUATION_RATE_LIMIT"))
     failure = rate_limit_failure(app)
     if not general and not evaluations:
         return

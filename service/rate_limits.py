@@ -21,7 +21,7 @@ while the breaker says Redis does not answer (``service.middleware.RedisBreaker`
 ``REFEREE_RATE_LIMIT_FAILURE=open``).
 
 >>> windows = MemoryWindows()
->>> limits = parse("general", "2/minute;5/hour")
+>>> limits = parse_limits("general", "2/minute;5/hour")
 >>> [(c.limit.name, c.allowed, c.remaining) for c in windows.count("addr:a", "r", limits)]
 [('general', True, 1), ('general-2', True, 4)]
 >>> _ = windows.count("addr:a", "r", limits)
@@ -79,12 +79,12 @@ class Limit:
     seconds: int
 
 
-def parse(name: str, text: str | None) -> list[Limit]:
+def parse_limits(name: str, text: str | None) -> list[Limit]:
     """The limits of a setting (``ValueError`` for one ``limits`` cannot read).
 
-    >>> parse("general", "600/minute;10/second")
+    >>> parse_limits("general", "600/minute;10/second")
     [Limit(name='general', amount=600, seconds=60), Limit(name='general-2', amount=10, seconds=1)]
-    >>> parse("evaluations", None)
+    >>> parse_limits("evaluations", None)
     []
     """
     from limits import parse_many

@@ -30,7 +30,7 @@ def windows(url: str) -> rate_limits.RedisWindows:
 
 def test_two_workers_and_their_threads_never_let_more_through_than_the_limit(redis_url):
     redis.Redis.from_url(redis_url).flushdb()
-    limits = rate_limits.parse("general", "50/minute")
+    limits = rate_limits.parse_limits("general", "50/minute")
     workers = [windows(redis_url), windows(redis_url)]  # two processes' counters
     allowed: list[bool] = []
     lock = threading.Lock()
@@ -52,7 +52,7 @@ def test_two_workers_and_their_threads_never_let_more_through_than_the_limit(red
 
 def test_the_first_limit_that_refuses_stops_the_count(redis_url):
     redis.Redis.from_url(redis_url).flushdb()
-    limits = rate_limits.parse("general", "2/minute") + rate_limits.parse("evaluations", "5/hour")
+    limits = rate_limits.parse_limits("general", "2/minute") + rate_limits.parse_limits("evaluations", "5/hour")
     counter = windows(redis_url)
     said = [counter.count("addr:a", "evaluations.submit", limits) for _ in range(3)]
     assert [[c.allowed for c in s] for s in said] == [[True, True], [True, True], [False]]
@@ -65,7 +65,7 @@ def test_an_emptied_script_cache_and_a_dropped_connection_are_recovered(redis_ur
     assert rate_limits.Resp.from_url("rediss://127.0.0.1:1/0", 1.0) is None  # TLS: redis-py
     admin = redis.Redis.from_url(redis_url)
     admin.flushdb()
-    limits = rate_limits.parse("general", "10/minute")
+    limits = rate_limits.parse_limits("general", "10/minute")
     counter = windows(redis_url)
     assert counter.count("addr:b", "r", limits)[0].remaining == 9
     admin.script_flush()
